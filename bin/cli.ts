@@ -1,0 +1,229 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { settingsFromEnv } from '../lib/queue/config';
+import { QueueError } from '../lib/queue/errors';
+import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
+import { demoHandlers } from '../lib/worker/demo-handlers';
+import { Worker, type WorkerEvent } from '../lib/worker/worker';
+
+const USAGE = `Usage: queuelens <command> [options]
+
+Commands:
+  status [--json]                          jobs per queue, and the failed count
+  failed [--limit N] [--json]              failed jobs, newest first
+  retry (--id N ... | --all) [--max-attempts N]
+                                           put failed jobs back on their queue
+  forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
+  push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
+  work QUEUE[,QUEUE...] [--concurrency N] [--timeout S]
+                                           run the demo handlers: demo.noop, demo.sleep {"ms":N},
+                                           demo.fail, demo.flaky {"p":0.3}
+
+Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
+Exit status: 0 success, 1 failure, 2 bad usage.`;
+
+/** Bad usage: exit 2. */
+class UsageError extends Error {}
+
+const connectionOptions = {
+  'redis-url': { type: 'string' },
+  prefix: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+function parse<const O extends ParseArgsConfig['options']>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options: { ...connectionOptions, ...options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function wholeNumber(text: string | undefined, option: string, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
+    throw new UsageError(`${option} takes a whole number of at least ${min}, got "${text}"`);
+  }
+  return value;
+}
+
+async function connect(values: { 'redis-url'?: string; prefix?: string }): Promise<RedisQueue> {
+  const env = { ...process.env };
+  if (values['redis-url'] !== undefined) env.REDIS_URL = values['redis-url'];
+  if (values.prefix !== undefined) env.QUEUE_PREFIX = values.prefix;
+  return RedisQueue.connect(settingsFromEnv(env));
+}
+
+function printTable(headers: string[], rows: (string | number)[][]): void {
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => String(row[column]).length)));
+  const line = (cells: (string | number)[]) => cells.map((cell, column) => String(cell).padEnd(widths[column]!)).join('  ').trimEnd();
+  console.log([line(headers), ...rows.map(line)].join('\n'));
+}
+
+function firstLine(text: string | undefined): string {
+  const line = (text ?? '').split('\n', 1)[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+type Command = (args: string[]) => Promise<void>;
+
+const commands: Record<string, Command> = {
+  async status(args) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+    if (positionals.length > 0) throw new UsageError('status takes no arguments');
+    await withQueue(values, async (queue) => {
+      const [queues, failed] = await Promise.all([queue.stats(), queue.failedCount()]);
+      if (values.json) return console.log(JSON.stringify({ queues, failed }));
+      if (queues.length === 0) console.log('No jobs in any queue.');
+      else printTable(['queue', 'pending', 'delayed', 'reserved', 'total'], queues.map((row) => [row.queue, row.pending, row.delayed, row.reserved, row.total]));
+      console.log(`failed: ${failed}`);
+    });
+  },
+
+  async failed(args) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+    if (positionals.length > 0) throw new UsageError('failed takes no arguments');
+    const limit = wholeNumber(values.limit, '--limit', 1) ?? 20;
+    await withQueue(values, async (queue) => {
+      const rows = await queue.failedRows(limit);
+      if (values.json) return console.log(JSON.stringify(rows));
+      if (rows.length === 0) return console.log('No failed jobs.');
+      printTable(
+        ['id', 'queue', 'name', 'attempts', 'failed_at (UTC)', 'error'],
+        rows.map((row) => [row.id, row.queue, row.name, `${row.attempts}/${row.max_attempts}`, row.failed_at ?? '', firstLine(row.error)]),
+      );
+    });
+  },
+
+  async retry(args) {
+    const { values, positionals } = parse(args, {
+      id: { type: 'string', multiple: true },
+      all: { type: 'boolean' },
+      'max-attempts': { type: 'string' },
+    });
+    if (positionals.length > 0) throw new UsageError('retry takes no positional arguments');
+    const ids = (values.id ?? []).map((id) => wholeNumber(id, '--id', 1)!);
+    if ((ids.length > 0) === Boolean(values.all)) throw new UsageError('retry needs --id N (one or more) or --all');
+    const maxAttempts = wholeNumber(values['max-attempts'], '--max-attempts', 1);
+    await withQueue(values, async (queue) => {
+      const outcome = await queue.retryFailed(values.all ? null : ids, maxAttempts);
+      const parts = [`Retried ${outcome.requeued.length} job${outcome.requeued.length === 1 ? '' : 's'}`];
+      if (outcome.notFailed.length > 0) parts.push(`not failed (skipped): ${outcome.notFailed.join(', ')}`);
+      if (outcome.missing.length > 0) parts.push(`hash gone (removed from the failed set): ${outcome.missing.join(', ')}`);
+      console.log(parts.join('; '));
+    });
+  },
+
+  async forget(args) {
+    const { values, positionals } = parse(args, { id: { type: 'string' }, before: { type: 'string' }, all: { type: 'boolean' } });
+    if (positionals.length > 0) throw new UsageError('forget takes no positional arguments');
+    const chosen = [values.id !== undefined, values.before !== undefined, Boolean(values.all)].filter(Boolean).length;
+    if (chosen !== 1) throw new UsageError('forget needs exactly one of --id N, --before DATE or --all');
+    const id = wholeNumber(values.id, '--id', 1) ?? null;
+    await withQueue(values, async (queue) => {
+      const forgotten = await queue.forgetFailed(id, values.before ?? null, { all: Boolean(values.all) });
+      console.log(`Forgot ${forgotten} failed job${forgotten === 1 ? '' : 's'}`);
+    });
+  },
+
+  async push(args) {
+    const { values, positionals } = parse(args, {
+      delay: { type: 'string' },
+      priority: { type: 'string' },
+      unique: { type: 'string' },
+      'max-attempts': { type: 'string' },
+    });
+    const [queueName, name, payloadJson, ...extra] = positionals;
+    if (queueName === undefined || name === undefined || payloadJson === undefined || extra.length > 0) {
+      throw new UsageError('push needs QUEUE NAME PAYLOAD_JSON');
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(payloadJson);
+    } catch {
+      throw new UsageError(`PAYLOAD_JSON is not valid JSON: ${payloadJson}`);
+    }
+    const options: PushOptions = {
+      delaySeconds: wholeNumber(values.delay, '--delay', 0),
+      priority: wholeNumber(values.priority, '--priority', Number.MIN_SAFE_INTEGER),
+      uniqueKey: values.unique,
+      maxAttempts: wholeNumber(values['max-attempts'], '--max-attempts', 1),
+    };
+    await withQueue(values, async (queue) => console.log(String(await queue.push(queueName, name, payload, options))));
+  },
+
+  async work(args) {
+    const { values, positionals } = parse(args, { concurrency: { type: 'string' }, timeout: { type: 'string' } });
+    const queues = (positionals[0] ?? '').split(',').filter((name) => name !== '');
+    if (queues.length === 0 || positionals.length > 1) throw new UsageError('work needs QUEUE[,QUEUE...]');
+    const concurrency = wholeNumber(values.concurrency, '--concurrency', 1) ?? 1;
+    const timeoutSeconds = wholeNumber(values.timeout, '--timeout', 1) ?? 60;
+    await withQueue(values, async (queue) => {
+      const worker = new Worker(queue, { queues, handlers: demoHandlers, concurrency, timeoutSeconds, onEvent: logWorkerEvent });
+      const stop = () => {
+        console.error('Stopping after the running jobs finish…');
+        worker.stop();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      console.error(`Working ${queues.join(', ')} with concurrency ${concurrency} and a ${timeoutSeconds}s timeout`);
+      await worker.run();
+    });
+  },
+};
+
+function logWorkerEvent(event: WorkerEvent): void {
+  const time = new Date().toISOString();
+  switch (event.type) {
+    case 'completed':
+      return console.log(`${time} completed ${event.job.id} ${event.job.name} in ${event.ms}ms`);
+    case 'released':
+      return console.log(`${time} released ${event.job.id} ${event.job.name} for ${event.delaySeconds}s: ${firstLine(event.error)}`);
+    case 'failed':
+      return console.log(`${time} failed ${event.job.id} ${event.job.name}: ${firstLine(event.error)}`);
+    case 'claim-lost':
+      return console.log(`${time} lost the claim on ${event.job.id} ${event.job.name}; left it to its new holder`);
+    case 'queue-unreachable':
+      return console.error(`${time} ${event.error}; retrying in ${event.retryInMs}ms`);
+    case 'settle-error':
+      return console.error(`${time} could not settle ${event.job.id}: ${event.error}`);
+  }
+}
+
+async function withQueue(values: { 'redis-url'?: string; prefix?: string }, use: (queue: RedisQueue) => Promise<void>): Promise<void> {
+  const queue = await connect(values);
+  try {
+    await use(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  try {
+    if (!command) throw new UsageError(`Unknown command "${name}"`);
+    if (args.includes('--help') || args.includes('-h')) {
+      console.log(USAGE);
+      return 0;
+    }
+    await command(args);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`queuelens: ${error.message}\nRun queuelens --help for usage.`);
+      return 2;
+    }
+    // One line, never a stack trace: operators read this in cron mail.
+    const message = error instanceof QueueError ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+    console.error(`queuelens: ${message.split('\n', 1)[0]}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,50 @@
+/** The one error type the driver throws: a message fit to show an operator. */
+export class QueueError extends Error {
+  override readonly name = 'QueueError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Failure codes the Lua scripts return as `{code, key}`; mirrors `ErrorCode` in lua/includes/layout.lua. */
+export enum ScriptErrorCode {
+  JobIdTaken = -1,
+  WrongKeyType = -2,
+}
+
+export function scriptErrorMessage(code: number, key: string): string {
+  switch (code) {
+    case ScriptErrorCode.JobIdTaken:
+      return `The next job id is already taken by ${key}: queue:seq is behind the highest job id, and pushing would overwrite a job. Set the counter above the highest id before pushing again.`;
+    case ScriptErrorCode.WrongKeyType:
+      return `The key ${key} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`;
+    default:
+      return `A queue script failed with unknown code ${code} on ${key}.`;
+  }
+}
+
+/** Redis errors that mean the server could not be reached, as opposed to a refused command. */
+function isConnectionFailure(error: Error): boolean {
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE|Connection is closed|connect ETIMEDOUT|Stream isn't writeable|Command timed out/i.test(
+      error.message,
+    )
+  );
+}
+
+/**
+ * Turns whatever ioredis threw into a QueueError. A dead server reads as the
+ * spec's "The queue could not reach redis: …" so that a worker backs off; a
+ * command Redis refused (WRONGTYPE, OOM, NOPERM…) says so instead of blaming
+ * the network.
+ */
+export function toQueueError(error: unknown): QueueError {
+  if (error instanceof QueueError) return error;
+  if (!(error instanceof Error)) return new QueueError(`The queue could not reach redis: ${String(error)}`);
+  if (isConnectionFailure(error)) {
+    return new QueueError(`The queue could not reach redis: ${error.message}`, { cause: error });
+  }
+  return new QueueError(`Redis refused a queue command: ${error.message}`, { cause: error });
+}

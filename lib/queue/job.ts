@@ -1,0 +1,73 @@
+/** The fields a push writes, in the spec's order. */
+export const JOB_FIELDS = [
+  'queue',
+  'name',
+  'payload',
+  'attempts',
+  'max_attempts',
+  'priority',
+  'unique_key',
+  'available_at',
+  'reserved_until',
+  'reserved_by',
+  'last_error',
+  'created_at',
+  'entry',
+] as const;
+
+/**
+ * A job hash as stored: every value a string, as PHP and Redis spell it. A
+ * field missing from the hash reads as ''. fail() adds error and failed_at.
+ */
+export type JobHash = Record<(typeof JOB_FIELDS)[number], string> & { error?: string; failed_at?: string };
+
+/** A failed job as failedRows() returns it: the hash, with its id added back. */
+export type JobRow = JobHash & { id: number };
+
+/** A job handed out by reserve(): what a worker needs, and the hash as the claim left it. */
+export interface ReservedJob {
+  id: number;
+  /** the stream entry id the job was delivered as; completing needs it */
+  entry: string;
+  queue: string;
+  name: string;
+  payload: string;
+  /** attempts including this one */
+  attempts: number;
+  maxAttempts: number;
+  priority: number;
+  fields: JobHash;
+}
+
+export function toJobHash(record: Record<string, string>): JobHash {
+  const hash = Object.fromEntries(JOB_FIELDS.map((field) => [field, record[field] ?? ''])) as JobHash;
+  if (record.error !== undefined) hash.error = record.error;
+  if (record.failed_at !== undefined) hash.failed_at = record.failed_at;
+  return hash;
+}
+
+/** Redis replies a hash as a flat [field, value, field, value…] list inside scripts. */
+export function pairsToRecord(flat: readonly unknown[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) record[String(flat[i])] = String(flat[i + 1]);
+  return record;
+}
+
+export function integerOr(text: string, fallback: number): number {
+  const parsed = Number.parseInt(text, 10);
+  return Number.isFinite(parsed) ? parsed : fallback;
+}
+
+export function toReservedJob(id: number, entry: string, fields: JobHash): ReservedJob {
+  return {
+    id,
+    entry,
+    queue: fields.queue,
+    name: fields.name,
+    payload: fields.payload,
+    attempts: integerOr(fields.attempts, 0),
+    maxAttempts: integerOr(fields.max_attempts, 1),
+    priority: integerOr(fields.priority, 0),
+    fields,
+  };
+}

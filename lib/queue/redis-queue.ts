@@ -1,0 +1,410 @@
+import { Redis, type ChainableCommander } from 'ioredis';
+import { type RedisSettings } from './config';
+import { parseUtcDateToSeconds } from './dates';
+import { QueueError, toQueueError } from './errors';
+import { pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
+import { QueueKeys } from './keys';
+import { assertScriptSucceeded, defineQueueScripts } from './scripts';
+
+/** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
+export const PROMOTE_LIMIT = 50;
+export const DEFAULT_MAX_ATTEMPTS = 3;
+/** Ids per REQUEUE or FORGET call: enough to be quick, few enough that no call holds Redis for long. */
+export const BATCH_SIZE = 200;
+/** The message reserve() fails a job with when its payload does not decode. */
+export const INVALID_PAYLOAD_ERROR = 'Payload is not valid JSON, so no handler could be given it.';
+
+export interface PushOptions {
+  /** seconds from now before the job may run; 0 makes it ready at once */
+  delaySeconds?: number;
+  /** an integer; higher runs first, negative is allowed */
+  priority?: number;
+  /** while a job holds this key, pushing it again returns that job's id */
+  uniqueKey?: string;
+  maxAttempts?: number;
+}
+
+/** One row of stats(), with the PHP driver's columns. */
+export interface QueueStats {
+  queue: string;
+  pending: number;
+  delayed: number;
+  reserved: number;
+  total: number;
+}
+
+export interface RetryOutcome {
+  /** put back on their queue */
+  requeued: number[];
+  /** not in the failed set when the retry reached them (already retried, forgotten, never failed) */
+  notFailed: number[];
+  /** in the failed set with no job hash left; removed from it */
+  missing: number[];
+}
+
+export interface ForgetOptions {
+  /** forgetting every failed job must be asked for by name */
+  all?: boolean;
+}
+
+function assertNonEmptyText(value: unknown, what: string): asserts value is string {
+  if (typeof value !== 'string' || value === '') throw new QueueError(`${what} must be a non-empty string`);
+}
+
+function assertInteger(value: number, what: string, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) throw new QueueError(`${what} must be a whole number of at least ${min}, got ${value}`);
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
+/** Pipeline results with each command's error thrown, except where `tolerate` accepts it. */
+async function execPipeline(pipeline: ChainableCommander, tolerate?: (error: Error) => boolean): Promise<unknown[]> {
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([error, value]) => {
+    if (!error) return value;
+    if (tolerate?.(error)) return null;
+    throw error;
+  });
+}
+
+/**
+ * The StaticPHP QueueRedis driver in TypeScript: the same keys, fields,
+ * scores and scripts' rules, so a queue written by either is run and
+ * repaired by the other. Every mutation is one Lua script and one round trip;
+ * time inside scripts is the Redis server's.
+ */
+export class RedisQueue {
+  readonly keys: QueueKeys;
+
+  private constructor(
+    readonly redis: Redis,
+    readonly settings: RedisSettings,
+  ) {
+    this.keys = new QueueKeys(settings.prefix);
+    defineQueueScripts(redis);
+  }
+
+  /** Connects, or throws QueueError "Could not reach redis at host:port". */
+  static async connect(settings: RedisSettings): Promise<RedisQueue> {
+    const redis = new Redis({
+      host: settings.hostname,
+      port: settings.port,
+      db: settings.database,
+      password: settings.password || undefined,
+      username: settings.username || undefined,
+      connectTimeout: settings.timeout * 1000,
+      tls: settings.tls ? {} : undefined,
+      lazyConnect: true,
+      // A command during an outage fails after one reconnect attempt instead
+      // of waiting in the offline queue; the worker backs off on the throw.
+      maxRetriesPerRequest: 1,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    });
+    // Failures reach callers through the commands; without a listener
+    // ioredis would also print every reconnect error. The first one is kept
+    // because connect() itself only says the connection closed.
+    let connectError: unknown;
+    redis.on('error', (error) => {
+      connectError ??= error;
+    });
+    try {
+      await redis.connect();
+    } catch (error) {
+      redis.disconnect();
+      const cause = connectError ?? error;
+      const reason = cause instanceof Error ? ` (${cause.message})` : '';
+      throw new QueueError(`Could not reach redis at ${settings.hostname}:${settings.port}${reason}`, { cause });
+    }
+    return new RedisQueue(redis, settings);
+  }
+
+  async close(): Promise<void> {
+    if (this.redis.status === 'end') return;
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw toQueueError(error);
+    }
+  }
+
+  private pushArguments(queue: string, name: string, payload: unknown, options: PushOptions): (string | number)[] {
+    assertNonEmptyText(queue, 'The queue name');
+    assertNonEmptyText(name, 'The job name');
+    const { delaySeconds = 0, priority = 0, uniqueKey = '', maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
+    assertInteger(priority, 'The priority', Number.MIN_SAFE_INTEGER);
+    assertInteger(maxAttempts, 'max attempts', 1);
+    if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
+    if (typeof uniqueKey !== 'string') throw new QueueError('The unique key must be a string');
+    const json = JSON.stringify(payload);
+    if (json === undefined) throw new QueueError('The payload cannot be written as JSON');
+    const k = this.keys;
+    return [
+      k.seq, k.queues, k.levels(queue), k.delayed(queue), k.stream(queue, priority),
+      k.prefix, queue, name, json, maxAttempts, priority, uniqueKey, Math.floor(delaySeconds),
+    ];
+  }
+
+  /**
+   * Pushes a job and returns its id. With a unique key that a live job holds,
+   * nothing is written and that job's id comes back.
+   */
+  async push(queue: string, name: string, payload: unknown, options: PushOptions = {}): Promise<number> {
+    const args = this.pushArguments(queue, name, payload, options);
+    return this.guard(async () => Number((assertScriptSucceeded(await this.redis.queuelensPush(...args)) as unknown[])[0]));
+  }
+
+  /** Pushes many jobs in one pipelined round trip; each is still its own PUSH script. */
+  async pushMany(jobs: readonly { queue: string; name: string; payload: unknown; options?: PushOptions }[]): Promise<number[]> {
+    const pipeline = this.redis.pipeline();
+    for (const job of jobs) pipeline.queuelensPush(...this.pushArguments(job.queue, job.name, job.payload, job.options ?? {}));
+    return this.guard(async () =>
+      (await execPipeline(pipeline)).map((reply) => Number((assertScriptSucceeded(reply) as unknown[])[0])),
+    );
+  }
+
+  /**
+   * Hands out the next job of the first queue in `queues` that has one, or
+   * null. The claim lasts `timeoutSeconds`; an entry idle longer than that is
+   * reclaimed first. A job whose payload is not JSON is failed on the spot and
+   * reserve answers null, as an empty queue would.
+   */
+  async reserve(queues: readonly string[], workerId: string, timeoutSeconds: number): Promise<ReservedJob | null> {
+    assertInteger(timeoutSeconds, 'The timeout', 1);
+    for (const queue of queues) {
+      assertNonEmptyText(queue, 'The queue name');
+      const reply = await this.guard(async () =>
+        assertScriptSucceeded(
+          await this.redis.queuelensReserve(
+            this.keys.delayed(queue), this.keys.levels(queue),
+            this.keys.prefix, queue, this.settings.group, workerId, timeoutSeconds, PROMOTE_LIMIT,
+          ),
+        ),
+      );
+      if (!Array.isArray(reply)) continue;
+      const [id, entry, flat] = reply as [string, string, unknown[]];
+      const job = toReservedJob(Number(id), entry, toJobHash(pairsToRecord(flat)));
+      if (!isJson(job.payload)) {
+        await this.fail(job, INVALID_PAYLOAD_ERROR);
+        return null;
+      }
+      return job;
+    }
+    return null;
+  }
+
+  private settleArguments(job: ReservedJob) {
+    return [this.keys.stream(job.queue, job.priority), this.keys.delayed(job.queue)] as const;
+  }
+
+  /**
+   * The job is done: its hash and unique key are deleted. Returns false, and
+   * changes nothing of the job, when the claim was lost meanwhile (reclaimed,
+   * released, failed or requeued by someone else).
+   */
+  async complete(job: ReservedJob): Promise<boolean> {
+    return this.guard(async () => {
+      const reply = await this.redis.queuelensComplete(
+        ...this.settleArguments(job), this.keys.job(job.id),
+        this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until,
+      );
+      return (assertScriptSucceeded(reply) as number[])[0] === 1;
+    });
+  }
+
+  /** Gives the job back to run again after `delaySeconds`, with `error` as its last_error. */
+  async release(job: ReservedJob, delaySeconds: number, error: string): Promise<boolean> {
+    if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
+    return this.guard(async () => {
+      const reply = await this.redis.queuelensRelease(
+        ...this.settleArguments(job), this.keys.job(job.id),
+        this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, Math.floor(delaySeconds), error,
+      );
+      return (assertScriptSucceeded(reply) as number[])[0] === 1;
+    });
+  }
+
+  /** Fails the job for good: it joins queue:failed with `error` (cut at 60000 bytes) and failed_at. */
+  async fail(job: ReservedJob, error: string): Promise<boolean> {
+    return this.guard(async () => {
+      const reply = await this.redis.queuelensFail(
+        ...this.settleArguments(job), this.keys.failed, this.keys.job(job.id),
+        this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, error,
+      );
+      return (assertScriptSucceeded(reply) as number[])[0] === 1;
+    });
+  }
+
+  /**
+   * Per queue, sorted by name: pending, delayed, reserved and total; queues
+   * whose total is 0 are left out. reserved is the groups' pending lists, so
+   * a claim that ran out still counts until somebody reclaims it.
+   */
+  async stats(): Promise<QueueStats[]> {
+    return this.guard(async () => {
+      const names = (await this.redis.smembers(this.keys.queues)).sort();
+      return (await this.countQueues(names)).filter((row) => row.total > 0);
+    });
+  }
+
+  /** The pending figure of one queue, or of all of them. */
+  async pending(queue?: string): Promise<number> {
+    return this.guard(async () => {
+      const names = queue === undefined ? await this.redis.smembers(this.keys.queues) : [queue];
+      return (await this.countQueues(names)).reduce((sum, row) => sum + row.pending, 0);
+    });
+  }
+
+  // Three pipelined round trips whatever the number of queues: the clock,
+  // then each queue's levels and delayed counts, then each stream's length
+  // and its group's pending count. A missing group is nobody holding
+  // anything; reporting never creates one.
+  private async countQueues(names: readonly string[]): Promise<QueueStats[]> {
+    if (names.length === 0) return [];
+    const [seconds] = await this.redis.time();
+    const now = Number(seconds);
+    const perQueue = this.redis.pipeline();
+    for (const queue of names) {
+      perQueue.zrange(this.keys.levels(queue), 0, -1);
+      perQueue.zcount(this.keys.delayed(queue), '-inf', now);
+      perQueue.zcard(this.keys.delayed(queue));
+    }
+    const queueReplies = await execPipeline(perQueue);
+    const perStream = this.redis.pipeline();
+    const levelsOf = names.map((queue, index) => {
+      const levels = queueReplies[index * 3] as string[];
+      for (const level of levels) {
+        perStream.xlen(this.keys.stream(queue, level));
+        perStream.xpending(this.keys.stream(queue, level), this.settings.group);
+      }
+      return levels;
+    });
+    const streamReplies = await execPipeline(perStream, (error) => error.message.startsWith('NOGROUP'));
+    let streamIndex = 0;
+    return names.map((queue, index) => {
+      let pending = 0;
+      let reserved = 0;
+      for (let level = 0; level < levelsOf[index]!.length; level++) {
+        const length = Number(streamReplies[streamIndex++]);
+        const summary = streamReplies[streamIndex++] as [number] | null;
+        const held = summary ? Number(summary[0]) : 0;
+        pending += Math.max(0, length - held);
+        reserved += held;
+      }
+      const due = Number(queueReplies[index * 3 + 1]);
+      const delayedTotal = Number(queueReplies[index * 3 + 2]);
+      pending += due;
+      const delayed = delayedTotal - due;
+      return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
+    });
+  }
+
+  async failedCount(): Promise<number> {
+    return this.guard(() => this.redis.zcard(this.keys.failed));
+  }
+
+  /**
+   * Failed jobs, newest first: `limit` rows (at least 1) from `offset`. Ids
+   * whose hash is gone are skipped.
+   */
+  async failedRows(limit: number, offset = 0): Promise<JobRow[]> {
+    const count = Math.max(1, Math.floor(limit));
+    const start = Math.max(0, Math.floor(offset));
+    return this.guard(async () => {
+      const ids = await this.redis.zrevrange(this.keys.failed, start, start + count - 1);
+      const reads = this.redis.pipeline();
+      for (const id of ids) reads.hgetall(this.keys.job(id));
+      // A j:{id} of another type is not a job; the doctor reports it.
+      const hashes = await execPipeline(reads, (error) => error.message.startsWith('WRONGTYPE'));
+      return ids.flatMap((id, index) => {
+        const hash = hashes[index] as Record<string, string> | null;
+        return hash && Object.keys(hash).length > 0 ? [{ ...toJobHash(hash), id: Number(id) }] : [];
+      });
+    });
+  }
+
+  /**
+   * Requeues failed jobs on the REQUEUE terms: attempts 0, priority 0, no
+   * unique key, their own queue and id. `ids` null means every failed job.
+   * Unlike the PHP driver, an id not in queue:failed is skipped and reported,
+   * never requeued. `maxAttempts` undefined keeps each job's own.
+   */
+  async retryFailed(ids: readonly number[] | null, maxAttempts?: number): Promise<RetryOutcome> {
+    if (maxAttempts !== undefined) assertInteger(maxAttempts, 'max attempts', 1);
+    const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [] };
+    const requeue = async (batch: readonly (number | string)[]) => {
+      const reply = await this.redis.queuelensRequeue(this.keys.failed, this.keys.queues, this.keys.prefix, maxAttempts ?? '', ...batch);
+      const [requeued, notFailed, missing] = assertScriptSucceeded(reply) as [string[], string[], string[]];
+      outcome.requeued.push(...requeued.map(Number));
+      outcome.notFailed.push(...notFailed.map(Number));
+      outcome.missing.push(...missing.map(Number));
+      return requeued.length + missing.length;
+    };
+    return this.guard(async () => {
+      if (ids !== null) {
+        for (const batch of chunks(ids, BATCH_SIZE)) await requeue(batch);
+        return outcome;
+      }
+      await this.drainFailed(() => this.redis.zrange(this.keys.failed, 0, BATCH_SIZE - 1), requeue);
+      return outcome;
+    });
+  }
+
+  /**
+   * Deletes failed jobs: the one `id`, or those that failed before `before`
+   * (`Y-m-d` or `Y-m-d H:i:s`, UTC). With neither, every failed job, but only
+   * when `{ all: true }` asks for it. Returns how many were forgotten; an id
+   * not in the failed set is left alone.
+   */
+  async forgetFailed(id: number | null, before: string | null, options: ForgetOptions = {}): Promise<number> {
+    if (id !== null && before !== null) throw new QueueError('Forget either one id or the jobs failed before a date, not both');
+    const beforeSeconds = before === null ? null : parseUtcDateToSeconds(before);
+    if (id === null && beforeSeconds === null && options.all !== true) {
+      throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
+    }
+    const forget = async (batch: readonly (number | string)[]) =>
+      Number((assertScriptSucceeded(await this.redis.queuelensForget(this.keys.failed, this.keys.prefix, ...batch)) as number[])[0]);
+    return this.guard(async () => {
+      if (id !== null) return forget([id]);
+      const nextBatch =
+        beforeSeconds === null
+          ? () => this.redis.zrange(this.keys.failed, 0, BATCH_SIZE - 1)
+          : () => this.redis.zrangebyscore(this.keys.failed, '-inf', `(${beforeSeconds}`, 'LIMIT', 0, BATCH_SIZE);
+      return this.drainFailed(nextBatch, forget);
+    });
+  }
+
+  // Works through the failed set a bounded batch per script call. The number
+  // of batches is capped by the set's size at the start, so jobs failing
+  // again while this runs cannot keep it going for ever.
+  private async drainFailed(
+    nextBatch: () => Promise<string[]>,
+    apply: (batch: string[]) => Promise<number>,
+  ): Promise<number> {
+    const maxBatches = Math.ceil((await this.redis.zcard(this.keys.failed)) / BATCH_SIZE) + 1;
+    let affected = 0;
+    for (let round = 0; round < maxBatches; round++) {
+      const batch = await nextBatch();
+      if (batch.length === 0) break;
+      affected += await apply(batch);
+    }
+    return affected;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChainableCommander, ClientContext, Redis, Result } from 'ioredis';
+import { QueueError, scriptErrorMessage } from './errors';
+
+type ScriptArgument = string | number | Buffer;
+
+// ioredis adds a method per defineCommand; these declarations give each one
+// a type on clients and pipelines alike.
+declare module 'ioredis' {
+  interface RedisCommander<Context extends ClientContext = { type: 'default' }> {
+    queuelensPush(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensReserve(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensComplete(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensRelease(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensFail(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensRequeue(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensForget(...args: ScriptArgument[]): Result<unknown, Context>;
+  }
+}
+
+/** Each mutation's script; the number in the file name is its key count. */
+const SCRIPT_FILES = {
+  queuelensPush: 'push-5.lua',
+  queuelensReserve: 'reserve-2.lua',
+  queuelensComplete: 'complete-3.lua',
+  queuelensRelease: 'release-3.lua',
+  queuelensFail: 'fail-4.lua',
+  queuelensRequeue: 'requeue-2.lua',
+  queuelensForget: 'forget-1.lua',
+} as const;
+
+export type ScriptName = keyof typeof SCRIPT_FILES;
+
+const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua');
+
+let sources: Map<ScriptName, { lua: string; numberOfKeys: number }> | undefined;
+
+/** Splices `-- @include name` lines with lua/includes/name.lua: our own code, never caller data. */
+function assemble(file: string): string {
+  return readFileSync(join(LUA_DIR, file), 'utf8').replace(/^-- @include ([\w-]+)$/gm, (_, include: string) =>
+    readFileSync(join(LUA_DIR, 'includes', `${include}.lua`), 'utf8'),
+  );
+}
+
+function scriptSources() {
+  sources ??= new Map(
+    (Object.entries(SCRIPT_FILES) as [ScriptName, string][]).map(([name, file]) => {
+      const keyCount = /-(\d+)\.lua$/.exec(file)?.[1];
+      if (keyCount === undefined) throw new Error(`${file} does not state its key count`);
+      return [name, { lua: assemble(file), numberOfKeys: Number(keyCount) }];
+    }),
+  );
+  return sources;
+}
+
+/**
+ * Registers every script on a client once. ioredis then sends EVALSHA, and
+ * resends the body when Redis answers NOSCRIPT (restarted, SCRIPT FLUSH),
+ * in pipelines too.
+ */
+export function defineQueueScripts(redis: Redis): void {
+  const defined = redis.scriptsSet as Record<string, unknown>;
+  for (const [name, definition] of scriptSources()) {
+    if (!(name in defined)) redis.defineCommand(name, definition);
+  }
+}
+
+/**
+ * Scripts answer `{code, key}` with a negative code when they refuse; this
+ * turns that into a QueueError and passes every other reply through.
+ */
+export function assertScriptSucceeded(reply: unknown): unknown {
+  if (Array.isArray(reply) && typeof reply[0] === 'number' && reply[0] < 0) {
+    throw new QueueError(scriptErrorMessage(reply[0], String(reply[1])));
+  }
+  return reply;
+}
+
+export type Pipeline = ChainableCommander;

@@ -1,0 +1,30 @@
+import type { JobHandler } from './worker';
+
+function numberField(payload: unknown, field: string, fallback: number): number {
+  const value = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+/**
+ * Handlers for demos and chaos tests: `demo.noop` completes, `demo.sleep`
+ * waits `{"ms":N}`, `demo.fail` always throws, `demo.flaky` throws with
+ * probability `{"p":0.3}`.
+ */
+export const demoHandlers: Readonly<Record<string, JobHandler>> = {
+  'demo.noop': () => undefined,
+  'demo.sleep': (payload, { signal }) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, numberField(payload, 'ms', 1000));
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(new Error('demo.sleep was cut short by the timeout'));
+      });
+    }),
+  'demo.fail': () => {
+    throw new Error('demo.fail always fails');
+  },
+  'demo.flaky': (payload) => {
+    const probability = numberField(payload, 'p', 0.3);
+    if (Math.random() < probability) throw new Error(`demo.flaky failed (p=${probability})`);
+  },
+};

@@ -1,0 +1,89 @@
+-- Keys a script derives from data (a job id read from a stream or a set, a
+-- level read from q:{queue}:levels) cannot be declared in KEYS, so they are
+-- built here from the prefix passed in ARGV, exactly as lib/queue/keys.ts
+-- builds the declared ones. That is why the layout needs one server (or a
+-- hash-tagged prefix that puts every key in one slot).
+local function jobKey(prefix, id)
+  return prefix .. 'j:' .. id
+end
+
+local function streamKey(prefix, queue, level)
+  return prefix .. 'q:' .. queue .. ':s:' .. level
+end
+
+local function uniqueKeyOf(prefix, key)
+  return prefix .. 'u:' .. key
+end
+
+-- Priorities are integers; the level is written the same way in the stream
+-- key and as the member of q:{queue}:levels.
+local function levelOf(priority)
+  return string.format('%d', math.floor(tonumber(priority) or 0))
+end
+
+local ErrorCode = {
+  JobIdTaken = -1,
+  WrongKeyType = -2,
+}
+
+-- Returns the first key whose type is neither absent nor the expected one.
+-- Checking up front is what lets a script refuse before it writes anything,
+-- so a wrong-typed key produces an error instead of a half-applied mutation.
+local function firstWrongTypedKey(keysAndTypes)
+  for i = 1, #keysAndTypes, 2 do
+    local actual = rcall('TYPE', keysAndTypes[i]).ok
+    if actual ~= 'none' and actual ~= keysAndTypes[i + 1] then
+      return keysAndTypes[i]
+    end
+  end
+  return nil
+end
+
+-- A mutation may only be applied by the worker that still holds the claim:
+-- once a job was reclaimed, released, failed or requeued by somebody else,
+-- reserved_by/reserved_until no longer match what the holder was handed.
+local function holdsReservation(jobHashKey, reservedBy, reservedUntil)
+  local current = rcall('HMGET', jobHashKey, 'reserved_by', 'reserved_until')
+  return current[1] == reservedBy and current[2] == reservedUntil
+end
+
+local function ackAndDelete(stream, group, entry)
+  if entry ~= '' and rcall('TYPE', stream).ok == 'stream' then
+    redis.pcall('XACK', stream, group, entry)
+    rcall('XDEL', stream, entry)
+  end
+end
+
+-- Frees u:{key} only while it still names this job: after a completion the
+-- key may already have been taken over by a later push.
+local function freeUniqueKey(prefix, jobHashKey, id)
+  local uniqueKey = rcall('HGET', jobHashKey, 'unique_key')
+  if uniqueKey and uniqueKey ~= '' then
+    local ownerKey = uniqueKeyOf(prefix, uniqueKey)
+    if rcall('TYPE', ownerKey).ok == 'string' and rcall('GET', ownerKey) == id then
+      rcall('DEL', ownerKey)
+    end
+  end
+end
+
+-- error and last_error are cut at 60000 bytes: string.sub counts bytes, like
+-- PHP's substr, so a multi-byte message may be cut mid-character on purpose.
+local function truncateError(message)
+  if #message > 60000 then
+    return string.sub(message, 1, 60000) .. '\n... truncated'
+  end
+  return message
+end
+
+local function levelsKeyOf(prefix, queue)
+  return prefix .. 'q:' .. queue .. ':levels'
+end
+
+-- A holder that lost its claim acknowledges its entry only when the job has
+-- moved on from it; an entry that was reclaimed keeps its id and now belongs
+-- to the worker that reclaimed it.
+local function dropLostEntry(stream, group, jobHashKey, entry)
+  if rcall('HGET', jobHashKey, 'entry') ~= entry then
+    ackAndDelete(stream, group, entry)
+  end
+end
