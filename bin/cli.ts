@@ -190,10 +190,10 @@ function logWorkerEvent(event: WorkerEvent): void {
   }
 }
 
-async function withQueue(values: { 'redis-url'?: string; prefix?: string }, use: (queue: RedisQueue) => Promise<void>): Promise<void> {
+async function withQueue(values: { 'redis-url'?: string; prefix?: string }, action: (queue: RedisQueue) => Promise<void>): Promise<void> {
   const queue = await connect(values);
   try {
-    await use(queue);
+    await action(queue);
   } finally {
     await queue.close();
   }

@@ -97,10 +97,15 @@ export function settingsFromUrl(url: string, overrides: Record<string, unknown> 
  * `QUEUE_PREFIX` and `QUEUE_GROUP` for the layout; the spec's defaults for
  * whatever is unset.
  */
-export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): RedisSettings {
+export function settingsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): RedisSettings {
   const layout = {
     ...(env.QUEUE_PREFIX !== undefined ? { prefix: env.QUEUE_PREFIX } : {}),
     ...(env.QUEUE_GROUP ? { group: env.QUEUE_GROUP } : {}),
   };
   return env.REDIS_URL ? settingsFromUrl(env.REDIS_URL, layout) : readSettings(layout);
+}
+
+/** Loopback names: the test suites write to Redis and refuse any other host. */
+export function isLocalHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '::1';
 }

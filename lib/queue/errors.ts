@@ -27,8 +27,10 @@ export function scriptErrorMessage(code: number, key: string): string {
 /** Redis errors that mean the server could not be reached, as opposed to a refused command. */
 function isConnectionFailure(error: Error): boolean {
   return (
+    // By message too: ioredis names the error after its constructor, which a
+    // minifying bundler renames.
     error.name === 'MaxRetriesPerRequestError' ||
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE|Connection is closed|connect ETIMEDOUT|Stream isn't writeable|Command timed out/i.test(
+    /max retries per request|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE|Connection is closed|connect ETIMEDOUT|Stream isn't writeable|Command timed out/i.test(
       error.message,
     )
   );

@@ -111,15 +111,31 @@ export class RedisQueue {
     redis.on('error', (error) => {
       connectError ??= error;
     });
+    // connectTimeout covers only the TCP handshake: a peer that accepts and
+    // never answers the ready check (a stalled server, a proxy, another
+    // service on the port) would otherwise hold connect() for ever.
+    let timer: NodeJS.Timeout | undefined;
+    const noAnswer = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${settings.timeout}s`)), settings.timeout * 1000);
+    });
     try {
-      await redis.connect();
+      await Promise.race([redis.connect(), noAnswer]);
     } catch (error) {
       redis.disconnect();
       const cause = connectError ?? error;
       const reason = cause instanceof Error ? ` (${cause.message})` : '';
       throw new QueueError(`Could not reach redis at ${settings.hostname}:${settings.port}${reason}`, { cause });
+    } finally {
+      clearTimeout(timer);
     }
-    return new RedisQueue(redis, settings);
+    try {
+      return new RedisQueue(redis, settings);
+    } catch (error) {
+      // The constructor reads lua/ (missing from a deployment, say); the
+      // socket is open by now and nobody else would close it.
+      redis.disconnect();
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -272,7 +288,7 @@ export class RedisQueue {
     const now = Number(seconds);
     const perQueue = this.redis.pipeline();
     for (const queue of names) {
-      perQueue.zrange(this.keys.levels(queue), 0, -1);
+      perQueue.zrange(this.keys.levels(queue), 0, '-1');
       perQueue.zcount(this.keys.delayed(queue), '-inf', now);
       perQueue.zcard(this.keys.delayed(queue));
     }
@@ -352,7 +368,7 @@ export class RedisQueue {
         for (const batch of chunks(ids, BATCH_SIZE)) await requeue(batch);
         return outcome;
       }
-      await this.drainFailed(() => this.redis.zrange(this.keys.failed, 0, BATCH_SIZE - 1), requeue);
+      await this.drainFailed(() => this.redis.zrange(this.keys.failed, 0, String(BATCH_SIZE - 1)), requeue);
       return outcome;
     });
   }
@@ -375,7 +391,7 @@ export class RedisQueue {
       if (id !== null) return forget([id]);
       const nextBatch =
         beforeSeconds === null
-          ? () => this.redis.zrange(this.keys.failed, 0, BATCH_SIZE - 1)
+          ? () => this.redis.zrange(this.keys.failed, 0, String(BATCH_SIZE - 1))
           : () => this.redis.zrangebyscore(this.keys.failed, '-inf', `(${beforeSeconds}`, 'LIMIT', 0, BATCH_SIZE);
       return this.drainFailed(nextBatch, forget);
     });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChainableCommander, ClientContext, Redis, Result } from 'ioredis';
+import type { ClientContext, Redis, Result } from 'ioredis';
 import { QueueError, scriptErrorMessage } from './errors';
 
 type ScriptArgument = string | number | Buffer;
@@ -38,10 +38,14 @@ const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua')
 let sources: Map<ScriptName, { lua: string; numberOfKeys: number }> | undefined;
 
 /** Splices `-- @include name` lines with lua/includes/name.lua: our own code, never caller data. */
-function assemble(file: string): string {
-  return readFileSync(join(LUA_DIR, file), 'utf8').replace(/^-- @include ([\w-]+)$/gm, (_, include: string) =>
+export function expandIncludes(source: string): string {
+  return source.replace(/^-- @include ([\w-]+)$/gm, (_, include: string) =>
     readFileSync(join(LUA_DIR, 'includes', `${include}.lua`), 'utf8'),
   );
+}
+
+function assemble(file: string): string {
+  return expandIncludes(readFileSync(join(LUA_DIR, file), 'utf8'));
 }
 
 function scriptSources() {
@@ -77,5 +81,3 @@ export function assertScriptSucceeded(reply: unknown): unknown {
   }
   return reply;
 }
-
-export type Pipeline = ChainableCommander;

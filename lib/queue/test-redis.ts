@@ -1,36 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
-import { readSettings, settingsFromEnv, type RedisSettings } from './config';
+import { isLocalHost, readSettings, settingsFromEnv, type RedisSettings } from './config';
 import { RedisQueue } from './redis-queue';
-
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+import { deleteKeysUnder } from './scan-keys';
 
 /** Test settings: the local Redis (REDIS_URL may move the port), with a prefix of their own. */
 export function testSettings(overrides: Record<string, unknown> = {}): RedisSettings {
   const base = settingsFromEnv();
-  if (!LOCAL_HOSTS.has(base.hostname)) {
+  if (!isLocalHost(base.hostname)) {
     throw new Error(`Tests write to Redis and only run against a local server, not ${base.hostname}`);
   }
   return readSettings({ ...base, prefix: `test:${randomUUID()}:`, ...overrides });
-}
-
-/** Deletes the keys under `prefix` and nothing else: SCAN in bounded steps, never KEYS or FLUSHDB. */
-export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<void> {
-  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    if (keys.length > 0) await redis.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 /**
  * Returns an opener of queues with fresh prefixes; every queue it opened has
  * its keys deleted and its connection closed after each test.
  */
-export function useTestQueues(): (overrides?: Record<string, unknown>) => Promise<RedisQueue> {
+export function testQueueFactory(): (overrides?: Record<string, unknown>) => Promise<RedisQueue> {
   const opened: RedisQueue[] = [];
   afterEach(async () => {
     for (const queue of opened.splice(0)) {

@@ -4,9 +4,10 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { JOB_FIELDS } from './job';
 import type { RedisQueue } from './redis-queue';
-import { sleep, useTestQueues } from './test-redis';
+import { scanKeysUnder } from './scan-keys';
+import { sleep, testQueueFactory } from './test-redis';
 
-const openQueue = useTestQueues();
+const openQueue = testQueueFactory();
 const run = promisify(execFile);
 
 /** Writes a job hash the way the PHP driver's PUSH script does, field for field. */
@@ -126,12 +127,7 @@ describe('what this driver writes', () => {
     await queue.push('emails', 'pending', {}, { uniqueKey: 'held' });
 
     const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await queue.redis.scan(cursor, 'MATCH', `${queue.keys.prefix}*`, 'COUNT', 100);
-      keys.push(...batch);
-      cursor = next;
-    } while (cursor !== '0');
+    for await (const batch of scanKeysUnder(queue.redis, queue.keys.prefix)) keys.push(...batch);
     expect(keys.length).toBeGreaterThan(8);
     for (const key of keys) {
       const rest = key.slice(queue.keys.prefix.length);

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { isLocalHost, settingsFromEnv } from '@/lib/queue/config';
+import { RedisQueue } from '@/lib/queue/redis-queue';
+
+/** The production server under test, on the Redis the tests seed. */
+export const APP_PORT = 3107;
+/** A second server pointed at a port nothing listens on, for the unreachable-Redis page. */
+export const UNREACHABLE_APP_PORT = 3108;
+export const UNREACHABLE_REDIS_URL = 'redis://127.0.0.1:1';
+
+/** The tests write and delete keys: refuse any Redis but a local one. */
+export function assertLocalRedis(): void {
+  const { hostname } = settingsFromEnv();
+  if (!isLocalHost(hostname)) {
+    throw new Error(`The e2e tests write to Redis and only run against a local server, not ${hostname}`);
+  }
+}
+
+/**
+ * The run's key prefix. playwright.config.ts is evaluated in the runner and
+ * again in every worker; workers inherit the runner's environment, so the
+ * prefix chosen first is the one the server, the seeding and the cleanup share.
+ */
+export function e2ePrefix(): string {
+  process.env.QUEUELENS_E2E_PREFIX ??= `e2e:${randomBytes(6).toString('hex')}:`;
+  const prefix = process.env.QUEUELENS_E2E_PREFIX;
+  // Cleanup deletes everything under the prefix; this keeps it off real queues.
+  if (!/^e2e:[\w:-]+:$/.test(prefix)) throw new Error(`QUEUELENS_E2E_PREFIX must look like e2e:<name>:, got "${prefix}"`);
+  return prefix;
+}
+
+export function connectE2eQueue(): Promise<RedisQueue> {
+  return RedisQueue.connect({ ...settingsFromEnv(), prefix: e2ePrefix() });
+}
