@@ -24,14 +24,14 @@ export default defineConfig({
     {
       command: `npm run build && npm run start -- -H 127.0.0.1 -p ${APP_PORT}`,
       url: `http://127.0.0.1:${APP_PORT}`,
-      env: { QUEUE_PREFIX: prefix },
+      env: { QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
       reuseExistingServer: false,
       timeout: 180_000,
     },
     {
       command: `npm run start -- -H 127.0.0.1 -p ${UNREACHABLE_APP_PORT}`,
       url: `http://127.0.0.1:${UNREACHABLE_APP_PORT}`,
-      env: { REDIS_URL: UNREACHABLE_REDIS_URL, QUEUE_PREFIX: prefix },
+      env: { REDIS_URL: UNREACHABLE_REDIS_URL, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
       reuseExistingServer: false,
       timeout: 60_000,
     },

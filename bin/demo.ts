@@ -52,7 +52,7 @@ async function main(): Promise<void> {
 
   const dashboard = spawn('node_modules/.bin/next', ['dev', '--port', port], {
     stdio: 'inherit',
-    env: { ...process.env, QUEUE_PREFIX: prefix },
+    env: { ...process.env, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
   });
   console.log(`QueueLens demo: http://localhost:${port} (prefix ${prefix}); Ctrl+C stops it`);
 

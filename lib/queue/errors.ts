@@ -38,15 +38,17 @@ function isConnectionFailure(error: Error): boolean {
 
 /**
  * Turns whatever ioredis threw into a QueueError. A dead server reads as the
- * spec's "The queue could not reach redis: …" so that a worker backs off; a
- * command Redis refused (WRONGTYPE, OOM, NOPERM…) says so instead of blaming
- * the network.
+ * spec's "The queue could not reach redis: …", naming the server, so that a
+ * worker backs off and an operator knows where to look; a command Redis
+ * refused (WRONGTYPE, OOM, NOPERM…) says so instead of blaming the network.
  */
-export function toQueueError(error: unknown): QueueError {
+export function toQueueError(error: unknown, server: string): QueueError {
   if (error instanceof QueueError) return error;
-  if (!(error instanceof Error)) return new QueueError(`The queue could not reach redis: ${String(error)}`);
+  if (!(error instanceof Error)) return new QueueError(`The queue could not reach redis: ${server} (${String(error)})`);
   if (isConnectionFailure(error)) {
-    return new QueueError(`The queue could not reach redis: ${error.message}`, { cause: error });
+    // ioredis's own wording for this case points at its options, not at the server.
+    const reason = /max retries per request/i.test(error.message) ? 'the connection dropped and reconnecting failed' : error.message;
+    return new QueueError(`The queue could not reach redis: ${server} (${reason})`, { cause: error });
   }
   return new QueueError(`Redis refused a queue command: ${error.message}`, { cause: error });
 }

@@ -147,7 +147,7 @@ export class RedisQueue {
     try {
       return await operation();
     } catch (error) {
-      throw toQueueError(error);
+      throw toQueueError(error, `${this.settings.hostname}:${this.settings.port}`);
     }
   }
 
