@@ -1,7 +1,7 @@
 import { formatCount } from '@/components/ui/format-count';
 import type { QueueStats } from '@/lib/queue/redis-queue';
 
-type Count = Exclude<keyof QueueStats, 'queue'>;
+type Count = 'pending' | 'delayed' | 'reserved' | 'total';
 
 const COLUMNS: readonly { key: Count; label: string }[] = [
   { key: 'pending', label: 'Pending' },

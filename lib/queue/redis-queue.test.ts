@@ -475,3 +475,23 @@ describe('a queue in bad shape', () => {
     }
   });
 });
+
+describe('stats over a damaged queue', () => {
+  it('reports the queue with a wrong-typed key as an error row and still counts the others', async () => {
+    const queue = await openQueue();
+    await queue.push('healthy', 'a', {});
+    await queue.push('broken', 'a', {});
+    await queue.push('broken-stream', 'a', {});
+    await queue.redis.del(queue.keys.delayed('broken'));
+    await queue.redis.set(queue.keys.delayed('broken'), 'not a sorted set');
+    await queue.redis.del(queue.keys.stream('broken-stream', 0));
+    await queue.redis.set(queue.keys.stream('broken-stream', 0), 'not a stream');
+    const rows = await queue.stats();
+    expect(rows.map((row) => [row.queue, row.total, row.error?.replace(/:.*/, '')])).toEqual([
+      ['broken', 0, 'Redis refused a queue command'],
+      ['broken-stream', 0, 'Redis refused a queue command'],
+      ['healthy', 1, undefined],
+    ]);
+    expect(rows[0]?.error).toMatch(/WRONGTYPE/);
+  });
+});

@@ -31,6 +31,8 @@ export interface QueueStats {
   delayed: number;
   reserved: number;
   total: number;
+  /** only when the queue's keys could not be read; the counts are then 0 */
+  error?: string;
 }
 
 export interface RetryOutcome {
@@ -59,6 +61,11 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
+}
+
+/** Pipeline results with each failed command's error in its place, for callers that report per item. */
+async function settlePipeline(pipeline: ChainableCommander): Promise<unknown[]> {
+  return ((await pipeline.exec()) ?? []).map(([error, value]) => error ?? value);
 }
 
 /** Pipeline results with each command's error thrown, except where `tolerate` accepts it. */
@@ -138,6 +145,11 @@ export class RedisQueue {
     }
   }
 
+  /** host:port, as error messages name the server */
+  get server(): string {
+    return `${this.settings.hostname}:${this.settings.port}`;
+  }
+
   async close(): Promise<void> {
     if (this.redis.status === 'end') return;
     await this.redis.quit().catch(() => this.redis.disconnect());
@@ -147,7 +159,7 @@ export class RedisQueue {
     try {
       return await operation();
     } catch (error) {
-      throw toQueueError(error, `${this.settings.hostname}:${this.settings.port}`);
+      throw toQueueError(error, this.server);
     }
   }
 
@@ -266,7 +278,7 @@ export class RedisQueue {
   async stats(): Promise<QueueStats[]> {
     return this.guard(async () => {
       const names = (await this.redis.smembers(this.keys.queues)).sort();
-      return (await this.countQueues(names)).filter((row) => row.total > 0);
+      return (await this.countsOf(names)).filter((row) => row.total > 0 || row.error !== undefined);
     });
   }
 
@@ -274,51 +286,64 @@ export class RedisQueue {
   async pending(queue?: string): Promise<number> {
     return this.guard(async () => {
       const names = queue === undefined ? await this.redis.smembers(this.keys.queues) : [queue];
-      return (await this.countQueues(names)).reduce((sum, row) => sum + row.pending, 0);
+      return (await this.countsOf(names)).reduce((sum, row) => sum + row.pending, 0);
     });
   }
 
-  // Three pipelined round trips whatever the number of queues: the clock,
-  // then each queue's levels and delayed counts, then each stream's length
-  // and its group's pending count. A missing group is nobody holding
-  // anything; reporting never creates one.
-  private async countQueues(names: readonly string[]): Promise<QueueStats[]> {
+  /**
+   * stats() columns for the named queues, in the order given, zero totals
+   * included. Three pipelined round trips whatever the number of queues: the
+   * clock, then each queue's levels and delayed counts, then each stream's
+   * length and its group's pending count. A missing group is nobody holding
+   * anything; reporting never creates one. A queue whose keys cannot be read
+   * (a key of the wrong type) gets zeros and an `error`, and does not stop
+   * the others from being counted.
+   */
+  async countsOf(names: readonly string[]): Promise<QueueStats[]> {
     if (names.length === 0) return [];
-    const [seconds] = await this.redis.time();
-    const now = Number(seconds);
-    const perQueue = this.redis.pipeline();
-    for (const queue of names) {
-      perQueue.zrange(this.keys.levels(queue), 0, '-1');
-      perQueue.zcount(this.keys.delayed(queue), '-inf', now);
-      perQueue.zcard(this.keys.delayed(queue));
-    }
-    const queueReplies = await execPipeline(perQueue);
-    const perStream = this.redis.pipeline();
-    const levelsOf = names.map((queue, index) => {
-      const levels = queueReplies[index * 3] as string[];
-      for (const level of levels) {
-        perStream.xlen(this.keys.stream(queue, level));
-        perStream.xpending(this.keys.stream(queue, level), this.settings.group);
+    return this.guard(async () => {
+      const [seconds] = await this.redis.time();
+      const now = Number(seconds);
+      const perQueue = this.redis.pipeline();
+      for (const queue of names) {
+        perQueue.zrange(this.keys.levels(queue), 0, '-1');
+        perQueue.zcount(this.keys.delayed(queue), '-inf', now);
+        perQueue.zcard(this.keys.delayed(queue));
       }
-      return levels;
-    });
-    const streamReplies = await execPipeline(perStream, (error) => error.message.startsWith('NOGROUP'));
-    let streamIndex = 0;
-    return names.map((queue, index) => {
-      let pending = 0;
-      let reserved = 0;
-      for (let level = 0; level < levelsOf[index]!.length; level++) {
-        const length = Number(streamReplies[streamIndex++]);
-        const summary = streamReplies[streamIndex++] as [number] | null;
-        const held = summary ? Number(summary[0]) : 0;
-        pending += Math.max(0, length - held);
-        reserved += held;
-      }
-      const due = Number(queueReplies[index * 3 + 1]);
-      const delayedTotal = Number(queueReplies[index * 3 + 2]);
-      pending += due;
-      const delayed = delayedTotal - due;
-      return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
+      const queueReplies = await settlePipeline(perQueue);
+      const perStream = this.redis.pipeline();
+      const levelsOf = names.map((queue, index) => {
+        const levels = queueReplies[index * 3];
+        if (!Array.isArray(levels)) return [];
+        for (const level of levels as string[]) {
+          perStream.xlen(this.keys.stream(queue, level));
+          perStream.xpending(this.keys.stream(queue, level), this.settings.group);
+        }
+        return levels as string[];
+      });
+      const streamReplies = await settlePipeline(perStream);
+      let streamIndex = 0;
+      return names.map((queue, index) => {
+        const [levels, due, delayedTotal] = queueReplies.slice(index * 3, index * 3 + 3);
+        const replies = [levels, due, delayedTotal];
+        let pending = 0;
+        let reserved = 0;
+        for (const _level of levelsOf[index]!) {
+          const length = streamReplies[streamIndex++];
+          const summary = streamReplies[streamIndex++];
+          // A stream pushed to but never reserved from has no group yet.
+          const noGroup = summary instanceof Error && summary.message.startsWith('NOGROUP');
+          const held = summary instanceof Error ? 0 : Number((summary as [number])[0]);
+          replies.push(length, noGroup ? null : summary);
+          pending += Math.max(0, Number(length) - held);
+          reserved += held;
+        }
+        const failure = replies.find((reply) => reply instanceof Error);
+        if (failure) return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: toQueueError(failure, this.server).message };
+        pending += Number(due);
+        const delayed = Number(delayedTotal) - Number(due);
+        return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
+      });
     });
   }
 
