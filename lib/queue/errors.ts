@@ -1,3 +1,5 @@
+import { ReplyError } from 'ioredis';
+
 /** The one error type the driver throws: a message fit to show an operator. */
 export class QueueError extends Error {
   override readonly name = 'QueueError';
@@ -37,18 +39,19 @@ function isConnectionFailure(error: Error): boolean {
 }
 
 /**
- * Turns whatever ioredis threw into a QueueError. A dead server reads as the
+ * What a failed Redis call means for the caller. A dead server reads as the
  * spec's "The queue could not reach redis: …", naming the server, so that a
  * worker backs off and an operator knows where to look; a command Redis
  * refused (WRONGTYPE, OOM, NOPERM…) says so instead of blaming the network.
+ * Anything else is a bug of ours and is returned as it is.
  */
-export function toQueueError(error: unknown, server: string): QueueError {
-  if (error instanceof QueueError) return error;
-  if (!(error instanceof Error)) return new QueueError(`The queue could not reach redis: ${server} (${String(error)})`);
+export function asQueueError(error: unknown, server: string): unknown {
+  if (error instanceof QueueError || !(error instanceof Error)) return error;
   if (isConnectionFailure(error)) {
     // ioredis's own wording for this case points at its options, not at the server.
     const reason = /max retries per request/i.test(error.message) ? 'the connection dropped and reconnecting failed' : error.message;
     return new QueueError(`The queue could not reach redis: ${server} (${reason})`, { cause: error });
   }
-  return new QueueError(`Redis refused a queue command: ${error.message}`, { cause: error });
+  if (error instanceof ReplyError) return new QueueError(`Redis refused a queue command: ${error.message}`, { cause: error });
+  return error;
 }

@@ -1,7 +1,7 @@
 import { Redis, type ChainableCommander } from 'ioredis';
 import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
-import { QueueError, toQueueError } from './errors';
+import { asQueueError, QueueError } from './errors';
 import { pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
 import { QueueKeys } from './keys';
 import { assertScriptSucceeded, defineQueueScripts } from './scripts';
@@ -155,11 +155,12 @@ export class RedisQueue {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+  /** Runs `operation` against this connection; whatever fails comes out as a QueueError. */
+  async attempt<T>(operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
     } catch (error) {
-      throw toQueueError(error, this.server);
+      throw asQueueError(error, this.server);
     }
   }
 
@@ -186,14 +187,14 @@ export class RedisQueue {
    */
   async push(queue: string, name: string, payload: unknown, options: PushOptions = {}): Promise<number> {
     const args = this.pushArguments(queue, name, payload, options);
-    return this.guard(async () => Number((assertScriptSucceeded(await this.redis.queuelensPush(...args)) as unknown[])[0]));
+    return this.attempt(async () => Number((assertScriptSucceeded(await this.redis.queuelensPush(...args)) as unknown[])[0]));
   }
 
   /** Pushes many jobs in one pipelined round trip; each is still its own PUSH script. */
   async pushMany(jobs: readonly { queue: string; name: string; payload: unknown; options?: PushOptions }[]): Promise<number[]> {
     const pipeline = this.redis.pipeline();
     for (const job of jobs) pipeline.queuelensPush(...this.pushArguments(job.queue, job.name, job.payload, job.options ?? {}));
-    return this.guard(async () =>
+    return this.attempt(async () =>
       (await execPipeline(pipeline)).map((reply) => Number((assertScriptSucceeded(reply) as unknown[])[0])),
     );
   }
@@ -208,7 +209,7 @@ export class RedisQueue {
     assertInteger(timeoutSeconds, 'The timeout', 1);
     for (const queue of queues) {
       assertNonEmptyText(queue, 'The queue name');
-      const reply = await this.guard(async () =>
+      const reply = await this.attempt(async () =>
         assertScriptSucceeded(
           await this.redis.queuelensReserve(
             this.keys.delayed(queue), this.keys.levels(queue),
@@ -238,7 +239,7 @@ export class RedisQueue {
    * released, failed or requeued by someone else).
    */
   async complete(job: ReservedJob): Promise<boolean> {
-    return this.guard(async () => {
+    return this.attempt(async () => {
       const reply = await this.redis.queuelensComplete(
         ...this.settleArguments(job), this.keys.job(job.id),
         this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until,
@@ -250,7 +251,7 @@ export class RedisQueue {
   /** Gives the job back to run again after `delaySeconds`, with `error` as its last_error. */
   async release(job: ReservedJob, delaySeconds: number, error: string): Promise<boolean> {
     if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
-    return this.guard(async () => {
+    return this.attempt(async () => {
       const reply = await this.redis.queuelensRelease(
         ...this.settleArguments(job), this.keys.job(job.id),
         this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, Math.floor(delaySeconds), error,
@@ -261,7 +262,7 @@ export class RedisQueue {
 
   /** Fails the job for good: it joins queue:failed with `error` (cut at 60000 bytes) and failed_at. */
   async fail(job: ReservedJob, error: string): Promise<boolean> {
-    return this.guard(async () => {
+    return this.attempt(async () => {
       const reply = await this.redis.queuelensFail(
         ...this.settleArguments(job), this.keys.failed, this.keys.job(job.id),
         this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, error,
@@ -276,7 +277,7 @@ export class RedisQueue {
    * a claim that ran out still counts until somebody reclaims it.
    */
   async stats(): Promise<QueueStats[]> {
-    return this.guard(async () => {
+    return this.attempt(async () => {
       const names = (await this.redis.smembers(this.keys.queues)).sort();
       return (await this.countsOf(names)).filter((row) => row.total > 0 || row.error !== undefined);
     });
@@ -284,7 +285,7 @@ export class RedisQueue {
 
   /** The pending figure of one queue, or of all of them. */
   async pending(queue?: string): Promise<number> {
-    return this.guard(async () => {
+    return this.attempt(async () => {
       const names = queue === undefined ? await this.redis.smembers(this.keys.queues) : [queue];
       return (await this.countsOf(names)).reduce((sum, row) => sum + row.pending, 0);
     });
@@ -301,7 +302,7 @@ export class RedisQueue {
    */
   async countsOf(names: readonly string[]): Promise<QueueStats[]> {
     if (names.length === 0) return [];
-    return this.guard(async () => {
+    return this.attempt(async () => {
       const [seconds] = await this.redis.time();
       const now = Number(seconds);
       const perQueue = this.redis.pipeline();
@@ -339,7 +340,7 @@ export class RedisQueue {
           reserved += held;
         }
         const failure = replies.find((reply) => reply instanceof Error);
-        if (failure) return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: toQueueError(failure, this.server).message };
+        if (failure) return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: (asQueueError(failure, this.server) as Error).message };
         pending += Number(due);
         const delayed = Number(delayedTotal) - Number(due);
         return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
@@ -348,7 +349,7 @@ export class RedisQueue {
   }
 
   async failedCount(): Promise<number> {
-    return this.guard(() => this.redis.zcard(this.keys.failed));
+    return this.attempt(() => this.redis.zcard(this.keys.failed));
   }
 
   /**
@@ -358,7 +359,7 @@ export class RedisQueue {
   async failedRows(limit: number, offset = 0): Promise<JobRow[]> {
     const count = Math.max(1, Math.floor(limit));
     const start = Math.max(0, Math.floor(offset));
-    return this.guard(async () => {
+    return this.attempt(async () => {
       const ids = await this.redis.zrevrange(this.keys.failed, start, start + count - 1);
       const reads = this.redis.pipeline();
       for (const id of ids) reads.hgetall(this.keys.job(id));
@@ -388,7 +389,7 @@ export class RedisQueue {
       outcome.missing.push(...missing.map(Number));
       return requeued.length + missing.length;
     };
-    return this.guard(async () => {
+    return this.attempt(async () => {
       if (ids !== null) {
         for (const batch of chunks(ids, BATCH_SIZE)) await requeue(batch);
         return outcome;
@@ -412,7 +413,7 @@ export class RedisQueue {
     }
     const forget = async (batch: readonly (number | string)[]) =>
       Number((assertScriptSucceeded(await this.redis.queuelensForget(this.keys.failed, this.keys.prefix, ...batch)) as number[])[0]);
-    return this.guard(async () => {
+    return this.attempt(async () => {
       if (id !== null) return forget([id]);
       const nextBatch =
         beforeSeconds === null

@@ -1,0 +1,144 @@
+import type { RedisQueue } from '../queue/redis-queue';
+import { bytesToText } from './display-text';
+
+/** A failed job as the failed list shows it; a field missing from the hash reads as ''. */
+export interface FailedRowView {
+  id: number;
+  queue: string;
+  name: string;
+  attempts: string;
+  maxAttempts: string;
+  /** failed_at as stored, `Y-m-d H:i:s` UTC */
+  failedAt: string;
+  /** the failed set's score: when it failed, unix seconds */
+  failedAtSeconds: number;
+  /** the first line of error, cut for a table cell */
+  errorFirstLine: string;
+}
+
+export interface FailedPage {
+  rows: FailedRowView[];
+  /** the failed set's size */
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export interface FailedFilter {
+  /** exact queue name */
+  queue?: string;
+  /** part of the job name, any case */
+  name?: string;
+  /** part of the error text, any case */
+  error?: string;
+}
+
+export interface FailedSearchChunk {
+  matches: FailedRowView[];
+  /** where the next chunk starts in the failed set, newest first */
+  nextOffset: number;
+  /** failed-set entries this chunk looked at */
+  scanned: number;
+  total: number;
+  /** the end of the failed set was reached */
+  done: boolean;
+}
+
+const FIRST_LINE_LIMIT = 300;
+const ROW_FIELDS = ['queue', 'name', 'attempts', 'max_attempts', 'failed_at', 'error'] as const;
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > FIRST_LINE_LIMIT ? `${line.slice(0, FIRST_LINE_LIMIT - 1)}…` : line;
+}
+
+/** Pairs from a WITHSCORES reply. */
+function withScores(flat: string[]): [id: string, score: string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+  return pairs;
+}
+
+interface ReadRow {
+  row: FailedRowView;
+  /** the whole error, for matching */
+  error: string;
+}
+
+// One pipelined HMGET per id; ids whose hash is gone (or is not a hash) are
+// left out, as failedRows() leaves them out.
+async function readRows(queue: RedisQueue, entries: [string, string][]): Promise<ReadRow[]> {
+  if (entries.length === 0) return [];
+  const reads = queue.redis.pipeline();
+  for (const [id] of entries) reads.hmgetBuffer(queue.keys.job(id), ...ROW_FIELDS);
+  const replies = (await reads.exec()) ?? [];
+  return entries.flatMap(([id, score], index) => {
+    const [error, values] = replies[index] ?? [];
+    if (error || !Array.isArray(values) || values.every((value) => value === null)) return [];
+    const [queueName, name, attempts, maxAttempts, failedAt, errorText] = (values as (Buffer | null)[]).map((value) =>
+      value === null ? '' : bytesToText(value),
+    ) as [string, string, string, string, string, string];
+    return [
+      {
+        row: { id: Number(id), queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText) },
+        error: errorText,
+      },
+    ];
+  });
+}
+
+/** One page of failed jobs, newest first. */
+export function readFailedPage(queue: RedisQueue, offset: number, limit: number): Promise<FailedPage> {
+  return queue.attempt(async () => {
+    const [[, total], [, flat]] = (await queue.redis
+      .pipeline()
+      .zcard(queue.keys.failed)
+      .zrevrange(queue.keys.failed, offset, offset + limit - 1, 'WITHSCORES')
+      .exec()) as [[unknown, number], [unknown, string[]]];
+    const rows = (await readRows(queue, withScores(flat))).map(({ row }) => row);
+    return { rows, total, offset, limit };
+  });
+}
+
+function matchesFilter({ row, error }: ReadRow, filter: FailedFilter): boolean {
+  const contains = (text: string, part: string | undefined) => !part || text.toLowerCase().includes(part.toLowerCase());
+  return (!filter.queue || row.queue === filter.queue) && contains(row.name, filter.name) && contains(error, filter.error);
+}
+
+/**
+ * Looks through the failed set from `offset`, newest first, in pipelined
+ * batches of `batchSize`, for jobs matching `filter`; stops after
+ * `scanLimit` entries so that one call stays short. Callers continue from
+ * `nextOffset` until `done`, showing progress in between.
+ */
+export function searchFailed(
+  queue: RedisQueue,
+  filter: FailedFilter,
+  { offset = 0, scanLimit = 2000, batchSize = 250 }: { offset?: number; scanLimit?: number; batchSize?: number } = {},
+): Promise<FailedSearchChunk> {
+  return queue.attempt(async () => {
+    const matches: FailedRowView[] = [];
+    let position = offset;
+    let scanned = 0;
+    let done = false;
+    let total = 0;
+    while (scanned < scanLimit) {
+      const size = Math.min(batchSize, scanLimit - scanned);
+      const [[, count], [, flat]] = (await queue.redis
+        .pipeline()
+        .zcard(queue.keys.failed)
+        .zrevrange(queue.keys.failed, position, position + size - 1, 'WITHSCORES')
+        .exec()) as [[unknown, number], [unknown, string[]]];
+      total = count;
+      const entries = withScores(flat);
+      for (const read of await readRows(queue, entries)) if (matchesFilter(read, filter)) matches.push(read.row);
+      position += entries.length;
+      scanned += entries.length;
+      if (entries.length < size) {
+        done = true;
+        break;
+      }
+    }
+    return { matches, nextOffset: position, scanned, total, done };
+  });
+}

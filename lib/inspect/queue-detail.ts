@@ -1,0 +1,128 @@
+import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import { bytesToText } from './display-text';
+import { searchFailed, type FailedRowView } from './failed';
+
+export interface LevelView {
+  level: string;
+  /** the stream's key */
+  stream: string;
+  length: number;
+  /** entries handed to a worker and not acknowledged yet */
+  delivered: number;
+  hasGroup: boolean;
+  /** when the stream cannot be read (a key of the wrong type) */
+  error?: string;
+}
+
+export interface ListedJob {
+  id: number;
+  /** null when the job's hash is gone */
+  name: string | null;
+}
+
+export interface QueueDetail {
+  queue: string;
+  counts: QueueStats;
+  /** highest priority first */
+  levels: LevelView[];
+  /** not yet delivered, in the order reserve hands them out; `enqueuedAt` in ms from the entry id */
+  nextJobs: (ListedJob & { level: string; enqueuedAt: number })[];
+  /** soonest first; `dueAt` unix seconds */
+  delayedSoonest: (ListedJob & { dueAt: number })[];
+  /** the newest failed jobs of this queue, found among the newest `failedScanLimit` failed jobs */
+  failed: FailedRowView[];
+  failedScanLimit: number;
+  /** the Redis server's clock, unix seconds */
+  now: number;
+}
+
+interface GroupInfo {
+  'last-delivered-id'?: string;
+  pending?: number;
+}
+
+/** XINFO GROUPS replies a flat [name, value, …] list per group. */
+function groupNamed(reply: unknown, group: string): GroupInfo | null {
+  if (!Array.isArray(reply)) return null;
+  for (const flat of reply as unknown[][]) {
+    const info = Object.fromEntries(Array.from({ length: flat.length / 2 }, (_, i) => [String(flat[2 * i]), flat[2 * i + 1]]));
+    if (info.name === group) return info as GroupInfo;
+  }
+  return null;
+}
+
+/**
+ * One queue, looked at closely: counts, one row per priority level, the next
+ * jobs to run, the delayed jobs due soonest and its latest failed jobs. Every
+ * read is bounded by `limit`; reading never creates a group.
+ */
+export async function readQueueDetail(queue: RedisQueue, name: string, { limit = 20, failedScanLimit = 2000 } = {}): Promise<QueueDetail> {
+  const [counts] = await queue.countsOf([name]);
+  return queue.attempt(async () => {
+    const [[, time], [, levelNames], [, delayedFlat]] = (await queue.redis
+      .pipeline()
+      .time()
+      .zrevrange(queue.keys.levels(name), 0, -1)
+      .zrange(queue.keys.delayed(name), 0, String(limit - 1), 'WITHSCORES')
+      .exec()) as [[unknown, [string, string]], [unknown, string[] | null], [unknown, string[] | null]];
+    const levelList = levelNames ?? [];
+
+    const perStream = queue.redis.pipeline();
+    for (const level of levelList) perStream.xlen(queue.keys.stream(name, level)).xinfo('GROUPS', queue.keys.stream(name, level));
+    const streamReplies = (await perStream.exec()) ?? [];
+    const levels: LevelView[] = levelList.map((level, index) => {
+      const stream = queue.keys.stream(name, level);
+      const [lengthError, length] = streamReplies[2 * index] ?? [];
+      const [, groups] = streamReplies[2 * index + 1] ?? [];
+      if (lengthError) return { level, stream, length: 0, delivered: 0, hasGroup: false, error: lengthError.message };
+      const group = groupNamed(groups, queue.settings.group);
+      return { level, stream, length: Number(length), delivered: Number(group?.pending ?? 0), hasGroup: group !== null };
+    });
+
+    // Entries past the group's last-delivered id have not been handed out yet.
+    const ranges = queue.redis.pipeline();
+    for (const [index, view] of levels.entries()) {
+      const lastDelivered = groupNamed(streamReplies[2 * index + 1]?.[1], queue.settings.group)?.['last-delivered-id'];
+      ranges.xrange(view.stream, lastDelivered ? `(${lastDelivered}` : '-', '+', 'COUNT', limit);
+    }
+    const rangeReplies = levels.length > 0 ? ((await ranges.exec()) ?? []) : [];
+    const upcoming = levels
+      .flatMap((view, index) => {
+        const [error, entries] = rangeReplies[index] ?? [];
+        if (error || view.error || !Array.isArray(entries)) return [];
+        return (entries as [string, string[]][]).map(([entry, fields]) => ({
+          id: Number(fields[fields.indexOf('job') + 1]),
+          level: view.level,
+          enqueuedAt: Number(entry.split('-')[0]),
+        }));
+      })
+      .slice(0, limit);
+
+    const delayedIds: [number, number][] = [];
+    for (let i = 0; i + 1 < (delayedFlat ?? []).length; i += 2) delayedIds.push([Number(delayedFlat![i]), Number(delayedFlat![i + 1])]);
+
+    const names = await readNames(queue, [...upcoming.map((job) => job.id), ...delayedIds.map(([id]) => id)]);
+    const failed = await searchFailed(queue, { queue: name }, { scanLimit: failedScanLimit });
+    return {
+      queue: name,
+      counts: counts!,
+      levels,
+      nextJobs: upcoming.map((job) => ({ ...job, name: names.get(job.id) ?? null })),
+      delayedSoonest: delayedIds.map(([id, dueAt]) => ({ id, dueAt, name: names.get(id) ?? null })),
+      failed: failed.matches.slice(0, limit),
+      failedScanLimit,
+      now: Number(time[0]),
+    };
+  });
+}
+
+async function readNames(queue: RedisQueue, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const reads = queue.redis.pipeline();
+  for (const id of ids) reads.hgetBuffer(queue.keys.job(id), 'name');
+  const replies = (await reads.exec()) ?? [];
+  return new Map(ids.flatMap((id, index) => {
+    const [error, value] = replies[index] ?? [];
+    return !error && Buffer.isBuffer(value) ? [[id, bytesToText(value)] as const] : [];
+  }));
+}
