@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatUtcSeconds } from './dates';
 import { QueueError } from './errors';
-import { RedisQueue, INVALID_PAYLOAD_ERROR, PROMOTE_LIMIT } from './redis-queue';
+import { BATCH_SIZE, INVALID_PAYLOAD_ERROR, PROMOTE_LIMIT, RedisQueue } from './redis-queue';
 import { sleep, testSettings, testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();
@@ -493,5 +493,23 @@ describe('stats over a damaged queue', () => {
       ['healthy', 1, undefined],
     ]);
     expect(rows[0]?.error).toMatch(/WRONGTYPE/);
+  });
+});
+
+describe('bulk steps for the dashboard', () => {
+  it('retries and forgets in bounded steps, reporting what remains', async () => {
+    const queue = await openQueue();
+    await queue.pushMany(Array.from({ length: 450 }, () => ({ queue: 'bulk', name: 'x', payload: {} })));
+    for (let job = await queue.reserve(['bulk'], 'h:1', 30); job; job = await queue.reserve(['bulk'], 'h:1', 30)) await queue.fail(job, 'x');
+    const step = await queue.retryOldestFailed(2);
+    expect(step.requeued).toHaveLength(BATCH_SIZE);
+    expect(step.remaining).toBe(450 - BATCH_SIZE);
+    expect(await queue.countFailedBefore(null)).toBe(450 - BATCH_SIZE);
+    expect(await queue.countFailedBefore('2000-01-01')).toBe(0);
+    expect(await queue.forgetOldestFailed('2000-01-01')).toEqual({ forgotten: 0, remaining: 0 });
+    expect(await queue.forgetOldestFailed(null)).toEqual({ forgotten: BATCH_SIZE, remaining: 450 - 2 * BATCH_SIZE });
+    const stillFailed = (await queue.redis.zrange(queue.keys.failed, 0, 1)).map(Number);
+    expect(await queue.forgetFailedIds([...stillFailed, ...step.requeued.slice(0, 3), 99_999])).toBe(2);
+    expect(await queue.failedCount()).toBe(450 - 2 * BATCH_SIZE - 2);
   });
 });

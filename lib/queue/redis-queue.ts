@@ -381,22 +381,39 @@ export class RedisQueue {
   async retryFailed(ids: readonly number[] | null, maxAttempts?: number): Promise<RetryOutcome> {
     if (maxAttempts !== undefined) assertInteger(maxAttempts, 'max attempts', 1);
     const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [] };
-    const requeue = async (batch: readonly (number | string)[]) => {
-      const reply = await this.redis.queuelensRequeue(this.keys.failed, this.keys.queues, this.keys.prefix, maxAttempts ?? '', ...batch);
-      const [requeued, notFailed, missing] = assertScriptSucceeded(reply) as [string[], string[], string[]];
-      outcome.requeued.push(...requeued.map(Number));
-      outcome.notFailed.push(...notFailed.map(Number));
-      outcome.missing.push(...missing.map(Number));
-      return requeued.length + missing.length;
+    const add = (step: RetryOutcome) => {
+      outcome.requeued.push(...step.requeued);
+      outcome.notFailed.push(...step.notFailed);
+      outcome.missing.push(...step.missing);
+      return step.requeued.length + step.missing.length;
     };
     return this.attempt(async () => {
       if (ids !== null) {
-        for (const batch of chunks(ids, BATCH_SIZE)) await requeue(batch);
-        return outcome;
+        for (const batch of chunks(ids, BATCH_SIZE)) add(await this.requeue(batch, maxAttempts));
+      } else {
+        await this.inBoundedSteps(async () => add(await this.retryOldestFailed(maxAttempts)));
       }
-      await this.drainFailed(() => this.redis.zrange(this.keys.failed, 0, String(BATCH_SIZE - 1)), requeue);
       return outcome;
     });
+  }
+
+  /**
+   * One bounded step of retrying every failed job: requeues the oldest
+   * BATCH_SIZE in one script call. `remaining` is the failed set's size after
+   * it, for progress.
+   */
+  async retryOldestFailed(maxAttempts?: number): Promise<RetryOutcome & { remaining: number }> {
+    return this.attempt(async () => {
+      const outcome = await this.requeue(await this.redis.zrange(this.keys.failed, 0, String(BATCH_SIZE - 1)), maxAttempts);
+      return { ...outcome, remaining: await this.redis.zcard(this.keys.failed) };
+    });
+  }
+
+  private async requeue(ids: readonly (number | string)[], maxAttempts: number | undefined): Promise<RetryOutcome> {
+    if (ids.length === 0) return { requeued: [], notFailed: [], missing: [] };
+    const reply = await this.redis.queuelensRequeue(this.keys.failed, this.keys.queues, this.keys.prefix, maxAttempts ?? '', ...ids);
+    const [requeued, notFailed, missing] = assertScriptSucceeded(reply) as [string[], string[], string[]];
+    return { requeued: requeued.map(Number), notFailed: notFailed.map(Number), missing: missing.map(Number) };
   }
 
   /**
@@ -407,35 +424,56 @@ export class RedisQueue {
    */
   async forgetFailed(id: number | null, before: string | null, options: ForgetOptions = {}): Promise<number> {
     if (id !== null && before !== null) throw new QueueError('Forget either one id or the jobs failed before a date, not both');
-    const beforeSeconds = before === null ? null : parseUtcDateToSeconds(before);
-    if (id === null && beforeSeconds === null && options.all !== true) {
+    if (id === null && before === null && options.all !== true) {
       throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
     }
-    const forget = async (batch: readonly (number | string)[]) =>
-      Number((assertScriptSucceeded(await this.redis.queuelensForget(this.keys.failed, this.keys.prefix, ...batch)) as number[])[0]);
+    if (id !== null) return this.forgetFailedIds([id]);
+    return this.inBoundedSteps(async () => (await this.forgetOldestFailed(before)).forgotten);
+  }
+
+  /** Forgets these ids, BATCH_SIZE per script call; ids not in the failed set are left alone. */
+  async forgetFailedIds(ids: readonly number[]): Promise<number> {
     return this.attempt(async () => {
-      if (id !== null) return forget([id]);
-      const nextBatch =
-        beforeSeconds === null
-          ? () => this.redis.zrange(this.keys.failed, 0, String(BATCH_SIZE - 1))
-          : () => this.redis.zrangebyscore(this.keys.failed, '-inf', `(${beforeSeconds}`, 'LIMIT', 0, BATCH_SIZE);
-      return this.drainFailed(nextBatch, forget);
+      let forgotten = 0;
+      for (const batch of chunks(ids, BATCH_SIZE)) forgotten += await this.forget(batch);
+      return forgotten;
     });
   }
 
-  // Works through the failed set a bounded batch per script call. The number
-  // of batches is capped by the set's size at the start, so jobs failing
-  // again while this runs cannot keep it going for ever.
-  private async drainFailed(
-    nextBatch: () => Promise<string[]>,
-    apply: (batch: string[]) => Promise<number>,
-  ): Promise<number> {
-    const maxBatches = Math.ceil((await this.redis.zcard(this.keys.failed)) / BATCH_SIZE) + 1;
+  /**
+   * One bounded step of forgetting: the oldest BATCH_SIZE failed jobs (of
+   * those failed before `before`, when given) in one script call. `remaining`
+   * counts what is left to forget, for progress.
+   */
+  async forgetOldestFailed(before: string | null): Promise<{ forgotten: number; remaining: number }> {
+    const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
+    return this.attempt(async () => {
+      const forgotten = await this.forget(await this.redis.zrangebyscore(this.keys.failed, '-inf', upTo, 'LIMIT', 0, BATCH_SIZE));
+      return { forgotten, remaining: await this.redis.zcount(this.keys.failed, '-inf', upTo) };
+    });
+  }
+
+  /** How many failed jobs a forget would touch: all of them, or those failed before `before`. */
+  async countFailedBefore(before: string | null): Promise<number> {
+    const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
+    return this.attempt(() => this.redis.zcount(this.keys.failed, '-inf', upTo));
+  }
+
+  private async forget(ids: readonly (number | string)[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return Number((assertScriptSucceeded(await this.redis.queuelensForget(this.keys.failed, this.keys.prefix, ...ids)) as number[])[0]);
+  }
+
+  // Repeats a bounded step until it affects nothing. The number of steps is
+  // capped by the failed set's size at the start, so jobs failing again while
+  // this runs cannot keep it going for ever.
+  private async inBoundedSteps(step: () => Promise<number>): Promise<number> {
+    const maxSteps = Math.ceil((await this.failedCount()) / BATCH_SIZE) + 1;
     let affected = 0;
-    for (let round = 0; round < maxBatches; round++) {
-      const batch = await nextBatch();
-      if (batch.length === 0) break;
-      affected += await apply(batch);
+    for (let round = 0; round < maxSteps; round++) {
+      const count = await step();
+      if (count === 0) break;
+      affected += count;
     }
     return affected;
   }
