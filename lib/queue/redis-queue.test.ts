@@ -508,7 +508,7 @@ describe('bulk steps for the dashboard', () => {
     expect(await queue.countFailedBefore('2000-01-01')).toBe(0);
     expect(await queue.forgetOldestFailed('2000-01-01')).toEqual({ forgotten: 0, remaining: 0 });
     expect(await queue.forgetOldestFailed(null)).toEqual({ forgotten: BATCH_SIZE, remaining: 450 - 2 * BATCH_SIZE });
-    const stillFailed = (await queue.redis.zrange(queue.keys.failed, 0, 1)).map(Number);
+    const stillFailed = (await queue.redis.zrange(queue.keys.failed, 0, '1')).map(Number);
     expect(await queue.forgetFailedIds([...stillFailed, ...step.requeued.slice(0, 3), 99_999])).toBe(2);
     expect(await queue.failedCount()).toBe(450 - 2 * BATCH_SIZE - 2);
   });

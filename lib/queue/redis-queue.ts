@@ -323,15 +323,15 @@ export class RedisQueue {
         return levels as string[];
       });
       const streamReplies = await settlePipeline(perStream);
-      let streamIndex = 0;
+      let streamOffset = 0;
       return names.map((queue, index) => {
         const [levels, due, delayedTotal] = queueReplies.slice(index * 3, index * 3 + 3);
         const replies = [levels, due, delayedTotal];
+        const ownStreamReplies = streamReplies.slice(streamOffset, (streamOffset += 2 * levelsOf[index]!.length));
         let pending = 0;
         let reserved = 0;
-        for (const _level of levelsOf[index]!) {
-          const length = streamReplies[streamIndex++];
-          const summary = streamReplies[streamIndex++];
+        for (let reply = 0; reply < ownStreamReplies.length; reply += 2) {
+          const [length, summary] = ownStreamReplies.slice(reply, reply + 2);
           // A stream pushed to but never reserved from has no group yet.
           const noGroup = summary instanceof Error && summary.message.startsWith('NOGROUP');
           const held = summary instanceof Error ? 0 : Number((summary as [number])[0]);
