@@ -1,15 +1,15 @@
 /**
- * `npm run demo`: the dashboard on a live demo queue. Seeds a few queues
- * under their own prefix (QUEUE_PREFIX, default `queuelens-demo:`), keeps
- * pushing jobs, runs a worker with the demo handlers, and starts the
+ * `npm run demo`: the dashboard on a live demo queue. Starts a local Redis if
+ * none answers, seeds a few queues under their own prefix (QUEUE_PREFIX,
+ * default `queuelens-demo:`) with priorities, delays, unique keys, jobs that
+ * fail and one reservation left stale by a worker killed mid-job, keeps
+ * pushing jobs, runs two workers with the demo handlers, and starts the
  * dashboard with `next dev` on PORT (default 3000).
  */
-import { spawn } from 'node:child_process';
-import { settingsFromEnv } from '../lib/queue/config';
+import { execFileSync, spawn } from 'node:child_process';
+import { isLocalHost, settingsFromEnv } from '../lib/queue/config';
 import { QueueError } from '../lib/queue/errors';
 import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
-import { demoHandlers } from '../lib/worker/demo-handlers';
-import { Worker } from '../lib/worker/worker';
 
 const prefix = process.env.QUEUE_PREFIX ?? 'queuelens-demo:';
 const port = process.env.PORT ?? '3000';
@@ -28,18 +28,54 @@ function randomJob(): DemoJob {
   ])();
 }
 
+async function connect(): Promise<RedisQueue> {
+  const settings = settingsFromEnv({ ...process.env, QUEUE_PREFIX: prefix });
+  try {
+    return await RedisQueue.connect(settings);
+  } catch (error) {
+    if (!(error instanceof QueueError) || !isLocalHost(settings.hostname)) throw error;
+    console.log(`No Redis answers at ${settings.hostname}:${settings.port}; starting one (it keeps nothing on disk)`);
+    execFileSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(settings.port), '--save', '', '--appendonly', 'no']);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await RedisQueue.connect(settings);
+      } catch (retryError) {
+        if (attempt >= 50) throw retryError;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+}
+
+/** A job held by a worker process that is then killed: its reservation goes stale, as in production. */
+async function leaveAStaleReservation(queue: RedisQueue): Promise<void> {
+  const id = await queue.push('emails', 'demo.sleep', { ms: 3_600_000, note: 'held by a worker that was killed' }, { priority: 10 });
+  const worker = spawn(process.execPath, ['bin/queuelens.js', 'work', 'emails', '--timeout', '300', '--prefix', prefix], { stdio: 'ignore' });
+  for (let waited = 0; waited < 15_000 && !(await queue.redis.hget(queue.keys.job(id), 'reserved_by')); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  worker.kill('SIGKILL');
+  console.log(`Job ${id} is held by a killed worker until its 300 s claim runs out`);
+}
+
 async function main(): Promise<void> {
   let queue: RedisQueue;
   try {
-    queue = await RedisQueue.connect(settingsFromEnv({ ...process.env, QUEUE_PREFIX: prefix }));
+    queue = await connect();
   } catch (error) {
-    const message = error instanceof QueueError ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
     console.error(`${message}\nStart Redis first, e.g.: redis-server --daemonize yes --port 6379 --save "" --appendonly no`);
     process.exit(1);
   }
   if ((await queue.redis.exists(queue.keys.seq)) === 0) {
-    await queue.pushMany(Array.from({ length: 60 }, randomJob));
-    console.log(`Seeded 60 demo jobs under the prefix ${prefix}`);
+    await leaveAStaleReservation(queue);
+    await queue.pushMany([
+      ...Array.from({ length: 60 }, randomJob),
+      { queue: 'imports', name: 'demo.noop', payload: { nightly: true }, options: { uniqueKey: 'nightly-import', delaySeconds: 3600 } },
+      { queue: 'imports', name: 'demo.noop', payload: { nightly: true }, options: { uniqueKey: 'nightly-import', delaySeconds: 3600 } },
+      { queue: 'webhooks', name: 'demo.noop', payload: { html: '<img src=x onerror=alert(1)>' } },
+    ]);
+    console.log(`Seeded the demo queues under the prefix ${prefix}`);
   }
 
   const producer = setInterval(() => {
@@ -47,8 +83,12 @@ async function main(): Promise<void> {
       console.error(`demo producer: ${error instanceof Error ? error.message : String(error)}`);
     });
   }, 1000);
-  const worker = new Worker(queue, { queues: QUEUES, handlers: demoHandlers, concurrency: 2, timeoutSeconds: 30, retryDelaySeconds: () => 5 });
-  const working = worker.run();
+  // Separate processes, so each holds its jobs under its own host:pid.
+  const workers = [1, 2].map(() =>
+    spawn(process.execPath, ['bin/queuelens.js', 'work', QUEUES.join(','), '--concurrency', '2', '--timeout', '30', '--prefix', prefix], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
 
   const dashboard = spawn('node_modules/.bin/next', ['dev', '--port', port], {
     stdio: 'inherit',
@@ -58,9 +98,8 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     clearInterval(producer);
-    worker.stop();
+    for (const worker of workers) worker.kill('SIGTERM');
     dashboard.kill('SIGTERM');
-    await working;
     await queue.close();
     process.exit(0);
   };

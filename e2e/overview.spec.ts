@@ -1,12 +1,18 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { parseInfo } from '@/lib/inspect/server-info';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { UNREACHABLE_APP_PORT, connectE2eQueue } from './support';
 
 const FIRST_PUSH = `npx queuelens push default demo.noop '{}'`;
+const OVERVIEW_API = '**/api/overview';
 
 function failedJobs(page: Page): Locator {
   return page.getByRole('group', { name: 'Failed jobs' });
+}
+
+function queuesTable(page: Page): Locator {
+  return page.getByRole('table', { name: 'Jobs per queue' });
 }
 
 /** The data cells of the row whose header is exactly `name`. */
@@ -15,6 +21,15 @@ function cellsOf(table: Locator, name: string): Locator {
     .getByRole('row')
     .filter({ has: table.page().getByRole('rowheader', { name, exact: true }) })
     .getByRole('cell');
+}
+
+/** The value shown for `term` among the Redis server's facts. */
+function fact(page: Page, term: string): Locator {
+  return page
+    .getByRole('region', { name: 'Redis server' })
+    .getByRole('term')
+    .filter({ hasText: term })
+    .locator('xpath=following-sibling::dd[1]');
 }
 
 /** emails: 3 ready and 1 reserved; reports: 1 delayed; and 1 failed job. */
@@ -56,7 +71,7 @@ test.describe('queues overview', () => {
     await seed(queue);
     await page.goto('/');
 
-    const table = page.getByRole('table', { name: 'Jobs per queue' });
+    const table = queuesTable(page);
     await expect(table.getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total']);
     await expect(table.getByRole('rowheader')).toHaveText(['emails', 'reports', 'All queues']);
     await expect(cellsOf(table, 'emails')).toHaveText(['3', '0', '1', '4']);
@@ -65,14 +80,223 @@ test.describe('queues overview', () => {
     await expect(failedJobs(page).getByText('1', { exact: true })).toBeVisible();
     await expect(page.getByText(FIRST_PUSH)).toHaveCount(0);
   });
+
+  test('links each queue to its page and the failed count to the failed jobs', async ({ page }) => {
+    await page.goto('/');
+
+    await expect(queuesTable(page).getByRole('link', { name: 'emails', exact: true })).toHaveAttribute('href', '/queues/emails');
+    await expect(page.getByRole('link', { name: /^Failed jobs/ })).toHaveAttribute('href', '/failed');
+  });
+
+  test('shows a job pushed after the page loaded, without a reload', async ({ page }) => {
+    await page.goto('/');
+    const table = queuesTable(page);
+    await expect(cellsOf(table, 'emails')).toHaveText(['3', '0', '1', '4']);
+    // Gone if the page reloaded: the new figures must come from polling.
+    await page.evaluate(() => Object.assign(window, { queuelensSameDocument: true }));
+
+    await queue.push('emails', 'mail.send', { to: 'late@example.test' });
+
+    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(cellsOf(table, 'All queues')).toHaveText(['4', '1', '1', '6']);
+    expect(await page.evaluate(() => 'queuelensSameDocument' in window)).toBe(true);
+  });
+
+  test('answers GET /api/overview with the queues, the failed count and the server', async ({ request }) => {
+    const response = await request.get('/api/overview');
+
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cache-control']).toContain('no-store');
+    const body = (await response.json()) as { ok: boolean; data: { queues: { queue: string }[]; failed: number; server: object } };
+    expect(body.ok).toBe(true);
+    expect(body.data.queues.map((row) => row.queue)).toEqual(['emails', 'reports']);
+    expect(body.data.failed).toBe(1);
+    expect(Object.keys(body.data.server).sort()).toEqual(
+      ['connectedClients', 'maxmemoryPolicy', 'uptimeSeconds', 'usedMemoryBytes', 'usedMemoryHuman', 'version'],
+    );
+  });
+
+  test('shows the facts of the Redis server the queues live on', async ({ page }) => {
+    const server = parseInfo(await queue.redis.info('server'));
+    const [, policy] = (await queue.redis.config('GET', 'maxmemory-policy')) as [string, string];
+    await page.goto('/');
+
+    await expect(page.getByRole('region', { name: 'Redis server' }).getByRole('term')).toHaveText([
+      'Version',
+      'Used memory',
+      'Connected clients',
+      'Uptime',
+      'Eviction policy',
+    ]);
+    await expect(fact(page, 'Version')).toHaveText(server.get('redis_version')!);
+    await expect(fact(page, 'Used memory')).toHaveText(/^\d+(\.\d+)?[BKMGT]$/);
+    await expect(fact(page, 'Connected clients')).toHaveText(/^[1-9][\d,]*$/);
+    await expect(fact(page, 'Uptime')).toHaveText(/^\d+ (d|h|min|s)( \d+ (h|min|s))?$/);
+    await expect(fact(page, 'Eviction policy')).toHaveText(policy);
+    // This Redis is the one the suite runs on: a warning only if it can in fact evict.
+    await expect(page.getByRole('note')).toHaveCount(policy === 'noeviction' ? 0 : 1);
+  });
+
+  test('warns when Redis may evict queue keys, and says when it cannot tell', async ({ page }) => {
+    await page.goto('/');
+    await expect(fact(page, 'Eviction policy')).toHaveText(/\w/);
+    let policy: string | null = 'allkeys-lru';
+    // The real answer, with the policy a server could have: the next poll shows it.
+    await page.route(OVERVIEW_API, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { server: { maxmemoryPolicy: string | null } } };
+      body.data.server.maxmemoryPolicy = policy;
+      await route.fulfill({ response, json: body });
+    });
+
+    const evicting = page.getByRole('note', { name: 'Redis may evict queue keys' });
+    await expect(evicting).toContainText('maxmemory-policy is allkeys-lru');
+    await expect(evicting).toContainText('lost jobs');
+    await expect(fact(page, 'Eviction policy')).toHaveText('allkeys-lru');
+
+    policy = null;
+    await expect(page.getByRole('note', { name: 'Redis does not report its eviction policy' })).toBeVisible();
+    await expect(evicting).toHaveCount(0);
+    await expect(fact(page, 'Eviction policy')).toHaveText('unknown');
+  });
+
+  test('keeps the last figures on screen while Redis cannot be read, says why, and recovers', async ({ page }) => {
+    await page.goto('/');
+    const table = queuesTable(page);
+    const alert = page.getByRole('alert', { name: 'Cannot read the queues' });
+    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+
+    await page.route(OVERVIEW_API, (route) =>
+      route.fulfill({ status: 503, json: { ok: false, error: 'Could not reach redis at 127.0.0.1:6379 (connect ECONNREFUSED)' } }),
+    );
+    await expect(alert).toContainText('Could not reach redis at 127.0.0.1:6379');
+    await expect(alert).toContainText('What is shown below was read at');
+    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(page.getByText('Cannot read Redis', { exact: true })).toBeVisible();
+
+    await page.unroute(OVERVIEW_API);
+    await expect(alert).toHaveCount(0);
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+  });
+
+  test('says so when the QueueLens server itself stops answering', async ({ page }) => {
+    await page.goto('/');
+    const table = queuesTable(page);
+    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+
+    await page.route(OVERVIEW_API, (route) => route.abort('connectionrefused'));
+    await expect(page.getByRole('alert', { name: 'Cannot read the queues' })).toContainText('Cannot reach the QueueLens server');
+    await expect(page.getByText('QueueLens server unreachable', { exact: true })).toBeVisible();
+    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+
+    await page.unroute(OVERVIEW_API);
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+    await expect(page.getByRole('alert', { name: 'Cannot read the queues' })).toHaveCount(0);
+  });
+
+  test('shows a queue named like markup as text', async ({ page }) => {
+    const name = '<img src=x onerror=alert(1)>';
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await queue.push(name, 'xss.probe', {});
+    await page.goto('/');
+
+    const link = queuesTable(page).getByRole('link', { name, exact: true });
+    await expect(link).toBeVisible();
+    await expect(link).toHaveAttribute('href', `/queues/${encodeURIComponent(name)}`);
+    // Rendered again from a poll, not only by the server.
+    await page.waitForResponse((response) => response.url().endsWith('/api/overview'));
+    await expect(link).toBeVisible();
+    await expect(page.locator('img[src="x"]')).toHaveCount(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  test('looks right in light and dark, on a desktop and a phone', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await expect(queuesTable(page)).toBeVisible();
+    await testInfo.attach('overview, light, 1280 px', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+
+    const background = () => page.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+    const light = await background();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await background()).not.toBe(light);
+    await testInfo.attach('overview, dark, phone', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    // The table scrolls inside its frame; the page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
 });
 
-test('explains that Redis cannot be reached instead of failing', async ({ page }) => {
-  const response = await page.goto(`http://127.0.0.1:${UNREACHABLE_APP_PORT}/`);
+test.describe('the header', () => {
+  test('"Go to job" opens the job typed, and says what a job id is otherwise', async ({ page }) => {
+    await page.goto('/');
+    const box = page.getByRole('textbox', { name: 'Go to job' });
 
-  expect(response?.status()).toBe(200);
-  await expect(page.getByRole('alert', { name: 'Cannot read the queues' })).toContainText(
-    'Could not reach redis at 127.0.0.1:1',
-  );
-  await expect(page.getByRole('table')).toHaveCount(0);
+    await box.fill('twelve');
+    await box.press('Enter');
+    await expect(box).toHaveAttribute('aria-invalid', 'true');
+    await expect(box).toHaveAccessibleDescription('A job id is a whole number above 0.');
+    await expect(page).toHaveURL(/\/$/);
+
+    await box.fill('0');
+    await page.getByRole('button', { name: 'Go' }).click();
+    await expect(box).toHaveAccessibleDescription('A job id is a whole number above 0.');
+
+    await box.fill(' 42 ');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/jobs\/42$/);
+  });
+
+  test('keeps the chosen refresh interval across reloads, and says when updates are off', async ({ page }) => {
+    await page.goto('/');
+    const refresh = page.getByRole('combobox', { name: 'Refresh' });
+    await expect(refresh.locator('option:checked')).toHaveText(/\(default\)$/);
+
+    await refresh.selectOption({ label: 'Off' });
+    await expect(page.getByText('Updates off', { exact: true })).toBeVisible();
+    await page.reload();
+    await expect(refresh).toHaveValue('off');
+    await expect(page.getByText('Updates off', { exact: true })).toBeVisible();
+
+    await refresh.selectOption({ label: 'Every 5 s' });
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  });
+
+  test('marks the page on screen in the navigation', async ({ page }) => {
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Failed' })).toHaveAttribute('href', '/failed');
+    await expect(nav.getByRole('link', { name: 'Failed' })).not.toHaveAttribute('aria-current', 'page');
+  });
+});
+
+test.describe('Redis unreachable', () => {
+  const unreachable = `http://127.0.0.1:${UNREACHABLE_APP_PORT}`;
+
+  test('explains that Redis cannot be reached instead of failing', async ({ page }) => {
+    const response = await page.goto(`${unreachable}/`);
+
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('alert', { name: 'Cannot read the queues' })).toContainText(
+      'Could not reach redis at 127.0.0.1:1',
+    );
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expect(page.getByText('Cannot read Redis', { exact: true })).toBeVisible();
+  });
+
+  test('the API answers 503 with the reason and nothing else', async ({ request }) => {
+    const response = await request.get(`${unreachable}/api/overview`);
+
+    expect(response.status()).toBe(503);
+    expect(response.headers()['cache-control']).toContain('no-store');
+    const body = (await response.json()) as unknown;
+    expect(body).toEqual({ ok: false, error: expect.stringMatching(/^Could not reach redis at 127\.0\.0\.1:1\b/) });
+    expect(JSON.stringify(body)).not.toMatch(/\bat .+\.(js|ts):\d+/);
+  });
 });

@@ -14,9 +14,6 @@ export interface ServerInfo {
   maxmemoryPolicy: string | null;
 }
 
-/** The one maxmemory-policy under which Redis never deletes keys to make room: anything else can lose jobs. */
-export const SAFE_MAXMEMORY_POLICY = 'noeviction';
-
 /**
  * INFO's reply as field → value. Section headers (`# Server`) and blank lines
  * are skipped; a value keeps everything after the first colon, since some

@@ -3,9 +3,12 @@ import { ReplyError } from 'ioredis';
 /** The one error type the driver throws: a message fit to show an operator. */
 export class QueueError extends Error {
   override readonly name = 'QueueError';
+  /** Redis could not be reached at all, as opposed to refusing or the input being wrong */
+  readonly unreachable: boolean;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; unreachable?: boolean }) {
     super(message, options);
+    this.unreachable = options?.unreachable ?? false;
   }
 }
 
@@ -50,7 +53,7 @@ export function asQueueError(error: unknown, server: string): unknown {
   if (isConnectionFailure(error)) {
     // ioredis's own wording for this case points at its options, not at the server.
     const reason = /max retries per request/i.test(error.message) ? 'the connection dropped and reconnecting failed' : error.message;
-    return new QueueError(`The queue could not reach redis: ${server} (${reason})`, { cause: error });
+    return new QueueError(`The queue could not reach redis: ${server} (${reason})`, { cause: error, unreachable: true });
   }
   if (error instanceof ReplyError) return new QueueError(`Redis refused a queue command: ${error.message}`, { cause: error });
   return error;

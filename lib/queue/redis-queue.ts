@@ -131,7 +131,7 @@ export class RedisQueue {
       redis.disconnect();
       const cause = connectError ?? error;
       const reason = cause instanceof Error ? ` (${cause.message})` : '';
-      throw new QueueError(`Could not reach redis at ${settings.hostname}:${settings.port}${reason}`, { cause });
+      throw new QueueError(`Could not reach redis at ${settings.hostname}:${settings.port}${reason}`, { cause, unreachable: true });
     } finally {
       clearTimeout(timer);
     }

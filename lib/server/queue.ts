@@ -3,7 +3,7 @@ import { settingsFromEnv } from '@/lib/queue/config';
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
 
-export type ReadResult<T> = { ok: true; data: T } | { ok: false; error: string };
+export type ReadResult<T> = { ok: true; data: T } | { ok: false; error: string; unreachable?: boolean };
 
 const UNKNOWN_ERROR = 'Something went wrong while reading the queues; the server log has the details.';
 
@@ -39,7 +39,7 @@ export async function readQueue<T>(read: (queue: RedisQueue) => Promise<T>): Pro
   try {
     return { ok: true, data: await read(await getQueue()) };
   } catch (error) {
-    if (error instanceof QueueError) return { ok: false, error: error.message };
+    if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable };
     console.error('QueueLens: reading the queues failed unexpectedly', error);
     return { ok: false, error: UNKNOWN_ERROR };
   }

@@ -1,0 +1,39 @@
+'use client';
+
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { NoQueues } from '@/components/queues/no-queues';
+import { QueuesTable, sumOf } from '@/components/queues/queues-table';
+import { EvictionWarning } from '@/components/redis/eviction-warning';
+import { ServerFacts } from '@/components/redis/server-facts';
+import { Stat } from '@/components/ui/stat';
+import { overviewQuery } from '@/lib/queries/overview';
+import { failedHref } from '@/lib/routes';
+
+/** The overview's live body: every queue's counts, the failed jobs and the Redis server, polled. */
+export function Overview() {
+  const view = useLiveQuery(overviewQuery());
+  const overview = view.data;
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Queues</h1>
+      <LiveErrorBanner title="Cannot read the queues" view={view} />
+      {overview === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the queues…</p>
+      ) : (
+        <>
+          <EvictionWarning policy={overview.server.maxmemoryPolicy} />
+          <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+            <Stat label="Pending" value={sumOf(overview.queues, 'pending')} />
+            <Stat label="Delayed" value={sumOf(overview.queues, 'delayed')} />
+            <Stat label="Reserved" value={sumOf(overview.queues, 'reserved')} />
+            <Stat label="Failed jobs" value={overview.failed} href={failedHref} />
+          </div>
+          {overview.queues.length > 0 ? <QueuesTable rows={overview.queues} /> : <NoQueues />}
+          <ServerFacts server={overview.server} />
+        </>
+      )}
+    </div>
+  );
+}

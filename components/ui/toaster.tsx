@@ -1,0 +1,122 @@
+'use client';
+
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+
+/**
+ * Short-lived outcomes of what the operator just did (a retry, a forget),
+ * for pages with mutations:
+ *
+ *   const toast = useToast();
+ *   const result = await retryJobs(input);
+ *   if (result.ok) toast.success(`Requeued ${result.requeued} jobs`); else toast.error(result.error);
+ *
+ * Successes are announced politely, errors at once; both go away by
+ * themselves, except while the pointer or focus is on them, and each has a
+ * dismiss button that Escape also triggers.
+ */
+export interface ToastApi {
+  success(message: string): void;
+  error(message: string): void;
+}
+
+type Tone = 'success' | 'error';
+
+interface Toast {
+  id: number;
+  tone: Tone;
+  message: string;
+}
+
+// Errors stay longer: they usually need reading, and sometimes copying.
+const DURATION_MS: Record<Tone, number> = { success: 5_000, error: 10_000 };
+const MAX_SHOWN = 4;
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+export function useToast(): ToastApi {
+  const api = useContext(ToastContext);
+  if (api === null) throw new Error('useToast needs a <ToastProvider> above it; app/layout.tsx mounts one around every page');
+  return api;
+}
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const lastId = useRef(0);
+  const dismiss = useCallback((id: number) => setToasts((shown) => shown.filter((toast) => toast.id !== id)), []);
+  const api = useMemo<ToastApi>(() => {
+    const show = (tone: Tone, message: string) => {
+      const toast = { id: ++lastId.current, tone, message };
+      setToasts((shown) => [...shown, toast].slice(-MAX_SHOWN));
+    };
+    return { success: (message) => show('success', message), error: (message) => show('error', message) };
+  }, []);
+
+  return (
+    <ToastContext value={api}>
+      {children}
+      <div className="pointer-events-none fixed right-0 bottom-0 z-50 flex w-full max-w-sm flex-col gap-2 p-4">
+        {toasts
+          .filter((toast) => toast.tone === 'error')
+          .map((toast) => (
+            // role=alert is announced as it appears, so each error brings its own.
+            <ToastCard key={toast.id} toast={toast} role="alert" dismiss={dismiss} />
+          ))}
+        {/* A polite region is announced only when content changes inside it, so it is always there. */}
+        <div role="status" aria-live="polite" className="flex flex-col gap-2">
+          {toasts
+            .filter((toast) => toast.tone === 'success')
+            .map((toast) => (
+              <ToastCard key={toast.id} toast={toast} dismiss={dismiss} />
+            ))}
+        </div>
+      </div>
+    </ToastContext>
+  );
+}
+
+const TONE_CLASSES: Record<Tone, string> = {
+  success: 'border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-50',
+  error: 'border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50',
+};
+
+function ToastCard({ toast, role, dismiss }: { toast: Toast; role?: 'alert'; dismiss: (id: number) => void }) {
+  const [pointerOn, setPointerOn] = useState(false);
+  const [focusIn, setFocusIn] = useState(false);
+  const held = pointerOn || focusIn;
+  const { id, tone } = toast;
+
+  useEffect(() => {
+    if (held) return;
+    // Starts over when released: the reader gets the whole time again.
+    const timer = setTimeout(() => dismiss(id), DURATION_MS[tone]);
+    return () => clearTimeout(timer);
+  }, [held, id, tone, dismiss]);
+
+  const leaveFocus = (event: FocusEvent<HTMLDivElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget)) setFocusIn(false);
+  };
+
+  return (
+    <div
+      role={role}
+      onMouseEnter={() => setPointerOn(true)}
+      onMouseLeave={() => setPointerOn(false)}
+      onFocus={() => setFocusIn(true)}
+      onBlur={leaveFocus}
+      className={`pointer-events-auto flex items-start gap-3 rounded-md border px-4 py-3 shadow-lg ${TONE_CLASSES[tone]}`}
+    >
+      <p className="min-w-0 flex-1 text-sm break-words">{toast.message}</p>
+      <button
+        type="button"
+        aria-label="Dismiss notification"
+        onClick={() => dismiss(id)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') dismiss(id);
+        }}
+        className="-m-1 rounded p-1 leading-none opacity-70 hover:opacity-100"
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
+  );
+}

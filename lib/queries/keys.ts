@@ -1,0 +1,12 @@
+/**
+ * Every query key, by resource. Each resource's keys start with its `all`
+ * root, so after a mutation one call refreshes everything shown about it:
+ * `queryClient.invalidateQueries({ queryKey: queryKeys.failed.all })`.
+ * A resource with several queries adds functions under its root, e.g.
+ * `page: (offset: number) => ['failed', 'page', offset] as const`.
+ */
+export const queryKeys = {
+  overview: {
+    all: ['overview'] as const,
+  },
+};
