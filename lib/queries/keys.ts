@@ -9,4 +9,16 @@ export const queryKeys = {
   overview: {
     all: ['overview'] as const,
   },
+  queues: {
+    all: ['queues'] as const,
+    detail: (queue: string) => ['queues', 'detail', queue] as const,
+  },
+  jobs: {
+    all: ['jobs'] as const,
+    detail: (id: number) => ['jobs', 'detail', id] as const,
+  },
+  failed: {
+    all: ['failed'] as const,
+    page: (offset: number, limit: number) => ['failed', 'page', offset, limit] as const,
+  },
 };

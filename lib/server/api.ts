@@ -12,3 +12,15 @@ export function apiResponse<T>(result: ReadResult<T>): Response {
   const body: ApiResult<T> = result.ok ? result : { ok: false, error: result.error };
   return Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
 }
+
+/** A request whose parameters do not parse: 400, with what was expected. */
+export function apiBadRequest(error: string): Response {
+  const body: ApiResult<never> = { ok: false, error };
+  return Response.json(body, { status: 400, headers: { 'cache-control': 'no-store' } });
+}
+
+/** An `app/api` route's refusal of a request it cannot answer (a malformed id, a job that is gone), as an ApiResult. */
+export function apiError(status: 400 | 404, error: string): Response {
+  const body: ApiResult<never> = { ok: false, error };
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+}

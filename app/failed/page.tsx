@@ -1,0 +1,32 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import type { Metadata } from 'next';
+import { FailedJobs } from '@/components/failed/failed-jobs';
+import { FAILED_PAGE_SIZE, failedPageQuery, filterFromParams, isFiltered } from '@/lib/queries/failed';
+import { getQueryClient } from '@/lib/queries/query-client';
+import { readFailed } from '@/lib/server/failed';
+import { prefetchLiveQuery } from '@/lib/server/live';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Failed jobs · QueueLens' };
+
+export default async function FailedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const single = (name: string) => {
+    const value = params[name];
+    return typeof value === 'string' ? value : null;
+  };
+  const filter = filterFromParams({ get: single });
+  const requested = Number.parseInt(single('page') ?? '1', 10);
+  const page = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+
+  const queryClient = getQueryClient();
+  if (!isFiltered(filter)) {
+    const offset = (page - 1) * FAILED_PAGE_SIZE;
+    await prefetchLiveQuery(queryClient, failedPageQuery(offset), () => readFailed(offset, FAILED_PAGE_SIZE));
+  }
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <FailedJobs filter={filter} page={page} />
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,58 @@
+'use client';
+
+import type { Route } from 'next';
+import { useRouter } from 'next/navigation';
+import { useId } from 'react';
+import type { FailedFilter } from '@/lib/queries/failed';
+import { failedHref } from '@/lib/routes';
+
+const FIELDS = [
+  { name: 'queue', label: 'Queue (exact)' },
+  { name: 'name', label: 'Job name contains' },
+  { name: 'error', label: 'Error contains' },
+] as const;
+
+/** The filter lives in the URL (`/failed?queue=…&name=…&error=…`), so a search can be shared and survives a reload. */
+export function FailedFilterForm({ filter }: { filter: FailedFilter }) {
+  const router = useRouter();
+  const formId = useId();
+  return (
+    <form
+      role="search"
+      aria-label="Filter failed jobs"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const params = new URLSearchParams();
+        for (const [name, value] of new FormData(event.currentTarget)) {
+          if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
+        }
+        router.push(`${failedHref}${params.size > 0 ? `?${params}` : ''}` as Route);
+      }}
+    >
+      {FIELDS.map(({ name, label }) => (
+        <div key={name} className="flex flex-col gap-1">
+          <label htmlFor={`${formId}-${name}`} className="text-xs text-zinc-600 dark:text-zinc-400">
+            {label}
+          </label>
+          <input
+            id={`${formId}-${name}`}
+            name={name}
+            defaultValue={filter[name] ?? ''}
+            key={filter[name] ?? ''}
+            maxLength={1000}
+            className="w-48 rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800"
+          />
+        </div>
+      ))}
+      <button type="submit" className="button-primary">
+        Search
+      </button>
+      {(filter.queue || filter.name || filter.error) && (
+        <button type="button" className="button-secondary" onClick={() => router.push(failedHref)}>
+          Clear filter
+        </button>
+      )}
+    </form>
+  );
+}

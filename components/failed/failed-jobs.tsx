@@ -1,0 +1,141 @@
+'use client';
+
+import type { Route } from 'next';
+import Link from 'next/link';
+import { useState } from 'react';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { Banner } from '@/components/ui/banner';
+import { formatCount } from '@/components/ui/format-count';
+import { FAILED_PAGE_SIZE, failedPageQuery, isFiltered, SEARCH_MATCH_CAP, type FailedFilter } from '@/lib/queries/failed';
+import { failedHref } from '@/lib/routes';
+import { FailedFilterForm } from './failed-filter-form';
+import { FailedList } from './failed-list';
+import { useFailedSearch } from './use-failed-search';
+
+/** `/failed`: every failed job page by page, or the jobs matching a filter. */
+export function FailedJobs({ filter, page }: { filter: FailedFilter; page: number }) {
+  return (
+    <div className="space-y-5">
+      <h1 className="text-2xl font-semibold tracking-tight">Failed jobs</h1>
+      <FailedFilterForm filter={filter} />
+      {isFiltered(filter) ? <SearchResults filter={filter} /> : <BrowsePages page={page} />}
+    </div>
+  );
+}
+
+function pageHref(page: number): Route {
+  return (page <= 1 ? failedHref : `${failedHref}?page=${page}`) as Route;
+}
+
+function BrowsePages({ page }: { page: number }) {
+  const view = useLiveQuery(failedPageQuery((page - 1) * FAILED_PAGE_SIZE));
+  const data = view.data;
+  const lastPage = Math.max(1, Math.ceil((data?.total ?? 0) / FAILED_PAGE_SIZE));
+  return (
+    <div className="space-y-3">
+      <LiveErrorBanner title="Cannot read the failed jobs" view={view} />
+      {data === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500">Reading the failed jobs…</p>
+      ) : data.total === 0 ? (
+        <p className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+          No failed jobs. Jobs that use up their attempts show up here, newest first.
+        </p>
+      ) : (
+        <>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            {data.rows.length === 0
+              ? `Nothing on page ${page}; there are ${formatCount(lastPage)} pages.`
+              : `Showing ${formatCount(data.offset + 1)}–${formatCount(data.offset + data.rows.length)} of ${formatCount(data.total)} failed jobs, newest first`}
+          </p>
+          <FailedList
+            rows={data.rows}
+            matching={{ kind: 'every-failed-job', count: data.total }}
+            readAt={view.readAt ?? 0}
+            pager={
+              <nav aria-label="Pages of failed jobs" className="flex flex-wrap items-center gap-2 text-sm">
+                <PageLink page={1} disabled={page <= 1} label="Newest" />
+                <PageLink page={page - 1} disabled={page <= 1} label="Newer" />
+                <span className="px-2">
+                  Page {formatCount(page)} of {formatCount(lastPage)}
+                </span>
+                <PageLink page={page + 1} disabled={page >= lastPage} label="Older" />
+                <PageLink page={lastPage} disabled={page >= lastPage} label="Oldest" />
+              </nav>
+            }
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function PageLink({ page, disabled, label }: { page: number; disabled: boolean; label: string }) {
+  if (disabled) {
+    return (
+      <span aria-disabled="true" className="button-secondary opacity-50">
+        {label}
+      </span>
+    );
+  }
+  return (
+    <Link href={pageHref(page)} className="button-secondary">
+      {label}
+    </Link>
+  );
+}
+
+function SearchResults({ filter }: { filter: FailedFilter }) {
+  const { search, cancel, restart } = useFailedSearch(filter);
+  const [page, setPage] = useState(1);
+  const lastPage = Math.max(1, Math.ceil(search.matches.length / FAILED_PAGE_SIZE));
+  const shownPage = Math.min(page, lastPage);
+  const rows = search.matches.slice((shownPage - 1) * FAILED_PAGE_SIZE, shownPage * FAILED_PAGE_SIZE);
+  return (
+    <div className="space-y-3">
+      {search.error !== null && <Banner title="The search stopped">{search.error}</Banner>}
+      <div className="flex flex-wrap items-center gap-3 text-sm" role="status" aria-live="polite">
+        <span>
+          {search.running ? 'Searching: ' : 'Searched '}
+          {formatCount(search.scanned)} of {formatCount(search.total)} failed jobs, {formatCount(search.matches.length)}{' '}
+          {search.matches.length === 1 ? 'match' : 'matches'}
+          {search.capped && ` (showing the first ${formatCount(SEARCH_MATCH_CAP)} matches)`}
+          {search.cancelled && ' (stopped)'}
+        </span>
+        {search.running && <progress aria-label="Search progress" value={search.scanned} max={Math.max(search.total, 1)} className="h-2 w-40" />}
+        {search.running ? (
+          <button type="button" className="button-secondary" onClick={cancel}>
+            Stop searching
+          </button>
+        ) : (
+          <button type="button" className="button-secondary" onClick={restart}>
+            Search again
+          </button>
+        )}
+      </div>
+      {(search.matches.length > 0 || !search.running) && (
+        <FailedList
+          rows={rows}
+          matching={{ kind: 'search-matches', ids: search.matches.map((row) => row.id) }}
+          readAt={search.readAt}
+          onChanged={restart}
+          pager={
+            lastPage > 1 && (
+              <nav aria-label="Pages of matches" className="flex items-center gap-2 text-sm">
+                <button type="button" className="button-secondary" disabled={shownPage <= 1} onClick={() => setPage(shownPage - 1)}>
+                  Newer
+                </button>
+                <span className="px-2">
+                  Page {shownPage} of {lastPage}
+                </span>
+                <button type="button" className="button-secondary" disabled={shownPage >= lastPage} onClick={() => setPage(shownPage + 1)}>
+                  Older
+                </button>
+              </nav>
+            )
+          }
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+'use client';
+
+import { useId, useState, type ReactNode } from 'react';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { formatCount } from '@/components/ui/format-count';
+import type { FailedRowView } from '@/lib/queries/failed';
+import { BulkProgressBar } from './bulk-progress-bar';
+import { FailedTable } from './failed-table';
+import { ForgetBeforeForm } from './forget-before-form';
+import { useFailedActions } from './use-failed-actions';
+
+/**
+ * What "all matching" means for the rows on screen: every failed job (the
+ * driver works through the set in bounded steps), or the ids a search found.
+ */
+export type Matching = { kind: 'every-failed-job'; count: number } | { kind: 'search-matches'; ids: readonly number[] };
+
+function matchingCount(matching: Matching): number {
+  return matching.kind === 'every-failed-job' ? matching.count : matching.ids.length;
+}
+
+function jobs(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'job' : 'jobs'}`;
+}
+
+interface FailedListProps {
+  rows: readonly FailedRowView[];
+  matching: Matching;
+  /** when the rows were read, ms since the epoch: "failed 3 min ago" counts from here */
+  readAt: number;
+  /** after a retry or forget, for views that are not polled */
+  onChanged?: () => void;
+  /** shown right under the table: the pages */
+  pager?: ReactNode;
+}
+
+/** The failed rows with selection, bulk retry and forget, their confirmations and progress. */
+export function FailedList({ rows, matching, readAt, onChanged, pager }: FailedListProps) {
+  const actions = useFailedActions();
+  const maxAttemptsId = useId();
+  const forgetBeforeId = useId();
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const [maxAttemptsText, setMaxAttemptsText] = useState('');
+  const [confirming, setConfirming] = useState(false);
+
+  const total = matchingCount(matching);
+  const count = allMatching ? total : selected.size;
+  const busy = actions.progress !== null;
+  const everyJob = allMatching && matching.kind === 'every-failed-job';
+  const maxAttempts = maxAttemptsText === '' ? undefined : Number(maxAttemptsText);
+  const maxAttemptsValid = maxAttempts === undefined || (Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 1000);
+
+  const select = (ids: readonly number[], on: boolean) => {
+    setAllMatching(false);
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  };
+  const clearSelection = () => {
+    setSelected(new Set());
+    setAllMatching(false);
+  };
+  const act = async (action: () => Promise<void>) => {
+    clearSelection();
+    await action();
+    onChanged?.();
+  };
+
+  const retry = () =>
+    act(() => {
+      if (!allMatching) return actions.retryIds([...selected], maxAttempts);
+      return matching.kind === 'every-failed-job' ? actions.retryAll(total, maxAttempts) : actions.retryIds(matching.ids, maxAttempts);
+    });
+  const forget = () =>
+    act(() => {
+      if (!allMatching) return actions.forgetIds([...selected]);
+      return matching.kind === 'every-failed-job' ? actions.forgetOldest(total, null) : actions.forgetIds(matching.ids);
+    });
+
+  const shownAllSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
+  return (
+    <div className="space-y-3">
+      {actions.progress ? (
+        <BulkProgressBar progress={actions.progress} onCancel={actions.cancel} />
+      ) : (
+        <div role="toolbar" aria-label="Bulk actions" className="flex flex-wrap items-center gap-3 rounded-md border border-zinc-200 bg-white px-4 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+          <span aria-live="polite">{count === 0 ? 'No jobs selected' : allMatching ? `All ${jobs(total)} selected` : `${jobs(count)} selected`}</span>
+          {!allMatching && shownAllSelected && total > selected.size && (
+            <button type="button" className="text-blue-700 underline dark:text-blue-300" onClick={() => setAllMatching(true)}>
+              Select all {jobs(total)} {matching.kind === 'every-failed-job' ? 'failed' : 'matching'}
+            </button>
+          )}
+          {count > 0 && (
+            <button type="button" className="text-zinc-600 underline dark:text-zinc-400" onClick={clearSelection}>
+              Clear selection
+            </button>
+          )}
+          <span className="ml-auto flex items-center gap-2">
+            <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
+              Max attempts on retry
+            </label>
+            <input
+              id={maxAttemptsId}
+              type="number"
+              min={1}
+              max={1000}
+              placeholder="keep"
+              value={maxAttemptsText}
+              onChange={(event) => setMaxAttemptsText(event.target.value)}
+              aria-invalid={!maxAttemptsValid}
+              className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
+            />
+            <button type="button" className="button-primary" disabled={count === 0 || !maxAttemptsValid} onClick={retry}>
+              Retry {count > 0 ? formatCount(count) : ''}
+            </button>
+            <button type="button" className="button-danger" disabled={count === 0} onClick={() => setConfirming(true)}>
+              Forget {count > 0 ? formatCount(count) : ''}
+            </button>
+          </span>
+        </div>
+      )}
+      <FailedTable rows={rows} selected={allMatching ? new Set(rows.map((row) => row.id)) : selected} onSelect={select} now={readAt / 1000} />
+      {pager}
+      {matching.kind === 'every-failed-job' && (
+        <section aria-labelledby={forgetBeforeId} className="space-y-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
+          <h2 id={forgetBeforeId} className="text-base font-semibold">
+            Forget old failures
+          </h2>
+          <ForgetBeforeForm busy={busy} onForget={(expected, before) => act(() => actions.forgetOldest(expected, before))} />
+        </section>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={everyJob ? `Forget every failed job (${jobs(count)})?` : `Forget ${jobs(count)}?`}
+        confirmLabel={`Forget ${formatCount(count)}`}
+        typeToConfirm={everyJob ? 'forget' : undefined}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          void forget();
+        }}
+      >
+        The {count === 1 ? 'job is' : 'jobs are'} deleted for good: {count === 1 ? 'its id leaves' : 'their ids leave'} the failed list and the job data is removed.
+        Jobs that are no longer failed when this runs are left alone. This cannot be undone.
+      </ConfirmDialog>
+    </div>
+  );
+}

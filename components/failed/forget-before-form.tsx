@@ -1,0 +1,64 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { previewForget } from '@/app/failed/actions';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { formatCount } from '@/components/ui/format-count';
+import { useToast } from '@/components/ui/toaster';
+
+/**
+ * Forget everything that failed before a moment (UTC). The preview counts
+ * what it would delete, and the confirmation names that count.
+ */
+export function ForgetBeforeForm({ busy, onForget }: { busy: boolean; onForget: (count: number, before: string) => void }) {
+  const toast = useToast();
+  const id = useId();
+  const [date, setDate] = useState('');
+  const [time, setTime] = useState('');
+  const [pending, setPending] = useState<{ before: string; count: number } | null>(null);
+
+  const before = time === '' ? date : `${date} ${time.length === 5 ? `${time}:00` : time}`;
+  return (
+    <>
+    <form
+      aria-label="Forget failed jobs before a date"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const preview = await previewForget({ before });
+        if (!preview.ok) return toast.error(preview.error);
+        if (preview.count === 0) return toast.success(`No failed job failed before ${before} UTC`);
+        setPending({ before, count: preview.count });
+      }}
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-date`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          Failed before (UTC date)
+        </label>
+        <input id={`${id}-date`} type="date" required value={date} onChange={(event) => setDate(event.target.value)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800" />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-time`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          Time (UTC, optional)
+        </label>
+        <input id={`${id}-time`} type="time" step={1} value={time} onChange={(event) => setTime(event.target.value)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800" />
+      </div>
+      <button type="submit" disabled={busy || date === ''} className="button-secondary">
+        Forget failed before…
+      </button>
+    </form>
+      <ConfirmDialog
+        open={pending !== null}
+        title={`Forget ${formatCount(pending?.count ?? 0)} failed ${pending?.count === 1 ? 'job' : 'jobs'}?`}
+        confirmLabel={`Forget ${formatCount(pending?.count ?? 0)}`}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending) onForget(pending.count, pending.before);
+          setPending(null);
+        }}
+      >
+        Every job that failed before {pending?.before} UTC is deleted for good: its id leaves the failed list and its data is removed. This cannot be undone.
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { forgetJobs, forgetOldestStep, retryJobs, retryOldestStep } from '@/app/failed/actions';
+import { useToast } from '@/components/ui/toaster';
+import { describeForget, describeRetry, describeStop } from './outcome-messages';
+import { useBulkRun, type BulkOutcome, type BulkStep } from './use-bulk-run';
+
+/** Ids per action call; the driver runs each call as one script over at most this many. */
+const IDS_PER_CALL = 200;
+
+
+/**
+ * The failed-job mutations with their toasts, progress and refreshes. Every
+ * one acts only on ids that are in the failed set at that moment, so two
+ * tabs retrying the same job requeue it once and the other is told it was
+ * no longer failed.
+ */
+export function useFailedActions() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const { progress, run, cancel } = useBulkRun();
+
+  // A retry or a forget changes the failed list, the queues, the overview and
+  // the jobs' own pages alike: every live query is refreshed.
+  const refresh = useCallback(() => queryClient.invalidateQueries(), [queryClient]);
+
+  const finish = useCallback(
+    (outcome: BulkOutcome, verb: string, total: number, summary: string) => {
+      if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
+      else if (outcome.cancelled) toast.success(`${describeStop(verb, outcome.handled, total)}. ${summary}.`);
+      else toast.success(summary);
+      void refresh();
+    },
+    [toast, refresh],
+  );
+
+  /** Retries these ids, IDS_PER_CALL per call. */
+  const retryIds = useCallback(
+    async (ids: readonly number[], maxAttempts: number | undefined) => {
+      const counts = { requeued: 0, notFailed: 0, missing: 0 };
+      let next = 0;
+      const outcome = await run('Retrying', ids.length, async (): Promise<BulkStep> => {
+        const batch = ids.slice(next, (next += IDS_PER_CALL));
+        if (batch.length === 0) return { ok: true, handled: 0, finished: true };
+        const result = await retryJobs({ ids: [...batch], maxAttempts });
+        if (!result.ok) return result;
+        counts.requeued += result.requeued.length;
+        counts.notFailed += result.notFailed.length;
+        counts.missing += result.missing.length;
+        return { ok: true, handled: batch.length, finished: next >= ids.length };
+      });
+      finish(outcome, 'retrying', ids.length, describeRetry(counts.requeued, counts.notFailed, counts.missing));
+    },
+    [run, finish],
+  );
+
+  /** Forgets these ids, IDS_PER_CALL per call. */
+  const forgetIds = useCallback(
+    async (ids: readonly number[]) => {
+      const counts = { forgotten: 0, notFailed: 0 };
+      let next = 0;
+      const outcome = await run('Forgetting', ids.length, async (): Promise<BulkStep> => {
+        const batch = ids.slice(next, (next += IDS_PER_CALL));
+        if (batch.length === 0) return { ok: true, handled: 0, finished: true };
+        const result = await forgetJobs({ ids: [...batch] });
+        if (!result.ok) return result;
+        counts.forgotten += result.forgotten;
+        counts.notFailed += result.notFailed;
+        return { ok: true, handled: batch.length, finished: next >= ids.length };
+      });
+      finish(outcome, 'forgetting', ids.length, describeForget(counts.forgotten, counts.notFailed));
+    },
+    [run, finish],
+  );
+
+  /** Retries every failed job, oldest first, a bounded step at a time; `total` is the preview's count. */
+  const retryAll = useCallback(
+    async (total: number, maxAttempts: number | undefined) => {
+      const counts = { requeued: 0, notFailed: 0, missing: 0 };
+      const outcome = await run('Retrying every failed job', total, async (): Promise<BulkStep> => {
+        const result = await retryOldestStep({ maxAttempts });
+        if (!result.ok) return result;
+        counts.requeued += result.requeued.length;
+        counts.missing += result.missing.length;
+        return { ok: true, handled: result.requeued.length + result.missing.length, finished: result.remaining === 0 };
+      });
+      finish(outcome, 'retrying', total, describeRetry(counts.requeued, counts.notFailed, counts.missing));
+    },
+    [run, finish],
+  );
+
+  /** Forgets every failed job, or those failed before `before`, a bounded step at a time. */
+  const forgetOldest = useCallback(
+    async (total: number, before: string | null) => {
+      let forgotten = 0;
+      const label = before === null ? 'Forgetting every failed job' : `Forgetting jobs failed before ${before}`;
+      const outcome = await run(label, total, async (): Promise<BulkStep> => {
+        const result = await forgetOldestStep({ before });
+        if (!result.ok) return result;
+        forgotten += result.forgotten;
+        return { ok: true, handled: result.forgotten, finished: result.remaining === 0 };
+      });
+      finish(outcome, 'forgetting', total, describeForget(forgotten, 0));
+    },
+    [run, finish],
+  );
+
+  return { progress, cancel, retryIds, forgetIds, retryAll, forgetOldest };
+}

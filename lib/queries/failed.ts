@@ -1,0 +1,35 @@
+import type { FailedFilter, FailedPage } from '../inspect/failed';
+import { queryKeys } from './keys';
+import { liveQueryOptions } from './live';
+
+export type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../inspect/failed';
+
+export const FAILED_PAGE_SIZE = 50;
+/** A search stops collecting here and says "showing the first N matches" rather than running on. */
+export const SEARCH_MATCH_CAP = 1000;
+
+/** GET /api/failed: one page of failed jobs, newest first. */
+export function failedPageQuery(offset: number, limit = FAILED_PAGE_SIZE) {
+  return liveQueryOptions<FailedPage>(queryKeys.failed.page(offset, limit), `/api/failed?offset=${offset}&limit=${limit}`);
+}
+
+/** GET /api/failed/search: the next bounded chunk of a search through the failed set. */
+export function failedSearchPath(filter: FailedFilter, offset: number): string {
+  const params = new URLSearchParams({ offset: String(offset) });
+  for (const [name, value] of Object.entries(filter)) if (value) params.set(name, value);
+  return `/api/failed/search?${params}`;
+}
+
+/** The filter in a URL's search params; blank fields are no filter. */
+export function filterFromParams(params: { get(name: string): string | null }): FailedFilter {
+  const filter: FailedFilter = {};
+  for (const name of ['queue', 'name', 'error'] as const) {
+    const value = params.get(name)?.trim();
+    if (value) filter[name] = value;
+  }
+  return filter;
+}
+
+export function isFiltered(filter: FailedFilter): boolean {
+  return Boolean(filter.queue || filter.name || filter.error);
+}

@@ -1,0 +1,29 @@
+import 'server-only';
+import { z } from 'zod';
+import { readFailedPage, searchFailed, type FailedFilter, type FailedPage, type FailedSearchChunk } from '@/lib/inspect/failed';
+import { readQueue, type ReadResult } from './queue';
+
+/** How far one search request looks, so that each answers quickly and the page can show progress. */
+const SEARCH_SCAN_PER_REQUEST = 2000;
+
+export const failedPageParams = z.object({
+  offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const failedSearchParams = z.object({
+  offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  queue: z.string().max(1000).optional(),
+  name: z.string().max(1000).optional(),
+  error: z.string().max(1000).optional(),
+});
+
+/** One page of failed jobs, for GET /api/failed and the page's prefetch. */
+export function readFailed(offset: number, limit: number): Promise<ReadResult<FailedPage>> {
+  return readQueue((queue) => readFailedPage(queue, offset, limit));
+}
+
+/** The next chunk of a search, for GET /api/failed/search. */
+export function readFailedSearch(filter: FailedFilter, offset: number): Promise<ReadResult<FailedSearchChunk>> {
+  return readQueue((queue) => searchFailed(queue, filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
+}
