@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /**
  * A modal question before something that cannot be undone. A native
@@ -13,8 +13,9 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
-  busyLabel,
-  busy,
+  busyLabel = confirmLabel,
+  busy = false,
+  typeToConfirm,
   onConfirm,
   onCancel,
 }: {
@@ -22,8 +23,12 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
-  busyLabel: string;
-  busy: boolean;
+  /** the confirm button's label while `busy` */
+  busyLabel?: string;
+  /** the action is running: both buttons wait */
+  busy?: boolean;
+  /** when set, the operator must type this word before confirming (forgetting everything) */
+  typeToConfirm?: string;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -31,6 +36,9 @@ export function ConfirmDialog({
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const bodyId = useId();
+  const typedId = useId();
+  const [typed, setTyped] = useState('');
+  const confirmed = typeToConfirm === undefined || typed.trim() === typeToConfirm;
 
   useEffect(() => {
     const element = dialog.current;
@@ -39,6 +47,7 @@ export function ConfirmDialog({
       // Remembered by hand as well: the element that opened the dialog may
       // re-render meanwhile, and the browser's own return of focus then misses.
       const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      setTyped('');
       element.showModal();
       cancel.current?.focus();
       return () => {
@@ -68,11 +77,25 @@ export function ConfirmDialog({
           <div id={bodyId} className="space-y-2 text-sm text-zinc-700 dark:text-zinc-300">
             {children}
           </div>
+          {typeToConfirm !== undefined && (
+            <div className="space-y-1">
+              <label htmlFor={typedId} className="block text-sm">
+                Type <strong className="font-mono">{typeToConfirm}</strong> to confirm
+              </label>
+              <input
+                id={typedId}
+                value={typed}
+                onChange={(event) => setTyped(event.target.value)}
+                autoComplete="off"
+                className="w-full rounded border border-zinc-300 bg-white px-2 py-1 font-mono dark:border-zinc-600 dark:bg-zinc-800"
+              />
+            </div>
+          )}
           <div className="flex flex-wrap justify-end gap-2">
             <button ref={cancel} type="button" onClick={onCancel} disabled={busy} className="button-secondary">
               Cancel
             </button>
-            <button type="button" onClick={onConfirm} disabled={busy} className="button-danger">
+            <button type="button" onClick={onConfirm} disabled={busy || !confirmed} className="button-danger">
               {busy ? busyLabel : confirmLabel}
             </button>
           </div>
