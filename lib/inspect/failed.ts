@@ -1,3 +1,4 @@
+import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 import { bytesToText } from './display-text';
 
@@ -71,10 +72,10 @@ async function readRows(queue: RedisQueue, entries: [string, string][]): Promise
   if (entries.length === 0) return [];
   const reads = queue.redis.pipeline();
   for (const [id] of entries) reads.hmgetBuffer(queue.keys.job(id), ...ROW_FIELDS);
-  const replies = (await reads.exec()) ?? [];
+  const replies = await settlePipeline(reads);
   return entries.flatMap(([id, score], index) => {
-    const [error, values] = replies[index] ?? [];
-    if (error || !Array.isArray(values) || values.every((value) => value === null)) return [];
+    const values = replies[index];
+    if (!Array.isArray(values) || values.every((value) => value === null)) return [];
     const [queueName, name, attempts, maxAttempts, failedAt, errorText] = (values as (Buffer | null)[]).map((value) =>
       value === null ? '' : bytesToText(value),
     ) as [string, string, string, string, string, string];
@@ -90,11 +91,9 @@ async function readRows(queue: RedisQueue, entries: [string, string][]): Promise
 /** One page of failed jobs, newest first. */
 export function readFailedPage(queue: RedisQueue, offset: number, limit: number): Promise<FailedPage> {
   return queue.attempt(async () => {
-    const [[, total], [, flat]] = (await queue.redis
-      .pipeline()
-      .zcard(queue.keys.failed)
-      .zrevrange(queue.keys.failed, offset, offset + limit - 1, 'WITHSCORES')
-      .exec()) as [[unknown, number], [unknown, string[]]];
+    const [total, flat] = (await execPipeline(
+      queue.redis.pipeline().zcard(queue.keys.failed).zrevrange(queue.keys.failed, offset, offset + limit - 1, 'WITHSCORES'),
+    )) as [number, string[]];
     const rows = (await readRows(queue, withScores(flat))).map(({ row }) => row);
     return { rows, total, offset, limit };
   });
@@ -124,11 +123,9 @@ export function searchFailed(
     let total = 0;
     while (scanned < scanLimit) {
       const size = Math.min(batchSize, scanLimit - scanned);
-      const [[, count], [, flat]] = (await queue.redis
-        .pipeline()
-        .zcard(queue.keys.failed)
-        .zrevrange(queue.keys.failed, position, position + size - 1, 'WITHSCORES')
-        .exec()) as [[unknown, number], [unknown, string[]]];
+      const [count, flat] = (await execPipeline(
+        queue.redis.pipeline().zcard(queue.keys.failed).zrevrange(queue.keys.failed, position, position + size - 1, 'WITHSCORES'),
+      )) as [number, string[]];
       total = count;
       const entries = withScores(flat);
       for (const read of await readRows(queue, entries)) if (matchesFilter(read, filter)) matches.push(read.row);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../queue/errors';
+import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
 import { readFailedPage, searchFailed } from './failed';
 import { readJobDetail, readJobFieldBytes } from './job-detail';
@@ -127,5 +128,21 @@ describe('readQueueDetail', () => {
     expect(detail.levels).toEqual([{ level: '0', stream: queue.keys.stream('fresh', 0), length: 2, delivered: 0, hasGroup: false }]);
     expect(detail.nextJobs.map((job) => job.name)).toEqual(['one', 'two']);
     expect(await queue.redis.xinfo('GROUPS', queue.keys.stream('fresh', 0))).toEqual([]);
+  });
+});
+
+describe('inspection while Redis is unreachable', () => {
+  it('fails with a QueueError that says so, for every reader', async () => {
+    const queue = await openQueue();
+    await queue.push('q', 'n', {});
+    // A second connection to the same keys, closed: the first one still cleans up after the test.
+    const closed = await RedisQueue.connect(queue.settings);
+    await closed.close();
+    const readers = [readFailedPage(closed, 0, 10), searchFailed(closed, {}), readJobDetail(closed, 1), readQueueDetail(closed, 'q')];
+    for (const reader of readers) {
+      const error = await reader.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(QueueError);
+      expect(error).toMatchObject({ unreachable: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { QueueError } from '../queue/errors';
+import { execPipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 import { bytesToText, toDisplayValue, type DisplayValue } from './display-text';
 import { prettyJson } from './pretty-json';
@@ -35,13 +36,12 @@ function entryLevel(fields: Record<string, string>): string {
  */
 export async function readJobDetail(queue: RedisQueue, id: number): Promise<JobDetail | null> {
   const key = queue.keys.job(id);
-  const first = await queue.attempt(() => queue.redis.pipeline().time().type(key).hgetallBuffer(key).zscore(queue.keys.failed, String(id)).exec());
-  const [[, time], [, type], [, raw], [, failedScore]] = first as [
-    [unknown, [string, string]],
-    [unknown, string],
-    [unknown, Record<string, Buffer> | null],
-    [unknown, string | null],
-  ];
+  // HGETALL is refused for a key of another type; TYPE says which.
+  const [time, type, raw, failedScore] = (await queue.attempt(() =>
+    execPipeline(queue.redis.pipeline().time().type(key).hgetallBuffer(key).zscore(queue.keys.failed, String(id)), (error) =>
+      error.message.startsWith('WRONGTYPE'),
+    ),
+  )) as [[string, string], string, Record<string, Buffer> | null, string | null];
   if (type === 'none') return null;
   if (type !== 'hash') throw new QueueError(`${key} is a ${type}, not a job hash`);
   const now = Number(time[0]);
@@ -62,15 +62,15 @@ async function locate(queue: RedisQueue, id: number, fields: Record<string, stri
   const stream = queue.keys.stream(name, level);
   const reads = queue.redis.pipeline().zscore(queue.keys.delayed(name), String(id));
   if (entry !== '') reads.xrange(stream, entry, entry).xpending(stream, queue.settings.group, entry, entry, 1);
-  const replies = (await reads.exec()) ?? [];
-  const delayedScore = replies[0]?.[1] as string | null | undefined;
-  if (delayedScore !== null && delayedScore !== undefined) {
-    return { state: 'delayed', until: Number(delayedScore), parked: (fields.reserved_by ?? '') !== '' };
-  }
-  const inStream = Array.isArray(replies[1]?.[1]) && (replies[1][1] as unknown[]).length > 0;
-  if (!inStream) return { state: 'stray' };
   // A stream without a group answers NOGROUP: nothing was delivered from it yet.
-  const pendingEntry = (Array.isArray(replies[2]?.[1]) ? (replies[2][1] as [string, string, number, number][])[0] : undefined);
+  const [delayedScore, range, pending] = (await execPipeline(reads, (error) => error.message.startsWith('NOGROUP'))) as [
+    string | null,
+    unknown[] | undefined,
+    [string, string, number, number][] | null | undefined,
+  ];
+  if (delayedScore !== null) return { state: 'delayed', until: Number(delayedScore), parked: (fields.reserved_by ?? '') !== '' };
+  if (!range || range.length === 0) return { state: 'stray' };
+  const pendingEntry = pending?.[0];
   if (!pendingEntry) return { state: 'ready', level, entry };
   const reservedUntil = Number(fields.reserved_until ?? 0) || 0;
   return {

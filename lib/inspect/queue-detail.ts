@@ -1,3 +1,4 @@
+import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 import { bytesToText } from './display-text';
 import { searchFailed, type FailedRowView } from './failed';
@@ -59,22 +60,21 @@ function groupNamed(reply: unknown, group: string): GroupInfo | null {
 export async function readQueueDetail(queue: RedisQueue, name: string, { limit = 20, failedScanLimit = 2000 } = {}): Promise<QueueDetail> {
   const [counts] = await queue.countsOf([name]);
   return queue.attempt(async () => {
-    const [[, time], [, levelNames], [, delayedFlat]] = (await queue.redis
-      .pipeline()
-      .time()
-      .zrevrange(queue.keys.levels(name), 0, -1)
-      .zrange(queue.keys.delayed(name), 0, String(limit - 1), 'WITHSCORES')
-      .exec()) as [[unknown, [string, string]], [unknown, string[] | null], [unknown, string[] | null]];
+    // A wrong-typed levels or delayed key is already the counts' error; it reads as empty here.
+    const [time, levelNames, delayedFlat] = (await execPipeline(
+      queue.redis.pipeline().time().zrevrange(queue.keys.levels(name), 0, -1).zrange(queue.keys.delayed(name), 0, String(limit - 1), 'WITHSCORES'),
+      (error) => error.message.startsWith('WRONGTYPE'),
+    )) as [[string, string], string[] | null, string[] | null];
     const levelList = levelNames ?? [];
 
     const perStream = queue.redis.pipeline();
     for (const level of levelList) perStream.xlen(queue.keys.stream(name, level)).xinfo('GROUPS', queue.keys.stream(name, level));
-    const streamReplies = (await perStream.exec()) ?? [];
+    const streamReplies = await settlePipeline(perStream);
     const levels: LevelView[] = levelList.map((level, index) => {
       const stream = queue.keys.stream(name, level);
-      const [lengthError, length] = streamReplies[2 * index] ?? [];
-      const [, groups] = streamReplies[2 * index + 1] ?? [];
-      if (lengthError) return { level, stream, length: 0, delivered: 0, hasGroup: false, error: lengthError.message };
+      const length = streamReplies[2 * index];
+      const groups = streamReplies[2 * index + 1];
+      if (length instanceof Error) return { level, stream, length: 0, delivered: 0, hasGroup: false, error: length.message };
       const group = groupNamed(groups, queue.settings.group);
       return { level, stream, length: Number(length), delivered: Number(group?.pending ?? 0), hasGroup: group !== null };
     });
@@ -82,14 +82,14 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
     // Entries past the group's last-delivered id have not been handed out yet.
     const ranges = queue.redis.pipeline();
     for (const [index, view] of levels.entries()) {
-      const lastDelivered = groupNamed(streamReplies[2 * index + 1]?.[1], queue.settings.group)?.['last-delivered-id'];
+      const lastDelivered = groupNamed(streamReplies[2 * index + 1], queue.settings.group)?.['last-delivered-id'];
       ranges.xrange(view.stream, lastDelivered ? `(${lastDelivered}` : '-', '+', 'COUNT', limit);
     }
-    const rangeReplies = levels.length > 0 ? ((await ranges.exec()) ?? []) : [];
+    const rangeReplies = levels.length > 0 ? await settlePipeline(ranges) : [];
     const upcoming = levels
       .flatMap((view, index) => {
-        const [error, entries] = rangeReplies[index] ?? [];
-        if (error || view.error || !Array.isArray(entries)) return [];
+        const entries = rangeReplies[index];
+        if (view.error || !Array.isArray(entries)) return [];
         return (entries as [string, string[]][]).map(([entry, fields]) => ({
           id: Number(fields[fields.indexOf('job') + 1]),
           level: view.level,
@@ -120,9 +120,9 @@ async function readNames(queue: RedisQueue, ids: number[]): Promise<Map<number, 
   if (ids.length === 0) return new Map();
   const reads = queue.redis.pipeline();
   for (const id of ids) reads.hgetBuffer(queue.keys.job(id), 'name');
-  const replies = (await reads.exec()) ?? [];
+  const replies = await settlePipeline(reads);
   return new Map(ids.flatMap((id, index) => {
-    const [error, value] = replies[index] ?? [];
-    return !error && Buffer.isBuffer(value) ? [[id, bytesToText(value)] as const] : [];
+    const value = replies[index];
+    return Buffer.isBuffer(value) ? [[id, bytesToText(value)] as const] : [];
   }));
 }

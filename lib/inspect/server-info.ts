@@ -1,4 +1,5 @@
 import { QueueError } from '../queue/errors';
+import { execPipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 
 /** What the dashboard shows about the Redis server the queues live on. */
@@ -66,12 +67,9 @@ export function toServerInfo(fields: ReadonlyMap<string, string>): ServerInfo {
  */
 export async function readServerInfo(queue: RedisQueue): Promise<ServerInfo> {
   return queue.attempt(async () => {
-    const replies = (await queue.redis.pipeline().info('server').info('memory').info('clients').exec()) ?? [];
+    const replies = await execPipeline(queue.redis.pipeline().info('server').info('memory').info('clients'));
     const fields = new Map<string, string>();
-    for (const [error, reply] of replies) {
-      if (error) throw error;
-      for (const [name, value] of parseInfo(String(reply))) fields.set(name, value);
-    }
+    for (const reply of replies) for (const [name, value] of parseInfo(String(reply))) fields.set(name, value);
     return toServerInfo(fields);
   });
 }

@@ -1,9 +1,10 @@
-import { Redis, type ChainableCommander } from 'ioredis';
+import { Redis } from 'ioredis';
 import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
 import { asQueueError, QueueError } from './errors';
 import { pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
 import { QueueKeys } from './keys';
+import { execPipeline, settlePipeline } from './pipeline';
 import { assertScriptSucceeded, defineQueueScripts } from './scripts';
 
 /** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
@@ -61,21 +62,6 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
-}
-
-/** Pipeline results with each failed command's error in its place, for callers that report per item. */
-async function settlePipeline(pipeline: ChainableCommander): Promise<unknown[]> {
-  return ((await pipeline.exec()) ?? []).map(([error, value]) => error ?? value);
-}
-
-/** Pipeline results with each command's error thrown, except where `tolerate` accepts it. */
-async function execPipeline(pipeline: ChainableCommander, tolerate?: (error: Error) => boolean): Promise<unknown[]> {
-  const results = (await pipeline.exec()) ?? [];
-  return results.map(([error, value]) => {
-    if (!error) return value;
-    if (tolerate?.(error)) return null;
-    throw error;
-  });
 }
 
 /**
