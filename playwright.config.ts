@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { APP_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2ePrefix } from './e2e/support';
+import { APP_PORT, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2ePrefix } from './e2e/support';
 
 assertLocalRedis();
 const prefix = e2ePrefix();
@@ -32,6 +32,13 @@ export default defineConfig({
       command: `npm run start -- -H 127.0.0.1 -p ${UNREACHABLE_APP_PORT}`,
       url: `http://127.0.0.1:${UNREACHABLE_APP_PORT}`,
       env: { REDIS_URL: UNREACHABLE_REDIS_URL, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `npm run start -- -H 127.0.0.1 -p ${RESTARTABLE_APP_PORT}`,
+      url: `http://127.0.0.1:${RESTARTABLE_APP_PORT}`,
+      env: { REDIS_URL: `redis://127.0.0.1:${RESTARTABLE_REDIS_PORT}`, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
       reuseExistingServer: false,
       timeout: 60_000,
     },

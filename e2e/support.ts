@@ -7,6 +7,9 @@ export const APP_PORT = 3107;
 /** A second server pointed at a port nothing listens on, for the unreachable-Redis page. */
 export const UNREACHABLE_APP_PORT = 3108;
 export const UNREACHABLE_REDIS_URL = 'redis://127.0.0.1:1';
+/** A third server on a Redis the tests stop and start themselves, to watch the dashboard lose Redis and recover. */
+export const RESTARTABLE_APP_PORT = 3109;
+export const RESTARTABLE_REDIS_PORT = 6397;
 
 /** The tests write and delete keys: refuse any Redis but a local one. */
 export function assertLocalRedis(): void {
