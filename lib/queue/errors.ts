@@ -1,8 +1,19 @@
 import { ReplyError } from 'ioredis';
 
+const QUEUE_ERROR = Symbol.for('queuelens.QueueError');
+
 /** The one error type the driver throws: a message fit to show an operator. */
 export class QueueError extends Error {
   override readonly name = 'QueueError';
+  readonly [QUEUE_ERROR] = true;
+
+  // A bundler may load this module more than once (Next.js keeps one copy
+  // per server layer while the connection is shared by all of them), and
+  // each copy has its own class: instanceof asks for the brand instead.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [QUEUE_ERROR]?: boolean })[QUEUE_ERROR] === true;
+  }
+
   /** Redis could not be reached at all, as opposed to refusing or the input being wrong */
   readonly unreachable: boolean;
 
