@@ -7,6 +7,6 @@ describe('QueueError', () => {
     expect(fromAnotherCopy instanceof QueueError).toBe(true);
     expect(new QueueError('x')).toBeInstanceOf(QueueError);
     expect(new Error('x') instanceof QueueError).toBe(false);
-    expect(null instanceof QueueError).toBe(false);
+    expect(QueueError[Symbol.hasInstance](null)).toBe(false);
   });
 });

@@ -476,6 +476,36 @@ describe('a queue in bad shape', () => {
   });
 });
 
+describe('a server that stops answering', () => {
+  it('fails a command after commandTimeoutMs with a QueueError instead of hanging', async () => {
+    const { spawn } = await import('node:child_process');
+    const net = await import('node:net');
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as import('node:net').AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    try {
+      let queue: RedisQueue | undefined;
+      for (let tries = 0; !queue; tries++) {
+        queue = await RedisQueue.connect(testSettings({ port }), { commandTimeoutMs: 300 }).catch(async (error: unknown) => {
+          if (tries > 50) throw error;
+          await sleep(100);
+          return undefined;
+        });
+      }
+      server.kill('SIGSTOP');
+      const error = await queue.stats().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(QueueError);
+      expect(error).toMatchObject({ unreachable: true, message: expect.stringMatching(/^The queue could not reach redis: 127\.0\.0\.1:\d+ \(Command timed out\)$/) });
+      server.kill('SIGCONT');
+      queue.redis.disconnect();
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+});
+
 describe('stats over a damaged queue', () => {
   it('reports the queue with a wrong-typed key as an error row and still counts the others', async () => {
     const queue = await openQueue();

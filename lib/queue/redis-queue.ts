@@ -81,8 +81,13 @@ export class RedisQueue {
     defineQueueScripts(redis);
   }
 
-  /** Connects, or throws QueueError "Could not reach redis at host:port". */
-  static async connect(settings: RedisSettings): Promise<RedisQueue> {
+  /**
+   * Connects, or throws QueueError "Could not reach redis at host:port".
+   * `commandTimeoutMs` bounds every command, for callers that must answer
+   * even when a server stops responding without closing the connection
+   * (the dashboard); workers and bulk seeding leave it unset.
+   */
+  static async connect(settings: RedisSettings, { commandTimeoutMs }: { commandTimeoutMs?: number } = {}): Promise<RedisQueue> {
     const redis = new Redis({
       host: settings.hostname,
       port: settings.port,
@@ -96,6 +101,7 @@ export class RedisQueue {
       // of waiting in the offline queue; the worker backs off on the throw.
       maxRetriesPerRequest: 1,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+      commandTimeout: commandTimeoutMs,
     });
     // Failures reach callers through the commands; without a listener
     // ioredis would also print every reconnect error. The first one is kept

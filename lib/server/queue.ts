@@ -22,7 +22,11 @@ export function getQueue(): Promise<RedisQueue> {
   if (cache.queuelensConnection) return cache.queuelensConnection;
   // async so that a malformed REDIS_URL, which settingsFromEnv throws on,
   // becomes a rejection like any other connect failure.
-  const connection = (async () => RedisQueue.connect(settingsFromEnv()))();
+  const connection = (async () => {
+    const settings = settingsFromEnv();
+    // A page answers within a few connect timeouts even when Redis hangs with the connection open.
+    return RedisQueue.connect(settings, { commandTimeoutMs: settings.timeout * 2500 });
+  })();
   cache.queuelensConnection = connection;
   connection.catch(() => {
     if (cache.queuelensConnection === connection) delete cache.queuelensConnection;
