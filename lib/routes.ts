@@ -12,6 +12,56 @@ export function queueHref(queue: string): Route {
   return `/queues/${encodeURIComponent(queue)}` as Route;
 }
 
+/** The failed jobs of one queue. */
+export function failedOfQueueHref(queue: string): Route {
+  return `/failed?${new URLSearchParams({ queue })}` as Route;
+}
+
+/**
+ * The queue name in a /queues/{segment} page's params: the segment queueHref
+ * wrote, decoded. Next passes a page its params still percent-encoded (route
+ * handlers get them decoded), so this decodes exactly once. Null when the
+ * segment is not valid percent-encoding, which queueHref never writes.
+ */
+export function queueFromSegment(segment: string): string | null {
+  try {
+    const name = decodeURIComponent(segment);
+    return name === '' ? null : name;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The queue name in a /queues/{segment} page's generateMetadata params.
+ * Next 16.4 hands generateMetadata its params already decoded while the page
+ * gets them encoded (vercel/next.js#95343, a regression whose proposed fix
+ * encodes them again), so this takes either: a value that is exactly what
+ * queueHref writes for some name is read as encoded, anything else as the
+ * name itself. Only the tab's title depends on it; a name made of nothing but
+ * unreserved characters and `%XX` sequences (`a%2Fb`) would be titled decoded.
+ */
+export function queueFromMetadataParam(value: string): string {
+  const decoded = queueFromSegment(value);
+  return decoded !== null && encodeURIComponent(decoded) === value ? decoded : value;
+}
+
 export function jobHref(id: number): Route {
   return `/jobs/${id}` as Route;
+}
+
+/** The whole stored value of one field of a job, as a download (app/api/jobs/[id]/fields/[field]). */
+export function jobFieldDownloadHref(id: number, field: string): string {
+  return `/api/jobs/${id}/fields/${encodeURIComponent(field)}`;
+}
+
+/**
+ * A job id as a path or the header's box spells it: a whole number above 0,
+ * digits only; null for anything else, including ids too large to be exact
+ * in JavaScript (the driver's ids are Redis INCR values).
+ */
+export function parseJobId(text: string): number | null {
+  if (!/^[1-9]\d*$/.test(text)) return null;
+  const id = Number(text);
+  return Number.isSafeInteger(id) ? id : null;
 }

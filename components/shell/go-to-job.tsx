@@ -2,14 +2,11 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
-import { jobHref } from '@/lib/routes';
+import { jobHref, parseJobId } from '@/lib/routes';
 
-/** A job id as typed: a whole number above 0, with a leading `#` allowed; null for anything else. */
-function parseJobId(text: string): number | null {
-  const digits = text.trim().replace(/^#/, '');
-  if (!/^[1-9]\d*$/.test(digits)) return null;
-  const id = Number(digits);
-  return Number.isSafeInteger(id) ? id : null;
+/** A job id as typed: spaces around it and a leading `#` are allowed. */
+function parseTypedJobId(text: string): number | null {
+  return parseJobId(text.trim().replace(/^#/, ''));
 }
 
 /** "Go to job": opens a job's page by its id, from any page. */
@@ -22,7 +19,7 @@ export function GoToJob() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const id = parseJobId(text);
+    const id = parseTypedJobId(text);
     if (id === null) {
       setError(text.trim() === '' ? 'Type a job id first.' : 'A job id is a whole number above 0.');
       return;

@@ -19,8 +19,8 @@ export function apiBadRequest(error: string): Response {
   return Response.json(body, { status: 400, headers: { 'cache-control': 'no-store' } });
 }
 
-/** An `app/api` route's refusal of a request it cannot answer (a malformed id, a job that is gone), as an ApiResult. */
-export function apiError(status: 400 | 404, error: string): Response {
+/** What a request named is not there (a job that is gone): 404, saying what is missing. */
+export function apiNotFound(error: string): Response {
   const body: ApiResult<never> = { ok: false, error };
-  return Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+  return Response.json(body, { status: 404, headers: { 'cache-control': 'no-store' } });
 }

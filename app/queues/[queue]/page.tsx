@@ -1,0 +1,32 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import type { Metadata } from 'next';
+import { queueDetailQuery } from '@/lib/queries/queue-detail';
+import { getQueryClient } from '@/lib/queries/query-client';
+import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
+import { prefetchLiveQuery } from '@/lib/server/live';
+import { readQueuePage } from '@/lib/server/queue-detail';
+import { NotAQueueName, QueueDetailView } from './queue-detail';
+
+// Read from Redis on every request; a cached page would show a stale queue.
+export const dynamic = 'force-dynamic';
+
+interface Props {
+  params: Promise<{ queue: string }>;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Queue ${queueFromMetadataParam((await params).queue)} · QueueLens` };
+}
+
+export default async function QueuePage({ params }: Props) {
+  const segment = (await params).queue;
+  const name = queueFromSegment(segment);
+  if (name === null) return <NotAQueueName segment={segment} />;
+  const queryClient = getQueryClient();
+  await prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name));
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <QueueDetailView name={name} />
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,147 @@
+'use client';
+
+import Link from 'next/link';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { LevelsTable } from '@/components/queues/levels-table';
+import { DelayedJobsTable, NextJobsTable, QueueFailedTable } from '@/components/queues/queue-job-tables';
+import { Banner } from '@/components/ui/banner';
+import { formatCount } from '@/components/ui/format-count';
+import { EmptyList, Section } from '@/components/ui/section';
+import { Stat } from '@/components/ui/stat';
+import type { QueueDetail } from '@/lib/queries/queue-detail';
+import { queueDetailQuery } from '@/lib/queries/queue-detail';
+import { failedOfQueueHref, overviewHref } from '@/lib/routes';
+
+const LEVELS = 'Priority levels';
+const NEXT = 'Next jobs to run';
+const DELAYED = 'Delayed jobs, due soonest';
+const FAILED = 'Latest failed jobs';
+
+function BackToQueues() {
+  return (
+    <p className="text-sm">
+      <Link href={overviewHref} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+        <span aria-hidden="true">← </span>All queues
+      </Link>
+    </p>
+  );
+}
+
+function Heading({ name }: { name: string }) {
+  return (
+    <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+      Queue <span className="font-mono">{name}</span>
+    </h1>
+  );
+}
+
+/** Nothing ready, delayed, reserved or failed under this name: it may never have existed, or its jobs have all completed. */
+function hasNothing(detail: QueueDetail): boolean {
+  return (
+    detail.counts.total === 0 &&
+    detail.counts.error === undefined &&
+    detail.failed.length === 0 &&
+    detail.levels.every((level) => level.length === 0 && level.error === undefined)
+  );
+}
+
+/** One queue, live: counts, priority levels, the next jobs, the delayed ones due soonest and its latest failures. */
+export function QueueDetailView({ name }: { name: string }) {
+  const view = useLiveQuery(queueDetailQuery(name));
+  const detail = view.data;
+
+  return (
+    <div className="space-y-8">
+      <div className="space-y-2">
+        <BackToQueues />
+        <Heading name={name} />
+      </div>
+      <LiveErrorBanner title="Cannot read this queue" view={view} />
+      {detail === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the queue…</p>
+      ) : hasNothing(detail) ? (
+        <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+          <p className="font-semibold">This queue has no jobs.</p>
+          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+            Nothing is ready, delayed, reserved or failed under this name. Either every job it had has completed, or no job was ever
+            pushed to it: queue names are exact, so check the spelling.
+          </p>
+        </div>
+      ) : (
+        <QueueBody detail={detail} />
+      )}
+    </div>
+  );
+}
+
+function QueueBody({ detail }: { detail: QueueDetail }) {
+  const { counts, now } = detail;
+  return (
+    <>
+      {counts.error === undefined ? (
+        <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <Stat label="Pending" value={counts.pending} />
+          <Stat label="Delayed" value={counts.delayed} />
+          <Stat label="Reserved" value={counts.reserved} />
+          <Stat label="Total" value={counts.total} />
+        </div>
+      ) : (
+        <Banner title="Cannot count this queue's jobs">{counts.error}</Banner>
+      )}
+
+      <Section title={LEVELS} description="One stream per priority level; workers take from the highest level first.">
+        {detail.levels.length > 0 ? (
+          <LevelsTable label={LEVELS} levels={detail.levels} />
+        ) : (
+          <EmptyList>No priority levels: no job of this queue has been in a stream yet.</EmptyList>
+        )}
+      </Section>
+
+      <Section title={NEXT} description="Not handed to a worker yet, in the order workers take them: highest level first, then oldest first.">
+        {detail.nextJobs.length > 0 ? (
+          <NextJobsTable label={NEXT} jobs={detail.nextJobs} now={now} />
+        ) : (
+          <EmptyList>No job is waiting in a stream.</EmptyList>
+        )}
+      </Section>
+
+      <Section title={DELAYED} description="A delayed job joins its stream once it is due and a worker reserving from this queue promotes it.">
+        {detail.delayedSoonest.length > 0 ? (
+          <DelayedJobsTable label={DELAYED} jobs={detail.delayedSoonest} now={now} />
+        ) : (
+          <EmptyList>No delayed jobs.</EmptyList>
+        )}
+      </Section>
+
+      <Section
+        title={FAILED}
+        actions={
+          <Link href={failedOfQueueHref(detail.queue)} className="text-sm text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+            All failed jobs of this queue<span aria-hidden="true"> →</span>
+          </Link>
+        }
+        description={`Among the newest ${formatCount(detail.failedScanLimit)} failed jobs of every queue.`}
+      >
+        {detail.failed.length > 0 ? (
+          <QueueFailedTable label={FAILED} jobs={detail.failed} now={now} />
+        ) : (
+          <EmptyList>No failed jobs of this queue.</EmptyList>
+        )}
+      </Section>
+    </>
+  );
+}
+
+/** A /queues/ address that queueHref did not write: its segment is not valid percent-encoding. */
+export function NotAQueueName({ segment }: { segment: string }) {
+  return (
+    <div className="space-y-4">
+      <BackToQueues />
+      <h1 className="text-2xl font-semibold tracking-tight">Not a queue name</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400 [overflow-wrap:anywhere]">
+        <span className="font-mono">{segment}</span> is not a percent-encoded name. Open a queue from the overview instead.
+      </p>
+    </div>
+  );
+}

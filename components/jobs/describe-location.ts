@@ -1,0 +1,91 @@
+import { formatDuration } from '@/components/ui/format-duration';
+import { formatRelative, formatUtc } from '@/components/ui/format-moment';
+import type { JobLocation } from '@/lib/inspect/job-detail';
+
+/** The finer states an operator tells apart, each with its own look. */
+export type LocationKind = 'ready' | 'reserved' | 'overdue' | 'delayed' | 'due' | 'parked' | 'failed' | 'stray';
+
+export interface LocationWords {
+  kind: LocationKind;
+  /** one sentence: where the job is and until when */
+  headline: string;
+  /** what follows from it, for the operator deciding what to do */
+  detail: string;
+}
+
+function times(count: number): string {
+  return count === 1 ? 'once' : `${count} times`;
+}
+
+function holder(reservedBy: string): string {
+  return reservedBy === '' ? 'an unnamed worker' : reservedBy;
+}
+
+/**
+ * Where a job is, in plain words, measured against the Redis server's `now`
+ * (unix seconds) from the same read. The rules are the spec's: a claim that
+ * ran out stays with its holder until a reserve reclaims it, and a delayed
+ * job runs only after a worker reserving from its queue promotes it.
+ */
+export function describeLocation(location: JobLocation, now: number): LocationWords {
+  switch (location.state) {
+    case 'ready':
+      return {
+        kind: 'ready',
+        headline: `Ready at priority ${location.level}: waiting for a worker`,
+        detail: `In its queue's stream as entry ${location.entry}. Workers take higher levels first, then each level oldest first.`,
+      };
+    case 'reserved': {
+      const { reservedBy, reservedUntil, deliveries } = location;
+      const delivered = `Delivered ${times(deliveries)}, last ${formatDuration(location.idleMs / 1000)} ago.`;
+      if (!location.overdue) {
+        return {
+          kind: 'reserved',
+          headline: `Reserved by ${holder(reservedBy)} until ${formatUtc(reservedUntil, now)} (${formatRelative(reservedUntil, now)})`,
+          detail: `${delivered} Only this worker can complete, release or fail it while the claim lasts.`,
+        };
+      }
+      const ranOut =
+        reservedUntil <= 0 ? 'the claim has no deadline' : now - reservedUntil < 1 ? 'the claim ran out just now' : `the claim ran out ${formatRelative(reservedUntil, now)}`;
+      return {
+        kind: 'overdue',
+        headline: `Overdue: ${ranOut}; the next reserve on this queue reclaims it`,
+        detail: `Held by ${holder(reservedBy)}${reservedUntil > 0 ? ` until ${formatUtc(reservedUntil, now)}` : ''}. ${delivered} The holder most likely stopped; the job counts as reserved until a worker reclaims it.`,
+      };
+    }
+    case 'delayed': {
+      const { until } = location;
+      if (location.parked) {
+        return {
+          kind: 'parked',
+          headline: `Parked until ${formatUtc(until, now)}, ${formatRelative(until, now)} (a reclaim arrived before the holder's deadline)`,
+          detail: 'It waits for the deadline of the worker that held it instead of running twice at once; parking is not an attempt.',
+        };
+      }
+      if (until <= now) {
+        return {
+          kind: 'due',
+          headline: `Due since ${formatUtc(until, now)} (${formatRelative(until, now)}), waiting for a worker to promote it`,
+          detail: 'Only a worker reserving from this queue moves a due job into its stream; none has since it became due.',
+        };
+      }
+      return {
+        kind: 'delayed',
+        headline: `Delayed until ${formatUtc(until, now)} (${formatRelative(until, now)})`,
+        detail: 'Once it is due, the next worker reserving from this queue moves it to the back of its stream.',
+      };
+    }
+    case 'failed':
+      return {
+        kind: 'failed',
+        headline: `Failed at ${formatUtc(location.failedAt, now)} (${formatRelative(location.failedAt, now)})`,
+        detail: 'It stays in the failed list until it is retried, which puts it back on its own queue with 0 attempts, or forgotten.',
+      };
+    case 'stray':
+      return {
+        kind: 'stray',
+        headline: 'Stray: in no stream, delayed set or failed set',
+        detail: 'Its hash exists, but no worker will find it: it may be half-written, or left by a script that did not finish.',
+      };
+  }
+}

@@ -1,0 +1,112 @@
+import { formatRelative, formatUtc, isoOf } from '@/components/ui/format-moment';
+import { UtcMoment } from '@/components/ui/moment';
+import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import type { FailedRowView } from '@/lib/inspect/failed';
+import type { QueueDetail } from '@/lib/inspect/queue-detail';
+import { JobLink, JobName } from './job-link';
+
+/** Jobs not yet handed to a worker, in the order reserve takes them. */
+export function NextJobsTable({ label, jobs, now }: { label: string; jobs: QueueDetail['nextJobs']; now: number }) {
+  return (
+    <DataTable
+      label={label}
+      minWidthClass="min-w-[36rem]"
+      head={
+        <>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Name</HeaderCell>
+          <HeaderCell numeric>Level</HeaderCell>
+          <HeaderCell>Enqueued</HeaderCell>
+        </>
+      }
+    >
+      {jobs.map((job) => (
+        <tr key={`${job.level}:${job.id}:${job.enqueuedAt}`}>
+          <Cell>
+            <JobLink id={job.id} />
+          </Cell>
+          <Cell>
+            <JobName name={job.name} />
+          </Cell>
+          <Cell numeric>{job.level}</Cell>
+          <Cell>
+            <UtcMoment seconds={job.enqueuedAt / 1000} now={now} />
+          </Cell>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+/** Delayed jobs, due soonest first; a due one waits for a worker reserving from this queue to promote it. */
+export function DelayedJobsTable({ label, jobs, now }: { label: string; jobs: QueueDetail['delayedSoonest']; now: number }) {
+  return (
+    <DataTable
+      label={label}
+      minWidthClass="min-w-[36rem]"
+      head={
+        <>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Name</HeaderCell>
+          <HeaderCell>Due</HeaderCell>
+        </>
+      }
+    >
+      {jobs.map((job) => (
+        <tr key={job.id}>
+          <Cell>
+            <JobLink id={job.id} />
+          </Cell>
+          <Cell>
+            <JobName name={job.name} />
+          </Cell>
+          <Cell>
+            <UtcMoment seconds={job.dueAt} now={now} />
+            {job.dueAt <= now && (
+              <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
+                due, waiting for a worker to promote it
+              </span>
+            )}
+          </Cell>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+/** The queue's newest failed jobs, with the first line of each error. */
+export function QueueFailedTable({ label, jobs, now }: { label: string; jobs: readonly FailedRowView[]; now: number }) {
+  return (
+    <DataTable
+      label={label}
+      minWidthClass="min-w-[40rem]"
+      head={
+        <>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Name</HeaderCell>
+          <HeaderCell>Failed at (UTC)</HeaderCell>
+          <HeaderCell>Error</HeaderCell>
+        </>
+      }
+    >
+      {jobs.map((job) => (
+        <tr key={job.id}>
+          <Cell>
+            <JobLink id={job.id} />
+          </Cell>
+          <Cell>
+            <JobName name={job.name} />
+          </Cell>
+          <Cell>
+            {/* failed_at as stored; the failed set's score says when it is missing. */}
+            <time dateTime={isoOf(job.failedAtSeconds)} className="whitespace-nowrap tabular-nums">
+              {job.failedAt || formatUtc(job.failedAtSeconds, now)}
+            </time>{' '}
+            <span className="whitespace-nowrap text-zinc-500 dark:text-zinc-400">({formatRelative(job.failedAtSeconds, now)})</span>
+          </Cell>
+          <Cell code>{job.errorFirstLine}</Cell>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+
+/**
+ * The keys one spec writes under the run's shared prefix, so that it deletes
+ * exactly those: specs run one after another in one Redis namespace, and
+ * the overview spec starts by asserting that no queue exists. A spec's jobs
+ * are the ids the counter hands out while it runs (one worker: nothing else
+ * pushes meanwhile) and its queues are the names it asks for here, unique
+ * to the run.
+ */
+export class SpecKeys {
+  private readonly queues = new Set<string>();
+  private firstId = 1;
+  private seqExisted = false;
+
+  private constructor(private readonly queue: RedisQueue) {}
+
+  static async start(queue: RedisQueue): Promise<SpecKeys> {
+    const keys = new SpecKeys(queue);
+    const seq = await queue.redis.get(queue.keys.seq);
+    keys.seqExisted = seq !== null;
+    keys.firstId = Number(seq ?? 0) + 1;
+    return keys;
+  }
+
+  /** A queue name of this spec: `label` made unique, with `suffix` kept as given (markup, slashes). */
+  queueName(label: string, suffix = ''): string {
+    const name = `${label}-${randomBytes(3).toString('hex')}${suffix}`;
+    this.queues.add(name);
+    return name;
+  }
+
+  /** An id for a job hash written by hand, taken from the counter so no push can collide with it. */
+  async takeId(): Promise<number> {
+    return this.queue.redis.incr(this.queue.keys.seq);
+  }
+
+  async cleanUp(): Promise<void> {
+    const { redis, keys } = this.queue;
+    const lastId = Number((await redis.get(keys.seq)) ?? 0);
+    const ids = Array.from({ length: Math.max(0, lastId - this.firstId + 1) }, (_, index) => String(this.firstId + index));
+    // Unique keys point at these jobs; none of the specs' pushes take one, but a hand-written hash might.
+    const uniques = ids.length > 0 ? await Promise.all(ids.map((id) => redis.hget(keys.job(id), 'unique_key').catch(() => null))) : [];
+    const doomed = [...ids.map((id) => keys.job(id)), ...uniques.filter((key): key is string => !!key).map((key) => keys.unique(key))];
+    for (let start = 0; start < doomed.length; start += 500) await redis.unlink(...doomed.slice(start, start + 500));
+    if (ids.length > 0) await redis.zrem(keys.failed, ...ids);
+    for (const name of this.queues) {
+      await redis.unlink(keys.levels(name), keys.delayed(name));
+      await deleteKeysUnder(redis, keys.stream(name, ''));
+      await redis.srem(keys.queues, name);
+    }
+    if (!this.seqExisted) await redis.del(keys.seq);
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { failedOfQueueHref, jobFieldDownloadHref, parseJobId, queueFromMetadataParam, queueFromSegment, queueHref } from './routes';
+
+describe('parseJobId', () => {
+  it('takes a whole number above 0, written with digits only', () => {
+    expect(parseJobId('1')).toBe(1);
+    expect(parseJobId('9007199254740991')).toBe(9_007_199_254_740_991);
+  });
+
+  it('refuses anything else', () => {
+    for (const text of ['', '0', '-1', '01', '1.5', '1e3', ' 1', '#1', 'abc', '9007199254740993']) expect(parseJobId(text)).toBeNull();
+  });
+});
+
+describe('links', () => {
+  it('keeps any queue name in one path segment or one query value', () => {
+    const name = 'a/b?c#d <img src=x> 50%';
+    expect(queueHref(name)).toBe('/queues/a%2Fb%3Fc%23d%20%3Cimg%20src%3Dx%3E%2050%25');
+    expect(new URL(failedOfQueueHref(name), 'http://x').searchParams.get('queue')).toBe(name);
+    expect(jobFieldDownloadHref(5, 'a/b')).toBe('/api/jobs/5/fields/a%2Fb');
+  });
+});
+
+describe('queueFromSegment', () => {
+  it('reads back exactly the name queueHref wrote', () => {
+    for (const name of ['emails', 'a/b', '50%off', 'a%2Fb', 'café', '<img src=x onerror=alert(1)>', ' spaced ']) {
+      expect(queueFromSegment(queueHref(name).slice('/queues/'.length))).toBe(name);
+    }
+  });
+
+  it('refuses a segment that is not valid percent-encoding', () => {
+    expect(queueFromSegment('%E0%A4%A')).toBeNull();
+    expect(queueFromSegment('')).toBeNull();
+  });
+});
+
+describe('queueFromMetadataParam', () => {
+  it('reads a name whether Next passed it encoded or already decoded', () => {
+    for (const name of ['emails', 'a/b', '50%off', 'café', 'a/b 50%-x <img src=x onerror=alert(1)>']) {
+      expect(queueFromMetadataParam(queueHref(name).slice('/queues/'.length))).toBe(name);
+      expect(queueFromMetadataParam(name)).toBe(name);
+    }
+  });
+});
