@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { isLocalHost, settingsFromEnv } from '@/lib/queue/config';
 import { RedisQueue } from '@/lib/queue/redis-queue';
 
+// QUEUELENS_E2E_PORT_BASE and QUEUELENS_E2E_REDIS_PORT move every port, so
+// two runs (two working copies) can share a machine.
+const PORT_BASE = Number(process.env.QUEUELENS_E2E_PORT_BASE ?? 3107);
+
 /** The production server under test, on the Redis the tests seed. */
-export const APP_PORT = 3107;
+export const APP_PORT = PORT_BASE;
 /** A second server pointed at a port nothing listens on, for the unreachable-Redis page. */
-export const UNREACHABLE_APP_PORT = 3108;
+export const UNREACHABLE_APP_PORT = PORT_BASE + 1;
 export const UNREACHABLE_REDIS_URL = 'redis://127.0.0.1:1';
 /** A third server on a Redis the tests stop and start themselves, to watch the dashboard lose Redis and recover. */
-export const RESTARTABLE_APP_PORT = 3109;
-export const RESTARTABLE_REDIS_PORT = 6397;
+export const RESTARTABLE_APP_PORT = PORT_BASE + 2;
+export const RESTARTABLE_REDIS_PORT = Number(process.env.QUEUELENS_E2E_REDIS_PORT ?? 6397);
 
 /** The tests write and delete keys: refuse any Redis but a local one. */
 export function assertLocalRedis(): void {
