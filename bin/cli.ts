@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { settingsFromEnv } from '../lib/queue/config';
+import { describeProgress, runDoctor, type Finding } from '../lib/inspect/doctor';
+import { applyRepairs } from '../lib/queue/doctor-repairs';
 import { QueueError } from '../lib/queue/errors';
 import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
 import { demoHandlers } from '../lib/worker/demo-handlers';
@@ -14,6 +16,8 @@ Commands:
                                            put failed jobs back on their queue
   forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
+  doctor [--json] [--repair]              check the whole layout; exit 1 when anything is wrong.
+                                           --repair applies the repairs (exit 0 when all were repaired)
   work QUEUE[,QUEUE...] [--concurrency N] [--timeout S]
                                            run the demo handlers: demo.noop, demo.sleep {"ms":N},
                                            demo.fail, demo.flaky {"p":0.3}
@@ -65,7 +69,8 @@ function firstLine(text: string | undefined): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
-type Command = (args: string[]) => Promise<void>;
+/** Resolves with the exit status when it is not 0 (doctor: 1 when it found something). */
+type Command = (args: string[]) => Promise<void | number>;
 
 const commands: Record<string, Command> = {
   async status(args) {
@@ -152,6 +157,41 @@ const commands: Record<string, Command> = {
     await withQueue(values, async (queue) => console.log(String(await queue.push(queueName, name, payload, options))));
   },
 
+  async doctor(args) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' }, repair: { type: 'boolean' } });
+    if (positionals.length > 0) throw new UsageError('doctor takes no arguments');
+    let status = 0;
+    await withQueue(values, async (queue) => {
+      const findings = await runDoctor(queue, (state) => {
+        if (!values.json && process.stderr.isTTY) process.stderr.write(`\r${describeProgress(state)}`);
+      });
+      if (!values.json && process.stderr.isTTY) process.stderr.write('\n');
+      if (!values.repair) {
+        if (values.json) console.log(JSON.stringify({ findings }));
+        else if (findings.length === 0) console.log('No problems found.');
+        else for (const finding of findings) console.log(describeFinding(finding));
+        status = findings.length > 0 ? 1 : 0;
+        return;
+      }
+      const repairable = findings.filter((finding) => finding.repair !== null);
+      const outcomes = await applyRepairs(queue, repairable.map((finding) => finding.repair!));
+      const reportOnly = findings.filter((finding) => finding.repair === null);
+      if (values.json) {
+        console.log(JSON.stringify({
+          repaired: repairable.filter((_, i) => outcomes[i]),
+          unchanged: repairable.filter((_, i) => !outcomes[i]),
+          notRepaired: reportOnly,
+        }));
+      } else {
+        if (findings.length === 0) console.log('No problems found.');
+        repairable.forEach((finding, i) => console.log(`${outcomes[i] ? 'repaired' : 'unchanged (no longer broken)'}  ${subjectOf(finding)}  ${finding.repairDescription}`));
+        for (const finding of reportOnly) console.log(`not repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
+      }
+      status = reportOnly.length > 0 ? 1 : 0;
+    });
+    return status;
+  },
+
   async work(args) {
     const { values, positionals } = parse(args, { concurrency: { type: 'string' }, timeout: { type: 'string' } });
     const queues = (positionals[0] ?? '').split(',').filter((name) => name !== '');
@@ -171,6 +211,14 @@ const commands: Record<string, Command> = {
     });
   },
 };
+
+function subjectOf(finding: Finding): string {
+  return `${finding.kind} ${finding.jobId !== undefined ? `job ${finding.jobId} ` : ''}${finding.key}`;
+}
+
+function describeFinding(finding: Finding): string {
+  return `${finding.severity.padEnd(8)}  ${subjectOf(finding)}\n  ${finding.explanation}\n  repair: ${finding.repairDescription}`;
+}
 
 function logWorkerEvent(event: WorkerEvent): void {
   const time = new Date().toISOString();
@@ -212,8 +260,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    await command(args);
-    return 0;
+    return (await command(args)) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`queuelens: ${error.message}\nRun queuelens --help for usage.`);

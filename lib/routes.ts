@@ -6,6 +6,8 @@ import type { Route } from 'next';
 
 export const overviewHref = '/' as Route;
 export const failedHref = '/failed' as Route;
+export const reservationsHref = '/reservations' as Route;
+export const doctorHref = '/doctor' as Route;
 
 /** The page of one queue; any queue name, slashes and markup included, is one path segment. */
 export function queueHref(queue: string): Route {
@@ -15,6 +17,11 @@ export function queueHref(queue: string): Route {
 /** The failed jobs of one queue. */
 export function failedOfQueueHref(queue: string): Route {
   return `/failed?${new URLSearchParams({ queue })}` as Route;
+}
+
+/** The delayed timeline of one queue. */
+export function delayedOfQueueHref(queue: string): Route {
+  return `${queueHref(queue)}/delayed` as Route;
 }
 
 /**
@@ -48,6 +55,15 @@ export function queueFromMetadataParam(value: string): string {
 
 export function jobHref(id: number): Route {
   return `/jobs/${id}` as Route;
+}
+
+export const layoutHref = '/layout' as Route;
+
+/** One key's contents, a page at a time from `cursor` (an offset, a SCAN cursor or a stream entry id). */
+export function layoutKeyHref(key: string, cursor = ''): Route {
+  const params = new URLSearchParams({ name: key });
+  if (cursor !== '') params.set('cursor', cursor);
+  return `/layout/key?${params}` as Route;
 }
 
 /** The whole stored value of one field of a job, as a download (app/api/jobs/[id]/fields/[field]). */

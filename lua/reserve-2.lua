@@ -32,6 +32,7 @@
 local rcall = redis.call
 -- @include server-time
 -- @include layout
+-- @include promote
 
 local delayedKey, levelsKey = KEYS[1], KEYS[2]
 local prefix, queue, group = ARGV[1], ARGV[2], ARGV[3]
@@ -50,21 +51,8 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local now = serverNow()
 
-for _, id in ipairs(rcall('ZRANGEBYSCORE', delayedKey, '-inf', now, 'LIMIT', 0, promoteLimit)) do
-  local job = jobKey(prefix, id)
-  if rcall('TYPE', job).ok == 'hash' then
-    local level = levelOf(rcall('HGET', job, 'priority'))
-    local stream = streamKey(prefix, queue, level)
-    wrongKey = firstWrongTypedKey({stream, 'stream'})
-    if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
-    rcall('ZREM', delayedKey, id)
-    rcall('HSET', job, 'entry', rcall('XADD', stream, '*', 'job', id))
-    rcall('ZADD', levelsKey, level, level)
-  else
-    -- Nothing left to run; a key of another type stays for the doctor to report.
-    rcall('ZREM', delayedKey, id)
-  end
-end
+local promotion = promoteDue(delayedKey, levelsKey, prefix, queue, now, promoteLimit)
+if promotion.wrongKey then return {ErrorCode.WrongKeyType, promotion.wrongKey} end
 
 local function drop(stream, entry)
   redis.pcall('XACK', stream, group, entry)

@@ -3,11 +3,14 @@
 import type { Route } from 'next';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { failedHref, overviewHref } from '@/lib/routes';
+import { doctorHref, failedHref, layoutHref, overviewHref, reservationsHref } from '@/lib/routes';
 
 const LINKS: readonly { href: Route; label: string }[] = [
   { href: overviewHref, label: 'Overview' },
   { href: failedHref, label: 'Failed' },
+  { href: reservationsHref, label: 'Reservations' },
+  { href: layoutHref, label: 'Keys' },
+  { href: doctorHref, label: 'Doctor' },
 ];
 
 function isCurrent(pathname: string, href: string): boolean {
@@ -19,7 +22,7 @@ export function NavLinks() {
   const pathname = usePathname();
   return (
     <nav aria-label="Main">
-      <ul className="flex items-center gap-1 text-sm">
+      <ul className="flex flex-wrap items-center gap-1 text-sm">
         {LINKS.map(({ href, label }) => {
           const current = isCurrent(pathname, href);
           return (

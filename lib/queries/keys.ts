@@ -12,13 +12,22 @@ export const queryKeys = {
   queues: {
     all: ['queues'] as const,
     detail: (queue: string) => ['queues', 'detail', queue] as const,
+    delayed: (queue: string) => ['queues', 'delayed', queue] as const,
   },
   jobs: {
     all: ['jobs'] as const,
     detail: (id: number) => ['jobs', 'detail', id] as const,
   },
+  reservations: {
+    all: ['reservations'] as const,
+  },
   failed: {
     all: ['failed'] as const,
     page: (offset: number, limit: number) => ['failed', 'page', offset, limit] as const,
+  },
+  layout: {
+    all: ['layout'] as const,
+    table: ['layout', 'table'] as const,
+    contents: (key: string, cursor: string) => ['layout', 'contents', key, cursor] as const,
   },
 };

@@ -17,6 +17,22 @@ declare module 'ioredis' {
     queuelensFail(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensRequeue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensForget(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensReleaseReservation(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensFailReservation(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensCleanTombstone(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensPromoteDue(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensRunNow(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorRequeueOrphan(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorDropTombstone(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorClearEntry(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorDropDelayed(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorDropFailed(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorFreeUnique(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorUnregisterQueue(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorDropLevel(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorFailExhausted(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorFailInvalidPayload(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensDoctorRaiseSeq(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
@@ -29,6 +45,22 @@ const SCRIPT_FILES = {
   queuelensFail: 'fail-4.lua',
   queuelensRequeue: 'requeue-2.lua',
   queuelensForget: 'forget-1.lua',
+  queuelensReleaseReservation: 'release-reservation-3.lua',
+  queuelensFailReservation: 'fail-reservation-4.lua',
+  queuelensCleanTombstone: 'clean-tombstone-1.lua',
+  queuelensPromoteDue: 'promote-due-2.lua',
+  queuelensRunNow: 'run-now-3.lua',
+  queuelensDoctorRequeueOrphan: 'doctor-requeue-orphan-3.lua',
+  queuelensDoctorDropTombstone: 'doctor-drop-tombstone-1.lua',
+  queuelensDoctorClearEntry: 'doctor-clear-entry-1.lua',
+  queuelensDoctorDropDelayed: 'doctor-drop-delayed-1.lua',
+  queuelensDoctorDropFailed: 'doctor-drop-failed-1.lua',
+  queuelensDoctorFreeUnique: 'doctor-free-unique-1.lua',
+  queuelensDoctorUnregisterQueue: 'doctor-unregister-queue-3.lua',
+  queuelensDoctorDropLevel: 'doctor-drop-level-1.lua',
+  queuelensDoctorFailExhausted: 'doctor-fail-exhausted-2.lua',
+  queuelensDoctorFailInvalidPayload: 'doctor-fail-invalid-payload-2.lua',
+  queuelensDoctorRaiseSeq: 'doctor-raise-seq-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

@@ -1,8 +1,10 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
+import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
+import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readQueuePage } from '@/lib/server/queue-detail';
 import { NotAQueueName, QueueDetailView } from './queue-detail';
@@ -23,7 +25,11 @@ export default async function QueuePage({ params }: Props) {
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name));
+  await Promise.all([
+    prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name)),
+    // The delayed timeline's glance (components/delayed/delayed-compact.tsx) arrives drawn too.
+    prefetchLiveQuery(queryClient, delayedTimelineQuery(name), () => readDelayedTimelinePage(name)),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <QueueDetailView name={name} />

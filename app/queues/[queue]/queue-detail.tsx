@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { DelayedTimelineCompact } from '@/components/delayed/delayed-compact';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { LevelsTable } from '@/components/queues/levels-table';
@@ -105,6 +106,8 @@ function QueueBody({ detail }: { detail: QueueDetail }) {
           <EmptyList>No job is waiting in a stream.</EmptyList>
         )}
       </Section>
+
+      <DelayedTimelineCompact queue={detail.queue} />
 
       <Section title={DELAYED} description="A delayed job joins its stream once it is due and a worker reserving from this queue promotes it.">
         {detail.delayedSoonest.length > 0 ? (

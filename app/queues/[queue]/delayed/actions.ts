@@ -1,0 +1,17 @@
+'use server';
+
+import { z } from 'zod';
+import { promoteDueStep, runDelayedJobNow } from '@/lib/queue/delayed-repairs';
+import { queueAction } from '@/lib/server/action';
+
+// Every export of a 'use server' file is a public endpoint: only wrapped actions here.
+
+const queueName = z.string().min(1).max(1000);
+
+/** One bounded step of "promote due jobs now" (at most PROMOTE_LIMIT); the client repeats it while `remainingDue` > 0. */
+export const promoteDueJobs = queueAction(z.object({ queue: queueName }), ({ queue: name }, queue) => promoteDueStep(queue, name));
+
+/** Moves one delayed job into its stream now; a job no longer in the delayed set answers `not-delayed`. */
+export const runDelayedNow = queueAction(z.object({ queue: queueName, id: z.number().int().positive() }), ({ queue: name, id }, queue) =>
+  runDelayedJobNow(queue, name, id),
+);

@@ -1,0 +1,135 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+import { BucketChart } from '@/components/delayed/bucket-chart';
+import { NextDueTable } from '@/components/delayed/next-due-table';
+import { OverdueNotice } from '@/components/delayed/overdue-notice';
+import { useDelayedActions } from '@/components/delayed/use-delayed-actions';
+import { BulkProgressBar } from '@/components/failed/bulk-progress-bar';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { UtcMoment } from '@/components/ui/moment';
+import { EmptyList, Section } from '@/components/ui/section';
+import { Stat } from '@/components/ui/stat';
+import { delayedTimelineQuery, type DelayedTimeline } from '@/lib/queries/delayed-timeline';
+import { queueHref } from '@/lib/routes';
+
+const OVERDUE = 'Overdue';
+const NEXT = 'Next jobs due';
+
+type DelayedJob = DelayedTimeline['next'][number];
+
+function sum(buckets: readonly { count: number }[]): number {
+  return buckets.reduce((total, bucket) => total + bucket.count, 0);
+}
+
+/** One queue's delayed set, live: overdue jobs, what comes due over the next hour, day and week, the next jobs due, and the repairs. */
+export function DelayedTimelineView({ name }: { name: string }) {
+  const view = useLiveQuery(delayedTimelineQuery(name));
+  const timeline = view.data;
+
+  return (
+    <div className="space-y-8">
+      <div className="space-y-2">
+        <p className="text-sm">
+          <Link href={queueHref(name)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+            <span aria-hidden="true">← </span>Queue <span className="font-mono">{name}</span>
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+          Delayed jobs of <span className="font-mono">{name}</span>
+        </h1>
+      </div>
+      <LiveErrorBanner title="Cannot read the delayed jobs" view={view} />
+      {timeline === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the delayed jobs…</p>
+      ) : timeline.total === 0 ? (
+        <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+          <p className="font-semibold">This queue has no delayed jobs.</p>
+          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+            A job pushed with a delay, released for a retry later, or parked until its holder&apos;s deadline waits here until it is due.
+          </p>
+        </div>
+      ) : (
+        <TimelineBody timeline={timeline} />
+      )}
+    </div>
+  );
+}
+
+function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
+  const { promoteDue, promoting, cancelPromote, runNow, runningId } = useDelayedActions(timeline.queue);
+  const [confirming, setConfirming] = useState<DelayedJob | null>(null);
+  const { now } = timeline;
+
+  return (
+    <>
+      <div className="grid grid-cols-2 gap-4 sm:grid-cols-5">
+        <Stat label="Delayed" value={timeline.total} />
+        <Stat label={OVERDUE} value={timeline.overdue} />
+        <Stat label="Due in the next hour" value={sum(timeline.hour)} />
+        <Stat label="Due in the next day" value={sum(timeline.day)} />
+        <Stat label="Due later than a week" value={timeline.later} />
+      </div>
+
+      <Section
+        title="Due, not promoted"
+        actions={
+          timeline.overdue > 0 &&
+          promoting === null && (
+            <button type="button" onClick={() => void promoteDue(timeline.overdue)} className="button-primary">
+              Promote due jobs now
+            </button>
+          )
+        }
+      >
+        <OverdueNotice timeline={timeline} />
+        {promoting !== null && <BulkProgressBar progress={promoting} onCancel={cancelPromote} />}
+      </Section>
+
+      <Section title="Next hour" description="How many come due in each 5 minutes of the next hour.">
+        <BucketChart label="Coming due in the next hour" buckets={timeline.hour} now={now} />
+      </Section>
+      <Section title="Next day" description="Per hour over the next 24 hours.">
+        <BucketChart label="Coming due in the next day" buckets={timeline.day} now={now} />
+      </Section>
+      <Section title="Next week" description={`Per day over the next 7 days; ${timeline.later} due later than that.`}>
+        <BucketChart label="Coming due in the next week" buckets={timeline.week} now={now} />
+      </Section>
+
+      <Section title={NEXT} description="Soonest first. Running one now puts it at the back of its priority's stream at once.">
+        {timeline.next.length > 0 ? (
+          <NextDueTable label={NEXT} timeline={timeline} runningId={runningId} onRunNow={setConfirming} />
+        ) : (
+          <EmptyList>No delayed jobs.</EmptyList>
+        )}
+      </Section>
+
+      <ConfirmDialog
+        open={confirming !== null}
+        title={`Run job ${confirming?.id ?? ''} now?`}
+        confirmLabel={`Run job ${confirming?.id ?? ''} now`}
+        busyLabel="Moving…"
+        busy={runningId !== null}
+        onConfirm={() => {
+          const job = confirming;
+          if (job === null) return;
+          void runNow(job.id).then(() => setConfirming(null));
+        }}
+        onCancel={() => setConfirming(null)}
+      >
+        {confirming !== null && (
+          <>
+            <p>
+              It is due <UtcMoment seconds={confirming.dueAt} now={now} />. It leaves the delayed set and joins the back of its
+              priority&apos;s stream, and the next worker reserving from this queue takes it in turn.
+            </p>
+            <p>If a worker promoted it meanwhile, nothing changes and you are told so.</p>
+          </>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}

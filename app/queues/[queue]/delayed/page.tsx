@@ -1,0 +1,33 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import type { Metadata } from 'next';
+import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
+import { getQueryClient } from '@/lib/queries/query-client';
+import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
+import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
+import { prefetchLiveQuery } from '@/lib/server/live';
+import { NotAQueueName } from '../queue-detail';
+import { DelayedTimelineView } from './delayed-timeline-view';
+
+// Read from Redis on every request; a cached page would show a stale timeline.
+export const dynamic = 'force-dynamic';
+
+interface Props {
+  params: Promise<{ queue: string }>;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Delayed jobs of ${queueFromMetadataParam((await params).queue)} · QueueLens` };
+}
+
+export default async function DelayedPage({ params }: Props) {
+  const segment = (await params).queue;
+  const name = queueFromSegment(segment);
+  if (name === null) return <NotAQueueName segment={segment} />;
+  const queryClient = getQueryClient();
+  await prefetchLiveQuery(queryClient, delayedTimelineQuery(name), () => readDelayedTimelinePage(name));
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <DelayedTimelineView name={name} />
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,32 @@
+'use server';
+
+import { z } from 'zod';
+import { cleanTombstone, failReservation, releaseReservation } from '@/lib/queue/reservation-repairs';
+import { queueAction } from '@/lib/server/action';
+
+// Every export of a 'use server' file is a public endpoint: only wrapped actions here.
+
+const where = {
+  queue: z.string().min(1).max(1024),
+  level: z.string().regex(/^-?\d{1,20}$/, 'expected a priority level'),
+  entry: z.string().regex(/^\d{1,20}-\d{1,20}$/, 'expected a stream entry id'),
+};
+/** What the operator saw: the repair applies only while the job still says exactly this. */
+const seenReservation = z.object({
+  ...where,
+  jobId: z.number().int().positive(),
+  reservedBy: z.string().min(1).max(1024),
+  reservedUntil: z.string().regex(/^\d{1,20}$/, 'expected unix seconds'),
+  attempts: z.string().max(32),
+});
+
+/** Releases a held job now: back to ready on its level, attempts untouched. */
+export const releaseNow = queueAction(seenReservation, (seen, queue) => releaseReservation(queue, seen));
+
+/** Fails a held job with the operator's reason, as fail() would. */
+export const failWithReason = queueAction(seenReservation.extend({ reason: z.string().trim().min(1, 'give a reason').max(60_000) }), ({ reason, ...seen }, queue) =>
+  failReservation(queue, seen, reason),
+);
+
+/** Acknowledges and deletes a pending entry whose job is gone. */
+export const cleanUpTombstone = queueAction(z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, queue) => cleanTombstone(queue, seen));

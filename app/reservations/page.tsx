@@ -1,0 +1,22 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import type { Metadata } from 'next';
+import { getQueryClient } from '@/lib/queries/query-client';
+import { reservationsQuery } from '@/lib/queries/reservations';
+import { prefetchLiveQuery } from '@/lib/server/live';
+import { readReservationsPage } from '@/lib/server/reservations';
+import { ReservationsView } from './reservations-view';
+
+// Read from Redis on every request; a cached page would show claims that have moved on.
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = { title: 'Reservations · QueueLens' };
+
+export default async function ReservationsPage() {
+  const queryClient = getQueryClient();
+  await prefetchLiveQuery(queryClient, reservationsQuery(), readReservationsPage);
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <ReservationsView />
+    </HydrationBoundary>
+  );
+}

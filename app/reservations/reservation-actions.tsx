@@ -1,0 +1,158 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, useTransition } from 'react';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useToast } from '@/components/ui/toaster';
+import type { ActionResult } from '@/lib/server/action';
+import type { RepairOutcome } from '@/lib/queue/reservation-repairs';
+import { queryKeys } from '@/lib/queries/keys';
+import type { ReservationRow } from '@/lib/queries/reservations';
+import { cleanUpTombstone, failWithReason, releaseNow } from './actions';
+
+const NO_ANSWER = 'The QueueLens server did not answer; the job may or may not have changed. The page shows its state as soon as a read succeeds.';
+const DEFAULT_REASON = 'Failed by an operator from QueueLens: the reservation was stuck.';
+
+type Dialog = 'release' | 'fail' | null;
+
+/** The repairs one pending entry allows: release or fail a held job, clean up a tombstone. Mismatches are left to the next reserve. */
+export function ReservationActions({ row }: { row: ReservationRow }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const reasonId = useId();
+  const reasonErrorId = useId();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [reason, setReason] = useState(DEFAULT_REASON);
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [busy, startAction] = useTransition();
+  const subject = row.jobId === null ? `Entry ${row.entry}` : `Job ${row.jobId}`;
+
+  const refresh = () =>
+    Promise.all(
+      [queryKeys.reservations.all, queryKeys.queues.all, queryKeys.jobs.all, queryKeys.failed.all, queryKeys.overview.all].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey }),
+      ),
+    );
+
+  const run = (action: () => Promise<ActionResult<RepairOutcome>>, success: string) =>
+    startAction(async () => {
+      try {
+        const result = await action();
+        if (!result.ok) toast.error(result.error);
+        else if (result.done) toast.success(success);
+        else toast.error(`${subject} ${result.message}`);
+      } catch {
+        toast.error(NO_ANSWER);
+      }
+      setDialog(null);
+      await refresh();
+    });
+
+  if (row.state === 'mismatch') return <span className="text-xs text-zinc-500 dark:text-zinc-400">Left to the next reserve</span>;
+
+  if (row.state === 'tombstone') {
+    return (
+      <button
+        type="button"
+        className="button-secondary whitespace-nowrap"
+        disabled={busy}
+        aria-label={`Clean up ${subject.toLowerCase()}`}
+        onClick={() =>
+          run(
+            () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId: row.jobId }),
+            `${subject}: the tombstone entry was acknowledged and deleted.`,
+          )
+        }
+      >
+        {busy ? 'Cleaning…' : 'Clean up'}
+      </button>
+    );
+  }
+
+  const jobId = row.jobId!;
+  const seen = { queue: row.queue, level: row.level, entry: row.entry, jobId, reservedBy: row.reservedBy, reservedUntil: row.reservedUntil, attempts: row.attempts ?? '' };
+  const release = () => run(() => releaseNow(seen), `Job ${jobId} released: it is ready again on ${row.queue}, level ${row.level}.`);
+  const fail = () => {
+    if (reason.trim() === '') {
+      setReasonError('Give a reason: it is stored as the job’s error.');
+      return;
+    }
+    run(() => failWithReason({ ...seen, reason }), `Job ${jobId} failed; it is in the failed list.`);
+  };
+
+  return (
+    <div className="flex flex-wrap gap-2">
+      <button
+        type="button"
+        className="button-secondary whitespace-nowrap"
+        disabled={busy}
+        aria-label={`Release job ${jobId} now`}
+        // A running job's holder may still be working on it: releasing would run it twice, so that is asked first.
+        onClick={() => (row.state === 'running' ? setDialog('release') : release())}
+      >
+        {busy && dialog === null ? 'Releasing…' : 'Release now'}
+      </button>
+      <button
+        type="button"
+        className="button-danger whitespace-nowrap"
+        disabled={busy}
+        aria-label={`Fail job ${jobId}…`}
+        onClick={() => {
+          setReason(DEFAULT_REASON);
+          setReasonError(null);
+          setDialog('fail');
+        }}
+      >
+        Fail…
+      </button>
+      <ConfirmDialog
+        open={dialog === 'release'}
+        title={`Release job ${jobId} now?`}
+        confirmLabel={`Release job ${jobId}`}
+        busyLabel="Releasing…"
+        busy={busy}
+        onConfirm={release}
+        onCancel={() => setDialog(null)}
+      >
+        <p>
+          Its claim by <span className="font-mono [overflow-wrap:anywhere]">{row.reservedBy}</span> has not run out. If that worker is
+          still running it, the job will run twice: once there and once more by whoever reserves it next.
+        </p>
+        <p>It goes back to the end of its level with its attempts as they are.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={dialog === 'fail'}
+        title={`Fail job ${jobId}?`}
+        confirmLabel={`Fail job ${jobId}`}
+        busyLabel="Failing…"
+        busy={busy}
+        onConfirm={fail}
+        onCancel={() => setDialog(null)}
+      >
+        <p>
+          The job leaves its queue for the failed list with this reason as its error, and its unique key is freed. It can be retried
+          from there.
+        </p>
+        <label htmlFor={reasonId} className="block font-medium">
+          Reason
+        </label>
+        <textarea
+          id={reasonId}
+          value={reason}
+          onChange={(event) => {
+            setReason(event.target.value);
+            setReasonError(null);
+          }}
+          rows={3}
+          maxLength={60_000}
+          aria-invalid={reasonError !== null}
+          aria-describedby={reasonErrorId}
+          className="w-full rounded border border-zinc-300 bg-white px-2 py-1 aria-invalid:border-red-500 dark:border-zinc-600 dark:bg-zinc-800"
+        />
+        <p id={reasonErrorId} aria-live="polite" className={reasonError ? 'text-xs text-red-700 dark:text-red-400' : 'sr-only'}>
+          {reasonError}
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

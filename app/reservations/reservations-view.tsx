@@ -1,0 +1,221 @@
+'use client';
+
+import { useId, type ReactNode } from 'react';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { JobLink, JobName } from '@/components/queues/job-link';
+import { Banner } from '@/components/ui/banner';
+import { formatCount } from '@/components/ui/format-count';
+import { formatDuration } from '@/components/ui/format-duration';
+import { UtcMoment } from '@/components/ui/moment';
+import { Section } from '@/components/ui/section';
+import { Stat } from '@/components/ui/stat';
+import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import type { HolderGroup, ParkingHazard, ReservationRow, Reservations, ReservationState } from '@/lib/queries/reservations';
+import { reservationsQuery } from '@/lib/queries/reservations';
+import { ReservationActions } from './reservation-actions';
+
+const OVERDUE_EXPLANATION = 'stats() still counts it reserved; the next reserve on this queue reclaims it.';
+
+const BADGE: Record<ReservationState, { label: string; tone: string }> = {
+  running: { label: 'Running', tone: 'border-blue-300 bg-blue-50 text-blue-900 dark:border-blue-800 dark:bg-blue-950/60 dark:text-blue-100' },
+  overdue: { label: 'Overdue', tone: 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100' },
+  tombstone: { label: 'Tombstone', tone: 'border-zinc-300 bg-zinc-100 text-zinc-800 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-100' },
+  mismatch: { label: 'Mismatch', tone: 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100' },
+};
+
+function StateBadge({ state }: { state: ReservationState }) {
+  const { label, tone } = BADGE[state];
+  return <span className={`inline-block rounded border px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}>{label}</span>;
+}
+
+/** An amber note, named by its title so it can be found by role. */
+function Note({ title, children, role = 'note' }: { title: string; children: ReactNode; role?: 'note' | 'alert' }) {
+  const titleId = useId();
+  return (
+    <div
+      role={role}
+      aria-labelledby={titleId}
+      className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100"
+    >
+      <p id={titleId} className="font-semibold">
+        {title}
+      </p>
+      <div className="mt-1 space-y-1 text-sm">{children}</div>
+    </div>
+  );
+}
+
+function ParkingWarning({ hazard }: { hazard: ParkingHazard }) {
+  return (
+    <Note title="Workers are claiming jobs with different timeouts" role="alert">
+      <p>
+        Judging by their claims,{' '}
+        {hazard.holders.map(({ holder, timeoutSeconds }, index) => (
+          <span key={holder}>
+            {index > 0 && (index === hazard.holders.length - 1 ? ' and ' : ', ')}
+            <span className="font-mono [overflow-wrap:anywhere]">{holder}</span> uses {formatDuration(timeoutSeconds)}
+          </span>
+        ))}
+        . A worker with a short timeout that reclaims a job held under a longer one parks it until that deadline instead of
+        running it, and a dead holder with a longer timeout leaves its job waiting longer than the reclaiming worker expects.
+      </p>
+      <p>
+        The spec&apos;s advice: <q>The way to avoid both is to run one $config[&apos;queue&apos;][&apos;timeout&apos;] across the fleet.</q>
+      </p>
+    </Note>
+  );
+}
+
+function Deadline({ row, now }: { row: ReservationRow; now: number }) {
+  const seconds = Number(row.reservedUntil);
+  if (row.reservedUntil === '' || !Number.isFinite(seconds) || seconds === 0) return <Absent label="no deadline" />;
+  return <UtcMoment seconds={seconds} now={now} />;
+}
+
+function Detail({ row }: { row: ReservationRow }) {
+  if (row.state === 'tombstone') {
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{row.jobId === null ? 'The entry itself was deleted; only its pending record is left.' : 'The job hash is gone: nothing to run.'}</p>;
+  }
+  if (row.state === 'mismatch') {
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{row.mismatch}. The next reserve that reclaims this entry sorts it out.</p>;
+  }
+  return null;
+}
+
+function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
+  const label = group.holder === null ? 'Entries nobody holds' : `Jobs held by ${group.holder}`;
+  return (
+    <DataTable
+      label={label}
+      minWidthClass="min-w-[64rem]"
+      head={
+        <>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Queue, level</HeaderCell>
+          <HeaderCell>State</HeaderCell>
+          <HeaderCell numeric>Idle</HeaderCell>
+          <HeaderCell numeric>Deliveries</HeaderCell>
+          <HeaderCell numeric>Attempts</HeaderCell>
+          <HeaderCell>Deadline</HeaderCell>
+          <HeaderCell>Actions</HeaderCell>
+        </>
+      }
+    >
+      {group.rows.map((row) => (
+        <tr key={`${row.stream} ${row.entry}`}>
+          <Cell>
+            {row.jobId === null ? <Absent label="no job id" /> : <JobLink id={row.jobId} />}
+            <div className="mt-0.5">{row.jobId === null ? null : <JobName name={row.name} />}</div>
+            <div className="font-mono text-xs text-zinc-500 dark:text-zinc-400">entry {row.entry}</div>
+          </Cell>
+          <Cell>
+            <span className="font-mono text-xs">{row.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">level {row.level}</span>
+          </Cell>
+          <Cell>
+            <StateBadge state={row.state} />
+            <Detail row={row} />
+          </Cell>
+          <Cell numeric>{formatDuration(row.idleMs / 1000)}</Cell>
+          <Cell numeric>{formatCount(row.deliveries)}</Cell>
+          <Cell numeric>{row.attempts === null ? <Absent label="unknown" /> : `${row.attempts}/${row.maxAttempts ?? '?'}`}</Cell>
+          <Cell>
+            <Deadline row={row} now={now} />
+          </Cell>
+          <Cell>
+            <ReservationActions row={row} />
+          </Cell>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+function holderDescription(group: HolderGroup): string {
+  const count = `${formatCount(group.rows.length)} ${group.rows.length === 1 ? 'entry' : 'entries'}`;
+  if (group.holder === null) return `${count} in a pending list whose job is gone or no longer points at them.`;
+  return group.timeoutSeconds === null ? count : `${count}; its claims imply a timeout of ${formatDuration(group.timeoutSeconds)}.`;
+}
+
+function Body({ reservations }: { reservations: Reservations }) {
+  const { counts, now } = reservations;
+  return (
+    <>
+      <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+        <Stat label="Running" value={counts.running} />
+        <Stat label="Overdue" value={counts.overdue} />
+        <Stat label="Tombstones" value={counts.tombstone} />
+        <Stat label="Mismatches" value={counts.mismatch} />
+      </div>
+      {reservations.parkingHazard && <ParkingWarning hazard={reservations.parkingHazard} />}
+      {counts.overdue > 0 && (
+        <Note title="Overdue jobs">
+          <p>
+            An overdue job&apos;s claim has run out and nobody has reclaimed it yet. {OVERDUE_EXPLANATION} If no worker reserves from
+            that queue any more, release it now or fail it.
+          </p>
+        </Note>
+      )}
+      {reservations.truncated && (
+        <Note title="Not every reservation is shown">
+          <p>There are more queues or pending entries than one read looks at; the first {formatCount(reservations.total)} entries are shown.</p>
+        </Note>
+      )}
+      {reservations.errors.map(({ stream, error }) => (
+        <Banner key={stream} title={`Cannot read ${stream}`}>
+          {error}
+        </Banner>
+      ))}
+      {reservations.total === 0 ? (
+        <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+          <p className="font-semibold">No job is reserved.</p>
+          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+            No stream of {reservations.queuesRead === 1 ? 'the one queue' : `the ${formatCount(reservations.queuesRead)} queues`} has an
+            entry delivered to a worker and not acknowledged.
+          </p>
+        </div>
+      ) : (
+        reservations.holders.map((group) => (
+          <Section
+            key={group.holder ?? ''}
+            title={
+              group.holder === null ? (
+                'Held by nobody'
+              ) : (
+                <>
+                  Held by <span className="font-mono [overflow-wrap:anywhere]">{group.holder}</span>
+                </>
+              )
+            }
+            description={holderDescription(group)}
+          >
+            <HolderTable group={group} now={now} />
+          </Section>
+        ))
+      )}
+    </>
+  );
+}
+
+/** Every job delivered to a worker and not acknowledged, live, by the worker holding it, with repairs. */
+export function ReservationsView() {
+  const view = useLiveQuery(reservationsQuery());
+  const reservations = view.data;
+  return (
+    <div className="space-y-6">
+      <div className="space-y-2">
+        <h1 className="text-2xl font-semibold tracking-tight">Reservations</h1>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Every entry a worker was handed and has not acknowledged, read from the consumer groups&apos; pending lists and joined with
+          its job. Who holds a job is its <span className="font-mono">reserved_by</span> (host:pid).
+        </p>
+      </div>
+      <LiveErrorBanner title="Cannot read the reservations" view={view} />
+      {reservations === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the reservations…</p>
+      ) : (
+        <Body reservations={reservations} />
+      )}
+    </div>
+  );
+}

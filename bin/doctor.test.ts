@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { testQueueFactory } from '../lib/queue/test-redis';
+
+const openQueue = testQueueFactory();
+
+function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('queuelens doctor', () => {
+  it('exits 0 on a clean layout, 1 with each finding named, and repairs', async () => {
+    const queue = await openQueue();
+    const prefix = ['--prefix', queue.keys.prefix];
+    const id = await queue.push('mail', 'send', {});
+    expect(await queuelens('doctor', ...prefix)).toEqual({ code: 0, stdout: 'No problems found.\n', stderr: '' });
+
+    await queue.redis.hset(queue.keys.job(id), 'payload', '{nope');
+    await queue.redis.zadd(queue.keys.failed, 1, '99');
+    const report = await queuelens('doctor', ...prefix);
+    expect(report.code).toBe(1);
+    expect(report.stdout).toContain(`warning   invalid-payload job ${id} ${queue.keys.job(id)}`);
+    expect(report.stdout).toContain(`info      dangling-failed job 99 ${queue.keys.failed}`);
+
+    const json = JSON.parse((await queuelens('doctor', '--json', ...prefix)).stdout) as { findings: { kind: string; jobId: number }[] };
+    expect(json.findings.map(({ kind, jobId }) => [kind, jobId]).sort()).toEqual([['dangling-failed', 99], ['invalid-payload', id]]);
+
+    const repaired = await queuelens('doctor', '--repair', ...prefix);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout.split('\n').filter(Boolean).map((line) => line.split('  ')[0]).sort()).toEqual(['repaired', 'repaired']);
+    expect(await queuelens('doctor', ...prefix)).toMatchObject({ code: 0, stdout: 'No problems found.\n' });
+  });
+
+  it('exits 1 after --repair when a finding can only be reported', async () => {
+    const queue = await openQueue();
+    await queue.push('mail', 'send', {});
+    await queue.redis.set(queue.keys.unique('odd'), 'x');
+    await queue.redis.lpush(queue.keys.job(1000), 'a list');
+    await queue.redis.set(queue.keys.seq, '1000');
+    const outcome = await queuelens('doctor', '--repair', '--json', '--prefix', queue.keys.prefix);
+    expect(outcome.code).toBe(1);
+    const body = JSON.parse(outcome.stdout) as Record<string, { kind: string; key: string }[]>;
+    expect(body.repaired!.map((finding) => finding.kind)).toEqual(['wrong-unique']);
+    expect(body.notRepaired!.map((finding) => [finding.kind, finding.key])).toEqual([['wrong-type', queue.keys.job(1000)]]);
+  });
+
+  it('exits 2 on bad usage', async () => {
+    expect((await queuelens('doctor', 'extra')).code).toBe(2);
+    expect((await queuelens('doctor', '--fix')).code).toBe(2);
+  });
+});

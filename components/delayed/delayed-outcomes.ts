@@ -1,0 +1,31 @@
+/** What the delayed timeline's actions did, in words for a toast; the actions are app/queues/[queue]/delayed/actions.ts. */
+
+export interface Outcome {
+  tone: 'success' | 'error';
+  message: string;
+}
+
+function jobs(count: number): string {
+  return `${count} ${count === 1 ? 'job' : 'jobs'}`;
+}
+
+/** A whole "promote due jobs now" run: every step's promoted and vanished ids added up. */
+export function promoteOutcome({ promoted, vanished, cancelled, error }: { promoted: number; vanished: number; cancelled: boolean; error?: string }): Outcome {
+  const gone = vanished > 0 ? `; ${jobs(vanished)} whose hash was gone ${vanished === 1 ? 'was' : 'were'} removed from the delayed set` : '';
+  if (error !== undefined) return { tone: 'error', message: promoted + vanished > 0 ? `Promoted ${jobs(promoted)}${gone}, then: ${error}` : error };
+  if (cancelled) return { tone: 'success', message: `Stopped after promoting ${jobs(promoted)}${gone}` };
+  if (promoted + vanished === 0) return { tone: 'error', message: 'No job was due any more: a worker promoted them meanwhile' };
+  return { tone: 'success', message: `Promoted ${jobs(promoted)} to ${promoted === 1 ? 'its stream' : 'their streams'}${gone}` };
+}
+
+/** What running one delayed job now did. */
+export function runNowOutcome(id: number, result: { outcome: 'promoted'; level: string } | { outcome: 'not-delayed' | 'gone' }): Outcome {
+  switch (result.outcome) {
+    case 'promoted':
+      return { tone: 'success', message: `Job ${id} is ready: it joined the stream of level ${result.level}` };
+    case 'gone':
+      return { tone: 'error', message: `Job ${id} is gone: its hash was deleted, so it was only removed from the delayed set` };
+    case 'not-delayed':
+      return { tone: 'error', message: `Job ${id} was no longer delayed: a worker promoted it meanwhile, or it already ran` };
+  }
+}

@@ -1,0 +1,67 @@
+import { JobLink, JobName } from '@/components/queues/job-link';
+import { UtcMoment } from '@/components/ui/moment';
+import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
+
+/** The delayed jobs due soonest, overdue ones first, each with a button to run it now. */
+export function NextDueTable({
+  label,
+  timeline,
+  runningId,
+  onRunNow,
+}: {
+  label: string;
+  timeline: DelayedTimeline;
+  /** the job whose run-now is on its way */
+  runningId: number | null;
+  onRunNow: (job: DelayedTimeline['next'][number]) => void;
+}) {
+  const { now } = timeline;
+  return (
+    <DataTable
+      label={label}
+      minWidthClass="min-w-[40rem]"
+      head={
+        <>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Name</HeaderCell>
+          <HeaderCell>Due</HeaderCell>
+          {/* relative: the hidden label is positioned, and would otherwise escape the table's scrolling frame and widen the page. */}
+          <th scope="col" className="relative px-4 py-2">
+            <span className="sr-only">Actions</span>
+          </th>
+        </>
+      }
+    >
+      {timeline.next.map((job) => (
+        <tr key={job.id}>
+          <Cell>
+            <JobLink id={job.id} />
+          </Cell>
+          <Cell>
+            <JobName name={job.name} />
+          </Cell>
+          <Cell>
+            <UtcMoment seconds={job.dueAt} now={now} />
+            {job.dueAt <= now && (
+              <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
+                overdue
+              </span>
+            )}
+          </Cell>
+          <td className="px-4 py-1.5 text-right align-top">
+            <button
+              type="button"
+              onClick={() => onRunNow(job)}
+              disabled={runningId !== null}
+              aria-label={`Run job ${job.id} now`}
+              className="button-secondary whitespace-nowrap"
+            >
+              {runningId === job.id ? 'Running…' : 'Run now'}
+            </button>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}

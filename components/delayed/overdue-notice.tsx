@@ -1,0 +1,42 @@
+import { formatCount } from '@/components/ui/format-count';
+import { UtcMoment } from '@/components/ui/moment';
+import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
+
+/**
+ * The overdue count and what it means: due jobs sit in the delayed set
+ * until a worker reserving from this very queue promotes them. Flagged when
+ * the queue looks unattended (lib/inspect/delayed-timeline.ts says how that
+ * is judged).
+ */
+export function OverdueNotice({ timeline }: { timeline: DelayedTimeline }) {
+  const { overdue, now, attendance } = timeline;
+  if (overdue === 0) {
+    return <p className="text-sm text-zinc-600 dark:text-zinc-400">No delayed job is overdue: every one is still waiting for its time.</p>;
+  }
+  return (
+    <div
+      className={`space-y-1 rounded-md border px-4 py-3 text-sm ${
+        attendance.unattended
+          ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50'
+          : 'border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900'
+      }`}
+    >
+      <p>
+        <strong className="tabular-nums">{formatCount(overdue)}</strong> {overdue === 1 ? 'job is' : 'jobs are'} due but not promoted.
+        Nothing promotes them unless a worker reserves from this queue (each reserve moves at most 50), or you promote them here.
+      </p>
+      {attendance.oldestOverdueAt !== null && (
+        <p>
+          Oldest due since <UtcMoment seconds={attendance.oldestOverdueAt} now={now} />.
+        </p>
+      )}
+      {attendance.unattended && (
+        <p className="font-semibold">
+          No worker seems to reserve from this queue: its oldest due job has waited over a minute, and no stream of the queue has handed
+          out an entry added since then
+          {attendance.lastDeliveredEntryAt === null ? ' (none has ever handed one out).' : '.'}
+        </p>
+      )}
+    </div>
+  );
+}

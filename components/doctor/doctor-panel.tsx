@@ -1,0 +1,190 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { repairFindings } from '@/app/doctor/actions';
+import { JobLink } from '@/components/queues/job-link';
+import { Banner } from '@/components/ui/banner';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { Section } from '@/components/ui/section';
+import { useToast } from '@/components/ui/toaster';
+import { FINDING_KINDS, findingId, type Finding, type FindingKind, type Severity } from '@/lib/inspect/doctor-kinds';
+import { useDoctorCheck } from './use-doctor-check';
+
+/** Repairs per action call; each is its own short script. */
+const REPAIRS_PER_CALL = 200;
+/** Repairs a confirmation lists by name before it says "and N more". */
+const LISTED = 8;
+
+const SEVERITY_LOOK: Record<Severity, string> = {
+  critical: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100',
+  warning: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100',
+  info: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200',
+};
+
+function subjectOf(finding: Finding): string {
+  return finding.jobId !== undefined ? `job ${finding.jobId}` : finding.key;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** `/doctor`: run the consistency check, read what it found, repair it after a confirmation. */
+export function DoctorPanel() {
+  const { check, run, cancel, resolve } = useDoctorCheck();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<Finding[] | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const groups = (Object.keys(FINDING_KINDS) as FindingKind[])
+    .map((kind) => ({ kind, findings: check.findings.filter((finding) => finding.kind === kind) }))
+    .filter((group) => group.findings.length > 0);
+
+  async function repair(findings: Finding[]) {
+    setBusy(true);
+    let repaired = 0;
+    let unchanged = 0;
+    const settled = new Set<string>();
+    let error: string | null = null;
+    try {
+      for (let start = 0; start < findings.length; start += REPAIRS_PER_CALL) {
+        const batch = findings.slice(start, start + REPAIRS_PER_CALL);
+        const result = await repairFindings({ repairs: batch.map((finding) => finding.repair!) });
+        if (!result.ok) {
+          error = result.error;
+          break;
+        }
+        result.outcomes.forEach((outcome, index) => {
+          if (outcome) repaired += 1;
+          else unchanged += 1;
+          settled.add(findingId(batch[index]!));
+        });
+      }
+    } catch {
+      error = 'Cannot reach the QueueLens server; it may be restarting.';
+    }
+    resolve(settled);
+    // A repair can change any page's data (queues, failed jobs, a job): every live query is refreshed.
+    void queryClient.invalidateQueries();
+    setBusy(false);
+    setPending(null);
+    const summary = `Repaired ${plural(repaired, 'finding')}${unchanged > 0 ? `; ${plural(unchanged, 'was', 'were')} no longer broken and left alone` : ''}.`;
+    if (error) toast.error(repaired + unchanged > 0 ? `${error} (${summary})` : error);
+    else toast.success(summary);
+  }
+
+  return (
+    <div className="space-y-5">
+      <h1 className="text-2xl font-semibold tracking-tight">Doctor</h1>
+      <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
+        Checks the whole key layout for what the driver should never leave behind: jobs nothing points at, entries and ids whose job is gone,
+        unique keys held by the wrong job, a counter behind the highest id, keys of the wrong type. It reads in small bounded steps, so it is
+        safe beside live workers; each repair is one script that checks again before it changes anything.
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="button" className="button-primary" onClick={() => void run()} disabled={check.running}>
+          {check.done || check.cancelled ? 'Run check again' : 'Run check'}
+        </button>
+        {check.running && (
+          <button type="button" className="button-secondary" onClick={cancel}>
+            Stop
+          </button>
+        )}
+        <p role="status" aria-live="polite" className="text-sm text-zinc-600 dark:text-zinc-400">
+          {check.running ? `${check.progress}…` : check.cancelled ? `Stopped. ${check.progress}.` : check.done ? `${check.progress}.` : ''}
+        </p>
+      </div>
+      {check.error && <Banner title="The check could not finish">{check.error}</Banner>}
+      {check.done && check.findings.length === 0 && (
+        <p className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+          {check.resolved === 0
+            ? 'No problems found. The layout is consistent.'
+            : 'Everything the check found was repaired or was no longer broken. Run the check again to confirm.'}
+        </p>
+      )}
+      {groups.map(({ kind, findings }) => {
+        const repairable = findings.filter((finding) => finding.repair !== null);
+        const { title, severity } = FINDING_KINDS[kind];
+        return (
+          <Section
+            key={kind}
+            title={
+              <>
+                {title} ({findings.length}){' '}
+                <span className={`ml-2 rounded px-2 py-0.5 align-middle text-xs font-medium uppercase ${SEVERITY_LOOK[severity]}`}>{severity}</span>
+              </>
+            }
+            actions={
+              repairable.length > 0 && (
+                <button type="button" className="button-secondary" onClick={() => setPending(repairable)} disabled={busy}>
+                  Repair all {repairable.length}
+                </button>
+              )
+            }
+          >
+            <DataTable
+              label={title}
+              minWidthClass="min-w-[48rem]"
+              head={
+                <>
+                  <HeaderCell>Concerns</HeaderCell>
+                  <HeaderCell>What is wrong</HeaderCell>
+                  <HeaderCell>Repair</HeaderCell>
+                  <HeaderCell>
+                    <span className="sr-only">Actions</span>
+                  </HeaderCell>
+                </>
+              }
+            >
+              {findings.map((finding) => (
+                <tr key={findingId(finding)}>
+                  <Cell>
+                    {finding.jobId !== undefined && (
+                      <>
+                        <JobLink id={finding.jobId} />
+                        <br />
+                      </>
+                    )}
+                    <span className="font-mono text-xs">{finding.key}</span>
+                  </Cell>
+                  <Cell>{finding.explanation}</Cell>
+                  <Cell>{finding.repairDescription}</Cell>
+                  <Cell>
+                    {finding.repair !== null ? (
+                      <button type="button" className="button-secondary whitespace-nowrap" aria-label={`Repair ${subjectOf(finding)}`} onClick={() => setPending([finding])} disabled={busy}>
+                        Repair
+                      </button>
+                    ) : (
+                      <span className="text-xs text-zinc-500">report only</span>
+                    )}
+                  </Cell>
+                </tr>
+              ))}
+            </DataTable>
+          </Section>
+        );
+      })}
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.length === 1 ? `Repair ${subjectOf(pending[0]!)}?` : `Repair ${plural(pending?.length ?? 0, 'finding')}?`}
+        confirmLabel="Repair"
+        busyLabel="Repairing…"
+        busy={busy}
+        onConfirm={() => void repair(pending ?? [])}
+        onCancel={() => setPending(null)}
+      >
+        <p>This will change:</p>
+        <ul className="mt-2 list-disc space-y-1 pl-5">
+          {(pending ?? []).slice(0, LISTED).map((finding) => (
+            <li key={findingId(finding)}>{finding.repairDescription}</li>
+          ))}
+        </ul>
+        {(pending?.length ?? 0) > LISTED && <p className="mt-2">…and {(pending?.length ?? 0) - LISTED} more of the same kind.</p>}
+        <p className="mt-2">Each repair checks again first and leaves alone whatever is no longer broken.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}

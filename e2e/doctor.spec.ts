@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { doctorHref } from '@/lib/routes';
+import { SpecKeys } from './spec-keys';
+import { connectE2eQueue } from './support';
+
+test.describe('doctor page', () => {
+  let queue: RedisQueue;
+  let keys: SpecKeys;
+
+  test.beforeAll(async () => {
+    queue = await connectE2eQueue();
+    keys = await SpecKeys.start(queue);
+  });
+
+  test.afterAll(async () => {
+    await keys.cleanUp();
+    await queue.close();
+  });
+
+  test('shows a broken state, repairs it after a confirmation and then finds nothing', async ({ page }, testInfo) => {
+    const name = keys.queueName('doctor');
+    const id = await queue.push(name, 'mail.send', { to: 1 });
+    await queue.redis.hset(queue.keys.job(id), 'payload', '{not json');
+
+    await page.goto('/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Doctor' }).click();
+    await expect(page).toHaveURL(doctorHref);
+    await page.getByRole('button', { name: 'Run check' }).click();
+
+    const group = page.getByRole('region', { name: /Payloads that are not JSON \(1\)/ });
+    await expect(group).toBeVisible();
+    await expect(group.getByRole('link', { name: `#${id}` })).toBeVisible();
+    await expect(group).toContainText("payload is not JSON");
+    await expect(page.getByRole('status').filter({ hasText: /^Checked \d+ keys and entries\.$/ })).toBeVisible();
+    await testInfo.attach('findings', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+
+    await group.getByRole('button', { name: `Repair job ${id}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Repair job ${id}?` });
+    await expect(dialog).toContainText(`Fail job ${id} now`);
+    await dialog.getByRole('button', { name: 'Repair' }).click();
+    await expect(page.getByText('Repaired 1 finding.')).toBeVisible();
+    await expect(group).toHaveCount(0);
+    await expect(page.getByText('Everything the check found was repaired or was no longer broken. Run the check again to confirm.')).toBeVisible();
+    expect(await queue.redis.zscore(queue.keys.failed, String(id))).not.toBeNull();
+
+    await page.getByRole('button', { name: 'Run check again' }).click();
+    await expect(page.getByText('No problems found. The layout is consistent.')).toBeVisible();
+    await testInfo.attach('clean', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+  });
+
+  test('repairs every finding of a kind after one confirmation that names them', async ({ page }) => {
+    const [first, second] = [await keys.takeId(), await keys.takeId()];
+    await queue.redis.zadd(queue.keys.failed, 1, String(first), 2, String(second));
+
+    await page.goto(doctorHref);
+    await page.getByRole('button', { name: 'Run check' }).click();
+    const group = page.getByRole('region', { name: /Failed ids whose job is gone \(2\)/ });
+    await group.getByRole('button', { name: 'Repair all 2' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Repair 2 findings?' });
+    await expect(dialog).toContainText(`Remove ${first} from ${queue.keys.failed}`);
+    await expect(dialog).toContainText(`Remove ${second} from ${queue.keys.failed}`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect(await queue.redis.zmscore(queue.keys.failed, String(first), String(second))).toEqual(['1', '2']);
+
+    await group.getByRole('button', { name: 'Repair all 2' }).click();
+    await dialog.getByRole('button', { name: 'Repair' }).click();
+    await expect(page.getByText('Repaired 2 findings.')).toBeVisible();
+    expect(await queue.redis.zmscore(queue.keys.failed, String(first), String(second))).toEqual([null, null]);
+    await page.getByRole('button', { name: 'Run check again' }).click();
+    await expect(page.getByText('No problems found. The layout is consistent.')).toBeVisible();
+  });
+});

@@ -1,0 +1,180 @@
+import { settlePipeline } from '../queue/pipeline';
+import type { RedisQueue } from '../queue/redis-queue';
+import { bytesToText } from './display-text';
+
+/** How many come due in one stretch of time: scores in (start, end], unix seconds. */
+export interface DelayedBucket {
+  start: number;
+  end: number;
+  count: number;
+}
+
+export interface DelayedJobView {
+  id: number;
+  /** null when the job's hash is gone */
+  name: string | null;
+  /** the delayed set's score: when it may run, unix seconds */
+  dueAt: number;
+}
+
+/** Whether anybody seems to be reserving from the queue; see `readDelayedTimeline` for the rule. */
+export interface Attendance {
+  /** due jobs have waited longer than UNATTENDED_AFTER_SECONDS and no stream handed anything out since */
+  unattended: boolean;
+  /** the score of the oldest due job, unix seconds; null when none is due */
+  oldestOverdueAt: number | null;
+  /**
+   * The newest `last-delivered-id` among the queue's streams' groups, as ms
+   * since the epoch (entry ids carry the ms they were added): a delivery
+   * happened at or after it. Null when no stream has a group or none
+   * delivered anything.
+   */
+  lastDeliveredEntryAt: number | null;
+}
+
+export interface DelayedTimeline {
+  queue: string;
+  /** the Redis server's clock, unix seconds */
+  now: number;
+  /** ids in the delayed set */
+  total: number;
+  /** score <= now: due, but only a reserve on this queue (or "promote now") moves them */
+  overdue: number;
+  /** the next hour in 5-minute buckets, the next day in hours, the next week in days */
+  hour: DelayedBucket[];
+  day: DelayedBucket[];
+  week: DelayedBucket[];
+  /** due more than a week from now */
+  later: number;
+  /** soonest first, overdue ones included */
+  next: DelayedJobView[];
+  attendance: Attendance;
+}
+
+/** The buckets a timeline counts in: `count` stretches of `seconds` each, from now. */
+export const TIMELINE_SCALES = {
+  hour: { count: 12, seconds: 300 },
+  day: { count: 24, seconds: 3_600 },
+  week: { count: 7, seconds: 86_400 },
+} as const;
+
+/**
+ * Due jobs waiting this long mean nobody reserves from the queue: a reserve
+ * promotes the oldest due ids first, so one in the last minute would have
+ * moved them. A minute leaves room for workers that poll slowly or back off.
+ */
+export const UNATTENDED_AFTER_SECONDS = 60;
+
+/** How many levels' groups are read for the last delivery; a queue has a handful. */
+const LEVELS_READ = 100;
+/** Where the levels' reply sits in the first pipeline. */
+const LEVELS_REPLY = 5;
+
+function bucketsOf(now: number, { count, seconds }: { count: number; seconds: number }) {
+  return Array.from({ length: count }, (_, index) => ({ start: now + index * seconds, end: now + (index + 1) * seconds }));
+}
+
+/** The ms an entry id `1785649677469-0` was added at; null for `0-0` (nothing delivered yet). */
+function entryMs(id: unknown): number | null {
+  if (typeof id !== 'string') return null;
+  const ms = Number(id.split('-')[0]);
+  return Number.isFinite(ms) && ms > 0 ? ms : null;
+}
+
+/** The `last-delivered-id` of `group` in an XINFO GROUPS reply (a flat [name, value, …] list per group). */
+function lastDeliveredOf(reply: unknown, group: string): string | null {
+  if (!Array.isArray(reply)) return null;
+  for (const flat of reply as unknown[][]) {
+    if (!Array.isArray(flat)) continue;
+    const info = new Map(Array.from({ length: Math.floor(flat.length / 2) }, (_, i) => [String(flat[2 * i]), flat[2 * i + 1]]));
+    if (info.get('name') === group) return String(info.get('last-delivered-id') ?? '');
+  }
+  return null;
+}
+
+/**
+ * One queue's delayed set over time, by the server's clock: how many are
+ * overdue, how many come due per bucket over the next hour, day and week
+ * (one ZCOUNT per bucket, pipelined: the set is never read whole), the next
+ * `limit` jobs due with their names, and whether the queue looks unattended.
+ *
+ * Unattended, without any key of our own: due jobs exist, the oldest has
+ * waited at least UNATTENDED_AFTER_SECONDS, and no stream of the queue has
+ * delivered an entry added since then. RESERVE promotes the oldest due ids
+ * before it reads, so an old due job is itself the evidence that nobody
+ * reserved from this queue since it came due; the groups' `last-delivered-id`
+ * (an entry's creation time, so a lower bound of the last delivery) guards
+ * against a due score written by hand after a delivery. It cannot see a
+ * worker that reserved only through XAUTOCLAIM, and is blind within the
+ * first minute.
+ */
+export async function readDelayedTimeline(queue: RedisQueue, name: string, { limit = 20 } = {}): Promise<DelayedTimeline> {
+  return queue.attempt(async () => {
+    const [seconds] = await queue.redis.time();
+    const now = Number(seconds);
+    const key = queue.keys.delayed(name);
+    const scales = {
+      hour: bucketsOf(now, TIMELINE_SCALES.hour),
+      day: bucketsOf(now, TIMELINE_SCALES.day),
+      week: bucketsOf(now, TIMELINE_SCALES.week),
+    };
+    const weekEnd = now + TIMELINE_SCALES.week.count * TIMELINE_SCALES.week.seconds;
+
+    const reads = queue.redis.pipeline();
+    reads.zcard(key);
+    reads.zcount(key, '-inf', now);
+    reads.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1);
+    reads.zcount(key, `(${weekEnd}`, '+inf');
+    reads.zrange(key, 0, String(limit - 1), 'WITHSCORES');
+    reads.zrevrange(queue.keys.levels(name), 0, LEVELS_READ - 1);
+    for (const bucket of [...scales.hour, ...scales.day, ...scales.week]) reads.zcount(key, `(${bucket.start}`, bucket.end);
+    const replies = await settlePipeline(reads);
+    // A delayed key of the wrong type refuses the whole timeline; a levels key
+    // of the wrong type only hides the last delivery.
+    const refused = replies.find((reply, index) => reply instanceof Error && index !== LEVELS_REPLY);
+    if (refused) throw refused;
+    const levelsReply = replies[LEVELS_REPLY];
+    const levels = Array.isArray(levelsReply) ? (levelsReply as string[]) : [];
+    const [total, overdue, oldestFlat, later, nextFlat] = replies as [number, number, string[], number, string[]];
+    const counts = replies.slice(6).map(Number);
+    let offset = 0;
+    const withCounts = (buckets: { start: number; end: number }[]) => buckets.map((bucket) => ({ ...bucket, count: counts[offset++] ?? 0 }));
+    const hour = withCounts(scales.hour);
+    const day = withCounts(scales.day);
+    const week = withCounts(scales.week);
+
+    const nextPairs: [number, number][] = [];
+    for (let i = 0; i + 1 < nextFlat.length; i += 2) nextPairs.push([Number(nextFlat[i]), Number(nextFlat[i + 1])]);
+
+    const second = queue.redis.pipeline();
+    for (const [id] of nextPairs) second.hgetBuffer(queue.keys.job(id), 'name');
+    for (const level of levels) second.xinfo('GROUPS', queue.keys.stream(name, level));
+    // Per item: a stream that has no group yet (or is not a stream) only says nothing about deliveries.
+    const secondReplies = nextPairs.length + levels.length > 0 ? await settlePipeline(second) : [];
+    const next = nextPairs.map(([id, dueAt], index) => {
+      const value = secondReplies[index];
+      return { id, dueAt, name: Buffer.isBuffer(value) ? bytesToText(value) : null };
+    });
+    const deliveries = secondReplies
+      .slice(nextPairs.length)
+      .map((reply) => entryMs(lastDeliveredOf(reply, queue.settings.group)))
+      .filter((ms): ms is number => ms !== null);
+    const lastDeliveredEntryAt = deliveries.length > 0 ? Math.max(...deliveries) : null;
+
+    const oldestOverdueAt = oldestFlat.length >= 2 ? Number(oldestFlat[1]) : null;
+    const waitedLong = oldestOverdueAt !== null && now - oldestOverdueAt >= UNATTENDED_AFTER_SECONDS;
+    const deliveredSince = lastDeliveredEntryAt !== null && oldestOverdueAt !== null && lastDeliveredEntryAt >= oldestOverdueAt * 1000;
+    return {
+      queue: name,
+      now,
+      total: Number(total),
+      overdue: Number(overdue),
+      hour,
+      day,
+      week,
+      later: Number(later),
+      next,
+      attendance: { unattended: overdue > 0 && waitedLong && !deliveredSince, oldestOverdueAt, lastDeliveredEntryAt },
+    };
+  });
+}

@@ -1,0 +1,126 @@
+import type { DoctorRepair } from '../queue/doctor-repairs';
+
+// The doctor's findings and progress as plain data, shared by the check
+// (lib/inspect/doctor.ts), the CLI and the browser: no Redis in here.
+
+export type Severity = 'critical' | 'warning' | 'info';
+
+export type FindingKind =
+  | 'orphan-job'
+  | 'tombstone-entry'
+  | 'dangling-entry'
+  | 'dangling-delayed'
+  | 'dangling-failed'
+  | 'wrong-unique'
+  | 'empty-queue'
+  | 'level-without-stream'
+  | 'attempts-used'
+  | 'invalid-payload'
+  | 'seq-behind'
+  | 'wrong-type';
+
+/** One thing the doctor found wrong. */
+export interface Finding {
+  kind: FindingKind;
+  severity: Severity;
+  /** the job id it concerns, when it concerns a job */
+  jobId?: number;
+  /** the key it concerns */
+  key: string;
+  /** what is wrong, in plain words */
+  explanation: string;
+  /** what the repair would change (the dry run), or why there is none */
+  repairDescription: string;
+  /** null: reported only */
+  repair: DoctorRepair | null;
+}
+
+/** Each kind's severity and title, for grouping and for the CLI. */
+export const FINDING_KINDS: Record<FindingKind, { severity: Severity; title: string }> = {
+  'seq-behind': { severity: 'critical', title: 'queue:seq is behind the highest job id' },
+  'wrong-type': { severity: 'critical', title: 'Keys of the wrong type' },
+  'orphan-job': { severity: 'warning', title: 'Jobs nothing points at' },
+  'attempts-used': { severity: 'warning', title: 'Waiting jobs that used all their attempts' },
+  'invalid-payload': { severity: 'warning', title: 'Payloads that are not JSON' },
+  'wrong-unique': { severity: 'warning', title: 'Unique keys held by the wrong job' },
+  'tombstone-entry': { severity: 'info', title: 'Stream entries whose job is gone' },
+  'dangling-entry': { severity: 'info', title: 'Jobs whose entry field names no entry' },
+  'dangling-delayed': { severity: 'info', title: 'Delayed ids whose job is gone' },
+  'dangling-failed': { severity: 'info', title: 'Failed ids whose job is gone' },
+  'empty-queue': { severity: 'info', title: 'Registered queues with nothing left' },
+  'level-without-stream': { severity: 'info', title: 'Levels without a stream' },
+};
+
+/** How a finding is told apart from another: the same thing found twice (SCAN may return a key twice) is one finding. */
+export function findingId(finding: Finding): string {
+  return `${finding.kind}\u0000${finding.key}\u0000${finding.jobId ?? ''}`;
+}
+
+export interface LevelInfo {
+  level: string;
+  /** stream length; reserved entries are still in the stream */
+  length: number;
+}
+
+export interface QueueInfo {
+  name: string;
+  levels: LevelInfo[];
+  delayed: number;
+  levelsReadable: boolean;
+  delayedReadable: boolean;
+}
+
+export type Phase = 'layout' | 'queues' | 'streams' | 'delayed' | 'failed' | 'jobs' | 'unique' | 'finish' | 'done';
+
+/**
+ * Where a check is between two steps. Plain data: the dashboard keeps it in
+ * the browser and sends it back for the next step, so no step holds state on
+ * the server.
+ */
+export interface DoctorState {
+  phase: Phase;
+  /** SCAN/SSCAN cursor, range offset or stream id, depending on the phase */
+  cursor: string;
+  /** which queue (or stream) of `queues` the phase is at */
+  index: number;
+  /** the sub-index: the level within the queue, for the streams phase */
+  subIndex: number;
+  queues: QueueInfo[];
+  /** job hashes per queue name (ready, delayed, reserved, failed or orphaned), counted in the jobs phase */
+  jobsByQueue: Record<string, number>;
+  /** the highest id of any j:{id} key */
+  highestId: number;
+  /** queue:seq as read at the start; null when absent, NaN-free */
+  seq: number | null;
+  seqReadable: boolean;
+  queuesReadable: boolean;
+  failedReadable: boolean;
+  /** how many keys, entries and ids the check has looked at */
+  examined: number;
+  steps: number;
+}
+
+export function startDoctor(): DoctorState {
+  return {
+    phase: 'layout', cursor: '0', index: 0, subIndex: 0, queues: [], jobsByQueue: {}, highestId: 0,
+    seq: null, seqReadable: true, queuesReadable: true, failedReadable: true, examined: 0, steps: 0,
+  };
+}
+
+const PHASE_LABELS: Record<Phase, string> = {
+  layout: 'the shared keys',
+  queues: 'the registered queues',
+  streams: 'the streams',
+  delayed: 'the delayed sets',
+  failed: 'the failed set',
+  jobs: 'the job hashes',
+  unique: 'the unique keys',
+  finish: 'the counter and empty queues',
+  done: 'done',
+};
+
+/** What a state is doing, for a progress line. */
+export function describeProgress(state: DoctorState): string {
+  return state.phase === 'done' ? `Checked ${state.examined} keys and entries` : `Checking ${PHASE_LABELS[state.phase]} (${state.examined} keys and entries so far)`;
+}
+

@@ -1,0 +1,460 @@
+import type { DoctorRepair } from '../queue/doctor-repairs';
+import { settlePipeline } from '../queue/pipeline';
+import type { RedisQueue } from '../queue/redis-queue';
+import { bytesToText } from './display-text';
+import { FINDING_KINDS, findingId, startDoctor, type DoctorState, type Finding, type FindingKind, type Phase, type QueueInfo } from './doctor-kinds';
+
+export * from './doctor-kinds';
+
+export interface DoctorStep {
+  state: DoctorState;
+  findings: Finding[];
+  done: boolean;
+}
+
+/** Keys per SCAN step, entries per stream/set range: each step is a handful of bounded round trips. */
+export const DOCTOR_BATCH = 1000;
+/** Queue names per SSCAN step. */
+const QUEUE_BATCH = 100;
+/** Levels read per queue; a queue with more is reported only up to these. */
+const MAX_LEVELS = 100;
+/** Commands per pipeline. */
+const PIPELINE_CHUNK = 250;
+
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+function levelOf(priority: string | null | undefined): string {
+  const value = Math.floor(Number(priority ?? 0));
+  return Number.isFinite(value) ? String(value) : '0';
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function pipelined(queue: RedisQueue, build: (pipeline: ReturnType<RedisQueue['redis']['pipeline']>, index: number) => void, count: number): Promise<unknown[]> {
+  const replies: unknown[] = [];
+  for (let start = 0; start < count; start += PIPELINE_CHUNK) {
+    const pipeline = queue.redis.pipeline();
+    for (let index = start; index < Math.min(count, start + PIPELINE_CHUNK); index++) build(pipeline, index);
+    replies.push(...(await settlePipeline(pipeline)));
+  }
+  return replies;
+}
+
+function wrongType(key: string, expected: string, actual: string): Finding {
+  return {
+    kind: 'wrong-type',
+    severity: 'critical',
+    key,
+    explanation: `${key} is a ${actual}, but the queue layout keeps a ${expected} there. Every script that writes it refuses, so whatever needs it stops.`,
+    repairDescription: 'No automatic repair: what the key holds is not the queue\'s, and deleting it could lose somebody\'s data. Inspect it (TYPE, then read it) and rename or delete it by hand.',
+    repair: null,
+  };
+}
+
+function finding(kind: FindingKind, key: string, explanation: string, repairDescription: string, repair: DoctorRepair | null, jobId?: number): Finding {
+  return { kind, severity: FINDING_KINDS[kind].severity, key, explanation, repairDescription, repair, ...(jobId === undefined ? {} : { jobId }) };
+}
+
+/**
+ * One bounded step of the consistency check: a few pipelined round trips over
+ * at most DOCTOR_BATCH keys or entries. Repeat with the returned state until
+ * `done`; runDoctor does that. Reads only; the findings carry the repairs.
+ */
+export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<DoctorStep> {
+  return queue.attempt(async () => {
+    const state: DoctorState = { ...previous, steps: previous.steps + 1 };
+    const findings: Finding[] = [];
+    const { keys } = queue;
+    const next = (phase: Phase) => {
+      state.phase = phase;
+      state.cursor = '0';
+      state.index = 0;
+      state.subIndex = 0;
+    };
+
+    switch (state.phase) {
+      case 'layout': {
+        const expected: [string, string][] = [[keys.queues, 'set'], [keys.failed, 'zset'], [keys.seq, 'string']];
+        const types = (await pipelined(queue, (p, i) => p.type(expected[i]![0]), expected.length)) as string[];
+        expected.forEach(([key, type], index) => {
+          const actual = types[index]!;
+          if (actual !== 'none' && actual !== type) findings.push(wrongType(key, type, actual));
+        });
+        state.queuesReadable = types[0] === 'set' || types[0] === 'none';
+        state.failedReadable = types[1] === 'zset' || types[1] === 'none';
+        state.seqReadable = types[2] === 'string' || types[2] === 'none';
+        if (types[2] === 'string') {
+          const value = await queue.redis.get(keys.seq);
+          state.seq = value !== null && /^-?\d+$/.test(value) ? Number(value) : 0;
+        }
+        state.examined += expected.length;
+        next(state.queuesReadable && types[0] === 'set' ? 'queues' : 'failed');
+        break;
+      }
+
+      case 'queues': {
+        const [cursor, names] = await queue.redis.sscan(keys.queues, state.cursor, 'COUNT', QUEUE_BATCH);
+        const fresh = names.filter((name) => !state.queues.some((known) => known.name === name));
+        const replies = await pipelined(queue, (p, i) => {
+          const name = fresh[i]!;
+          p.type(keys.levels(name)).type(keys.delayed(name));
+        }, fresh.length);
+        const levelReads = await pipelined(queue, (p, i) => {
+          const name = fresh[i]!;
+          if (replies[2 * i] === 'zset') p.zrange(keys.levels(name), 0, String(MAX_LEVELS - 1));
+          else p.echo('');
+          if (replies[2 * i + 1] === 'zset') p.zcard(keys.delayed(name));
+          else p.echo('0');
+        }, fresh.length);
+        const infos: QueueInfo[] = fresh.map((name, i) => {
+          const levelsType = String(replies[2 * i]);
+          const delayedType = String(replies[2 * i + 1]);
+          if (levelsType !== 'none' && levelsType !== 'zset') findings.push(wrongType(keys.levels(name), 'zset', levelsType));
+          if (delayedType !== 'none' && delayedType !== 'zset') findings.push(wrongType(keys.delayed(name), 'zset', delayedType));
+          const levels = Array.isArray(levelReads[2 * i]) ? (levelReads[2 * i] as string[]) : [];
+          return {
+            name,
+            levels: levels.map((level) => ({ level, length: 0 })),
+            delayed: Number(levelReads[2 * i + 1]) || 0,
+            levelsReadable: levelsType === 'zset' || levelsType === 'none',
+            delayedReadable: delayedType === 'zset' || delayedType === 'none',
+          };
+        });
+        const streams = infos.flatMap((info) => info.levels.map((level) => ({ info, level })));
+        const streamTypes = await pipelined(queue, (p, i) => p.type(keys.stream(streams[i]!.info.name, streams[i]!.level.level)), streams.length);
+        const lengths = await pipelined(queue, (p, i) => {
+          if (streamTypes[i] === 'stream') p.xlen(keys.stream(streams[i]!.info.name, streams[i]!.level.level));
+          else p.echo('0');
+        }, streams.length);
+        streams.forEach(({ info, level }, i) => {
+          const key = keys.stream(info.name, level.level);
+          const type = String(streamTypes[i]);
+          level.length = Number(lengths[i]) || 0;
+          if (type === 'none') {
+            findings.push(finding(
+              'level-without-stream', key,
+              `Queue ${info.name} lists level ${level.level} in ${keys.levels(info.name)}, but ${key} does not exist. Harmless to workers (a reserve recreates the stream), but the level holds nothing.`,
+              `Remove level ${level.level} from ${keys.levels(info.name)} (only if ${key} still does not exist).`,
+              { kind: 'drop-level', queue: info.name, level: level.level },
+            ));
+          } else if (type !== 'stream') {
+            findings.push(wrongType(key, 'stream', type));
+          }
+        });
+        // Only readable streams are walked; a queue with a wrong-typed one is never called empty.
+        for (const info of infos) {
+          const first = streams.findIndex((stream) => stream.info === info);
+          const readable = info.levels.filter((_, i) => streamTypes[first + i] === 'stream' || streamTypes[first + i] === 'none');
+          if (readable.length < info.levels.length) info.levelsReadable = false;
+          info.levels = info.levels.filter((_, i) => streamTypes[first + i] === 'stream');
+        }
+        state.queues = [...state.queues, ...infos];
+        state.examined += names.length + streams.length;
+        state.cursor = cursor;
+        if (cursor === '0') next('streams');
+        break;
+      }
+
+      case 'streams': {
+        const info = state.queues[state.index];
+        if (!info) {
+          next('delayed');
+          break;
+        }
+        const level = info.levels[state.subIndex];
+        if (!level) {
+          state.index += 1;
+          state.subIndex = 0;
+          state.cursor = '0';
+          break;
+        }
+        const stream = keys.stream(info.name, level.level);
+        const start = state.cursor === '0' ? '-' : `(${state.cursor}`;
+        const reply = await settlePipeline(queue.redis.pipeline().xrange(stream, start, '+', 'COUNT', DOCTOR_BATCH));
+        const entries = Array.isArray(reply[0]) ? (reply[0] as [string, string[]][]) : [];
+        const ids = entries.map(([, fields]) => {
+          const at = fields.indexOf('job');
+          return at >= 0 && at % 2 === 0 ? (fields[at + 1] ?? '') : '';
+        });
+        const types = await pipelined(queue, (p, i) => (ids[i] === '' ? p.echo('none') : p.type(keys.job(ids[i]!))), ids.length);
+        entries.forEach(([entry], i) => {
+          if (types[i] === 'hash') return;
+          const id = Number(ids[i]);
+          findings.push(finding(
+            'tombstone-entry', stream,
+            `Entry ${entry} of ${stream} carries job ${ids[i] || '(none)'}, whose hash is gone. A reserve would drop it; until then it counts as a job waiting.`,
+            `Acknowledge and delete entry ${entry} from ${stream} (only if the job hash is still gone).`,
+            { kind: 'drop-tombstone', queue: info.name, level: level.level, entry },
+            Number.isSafeInteger(id) && id > 0 ? id : undefined,
+          ));
+        });
+        state.examined += entries.length;
+        if (entries.length < DOCTOR_BATCH) {
+          state.subIndex += 1;
+          state.cursor = '0';
+        } else {
+          state.cursor = entries[entries.length - 1]![0];
+        }
+        break;
+      }
+
+      case 'delayed': {
+        const info = state.queues[state.index];
+        if (!info) {
+          next('failed');
+          break;
+        }
+        if (!info.delayedReadable || info.delayed === 0) {
+          state.index += 1;
+          state.cursor = '0';
+          break;
+        }
+        const delayedKey = keys.delayed(info.name);
+        const offset = Number(state.cursor);
+        const ids = await queue.redis.zrange(delayedKey, offset, String(offset + DOCTOR_BATCH - 1));
+        const types = await pipelined(queue, (p, i) => p.type(keys.job(ids[i]!)), ids.length);
+        ids.forEach((text, i) => {
+          if (types[i] === 'hash') return;
+          const id = Number(text);
+          findings.push(finding(
+            'dangling-delayed', delayedKey,
+            `Job ${text} is in ${delayedKey}, but its hash is gone. Counted as delayed until a reserve drops it.`,
+            `Remove ${text} from ${delayedKey} (only if its hash is still gone).`,
+            Number.isSafeInteger(id) ? { kind: 'drop-delayed', queue: info.name, id } : null,
+            Number.isSafeInteger(id) ? id : undefined,
+          ));
+        });
+        state.examined += ids.length;
+        if (ids.length < DOCTOR_BATCH) {
+          state.index += 1;
+          state.cursor = '0';
+        } else {
+          state.cursor = String(offset + ids.length);
+        }
+        break;
+      }
+
+      case 'failed': {
+        if (!state.failedReadable) {
+          next('jobs');
+          break;
+        }
+        const offset = Number(state.cursor);
+        const ids = await queue.redis.zrange(keys.failed, offset, String(offset + DOCTOR_BATCH - 1));
+        const replies = await pipelined(queue, (p, i) => p.type(keys.job(ids[i]!)), ids.length);
+        ids.forEach((text, i) => {
+          if (replies[i] === 'hash') return;
+          const id = Number(text);
+          findings.push(finding(
+            'dangling-failed', keys.failed,
+            `Job ${text} is in ${keys.failed}, but its hash is gone: there is nothing to retry or read, only a count that is off by one.`,
+            `Remove ${text} from ${keys.failed} (only if its hash is still gone).`,
+            Number.isSafeInteger(id) ? { kind: 'drop-failed', id } : null,
+            Number.isSafeInteger(id) ? id : undefined,
+          ));
+        });
+        state.examined += ids.length;
+        if (ids.length < DOCTOR_BATCH) next('jobs');
+        else state.cursor = String(offset + ids.length);
+        break;
+      }
+
+      case 'jobs': {
+        const [cursor, found] = await queue.redis.scan(state.cursor, 'MATCH', `${escapeGlob(keys.prefix)}j:*`, 'COUNT', DOCTOR_BATCH);
+        await checkJobs(queue, state, found, findings);
+        state.examined += found.length;
+        state.cursor = cursor;
+        if (cursor === '0') next('unique');
+        break;
+      }
+
+      case 'unique': {
+        const [cursor, found] = await queue.redis.scan(state.cursor, 'MATCH', `${escapeGlob(keys.prefix)}u:*`, 'COUNT', DOCTOR_BATCH);
+        await checkUniqueKeys(queue, found, findings);
+        state.examined += found.length;
+        state.cursor = cursor;
+        if (cursor === '0') next('finish');
+        break;
+      }
+
+      case 'finish': {
+        if (state.seqReadable && (state.seq ?? 0) < state.highestId) {
+          // Read again: pushes since the start may have moved the counter on.
+          const now = Number((await queue.redis.get(keys.seq)) ?? 0);
+          if (!(now >= state.highestId)) {
+            findings.push(finding(
+              'seq-behind', keys.seq,
+              `${keys.seq} is ${now}, but job ${state.highestId} exists. The next pushes would be handed ids that are taken; PUSH refuses rather than overwrite a job, so pushing stops until the counter is raised.`,
+              `Set ${keys.seq} to ${state.highestId} (only if it is still lower; it is never lowered).`,
+              { kind: 'raise-seq', to: state.highestId },
+            ));
+          }
+        }
+        for (const info of state.queues) {
+          if (!info.levelsReadable || !info.delayedReadable) continue;
+          const ready = info.levels.reduce((sum, level) => sum + level.length, 0);
+          if (ready === 0 && info.delayed === 0 && (state.jobsByQueue[info.name] ?? 0) === 0) {
+            findings.push(finding(
+              'empty-queue', keys.queues,
+              `Queue ${info.name} is registered in ${keys.queues} but has no ready, delayed, reserved or failed job. Nothing sweeps such queues, so it is listed for ever.`,
+              `Remove ${info.name} from ${keys.queues} and delete its empty streams, ${keys.levels(info.name)} and ${keys.delayed(info.name)} (only if still empty; a later push registers it again).`,
+              { kind: 'unregister-queue', queue: info.name },
+            ));
+          }
+        }
+        next('done');
+        break;
+      }
+
+      case 'done':
+        break;
+    }
+    return { state, findings, done: state.phase === 'done' };
+  });
+}
+
+const JOB_READ_FIELDS = ['queue', 'priority', 'entry', 'attempts', 'max_attempts'] as const;
+
+async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[], findings: Finding[]): Promise<void> {
+  const { keys, settings } = queue;
+  const jobKeys = found.flatMap((key) => {
+    const text = key.slice(keys.prefix.length + 2);
+    const id = Number(text);
+    return /^[1-9]\d*$/.test(text) && Number.isSafeInteger(id) ? [{ key, id }] : [];
+  });
+  for (const { id } of jobKeys) state.highestId = Math.max(state.highestId, id);
+  const types = await pipelined(queue, (p, i) => p.type(jobKeys[i]!.key), jobKeys.length);
+  const hashes = jobKeys.filter(({ key }, i) => {
+    const type = String(types[i]);
+    if (type !== 'hash') findings.push(wrongType(key, 'hash', type));
+    return type === 'hash';
+  });
+  const fieldReplies = await pipelined(queue, (p, i) => p.hmget(hashes[i]!.key, ...JOB_READ_FIELDS).hgetBuffer(hashes[i]!.key, 'payload'), hashes.length);
+  const jobs = hashes.map(({ key, id }, i) => {
+    const values = Array.isArray(fieldReplies[2 * i]) ? (fieldReplies[2 * i] as (string | null)[]) : [];
+    const payload = fieldReplies[2 * i + 1];
+    const [name, priority, entry, attempts, maxAttempts] = JOB_READ_FIELDS.map((_, at) => values[at] ?? '');
+    return {
+      key, id, queue: name!, entry: entry!, attempts: Number(attempts) || 0, maxAttempts: Number(maxAttempts) || 1,
+      stream: keys.stream(name!, levelOf(priority)),
+      payloadIsJson: Buffer.isBuffer(payload) ? isJson(bytesToText(payload)) : false,
+    };
+  });
+  // Where each job is: in its stream (and handed to a worker or not), delayed, failed.
+  const where = await pipelined(queue, (p, i) => {
+    const job = jobs[i]!;
+    p.zscore(keys.failed, String(job.id));
+    if (job.queue === '') p.echo('').echo('').echo('');
+    else {
+      p.zscore(keys.delayed(job.queue), String(job.id));
+      if (job.entry === '') p.echo('').echo('');
+      else p.xrange(job.stream, job.entry, job.entry, 'COUNT', 1).xpending(job.stream, settings.group, job.entry, job.entry, 1);
+    }
+  }, jobs.length);
+  for (const job of jobs) if (job.queue !== '') state.jobsByQueue[job.queue] = (state.jobsByQueue[job.queue] ?? 0) + 1;
+  jobs.forEach((job, i) => {
+    const [failedScore, delayedScore, range, pending] = where.slice(4 * i, 4 * i + 4);
+    const inFailed = typeof failedScore === 'string';
+    const inDelayed = typeof delayedScore === 'string';
+    const rangeEntries = Array.isArray(range) ? (range as [string, string[]][]) : [];
+    const inStream = rangeEntries.some(([, fields]) => fields[fields.indexOf('job') + 1] === String(job.id));
+    const delivered = Array.isArray(pending) && pending.length > 0;
+    if (job.queue === '') {
+      findings.push(finding(
+        'orphan-job', job.key,
+        `Job ${job.id} has no queue field, so no stream, delayed set or worker can ever reach it.`,
+        'No automatic repair: there is no queue to put it back on. Read it on its job page and delete it by hand if it is not needed.',
+        null, job.id,
+      ));
+      return;
+    }
+    if (!inStream && !inDelayed && !inFailed) {
+      findings.push(finding(
+        'orphan-job', job.key,
+        `Job ${job.id} of queue ${job.queue} is in no stream, delayed set or failed set and no worker holds it: it will never run.`,
+        `Put job ${job.id} back at the end of ${job.stream}, keeping its ${job.attempts} of ${job.maxAttempts} attempts (only if it is still in none of them). Requeued rather than deleted: the hash is the job, and complete() would have deleted it, so it never finished.`,
+        { kind: 'requeue-orphan', id: job.id }, job.id,
+      ));
+      return;
+    }
+    if (job.entry !== '' && !inStream) {
+      findings.push(finding(
+        'dangling-entry', job.key,
+        `Job ${job.id}'s entry field names ${job.entry}, which is not in ${job.stream}; the job waits in the ${inFailed ? 'failed' : 'delayed'} set, where entry should be empty.`,
+        `Set job ${job.id}'s entry to '' (only if it still names that missing entry).`,
+        { kind: 'clear-entry', id: job.id, entry: job.entry }, job.id,
+      ));
+    }
+    if (inFailed) return;
+    const waiting = inDelayed || (inStream && !delivered);
+    if (!job.payloadIsJson && waiting) {
+      findings.push(finding(
+        'invalid-payload', job.key,
+        `Job ${job.id}'s payload is not JSON, so no handler can be given it; a reserve would fail it on the spot.`,
+        `Fail job ${job.id} now with "Payload is not valid JSON…" and move it to ${keys.failed} (only if no worker holds it).`,
+        { kind: 'fail-invalid-payload', id: job.id }, job.id,
+      ));
+    } else if (inStream && !delivered && job.attempts >= job.maxAttempts) {
+      findings.push(finding(
+        'attempts-used', job.key,
+        `Job ${job.id} waits in ${job.stream} although it has used ${job.attempts} of its ${job.maxAttempts} attempts; a worker would run it once more than allowed.`,
+        `Fail job ${job.id}: delete its entry and move it to ${keys.failed} (only if no worker has been handed it meanwhile).`,
+        { kind: 'fail-exhausted', id: job.id }, job.id,
+      ));
+    }
+  });
+}
+
+async function checkUniqueKeys(queue: RedisQueue, found: string[], findings: Finding[]): Promise<void> {
+  const { keys } = queue;
+  const types = await pipelined(queue, (p, i) => p.type(found[i]!), found.length);
+  const strings = found.filter((key, i) => {
+    const type = String(types[i]);
+    if (type !== 'string') findings.push(wrongType(key, 'string', type));
+    return type === 'string';
+  });
+  const owners = await pipelined(queue, (p, i) => p.get(strings[i]!), strings.length);
+  const holders = await pipelined(queue, (p, i) => {
+    const owner = typeof owners[i] === 'string' ? (owners[i] as string) : '';
+    p.type(keys.job(owner)).hget(keys.job(owner), 'unique_key');
+  }, strings.length);
+  strings.forEach((key, i) => {
+    const owner = typeof owners[i] === 'string' ? (owners[i] as string) : '';
+    const uniqueKey = key.slice(keys.prefix.length + 2);
+    const exists = holders[2 * i] === 'hash';
+    const held = holders[2 * i + 1];
+    if (exists && held === uniqueKey) return;
+    const id = Number(owner);
+    findings.push(finding(
+      'wrong-unique', key,
+      exists
+        ? `${key} says job ${owner} holds unique key "${uniqueKey}", but that job's unique_key is ${held ? `"${String(held)}"` : 'empty'}: pushes with this key collapse into a job that does not hold it.`
+        : `${key} names job ${owner}, which is gone. A push treats it as free, but it stays until then.`,
+      `Delete ${key} (only if it still names job ${owner} and that job still does not hold the key).`,
+      { kind: 'free-unique', key: uniqueKey, id: owner },
+      Number.isSafeInteger(id) && id > 0 ? id : undefined,
+    ));
+  });
+}
+
+/** The whole check, step after step; `onStep` sees each step's progress. Findings are deduplicated. */
+export async function runDoctor(queue: RedisQueue, onStep?: (state: DoctorState) => void): Promise<Finding[]> {
+  let state = startDoctor();
+  const findings = new Map<string, Finding>();
+  for (;;) {
+    const step = await doctorStep(queue, state);
+    for (const item of step.findings) findings.set(findingId(item), item);
+    state = step.state;
+    onStep?.(state);
+    if (step.done) return [...findings.values()];
+  }
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { sleep, testQueueFactory } from '../queue/test-redis';
+import { findParkingHazard, readReservations, type ReservationRow, type Reservations } from './reservations';
+
+const openQueue = testQueueFactory();
+
+function rowOf(reservations: Reservations, jobId: number | null, entry?: string): ReservationRow {
+  const row = reservations.holders.flatMap((group) => group.rows).find((candidate) => candidate.jobId === jobId && (entry === undefined || candidate.entry === entry));
+  if (!row) throw new Error(`no row for job ${jobId}`);
+  return row;
+}
+
+describe('readReservations', () => {
+  it('classifies running, overdue, tombstone and mismatch entries and groups them by holder', async () => {
+    const queue = await openQueue();
+    const [running, overdue, gone, parked, unmarked, deleted] = await queue.pushMany(
+      ['running', 'overdue', 'gone', 'parked', 'unmarked', 'deleted'].map((name) => ({ queue: 'mail', name, payload: {} })),
+    );
+    const held = (await queue.reserve(['mail'], 'web-1:100', 300))!;
+    expect(held.id).toBe(running);
+    await queue.reserve(['mail'], 'web-2:200', 1);
+    const goneJob = (await queue.reserve(['mail'], 'web-1:100', 300))!;
+    const parkedJob = (await queue.reserve(['mail'], 'web-1:100', 300))!;
+    const unmarkedJob = (await queue.reserve(['mail'], 'web-1:100', 300))!;
+    const deletedJob = (await queue.reserve(['mail'], 'web-1:100', 300))!;
+    // Pushed to and never reserved from: no group, nothing pending, no error.
+    await queue.push('quiet', 'waiting', {});
+
+    await queue.redis.del(queue.keys.job(gone!));
+    await queue.redis.hset(queue.keys.job(parked!), 'entry', '');
+    await queue.redis.hset(queue.keys.job(unmarked!), 'reserved_by', '', 'reserved_until', '0');
+    // Deleted from the stream by hand; its pending record stays behind.
+    await queue.redis.xdel(queue.keys.stream('mail', 0), deletedJob.entry);
+    await sleep(1100);
+
+    const reservations = await readReservations(queue);
+
+    expect(reservations.counts).toEqual({ running: 1, overdue: 1, tombstone: 2, mismatch: 2 });
+    expect(reservations.total).toBe(6);
+    expect(reservations.errors).toEqual([]);
+    expect(reservations.holders.map((group) => group.holder)).toEqual(['web-1:100', 'web-2:200', null]);
+    expect(rowOf(reservations, running!)).toMatchObject({
+      state: 'running',
+      queue: 'mail',
+      level: '0',
+      stream: queue.keys.stream('mail', 0),
+      entry: held.entry,
+      name: 'running',
+      reservedBy: 'web-1:100',
+      reservedUntil: held.fields.reserved_until,
+      attempts: '1',
+      maxAttempts: '3',
+      deliveries: 1,
+      timeoutSeconds: 300,
+    });
+    expect(rowOf(reservations, running!).idleMs).toBeGreaterThanOrEqual(1000);
+    expect(rowOf(reservations, overdue!)).toMatchObject({ state: 'overdue', reservedBy: 'web-2:200', timeoutSeconds: 1 });
+    expect(rowOf(reservations, gone!)).toMatchObject({ state: 'tombstone', entry: goneJob.entry, name: null, reservedBy: '' });
+    expect(rowOf(reservations, parked!)).toMatchObject({ state: 'mismatch', entry: parkedJob.entry, mismatch: expect.stringContaining('no stream entry') });
+    expect(rowOf(reservations, unmarked!)).toMatchObject({ state: 'mismatch', entry: unmarkedJob.entry, mismatch: 'the job says it is not reserved' });
+    expect(rowOf(reservations, null, deletedJob.entry)).toMatchObject({ state: 'tombstone', jobId: null });
+    expect(deleted).toBe(deletedJob.id);
+    // 300 s against 1 s: a reclaim by web-2 would park web-1's jobs.
+    expect(reservations.parkingHazard).toEqual({
+      holders: [
+        { holder: 'web-2:200', timeoutSeconds: 1 },
+        { holder: 'web-1:100', timeoutSeconds: 300 },
+      ],
+    });
+    // Reading changed nothing and created no group.
+    expect(await queue.redis.exists(queue.keys.stream('quiet', 0))).toBe(1);
+    await expect(queue.redis.xpending(queue.keys.stream('quiet', 0), queue.settings.group)).rejects.toThrow(/NOGROUP/);
+  });
+
+  it('pages through a pending list longer than one XPENDING page, and stops at its bound saying so', async () => {
+    const queue = await openQueue();
+    const ids = await queue.pushMany(Array.from({ length: 25 }, (_, n) => ({ queue: 'bulk', name: `job.${n}`, payload: { n }, options: { priority: n % 2 } })));
+    await queue.push('other', 'one', {});
+    for (let n = 0; n < 25; n++) await queue.reserve(['bulk'], 'web-1:1', 300);
+    await queue.reserve(['other'], 'web-9:9', 300);
+
+    const all = await readReservations(queue, { pageSize: 4, batchSize: 7 });
+    expect(all.total).toBe(26);
+    expect(all.truncated).toBe(false);
+    expect(all.queuesRead).toBe(2);
+    const bulk = all.holders.find((group) => group.holder === 'web-1:1')!;
+    expect(bulk.rows.map((row) => row.jobId).sort((a, b) => a! - b!)).toEqual(ids);
+    expect(new Set(bulk.rows.map((row) => `${row.stream} ${row.entry}`)).size).toBe(25);
+    expect(bulk.rows.every((row) => row.state === 'running')).toBe(true);
+    expect(all.parkingHazard).toBeNull();
+
+    const capped = await readReservations(queue, { pageSize: 4, maxEntries: 10 });
+    expect(capped.total).toBe(10);
+    expect(capped.truncated).toBe(true);
+  });
+
+  it('reports a stream it cannot read and still reads the others', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('mail', 'fine', {});
+    await queue.reserve(['mail'], 'web-1:1', 60);
+    await queue.redis.zadd(queue.keys.levels('mail'), 7, '7');
+    await queue.redis.set(queue.keys.stream('mail', 7), 'not a stream');
+
+    const reservations = await readReservations(queue);
+    expect(reservations.errors).toEqual([{ stream: queue.keys.stream('mail', 7), error: expect.stringContaining('WRONGTYPE') }]);
+    expect(rowOf(reservations, id).state).toBe('running');
+  });
+
+  it('says nothing is held when no queue exists', async () => {
+    const queue = await openQueue();
+    const reservations = await readReservations(queue);
+    expect(reservations).toMatchObject({ holders: [], total: 0, truncated: false, parkingHazard: null, queuesRead: 0 });
+  });
+});
+
+describe('findParkingHazard', () => {
+  const group = (holder: string | null, timeoutSeconds: number | null) => ({ holder, timeoutSeconds, rows: [] });
+
+  it('names the holders when their timeouts differ by more than a second', () => {
+    expect(findParkingHazard([group('a:1', 60), group('b:2', 30), group(null, null)])).toEqual({
+      holders: [
+        { holder: 'b:2', timeoutSeconds: 30 },
+        { holder: 'a:1', timeoutSeconds: 60 },
+      ],
+    });
+  });
+
+  it('stays quiet for one timeout across the fleet, a rounding second apart, or a single holder', () => {
+    expect(findParkingHazard([group('a:1', 60), group('b:2', 60)])).toBeNull();
+    expect(findParkingHazard([group('a:1', 60), group('b:2', 61)])).toBeNull();
+    expect(findParkingHazard([group('a:1', 60), group(null, null)])).toBeNull();
+  });
+});

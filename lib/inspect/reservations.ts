@@ -1,0 +1,282 @@
+import { settlePipeline } from '../queue/pipeline';
+import type { RedisQueue } from '../queue/redis-queue';
+import { bytesToText } from './display-text';
+
+/**
+ * What a pending entry (delivered, not acknowledged) amounts to:
+ * - running: its job's claim runs until a moment still ahead;
+ * - overdue: the claim ran out and nobody reclaimed it yet, so stats()
+ *   still counts it reserved although any worker reserving on its queue
+ *   would take it;
+ * - tombstone: the job hash is gone (or the entry itself was deleted), so
+ *   there is nothing to run;
+ * - mismatch: the hash no longer points at this entry, or says it is not
+ *   reserved at all.
+ */
+export type ReservationState = 'running' | 'overdue' | 'tombstone' | 'mismatch';
+
+export interface ReservationRow {
+  queue: string;
+  level: string;
+  /** the stream's key */
+  stream: string;
+  /** the stream entry id */
+  entry: string;
+  /** the id the entry names; null when it names none or the entry was deleted from the stream */
+  jobId: number | null;
+  state: ReservationState;
+  /** why a mismatch is one, in words */
+  mismatch: string | null;
+  /** null when the hash is gone */
+  name: string | null;
+  /** the hash's reserved_by, '' when empty or gone */
+  reservedBy: string;
+  /** the hash's reserved_until as stored, '' when gone */
+  reservedUntil: string;
+  attempts: string | null;
+  maxAttempts: string | null;
+  /** ms since the entry was last delivered, as XPENDING measured it */
+  idleMs: number;
+  deliveries: number;
+  /** when it was last delivered, server ms: the server's clock minus the idle time */
+  deliveredAtMs: number;
+  /** the timeout the holder claimed it with: reserved_until minus the second it was delivered; null unless running or overdue */
+  timeoutSeconds: number | null;
+}
+
+export interface HolderGroup {
+  /** reserved_by (host:pid); null for the entries nobody holds (tombstones and mismatches) */
+  holder: string | null;
+  /** longest held first */
+  rows: ReservationRow[];
+  /** the timeout most of this holder's claims imply; null when none of them tells */
+  timeoutSeconds: number | null;
+}
+
+export interface ParkingHazard {
+  /** each holder with the timeout its claims imply, shortest first */
+  holders: { holder: string; timeoutSeconds: number }[];
+}
+
+export interface Reservations {
+  /** holders by name, then the entries nobody holds */
+  holders: HolderGroup[];
+  counts: Record<ReservationState, number>;
+  total: number;
+  /** set when holders claim with different timeouts: a reclaim may park a live job or wait on a dead one */
+  parkingHazard: ParkingHazard | null;
+  /** more queues or pending entries exist than one read looks at */
+  truncated: boolean;
+  /** streams that could not be read (a key of the wrong type), each with why */
+  errors: { stream: string; error: string }[];
+  queuesRead: number;
+  /** the Redis server's clock, unix seconds */
+  now: number;
+}
+
+export interface ReservationLimits {
+  /** XPENDING page size */
+  pageSize?: number;
+  /** pending entries read at most, over every stream */
+  maxEntries?: number;
+  /** queue names read at most from queue:queues */
+  maxQueues?: number;
+  /** levels read at most per queue */
+  maxLevels?: number;
+  /** commands per pipelined batch of entry and hash reads */
+  batchSize?: number;
+}
+
+const HASH_FIELDS = ['name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts', 'entry'] as const;
+
+/** Differences this small are the same timeout measured across a second's boundary. */
+const TIMEOUT_TOLERANCE_SECONDS = 1;
+
+interface PendingEntry {
+  queue: string;
+  level: string;
+  stream: string;
+  entry: string;
+  idleMs: number;
+  deliveries: number;
+  deliveredAtMs: number;
+}
+
+function serverMs([seconds, micros]: [string, string]): number {
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+async function readQueueNames(queue: RedisQueue, maxQueues: number): Promise<{ names: string[]; truncated: boolean }> {
+  const names = new Set<string>();
+  let cursor = '0';
+  do {
+    const [next, batch] = await queue.redis.sscan(queue.keys.queues, cursor, 'COUNT', 200);
+    for (const name of batch) names.add(name);
+    cursor = next;
+  } while (cursor !== '0' && names.size < maxQueues);
+  const sorted = [...names].sort();
+  return { names: sorted.slice(0, maxQueues), truncated: cursor !== '0' || sorted.length > maxQueues };
+}
+
+/**
+ * Every pending entry of every queue's level streams, paged through XPENDING
+ * `pageSize` at a time (all streams' next pages in one pipeline per round),
+ * until `maxEntries`. Each page reads the server's clock in the same
+ * pipeline, so an entry's delivery time is that clock minus its idle time.
+ */
+async function readPending(
+  queue: RedisQueue,
+  streams: { queue: string; level: string; stream: string }[],
+  pageSize: number,
+  maxEntries: number,
+  errors: Reservations['errors'],
+): Promise<{ entries: PendingEntry[]; truncated: boolean }> {
+  const entries: PendingEntry[] = [];
+  let active = streams.map((stream) => ({ ...stream, start: '-' }));
+  while (active.length > 0 && entries.length < maxEntries) {
+    const pipeline = queue.redis.pipeline().time();
+    const count = Math.min(pageSize, maxEntries - entries.length);
+    for (const stream of active) pipeline.xpending(stream.stream, queue.settings.group, stream.start, '+', count);
+    const [time, ...pages] = await settlePipeline(pipeline);
+    if (time instanceof Error) throw time;
+    const nowMs = serverMs(time as [string, string]);
+    const next: typeof active = [];
+    for (const [index, stream] of active.entries()) {
+      const page = pages[index];
+      if (page instanceof Error) {
+        // A stream never reserved from has no group: nobody holds anything there.
+        if (!page.message.startsWith('NOGROUP')) errors.push({ stream: stream.stream, error: page.message });
+        continue;
+      }
+      const rows = (page ?? []) as [string, string, number, number][];
+      for (const [entry, , idle, deliveries] of rows) {
+        entries.push({ queue: stream.queue, level: stream.level, stream: stream.stream, entry, idleMs: Number(idle), deliveries: Number(deliveries), deliveredAtMs: nowMs - Number(idle) });
+      }
+      const last = rows.at(-1);
+      if (rows.length === count && last) next.push({ ...stream, start: `(${last[0]}` });
+    }
+    active = next;
+  }
+  return { entries: entries.slice(0, maxEntries), truncated: active.length > 0 || entries.length > maxEntries };
+}
+
+/** Runs `add` for each item in pipelined batches of `size`, returning the replies in order. */
+async function inBatches<T>(queue: RedisQueue, items: readonly T[], size: number, add: (pipeline: ReturnType<RedisQueue['redis']['pipeline']>, item: T) => void): Promise<unknown[]> {
+  const replies: unknown[] = [];
+  for (let start = 0; start < items.length; start += size) {
+    const pipeline = queue.redis.pipeline();
+    for (const item of items.slice(start, start + size)) add(pipeline, item);
+    replies.push(...(await settlePipeline(pipeline)));
+  }
+  return replies;
+}
+
+function jobIdOf(reply: unknown): number | null {
+  if (!Array.isArray(reply) || reply.length === 0) return null;
+  const fields = (reply[0] as [string, string[]])[1];
+  const index = fields.findIndex((field, position) => position % 2 === 0 && field === 'job');
+  const id = index >= 0 ? Number(fields[index + 1]) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function mostCommon(values: number[]): number | null {
+  const tally = new Map<number, number>();
+  for (const value of values) tally.set(value, (tally.get(value) ?? 0) + 1);
+  let best: number | null = null;
+  for (const [value, count] of tally) if (best === null || count > tally.get(best)! || (count === tally.get(best)! && value < best)) best = value;
+  return best;
+}
+
+/**
+ * Holders whose claims imply timeouts further apart than a second's
+ * rounding: the spec's parking hazard. A worker with a short timeout that
+ * reclaims a longer-timeout holder's job parks it until that deadline; the
+ * reverse leaves a dead holder's job waiting longer than the claim said.
+ */
+export function findParkingHazard(holders: readonly HolderGroup[]): ParkingHazard | null {
+  const timed = holders.flatMap(({ holder, timeoutSeconds }) => (holder !== null && timeoutSeconds !== null ? [{ holder, timeoutSeconds }] : []));
+  if (timed.length < 2) return null;
+  timed.sort((a, b) => a.timeoutSeconds - b.timeoutSeconds || a.holder.localeCompare(b.holder));
+  return timed.at(-1)!.timeoutSeconds - timed[0]!.timeoutSeconds > TIMEOUT_TOLERANCE_SECONDS ? { holders: timed } : null;
+}
+
+/**
+ * Every reservation: each level stream's pending entries (XPENDING, paged)
+ * joined with their job hashes, classified, and grouped by the worker that
+ * holds them. Reads only, in bounded pipelined batches; never creates a group.
+ */
+export function readReservations(queue: RedisQueue, limits: ReservationLimits = {}): Promise<Reservations> {
+  const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 250 } = limits;
+  return queue.attempt(async () => {
+    const errors: Reservations['errors'] = [];
+    const { names, truncated: queuesTruncated } = await readQueueNames(queue, maxQueues);
+    const pipeline = queue.redis.pipeline().time();
+    for (const name of names) pipeline.zrevrange(queue.keys.levels(name), 0, maxLevels - 1);
+    const [time, ...levelReplies] = await settlePipeline(pipeline);
+    if (time instanceof Error) throw time;
+    const now = Number((time as [string, string])[0]);
+    const streams = names.flatMap((name, index) => {
+      const levels = levelReplies[index];
+      if (levels instanceof Error) {
+        errors.push({ stream: queue.keys.levels(name), error: levels.message });
+        return [];
+      }
+      return (levels as string[]).map((level) => ({ queue: name, level, stream: queue.keys.stream(name, level) }));
+    });
+
+    const { entries, truncated } = await readPending(queue, streams, pageSize, maxEntries, errors);
+    const ranges = await inBatches(queue, entries, batchSize, (batch, entry) => batch.xrange(entry.stream, entry.entry, entry.entry, 'COUNT', 1));
+    const ids = ranges.map(jobIdOf);
+    const named = ids.flatMap((id) => (id === null ? [] : [id]));
+    const hashReplies = await inBatches(queue, named, batchSize, (batch, id) => batch.exists(queue.keys.job(id)).hmgetBuffer(queue.keys.job(id), ...HASH_FIELDS));
+    let hashIndex = 0;
+    const hashes = ids.map((id) => (id === null ? null : ([hashReplies[2 * hashIndex], hashReplies[2 * hashIndex++ + 1]] as const)));
+
+    const rows = entries.map((pending, index): ReservationRow => {
+      const jobId = ids[index] ?? null;
+      const base = { ...pending, jobId, mismatch: null, name: null, reservedBy: '', reservedUntil: '', attempts: null, maxAttempts: null, timeoutSeconds: null };
+      const [exists, values] = hashes[index] ?? [0, null];
+      if (jobId === null || exists === 0) return { ...base, state: 'tombstone' };
+      if (values instanceof Error || !Array.isArray(values)) {
+        return { ...base, state: 'mismatch', mismatch: `${queue.keys.job(jobId)} is not a hash` };
+      }
+      const [name, reservedBy, reservedUntil, attempts, maxAttempts, hashEntry] = (values as (Buffer | null)[]).map((value) =>
+        value === null ? null : bytesToText(value),
+      ) as (string | null)[];
+      const fields = { ...base, name: name ?? null, reservedBy: reservedBy ?? '', reservedUntil: reservedUntil ?? '', attempts: attempts ?? null, maxAttempts: maxAttempts ?? null };
+      const deadline = Number(reservedUntil ?? 0) || 0;
+      if ((hashEntry ?? '') !== pending.entry) {
+        return { ...fields, state: 'mismatch', mismatch: hashEntry ? `the job now points at entry ${hashEntry}` : 'the job points at no stream entry (parked, failed or delayed)' };
+      }
+      if (fields.reservedBy === '' || deadline === 0) return { ...fields, state: 'mismatch', mismatch: 'the job says it is not reserved' };
+      const timeoutSeconds = deadline - Math.floor(pending.deliveredAtMs / 1000);
+      return { ...fields, state: deadline > now ? 'running' : 'overdue', timeoutSeconds };
+    });
+
+    const byHolder = new Map<string | null, ReservationRow[]>();
+    for (const row of rows) {
+      // A tombstone or a mismatch is an entry nobody holds, whatever a hash may say.
+      const holder = row.state === 'running' || row.state === 'overdue' ? row.reservedBy : null;
+      byHolder.set(holder, [...(byHolder.get(holder) ?? []), row]);
+    }
+    const holders: HolderGroup[] = [...byHolder.entries()]
+      .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
+      .map(([holder, held]) => ({
+        holder,
+        rows: held.sort((a, b) => a.deliveredAtMs - b.deliveredAtMs || a.entry.localeCompare(b.entry)),
+        timeoutSeconds: mostCommon(held.flatMap((row) => (row.timeoutSeconds === null ? [] : [row.timeoutSeconds]))),
+      }));
+    const counts: Record<ReservationState, number> = { running: 0, overdue: 0, tombstone: 0, mismatch: 0 };
+    for (const row of rows) counts[row.state] += 1;
+    return {
+      holders,
+      counts,
+      total: rows.length,
+      parkingHazard: findParkingHazard(holders),
+      truncated: truncated || queuesTruncated,
+      errors,
+      queuesRead: names.length,
+      now,
+    };
+  });
+}

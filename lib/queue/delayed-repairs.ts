@@ -1,0 +1,61 @@
+import { QueueError } from './errors';
+import { PROMOTE_LIMIT, type RedisQueue } from './redis-queue';
+import { assertScriptSucceeded } from './scripts';
+
+/** One bounded promotion step (lua/promote-due-2.lua). */
+export interface PromoteStep {
+  /** ids moved to their priority's stream, soonest due first */
+  promoted: number[];
+  /** ids that were due but whose hash was gone: removed from the delayed set */
+  vanished: number[];
+  /** ids still due after this step (beyond the step's bound, or due meanwhile) */
+  remainingDue: number;
+}
+
+/** What running one delayed job now did (lua/run-now-3.lua). */
+export type RunNowOutcome =
+  | { outcome: 'promoted'; entry: string; level: string }
+  /** the id was not in the delayed set: a worker promoted it meanwhile, or it never was delayed */
+  | { outcome: 'not-delayed' }
+  /** the id was in the delayed set but its hash was gone: removed from the set */
+  | { outcome: 'gone' };
+
+function assertQueueName(name: string): void {
+  if (typeof name !== 'string' || name === '') throw new QueueError('The queue name must be a non-empty string');
+}
+
+/**
+ * Promotes what a reserve on `name` would promote, without reserving: at
+ * most `limit` due ids (the spec's PROMOTE_LIMIT), by the server's clock.
+ * Nothing else promotes a delayed job on a queue no worker reserves from;
+ * the caller repeats while `remainingDue` is above 0, one short script each.
+ */
+export async function promoteDueStep(queue: RedisQueue, name: string, limit = PROMOTE_LIMIT): Promise<PromoteStep> {
+  assertQueueName(name);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new QueueError(`The promote limit must be a whole number of at least 1, got ${limit}`);
+  return queue.attempt(async () => {
+    const reply = await queue.redis.queuelensPromoteDue(queue.keys.delayed(name), queue.keys.levels(name), queue.keys.prefix, name, limit);
+    const [promoted, vanished, remaining] = assertScriptSucceeded(reply) as [string[], string[], number];
+    return { promoted: promoted.map(Number), vanished: vanished.map(Number), remainingDue: Number(remaining) };
+  });
+}
+
+/**
+ * Moves one delayed job of `name` into its stream now, whatever its due
+ * time. Only while the id is in the delayed set: a job promoted meanwhile
+ * answers `not-delayed` and gets no second entry.
+ */
+export async function runDelayedJobNow(queue: RedisQueue, name: string, id: number): Promise<RunNowOutcome> {
+  assertQueueName(name);
+  if (!Number.isSafeInteger(id) || id < 1) throw new QueueError(`A job id is a whole number above 0, got ${id}`);
+  return queue.attempt(async () => {
+    const reply = await queue.redis.queuelensRunNow(
+      queue.keys.delayed(name), queue.keys.levels(name), queue.keys.job(id),
+      queue.keys.prefix, name, id,
+    );
+    const [outcome, entry, level] = assertScriptSucceeded(reply) as [string, string?, string?];
+    if (outcome === 'promoted') return { outcome, entry: String(entry), level: String(level) };
+    if (outcome === 'not-delayed' || outcome === 'gone') return { outcome };
+    throw new QueueError(`The run-now script answered ${outcome}, which this version does not know`);
+  });
+}

@@ -1,0 +1,48 @@
+-- Shared by the doctor's repair scripts (lua/doctor-*.lua). Each repair
+-- re-checks the broken condition with these before it writes, so that it
+-- does nothing when a worker fixed or changed the job meanwhile.
+
+-- True when `entry` is in `stream` and carries job `id`.
+local function entryHoldsJob(stream, entry, id)
+  if entry == nil or entry == '' or rcall('TYPE', stream).ok ~= 'stream' then return false end
+  -- An entry field that is not a stream id at all names no entry either.
+  local range = redis.pcall('XRANGE', stream, entry, entry, 'COUNT', 1)
+  if range.err then return false end
+  local found = range[1]
+  if not found then return false end
+  local fields = found[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'job' then return fields[i + 1] == id end
+  end
+  return false
+end
+
+-- True when a worker was handed `entry` and has not acknowledged it: the job
+-- is reserved, and settling it is its holder's business. A missing group
+-- means nobody was handed anything.
+local function entryDelivered(stream, group, entry)
+  local pending = redis.pcall('XPENDING', stream, group, entry, entry, 1)
+  if pending.err then return false end
+  return pending[1] ~= nil
+end
+
+-- The stream a job's entry lives in: its queue's stream at its priority.
+local function jobStream(prefix, job)
+  local fields = rcall('HMGET', job, 'queue', 'priority')
+  return streamKey(prefix, fields[1] or '', levelOf(fields[2]))
+end
+
+-- Fails a job that no worker holds, as fail() does: frees its unique key,
+-- clears the claim and the entry, records error and failed_at, joins the
+-- failed set. The caller has already removed it from its stream or delayed set.
+local function failUnheldJob(prefix, failedKey, job, id, message, now)
+  freeUniqueKey(prefix, job, id)
+  rcall('HSET', job,
+    'unique_key', '',
+    'reserved_until', 0,
+    'reserved_by', '',
+    'entry', '',
+    'error', truncateError(message),
+    'failed_at', formatUtc(now))
+  rcall('ZADD', failedKey, now, id)
+end
