@@ -6,6 +6,7 @@ import { applyRepair, applyRepairs, type DoctorRepair } from '../queue/doctor-re
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
 import { runDoctor, type Finding, type FindingKind } from './doctor';
+import { censusStep } from './key-layout';
 
 const openQueue = testQueueFactory();
 
@@ -256,7 +257,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('the doctor on 200,000 jobs', () => {
+describe('the doctor and the census on 200,000 jobs', () => {
   let server: ChildProcess | undefined;
   afterEach(() => {
     server?.kill('SIGKILL');
@@ -301,6 +302,16 @@ describe('the doctor on 200,000 jobs', () => {
       const findings = await runDoctor(queue, () => (steps += 1));
       expect(findings).toEqual([]);
       expect(steps).toBeGreaterThan(200);
+      expectNoSlowCommands(await redis.slowlog('GET', 100));
+
+      // The census over the same 200,000 jobs: bounded SCAN steps only.
+      let census = { cursor: '0', jobs: 0, steps: 0 };
+      do {
+        const step = await censusStep(queue, census.cursor);
+        census = { cursor: step.cursor, jobs: census.jobs + step.jobs, steps: census.steps + 1 };
+      } while (census.cursor !== '0');
+      expect(census.jobs).toBeGreaterThanOrEqual(total);
+      expect(census.steps).toBeGreaterThan(100);
       expectNoSlowCommands(await redis.slowlog('GET', 100));
 
       // And a finding among them is still found.

@@ -1,6 +1,7 @@
 import { QueueError } from '../queue/errors';
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
+import { patternUnder } from '../queue/scan-keys';
 import { toDisplayValue, type DisplayValue } from './display-text';
 
 /** A Redis TYPE reply: `none` when the key does not exist. */
@@ -419,7 +420,7 @@ export function censusStep(queue: RedisQueue, cursor: string, count = CENSUS_SCA
   return queue.attempt(async () => {
     const from = scanCursorFrom(cursor === '0' ? '' : cursor);
     const prefix = queue.keys.prefix;
-    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    const pattern = patternUnder(prefix);
     const [scanReply, dbSize] = (await execPipeline(queue.redis.pipeline().scan(from, 'MATCH', pattern, 'COUNT', count).dbsize())) as [
       [string, string[]],
       number,

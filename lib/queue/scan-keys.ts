@@ -1,8 +1,13 @@
 import type { Redis } from 'ioredis';
 
+/** A SCAN MATCH pattern for every key under `prefix`, its glob characters escaped. */
+export function patternUnder(prefix: string): string {
+  return `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+}
+
 /** The keys under `prefix`, a bounded SCAN step at a time: never KEYS, which would block Redis. */
 export async function* scanKeysUnder(redis: Redis, prefix: string, count = 1000): AsyncGenerator<string[]> {
-  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  const pattern = patternUnder(prefix);
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', count);
