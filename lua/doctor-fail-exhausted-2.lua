@@ -22,6 +22,7 @@ local rcall = redis.call
 -- @include server-time
 -- @include layout
 -- @include doctor
+-- @include fail-job
 
 local job, failedKey = KEYS[1], KEYS[2]
 local prefix, group, id = ARGV[1], ARGV[2], ARGV[3]
@@ -36,7 +37,7 @@ local stream = jobStream(prefix, job)
 if not entryHoldsJob(stream, fields[3], id) or entryDelivered(stream, group, fields[3]) then return {0} end
 
 rcall('XDEL', stream, fields[3])
-failUnheldJob(prefix, failedKey, job, id,
+markFailed(prefix, failedKey, job, id,
   'QueueLens doctor: the job was waiting to run although it had used all ' .. attempts .. ' of its '
     .. maxAttempts .. ' attempts.', serverNow())
 return {1}

@@ -22,6 +22,7 @@ local rcall = redis.call
 -- @include server-time
 -- @include layout
 -- @include doctor
+-- @include fail-job
 
 local job, failedKey = KEYS[1], KEYS[2]
 local prefix, group, id = ARGV[1], ARGV[2], ARGV[3]
@@ -38,5 +39,5 @@ if inStream and entryDelivered(stream, group, fields[2]) then return {0} end
 if inStream then rcall('XDEL', stream, fields[2]) end
 local delayedKey = prefix .. 'q:' .. (fields[3] or '') .. ':delayed'
 if rcall('TYPE', delayedKey).ok == 'zset' then rcall('ZREM', delayedKey, id) end
-failUnheldJob(prefix, failedKey, job, id, ARGV[4], serverNow())
+markFailed(prefix, failedKey, job, id, ARGV[4], serverNow())
 return {1}

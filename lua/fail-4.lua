@@ -23,6 +23,7 @@
 local rcall = redis.call
 -- @include server-time
 -- @include layout
+-- @include fail-job
 
 local stream, delayedKey, failedKey, job = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix, group, id, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -38,13 +39,5 @@ end
 local now = serverNow()
 ackAndDelete(stream, group, entry)
 rcall('ZREM', delayedKey, id)
-freeUniqueKey(prefix, job, id)
-rcall('HSET', job,
-  'unique_key', '',
-  'reserved_until', 0,
-  'reserved_by', '',
-  'entry', '',
-  'error', truncateError(ARGV[7]),
-  'failed_at', formatUtc(now))
-rcall('ZADD', failedKey, now, id)
+markFailed(prefix, failedKey, job, id, ARGV[7], now)
 return {1}

@@ -28,6 +28,7 @@
 local rcall = redis.call
 -- @include server-time
 -- @include layout
+-- @include fail-job
 -- @include reservation-check
 
 local stream, delayedKey, failedKey, job = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -43,13 +44,5 @@ local now = serverNow()
 rcall('XACK', stream, group, entry)
 rcall('XDEL', stream, entry)
 rcall('ZREM', delayedKey, id)
-freeUniqueKey(prefix, job, id)
-rcall('HSET', job,
-  'unique_key', '',
-  'reserved_until', 0,
-  'reserved_by', '',
-  'entry', '',
-  'error', truncateError(ARGV[8]),
-  'failed_at', formatUtc(now))
-rcall('ZADD', failedKey, now, id)
+markFailed(prefix, failedKey, job, id, ARGV[8], now)
 return {1}

@@ -31,18 +31,3 @@ local function jobStream(prefix, job)
   local fields = rcall('HMGET', job, 'queue', 'priority')
   return streamKey(prefix, fields[1] or '', levelOf(fields[2]))
 end
-
--- Fails a job that no worker holds, as fail() does: frees its unique key,
--- clears the claim and the entry, records error and failed_at, joins the
--- failed set. The caller has already removed it from its stream or delayed set.
-local function failUnheldJob(prefix, failedKey, job, id, message, now)
-  freeUniqueKey(prefix, job, id)
-  rcall('HSET', job,
-    'unique_key', '',
-    'reserved_until', 0,
-    'reserved_by', '',
-    'entry', '',
-    'error', truncateError(message),
-    'failed_at', formatUtc(now))
-  rcall('ZADD', failedKey, now, id)
-end
