@@ -199,6 +199,25 @@ describe('push', () => {
   });
 });
 
+describe('completeAndReserve', () => {
+  it('completes the job and hands out the next one, in that order', async () => {
+    const queue = await openQueue();
+    const [first, second] = await queue.pushMany([
+      { queue: 'default', name: 'first', payload: {} },
+      { queue: 'default', name: 'second', payload: {} },
+    ]);
+    const held = (await queue.reserve(['default'], 'host:1', 30))!;
+    expect(held.id).toBe(first);
+    const { completed, next } = await queue.completeAndReserve(held, ['default'], 'host:1', 30);
+    expect(completed).toBe(true);
+    expect(next?.id).toBe(second);
+    expect(await queue.redis.exists(queue.keys.job(first!))).toBe(0);
+    const last = await queue.completeAndReserve(next!, ['default'], 'host:1', 30);
+    expect(last).toEqual({ completed: true, next: null });
+    expect(await queue.redis.xlen(queue.keys.stream('default', 0))).toBe(0);
+  });
+});
+
 describe('reserve', () => {
   it('walks the queues in the order given', async () => {
     const queue = await openQueue();
