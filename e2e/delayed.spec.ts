@@ -1,8 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { delayedOfQueueHref, queueHref } from '@/lib/routes';
-import { SpecKeys } from './spec-keys';
-import { connectE2eQueue } from './support';
+import { SpecKeys, withSpecKeys } from './spec-keys';
 
 const DAY = 86_400;
 
@@ -29,15 +28,7 @@ test.describe('delayed timeline', () => {
   let queue: RedisQueue;
   let keys: SpecKeys;
 
-  test.beforeAll(async () => {
-    queue = await connectE2eQueue();
-    keys = await SpecKeys.start(queue);
-  });
-
-  test.afterAll(async () => {
-    await keys.cleanUp();
-    await queue.close();
-  });
+  withSpecKeys((opened) => ({ queue, keys } = opened));
 
   test('counts overdue jobs and what comes due per bucket, flags an unattended queue, and lists the next jobs due', async ({ page }, testInfo) => {
     const name = keys.queueName('timeline');

@@ -1,22 +1,13 @@
 import { expect, test } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { doctorHref } from '@/lib/routes';
-import { SpecKeys } from './spec-keys';
-import { connectE2eQueue } from './support';
+import { SpecKeys, withSpecKeys } from './spec-keys';
 
 test.describe('doctor page', () => {
   let queue: RedisQueue;
   let keys: SpecKeys;
 
-  test.beforeAll(async () => {
-    queue = await connectE2eQueue();
-    keys = await SpecKeys.start(queue);
-  });
-
-  test.afterAll(async () => {
-    await keys.cleanUp();
-    await queue.close();
-  });
+  withSpecKeys((opened) => ({ queue, keys } = opened));
 
   test('shows a broken state, repairs it after a confirmation and then finds nothing', async ({ page }, testInfo) => {
     const name = keys.queueName('doctor');

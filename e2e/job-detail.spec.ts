@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { jobHref, queueHref } from '@/lib/routes';
-import { SpecKeys } from './spec-keys';
-import { connectE2eQueue } from './support';
+import { SpecKeys, withSpecKeys } from './spec-keys';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -29,15 +28,7 @@ test.describe('job page', () => {
   let queue: RedisQueue;
   let keys: SpecKeys;
 
-  test.beforeAll(async () => {
-    queue = await connectE2eQueue();
-    keys = await SpecKeys.start(queue);
-  });
-
-  test.afterAll(async () => {
-    await keys.cleanUp();
-    await queue.close();
-  });
+  withSpecKeys((opened) => ({ queue, keys } = opened));
 
   async function failedJob(name: string, options: { maxAttempts?: number; priority?: number } = {}): Promise<{ id: number; queueName: string }> {
     const queueName = keys.queueName(name);

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { layoutHref, layoutKeyHref } from '@/lib/routes';
-import { SpecKeys } from './spec-keys';
-import { connectE2eQueue } from './support';
+import { SpecKeys, withSpecKeys } from './spec-keys';
 
 function table(page: Page, name: string): Locator {
   return page.getByRole('table', { name, exact: true });
@@ -19,16 +18,12 @@ test.describe('key layout page', () => {
   // Keys outside the layout this spec writes by hand; deleted with the rest.
   const strangers: string[] = [];
 
-  test.beforeAll(async () => {
-    queue = await connectE2eQueue();
-    keys = await SpecKeys.start(queue);
-  });
-
-  test.afterAll(async () => {
-    if (strangers.length > 0) await queue.redis.unlink(...strangers);
-    await keys.cleanUp();
-    await queue.close();
-  });
+  withSpecKeys(
+    (opened) => ({ queue, keys } = opened),
+    async () => {
+      if (strangers.length > 0) await queue.redis.unlink(...strangers);
+    },
+  );
 
   test('lists the keys of a seeded queue with their types, and flags a key of the wrong type', async ({ page }) => {
     const name = keys.queueName('layout');

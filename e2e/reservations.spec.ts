@@ -1,8 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { queueHref } from '@/lib/routes';
-import { SpecKeys } from './spec-keys';
-import { connectE2eQueue } from './support';
+import { SpecKeys, withSpecKeys } from './spec-keys';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -19,15 +18,7 @@ test.describe('reservations page', () => {
   let queue: RedisQueue;
   let keys: SpecKeys;
 
-  test.beforeAll(async () => {
-    queue = await connectE2eQueue();
-    keys = await SpecKeys.start(queue);
-  });
-
-  test.afterAll(async () => {
-    await keys.cleanUp();
-    await queue.close();
-  });
+  withSpecKeys((opened) => ({ queue, keys } = opened));
 
   test('says so when no job is reserved', async ({ page }) => {
     await page.goto('/');

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { test } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { connectE2eQueue } from './support';
 
 /**
  * The keys one spec writes under the run's shared prefix, so that it deletes
@@ -53,4 +55,24 @@ export class SpecKeys {
     }
     if (!this.seqExisted) await redis.del(keys.seq);
   }
+}
+
+/**
+ * For the enclosing describe: connects to the run's queue before its first
+ * test and hands the queue and its SpecKeys to `use`; after its last test
+ * runs `beforeCleanUp`, deletes the spec's keys and disconnects.
+ */
+export function withSpecKeys(use: (opened: { queue: RedisQueue; keys: SpecKeys }) => void, beforeCleanUp?: () => Promise<void>): void {
+  let opened: { queue: RedisQueue; keys: SpecKeys } | undefined;
+  test.beforeAll(async () => {
+    const queue = await connectE2eQueue();
+    opened = { queue, keys: await SpecKeys.start(queue) };
+    use(opened);
+  });
+  test.afterAll(async () => {
+    if (!opened) return;
+    await beforeCleanUp?.();
+    await opened.keys.cleanUp();
+    await opened.queue.close();
+  });
 }

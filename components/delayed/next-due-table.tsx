@@ -1,5 +1,5 @@
 import { JobLink, JobName } from '@/components/queues/job-link';
-import { UtcMoment } from '@/components/ui/moment';
+import { DueMoment } from '@/components/ui/due-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
 
@@ -42,12 +42,7 @@ export function NextDueTable({
             <JobName name={job.name} />
           </Cell>
           <Cell>
-            <UtcMoment seconds={job.dueAt} now={now} />
-            {job.dueAt <= now && (
-              <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
-                overdue
-              </span>
-            )}
+            <DueMoment dueAt={job.dueAt} now={now} overdueLabel="overdue" />
           </Cell>
           <td className="px-4 py-1.5 text-right align-top">
             <button

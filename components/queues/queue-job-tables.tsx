@@ -1,5 +1,6 @@
 import { formatRelative, formatUtc, isoOf } from '@/components/ui/format-moment';
 import { UtcMoment } from '@/components/ui/moment';
+import { DueMoment } from '@/components/ui/due-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { FailedRowView } from '@/lib/inspect/failed';
 import type { QueueDetail } from '@/lib/inspect/queue-detail';
@@ -61,12 +62,7 @@ export function DelayedJobsTable({ label, jobs, now }: { label: string; jobs: Qu
             <JobName name={job.name} />
           </Cell>
           <Cell>
-            <UtcMoment seconds={job.dueAt} now={now} />
-            {job.dueAt <= now && (
-              <span className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
-                due, waiting for a worker to promote it
-              </span>
-            )}
+            <DueMoment dueAt={job.dueAt} now={now} overdueLabel="due, waiting for a worker to promote it" />
           </Cell>
         </tr>
       ))}
