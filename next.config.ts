@@ -3,6 +3,8 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // `queuelens serve` runs .next/standalone/server.js: the build alone, no node_modules beside it.
+  output: 'standalone',
   typedRoutes: true,
   // ioredis names its errors after their constructor (MaxRetriesPerRequestError
   // and the like); bundled and minified those names are lost, and the driver

@@ -1,8 +1,10 @@
 import { defineConfig } from '@playwright/test';
-import { APP_PORT, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2ePrefix } from './e2e/support';
+import { APP_PORT, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2ePrefix, e2eSecrets } from './e2e/support';
 
 assertLocalRedis();
 const prefix = e2ePrefix();
+const secrets = e2eSecrets();
+const serverEnv = { QUEUE_PREFIX: prefix, QUEUELENS_SECRET: secrets.operator, QUEUELENS_VIEWER_SECRET: secrets.viewer, NEXT_TELEMETRY_DISABLED: '1' };
 
 export default defineConfig({
   testDir: './e2e',
@@ -19,26 +21,31 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     },
   },
+  projects: [
+    // Signs in through the form once; every other spec starts with that session (cookies ignore the port, so all three servers accept it).
+    { name: 'sign-in', testMatch: /sign-in\.setup\.ts/ },
+    { name: 'dashboard', dependencies: ['sign-in'], use: { storageState: OPERATOR_STATE } },
+  ],
   // Started in order, so the second server finds the build the first one made.
   webServer: [
     {
-      command: `npm run build && npm run start -- -H 127.0.0.1 -p ${APP_PORT}`,
+      command: `npm run build && npm run start -- --host 127.0.0.1 --port ${APP_PORT}`,
       url: `http://127.0.0.1:${APP_PORT}`,
-      env: { QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
+      env: serverEnv,
       reuseExistingServer: false,
       timeout: 180_000,
     },
     {
-      command: `npm run start -- -H 127.0.0.1 -p ${UNREACHABLE_APP_PORT}`,
+      command: `npm run start -- --host 127.0.0.1 --port ${UNREACHABLE_APP_PORT}`,
       url: `http://127.0.0.1:${UNREACHABLE_APP_PORT}`,
-      env: { REDIS_URL: UNREACHABLE_REDIS_URL, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
+      env: { ...serverEnv, REDIS_URL: UNREACHABLE_REDIS_URL },
       reuseExistingServer: false,
       timeout: 60_000,
     },
     {
-      command: `npm run start -- -H 127.0.0.1 -p ${RESTARTABLE_APP_PORT}`,
+      command: `npm run start -- --host 127.0.0.1 --port ${RESTARTABLE_APP_PORT}`,
       url: `http://127.0.0.1:${RESTARTABLE_APP_PORT}`,
-      env: { REDIS_URL: `redis://127.0.0.1:${RESTARTABLE_REDIS_PORT}`, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
+      env: { ...serverEnv, REDIS_URL: `redis://127.0.0.1:${RESTARTABLE_REDIS_PORT}` },
       reuseExistingServer: false,
       timeout: 60_000,
     },

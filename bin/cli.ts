@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/queue/config';
 import { describeProgress, runDoctor, type Finding } from '../lib/inspect/doctor';
 import { applyRepairs } from '../lib/queue/doctor-repairs';
@@ -18,6 +22,9 @@ Commands:
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
   doctor [--json] [--repair]              check the whole layout; exit 1 when anything is wrong.
                                            --repair applies the repairs (exit 0 when all were repaired)
+  serve [--host H] [--port P]              run the dashboard from the production build (npm run build first);
+                                           default 127.0.0.1:3000. Without QUEUELENS_SECRET on a loopback
+                                           address it makes a secret and prints a one-time login link
   work QUEUE[,QUEUE...] [--concurrency N] [--timeout S]
                                            run the demo handlers: demo.noop, demo.sleep {"ms":N},
                                            demo.fail, demo.flaky {"p":0.3}
@@ -209,6 +216,25 @@ const commands: Record<string, Command> = {
       console.error(`Working ${queues.join(', ')} with concurrency ${concurrency} and a ${timeoutSeconds}s timeout`);
       await worker.run();
     });
+  },
+
+  async serve(args) {
+    const { values, positionals } = parse(args, { host: { type: 'string' }, port: { type: 'string' } });
+    if (positionals.length > 0) throw new UsageError('serve takes no positional arguments');
+    const host = values.host ?? '127.0.0.1';
+    const port = wholeNumber(values.port, '--port', 1) ?? 3000;
+    const launch = prepareLaunch(process.env, host, port);
+    if (!launch.ok) throw new QueueError(launch.error);
+    const server = '.next/standalone/server.js';
+    if (!existsSync(server)) throw new UsageError(`${server} is missing: run npm run build first`);
+    // The standalone server reads HOSTNAME and PORT; instrumentation.ts checks the same settings again.
+    // The standalone server changes into its own directory, so a config file here is passed by its full path.
+    const config = process.env.QUEUELENS_CONFIG ? {} : existsSync('queuelens.config.json') ? { QUEUELENS_CONFIG: resolve('queuelens.config.json') } : {};
+    const env = { ...process.env, ...launch.env, ...config, HOSTNAME: host, PORT: String(port) };
+    const child = spawn(process.execPath, [server], { stdio: 'inherit', env });
+    for (const line of launch.notice) console.log(line);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+    return new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
   },
 };
 

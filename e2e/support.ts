@@ -36,6 +36,19 @@ export function e2ePrefix(): string {
   return prefix;
 }
 
+/**
+ * The run's secrets, chosen once like the prefix: every server under test
+ * gets them, and the sign-in setup and the access tests use them.
+ */
+export function e2eSecrets(): { operator: string; viewer: string } {
+  process.env.QUEUELENS_E2E_SECRET ??= randomBytes(32).toString('base64url');
+  process.env.QUEUELENS_E2E_VIEWER_SECRET ??= randomBytes(32).toString('base64url');
+  return { operator: process.env.QUEUELENS_E2E_SECRET, viewer: process.env.QUEUELENS_E2E_VIEWER_SECRET };
+}
+
+/** Where the sign-in setup leaves the operator's session cookie for the other specs. */
+export const OPERATOR_STATE = 'test-results/.auth/operator.json';
+
 export function connectE2eQueue(): Promise<RedisQueue> {
   return RedisQueue.connect({ ...settingsFromEnv(), prefix: e2ePrefix() });
 }

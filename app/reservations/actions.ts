@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { cleanTombstone, failReservation, releaseReservation } from '@/lib/queue/reservation-repairs';
+import { cleanTombstone, failReservation, releaseReservation, type RepairOutcome } from '@/lib/queue/reservation-repairs';
 import { queueAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -20,13 +20,31 @@ const seenReservation = z.object({
   attempts: z.string().max(32),
 });
 
+function describeReservation({ jobId, queue, reservedBy }: { jobId: number; queue: string; reservedBy: string }): string {
+  return `job ${jobId} on ${queue}, held by ${reservedBy}`;
+}
+
+function describeRepair(outcome: RepairOutcome): string {
+  return outcome.done ? 'done' : outcome.message;
+}
+
 /** Releases a held job now: back to ready on its level, attempts untouched. */
-export const releaseNow = queueAction(seenReservation, (seen, queue) => releaseReservation(queue, seen));
+export const releaseNow = queueAction(seenReservation, (seen, queue) => releaseReservation(queue, seen), {
+  action: 'release a reservation',
+  target: describeReservation,
+  outcome: describeRepair,
+});
 
 /** Fails a held job with the operator's reason, as fail() would. */
-export const failWithReason = queueAction(seenReservation.extend({ reason: z.string().trim().min(1, 'give a reason').max(60_000) }), ({ reason, ...seen }, queue) =>
-  failReservation(queue, seen, reason),
+export const failWithReason = queueAction(
+  seenReservation.extend({ reason: z.string().trim().min(1, 'give a reason').max(60_000) }),
+  ({ reason, ...seen }, queue) => failReservation(queue, seen, reason),
+  { action: 'fail a reservation', target: (seen) => `${describeReservation(seen)}, reason: ${seen.reason}`, outcome: describeRepair },
 );
 
 /** Acknowledges and deletes a pending entry whose job is gone. */
-export const cleanUpTombstone = queueAction(z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, queue) => cleanTombstone(queue, seen));
+export const cleanUpTombstone = queueAction(z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, queue) => cleanTombstone(queue, seen), {
+  action: 'clean up a tombstone',
+  target: ({ queue, level, entry }) => `entry ${entry} of ${queue} level ${level}`,
+  outcome: describeRepair,
+});

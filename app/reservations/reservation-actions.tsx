@@ -9,6 +9,7 @@ import type { RepairOutcome } from '@/lib/queue/reservation-repairs';
 import { queryKeys } from '@/lib/queries/keys';
 import type { ReservationRow } from '@/lib/queries/reservations';
 import { cleanUpTombstone, failWithReason, releaseNow } from './actions';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 
 const NO_ANSWER = 'The QueueLens server did not answer; the job may or may not have changed. The page shows its state as soon as a read succeeds.';
 const DEFAULT_REASON = 'Failed by an operator from QueueLens: the reservation was stuck.';
@@ -59,7 +60,7 @@ export function ReservationActions({ row }: { row: ReservationRow }) {
         aria-label={`Clean up ${subject.toLowerCase()}`}
         onClick={() =>
           run(
-            () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId: row.jobId }),
+            () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId: row.jobId }, getTabConnection()),
             `${subject}: the tombstone entry was acknowledged and deleted.`,
           )
         }
@@ -71,13 +72,13 @@ export function ReservationActions({ row }: { row: ReservationRow }) {
 
   const jobId = row.jobId!;
   const seen = { queue: row.queue, level: row.level, entry: row.entry, jobId, reservedBy: row.reservedBy, reservedUntil: row.reservedUntil, attempts: row.attempts ?? '' };
-  const release = () => run(() => releaseNow(seen), `Job ${jobId} released: it is ready again on ${row.queue}, level ${row.level}.`);
+  const release = () => run(() => releaseNow(seen, getTabConnection()), `Job ${jobId} released: it is ready again on ${row.queue}, level ${row.level}.`);
   const fail = () => {
     if (reason.trim() === '') {
       setReasonError('Give a reason: it is stored as the job’s error.');
       return;
     }
-    run(() => failWithReason({ ...seen, reason }), `Job ${jobId} failed; it is in the failed list.`);
+    run(() => failWithReason({ ...seen, reason }, getTabConnection()), `Job ${jobId} failed; it is in the failed list.`);
   };
 
   return (

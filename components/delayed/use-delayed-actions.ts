@@ -7,6 +7,7 @@ import { useToast } from '@/components/ui/toaster';
 import { promoteDueJobs, runDelayedNow } from '@/app/queues/[queue]/delayed/actions';
 import { queryKeys } from '@/lib/queries/keys';
 import { promoteOutcome, runNowOutcome, type Outcome } from './delayed-outcomes';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 
 const NO_ANSWER = 'The QueueLens server did not answer; jobs may or may not have moved. The page shows where they are as soon as a read succeeds.';
 
@@ -34,7 +35,7 @@ export function useDelayedActions(queue: string) {
       let vanished = 0;
       const outcome = await run('Promoting due jobs', overdue, async () => {
         try {
-          const step = await promoteDueJobs({ queue });
+          const step = await promoteDueJobs({ queue }, getTabConnection());
           if (!step.ok) return step;
           promoted += step.promoted.length;
           vanished += step.vanished.length;
@@ -53,7 +54,7 @@ export function useDelayedActions(queue: string) {
     async (id: number) => {
       setRunningId(id);
       try {
-        const result = await runDelayedNow({ queue, id });
+        const result = await runDelayedNow({ queue, id }, getTabConnection());
         if (result.ok) report(runNowOutcome(id, result));
         else toast.error(result.error);
       } catch {

@@ -11,6 +11,7 @@ import { Section } from '@/components/ui/section';
 import { useToast } from '@/components/ui/toaster';
 import { FINDING_KINDS, findingId, type Finding, type FindingKind, type Severity } from '@/lib/inspect/doctor-kinds';
 import { useDoctorCheck } from './use-doctor-check';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 
 /** Repairs per action call; each is its own short script. */
 const REPAIRS_PER_CALL = 200;
@@ -52,7 +53,7 @@ export function DoctorPanel() {
     try {
       for (let start = 0; start < findings.length; start += REPAIRS_PER_CALL) {
         const batch = findings.slice(start, start + REPAIRS_PER_CALL);
-        const result = await repairFindings({ repairs: batch.map((finding) => finding.repair!) });
+        const result = await repairFindings({ repairs: batch.map((finding) => finding.repair!) }, getTabConnection());
         if (!result.ok) {
           error = result.error;
           break;

@@ -3,6 +3,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { runDoctorStep } from '@/app/doctor/actions';
 import { describeProgress, findingId, startDoctor, type Finding } from '@/lib/inspect/doctor-kinds';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 
 export interface DoctorCheck {
   findings: Finding[];
@@ -34,7 +35,7 @@ export function useDoctorCheck() {
     let state = startDoctor();
     setCheck({ ...IDLE, running: true, progress: describeProgress(state) });
     for (;;) {
-      const result = await runDoctorStep({ state }).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
+      const result = await runDoctorStep({ state }, getTabConnection()).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
       if (generation.current !== mine) return;
       if (!result.ok) {
         setCheck((current) => ({ ...current, running: false, error: result.error }));

@@ -5,6 +5,7 @@ import { previewForget } from '@/app/failed/actions';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount } from '@/components/ui/format-count';
 import { useToast } from '@/components/ui/toaster';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 
 /**
  * Forget everything that failed before a moment (UTC). The preview counts
@@ -25,7 +26,7 @@ export function ForgetBeforeForm({ busy, onForget }: { busy: boolean; onForget: 
       className="flex flex-wrap items-end gap-3"
       onSubmit={async (event) => {
         event.preventDefault();
-        const preview = await previewForget({ before });
+        const preview = await previewForget({ before }, getTabConnection());
         if (!preview.ok) return toast.error(preview.error);
         if (preview.count === 0) return toast.success(`No failed job failed before ${before} UTC`);
         setPending({ before, count: preview.count });

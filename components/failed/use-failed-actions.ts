@@ -6,6 +6,7 @@ import { forgetJobs, forgetOldestStep, retryJobs, retryOldestStep } from '@/app/
 import { useToast } from '@/components/ui/toaster';
 import { describeForget, describeRetry, describeStop } from './outcome-messages';
 import { useBulkRun, type BulkOutcome, type BulkStep } from './use-bulk-run';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 
 /** Ids per action call; the driver runs each call as one script over at most this many. */
 const IDS_PER_CALL = 200;
@@ -44,7 +45,7 @@ export function useFailedActions() {
       const outcome = await run('Retrying', ids.length, async (): Promise<BulkStep> => {
         const batch = ids.slice(next, (next += IDS_PER_CALL));
         if (batch.length === 0) return { ok: true, handled: 0, finished: true };
-        const result = await retryJobs({ ids: [...batch], maxAttempts });
+        const result = await retryJobs({ ids: [...batch], maxAttempts }, getTabConnection());
         if (!result.ok) return result;
         counts.requeued += result.requeued.length;
         counts.notFailed += result.notFailed.length;
@@ -64,7 +65,7 @@ export function useFailedActions() {
       const outcome = await run('Forgetting', ids.length, async (): Promise<BulkStep> => {
         const batch = ids.slice(next, (next += IDS_PER_CALL));
         if (batch.length === 0) return { ok: true, handled: 0, finished: true };
-        const result = await forgetJobs({ ids: [...batch] });
+        const result = await forgetJobs({ ids: [...batch] }, getTabConnection());
         if (!result.ok) return result;
         counts.forgotten += result.forgotten;
         counts.notFailed += result.notFailed;
@@ -80,7 +81,7 @@ export function useFailedActions() {
     async (total: number, maxAttempts: number | undefined) => {
       const counts = { requeued: 0, notFailed: 0, missing: 0 };
       const outcome = await run('Retrying every failed job', total, async (): Promise<BulkStep> => {
-        const result = await retryOldestStep({ maxAttempts });
+        const result = await retryOldestStep({ maxAttempts }, getTabConnection());
         if (!result.ok) return result;
         counts.requeued += result.requeued.length;
         counts.missing += result.missing.length;
@@ -97,7 +98,7 @@ export function useFailedActions() {
       let forgotten = 0;
       const label = before === null ? 'Forgetting every failed job' : `Forgetting jobs failed before ${before}`;
       const outcome = await run(label, total, async (): Promise<BulkStep> => {
-        const result = await forgetOldestStep({ before });
+        const result = await forgetOldestStep({ before }, getTabConnection());
         if (!result.ok) return result;
         forgotten += result.forgotten;
         return { ok: true, handled: result.forgotten, finished: result.remaining === 0 };

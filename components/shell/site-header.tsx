@@ -1,12 +1,25 @@
 import Link from 'next/link';
+import { signOut } from '@/app/login/actions';
 import { ConnectionStatus } from '@/components/live/connection-status';
 import { PollIntervalSelect } from '@/components/live/poll-interval-select';
+import type { Access } from '@/lib/auth/credentials';
 import { overviewHref } from '@/lib/routes';
+import { ConnectionSwitcher, type ConnectionChoice } from './connection-switcher';
 import { GoToJob } from './go-to-job';
 import { NavLinks } from './nav-links';
 
-/** The bar on every page: name, navigation, "Go to job", how often data refreshes and whether it does. */
-export function SiteHeader() {
+export interface HeaderSession {
+  access: Access;
+  connection: string;
+  choices: readonly ConnectionChoice[];
+}
+
+/**
+ * The bar on every page: name, navigation, "Go to job", how often data
+ * refreshes and whether it does, which Redis the page shows, and who is
+ * signed in. Signed out, only the name.
+ */
+export function SiteHeader({ session }: { session: HeaderSession | null }) {
   return (
     <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
       {/* A phone gets name, navigation and status on the first line and the tools below; wider screens one line. */}
@@ -14,15 +27,36 @@ export function SiteHeader() {
         <Link href={overviewHref} className="rounded-md text-lg font-semibold tracking-tight">
           QueueLens
         </Link>
-        <NavLinks />
-        <div className="ml-auto lg:order-last lg:ml-0">
-          <ConnectionStatus />
-        </div>
-        <div className="flex w-full flex-wrap items-center gap-x-5 gap-y-3 lg:ml-auto lg:w-auto">
-          <GoToJob />
-          <PollIntervalSelect />
-        </div>
+        {session && (
+          <>
+            <NavLinks />
+            <div className="ml-auto lg:order-last lg:ml-0">
+              <ConnectionStatus />
+            </div>
+            <div className="flex w-full flex-wrap items-center gap-x-5 gap-y-3 lg:ml-auto lg:w-auto">
+              <GoToJob />
+              <PollIntervalSelect />
+            </div>
+          </>
+        )}
       </div>
+      {session && (
+        <div className="border-t border-zinc-100 dark:border-zinc-800">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-1.5 sm:px-6">
+            <ConnectionSwitcher current={session.connection} choices={session.choices} />
+            <p className="ml-auto text-sm text-zinc-600 dark:text-zinc-400">
+              {session.access.who} · <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.access.role}</span>
+            </p>
+            {session.access.via === 'session' && (
+              <form action={signOut}>
+                <button type="submit" className="text-sm text-blue-700 underline dark:text-blue-400">
+                  Sign out
+                </button>
+              </form>
+            )}
+          </div>
+        </div>
+      )}
     </header>
   );
 }

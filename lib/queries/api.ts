@@ -1,3 +1,5 @@
+import { CONNECTION_HEADER, getTabConnection } from './tab-connection';
+
 /**
  * The JSON every `app/api` route answers with: the read's value, or why there
  * is none. `error` is written for operators (a QueueError message naming the
@@ -30,7 +32,9 @@ function isApiResult(value: unknown): value is ApiResult<unknown> {
 export async function fetchApi<T>(path: string, signal?: AbortSignal): Promise<ApiResult<T>> {
   let response: Response;
   try {
-    response = await fetch(path, { signal, cache: 'no-store', headers: { accept: 'application/json' } });
+    const connection = getTabConnection();
+    const headers = { accept: 'application/json', ...(connection ? { [CONNECTION_HEADER]: connection } : {}) };
+    response = await fetch(path, { signal, cache: 'no-store', headers });
   } catch (error) {
     // react-query aborts a fetch it no longer needs; that is not an outage.
     if (signal?.aborted) throw error;

@@ -1,13 +1,34 @@
 import 'server-only';
 import { z } from 'zod';
+import type { Access } from '@/lib/auth/credentials';
+import type { Role } from '@/lib/auth/session-token';
+import type { Connection } from '@/lib/dashboard/connections';
 import { QueueError } from '@/lib/queue/errors';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { getQueue } from '@/lib/server/queue';
+import { authenticate, isSameOriginRequest, roleRefusal } from './access';
+import { recordMutation } from './audit';
+import { logEvent } from './log';
+import { chooseConnection, getQueue } from './queue';
 
 /** What every server action returns: a value, never a thrown error or a stack trace. */
 export type ActionResult<T extends object> = ({ ok: true } & T) | { ok: false; error: string };
 
+/**
+ * A server action as the browser calls it: its input, and the connection the
+ * tab shows (see lib/queries/connection.ts), so that an action never lands on
+ * a connection the operator is not looking at.
+ */
+export type ServerAction<Input, T extends object> = (input: Input, connection?: string) => Promise<ActionResult<T>>;
+
+/** How a mutation reads in the audit log: its name, what it was aimed at, and what came of it. */
+export interface AuditDescription<Input, T> {
+  action: string;
+  target: (input: Input) => string;
+  outcome: (result: T) => string;
+}
+
 const UNEXPECTED = 'The action failed unexpectedly; the server log has the details.';
+const FOREIGN_ORIGIN = 'The request did not come from this dashboard’s pages, so it was refused.';
 
 function describeInvalidInput(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -16,26 +37,93 @@ function describeInvalidInput(error: z.ZodError): string {
   return `Invalid input, ${where}${issue.message}`;
 }
 
+type Prepared<Input> = { ok: true; input: Input; access: Access; connection: Connection } | { ok: false; error: string; access?: Access; connection?: Connection };
+
 /**
- * Wraps a server action: validates its input with `schema` (an action is a
- * public endpoint and gets whatever a client sends), runs it against the
- * queue, and maps failures to messages. A QueueError's message is written
+ * Everything an action checks before it touches Redis, in this order: the
+ * request came from our own pages, whoever sent it may do this (re-checked
+ * here, whatever the proxy let through), the connection is the tab's and
+ * allows it, and the input parses (an action is a public endpoint and gets
+ * whatever a client sends).
+ */
+async function prepare<Schema extends z.ZodType>(needed: Role, schema: Schema, input: unknown, requested: unknown): Promise<Prepared<z.output<Schema>>> {
+  if (!(await isSameOriginRequest())) return { ok: false, error: FOREIGN_ORIGIN };
+  const allowed = await authenticate();
+  if (!allowed.ok) return { ok: false, error: allowed.error };
+  if (requested !== undefined && typeof requested !== 'string') return { ok: false, error: 'The request was not understood.', access: allowed.access };
+  const choice = await chooseConnection(requested);
+  if (!choice.ok) return { ok: false, error: choice.error, access: allowed.access };
+  const { connection } = choice;
+  const refusal = roleRefusal(allowed.access, needed);
+  if (refusal !== null) return { ok: false, error: refusal, access: allowed.access, connection };
+  if (needed === 'operator' && connection.readOnly) return { ok: false, error: `${connection.label} is read-only: nothing on it can be changed through QueueLens.`, access: allowed.access, connection };
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeInvalidInput(parsed.error), access: allowed.access, connection };
+  return { ok: true, input: parsed.data, access: allowed.access, connection };
+}
+
+async function run<Input, T extends object>(body: (input: Input, queue: RedisQueue) => Promise<T>, input: Input, connection: Connection): Promise<{ ok: true; value: T; queue: RedisQueue } | { ok: false; error: string; queue?: RedisQueue }> {
+  let queue: RedisQueue | undefined;
+  try {
+    queue = await getQueue(connection);
+    return { ok: true, value: await body(input, queue), queue };
+  } catch (error) {
+    if (error instanceof QueueError) return { ok: false, error: error.message, queue };
+    logEvent('error', 'a server action failed unexpectedly', { error });
+    return { ok: false, error: UNEXPECTED, queue };
+  }
+}
+
+/**
+ * A server action that changes queue state: operators only, on a connection
+ * that is not read-only, and every attempt by a signed-in user, done,
+ * refused or failed, goes to the audit log. A QueueError's message is written
  * for operators and is passed on; anything else is logged and reported
  * generically.
  */
 export function queueAction<Schema extends z.ZodType, T extends object>(
   schema: Schema,
-  run: (input: z.output<Schema>, queue: RedisQueue) => Promise<T>,
-): (input: z.input<Schema>) => Promise<ActionResult<T>> {
-  return async (input) => {
-    const parsed = schema.safeParse(input);
-    if (!parsed.success) return { ok: false, error: describeInvalidInput(parsed.error) };
-    try {
-      return { ok: true, ...(await run(parsed.data, await getQueue())) };
-    } catch (error) {
-      if (error instanceof QueueError) return { ok: false, error: error.message };
-      console.error('QueueLens: a server action failed unexpectedly', error);
-      return { ok: false, error: UNEXPECTED };
+  body: (input: z.output<Schema>, queue: RedisQueue) => Promise<T>,
+  audit: AuditDescription<z.output<Schema>, T>,
+): ServerAction<z.input<Schema>, T> {
+  return async (input, requested) => {
+    const prepared = await prepare('operator', schema, input, requested);
+    if (!prepared.ok) {
+      if (prepared.access && prepared.connection) {
+        const queue = await getQueue(prepared.connection).catch(() => undefined);
+        if (queue) await recordMutation(queue, { ...entryOf(prepared.access, prepared.connection, audit.action, '—'), result: 'refused', detail: prepared.error });
+      }
+      return { ok: false, error: prepared.error };
     }
+    const { access, connection } = prepared;
+    const outcome = await run(body, prepared.input, connection);
+    const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
+    if (outcome.queue) {
+      await recordMutation(outcome.queue, outcome.ok ? { ...entry, result: 'ok', detail: audit.outcome(outcome.value) } : { ...entry, result: 'failed', detail: outcome.error });
+    }
+    return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
+  };
+}
+
+/** Ids for an audit target: the first few and how many more, so a bulk step stays one short line. */
+export function describeJobs(ids: readonly number[]): string {
+  const shown = ids.slice(0, 5).join(', ');
+  return ids.length > 5 ? `jobs ${shown} (+${ids.length - 5} more)` : `job${ids.length === 1 ? '' : 's'} ${shown}`;
+}
+
+function entryOf(access: Access, connection: Connection, action: string, target: string) {
+  return { who: access.who, role: access.role, connection: connection.name, action, target };
+}
+
+/** A server action that only reads (a doctor check step, a count for a confirmation): anyone who may view. */
+export function queueReadAction<Schema extends z.ZodType, T extends object>(
+  schema: Schema,
+  body: (input: z.output<Schema>, queue: RedisQueue) => Promise<T>,
+): ServerAction<z.input<Schema>, T> {
+  return async (input, requested) => {
+    const prepared = await prepare('viewer', schema, input, requested);
+    if (!prepared.ok) return { ok: false, error: prepared.error };
+    const outcome = await run(body, prepared.input, prepared.connection);
+    return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
   };
 }

@@ -1,50 +1,103 @@
 import 'server-only';
-import { settingsFromEnv } from '@/lib/queue/config';
+import { cookies, headers } from 'next/headers';
+import { loadConnections, type Connection } from '@/lib/dashboard/connections';
+import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
+import { authenticate } from './access';
+import { logEvent } from './log';
 
-export type ReadResult<T> = { ok: true; data: T } | { ok: false; error: string; unreachable?: boolean };
+/** A read's value, or why there is none; `status` is the HTTP status an API route answers a refusal with. */
+export type ReadResult<T> = { ok: true; data: T } | { ok: false; error: string; unreachable?: boolean; status?: number };
+
+export type ConnectionChoice = { ok: true; connection: Connection } | { ok: false; status: 400 | 409 | 500; error: string };
 
 const UNKNOWN_ERROR = 'Something went wrong while reading the queues; the server log has the details.';
 
 // Kept on globalThis because `next dev` re-evaluates changed modules: a
-// module-level variable would open a new Redis client on every edit and leak
-// the old one.
-const cache = globalThis as typeof globalThis & { queuelensConnection?: Promise<RedisQueue> };
+// module-level variable would open new Redis clients on every edit and leak
+// the old ones.
+const cache = globalThis as typeof globalThis & {
+  queuelensConnections?: Connection[];
+  queuelensQueues?: Map<string, Promise<RedisQueue>>;
+};
+
+/** The configured connections, read once; a broken file throws (the server refuses to start on it). */
+export function connections(): Connection[] {
+  return (cache.queuelensConnections ??= loadConnections());
+}
 
 /**
- * The app's one Redis connection, made on first use and shared by every
+ * The connection a request is for: the one the tab names (header or action
+ * argument), else the switcher's cookie, else the first configured. A tab
+ * naming another connection than the cookie was switched behind its back,
+ * and must reload before it reads or changes anything.
+ */
+export async function chooseConnection(requested?: string): Promise<ConnectionChoice> {
+  let all: Connection[];
+  try {
+    all = connections();
+  } catch (error) {
+    logEvent('error', 'the connections file cannot be read', { error });
+    return { ok: false, status: 500, error: 'The connections file cannot be read; the server log says why.' };
+  }
+  const [headerList, cookieJar] = await Promise.all([headers(), cookies()]);
+  const named = requested ?? headerList.get(CONNECTION_HEADER) ?? undefined;
+  const switched = all.find((connection) => connection.name === cookieJar.get(CONNECTION_COOKIE)?.value);
+  if (named === undefined) return { ok: true, connection: switched ?? all[0]! };
+  const connection = all.find((candidate) => candidate.name === named);
+  if (!connection) return { ok: false, status: 400, error: `There is no connection named "${named.slice(0, 40)}".` };
+  if (switched && switched.name !== connection.name) {
+    return { ok: false, status: 409, error: `This tab shows ${connection.label}, but QueueLens was switched to ${switched.label} in another tab: reload the page.` };
+  }
+  return { ok: true, connection };
+}
+
+/**
+ * The Redis connection of `connection`, made on first use and shared by every
  * request. A failed connect is not kept, so the next request tries again and
  * a Redis that comes back is picked up without a restart; once connected,
  * ioredis reconnects by itself.
  */
-export function getQueue(): Promise<RedisQueue> {
-  if (cache.queuelensConnection) return cache.queuelensConnection;
-  // async so that a malformed REDIS_URL, which settingsFromEnv throws on,
-  // becomes a rejection like any other connect failure.
-  const connection = (async () => {
-    const settings = settingsFromEnv();
-    // A page answers within a few connect timeouts even when Redis hangs with the connection open.
-    return RedisQueue.connect(settings, { commandTimeoutMs: settings.timeout * 2500 });
-  })();
-  cache.queuelensConnection = connection;
-  connection.catch(() => {
-    if (cache.queuelensConnection === connection) delete cache.queuelensConnection;
+export function getQueue(connection: Connection): Promise<RedisQueue> {
+  const queues = (cache.queuelensQueues ??= new Map());
+  const open = queues.get(connection.name);
+  if (open) return open;
+  const { settings } = connection;
+  // A page answers within a few connect timeouts even when Redis hangs with the connection open.
+  const opening = RedisQueue.connect(settings, { commandTimeoutMs: settings.timeout * 2500 });
+  queues.set(connection.name, opening);
+  opening.catch(() => {
+    if (queues.get(connection.name) === opening) queues.delete(connection.name);
   });
-  return connection;
+  return opening;
+}
+
+/** Closes every open connection, for a graceful shutdown. */
+export async function closeQueues(): Promise<void> {
+  const queues = cache.queuelensQueues;
+  if (!queues) return;
+  const open = [...queues.values()];
+  queues.clear();
+  await Promise.allSettled(open.map(async (opening) => (await opening).close()));
 }
 
 /**
- * Runs a read against the queue as a value. A QueueError's message is written
- * for operators and is passed on; anything else may carry internals, so it is
- * logged here and reported generically.
+ * Runs a read for whoever may view, on the connection the request is for, as
+ * a value. A QueueError's message is written for operators and is passed on;
+ * anything else may carry internals, so it is logged here and reported
+ * generically.
  */
-export async function readQueue<T>(read: (queue: RedisQueue) => Promise<T>): Promise<ReadResult<T>> {
+export async function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>): Promise<ReadResult<T>> {
+  const allowed = await authenticate();
+  if (!allowed.ok) return allowed;
+  const choice = await chooseConnection();
+  if (!choice.ok) return choice;
   try {
-    return { ok: true, data: await read(await getQueue()) };
+    return { ok: true, data: await read(await getQueue(choice.connection), choice.connection) };
   } catch (error) {
     if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable };
-    console.error('QueueLens: reading the queues failed unexpectedly', error);
+    logEvent('error', 'reading the queues failed unexpectedly', { error });
     return { ok: false, error: UNKNOWN_ERROR };
   }
 }

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toaster';
 import { forgetJobs, retryJobs } from '@/app/failed/actions';
 import { queryKeys } from '@/lib/queries/keys';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 
 const NO_ANSWER = 'The QueueLens server did not answer; the job may or may not have changed. The page shows its state as soon as a read succeeds.';
 
@@ -38,7 +39,7 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
     const input = parseMaxAttempts(String(data.get('maxAttempts') ?? ''));
     if (!input.ok) return { inputError: input.error };
     try {
-      const result = await retryJobs({ ids: [id], maxAttempts: input.value });
+      const result = await retryJobs({ ids: [id], maxAttempts: input.value }, getTabConnection());
       if (result.ok) report(retryOutcome(id, result));
       else toast.error(result.error);
     } catch {
@@ -51,7 +52,7 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
   const forget = () =>
     startForget(async () => {
       try {
-        const result = await forgetJobs({ ids: [id] });
+        const result = await forgetJobs({ ids: [id] }, getTabConnection());
         if (result.ok) report(forgetOutcome(id, result));
         else toast.error(result.error);
       } catch {

@@ -1,0 +1,62 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { switchConnection } from '@/app/actions';
+import { useToast } from '@/components/ui/toaster';
+
+export interface ConnectionChoice {
+  name: string;
+  label: string;
+  readOnly: boolean;
+}
+
+/**
+ * Which Redis the pages show, and the choice of another when there are
+ * several. Switching reloads the page, so nothing on screen mixes two
+ * connections.
+ */
+export function ConnectionSwitcher({ current, choices }: { current: string; choices: readonly ConnectionChoice[] }) {
+  const id = useId();
+  const toast = useToast();
+  const [switching, setSwitching] = useState(false);
+  const shown = choices.find((choice) => choice.name === current);
+  if (choices.length < 2) {
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        Redis: <span className="font-medium text-zinc-900 dark:text-zinc-100">{shown?.label ?? current}</span>
+        {shown?.readOnly && ' (read-only)'}
+      </p>
+    );
+  }
+  const change = async (name: string) => {
+    setSwitching(true);
+    const result = await switchConnection(name).catch(() => ({ ok: false as const, error: 'Cannot reach the QueueLens server.' }));
+    if (result.ok) {
+      window.location.reload();
+      return;
+    }
+    setSwitching(false);
+    toast.error(result.error);
+  };
+  return (
+    <p className="flex items-center gap-2 text-sm">
+      <label htmlFor={id} className="text-zinc-600 dark:text-zinc-400">
+        Redis
+      </label>
+      <select
+        id={id}
+        value={current}
+        disabled={switching}
+        onChange={(event) => void change(event.target.value)}
+        className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800"
+      >
+        {choices.map((choice) => (
+          <option key={choice.name} value={choice.name}>
+            {choice.label}
+            {choice.readOnly ? ' (read-only)' : ''}
+          </option>
+        ))}
+      </select>
+    </p>
+  );
+}

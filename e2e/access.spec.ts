@@ -1,0 +1,260 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { scanKeysUnder } from '@/lib/queue/scan-keys';
+import { APP_PORT, UNREACHABLE_APP_PORT, e2eSecrets } from './support';
+import { SpecKeys, withSpecKeys } from './spec-keys';
+
+const ORIGIN = `http://127.0.0.1:${APP_PORT}`;
+const SESSION_COOKIE = 'queuelens-session';
+
+// These tests bring their own credentials, or none.
+test.use({ storageState: { cookies: [], origins: [] } });
+
+interface ActionEntry {
+  id: string;
+  name: string;
+  /** a page that renders it: an action is posted to a page that has it */
+  page: string;
+}
+
+/** Every server action of the build, from Next's own manifest, so a new action cannot be left out. */
+function serverActions(): ActionEntry[] {
+  const manifest = JSON.parse(readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as {
+    node: Record<string, { exportedName: string; workers: Record<string, unknown> }>;
+  };
+  return Object.entries(manifest.node).map(([id, entry]) => {
+    const worker = Object.keys(entry.workers).find((name) => name !== 'app/_not-found/page') ?? 'app/page';
+    const page = `/${worker.replace(/^app\//, '').replace(/\/?page$/, '')}`.replace('[queue]', 'q').replace('[id]', '1');
+    return { id, name: entry.exportedName, page };
+  });
+}
+
+/** What changes Redis if it is allowed, for each action that changes queue state; built from the seeded jobs. */
+interface Seeded {
+  queue: string;
+  failedId: number;
+  delayedId: number;
+  held: { queue: string; level: string; entry: string; jobId: number; reservedBy: string; reservedUntil: string; attempts: string };
+}
+
+const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
+  retryJobs: ({ failedId }) => ({ ids: [failedId] }),
+  forgetJobs: ({ failedId }) => ({ ids: [failedId] }),
+  retryOldestStep: () => ({}),
+  forgetOldestStep: () => ({ before: null }),
+  promoteDueJobs: ({ queue }) => ({ queue }),
+  runDelayedNow: ({ queue, delayedId }) => ({ queue, id: delayedId }),
+  releaseNow: ({ held }) => held,
+  failWithReason: ({ held }) => ({ ...held, reason: 'forged' }),
+  cleanUpTombstone: ({ held }) => ({ queue: held.queue, level: held.level, entry: held.entry, jobId: null }),
+  repairFindings: ({ failedId }) => ({ repairs: [{ kind: 'requeue-orphan', id: failedId }] }),
+};
+/** Actions anyone signed in may call: they read, or they are about the session itself. */
+const NOT_MUTATIONS = new Set(['runDoctorStep', 'previewForget', 'signIn', 'signOut', 'switchConnection']);
+
+function postAction(request: APIRequestContext, action: ActionEntry, args: unknown[], headers: Record<string, string>) {
+  return request.post(`${ORIGIN}${action.page}`, {
+    headers: { 'next-action': action.id, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component', ...headers },
+    data: JSON.stringify(args),
+    maxRedirects: 0,
+  });
+}
+
+/** Every key under the run's prefix with its serialized value: equal snapshots mean nothing changed. */
+async function snapshot(queue: RedisQueue): Promise<Map<string, string>> {
+  const values = new Map<string, string>();
+  for await (const batch of scanKeysUnder(queue.redis, queue.keys.prefix)) {
+    for (const key of batch) values.set(key, (await queue.redis.dumpBuffer(key))?.toString('hex') ?? 'gone');
+  }
+  return values;
+}
+
+async function signedInCookie(browser: Browser, secret: string, port = APP_PORT): Promise<string> {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${port}/login`);
+  await page.getByLabel('Secret').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`http://127.0.0.1:${port}/`);
+  const cookie = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE);
+  await context.close();
+  if (!cookie) throw new Error('no session cookie after signing in');
+  expect(cookie.httpOnly).toBe(true);
+  expect(cookie.sameSite).toBe('Strict');
+  return `${SESSION_COOKIE}=${cookie.value}`;
+}
+
+test.describe('access', () => {
+  test.describe.configure({ mode: 'serial' });
+  let queue: RedisQueue;
+  let keys: SpecKeys;
+  let seeded: Seeded;
+
+  withSpecKeys((opened) => ({ queue, keys } = opened));
+
+  test.beforeAll(async () => {
+    const name = keys.queueName('guarded');
+    await queue.push(name, 'will.fail', {});
+    const failing = (await queue.reserve([name], 'e2e-host:1', 60))!;
+    await queue.fail(failing, 'boom');
+    const delayedId = await queue.push(name, 'later', {}, { delaySeconds: 3600 });
+    await queue.push(name, 'held', {});
+    const held = (await queue.reserve([name], 'e2e-host:2', 1))!;
+    const fields = await queue.redis.hgetall(queue.keys.job(held.id));
+    seeded = {
+      queue: name,
+      failedId: failing.id,
+      delayedId,
+      held: { queue: name, level: '0', entry: held.entry, jobId: held.id, reservedBy: fields.reserved_by!, reservedUntil: fields.reserved_until!, attempts: fields.attempts! },
+    };
+  });
+
+  test('every action that changes queues is listed here with an input that would change them', () => {
+    const names = serverActions().map((action) => action.name);
+    expect(names.filter((name) => !NOT_MUTATIONS.has(name) && !(name in MUTATIONS))).toEqual([]);
+    expect(Object.keys(MUTATIONS).filter((name) => !names.includes(name))).toEqual([]);
+  });
+
+  test('pages send a signed-out browser to sign in, and back to the page after', async ({ page }) => {
+    await page.goto('/reservations?x=1');
+    await expect(page).toHaveURL(/\/login\?next=%2Freservations%3Fx%3D1$/);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+    await page.getByLabel('Secret').fill('not the secret');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('That secret is not right.')).toBeVisible();
+    await page.getByLabel('Secret').fill(e2eSecrets().viewer);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/reservations\?x=1$/);
+    await expect(page.getByText('viewer · viewer')).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('a next= that leaves the site lands on the overview instead', async ({ page }) => {
+    for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/']) {
+      await page.goto(`/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Secret').fill(e2eSecrets().viewer);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page).toHaveURL(`${ORIGIN}/`);
+      await page.context().clearCookies();
+    }
+  });
+
+  test('every API route wants credentials; bearer secrets of either role read', async ({ request }) => {
+    const { operator, viewer } = e2eSecrets();
+    const routes = ['/api/overview', '/api/failed', '/api/failed/search', `/api/queues/${seeded.queue}`, `/api/queues/${seeded.queue}/delayed`, '/api/reservations', '/api/layout', `/api/layout/key?name=${encodeURIComponent(queue.keys.failed)}`, '/api/layout/census', `/api/jobs/${seeded.failedId}`, `/api/jobs/${seeded.failedId}/fields/payload`, '/api/health'];
+    for (const route of routes) {
+      const anonymous = await request.get(`${ORIGIN}${route}`);
+      expect(anonymous.status(), route).toBe(401);
+      expect(anonymous.headers()['www-authenticate']).toContain('Bearer');
+      expect((await request.get(`${ORIGIN}${route}`, { headers: { authorization: `Bearer ${viewer}` } })).status(), route).toBe(200);
+      expect((await request.get(`${ORIGIN}${route}`, { headers: { authorization: `Bearer ${operator}` } })).status(), route).toBe(200);
+    }
+    // One wrong secret only: each counts against the sign-in throttle this server's other tests still need.
+    expect((await request.get(`${ORIGIN}/api/overview`, { headers: { authorization: 'Bearer wrong' } })).status()).toBe(401);
+  });
+
+  test('a Host name that is not the dashboard’s is refused (DNS rebinding)', async ({ request }) => {
+    const response = await request.get(`${ORIGIN}/api/overview`, { headers: { host: `rebound.example:${APP_PORT}`, authorization: `Bearer ${e2eSecrets().operator}` } });
+    expect(response.status()).toBe(421);
+  });
+
+  test('unauthenticated and viewer POSTs to every action leave Redis unchanged; an operator’s does change it', async ({ request, browser }) => {
+    const viewerCookie = await signedInCookie(browser, e2eSecrets().viewer);
+    const actions = serverActions().filter((action) => action.name in MUTATIONS);
+    const before = await snapshot(queue);
+    for (const action of actions) {
+      const args = [MUTATIONS[action.name]!(seeded)];
+      const anonymous = await postAction(request, action, args, { origin: ORIGIN });
+      expect(anonymous.status(), action.name).toBe(401);
+      const asViewer = await postAction(request, action, args, { origin: ORIGIN, cookie: viewerCookie });
+      expect(asViewer.status(), action.name).toBe(200);
+      expect(await asViewer.text(), action.name).toContain('Only an operator can change queues');
+    }
+    expect(await snapshot(queue)).toEqual(before);
+
+    // The same request with an operator's session does what it says: the harness can fail.
+    const operatorCookie = await signedInCookie(browser, e2eSecrets().operator);
+    const retry = actions.find((action) => action.name === 'retryJobs')!;
+    const done = await postAction(request, retry, [MUTATIONS.retryJobs!(seeded)], { origin: ORIGIN, cookie: operatorCookie });
+    expect(done.status()).toBe(200);
+    expect(await queue.redis.zscore(queue.keys.failed, String(seeded.failedId))).toBeNull();
+  });
+
+  test('a forged, null or missing Origin and an oversize body are refused before any action runs', async ({ request, browser }) => {
+    const operatorCookie = await signedInCookie(browser, e2eSecrets().operator);
+    const forget = serverActions().find((action) => action.name === 'forgetOldestStep')!;
+    const args = [MUTATIONS.forgetOldestStep!(seeded)];
+    const before = await snapshot(queue);
+    for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${APP_PORT + 50}`]) {
+      expect((await postAction(request, forget, args, { origin, cookie: operatorCookie })).status(), origin).toBe(403);
+    }
+    expect((await postAction(request, forget, args, { cookie: operatorCookie })).status(), 'no Origin').toBe(403);
+    const huge = await request.post(`${ORIGIN}${forget.page}`, {
+      headers: { 'next-action': forget.id, 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, cookie: operatorCookie },
+      data: JSON.stringify([{ before: 'x'.repeat(2 * 1024 * 1024) }]),
+    });
+    expect(huge.status()).toBe(413);
+    expect(await snapshot(queue)).toEqual(before);
+  });
+
+  test('pages carry a nonce CSP, and every script on them has that nonce', async ({ page, browser }) => {
+    const cookie = await signedInCookie(browser, e2eSecrets().viewer);
+    await page.context().addCookies([{ name: SESSION_COOKIE, value: cookie.split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
+    const response = (await page.goto('/'))!;
+    const headers = response.headers();
+    const policy = headers['content-security-policy']!;
+    const nonce = policy.match(/'nonce-([^']+)'/)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(policy).toMatch(/script-src [^;]*'strict-dynamic'/);
+    expect(policy).not.toMatch(/script-src [^;]*'unsafe-inline'/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('same-origin');
+    const scripts = await page.locator('script').evaluateAll((elements) => elements.map((element) => (element as HTMLScriptElement).nonce));
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.every((value) => value === nonce)).toBe(true);
+    // The page is alive under that policy: the live data arrived and hydrated.
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const second = (await page.reload())!.headers()['content-security-policy'];
+    expect(second).not.toBe(policy);
+  });
+
+  test('the client bundle holds no server code, secret or Redis address', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith('.js')) files.push(join(dir, entry.name));
+      }
+    };
+    walk('.next/static');
+    expect(files.length).toBeGreaterThan(5);
+    const bundle = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+    const { operator, viewer } = e2eSecrets();
+    for (const forbidden of [operator, viewer, 'QUEUELENS_SECRET', 'REDIS_URL', 'redis://', 'ioredis', 'redis.call(', 'server-reference-manifest']) {
+      expect(bundle.includes(forbidden), forbidden).toBe(false);
+    }
+  });
+
+  test('wrong secrets are throttled: the eleventh within a minute is refused even when right', async ({ page }) => {
+    // On the second server, so that the throttle it trips does not lock out the other specs.
+    const login = `http://127.0.0.1:${UNREACHABLE_APP_PORT}/login`;
+    await page.goto(login);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await page.getByLabel('Secret').fill(`wrong ${attempt}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByText(/That secret is not right\.|Too many/)).toBeVisible();
+      await page.getByLabel('Secret').clear();
+    }
+    await page.getByLabel('Secret').fill(e2eSecrets().operator);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText(/Too many wrong secrets\. Try again in \d+ s\./)).toBeVisible();
+    await expect(page).toHaveURL(login);
+  });
+});

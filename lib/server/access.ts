@@ -1,0 +1,50 @@
+import 'server-only';
+import { cookies, headers } from 'next/headers';
+import { isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
+import { checkCredentials, CLIENT_NAME_HEADER, SESSION_COOKIE, type Access } from '@/lib/auth/credentials';
+import type { Role } from '@/lib/auth/session-token';
+
+export type AccessCheck = { ok: true; access: Access } | { ok: false; status: 401 | 403 | 421 | 429; error: string };
+
+const cache = globalThis as typeof globalThis & { queuelensAccessSettings?: AccessSettings };
+
+/** The environment's access settings, read once: they cannot change under a running server. */
+export function accessSettings(): AccessSettings {
+  return (cache.queuelensAccessSettings ??= readAccessSettings());
+}
+
+const ROLE_RANK: Record<Role, number> = { viewer: 0, operator: 1 };
+
+/** Why `access` may not do what needs `needed`, or null when it may. */
+export function roleRefusal(access: Access, needed: Role): string | null {
+  if (ROLE_RANK[access.role] >= ROLE_RANK[needed]) return null;
+  const why = accessSettings().readOnly ? 'this dashboard runs read-only' : 'you are signed in as a viewer';
+  return `Only an operator can change queues, and ${why}.`;
+}
+
+/**
+ * Who is asking, checked here and not only in the proxy: a handler or action
+ * that trusted the proxy alone would be open whenever the proxy is skipped
+ * (CVE-2025-29927). Refuses foreign Host names and missing or wrong
+ * credentials.
+ */
+export async function authenticate(): Promise<AccessCheck> {
+  const settings = accessSettings();
+  const [headerList, cookieJar] = await Promise.all([headers(), cookies()]);
+  if (!isAllowedHost(settings, headerList.get('host'))) return { ok: false, status: 421, error: 'This dashboard does not answer for that host name.' };
+  return checkCredentials(settings, {
+    sessionCookie: cookieJar.get(SESSION_COOKIE)?.value,
+    authorization: headerList.get('authorization'),
+    clientName: headerList.get(CLIENT_NAME_HEADER),
+  });
+}
+
+/**
+ * Whether a state-changing request came from this dashboard's own pages.
+ * Next.js checks server actions' Origin too, but lets a request without one
+ * through; here a missing or `null` Origin is refused as well.
+ */
+export async function isSameOriginRequest(): Promise<boolean> {
+  const headerList = await headers();
+  return isAllowedOrigin(accessSettings(), headerList.get('origin'), headerList.get('host'));
+}
