@@ -11,14 +11,31 @@ interface Outcome {
 }
 
 function queuelens(...args: string[]): Promise<Outcome> {
+  return queuelensWith(process.env, ...args);
+}
+
+function queuelensWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => {
+    execFile('node', ['bin/queuelens.js', ...args], { env }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });
 }
 
 describe('queuelens', () => {
+  it('refuses to serve other machines without a long secret and the origins operators use', async () => {
+    const env = { ...process.env };
+    for (const name of ['QUEUELENS_SECRET', 'QUEUELENS_VIEWER_SECRET', 'QUEUELENS_ORIGINS']) delete env[name];
+    const bare = await queuelensWith(env, 'serve', '--host', '0.0.0.0', '--port', '3999');
+    expect(bare).toMatchObject({ code: 1, stdout: '' });
+    expect(bare.stderr).toMatch(/QueueLens needs a secret: set QUEUELENS_SECRET/);
+    const short = await queuelensWith({ ...env, QUEUELENS_SECRET: 'hunter2' }, 'serve', '--host', '192.168.1.10', '--port', '3999');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/Refusing to listen on 192\.168\.1\.10, which other machines can reach: QUEUELENS_SECRET is shorter than 32 bytes/);
+    const noOrigins = await queuelensWith({ ...env, QUEUELENS_SECRET: 'y'.repeat(40) }, 'serve', '--host', '::', '--port', '3999');
+    expect(noOrigins.stderr).toMatch(/without QUEUELENS_ORIGINS/);
+  });
+
   it('pushes, lists failed jobs, retries and forgets them', async () => {
     const queue = await openQueue();
     const prefix = ['--prefix', queue.keys.prefix];
