@@ -142,6 +142,15 @@ export function boundAuditEntry(entry: NewAuditEntry): NewAuditEntry {
   };
 }
 
+/** Orders two stream ids (`{ms}-{seq}`) as Redis does: negative when `a` is older than `b`, 0 when they are the same. */
+export function compareStreamIds(a: string, b: string): number {
+  const [aMs = '0', aSeq = '0'] = a.split('-');
+  const [bMs = '0', bSeq = '0'] = b.split('-');
+  // BigInt: both parts are unsigned 64-bit numbers, past what a double holds exactly.
+  const difference = BigInt(aMs) - BigInt(bMs) || BigInt(aSeq) - BigInt(bSeq);
+  return difference === 0n ? 0 : difference < 0n ? -1 : 1;
+}
+
 /** A stream id's time part, ISO-8601 UTC; '' for something that is not a stream id. */
 export function streamIdTime(id: string): string {
   const ms = Number(id.split('-', 1)[0]);

@@ -1,10 +1,10 @@
-import type { Cluster } from 'ioredis';
+import { Redis, type Cluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../queue/errors';
 import type { RedisQueue } from '../queue/redis-queue';
 import { testQueueFactory } from '../queue/test-redis';
 import { AUDIT_FIELD_LIMITS, type NewAuditEntry } from './audit-entry';
-import { appendAudit, readAuditPage, type AuditRedis } from './audit-log';
+import { appendAudit, formatAuditLine, readAuditPage, recordAudit, type AuditRedis } from './audit-log';
 import { dashboardKeys, type DashboardKeys } from './keys';
 
 // The log must accept a cluster connection as well as a plain one: a type error here if it stops fitting.
@@ -179,5 +179,43 @@ describe('the audit log', () => {
     await expect(readAuditPage(redis, keys, { limit: 5, scanLimit: 0 })).rejects.toThrow('scanLimit must be a whole number');
     await expect(appendAudit(redis, keys, entry(), { cap: 0 })).rejects.toThrow('cap must be a whole number of at least 1');
     expect(await redis.exists(keys.audit)).toBe(0);
+  });
+});
+
+describe('recordAudit', () => {
+  it('stores the entry and describes it as one line of JSON', async () => {
+    const { redis, keys } = await openLog();
+    const line = await recordAudit(redis, keys, entry({ target: 'job 1\nand job 2', detail: '<b>retried</b>' }));
+    expect(line).toMatchObject({ type: 'audit', stored: true, target: 'job 1\nand job 2' });
+
+    const printed = formatAuditLine(line);
+    expect(printed.endsWith('\n')).toBe(true);
+    expect(printed.slice(0, -1)).not.toContain('\n');
+    expect(JSON.parse(printed)).toEqual(line);
+    const { damaged, ...stored } = (await readAuditPage(redis, keys, { limit: 1 })).entries[0]!;
+    expect(damaged).toEqual([]);
+    expect(line).toEqual({ type: 'audit', stored: true, ...stored });
+  });
+
+  it('still describes the entry, bounded, when Redis cannot store it, with the reason, and does not throw', async () => {
+    // Nothing listens on port 1; no retries and no offline queue, so the command fails at once.
+    const unreachable = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      const line = await recordAudit(unreachable, dashboardKeys('test:unreachable:'), entry({ detail: 'd'.repeat(10_000) }));
+      expect(line).toMatchObject({ type: 'audit', stored: false, who: 'ada', action: 'retryJobs', result: 'ok' });
+      expect(line.stored === false && line.error).toMatch(/Stream isn't writeable|Connection is closed|ECONNREFUSED/);
+      expect(Date.now() - Date.parse(line.at)).toBeLessThan(5_000);
+      expect(utf8Length(line.detail)).toBeLessThanOrEqual(AUDIT_FIELD_LIMITS.detail);
+      expect('id' in line).toBe(false);
+    } finally {
+      unreachable.disconnect();
+    }
+  });
+
+  it('says why when the key is of the wrong type', async () => {
+    const { redis, keys } = await openLog();
+    await redis.hset(keys.audit, 'field', 'value');
+    const line = await recordAudit(redis, keys, entry());
+    expect(line).toMatchObject({ stored: false, error: expect.stringContaining(`The audit log key ${keys.audit} holds a hash, not a stream`) });
   });
 });

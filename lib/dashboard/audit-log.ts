@@ -6,6 +6,7 @@ import {
   AUDIT_RESULTS,
   AUDIT_ROLES,
   boundAuditEntry,
+  cutText,
   streamIdTime,
   type AuditEntry,
   type AuditFilter,
@@ -84,6 +85,35 @@ export async function appendAudit(redis: AuditRedis, keys: DashboardKeys, entry:
   // Only XADD … NOMKSTREAM answers null, and this one never says it.
   if (id === null) throw new QueueError(`Redis did not add the audit entry to ${keys.audit}`);
   return { id, at: streamIdTime(id), ...stored };
+}
+
+/**
+ * One mutation as the server's log prints it: the entry as stored, or, when
+ * it could not be stored, as it would have been with the reason and the
+ * time by the web server's clock (Redis gave none).
+ */
+export type AuditLine =
+  | ({ type: 'audit'; stored: true } & AuditEntry)
+  | ({ type: 'audit'; stored: false; at: string; error: string } & NewAuditEntry);
+
+/**
+ * Appends `entry` like appendAudit and says how that went, as the line to
+ * print; never throws. The mutation it records has already run or been
+ * refused, so a log that cannot be written (Redis down, a wrong-typed key)
+ * must not turn it into a failure: the printed line still has it.
+ */
+export async function recordAudit(redis: AuditRedis, keys: DashboardKeys, entry: NewAuditEntry, options: { cap?: number } = {}): Promise<AuditLine> {
+  try {
+    return { type: 'audit', ...(await appendAudit(redis, keys, entry, options)), stored: true };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { type: 'audit', at: new Date().toISOString(), ...boundAuditEntry(entry), stored: false, error: cutText(reason, 512) };
+  }
+}
+
+/** An AuditLine as one line of JSON: newlines and control characters inside it are escaped, so one entry is one line. */
+export function formatAuditLine(line: AuditLine): string {
+  return `${JSON.stringify(line)}\n`;
 }
 
 function fieldText(bytes: Buffer, limit: number): string {
