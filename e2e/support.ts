@@ -36,6 +36,15 @@ export function e2ePrefix(): string {
   return prefix;
 }
 
+/**
+ * The run's QUEUELENS_PREFIX, for QueueLens's own keys (the audit log):
+ * under the run's prefix, so that whatever deletes the run's keys deletes
+ * these too, and the same rule keeps it off real data.
+ */
+export function e2eDashboardPrefix(): string {
+  return `${e2ePrefix()}ql:`;
+}
+
 export function connectE2eQueue(): Promise<RedisQueue> {
   return RedisQueue.connect({ ...settingsFromEnv(), prefix: e2ePrefix() });
 }
