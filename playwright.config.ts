@@ -1,10 +1,17 @@
 import { defineConfig } from '@playwright/test';
-import { APP_PORT, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2ePrefix, e2eSecrets } from './e2e/support';
+import { APP_PORT, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
 
 assertLocalRedis();
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
-const serverEnv = { QUEUE_PREFIX: prefix, QUEUELENS_SECRET: secrets.operator, QUEUELENS_VIEWER_SECRET: secrets.viewer, NEXT_TELEMETRY_DISABLED: '1' };
+// Every server keeps QueueLens's own keys (the audit log) under the run's prefix too.
+const serverEnv = {
+  QUEUE_PREFIX: prefix,
+  QUEUELENS_PREFIX: e2eDashboardPrefix(),
+  QUEUELENS_SECRET: secrets.operator,
+  QUEUELENS_VIEWER_SECRET: secrets.viewer,
+  NEXT_TELEMETRY_DISABLED: '1',
+};
 
 export default defineConfig({
   testDir: './e2e',

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { scanKeysUnder } from '@/lib/queue/scan-keys';
-import { APP_PORT, UNREACHABLE_APP_PORT, e2eSecrets } from './support';
+import { readAuditPage } from '@/lib/dashboard/audit-log';
+import { dashboardKeys } from '@/lib/dashboard/keys';
+import { APP_PORT, UNREACHABLE_APP_PORT, e2eDashboardPrefix, e2eSecrets } from './support';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 
 const ORIGIN = `http://127.0.0.1:${APP_PORT}`;
@@ -62,13 +64,21 @@ function postAction(request: APIRequestContext, action: ActionEntry, args: unkno
   });
 }
 
-/** Every key under the run's prefix with its serialized value: equal snapshots mean nothing changed. */
+/**
+ * Every queue key under the run's prefix with its serialized value: equal
+ * snapshots mean no queue changed. QueueLens's own keys (the audit log, which
+ * records refusals too) are left out.
+ */
 async function snapshot(queue: RedisQueue): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   for await (const batch of scanKeysUnder(queue.redis, queue.keys.prefix)) {
-    for (const key of batch) values.set(key, (await queue.redis.dumpBuffer(key))?.toString('hex') ?? 'gone');
+    for (const key of batch.filter((name) => !name.startsWith(e2eDashboardPrefix()))) values.set(key, (await queue.redis.dumpBuffer(key))?.toString('hex') ?? 'gone');
   }
   return values;
+}
+
+function auditEntries(queue: RedisQueue, limit: number) {
+  return readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit }).then((page) => page.entries);
 }
 
 async function signedInCookie(browser: Browser, secret: string, port = APP_PORT): Promise<string> {
@@ -176,6 +186,9 @@ test.describe('access', () => {
       expect(await asViewer.text(), action.name).toContain('Only an operator can change queues');
     }
     expect(await snapshot(queue)).toEqual(before);
+    // Each viewer's attempt is in the audit log as refused; anonymous ones never reached an action.
+    const refused = (await auditEntries(queue, actions.length)).map(({ role, result, who }) => ({ role, result, who }));
+    expect(refused).toEqual(actions.map(() => ({ role: 'viewer', result: 'refused', who: 'viewer' })));
 
     // The same request with an operator's session does what it says: the harness can fail.
     const operatorCookie = await signedInCookie(browser, e2eSecrets().operator);
@@ -183,6 +196,8 @@ test.describe('access', () => {
     const done = await postAction(request, retry, [MUTATIONS.retryJobs!(seeded)], { origin: ORIGIN, cookie: operatorCookie });
     expect(done.status()).toBe(200);
     expect(await queue.redis.zscore(queue.keys.failed, String(seeded.failedId))).toBeNull();
+    const [recorded] = await auditEntries(queue, 1);
+    expect(recorded).toMatchObject({ who: 'operator', role: 'operator', connection: 'default', action: 'retry failed jobs', target: `job ${seeded.failedId}`, result: 'ok', detail: 'requeued 1, 0 no longer failed, 0 gone' });
   });
 
   test('a forged, null or missing Origin and an oversize body are refused before any action runs', async ({ request, browser }) => {
@@ -246,14 +261,14 @@ test.describe('access', () => {
     // On the second server, so that the throttle it trips does not lock out the other specs.
     const login = `http://127.0.0.1:${UNREACHABLE_APP_PORT}/login`;
     await page.goto(login);
-    for (let attempt = 0; attempt < 10; attempt++) {
-      await page.getByLabel('Secret').fill(`wrong ${attempt}`);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByText(/That secret is not right\.|Too many/)).toBeVisible();
-      await page.getByLabel('Secret').clear();
-    }
-    await page.getByLabel('Secret').fill(e2eSecrets().operator);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const submit = async (secret: string) => {
+      await page.getByLabel('Secret').fill(secret);
+      // Each attempt waits for its own answer: the message of the one before is still on screen.
+      await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    };
+    for (let attempt = 0; attempt < 10; attempt++) await submit(`wrong ${attempt}`);
+    await expect(page.getByText('That secret is not right.')).toBeVisible();
+    await submit(e2eSecrets().operator);
     await expect(page.getByText(/Too many wrong secrets\. Try again in \d+ s\./)).toBeVisible();
     await expect(page).toHaveURL(login);
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { connectE2eQueue } from './support';
+import { connectE2eQueue, e2eDashboardPrefix } from './support';
 
 /**
  * The keys one spec writes under the run's shared prefix, so that it deletes
@@ -54,6 +54,8 @@ export class SpecKeys {
       await redis.srem(keys.queues, name);
     }
     if (!this.seqExisted) await redis.del(keys.seq);
+    // The audit entries the spec's actions recorded: QueueLens's own keys hold nothing else a later spec needs.
+    await deleteKeysUnder(redis, e2eDashboardPrefix());
   }
 }
 

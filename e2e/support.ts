@@ -49,6 +49,15 @@ export function e2eSecrets(): { operator: string; viewer: string } {
 /** Where the sign-in setup leaves the operator's session cookie for the other specs. */
 export const OPERATOR_STATE = 'test-results/.auth/operator.json';
 
+/**
+ * The run's QUEUELENS_PREFIX, for QueueLens's own keys (the audit log):
+ * under the run's prefix, so that whatever deletes the run's keys deletes
+ * these too, and the same rule keeps it off real data.
+ */
+export function e2eDashboardPrefix(): string {
+  return `${e2ePrefix()}ql:`;
+}
+
 export function connectE2eQueue(): Promise<RedisQueue> {
   return RedisQueue.connect({ ...settingsFromEnv(), prefix: e2ePrefix() });
 }

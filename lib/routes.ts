@@ -8,6 +8,7 @@ export const overviewHref = '/' as Route;
 export const failedHref = '/failed' as Route;
 export const reservationsHref = '/reservations' as Route;
 export const doctorHref = '/doctor' as Route;
+export const auditHref = '/audit' as Route;
 
 /** The page of one queue; any queue name, slashes and markup included, is one path segment. */
 export function queueHref(queue: string): Route {

@@ -4,6 +4,7 @@ import { useId, type ReactNode } from 'react';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { JobLink, JobName } from '@/components/queues/job-link';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Banner } from '@/components/ui/banner';
 import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
@@ -17,16 +18,16 @@ import { ReservationActions } from './reservation-actions';
 
 const OVERDUE_EXPLANATION = 'stats() still counts it reserved; the next reserve on this queue reclaims it.';
 
-const BADGE: Record<ReservationState, { label: string; tone: string }> = {
-  running: { label: 'Running', tone: 'border-blue-300 bg-blue-50 text-blue-900 dark:border-blue-800 dark:bg-blue-950/60 dark:text-blue-100' },
-  overdue: { label: 'Overdue', tone: 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100' },
-  tombstone: { label: 'Tombstone', tone: 'border-zinc-300 bg-zinc-100 text-zinc-800 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-100' },
-  mismatch: { label: 'Mismatch', tone: 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100' },
+const BADGE: Record<ReservationState, { label: string; tone: BadgeTone }> = {
+  running: { label: 'Running', tone: 'info' },
+  overdue: { label: 'Overdue', tone: 'warning' },
+  tombstone: { label: 'Tombstone', tone: 'neutral' },
+  mismatch: { label: 'Mismatch', tone: 'bad' },
 };
 
 function StateBadge({ state }: { state: ReservationState }) {
   const { label, tone } = BADGE[state];
-  return <span className={`inline-block rounded border px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}>{label}</span>;
+  return <Badge tone={tone}>{label}</Badge>;
 }
 
 /** An amber note, named by its title so it can be found by role. */

@@ -1,3 +1,5 @@
+import type { AuditFilter } from '../dashboard/audit-entry';
+
 /**
  * Every query key, by resource. Each resource's keys start with its `all`
  * root, so after a mutation one call refreshes everything shown about it:
@@ -24,6 +26,10 @@ export const queryKeys = {
   failed: {
     all: ['failed'] as const,
     page: (offset: number, limit: number) => ['failed', 'page', offset, limit] as const,
+  },
+  audit: {
+    all: ['audit'] as const,
+    newest: (filter: AuditFilter) => ['audit', 'newest', filter] as const,
   },
   layout: {
     all: ['layout'] as const,

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Access } from '@/lib/auth/credentials';
+import type { AuditedAction } from '@/lib/dashboard/audit-entry';
 import type { Role } from '@/lib/auth/session-token';
 import type { Connection } from '@/lib/dashboard/connections';
 import { QueueError } from '@/lib/queue/errors';
@@ -22,7 +23,7 @@ export type ServerAction<Input, T extends object> = (input: Input, connection?: 
 
 /** How a mutation reads in the audit log: its name, what it was aimed at, and what came of it. */
 export interface AuditDescription<Input, T> {
-  action: string;
+  action: AuditedAction;
   target: (input: Input) => string;
   outcome: (result: T) => string;
 }
@@ -111,7 +112,7 @@ export function describeJobs(ids: readonly number[]): string {
   return ids.length > 5 ? `jobs ${shown} (+${ids.length - 5} more)` : `job${ids.length === 1 ? '' : 's'} ${shown}`;
 }
 
-function entryOf(access: Access, connection: Connection, action: string, target: string) {
+function entryOf(access: Access, connection: Connection, action: AuditedAction, target: string) {
   return { who: access.who, role: access.role, connection: connection.name, action, target };
 }
 

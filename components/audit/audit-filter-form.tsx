@@ -1,0 +1,76 @@
+'use client';
+
+import type { Route } from 'next';
+import { useRouter } from 'next/navigation';
+import { useId } from 'react';
+import { AUDIT_RESULTS, isAuditFiltered, type AuditFilter } from '@/lib/queries/audit';
+import { auditHref } from '@/lib/routes';
+import { AUDIT_RESULT_LABELS } from './audit-table';
+
+const FIELD = 'rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800';
+
+/**
+ * The filter lives in the URL (`/audit?action=…&result=…&text=…`), so a view
+ * of the log can be shared and survives a reload. `actions` are the names
+ * the select offers: the audited actions and any found in the log.
+ */
+export function AuditFilterForm({ filter, actions }: { filter: AuditFilter; actions: readonly string[] }) {
+  const router = useRouter();
+  const id = useId();
+  return (
+    <form
+      role="search"
+      aria-label="Filter the audit log"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const params = new URLSearchParams();
+        for (const [name, value] of new FormData(event.currentTarget)) {
+          if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
+        }
+        router.push(`${auditHref}${params.size > 0 ? `?${params}` : ''}` as Route);
+      }}
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-action`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          Action
+        </label>
+        <select id={`${id}-action`} name="action" defaultValue={filter.action ?? ''} className={FIELD}>
+          <option value="">Any action</option>
+          {actions.map((action) => (
+            <option key={action} value={action}>
+              {action}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-result`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          Result
+        </label>
+        <select id={`${id}-result`} name="result" defaultValue={filter.result ?? ''} className={FIELD}>
+          <option value="">Any result</option>
+          {AUDIT_RESULTS.map((result) => (
+            <option key={result} value={result}>
+              {AUDIT_RESULT_LABELS[result]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-text`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          Who, target or detail contains
+        </label>
+        <input id={`${id}-text`} name="text" defaultValue={filter.text ?? ''} maxLength={1000} className={`${FIELD} w-64`} />
+      </div>
+      <button type="submit" className="button-primary">
+        Filter
+      </button>
+      {isAuditFiltered(filter) && (
+        <button type="button" className="button-secondary" onClick={() => router.push(auditHref)}>
+          Clear filter
+        </button>
+      )}
+    </form>
+  );
+}
