@@ -1,9 +1,27 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { APP_PORT, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
+import { settingsFromEnv } from './lib/queue/config';
+import { APP_PORT, ARCHIVE_CONNECTION, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
 
 assertLocalRedis();
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
+// The main server shows two connections: the run's queues and a read-only "archive" under a prefix of its own.
+// Outside test-results/, which Playwright empties after reading this file.
+const connectionsFile = join(tmpdir(), `queuelens-${prefix.replace(/\W/g, '-')}connections.json`);
+const { hostname, port } = settingsFromEnv();
+writeFileSync(
+  connectionsFile,
+  JSON.stringify({
+    connections: [
+      { name: 'default', label: 'E2E queues', redis: { hostname, port }, prefix },
+      { name: ARCHIVE_CONNECTION.name, label: ARCHIVE_CONNECTION.label, redis: { hostname, port }, prefix: ARCHIVE_CONNECTION.prefix(), readOnly: true },
+    ],
+  }),
+);
+
 // Every server keeps QueueLens's own keys (the audit log) under the run's prefix too.
 const serverEnv = {
   QUEUE_PREFIX: prefix,
@@ -38,7 +56,7 @@ export default defineConfig({
     {
       command: `npm run build && npm run start -- --host 127.0.0.1 --port ${APP_PORT}`,
       url: `http://127.0.0.1:${APP_PORT}`,
-      env: serverEnv,
+      env: { ...serverEnv, QUEUELENS_CONFIG: connectionsFile },
       reuseExistingServer: false,
       timeout: 180_000,
     },

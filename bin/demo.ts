@@ -7,12 +7,14 @@
  * dashboard with `next dev` on PORT (default 3000).
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { prepareLaunch } from '../lib/auth/launch';
 import { isLocalHost, settingsFromEnv } from '../lib/queue/config';
 import { QueueError } from '../lib/queue/errors';
 import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
 
 const prefix = process.env.QUEUE_PREFIX ?? 'queuelens-demo:';
 const port = process.env.PORT ?? '3000';
+const HOST = '127.0.0.1';
 const QUEUES = ['emails', 'webhooks', 'imports', 'reports'];
 
 type DemoJob = { queue: string; name: string; payload: unknown; options?: PushOptions };
@@ -90,11 +92,16 @@ async function main(): Promise<void> {
     }),
   );
 
-  const dashboard = spawn('node_modules/.bin/next', ['dev', '--port', port], {
+  // Like `queuelens serve`: a secret of its own and a one-time login link, unless QUEUELENS_SECRET is set.
+  const launch = prepareLaunch(process.env, HOST, Number(port));
+  if (!launch.ok) throw new Error(launch.error);
+  const dashboard = spawn('node_modules/.bin/next', ['dev', '--hostname', HOST, '--port', port], {
     stdio: 'inherit',
-    env: { ...process.env, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
+    // HOSTNAME tells the server's start-up check that it listens on loopback only.
+    env: { ...process.env, ...launch.env, HOSTNAME: HOST, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
   });
-  console.log(`QueueLens demo: http://localhost:${port} (prefix ${prefix}); Ctrl+C stops it`);
+  console.log(`QueueLens demo: http://${HOST}:${port} (prefix ${prefix}); Ctrl+C stops it`);
+  for (const line of launch.notice) console.log(line);
 
   const stop = async () => {
     clearInterval(producer);

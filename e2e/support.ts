@@ -58,6 +58,13 @@ export function e2eDashboardPrefix(): string {
   return `${e2ePrefix()}ql:`;
 }
 
+/** The main server's second connection: read-only, under a prefix of its own inside the run's. */
+export const ARCHIVE_CONNECTION = {
+  name: 'archive',
+  label: 'Archive',
+  prefix: () => `${e2ePrefix()}archive:`,
+};
+
 export function connectE2eQueue(): Promise<RedisQueue> {
   return RedisQueue.connect({ ...settingsFromEnv(), prefix: e2ePrefix() });
 }

@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { RedisQueue } from '@/lib/queue/redis-queue';
+import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { settingsFromEnv } from '@/lib/queue/config';
+import { jobHref } from '@/lib/routes';
+import { ARCHIVE_CONNECTION } from './support';
+
+test.describe('several connections', () => {
+  test.describe.configure({ mode: 'serial' });
+  let archive: RedisQueue;
+  let archivedId: number;
+  const archivedQueue = `archived-${Date.now()}`;
+
+  test.beforeAll(async () => {
+    archive = await RedisQueue.connect({ ...settingsFromEnv(), prefix: ARCHIVE_CONNECTION.prefix() });
+    await archive.push(archivedQueue, 'old.report', { month: 10 });
+    const job = (await archive.reserve([archivedQueue], 'e2e-host:9', 60))!;
+    await archive.fail(job, 'archived failure');
+    archivedId = job.id;
+    await archive.push(archivedQueue, 'old.report', { month: 11 });
+  });
+
+  test.afterAll(async () => {
+    await deleteKeysUnder(archive.redis, ARCHIVE_CONNECTION.prefix());
+    await archive.close();
+  });
+
+  test('the header says which Redis a page shows, and switching shows the other one’s queues', async ({ page }) => {
+    await page.goto('/');
+    const switcher = page.getByRole('combobox', { name: 'Redis' });
+    await expect(switcher).toHaveValue('default');
+    await expect(page.getByRole('link', { name: archivedQueue })).toHaveCount(0);
+
+    await switcher.selectOption(ARCHIVE_CONNECTION.name);
+    await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue(ARCHIVE_CONNECTION.name);
+    await expect(page.getByRole('link', { name: archivedQueue })).toBeVisible();
+
+    // Pages opened later in this browser show the archive too.
+    await page.goto('/failed');
+    await expect(page.getByText('archived failure')).toBeVisible();
+  });
+
+  test('a read-only connection refuses changes, and the job stays failed', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('combobox', { name: 'Redis' }).selectOption(ARCHIVE_CONNECTION.name);
+    await expect(page.getByRole('link', { name: archivedQueue })).toBeVisible();
+    await page.goto(jobHref(archivedId));
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    await expect(page.getByText('Archive is read-only: nothing on it can be changed through QueueLens.')).toBeVisible();
+    expect(await archive.redis.zscore(archive.keys.failed, String(archivedId))).not.toBeNull();
+  });
+
+  test('a tab left on one connection stops when another tab switches, instead of mixing the two', async ({ page, context }) => {
+    await page.goto('/');
+    await page.getByRole('combobox', { name: 'Redis' }).selectOption(ARCHIVE_CONNECTION.name);
+    await expect(page.getByRole('link', { name: archivedQueue })).toBeVisible();
+
+    const other = await context.newPage();
+    await other.goto('/');
+    await other.getByRole('combobox', { name: 'Redis' }).selectOption('default');
+    await expect(other.getByRole('combobox', { name: 'Redis' })).toHaveValue('default');
+
+    await expect(page.getByText('This tab shows Archive, but QueueLens was switched to E2E queues in another tab: reload the page.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue('default');
+    await expect(page.getByRole('link', { name: archivedQueue })).toHaveCount(0);
+  });
+});
