@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ConnectionOptions } from 'node:tls';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisNode, RedisSettings } from './config';
 import { QueueError } from './errors';
@@ -25,19 +25,6 @@ export function describeServer(settings: RedisSettings): string {
   if (settings.cluster.length > 0) return `cluster ${nodeNames(settings.cluster)}`;
   if (settings.sentinels.length > 0) return `master ${settings.sentinelName} via sentinels ${nodeNames(settings.sentinels)}`;
   return `${settings.hostname}:${settings.port}`;
-}
-
-/**
- * The QueueError for a connect that failed: "Could not reach redis at …",
- * naming the reason, and saying what to change when the server's TLS
- * certificate was refused (that does not get better by retrying).
- */
-export function connectFailure(settings: RedisSettings, cause: unknown): QueueError {
-  const reason = cause instanceof Error ? ` (${cause.message})` : '';
-  const code = (cause as { code?: unknown } | null)?.code;
-  const certificateRefused = typeof code === 'string' && /CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code);
-  const advice = certificateRefused ? ": its TLS certificate was refused; if a private CA signs it, give that CA's file as tlsCa (REDIS_TLS_CA)" : '';
-  return new QueueError(`Could not reach redis at ${describeServer(settings)}${advice}${reason}`, { cause, unreachable: true });
 }
 
 /** Refuses settings that name no single way to connect; readSettings never throws, so this is where they are caught. */
@@ -122,6 +109,42 @@ export function createClient(settings: RedisSettings, { commandTimeoutMs }: { co
         }
       : { host: settings.hostname, port: settings.port };
   return new Redis({ ...connection, ...server, db: settings.database, lazyConnect: true, retryStrategy: reconnectDelay });
+}
+
+/**
+ * Why a TLS handshake with `node` fails, or null when it completes (or does
+ * not finish within `timeoutMs`).
+ */
+function tlsHandshakeError(node: RedisNode, options: ConnectionOptions, timeoutMs: number): Promise<Error | null> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ ...options, host: node.host, port: node.port });
+    const settle = (outcome: Error | null) => {
+      socket.destroy();
+      resolve(outcome);
+    };
+    socket.setTimeout(timeoutMs, () => settle(null));
+    socket.once('secureConnect', () => settle(null));
+    socket.once('error', settle);
+  });
+}
+
+/**
+ * The QueueError for a connect that failed: "Could not reach redis at …",
+ * naming the reason, and saying what to change when the server's TLS
+ * certificate was refused (that does not get better by retrying). ioredis's
+ * cluster and Sentinel clients swallow the handshake errors of the
+ * connections they open themselves and report only that a connection closed,
+ * so over TLS the first seed node or sentinel is asked directly why.
+ */
+export async function connectFailure(settings: RedisSettings, reported: unknown): Promise<QueueError> {
+  const firstAsked = settings.cluster[0] ?? settings.sentinels[0];
+  const tls = tlsOptionsOf(settings);
+  const cause = (firstAsked && tls && (await tlsHandshakeError(firstAsked, tls, settings.timeout * 1000))) || reported;
+  const reason = cause instanceof Error ? ` (${cause.message})` : '';
+  const code = (cause as { code?: unknown } | null)?.code;
+  const certificateRefused = typeof code === 'string' && /CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code);
+  const advice = certificateRefused ? ": its TLS certificate was refused; if a private CA signs it, give that CA's file as tlsCa (REDIS_TLS_CA)" : '';
+  return new QueueError(`Could not reach redis at ${describeServer(settings)}${advice}${reason}`, { cause, unreachable: true });
 }
 
 /**

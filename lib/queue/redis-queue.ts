@@ -114,7 +114,7 @@ export class RedisQueue {
       await Promise.race([redis.connect(), noAnswer]);
     } catch (error) {
       redis.disconnect();
-      throw connectFailure(settings, connectError ?? error);
+      throw await connectFailure(settings, connectError ?? error);
     } finally {
       clearTimeout(timer);
     }
