@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readDelayedTimeline } from '../inspect/delayed-timeline';
 import { runDoctor } from '../inspect/doctor';
-import { censusStep, readKeyLayout } from '../inspect/key-layout';
+import { readFailedPage, searchFailed } from '../inspect/failed';
+import { readJobDetail } from '../inspect/job-detail';
+import { censusStep, readKeyContents, readKeyLayout } from '../inspect/key-layout';
+import { readQueueDetail } from '../inspect/queue-detail';
+import { readReservations } from '../inspect/reservations';
 import { readServerInfo } from '../inspect/server-info';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisNode, type RedisSettings } from './config';
+import { promoteDueStep, runDelayedJobNow } from './delayed-repairs';
 import { applyRepair } from './doctor-repairs';
 import { QueueError } from './errors';
 import { slotOf } from './hash-slot';
 import { RedisQueue } from './redis-queue';
+import { releaseReservation } from './reservation-repairs';
 import { deleteKeysUnder, scanKeysUnder } from './scan-keys';
 import { privateServers, type StartedServer, type TlsFiles } from './test-servers';
 import { sleep } from './test-redis';
@@ -213,6 +220,33 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
     // j:1 and j:2; u:k; seq, queues, levels, the level-0 stream (not delayed: nothing was).
     expect(census).toEqual({ jobs: 2, uniques: 1, structural: 4, strangers: [`${prefix}left-behind`] });
     expect((await readKeyLayout(queue)).keys.map(({ key }) => key)).toContain(queue.keys.stream('mail', 0));
+  });
+
+  it('serves every reader and repair of the dashboard from the cluster', async () => {
+    const queue = await open(settings());
+    const ready = await queue.push('mail', 'ready', {});
+    const later = await queue.push('mail', 'later', {}, { delaySeconds: 600 });
+    const held = (await queue.reserve(['mail'], 'w:held', 60))!;
+    expect(held.id).toBe(ready);
+    const failed = await queue.push('mail', 'failing', {});
+    await queue.fail((await queue.reserve(['mail'], 'w:1', 60))!, 'out of paper');
+
+    expect((await readQueueDetail(queue, 'mail')).counts).toMatchObject({ pending: 0, delayed: 1, reserved: 1 });
+    expect((await readJobDetail(queue, held.id))?.location).toMatchObject({ state: 'reserved', reservedBy: 'w:held' });
+    expect((await readFailedPage(queue, 0, 50)).rows.map(({ id }) => id)).toEqual([failed]);
+    expect((await searchFailed(queue, { error: 'paper' })).matches.map(({ id }) => id)).toEqual([failed]);
+    expect(await readDelayedTimeline(queue, 'mail')).toMatchObject({ total: 1, overdue: 0, next: [{ id: later, name: 'later' }] });
+    expect(await promoteDueStep(queue, 'mail')).toEqual({ promoted: [], vanished: [], remainingDue: 0 });
+    expect(await runDelayedJobNow(queue, 'mail', later)).toMatchObject({ outcome: 'promoted', level: '0' });
+    expect((await readKeyContents(queue, queue.keys.failed)).size).toBe(1);
+
+    const rows = (await readReservations(queue)).holders.flatMap((group) => group.rows);
+    expect(rows).toEqual([expect.objectContaining({ jobId: ready, reservedBy: 'w:held', state: 'running' })]);
+    const { level, entry, reservedBy, reservedUntil, attempts } = rows[0]!;
+    expect(await releaseReservation(queue, { queue: 'mail', level, entry, jobId: ready, reservedBy, reservedUntil, attempts: attempts ?? '' })).toMatchObject({ done: true });
+    // Released to the back of its level: behind the job run now.
+    expect((await queue.reserve(['mail'], 'w:2', 60))?.id).toBe(later);
+    expect((await queue.reserve(['mail'], 'w:2', 60))?.id).toBe(ready);
   });
 
   it('names the seed nodes when none of them answers', async () => {
