@@ -192,5 +192,5 @@ export function privateServers() {
     return { ca: path('queuelens-test-ca.pem'), otherCa: path('queuelens-other-ca.pem'), cert: path('server.pem'), key: path('server.key') };
   }
 
-  return { dir, freePort, redis, cluster, sentinel, tlsFiles };
+  return { freePort, redis, cluster, sentinel, tlsFiles };
 }
