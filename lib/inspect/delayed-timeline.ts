@@ -110,7 +110,8 @@ function lastDeliveredOf(reply: unknown, group: string): string | null {
  */
 export async function readDelayedTimeline(queue: RedisQueue, name: string, { limit = 20 } = {}): Promise<DelayedTimeline> {
   return queue.attempt(async () => {
-    const [seconds] = await queue.redis.time();
+    // The clock a reserve promotes by: the server holding the keys.
+    const [seconds] = await queue.nodeHoldingKeys().time();
     const now = Number(seconds);
     const key = queue.keys.delayed(name);
     const scales = {

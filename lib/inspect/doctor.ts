@@ -1,6 +1,7 @@
 import type { DoctorRepair } from '../queue/doctor-repairs';
 import { settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
+import { patternUnder } from '../queue/scan-keys';
 import { bytesToText } from './display-text';
 import { FINDING_KINDS, findingId, startDoctor, type DoctorState, type Finding, type FindingKind, type Phase, type QueueInfo } from './doctor-kinds';
 
@@ -20,10 +21,6 @@ const QUEUE_BATCH = 100;
 const MAX_LEVELS = 100;
 /** Commands per pipeline. */
 const PIPELINE_CHUNK = 250;
-
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, '\\$&');
-}
 
 function levelOf(priority: string | null | undefined): string {
   const value = Math.floor(Number(priority ?? 0));
@@ -269,7 +266,7 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
       }
 
       case 'jobs': {
-        const [cursor, found] = await queue.redis.scan(state.cursor, 'MATCH', `${escapeGlob(keys.prefix)}j:*`, 'COUNT', DOCTOR_BATCH);
+        const [cursor, found] = await queue.nodeHoldingKeys().scan(state.cursor, 'MATCH', patternUnder(keys.job('')), 'COUNT', DOCTOR_BATCH);
         await checkJobs(queue, state, found, findings);
         state.examined += found.length;
         state.cursor = cursor;
@@ -278,7 +275,7 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
       }
 
       case 'unique': {
-        const [cursor, found] = await queue.redis.scan(state.cursor, 'MATCH', `${escapeGlob(keys.prefix)}u:*`, 'COUNT', DOCTOR_BATCH);
+        const [cursor, found] = await queue.nodeHoldingKeys().scan(state.cursor, 'MATCH', patternUnder(keys.unique('')), 'COUNT', DOCTOR_BATCH);
         await checkUniqueKeys(queue, found, findings);
         state.examined += found.length;
         state.cursor = cursor;

@@ -421,7 +421,8 @@ export function censusStep(queue: RedisQueue, cursor: string, count = CENSUS_SCA
     const from = scanCursorFrom(cursor === '0' ? '' : cursor);
     const prefix = queue.keys.prefix;
     const pattern = patternUnder(prefix);
-    const [scanReply, dbSize] = (await execPipeline(queue.redis.pipeline().scan(from, 'MATCH', pattern, 'COUNT', count).dbsize())) as [
+    // SCAN and DBSIZE see one server: in a cluster, the master holding the layout.
+    const [scanReply, dbSize] = (await execPipeline(queue.nodeHoldingKeys().pipeline().scan(from, 'MATCH', pattern, 'COUNT', count).dbsize())) as [
       [string, string[]],
       number,
     ];

@@ -61,13 +61,14 @@ export function toServerInfo(fields: ReadonlyMap<string, string>): ServerInfo {
 }
 
 /**
- * Reads INFO server, memory and clients in one pipelined round trip. The
+ * Reads INFO server, memory and clients in one pipelined round trip, of the
+ * server holding the queue's keys (in a cluster, the master of their slot). The
  * policy comes from INFO rather than CONFIG GET, which managed Redis services
  * and restricted ACL users are commonly refused.
  */
 export async function readServerInfo(queue: RedisQueue): Promise<ServerInfo> {
   return queue.attempt(async () => {
-    const replies = await execPipeline(queue.redis.pipeline().info('server').info('memory').info('clients'));
+    const replies = await execPipeline(queue.nodeHoldingKeys().pipeline().info('server').info('memory').info('clients'));
     const fields = new Map<string, string>();
     for (const reply of replies) for (const [name, value] of parseInfo(String(reply))) fields.set(name, value);
     return toServerInfo(fields);

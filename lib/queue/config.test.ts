@@ -52,4 +52,41 @@ describe('settings', () => {
       group: 'shop-workers',
     });
   });
+
+  it('reads the cluster, Sentinel and TLS keys, each falling back whole when malformed', () => {
+    const nodes = [{ host: '127.0.0.1', port: 7100 }, { host: 'redis-2.internal', port: '7101' }];
+    expect(readSettings({ cluster: nodes, tls: true, tlsCa: '/etc/redis/ca.pem' })).toMatchObject({
+      cluster: [{ host: '127.0.0.1', port: 7100 }, { host: 'redis-2.internal', port: 7101 }],
+      tls: true,
+      tlsCa: '/etc/redis/ca.pem',
+    });
+    expect(readSettings({ sentinels: nodes, sentinelName: 'main' })).toMatchObject({ sentinels: [nodes[0], { ...nodes[1], port: 7101 }], sentinelName: 'main' });
+    for (const malformed of ['127.0.0.1:7100', [{ host: '127.0.0.1' }], [{ host: '', port: 7100 }], [{ host: 'a', port: 70000 }], [nodes[0], 'b:1'], {}]) {
+      expect(readSettings({ cluster: malformed, sentinels: malformed })).toEqual(DEFAULT_SETTINGS);
+    }
+    expect(readSettings({ tls: 'yes', tlsCa: 42, sentinelName: ['main'] })).toEqual(DEFAULT_SETTINGS);
+    // Its own output reads back the same: callers spread settings into a new block.
+    const settings = readSettings({ cluster: nodes, prefix: '{q}:', tls: true, tlsCa: '/ca.pem' });
+    expect(readSettings({ ...settings })).toEqual(settings);
+  });
+
+  it('takes seed nodes, sentinels and the TLS CA from the environment', () => {
+    expect(
+      settingsFromEnv({ REDIS_URL: 'rediss://:secret@ignored:1/0', REDIS_CLUSTER_NODES: 'redis-1.internal:7000, [::1]:7001', REDIS_TLS_CA: '/ca.pem', QUEUE_PREFIX: '{q}:' }),
+    ).toMatchObject({
+      cluster: [{ host: 'redis-1.internal', port: 7000 }, { host: '::1', port: 7001 }],
+      password: 'secret',
+      tls: true,
+      tlsCa: '/ca.pem',
+      prefix: '{q}:',
+    });
+    expect(settingsFromEnv({ REDIS_SENTINELS: 'sentinel-1:26379,sentinel-2:26379', REDIS_SENTINEL_NAME: 'main' })).toMatchObject({
+      sentinels: [{ host: 'sentinel-1', port: 26379 }, { host: 'sentinel-2', port: 26379 }],
+      sentinelName: 'main',
+      cluster: [],
+    });
+    for (const malformed of ['127.0.0.1', '127.0.0.1:0', 'a:1,,b:2', '::1:7000']) {
+      expect(() => settingsFromEnv({ REDIS_CLUSTER_NODES: malformed }), malformed).toThrow('REDIS_CLUSTER_NODES must list host:port pairs');
+    }
+  });
 });

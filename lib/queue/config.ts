@@ -1,6 +1,16 @@
 import { QueueError } from './errors';
 
-/** The spec's `$config['queue']['redis']` block, after defaults. */
+/** One server of a Sentinel set or a cluster's seed list. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * The spec's `$config['queue']['redis']` block, after defaults, and the keys
+ * QueueLens adds to it for Sentinel, Redis Cluster and TLS (the PHP driver
+ * knows none of them and talks to one server).
+ */
 export interface RedisSettings {
   hostname: string;
   port: number;
@@ -11,8 +21,15 @@ export interface RedisSettings {
   timeout: number;
   prefix: string;
   group: string;
-  /** only from a rediss:// URL; the PHP block has no such key */
+  /** from a rediss:// URL or `tls: true`; applies to every connection, sentinels and cluster nodes included */
   tls: boolean;
+  /** a PEM file with the CA(s) that sign the servers' certificates; '' trusts Node's default CAs */
+  tlsCa: string;
+  /** when not empty, the master named `sentinelName` is asked of these sentinels; hostname and port are then unused */
+  sentinels: readonly RedisNode[];
+  sentinelName: string;
+  /** when not empty, seed nodes of a Redis Cluster; hostname and port are then unused, and the prefix needs a hash tag */
+  cluster: readonly RedisNode[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<RedisSettings> = Object.freeze({
@@ -25,6 +42,10 @@ export const DEFAULT_SETTINGS: Readonly<RedisSettings> = Object.freeze({
   prefix: 'queue:',
   group: 'workers',
   tls: false,
+  tlsCa: '',
+  sentinels: Object.freeze([]),
+  sentinelName: '',
+  cluster: Object.freeze([]),
 });
 
 function isBlock(value: unknown): value is Record<string, unknown> {
@@ -47,10 +68,29 @@ function wholeNumberIn(value: unknown, min: number, max: number): number | undef
 }
 
 /**
+ * A list of `{host, port}`, or undefined when `value` is anything else: a
+ * list with one malformed server falls back whole, as any wrong-typed value
+ * does, rather than connecting to the servers that happened to parse.
+ */
+function nodeList(value: unknown): RedisNode[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const nodes: RedisNode[] = [];
+  for (const item of value) {
+    const port = isBlock(item) ? wholeNumberIn(item.port, 1, 65535) : undefined;
+    if (!isBlock(item) || typeof item.host !== 'string' || item.host === '' || port === undefined) return undefined;
+    nodes.push({ host: item.host, port });
+  }
+  return nodes;
+}
+
+/**
  * Reads a settings block the way the PHP driver's connect() does: every key
  * has a default, and a value of the wrong type falls back to it instead of
  * throwing. Anything that is not a block of settings at all (a string such as
- * 'localhost:6379', a list, null) counts as an empty block.
+ * 'localhost:6379', a list, null) counts as an empty block. The keys
+ * QueueLens adds (`tls`, `tlsCa`, `sentinels`, `sentinelName`, `cluster`)
+ * follow the same rule; contradictions between them (a cluster and
+ * sentinels, a CA without TLS) are refused by RedisQueue.connect().
  */
 export function readSettings(block: unknown): RedisSettings {
   const given = isBlock(block) ? block : {};
@@ -66,6 +106,10 @@ export function readSettings(block: unknown): RedisSettings {
     prefix: text(given.prefix) ?? DEFAULT_SETTINGS.prefix,
     group: text(given.group) || DEFAULT_SETTINGS.group,
     tls: given.tls === true,
+    tlsCa: text(given.tlsCa) ?? DEFAULT_SETTINGS.tlsCa,
+    sentinels: nodeList(given.sentinels) ?? DEFAULT_SETTINGS.sentinels,
+    sentinelName: text(given.sentinelName) ?? DEFAULT_SETTINGS.sentinelName,
+    cluster: nodeList(given.cluster) ?? DEFAULT_SETTINGS.cluster,
   };
 }
 
@@ -92,17 +136,36 @@ export function settingsFromUrl(url: string, overrides: Record<string, unknown> 
   });
 }
 
+/** `host:port,host:port` (an IPv6 host in brackets) from the environment variable `name`. */
+function nodesFromEnv(name: string, value: string): RedisNode[] {
+  return value.split(',').map((item) => {
+    const match = /^\s*(\[[^\]]+\]|[^\s:[\]]+):(\d{1,5})\s*$/.exec(item);
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65535) {
+      throw new QueueError(`${name} must list host:port pairs separated by commas, not "${item.trim()}"`);
+    }
+    return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+  });
+}
+
 /**
  * Settings from the environment: `REDIS_URL` for the connection,
  * `QUEUE_PREFIX` and `QUEUE_GROUP` for the layout; the spec's defaults for
- * whatever is unset.
+ * whatever is unset. `REDIS_CLUSTER_NODES` (seed nodes) or `REDIS_SENTINELS`
+ * with `REDIS_SENTINEL_NAME` replace REDIS_URL's host and port, which then
+ * still gives the scheme (rediss:// for TLS), user, password and database;
+ * `REDIS_TLS_CA` names the CA file for TLS.
  */
 export function settingsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): RedisSettings {
-  const layout = {
+  const overrides = {
     ...(env.QUEUE_PREFIX !== undefined ? { prefix: env.QUEUE_PREFIX } : {}),
     ...(env.QUEUE_GROUP ? { group: env.QUEUE_GROUP } : {}),
+    ...(env.REDIS_TLS_CA ? { tlsCa: env.REDIS_TLS_CA } : {}),
+    ...(env.REDIS_CLUSTER_NODES ? { cluster: nodesFromEnv('REDIS_CLUSTER_NODES', env.REDIS_CLUSTER_NODES) } : {}),
+    ...(env.REDIS_SENTINELS ? { sentinels: nodesFromEnv('REDIS_SENTINELS', env.REDIS_SENTINELS) } : {}),
+    ...(env.REDIS_SENTINEL_NAME ? { sentinelName: env.REDIS_SENTINEL_NAME } : {}),
   };
-  return env.REDIS_URL ? settingsFromUrl(env.REDIS_URL, layout) : readSettings(layout);
+  return env.REDIS_URL ? settingsFromUrl(env.REDIS_URL, overrides) : readSettings(overrides);
 }
 
 /** Loopback names: the test suites write to Redis and refuse any other host. */

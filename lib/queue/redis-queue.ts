@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectFailure, createClient, describeServer, nodeServingPrefix, type QueueClient } from './client';
 import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
 import { asQueueError, QueueError } from './errors';
@@ -74,7 +75,7 @@ export class RedisQueue {
   readonly keys: QueueKeys;
 
   private constructor(
-    readonly redis: Redis,
+    readonly redis: QueueClient,
     readonly settings: RedisSettings,
   ) {
     this.keys = new QueueKeys(settings.prefix);
@@ -82,34 +83,26 @@ export class RedisQueue {
   }
 
   /**
-   * Connects, or throws QueueError "Could not reach redis at host:port".
+   * Connects, or throws QueueError "Could not reach redis at host:port" (for
+   * a cluster or a Sentinel set, `server` names its nodes). Settings that
+   * cannot work (a cluster prefix without a hash tag, a cluster and sentinels
+   * at once, an unreadable CA file) are refused before any connection.
    * `commandTimeoutMs` bounds every command, for callers that must answer
    * even when a server stops responding without closing the connection
    * (the dashboard); workers and bulk seeding leave it unset.
    */
   static async connect(settings: RedisSettings, { commandTimeoutMs }: { commandTimeoutMs?: number } = {}): Promise<RedisQueue> {
-    const redis = new Redis({
-      host: settings.hostname,
-      port: settings.port,
-      db: settings.database,
-      password: settings.password || undefined,
-      username: settings.username || undefined,
-      connectTimeout: settings.timeout * 1000,
-      tls: settings.tls ? {} : undefined,
-      lazyConnect: true,
-      // A command during an outage fails after one reconnect attempt instead
-      // of waiting in the offline queue; the worker backs off on the throw.
-      maxRetriesPerRequest: 1,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-      commandTimeout: commandTimeoutMs,
-    });
+    const redis = createClient(settings, { commandTimeoutMs });
     // Failures reach callers through the commands; without a listener
     // ioredis would also print every reconnect error. The first one is kept
-    // because connect() itself only says the connection closed.
+    // because connect() itself only says the connection closed. A cluster
+    // reports its nodes' failures as 'node error'.
     let connectError: unknown;
-    redis.on('error', (error) => {
+    const keepFirst = (error: unknown) => {
       connectError ??= error;
-    });
+    };
+    redis.on('error', keepFirst);
+    redis.on('node error', keepFirst);
     // connectTimeout covers only the TCP handshake: a peer that accepts and
     // never answers the ready check (a stalled server, a proxy, another
     // service on the port) would otherwise hold connect() for ever.
@@ -121,9 +114,7 @@ export class RedisQueue {
       await Promise.race([redis.connect(), noAnswer]);
     } catch (error) {
       redis.disconnect();
-      const cause = connectError ?? error;
-      const reason = cause instanceof Error ? ` (${cause.message})` : '';
-      throw new QueueError(`Could not reach redis at ${settings.hostname}:${settings.port}${reason}`, { cause, unreachable: true });
+      throw await connectFailure(settings, connectError ?? error);
     } finally {
       clearTimeout(timer);
     }
@@ -137,9 +128,19 @@ export class RedisQueue {
     }
   }
 
-  /** host:port, as error messages name the server */
+  /** How error messages name the server: host:port, or a cluster's seed nodes, or the sentinels and the master they name. */
   get server(): string {
-    return `${this.settings.hostname}:${this.settings.port}`;
+    return describeServer(this.settings);
+  }
+
+  /**
+   * The server holding every key of the layout: the connection itself, or in
+   * a cluster the master serving the prefix's hash slot. SCAN, DBSIZE, INFO
+   * and TIME name no key, so a cluster would send them to any node; they go
+   * here instead.
+   */
+  nodeHoldingKeys(): Redis {
+    return nodeServingPrefix(this.redis, this.keys.prefix);
   }
 
   async close(): Promise<void> {
@@ -318,7 +319,8 @@ export class RedisQueue {
   async countsOf(names: readonly string[]): Promise<QueueStats[]> {
     if (names.length === 0) return [];
     return this.attempt(async () => {
-      const [seconds] = await this.redis.time();
+      // The clock the scripts compare scores with: the server holding the keys.
+      const [seconds] = await this.nodeHoldingKeys().time();
       const now = Number(seconds);
       const perQueue = this.redis.pipeline();
       for (const queue of names) {

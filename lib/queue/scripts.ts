@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ClientContext, Redis, Result } from 'ioredis';
+import type { ClientContext, Result } from 'ioredis';
+import type { QueueClient } from './client';
 import { QueueError, scriptErrorMessage } from './errors';
 
 type ScriptArgument = string | number | Buffer;
@@ -96,7 +97,7 @@ function scriptSources() {
  * resends the body when Redis answers NOSCRIPT (restarted, SCRIPT FLUSH),
  * in pipelines too.
  */
-export function defineQueueScripts(redis: Redis): void {
+export function defineQueueScripts(redis: QueueClient): void {
   const defined = redis.scriptsSet as Record<string, unknown>;
   for (const [name, definition] of scriptSources()) {
     if (!(name in defined)) redis.defineCommand(name, definition);

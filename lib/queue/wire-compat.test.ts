@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import type { QueueClient } from './client';
 import { JOB_FIELDS } from './job';
 import type { RedisQueue } from './redis-queue';
 import { scanKeysUnder } from './scan-keys';
@@ -11,7 +11,7 @@ const openQueue = testQueueFactory();
 const run = promisify(execFile);
 
 /** Writes a job hash the way the PHP driver's PUSH script does, field for field. */
-async function writeJobHash(redis: Redis, prefix: string, id: number, fields: Record<string, string | number>) {
+async function writeJobHash(redis: QueueClient, prefix: string, id: number, fields: Record<string, string | number>) {
   const base = {
     queue: 'emails', name: 'Application\\Jobs\\SendInvoice', payload: `{"id":${id}}`, attempts: 0, max_attempts: 3,
     priority: 0, unique_key: '', available_at: 1785649677, reserved_until: 0, reserved_by: '', last_error: '',

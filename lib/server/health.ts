@@ -16,7 +16,7 @@ export function readHealth(): Promise<ReadResult<Health>> {
     const started = performance.now();
     await queue.attempt(() => queue.redis.ping());
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-    const info = parseInfo(await queue.attempt(() => queue.redis.info('server')));
+    const info = parseInfo(await queue.attempt(() => queue.nodeHoldingKeys().info('server')));
     return { connection: connection.name, server: queue.server, version: info.get('redis_version') ?? 'unknown', latencyMs };
   });
 }
