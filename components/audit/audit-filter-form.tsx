@@ -1,8 +1,7 @@
 'use client';
 
-import type { Route } from 'next';
-import { useRouter } from 'next/navigation';
 import { useId } from 'react';
+import { UrlFilterForm } from '@/components/ui/url-filter-form';
 import { AUDIT_RESULTS, isAuditFiltered, type AuditFilter } from '@/lib/queries/audit';
 import { auditHref } from '@/lib/routes';
 import { AUDIT_RESULT_LABELS } from './audit-table';
@@ -15,22 +14,9 @@ const FIELD = 'rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:bo
  * the select offers: the audited actions and any found in the log.
  */
 export function AuditFilterForm({ filter, actions }: { filter: AuditFilter; actions: readonly string[] }) {
-  const router = useRouter();
   const id = useId();
   return (
-    <form
-      role="search"
-      aria-label="Filter the audit log"
-      className="flex flex-wrap items-end gap-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const params = new URLSearchParams();
-        for (const [name, value] of new FormData(event.currentTarget)) {
-          if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
-        }
-        router.push(`${auditHref}${params.size > 0 ? `?${params}` : ''}` as Route);
-      }}
-    >
+    <UrlFilterForm label="Filter the audit log" path={auditHref}>
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-action`} className="text-xs text-zinc-600 dark:text-zinc-400">
           Action
@@ -71,6 +57,6 @@ export function AuditFilterForm({ filter, actions }: { filter: AuditFilter; acti
           Clear filter
         </button>
       )}
-    </form>
+    </UrlFilterForm>
   );
 }

@@ -1,8 +1,7 @@
 'use client';
 
-import type { Route } from 'next';
-import { useRouter } from 'next/navigation';
 import { useId } from 'react';
+import { UrlFilterForm } from '@/components/ui/url-filter-form';
 import type { FailedFilter } from '@/lib/queries/failed';
 import { failedHref } from '@/lib/routes';
 
@@ -14,22 +13,9 @@ const FIELDS = [
 
 /** The filter lives in the URL (`/failed?queue=…&name=…&error=…`), so a search can be shared and survives a reload. */
 export function FailedFilterForm({ filter }: { filter: FailedFilter }) {
-  const router = useRouter();
   const formId = useId();
   return (
-    <form
-      role="search"
-      aria-label="Filter failed jobs"
-      className="flex flex-wrap items-end gap-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const params = new URLSearchParams();
-        for (const [name, value] of new FormData(event.currentTarget)) {
-          if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
-        }
-        router.push(`${failedHref}${params.size > 0 ? `?${params}` : ''}` as Route);
-      }}
-    >
+    <UrlFilterForm label="Filter failed jobs" path={failedHref}>
       {FIELDS.map(({ name, label }) => (
         <div key={name} className="flex flex-col gap-1">
           <label htmlFor={`${formId}-${name}`} className="text-xs text-zinc-600 dark:text-zinc-400">
@@ -53,6 +39,6 @@ export function FailedFilterForm({ filter }: { filter: FailedFilter }) {
           Clear filter
         </button>
       )}
-    </form>
+    </UrlFilterForm>
   );
 }

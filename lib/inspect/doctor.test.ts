@@ -321,5 +321,5 @@ describe('the doctor and the census on 200,000 jobs', () => {
     } finally {
       await queue.close();
     }
-  }, 180_000);
+  }, 400_000);
 });
