@@ -16,7 +16,7 @@ const FIELD = 'rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:bo
 export function AuditFilterForm({ filter, actions }: { filter: AuditFilter; actions: readonly string[] }) {
   const id = useId();
   return (
-    <UrlFilterForm label="Filter the audit log" path={auditHref}>
+    <UrlFilterForm label="Filter the audit log" submitLabel="Filter" filtered={isAuditFiltered(filter)} path={auditHref}>
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-action`} className="text-xs text-zinc-600 dark:text-zinc-400">
           Action
@@ -49,14 +49,6 @@ export function AuditFilterForm({ filter, actions }: { filter: AuditFilter; acti
         </label>
         <input id={`${id}-text`} name="text" defaultValue={filter.text ?? ''} maxLength={1000} className={`${FIELD} w-64`} />
       </div>
-      <button type="submit" className="button-primary">
-        Filter
-      </button>
-      {isAuditFiltered(filter) && (
-        <button type="button" className="button-secondary" onClick={() => router.push(auditHref)}>
-          Clear filter
-        </button>
-      )}
     </UrlFilterForm>
   );
 }

@@ -15,7 +15,7 @@ const FIELDS = [
 export function FailedFilterForm({ filter }: { filter: FailedFilter }) {
   const formId = useId();
   return (
-    <UrlFilterForm label="Filter failed jobs" path={failedHref}>
+    <UrlFilterForm label="Filter failed jobs" submitLabel="Search" filtered={Boolean(filter.queue || filter.name || filter.error)} path={failedHref}>
       {FIELDS.map(({ name, label }) => (
         <div key={name} className="flex flex-col gap-1">
           <label htmlFor={`${formId}-${name}`} className="text-xs text-zinc-600 dark:text-zinc-400">
@@ -31,14 +31,6 @@ export function FailedFilterForm({ filter }: { filter: FailedFilter }) {
           />
         </div>
       ))}
-      <button type="submit" className="button-primary">
-        Search
-      </button>
-      {(filter.queue || filter.name || filter.error) && (
-        <button type="button" className="button-secondary" onClick={() => router.push(failedHref)}>
-          Clear filter
-        </button>
-      )}
     </UrlFilterForm>
   );
 }

@@ -7,8 +7,9 @@ import type { ReactNode } from 'react';
 /**
  * A search form whose fields become the page's query string on submit (empty
  * ones left out), so a filtered view can be shared and survives a reload.
+ * `submitLabel` names its button; while `filtered`, a second one clears it.
  */
-export function UrlFilterForm({ label, path, children }: { label: string; path: Route; children: ReactNode }) {
+export function UrlFilterForm({ label, path, submitLabel, filtered, children }: { label: string; path: Route; submitLabel: string; filtered: boolean; children: ReactNode }) {
   const router = useRouter();
   return (
     <form
@@ -25,6 +26,14 @@ export function UrlFilterForm({ label, path, children }: { label: string; path: 
       }}
     >
       {children}
+      <button type="submit" className="button-primary">
+        {submitLabel}
+      </button>
+      {filtered && (
+        <button type="button" className="button-secondary" onClick={() => router.push(path)}>
+          Clear filter
+        </button>
+      )}
     </form>
   );
 }
