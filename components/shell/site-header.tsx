@@ -46,6 +46,7 @@ export function SiteHeader({ session }: { session: HeaderSession | null }) {
             <ConnectionSwitcher current={session.connection} choices={session.choices} />
             <p className="ml-auto text-sm text-zinc-600 dark:text-zinc-400">
               {session.access.who} · <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.access.role}</span>
+              {session.access.role === 'viewer' && ' (can look, not change)'}
             </p>
             {session.access.via === 'session' && (
               <form action={signOut}>
