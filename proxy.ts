@@ -18,10 +18,13 @@ const PUBLIC_PATHS = new Set(['/login', '/login/link']);
 
 let settings: AccessSettings | undefined;
 
-function refuse(status: number, error: string, extra: HeadersInit = {}): NextResponse {
-  const response = NextResponse.json({ ok: false, error }, { status, headers: { 'cache-control': 'no-store', ...extra } });
+function secured(response: NextResponse): NextResponse {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
   return response;
+}
+
+function refuse(status: number, error: string, extra: HeadersInit = {}): NextResponse {
+  return secured(NextResponse.json({ ok: false, error }, { status, headers: { 'cache-control': 'no-store', ...extra } }));
 }
 
 export function proxy(request: NextRequest): NextResponse {
@@ -46,7 +49,7 @@ export function proxy(request: NextRequest): NextResponse {
       if (safeMethod && !pathname.startsWith('/api/')) {
         const login = new URL('/login', request.url);
         login.searchParams.set('next', `${pathname}${search}`);
-        return NextResponse.redirect(login, 303);
+        return secured(NextResponse.redirect(login, 303));
       }
       return refuse(credentials.status, credentials.error, credentials.status === 401 ? { 'www-authenticate': 'Bearer realm="QueueLens"' } : {});
     }
@@ -59,8 +62,7 @@ export function proxy(request: NextRequest): NextResponse {
   requestHeaders.set('content-security-policy', policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('content-security-policy', policy);
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
-  return response;
+  return secured(response);
 }
 
 export const config = {
