@@ -49,8 +49,8 @@ function isConnectionFailure(error: Error): boolean {
     /max retries per request|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE|Connection is closed|connect ETIMEDOUT|Stream isn't writeable|Command timed out/i.test(
       error.message,
     ) ||
-    // A cluster that lost the node of a slot, or every node.
-    /^CLUSTERDOWN|Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache/.test(error.message)
+    // A cluster that lost the node of a slot, or every node (ioredis gives up redirecting while it finds out).
+    /^CLUSTERDOWN|Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache|Too many Cluster redirections/.test(error.message)
   );
 }
 
