@@ -259,8 +259,12 @@ test.describe('access', () => {
 
   test('wrong secrets are throttled: the eleventh within a minute is refused even when right', async ({ page }) => {
     // On the second server, so that the throttle it trips does not lock out the other specs.
+    // Eleven sign-ins one after another: slow on a busy machine, and nothing here waits on a clock.
+    test.setTimeout(120_000);
     const login = `http://127.0.0.1:${UNREACHABLE_APP_PORT}/login`;
     await page.goto(login);
+    // Hydrated, so that each attempt is one server action and not a form post that reloads the page.
+    await page.waitForLoadState('networkidle');
     const submit = async (secret: string) => {
       await page.getByLabel('Secret').fill(secret);
       // Each attempt waits for its own answer: the message of the one before is still on screen.
