@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Throughput } from '../inspect/throughput';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
-import { mergeThroughput, readHistory, recordThroughput, RESOLUTIONS, ThroughputSampler, totalOf, type ThroughputFigures } from './history';
+import { addFailedTotals, mergeThroughput, readFailedTotals, readHistory, recordThroughput, RESOLUTIONS, ThroughputSampler, totalOf, type ThroughputFigures } from './history';
 import { dashboardKeys, throughputKeys, type ThroughputKeys } from './keys';
 
 const openQueue = testQueueFactory();
@@ -85,6 +85,15 @@ describe('throughput history', () => {
     expect(await readHistory(queue.redis, keys, 'mail', '24h')).toMatchObject([{ seconds: 60, processed: null, pushed: null, failed: 1, pending: 10, waitSeconds: null }]);
     const [latest] = (await readHistory(queue.redis, keys, 'mail', '15m')).slice(-1);
     expect(latest).toMatchObject({ seconds: 5, ...figures });
+  });
+
+  it('keeps a running count of failures per queue, for the Prometheus counter', async () => {
+    const { queue, keys } = await openLayout();
+    await addFailedTotals(queue.redis, keys, stretch(5_000, 5, { failed: 2 }));
+    await addFailedTotals(queue.redis, keys, stretch(10_000, 5, { failed: 0 }));
+    await addFailedTotals(queue.redis, keys, { ...stretch(15_000, 5, { failed: 3 }), queues: [{ queue: 'sms', ...figures, failed: 1 }, { queue: 'mail', ...figures, failed: 3 }] });
+    expect(await readFailedTotals(queue.redis, keys)).toEqual(new Map([['mail', 5], ['sms', 1]]));
+    expect(await queue.redis.ttl(keys.failedTotals)).toBeGreaterThan(RESOLUTIONS['1m'].keepSeconds - 10);
   });
 });
 

@@ -113,6 +113,25 @@ export async function recordThroughput(redis: HistoryRedis, keys: ThroughputKeys
 }
 
 /**
+ * Adds each queue's failures to its running total, for the Prometheus
+ * counter. Kept as long as the week of history, from the last failure.
+ */
+export async function addFailedTotals(redis: HistoryRedis, keys: ThroughputKeys, throughput: Throughput): Promise<void> {
+  const failing = throughput.queues.filter((row) => row.failed > 0);
+  if (failing.length === 0) return;
+  const writes = redis.pipeline();
+  for (const row of failing) writes.hincrby(keys.failedTotals, row.queue, row.failed);
+  writes.expire(keys.failedTotals, RESOLUTIONS['1m'].keepSeconds);
+  await execPipeline(writes);
+}
+
+/** The failures counted per queue (one field per queue that failed within the week). */
+export async function readFailedTotals(redis: HistoryRedis, keys: ThroughputKeys): Promise<Map<string, number>> {
+  const stored = await redis.hgetall(keys.failedTotals);
+  return new Map(Object.entries(stored).map(([queue, count]) => [queue, Number(count)]));
+}
+
+/**
  * The points of one queue (or of every queue together, `queue` null) over
  * the last `range`, oldest first, at the finest resolution that covers it.
  * Bounded by the series' cap.
@@ -181,6 +200,7 @@ export class ThroughputSampler {
     if (previous === undefined) return 'first-sample';
     const step = throughputBetween(previous, sample);
     await recordThroughput(this.queue.redis, this.keys, '5s', step);
+    await addFailedTotals(this.queue.redis, this.keys, step);
     this.minute = this.minute === undefined ? step : mergeThroughput(this.minute, step);
     if (this.minute.seconds >= RESOLUTIONS['1m'].seconds) {
       await recordThroughput(this.queue.redis, this.keys, '1m', this.minute);

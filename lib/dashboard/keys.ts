@@ -25,6 +25,8 @@ export type HistoryResolution = '5s' | '1m';
 export interface ThroughputKeys {
   /** string: the token of the dashboard instance that samples, with an expiry */
   readonly sampler: string;
+  /** hash: per queue, the failures the sampler has counted, for /api/metrics' counter */
+  readonly failedTotals: string;
   /** stream: one point per sample (5s) or per minute (1m), of one queue, or of every queue together when `queue` is null */
   series(resolution: HistoryResolution, queue: string | null): string;
 }
@@ -41,6 +43,7 @@ export function throughputKeys(keys: DashboardKeys, driverPrefix: string): Throu
   const base = `${keys.prefix}throughput:{${driverPrefix}}:`;
   return {
     sampler: `${base}sampler`,
+    failedTotals: `${base}failed-total`,
     series: (resolution, queue) => (queue === null ? `${base}${resolution}:all` : `${base}${resolution}:q:${queue}`),
   };
 }
