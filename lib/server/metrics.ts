@@ -1,15 +1,15 @@
 import 'server-only';
 import { readFailedTotals } from '@/lib/dashboard/history';
-import { dashboardKeys, dashboardPrefixFromEnv, throughputKeys } from '@/lib/dashboard/keys';
 import { formatMetrics } from '@/lib/dashboard/metrics';
 import { sampleThroughput } from '@/lib/inspect/throughput';
 import type { QueueStats } from '@/lib/queue/redis-queue';
 import { readQueue, type ReadResult } from './queue';
+import { throughputKeysOf } from './throughput';
 
 /** GET /api/metrics: every queue's figures in the Prometheus text format, read fresh (a scrape is its own sample). */
 export function readMetrics(): Promise<ReadResult<string>> {
   return readQueue(async (queue, connection) => {
-    const keys = throughputKeys(dashboardKeys(dashboardPrefixFromEnv()), queue.keys.prefix);
+    const keys = throughputKeysOf(queue);
     const [sample, failedTotals, failedJobs] = await Promise.all([
       sampleThroughput(queue),
       queue.attempt(() => readFailedTotals(queue.redis, keys)),
