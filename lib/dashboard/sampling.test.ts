@@ -36,7 +36,7 @@ describe('startSampling', () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await queue.redis.xlen(keys.series('5s', 'mail'))).toBe(written);
     // Once per outage, not once per tick.
-    expect(logged.filter((line) => line.endsWith('gone'))).toEqual(['error throughput sampling failed; retrying every interval gone']);
+    expect(logged.filter((line) => line.endsWith('gone'))).toEqual(['error throughput sampling failed; retrying with backoff gone']);
   });
 
   it('reads the interval from QUEUELENS_SAMPLE_MS, falling back to 5 s on nonsense', () => {

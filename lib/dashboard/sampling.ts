@@ -9,6 +9,8 @@ export const DEFAULT_SAMPLE_MS = 5_000;
 const MIN_SAMPLE_MS = 250;
 /** The lock outlives a few missed ticks, and a dead instance is replaced within as many. */
 const LOCK_TICKS = 3;
+/** A connection that keeps failing is tried less and less often, at least once a minute. */
+const MAX_BACKOFF_MS = 60_000;
 
 /** The sampling interval from `QUEUELENS_SAMPLE_MS`, or 5 s; anything unreadable or too small falls back to the default. */
 export function sampleMsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): number {
@@ -32,14 +34,16 @@ export interface Sampling {
 /**
  * Samples the throughput of every connection every `intervalMs`, each on a
  * Redis connection of its own (so a slow sample never queues behind a page's
- * reads). A failure is logged and the next tick tries again, reconnecting
- * when it must; nothing here throws into the server. Ticks never overlap:
+ * reads). A failure is logged once and the connection is tried again with
+ * a backoff (doubling, at most a minute), reconnecting when it must; nothing
+ * here throws into the server. Ticks never overlap:
  * the next one is scheduled when the last has finished.
  */
 export function startSampling({ connections, dashboardPrefix, intervalMs, log }: SamplingOptions): Sampling {
   const keys = dashboardKeys(dashboardPrefix);
   const opened = new Map<string, Promise<{ queue: RedisQueue; sampler: ThroughputSampler }>>();
-  const failing = new Set<string>();
+  // Per failing connection: failures in a row and when to try again.
+  const failing = new Map<string, { failures: number; retryAt: number }>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -58,13 +62,17 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
   };
 
   const tickOne = async (connection: Connection) => {
+    const outage = failing.get(connection.name);
+    if (outage && Date.now() < outage.retryAt) return;
     try {
       await (await samplerOf(connection)).sampler.tick();
       if (failing.delete(connection.name)) log('info', 'throughput sampling works again', { connection: connection.name });
     } catch (error) {
       // Said once per outage, not every few seconds.
-      if (!failing.has(connection.name)) log('error', 'throughput sampling failed; retrying every interval', { connection: connection.name, error });
-      failing.add(connection.name);
+      if (!outage) log('error', 'throughput sampling failed; retrying with backoff', { connection: connection.name, error });
+      // Backing off spares a server whose Redis is down a connection attempt every interval.
+      const failures = (outage?.failures ?? 0) + 1;
+      failing.set(connection.name, { failures, retryAt: Date.now() + Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** failures) });
     }
   };
 
