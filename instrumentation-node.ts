@@ -1,5 +1,8 @@
 import { readAccessSettings, startupRefusal } from '@/lib/auth/access-settings';
 import { loadConnections } from '@/lib/dashboard/connections';
+import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
+import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/sampling';
+import { logEvent } from '@/lib/log-event';
 
 // A server that would be unsafe to expose (no secret; a short one, or no
 // allowed origins, on an address other machines can reach) or that has a
@@ -16,4 +19,22 @@ try {
 if (problem !== null) {
   console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', message: `QueueLens cannot start: ${problem}` }));
   process.exit(1);
+}
+
+// Throughput history is sampled by the server itself, once per process: kept
+// on globalThis because `next dev` evaluates this module again on edits, and
+// two loops would each take a sampler's turn. lib/server modules cannot be
+// imported here (`server-only` refuses instrumentation), so the loop opens
+// connections of its own and logs through the same JSON lines.
+const server = globalThis as typeof globalThis & { queuelensSampling?: Sampling };
+if (server.queuelensSampling === undefined) {
+  const sampling = startSampling({
+    connections: loadConnections(),
+    dashboardPrefix: dashboardPrefixFromEnv(),
+    intervalMs: sampleMsFromEnv(),
+    log: logEvent,
+  });
+  server.queuelensSampling = sampling;
+  // Next.js finishes the requests in flight and exits; the loop stops taking turns first.
+  process.once('SIGTERM', () => void sampling.stop());
 }

@@ -29,6 +29,8 @@ const serverEnv = {
   QUEUELENS_SECRET: secrets.operator,
   QUEUELENS_VIEWER_SECRET: secrets.viewer,
   NEXT_TELEMETRY_DISABLED: '1',
+  // Throughput samples every half second, so a spec sees history within a few seconds.
+  QUEUELENS_SAMPLE_MS: '500',
 };
 
 export default defineConfig({

@@ -1,16 +1,19 @@
 'use client';
 
+import { ThroughputChart } from '@/components/charts/throughput-chart';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { NoQueues } from '@/components/queues/no-queues';
+import { QueueThroughputTable } from '@/components/queues/queue-throughput-table';
 import { QueuesTable, sumOf } from '@/components/queues/queues-table';
 import { EvictionWarning } from '@/components/redis/eviction-warning';
 import { ServerFacts } from '@/components/redis/server-facts';
+import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { overviewQuery } from '@/lib/queries/overview';
 import { failedHref } from '@/lib/routes';
 
-/** The overview's live body: every queue's counts, the failed jobs and the Redis server, polled. */
+/** The overview's live body: every queue's counts and throughput, the failed jobs and the Redis server, polled. */
 export function Overview() {
   const view = useLiveQuery(overviewQuery());
   const overview = view.data;
@@ -30,7 +33,20 @@ export function Overview() {
             <Stat label="Reserved" value={sumOf(overview.queues, 'reserved')} />
             <Stat label="Failed jobs" value={overview.failed} href={failedHref} />
           </div>
-          {overview.queues.length > 0 ? <QueuesTable rows={overview.queues} /> : <NoQueues />}
+          {overview.queues.length > 0 ? (
+            <>
+              <QueuesTable rows={overview.queues} />
+              <Section
+                title="Throughput"
+                description="Jobs processed, pushed and failed per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds."
+              >
+                <ThroughputChart points={overview.throughput.total} label="Throughput of every queue, last 15 minutes" />
+                <QueueThroughputTable queues={overview.throughput.queues} />
+              </Section>
+            </>
+          ) : (
+            <NoQueues />
+          )}
           <ServerFacts server={overview.server} />
         </>
       )}

@@ -156,7 +156,7 @@ test.describe('access', () => {
 
   test('every API route wants credentials; bearer secrets of either role read', async ({ request }) => {
     const { operator, viewer } = e2eSecrets();
-    const routes = ['/api/overview', '/api/failed', '/api/failed/search', `/api/queues/${seeded.queue}`, `/api/queues/${seeded.queue}/delayed`, '/api/reservations', '/api/layout', `/api/layout/key?name=${encodeURIComponent(queue.keys.failed)}`, '/api/layout/census', `/api/jobs/${seeded.failedId}`, `/api/jobs/${seeded.failedId}/fields/payload`, '/api/health'];
+    const routes = ['/api/overview', '/api/failed', '/api/failed/search', `/api/queues/${seeded.queue}`, `/api/queues/${seeded.queue}/delayed`, `/api/queues/${seeded.queue}/history?range=1h`, '/api/reservations', '/api/layout', `/api/layout/key?name=${encodeURIComponent(queue.keys.failed)}`, '/api/layout/census', `/api/jobs/${seeded.failedId}`, `/api/jobs/${seeded.failedId}/fields/payload`, '/api/health', '/api/metrics', '/api/stats'];
     for (const route of routes) {
       const anonymous = await request.get(`${ORIGIN}${route}`);
       expect(anonymous.status(), route).toBe(401);

@@ -1,6 +1,6 @@
 /**
  * QueueLens's own keys: what the dashboard itself keeps in Redis (the audit
- * log; later the throughput history), under a prefix of its own. They are
+ * log, the throughput history), under a prefix of its own. They are
  * kept apart from the driver's prefix (`QUEUE_PREFIX`) so that the driver's
  * layout stays exactly the PHP driver's: the census and the doctor walk
  * that prefix and would otherwise meet keys the driver never creates.
@@ -16,6 +16,36 @@ export interface DashboardKeys {
 
 export function dashboardKeys(prefix: string): DashboardKeys {
   return { prefix, audit: `${prefix}audit` };
+}
+
+/** The resolutions throughput history is kept at (lib/dashboard/history.ts). */
+export type HistoryResolution = '5s' | '1m';
+
+/** QueueLens's throughput keys for one driver prefix: each layout watched has a sampler and a history of its own. */
+export interface ThroughputKeys {
+  /** string: the token of the dashboard instance that samples, with an expiry */
+  readonly sampler: string;
+  /** hash: per queue, the failures the sampler has counted, for /api/metrics' counter */
+  readonly failedTotals: string;
+  /** stream: one point per sample (5s) or per minute (1m), of one queue, or of every queue together when `queue` is null */
+  series(resolution: HistoryResolution, queue: string | null): string;
+}
+
+/**
+ * Keyed by the driver's prefix, not the connection's name, so that
+ * dashboards naming one Redis differently still share one sampler and one
+ * history. The driver prefix sits in a hash tag so that, in a cluster,
+ * every throughput key of a layout is in one slot and a pipeline of them
+ * goes to one node (a prefix holding braces itself ends the tag early, at
+ * the same place in every one of these keys).
+ */
+export function throughputKeys(keys: DashboardKeys, driverPrefix: string): ThroughputKeys {
+  const base = `${keys.prefix}throughput:{${driverPrefix}}:`;
+  return {
+    sampler: `${base}sampler`,
+    failedTotals: `${base}failed-total`,
+    series: (resolution, queue) => (queue === null ? `${base}${resolution}:all` : `${base}${resolution}:q:${queue}`),
+  };
 }
 
 /**

@@ -15,6 +15,7 @@ export const queryKeys = {
     all: ['queues'] as const,
     detail: (queue: string) => ['queues', 'detail', queue] as const,
     delayed: (queue: string) => ['queues', 'delayed', queue] as const,
+    history: (queue: string, range: string) => ['queues', 'history', queue, range] as const,
   },
   jobs: {
     all: ['jobs'] as const,

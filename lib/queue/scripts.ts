@@ -34,10 +34,11 @@ declare module 'ioredis' {
     queuelensDoctorFailExhausted(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorFailInvalidPayload(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorRaiseSeq(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensHoldSamplerLock(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
-/** Each mutation's script; the number in the file name is its key count. */
+/** Each mutation's script (and the dashboard's sampler lock); the number in the file name is its key count. */
 const SCRIPT_FILES = {
   queuelensPush: 'push-5.lua',
   queuelensReserve: 'reserve-2.lua',
@@ -62,6 +63,7 @@ const SCRIPT_FILES = {
   queuelensDoctorFailExhausted: 'doctor-fail-exhausted-2.lua',
   queuelensDoctorFailInvalidPayload: 'doctor-fail-invalid-payload-2.lua',
   queuelensDoctorRaiseSeq: 'doctor-raise-seq-1.lua',
+  queuelensHoldSamplerLock: 'hold-sampler-lock-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

@@ -2,11 +2,13 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
+import { DEFAULT_CHART_RANGE, queueHistoryQuery } from '@/lib/queries/throughput';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
 import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readQueuePage } from '@/lib/server/queue-detail';
+import { readQueueHistory } from '@/lib/server/throughput';
 import { NotAQueueName, QueueDetailView } from './queue-detail';
 
 // Read from Redis on every request; a cached page would show a stale queue.
@@ -29,6 +31,7 @@ export default async function QueuePage({ params }: Props) {
     prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name)),
     // The delayed timeline's glance (components/delayed/delayed-compact.tsx) arrives drawn too.
     prefetchLiveQuery(queryClient, delayedTimelineQuery(name), () => readDelayedTimelinePage(name)),
+    prefetchLiveQuery(queryClient, queueHistoryQuery(name, DEFAULT_CHART_RANGE), () => readQueueHistory(name, DEFAULT_CHART_RANGE)),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

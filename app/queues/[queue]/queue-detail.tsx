@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { QueueThroughput } from '@/components/charts/queue-throughput';
 import { DelayedTimelineCompact } from '@/components/delayed/delayed-compact';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
@@ -90,6 +91,8 @@ function QueueBody({ detail }: { detail: QueueDetail }) {
       ) : (
         <Banner title="Cannot count this queue's jobs">{counts.error}</Banner>
       )}
+
+      <QueueThroughput queue={detail.queue} />
 
       <Section title={LEVELS} description="One stream per priority level; workers take from the highest level first.">
         {detail.levels.length > 0 ? (

@@ -1,0 +1,47 @@
+'use client';
+
+import { useState } from 'react';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { EmptyList, Section } from '@/components/ui/section';
+import { CHART_RANGES, DEFAULT_CHART_RANGE, queueHistoryQuery, type HistoryRange } from '@/lib/queries/throughput';
+import { ThroughputChart } from './throughput-chart';
+
+const RANGE_NAMES: Record<HistoryRange, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours', '7d': '7 days' };
+
+/** One queue's throughput over a chosen range, live. */
+export function QueueThroughput({ queue }: { queue: string }) {
+  const [range, setRange] = useState<HistoryRange>(DEFAULT_CHART_RANGE);
+  const view = useLiveQuery(queueHistoryQuery(queue, range));
+  const points = view.data?.points;
+  return (
+    <Section
+      title="Throughput"
+      description="Processed, pushed and failed per second and the pending backlog, sampled by the dashboard. Hover the chart for the figures at a moment."
+      actions={
+        <div role="group" aria-label="Range" className="flex gap-1 text-sm">
+          {CHART_RANGES.map((choice) => (
+            <button
+              key={choice}
+              type="button"
+              aria-pressed={choice === range}
+              onClick={() => setRange(choice)}
+              className="rounded border border-zinc-300 px-2 py-0.5 aria-pressed:bg-zinc-900 aria-pressed:text-white dark:border-zinc-700 dark:aria-pressed:bg-zinc-100 dark:aria-pressed:text-zinc-900"
+            >
+              {RANGE_NAMES[choice]}
+            </button>
+          ))}
+        </div>
+      }
+    >
+      <LiveErrorBanner title="Cannot read this queue's throughput" view={view} />
+      {points === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the history…</p>
+      ) : points.length === 0 ? (
+        <EmptyList>No samples over this range yet: the dashboard samples every few seconds while it runs.</EmptyList>
+      ) : (
+        <ThroughputChart points={points} label={`Throughput of queue ${queue}, last ${RANGE_NAMES[range]}`} />
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,107 @@
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { QueueHistory } from '@/lib/queries/throughput';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { queueHref } from '@/lib/routes';
+import { Worker } from '@/lib/worker/worker';
+import { SpecKeys, withSpecKeys } from './spec-keys';
+import { e2eSecrets } from './support';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** uPlot's legend under a chart: the figures of each series at the hovered moment. */
+function legendValue(chart: Locator, series: string): Locator {
+  return chart.locator('.u-legend tr.u-series').filter({ hasText: series }).locator('td.u-value');
+}
+
+/** Moves the mouse across the chart's plot until the legend shows a processed rate above zero; returns it. */
+async function hoverUntilProcessed(page: Page, chart: Locator): Promise<string> {
+  const plot = chart.locator('.u-over');
+  const box = (await plot.boundingBox())!;
+  for (let step = 1; step < 40; step++) {
+    await page.mouse.move(box.x + (box.width * step) / 40, box.y + box.height / 2);
+    const text = (await legendValue(chart, 'Processed').textContent()) ?? '';
+    if (/^[\d.]+\/s$/.test(text) && Number.parseFloat(text) > 0) return text;
+  }
+  throw new Error('no moment of the chart shows jobs processed');
+}
+
+test.describe('throughput', () => {
+  let queue: RedisQueue;
+  let keys: SpecKeys;
+  let name: string;
+  let worker: Worker;
+  let running: Promise<void>;
+  const bearer = { authorization: `Bearer ${e2eSecrets().viewer}` };
+
+  withSpecKeys(
+    (opened) => ({ queue, keys } = opened),
+    async () => {
+      worker.stop();
+      await running;
+    },
+  );
+
+  test.beforeAll(async () => {
+    name = keys.queueName('throughput');
+    await queue.pushMany(Array.from({ length: 400 }, (_, n) => ({ queue: name, name: 'e2e.tick', payload: { n } })));
+    // Keeps the queue on the overview (it lists queues that hold jobs) once the worker has run the others.
+    await queue.push(name, 'e2e.later', {}, { delaySeconds: 3600 });
+    // A real worker at a steady pace, so several samples see jobs processed.
+    worker = new Worker(queue, { queues: [name], handlers: { 'e2e.tick': () => sleep(10) }, idleMs: 50, workerId: 'e2e-throughput:1' });
+    running = worker.run();
+  });
+
+  /** Waits until the dashboard's sampler has recorded a few points with jobs processed. */
+  async function samplesRecorded(request: APIRequestContext): Promise<void> {
+    await expect
+      .poll(
+        async () => {
+          const response = await request.get(`/api/queues/${encodeURIComponent(name)}/history?range=15m`, { headers: bearer });
+          const body = (await response.json()) as { ok: boolean; data: QueueHistory };
+          return body.data.points.filter((point) => (point.processed ?? 0) > 0).length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThanOrEqual(3);
+  }
+
+  test('the queue page charts processed, pushed and failed per second, with the figures at the hovered moment', async ({ page, request }, testInfo) => {
+    await samplesRecorded(request);
+    await page.goto(queueHref(name));
+    const region = page.getByRole('region', { name: 'Throughput', exact: true });
+    const chart = region.getByRole('figure', { name: `Throughput of queue ${name}, last 1 hour` });
+    await expect(chart.locator('canvas')).toBeVisible();
+    expect(await hoverUntilProcessed(page, chart)).toMatch(/\/s$/);
+    await expect(legendValue(chart, 'Pending')).toHaveText(/^[\d,]+$/);
+    await testInfo.attach('queue throughput chart', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+
+    await region.getByRole('button', { name: '15 min' }).click();
+    await expect(region.getByRole('button', { name: '15 min' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(region.getByRole('figure', { name: `Throughput of queue ${name}, last 15 min` }).locator('canvas')).toBeVisible();
+  });
+
+  test('the overview charts every queue together and gives each queue a sparkline and its wait', async ({ page, request }) => {
+    await samplesRecorded(request);
+    await page.goto('/');
+    const region = page.getByRole('region', { name: 'Throughput', exact: true });
+    const chart = region.getByRole('figure', { name: 'Throughput of every queue, last 15 minutes' });
+    await expect(chart.locator('canvas')).toBeVisible();
+    expect(await hoverUntilProcessed(page, chart)).toMatch(/\/s$/);
+    const row = region.getByRole('table', { name: 'Throughput per queue' }).getByRole('row').filter({ hasText: name });
+    await expect(row.getByRole('img', { name: /^Processed per second over the last 15 minutes/ })).toBeVisible();
+  });
+
+  test('GET /api/metrics answers Prometheus text with the queue’s gauges and counters, to a bearer secret', async ({ request }) => {
+    await samplesRecorded(request);
+    const response = await request.get('/api/metrics', { headers: bearer });
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toContain('text/plain; version=0.0.4');
+    const lines = (await response.text()).split('\n');
+    const series = (metric: string) => lines.find((line) => line.startsWith(`${metric}{connection="default",queue="${name}"} `));
+    expect(lines).toContain('# TYPE queuelens_queue_processed_total counter');
+    expect(Number(series('queuelens_queue_processed_total')?.split(' ')[1])).toBeGreaterThan(0);
+    expect(series('queuelens_queue_pending')).toBeDefined();
+    expect(series('queuelens_queue_wait_seconds')).toBeDefined();
+    expect((await request.get('/api/stats', { headers: bearer })).status()).toBe(200);
+  });
+});

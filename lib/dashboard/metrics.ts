@@ -1,0 +1,84 @@
+import type { ThroughputSample } from '../inspect/throughput';
+
+/** The Content-Type of Prometheus' text exposition format. */
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+export interface MetricsInput {
+  /** the connection the figures are read on, a label of every series */
+  connection: string;
+  /** a fresh sample: backlog, wait and the streams' cumulative counters */
+  sample: ThroughputSample;
+  /** failures per queue counted by the sampler since it began (history.ts) */
+  failedTotals: ReadonlyMap<string, number>;
+  /** the failed set's size */
+  failedJobs: number;
+}
+
+interface Family {
+  name: string;
+  type: 'gauge' | 'counter';
+  help: string;
+  samples: { labels: Record<string, string>; value: number }[];
+}
+
+/** A label value as the format wants it: backslash, double quote and newline escaped. Queue names are whatever producers wrote. */
+export function escapeLabelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+function formatValue(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  return String(value);
+}
+
+function formatFamily({ name, type, help, samples }: Family): string {
+  const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`];
+  for (const { labels, value } of samples) {
+    const pairs = Object.entries(labels).map(([label, text]) => `${label}="${escapeLabelValue(text)}"`);
+    lines.push(`${name}{${pairs.join(',')}} ${formatValue(value)}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Every queue's figures in the Prometheus text format (0.0.4): gauges for
+ * the backlog and the wait, counters for entries pushed to and processed
+ * from the ready streams (from `entries-added`, so absent before Redis 7.0;
+ * Prometheus reads a counter going down, a stream made again, as a reset)
+ * and for failures. Per-queue failures are the sampler's count: the failed
+ * set does not say which queue a member belongs to without reading every
+ * job, so its size is one gauge for all queues.
+ */
+export function formatMetrics({ connection, sample, failedTotals, failedJobs }: MetricsInput): string {
+  const perQueue = (name: string, type: Family['type'], help: string, value: (row: ThroughputSample['queues'][number]) => number | null): Family => ({
+    name,
+    type,
+    help,
+    samples: sample.queues.flatMap((row) => {
+      const figure = value(row);
+      return figure === null || row.error !== undefined ? [] : [{ labels: { connection, queue: row.queue }, value: figure }];
+    }),
+  });
+  const sumStreams = (row: ThroughputSample['queues'][number], of: (stream: { added: number; length: number }) => number) =>
+    sample.countersAvailable ? row.streams.reduce((sum, stream) => sum + of({ added: stream.added ?? 0, length: stream.length }), 0) : null;
+  const families: Family[] = [
+    perQueue('queuelens_queue_pending', 'gauge', 'Jobs ready to run: in a stream and not handed out, or delayed and due.', (row) => row.pending),
+    perQueue('queuelens_queue_delayed', 'gauge', 'Delayed jobs not due yet.', (row) => row.delayed),
+    perQueue('queuelens_queue_reserved', 'gauge', 'Jobs handed to a worker and not settled.', (row) => row.reserved),
+    perQueue('queuelens_queue_wait_seconds', 'gauge', 'How long the oldest job ready and not handed out has waited; 0 when none waits.', (row) => row.waitSeconds ?? 0),
+    perQueue('queuelens_queue_pushed_total', 'counter', 'Entries added to the ready streams (Redis 7 and later).', (row) => sumStreams(row, (stream) => stream.added)),
+    perQueue('queuelens_queue_processed_total', 'counter', 'Entries gone from the ready streams: completed, failed, released or parked (Redis 7 and later).', (row) =>
+      sumStreams(row, (stream) => stream.added - stream.length),
+    ),
+    {
+      name: 'queuelens_queue_failed_total',
+      type: 'counter',
+      help: 'Jobs of the queue that failed, as counted by the throughput sampler since its history began.',
+      samples: [...failedTotals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([queue, value]) => ({ labels: { connection, queue }, value })),
+    },
+    { name: 'queuelens_failed_jobs', type: 'gauge', help: 'Jobs in the failed set, every queue together.', samples: [{ labels: { connection }, value: failedJobs }] },
+  ];
+  return `${families.map(formatFamily).join('\n')}\n`;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { testQueueFactory, waitFor } from '../queue/test-redis';
+import { readHistory } from './history';
+import { dashboardKeys, throughputKeys } from './keys';
+import { DEFAULT_SAMPLE_MS, sampleMsFromEnv, startSampling } from './sampling';
+
+const openQueue = testQueueFactory();
+
+describe('startSampling', () => {
+  it('records history every interval until stopped, and logs a connection it cannot reach without throwing', async () => {
+    const queue = await openQueue();
+    await queue.push('mail', 'ok', {});
+    const logged: string[] = [];
+    const dashboardPrefix = `${queue.keys.prefix}ql:`;
+    const sampling = startSampling({
+      connections: [
+        { name: 'main', label: 'main', settings: queue.settings, readOnly: false },
+        // Nothing listens on port 1.
+        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, readOnly: false },
+      ],
+      dashboardPrefix,
+      intervalMs: 250,
+      log: (level, message, fields) => logged.push(`${level} ${message} ${String(fields?.connection)}`),
+    });
+    const keys = throughputKeys(dashboardKeys(dashboardPrefix), queue.keys.prefix);
+    try {
+      const points = await waitFor(async () => {
+        const read = await readHistory(queue.redis, keys, 'mail', '15m');
+        return read.length >= 2 ? read : undefined;
+      });
+      expect(points[0]).toMatchObject({ pending: 1, processed: 0 });
+    } finally {
+      await sampling.stop();
+    }
+    const written = await queue.redis.xlen(keys.series('5s', 'mail'));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await queue.redis.xlen(keys.series('5s', 'mail'))).toBe(written);
+    // Once per outage, not once per tick.
+    expect(logged.filter((line) => line.endsWith('gone'))).toEqual(['error throughput sampling failed; retrying with backoff gone']);
+  });
+
+  it('reads the interval from QUEUELENS_SAMPLE_MS, falling back to 5 s on nonsense', () => {
+    expect(sampleMsFromEnv({ QUEUELENS_SAMPLE_MS: '500' })).toBe(500);
+    for (const value of [undefined, '', 'soon', '10', '1.5e3x']) expect(sampleMsFromEnv({ QUEUELENS_SAMPLE_MS: value })).toBe(DEFAULT_SAMPLE_MS);
+  });
+});

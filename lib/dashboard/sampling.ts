@@ -1,0 +1,99 @@
+import type { LogLevel } from '../log-event';
+import { RedisQueue } from '../queue/redis-queue';
+import type { Connection } from './connections';
+import { ThroughputSampler } from './history';
+import { dashboardKeys, throughputKeys } from './keys';
+
+export const DEFAULT_SAMPLE_MS = 5_000;
+/** Faster than this, sampling would cost Redis more than it tells. */
+const MIN_SAMPLE_MS = 250;
+/** The lock outlives a few missed ticks, and a dead instance is replaced within as many. */
+const LOCK_TICKS = 3;
+/** A connection that keeps failing is tried less and less often, at least once a minute. */
+const MAX_BACKOFF_MS = 60_000;
+
+/** The sampling interval from `QUEUELENS_SAMPLE_MS`, or 5 s; anything unreadable or too small falls back to the default. */
+export function sampleMsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const ms = Number(env.QUEUELENS_SAMPLE_MS);
+  return Number.isSafeInteger(ms) && ms >= MIN_SAMPLE_MS ? ms : DEFAULT_SAMPLE_MS;
+}
+
+export interface SamplingOptions {
+  connections: readonly Connection[];
+  /** QueueLens's own prefix, where history and the lock go */
+  dashboardPrefix: string;
+  intervalMs: number;
+  log: (level: LogLevel, message: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface Sampling {
+  /** Stops sampling and closes the connections it opened; a tick under way finishes first. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Samples the throughput of every connection every `intervalMs`, each on a
+ * Redis connection of its own (so a slow sample never queues behind a page's
+ * reads). A failure is logged once and the connection is tried again with
+ * a backoff (doubling, at most a minute), reconnecting when it must; nothing
+ * here throws into the server. Ticks never overlap:
+ * the next one is scheduled when the last has finished.
+ */
+export function startSampling({ connections, dashboardPrefix, intervalMs, log }: SamplingOptions): Sampling {
+  const keys = dashboardKeys(dashboardPrefix);
+  const opened = new Map<string, Promise<{ queue: RedisQueue; sampler: ThroughputSampler }>>();
+  // Per failing connection: failures in a row and when to try again.
+  const failing = new Map<string, { failures: number; retryAt: number }>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const samplerOf = (connection: Connection) => {
+    let open = opened.get(connection.name);
+    if (!open) {
+      open = RedisQueue.connect(connection.settings, { commandTimeoutMs: connection.settings.timeout * 2500 }).then((queue) => ({
+        queue,
+        sampler: new ThroughputSampler(queue, throughputKeys(keys, queue.keys.prefix), { lockMs: intervalMs * LOCK_TICKS }),
+      }));
+      opened.set(connection.name, open);
+      open.catch(() => opened.delete(connection.name));
+    }
+    return open;
+  };
+
+  const tickOne = async (connection: Connection) => {
+    const outage = failing.get(connection.name);
+    if (outage && Date.now() < outage.retryAt) return;
+    try {
+      await (await samplerOf(connection)).sampler.tick();
+      if (failing.delete(connection.name)) log('info', 'throughput sampling works again', { connection: connection.name });
+    } catch (error) {
+      // Said once per outage, not every few seconds.
+      if (!outage) log('error', 'throughput sampling failed; retrying with backoff', { connection: connection.name, error });
+      // Backing off spares a server whose Redis is down a connection attempt every interval.
+      const failures = (outage?.failures ?? 0) + 1;
+      failing.set(connection.name, { failures, retryAt: Date.now() + Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** failures) });
+    }
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = Promise.all(connections.map(tickOne)).then(schedule);
+    }, intervalMs);
+    // Sampling alone never keeps the process alive.
+    timer.unref();
+  };
+  schedule();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      const open = [...opened.values()];
+      opened.clear();
+      await Promise.allSettled(open.map(async (opening) => (await opening).queue.close()));
+    },
+  };
+}

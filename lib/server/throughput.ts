@@ -1,0 +1,38 @@
+import 'server-only';
+import { readHistories, readHistory, resolutionFor, type HistoryRange } from '@/lib/dashboard/history';
+import { dashboardKeys, dashboardPrefixFromEnv, throughputKeys, type ThroughputKeys } from '@/lib/dashboard/keys';
+import type { QueueHistory, ThroughputGlance } from '@/lib/queries/throughput';
+import { perSecond } from '@/lib/queries/throughput';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { readQueue, type ReadResult } from './queue';
+
+/** The throughput keys of the layout `queue` reads, under QUEUELENS_PREFIX. */
+export function throughputKeysOf(queue: RedisQueue): ThroughputKeys {
+  return throughputKeys(dashboardKeys(dashboardPrefixFromEnv()), queue.keys.prefix);
+}
+
+/** One queue's history over `range`, for GET /api/queues/{queue}/history and the page's prefetch. */
+export function readQueueHistory(name: string, range: HistoryRange): Promise<ReadResult<QueueHistory>> {
+  return readQueue(async (queue) => ({
+    queue: name,
+    range,
+    resolution: resolutionFor(range),
+    points: await queue.attempt(() => readHistory(queue.redis, throughputKeysOf(queue), name, range)),
+  }));
+}
+
+/** The overview's glance: every queue together over the last 15 minutes, each of `names`' processed/s and its latest wait. */
+export async function readThroughputGlance(queue: RedisQueue, names: readonly string[]): Promise<ThroughputGlance> {
+  const [total, ...perQueue] = await queue.attempt(() => readHistories(queue.redis, throughputKeysOf(queue), [null, ...names], '15m'));
+  return {
+    total: total!,
+    queues: names.map((name, index) => {
+      const points = perQueue[index]!;
+      return {
+        queue: name,
+        processedPerSecond: points.map((point) => perSecond(point.processed, point.seconds)),
+        waitSeconds: points.at(-1)?.waitSeconds ?? null,
+      };
+    }),
+  };
+}
