@@ -17,7 +17,7 @@ try {
   problem = (error as Error).message;
 }
 if (problem !== null) {
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', message: `QueueLens cannot start: ${problem}` }));
+  logEvent('error', `QueueLens cannot start: ${problem}`);
   process.exit(1);
 }
 
