@@ -1,0 +1,105 @@
+import type { Redis } from 'ioredis';
+import { parseInfo } from '../lib/inspect/server-info';
+
+/** Median and 95th percentile of a set of durations, in ms. */
+export interface Spread {
+  medianMs: number;
+  p95Ms: number;
+}
+
+/** Nearest-rank percentile of ascending `sorted`. */
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? NaN;
+}
+
+export function spreadOf(samples: readonly number[]): Spread {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const medianMs = sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { medianMs, p95Ms: percentile(sorted, 0.95) };
+}
+
+/** Milliseconds `run` takes. */
+export async function durationOf(run: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** `run` `count` times, one after another; the durations in ms. */
+export async function sampleDurations(count: number, run: () => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let n = 0; n < count; n++) samples.push(await durationOf(run));
+  return samples;
+}
+
+/** What Redis did during a stretch of work. */
+export interface RedisWork {
+  /** commands run, those inside scripts included (commandstats counts both) */
+  calls: number;
+  /** CPU time of Redis' main thread (INFO cpu): commands, scripts and the socket I/O for them */
+  cpuMicros: number;
+  /**
+   * Per command from INFO commandstats, the costliest first. `micros` is the
+   * wall time inside the command, so a script's includes the commands it
+   * calls (counted again under their own names) and any moment the machine
+   * paused Redis.
+   */
+  byCommand: { command: string; calls: number; micros: number }[];
+}
+
+/** `cmdstat_xadd:calls=3,usec=25,…` lines, per command. */
+function parseCommandStats(info: string): RedisWork['byCommand'] {
+  return [...info.matchAll(/^cmdstat_(\S+?):calls=(\d+),usec=(\d+)/gm)]
+    .map(([, command, calls, micros]) => ({ command: command!, calls: Number(calls), micros: Number(micros) }))
+    .sort((a, b) => b.micros - a.micros);
+}
+
+async function mainThreadCpuMicros(admin: Redis): Promise<number> {
+  const fields = parseInfo(await admin.info('cpu'));
+  return 1e6 * (Number(fields.get('used_cpu_user_main_thread') ?? NaN) + Number(fields.get('used_cpu_sys_main_thread') ?? NaN));
+}
+
+/**
+ * Runs `body` between CONFIG RESETSTAT and INFO commandstats, and between
+ * two readings of Redis' CPU, so that the figures are what Redis did
+ * meanwhile for every client: only for the benchmark's own server, with
+ * nothing else talking to it.
+ */
+export async function redisWorkDuring(admin: Redis, body: () => Promise<unknown>): Promise<RedisWork> {
+  await admin.config('RESETSTAT');
+  const cpuBefore = await mainThreadCpuMicros(admin);
+  await body();
+  const cpuMicros = (await mainThreadCpuMicros(admin)) - cpuBefore;
+  const byCommand = parseCommandStats(await admin.info('commandstats')).filter(({ command }) => !ADMIN_COMMANDS.has(command));
+  return { calls: byCommand.reduce((sum, row) => sum + row.calls, 0), cpuMicros, byCommand };
+}
+
+/** The benchmark's own reads of the statistics, left out of them. */
+const ADMIN_COMMANDS = new Set(['info', 'config|resetstat']);
+
+/** One SLOWLOG entry: the command with its arguments (Redis cuts long ones), how long it ran, and which client sent it. */
+export interface SlowCommand {
+  args: string[];
+  micros: number;
+  /** CLIENT SETNAME's name, '' for a client that set none */
+  clientName: string;
+  /** host:port; `?:0` for a command a script ran */
+  clientAddress: string;
+}
+
+/** SLOWLOG keeps this many entries; a phase that logs more loses its oldest, and says so. */
+export const SLOWLOG_CAPACITY = 10_000;
+
+/**
+ * The commands slower than `thresholdMicros` while `body` ran: SLOWLOG is
+ * reset before and read after, the newest SLOWLOG_CAPACITY of them.
+ */
+export async function slowCommandsDuring(admin: Redis, thresholdMicros: number, body: () => Promise<unknown>): Promise<SlowCommand[]> {
+  await admin.config('SET', 'slowlog-log-slower-than', String(thresholdMicros));
+  await admin.config('SET', 'slowlog-max-len', String(SLOWLOG_CAPACITY));
+  await admin.slowlog('RESET');
+  await body();
+  const entries = (await admin.slowlog('GET', SLOWLOG_CAPACITY)) as [number, number, number, string[], string?, string?][];
+  return entries.map(([, , micros, args, clientAddress = '', clientName = '']) => ({ args, micros, clientName, clientAddress }));
+}
