@@ -1,32 +1,80 @@
-import type { Runtime } from 'node:inspector';
+import { readFileSync } from 'node:fs';
+import type { Profiler, Runtime } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 
-/** Where the CPU of a stretch of work went, by function (self time). */
+/** Where the CPU of a stretch of work went (self time), by function and by package. */
 export interface ProfileSummary {
-  /** wall time of the work */
-  totalMs: number;
-  /** the share spent waiting (for Redis, mostly) rather than running JavaScript */
+  /** the time the samples cover */
+  sampledMs: number;
+  /** of which nothing ran: waiting for Redis or for the next request */
   idleMs: number;
-  top: { name: string; selfMs: number }[];
+  topFunctions: { name: string; selfMs: number }[];
+  byPackage: { name: string; selfMs: number }[];
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-// No line numbers: tsx compiles our files, so V8's lines are not the source's.
-function describeFrame({ functionName, url }: Runtime.CallFrame): string {
-  if (!url) return functionName || '(anonymous)';
-  const file = url.replace(/^file:\/\//, '').replace(root, '').replace(/^.*node_modules\//, '');
-  return `${functionName || '(anonymous)'} (${file})`;
-}
-
-/** The inspector's own frame: the profiler starting and stopping, not the work. */
+/** The inspector's own frame in a profile taken in-process: the profiler starting and stopping, not the work. */
 const PROFILER_FRAME = 'dispatch';
 
+function fileOf(url: string): string {
+  return url.replace(/^file:\/\//, '').replace(root, '');
+}
+
+// No line numbers: tsx compiles our files and Next minifies its bundle, so V8's lines are not the source's.
+function describeFrame({ functionName, url }: Runtime.CallFrame): string {
+  if (!url) return functionName || '(anonymous)';
+  return `${functionName || '(anonymous)'} (${fileOf(url).replace(/^.*node_modules\//, '')})`;
+}
+
+/** The package, or part of the project, a frame's code comes from. */
+function packageOf({ functionName, url }: Runtime.CallFrame): string {
+  if (!url) return functionName.startsWith('(') ? functionName : 'V8 and native code';
+  if (url.startsWith('node:')) return 'Node itself';
+  const file = fileOf(url);
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+  if (inModules) return inModules[1]!;
+  if (file.startsWith('.next/')) return 'the build (.next: our code and what Next bundles)';
+  return file.split('/')[0] ?? file;
+}
+
 /**
- * Runs `body` under the V8 sampling profiler in this process and sums each
- * function's self time: the client side of a reader's cost (INFO
- * commandstats gives the Redis side).
+ * Sums each function's and each package's self time over the samples taken
+ * between `fromMicros` and `toMicros` (the monotonic clock V8 stamps
+ * profiles with, which process.hrtime reads too, in any process).
+ */
+export function summarizeProfile(profile: Profiler.Profile, { fromMicros = -Infinity, toMicros = Infinity } = {}, topCount = 10): ProfileSummary {
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const byFunction = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  const add = (totals: Map<string, number>, name: string, ms: number) => totals.set(name, (totals.get(name) ?? 0) + ms);
+  const deltas = profile.timeDeltas ?? [];
+  let at = profile.startTime;
+  let sampledMs = 0;
+  for (const [index, id] of (profile.samples ?? []).entries()) {
+    const delta = deltas[index] ?? 0;
+    at += delta;
+    const frame = frames.get(id);
+    if (at < fromMicros || at > toMicros || !frame || frame.functionName === PROFILER_FRAME) continue;
+    sampledMs += delta / 1000;
+    add(byFunction, describeFrame(frame), delta / 1000);
+    add(byPackage, packageOf(frame), delta / 1000);
+  }
+  const idleMs = byFunction.get('(idle)') ?? 0;
+  const ranked = (totals: Map<string, number>) =>
+    [...totals].filter(([name]) => name !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, topCount).map(([name, selfMs]) => ({ name, selfMs }));
+  return { sampledMs, idleMs, topFunctions: ranked(byFunction), byPackage: ranked(byPackage) };
+}
+
+/** A profile `node --cpu-prof` wrote. */
+export function readCpuProfile(path: string): Profiler.Profile {
+  return JSON.parse(readFileSync(path, 'utf8')) as Profiler.Profile;
+}
+
+/**
+ * Runs `body` under the V8 sampling profiler in this process: the client
+ * side of a reader's cost (INFO commandstats gives the Redis side).
  */
 export async function profileOf(body: () => Promise<unknown>, topCount = 10): Promise<ProfileSummary> {
   const session = new Session();
@@ -35,21 +83,9 @@ export async function profileOf(body: () => Promise<unknown>, topCount = 10): Pr
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 200 });
     await session.post('Profiler.start');
-    const started = performance.now();
     await body();
-    const totalMs = performance.now() - started;
     const { profile } = await session.post('Profiler.stop');
-    const frameOf = new Map(profile.nodes.map((node) => [node.id, describeFrame(node.callFrame)]));
-    const selfMs = new Map<string, number>();
-    const samples = profile.samples ?? [];
-    const deltas = profile.timeDeltas ?? [];
-    for (const [index, id] of samples.entries()) {
-      const name = frameOf.get(id) ?? '(unknown)';
-      selfMs.set(name, (selfMs.get(name) ?? 0) + (deltas[index] ?? 0) / 1000);
-    }
-    const idleMs = selfMs.get('(idle)') ?? 0;
-    const top = [...selfMs].filter(([name]) => name !== '(idle)' && name !== PROFILER_FRAME).sort((a, b) => b[1] - a[1]).slice(0, topCount).map(([name, ms]) => ({ name, selfMs: ms }));
-    return { totalMs, idleMs, top };
+    return summarizeProfile(profile, {}, topCount);
   } finally {
     session.disconnect();
   }

@@ -13,7 +13,7 @@
  * BENCH_DASHBOARD_JOBS sets the scale; failed jobs are a tenth of it.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +27,8 @@ import { readReservations } from '../lib/inspect/reservations';
 import { parseInfo, readServerInfo } from '../lib/inspect/server-info';
 import { readSettings } from '../lib/queue/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
-import { profileOf } from './cpu-profile';
-import { durationOf, redisWorkDuring, sampleDurations, SLOWLOG_CAPACITY, slowCommandsDuring, spreadOf, type RedisWork, type SlowCommand, type Spread } from './measure';
+import { profileOf, readCpuProfile, summarizeProfile, type ProfileSummary } from './cpu-profile';
+import { durationOf, redisWorkDuring, sampleDurations, SLOWLOG_CAPACITY, slowCommandsDuring, spreadOf, type RedisProbe, type RedisWork, type SlowCommand, type SlowPhase, type Spread } from './measure';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
@@ -56,6 +56,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 const ms = (value: number) => value.toFixed(1);
 const megabytes = (bytes: number) => `${formatCount(bytes / 2 ** 20)} MiB`;
+const percentOf = (micros: number, seconds: number) => `${Math.round(micros / 1e4 / seconds)} %`;
 const perRequest = (work: RedisWork, requests: number) => [formatCount(work.calls / requests), formatCount(work.cpuMicros / requests)];
 
 function scaleFromEnv(): number {
@@ -136,29 +137,40 @@ interface PageResult {
   page: Page;
   http: Spread;
   inProcess: Spread | null;
-  /** Redis' work over REQUESTS HTTP requests */
+  /** Redis' work while the page was timed, and how many reads (over HTTP and in-process) it covers */
   work: RedisWork;
+  reads: number;
 }
 
-async function measurePages(pages: readonly Page[], app: ServedApp, auth: Record<string, string>, queue: RedisQueue, admin: Redis): Promise<PageResult[]> {
+/**
+ * Each page REQUESTS times over HTTP, each request followed by the same
+ * reader in this process, so that a moment of load on the shared machine
+ * falls on both alike. Both send the same commands, so Redis' work is per
+ * read of either.
+ */
+async function measurePages(pages: readonly Page[], app: ServedApp, auth: Record<string, string>, queue: RedisQueue, probe: RedisProbe): Promise<PageResult[]> {
   const results: PageResult[] = [];
   for (const page of pages) {
     const url = `${app.baseUrl}${page.path}`;
     const get = () => fetchBody(url, auth, page.expectStatus);
+    const reader = page.readInProcess;
+    const read = reader ? () => reader(queue) : null;
     assertAnswer(url, await get(), (json) => json.ok === (page.expectStatus === 200));
-    await sampleDurations(WARMUP, get);
-    let samples: number[] = [];
-    const work = await redisWorkDuring(admin, async () => {
-      samples = await sampleDurations(REQUESTS, get);
-    });
-    const http = spreadOf(samples);
-    let inProcess: Spread | null = null;
-    if (page.readInProcess) {
-      const read = page.readInProcess;
-      await sampleDurations(WARMUP, () => read(queue));
-      inProcess = spreadOf(await sampleDurations(REQUESTS, () => read(queue)));
+    for (let warm = 0; warm < WARMUP; warm++) {
+      await get();
+      await read?.();
     }
-    results.push({ page, http, inProcess, work });
+    const httpMs: number[] = [];
+    const inProcessMs: number[] = [];
+    const work = await redisWorkDuring(probe, async () => {
+      for (let request = 0; request < REQUESTS; request++) {
+        httpMs.push(await durationOf(get));
+        if (read) inProcessMs.push(await durationOf(read));
+      }
+    });
+    const http = spreadOf(httpMs);
+    const inProcess = read ? spreadOf(inProcessMs) : null;
+    results.push({ page, http, inProcess, work, reads: httpMs.length + inProcessMs.length });
     console.log(`  ${page.name}: ${ms(http.medianMs)} ms median over HTTP${inProcess ? `, ${ms(inProcess.medianMs)} ms in this process` : ''}`);
   }
   return results;
@@ -183,16 +195,16 @@ interface EndpointResult {
  * each alone for its Redis work (commandstats are per server), under
  * SLOWLOG.
  */
-async function measureSideBySide(endpoints: readonly Endpoint[], admin: Redis): Promise<{ results: Map<Endpoint, EndpointResult>; slow: SlowCommand[] }> {
+async function measureSideBySide(endpoints: readonly Endpoint[], probe: RedisProbe): Promise<{ results: Map<Endpoint, EndpointResult>; slow: SlowPhase }> {
   const samples = new Map(endpoints.map((endpoint) => [endpoint, [] as number[]]));
   for (const endpoint of endpoints) await sampleDurations(WARMUP, endpoint.get);
   for (let round = 0; round < REQUESTS; round++) {
     for (const endpoint of endpoints) samples.get(endpoint)!.push(await durationOf(endpoint.get));
   }
   const results = new Map<Endpoint, EndpointResult>();
-  const slow = await slowCommandsDuring(admin, SLOWLOG_MICROS, async () => {
+  const slow = await slowCommandsDuring(probe, SLOWLOG_MICROS, async () => {
     for (const endpoint of endpoints) {
-      const work = await redisWorkDuring(admin, () => sampleDurations(REQUESTS, endpoint.get));
+      const work = await redisWorkDuring(probe, () => sampleDurations(REQUESTS, endpoint.get));
       results.set(endpoint, { spread: spreadOf(samples.get(endpoint)!), work });
     }
   });
@@ -224,11 +236,11 @@ function clientOf({ clientName, clientAddress }: SlowCommand): string {
   return `${clientName || 'next start'} ${clientAddress}`;
 }
 
-function printSlowCommands(phase: string, entries: readonly SlowCommand[]): void {
+function printSlowCommands(phase: string, { entries, seconds, redisWaitingMicros }: SlowPhase): void {
   const unbounded = entries.filter((entry) => boundOf(entry.args) === null);
   const count = entries.length >= SLOWLOG_CAPACITY ? `the newest ${formatCount(entries.length)} entries (the log filled up)` : `${formatCount(entries.length)} entries`;
-  const verdict = entries.length === 0 ? 'nothing' : `${count}, ${unbounded.length === 0 ? 'each a bounded command (the machine pausing Redis)' : `${unbounded.length} not visibly bounded`}`;
-  console.log(`SLOWLOG (> ${SLOWLOG_MICROS / 1000} ms) ${phase}: ${verdict}`);
+  const verdict = entries.length === 0 ? 'nothing' : `${count}, ${unbounded.length === 0 ? 'each a bounded command' : `${unbounded.length} not visibly bounded`}`;
+  console.log(`SLOWLOG (> ${SLOWLOG_MICROS / 1000} ms) ${phase} (${seconds.toFixed(0)} s, Redis waiting for a CPU ${percentOf(redisWaitingMicros, seconds)} of it): ${verdict}`);
   // The unbounded ones first: they are what to look into.
   for (const entry of [...unbounded, ...entries.filter((entry) => !unbounded.includes(entry))].slice(0, 30)) {
     console.log(`  ${ms(entry.micros / 1000)} ms  ${entry.args.join(' ').slice(0, 140)}  [${clientOf(entry)}] ${boundOf(entry.args) ?? 'NOT VISIBLY BOUNDED'}`);
@@ -236,13 +248,13 @@ function printSlowCommands(phase: string, entries: readonly SlowCommand[]): void
 }
 
 /** Both layouts seeded with the plan, each step reported; the seconds each took. */
-async function seedBoth(plan: SeedPlan, queue: RedisQueue, bullConnection: Redis, admin: Redis): Promise<{ queueLensSeconds: number; bullSeconds: number }> {
+async function seedBoth(plan: SeedPlan, queue: RedisQueue, bullConnection: Redis, probe: RedisProbe): Promise<{ queueLensSeconds: number; bullSeconds: number }> {
   // Redis' CPU against the wall time says whether a step waited on Redis,
-  // and the scripts' own time (which counts any moment the machine paused
-  // Redis mid-script) against that CPU whether Redis got the cores it needed.
+  // and its wait for a CPU whether the machine's load held Redis back (the
+  // scripts' own time counts those moments too).
   const step: SeedStep = async (label, count, body) => {
     let seconds = 0;
-    const work = await redisWorkDuring(admin, async () => {
+    const work = await redisWorkDuring(probe, async () => {
       seconds = (await durationOf(body)) / 1000;
     });
     const scripts = work.byCommand.filter(({ command }) => command === 'evalsha' || command === 'eval');
@@ -250,11 +262,11 @@ async function seedBoth(plan: SeedPlan, queue: RedisQueue, bullConnection: Redis
     const scriptCalls = scripts.reduce((sum, row) => sum + row.calls, 0);
     console.log(
       `  ${label}: ${seconds.toFixed(1)} s, ${formatCount(count / seconds)} jobs/s; Redis CPU ${formatCount(work.cpuMicros / count)} µs per job, ` +
-        `busy ${Math.round(work.cpuMicros / 1e4 / seconds)} % of the time; scripts ${formatCount(scriptMicros / scriptCalls)} µs per call inside Redis`,
+        `busy ${percentOf(work.cpuMicros, seconds)} and waiting for a CPU ${percentOf(work.waitingMicros, seconds)} of the time; scripts ${formatCount(scriptMicros / scriptCalls)} µs per call inside Redis`,
     );
   };
   const queueLensSeconds = await seedQueueLens(queue, plan, step);
-  const queueLensMemory = await usedMemory(admin);
+  const queueLensMemory = await usedMemory(probe.admin);
   const bullSeconds = await seedBullMQ(bullConnection, plan, step);
   const stats = await queue.stats();
   const sum = (column: 'pending' | 'delayed' | 'reserved') => formatCount(stats.reduce((total, row) => total + row[column], 0));
@@ -262,7 +274,7 @@ async function seedBoth(plan: SeedPlan, queue: RedisQueue, bullConnection: Redis
   const cameDue = plan.delayed - stats.reduce((total, row) => total + row.delayed, 0);
   // The shortest delays are a minute: some come due while the rest is seeded, and stats() counts those pending.
   console.log(`  QueueLens holds: pending ${sum('pending')}, delayed ${sum('delayed')} (${formatCount(cameDue)} came due meanwhile), reserved ${sum('reserved')}, failed ${formatCount(await queue.failedCount())}; Redis used ${queueLensMemory}`);
-  console.log(`  BullMQ holds: waiting ${formatCount((bull.waiting ?? 0) + (bull.prioritized ?? 0))}, delayed ${formatCount(bull.delayed ?? 0)}, active ${formatCount(bull.active ?? 0)}, failed ${formatCount(bull.failed ?? 0)}; Redis used ${await usedMemory(admin)} for both`);
+  console.log(`  BullMQ holds: waiting ${formatCount((bull.waiting ?? 0) + (bull.prioritized ?? 0))}, delayed ${formatCount(bull.delayed ?? 0)}, active ${formatCount(bull.active ?? 0)}, failed ${formatCount(bull.failed ?? 0)}; Redis used ${await usedMemory(probe.admin)} for both`);
   return { queueLensSeconds, bullSeconds };
 }
 
@@ -271,18 +283,18 @@ interface DoctorRun {
   steps: { phase: Phase; ms: number }[];
   seconds: number;
   findings: Finding[];
-  slow: SlowCommand[];
+  slow: SlowPhase;
 }
 
 /** The whole doctor, as the /doctor page runs it (one step per server action), timed step by step. */
-async function measureDoctor(queue: RedisQueue, admin: Redis): Promise<DoctorRun> {
+async function measureDoctor(queue: RedisQueue, probe: RedisProbe): Promise<DoctorRun> {
   const steps: DoctorRun['steps'] = [];
   let findings: Finding[] = [];
   const started = performance.now();
   let stepStarted = started;
   // A step reports the state it leaves, so the phase it worked in is the one before.
   let phase = startDoctor().phase;
-  const slow = await slowCommandsDuring(admin, SLOWLOG_MICROS, async () => {
+  const slow = await slowCommandsDuring(probe, SLOWLOG_MICROS, async () => {
     findings = await runDoctor(queue, (state) => {
       const now = performance.now();
       steps.push({ phase, ms: now - stepStarted });
@@ -310,13 +322,13 @@ function pagesTable(results: readonly PageResult[]): string {
   return markdownTable(
     ['page (JSON route)', 'HTTP median ms', 'HTTP p95 ms', 'in-process median ms', 'in-process p95 ms', 'Redis commands / request', 'Redis CPU µs / request', `median ÷ ${TARGET_MS} ms target`],
     'lrrrrrrr',
-    results.map(({ page, http, inProcess, work }) => [
+    results.map(({ page, http, inProcess, work, reads }) => [
       `${page.name} \`${page.path}\``,
       ms(http.medianMs),
       ms(http.p95Ms),
       inProcess ? ms(inProcess.medianMs) : '—',
       inProcess ? ms(inProcess.p95Ms) : '—',
-      ...perRequest(work, REQUESTS),
+      ...perRequest(work, reads),
       page.readInProcess ? `${(http.medianMs / TARGET_MS).toFixed(2)}×${http.medianMs < TARGET_MS ? '' : ' (missed)'}` : '—',
     ]),
   );
@@ -346,17 +358,58 @@ function sideBySideTable(endpoints: readonly Endpoint[], results: ReadonlyMap<En
   );
 }
 
-/** For each page over the target: where its time goes, Redis' side from commandstats and this process' from the CPU profile. */
-async function explainMissedTargets(results: readonly PageResult[], queue: RedisQueue): Promise<void> {
-  for (const { page, http, work } of results) {
+/** "ioredis 41 % (123.4 ms), …": each row's share of `totalMs`. */
+function describeShares(rows: readonly { name: string; selfMs: number }[], totalMs: number): string {
+  return rows.map(({ name, selfMs }) => `${name} ${Math.round((100 * selfMs) / totalMs)} % (${ms(selfMs)} ms)`).join('; ');
+}
+
+/** Starts the production server with `nodeFlags` (--cpu-prof…), on a port of its own, against the benchmark's Redis. */
+type NextStarter = (nodeFlags: readonly string[], label: string) => Promise<ServedApp>;
+
+/**
+ * The Next server's CPU profile over PROFILED_CALLS requests of `path`: a
+ * second server started with --cpu-prof (Node refuses it in NODE_OPTIONS),
+ * warmed up, asked, and stopped, which writes the profile; only the samples
+ * taken while the requests ran are counted.
+ */
+async function profileNextRequests(startNext: NextStarter, profileDir: string, path: string, auth: Record<string, string>): Promise<ProfileSummary> {
+  mkdirSync(profileDir);
+  const server = await startNext(['--cpu-prof', `--cpu-prof-dir=${profileDir}`], 'next start --cpu-prof');
+  const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+  let window: { fromMicros: number; toMicros: number };
+  try {
+    await sampleDurations(WARMUP, () => fetchBody(`${server.baseUrl}${path}`, auth));
+    const fromMicros = nowMicros();
+    await sampleDurations(PROFILED_CALLS, () => fetchBody(`${server.baseUrl}${path}`, auth));
+    window = { fromMicros, toMicros: nowMicros() };
+  } finally {
+    await server.stop();
+  }
+  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`next start wrote no CPU profile into ${profileDir}`);
+  return summarizeProfile(readCpuProfile(join(profileDir, file)), window);
+}
+
+/**
+ * For each page over the target, where its time goes: Redis' side from
+ * commandstats, the Next server's from its CPU profile over the same
+ * requests, and the reader's alone from a profile in this process (whose
+ * function names tsx keeps and Next's minifier does not).
+ */
+async function explainMissedTargets(results: readonly PageResult[], queue: RedisQueue, startNext: NextStarter, workDir: string, auth: Record<string, string>): Promise<void> {
+  const floor = results.find(({ page }) => page.path === NEXT_FLOOR_PATH);
+  for (const [index, { page, http, inProcess, work, reads }] of results.entries()) {
     const read = page.readInProcess;
-    if (!read || http.medianMs < TARGET_MS) continue;
-    const profile = await profileOf(async () => {
+    if (!read || !inProcess || http.medianMs < TARGET_MS) continue;
+    const server = await profileNextRequests(startNext, join(workDir, `next-profile-${index}`), page.path, auth);
+    const local = await profileOf(async () => {
       for (let call = 0; call < PROFILED_CALLS; call++) await read(queue);
     });
-    console.log(`\nWhy ${page.name} misses the target: ${PROFILED_CALLS} calls in this process took ${ms(profile.totalMs)} ms, ${ms(profile.idleMs)} ms of it waiting`);
-    console.log(`  Redis, per request: ${formatCount(work.cpuMicros / REQUESTS)} µs of CPU; ${work.byCommand.slice(0, 6).map((row) => `${row.command} ${formatCount(row.calls / REQUESTS)}× ${formatCount(row.micros / REQUESTS)} µs`).join(', ')}`);
-    console.log(`  Node, self time over the ${PROFILED_CALLS} calls: ${profile.top.map((row) => `${row.name} ${ms(row.selfMs)} ms`).join('; ')}`);
+    console.log(`\nWhy ${page.name} misses the target: ${ms(http.medianMs)} ms median over HTTP, ${ms(inProcess.medianMs)} ms for its reader in this process, ${floor ? ms(floor.http.medianMs) : '?'} ms Next's floor`);
+    console.log(`  Redis, per request: ${formatCount(work.cpuMicros / reads)} µs of CPU; ${work.byCommand.slice(0, 6).map((row) => `${row.command} ${formatCount(row.calls / reads)}× ${formatCount(row.micros / reads)} µs`).join(', ')}`);
+    console.log(`  The Next server over ${PROFILED_CALLS} requests: ${ms(server.sampledMs)} ms sampled, ${ms(server.idleMs)} ms of it idle. By package: ${describeShares(server.byPackage, server.sampledMs)}`);
+    console.log(`    Functions: ${describeShares(server.topFunctions, server.sampledMs)}`);
+    console.log(`  The reader in this process over ${PROFILED_CALLS} calls: ${ms(local.sampledMs)} ms sampled, ${ms(local.idleMs)} ms of it idle. Functions: ${describeShares(local.topFunctions, local.sampledMs)}`);
   }
 }
 
@@ -380,6 +433,7 @@ async function main(): Promise<void> {
     cleanups.push(() => redis.stop());
     const admin = redis.connect(QUEUELENS_DATABASE, { connectionName: 'bench-admin' });
     cleanups.push(() => admin.quit());
+    const probe: RedisProbe = { admin, pid: redis.pid };
     const redisVersion = parseInfo(await admin.info('server')).get('redis_version') ?? '?';
     console.log(`  redis-server ${redisVersion} of its own on 127.0.0.1:${redis.port} (QueueLens in database ${QUEUELENS_DATABASE}, BullMQ in ${BULLMQ_DATABASE})`);
     const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port: redis.port, database: QUEUELENS_DATABASE, prefix: PREFIX, group: GROUP }));
@@ -390,22 +444,27 @@ async function main(): Promise<void> {
     cleanups.push(() => bullConnection.quit());
 
     console.log('\nSeeding');
-    const { queueLensSeconds, bullSeconds } = await seedBoth(plan, queue, bullConnection, admin);
+    const { queueLensSeconds, bullSeconds } = await seedBoth(plan, queue, bullConnection, probe);
 
     const secret = randomBytes(32).toString('hex');
     // Sent from the start: harmless before the routes check it, required after.
     const auth = { authorization: `Bearer ${secret}` };
-    const nextPort = await freeBenchPort(new Set([redis.port]));
-    const app = await startServedApp('next start', process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(nextPort)], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_SECRET: secret },
-      port: nextPort,
-      logFile: join(workDir, 'next-start.log'),
-      readyPath: NEXT_FLOOR_PATH,
-    });
+    const portsTaken = new Set([redis.port]);
+    const startNext: NextStarter = async (nodeFlags, label) => {
+      const port = await freeBenchPort(portsTaken);
+      portsTaken.add(port);
+      return startServedApp(label, process.execPath, [...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_SECRET: secret },
+        port,
+        logFile: join(workDir, `${label.replaceAll(/\W+/g, '-')}-${port}.log`),
+        readyPath: NEXT_FLOOR_PATH,
+      });
+    };
+    const app = await startNext([], 'next start');
     cleanups.push(() => app.stop());
     const memoryAtStart = app.memory();
-    const boardPort = await freeBenchPort(new Set([redis.port, nextPort]));
+    const boardPort = await freeBenchPort(portsTaken);
     const board = await startServedApp('bull-board', process.execPath, ['--import', 'tsx', join(root, 'bench', 'bull-board-server.ts')], {
       cwd: root,
       env: { ...process.env, NODE_ENV: 'production', BULL_BOARD_PORT: String(boardPort), BULL_BOARD_BASE_PATH, BULL_REDIS_URL: redis.url(BULLMQ_DATABASE), BULL_PREFIX, BULL_QUEUES: plan.queues.join(',') },
@@ -417,12 +476,12 @@ async function main(): Promise<void> {
 
     console.log(`\nPages (${REQUESTS} requests each after ${WARMUP} unmeasured, one at a time)`);
     let results: PageResult[] = [];
-    const slowDuringPages = await slowCommandsDuring(admin, SLOWLOG_MICROS, async () => {
-      results = await measurePages(pagesOf(plan), app, auth, queue, admin);
+    const slowDuringPages = await slowCommandsDuring(probe, SLOWLOG_MICROS, async () => {
+      results = await measurePages(pagesOf(plan), app, auth, queue, probe);
     });
 
     console.log('\nThe doctor (in this process, the steps the /doctor page runs one server action at a time)');
-    const doctor = await measureDoctor(queue, admin);
+    const doctor = await measureDoctor(queue, probe);
     console.log(`  ${describeDoctor(doctor)}`);
 
     console.log('\nQueueLens overview against bull-board (interleaved)');
@@ -441,7 +500,7 @@ async function main(): Promise<void> {
       nextFloor,
       expressFloor,
     ];
-    const sideBySide = await measureSideBySide(endpoints, admin);
+    const sideBySide = await measureSideBySide(endpoints, probe);
 
     const appMemory = app.memory();
     const boardMemory = board.memory();
@@ -457,7 +516,7 @@ async function main(): Promise<void> {
     printSlowCommands('while the pages were read', slowDuringPages);
     printSlowCommands('while the doctor ran', doctor.slow);
     printSlowCommands('while each endpoint was read alone (bull-board, the overview, the floors)', sideBySide.slow);
-    await explainMissedTargets(results, queue);
+    await explainMissedTargets(results, queue, startNext, workDir, auth);
   } catch (error) {
     keepWorkDir = true;
     throw error;

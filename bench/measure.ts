@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { parseInfo } from '../lib/inspect/server-info';
+import { schedulerTimes } from './proc';
 
 /** Median and 95th percentile of a set of durations, in ms. */
 export interface Spread {
@@ -33,12 +33,20 @@ export async function sampleDurations(count: number, run: () => Promise<unknown>
   return samples;
 }
 
+/** The benchmark's hold on its own redis-server: a connection for statistics and the server's pid. */
+export interface RedisProbe {
+  admin: Redis;
+  pid: number;
+}
+
 /** What Redis did during a stretch of work. */
 export interface RedisWork {
   /** commands run, those inside scripts included (commandstats counts both) */
   calls: number;
-  /** CPU time of Redis' main thread (INFO cpu): commands, scripts and the socket I/O for them */
+  /** CPU time of Redis' main thread: commands, scripts and the socket I/O for them */
   cpuMicros: number;
+  /** time Redis' main thread was ready to run but waited for a CPU: the machine's load */
+  waitingMicros: number;
   /**
    * Per command from INFO commandstats, the costliest first. `micros` is the
    * wall time inside the command, so a script's includes the commands it
@@ -55,28 +63,26 @@ function parseCommandStats(info: string): RedisWork['byCommand'] {
     .sort((a, b) => b.micros - a.micros);
 }
 
-async function mainThreadCpuMicros(admin: Redis): Promise<number> {
-  const fields = parseInfo(await admin.info('cpu'));
-  return 1e6 * (Number(fields.get('used_cpu_user_main_thread') ?? NaN) + Number(fields.get('used_cpu_sys_main_thread') ?? NaN));
-}
-
 /**
  * Runs `body` between CONFIG RESETSTAT and INFO commandstats, and between
- * two readings of Redis' CPU, so that the figures are what Redis did
- * meanwhile for every client: only for the benchmark's own server, with
- * nothing else talking to it.
+ * two readings of the server's scheduler times, so that the figures are what
+ * Redis did meanwhile for every client: only for the benchmark's own server,
+ * with nothing else talking to it. The RESETSTAT is left out (INFO does not
+ * count itself).
  */
-export async function redisWorkDuring(admin: Redis, body: () => Promise<unknown>): Promise<RedisWork> {
+export async function redisWorkDuring({ admin, pid }: RedisProbe, body: () => Promise<unknown>): Promise<RedisWork> {
   await admin.config('RESETSTAT');
-  const cpuBefore = await mainThreadCpuMicros(admin);
+  const before = schedulerTimes(pid);
   await body();
-  const cpuMicros = (await mainThreadCpuMicros(admin)) - cpuBefore;
-  const byCommand = parseCommandStats(await admin.info('commandstats')).filter(({ command }) => !ADMIN_COMMANDS.has(command));
-  return { calls: byCommand.reduce((sum, row) => sum + row.calls, 0), cpuMicros, byCommand };
+  const after = schedulerTimes(pid);
+  const byCommand = parseCommandStats(await admin.info('commandstats')).filter(({ command }) => command !== 'config|resetstat');
+  return {
+    calls: byCommand.reduce((sum, row) => sum + row.calls, 0),
+    cpuMicros: after.runningMicros - before.runningMicros,
+    waitingMicros: after.waitingMicros - before.waitingMicros,
+    byCommand,
+  };
 }
-
-/** The benchmark's own reads of the statistics, left out of them. */
-const ADMIN_COMMANDS = new Set(['info', 'config|resetstat']);
 
 /** One SLOWLOG entry: the command with its arguments (Redis cuts long ones), how long it ran, and which client sent it. */
 export interface SlowCommand {
@@ -88,6 +94,13 @@ export interface SlowCommand {
   clientAddress: string;
 }
 
+/** What SLOWLOG caught over a stretch of work, and how long Redis was kept from running meanwhile. */
+export interface SlowPhase {
+  entries: SlowCommand[];
+  seconds: number;
+  redisWaitingMicros: number;
+}
+
 /** SLOWLOG keeps this many entries; a phase that logs more loses its oldest, and says so. */
 export const SLOWLOG_CAPACITY = 10_000;
 
@@ -95,11 +108,14 @@ export const SLOWLOG_CAPACITY = 10_000;
  * The commands slower than `thresholdMicros` while `body` ran: SLOWLOG is
  * reset before and read after, the newest SLOWLOG_CAPACITY of them.
  */
-export async function slowCommandsDuring(admin: Redis, thresholdMicros: number, body: () => Promise<unknown>): Promise<SlowCommand[]> {
+export async function slowCommandsDuring({ admin, pid }: RedisProbe, thresholdMicros: number, body: () => Promise<unknown>): Promise<SlowPhase> {
   await admin.config('SET', 'slowlog-log-slower-than', String(thresholdMicros));
   await admin.config('SET', 'slowlog-max-len', String(SLOWLOG_CAPACITY));
   await admin.slowlog('RESET');
-  await body();
-  const entries = (await admin.slowlog('GET', SLOWLOG_CAPACITY)) as [number, number, number, string[], string?, string?][];
-  return entries.map(([, , micros, args, clientAddress = '', clientName = '']) => ({ args, micros, clientName, clientAddress }));
+  const before = schedulerTimes(pid).waitingMicros;
+  const milliseconds = await durationOf(body);
+  const redisWaitingMicros = schedulerTimes(pid).waitingMicros - before;
+  const logged = (await admin.slowlog('GET', SLOWLOG_CAPACITY)) as [number, number, number, string[], string?, string?][];
+  const entries = logged.map(([, , micros, args, clientAddress = '', clientName = '']) => ({ args, micros, clientName, clientAddress }));
+  return { entries, seconds: milliseconds / 1000, redisWaitingMicros };
 }

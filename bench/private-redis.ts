@@ -6,6 +6,8 @@ import { freeBenchPort, spawnOwned, stopOwned } from './processes';
 /** A redis-server of the benchmark's own. */
 export interface PrivateRedis {
   port: number;
+  /** the redis-server process, whose main thread runs every command */
+  pid: number;
   /** its redis:// URL for one database */
   url(database: number): string;
   /** a new client on one database; the caller closes it */
@@ -49,6 +51,7 @@ export async function startPrivateRedis(workDir: string): Promise<PrivateRedis> 
   const url = (database: number) => `redis://127.0.0.1:${port}/${database}`;
   return {
     port,
+    pid: child.pid!,
     url,
     connect: (database, options = {}) => new Redis(url(database), options),
     stop: () => stopOwned(child),

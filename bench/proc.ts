@@ -65,3 +65,14 @@ export function servingPid(root: number, port: number): number {
   }
   throw new Error(`No process under ${root} listens on port ${port}`);
 }
+
+/**
+ * A thread's time on a CPU and waiting for one (runnable, but another
+ * process had the core), from /proc/{pid}/schedstat, in µs. For a
+ * redis-server, whose main thread has the server's pid, the second is how
+ * long the machine's load kept Redis from running.
+ */
+export function schedulerTimes(pid: number): { runningMicros: number; waitingMicros: number } {
+  const [running = NaN, waiting = NaN] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+  return { runningMicros: running / 1000, waitingMicros: waiting / 1000 };
+}
