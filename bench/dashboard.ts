@@ -236,11 +236,15 @@ function clientOf({ clientName, clientAddress }: SlowCommand): string {
   return `${clientName || 'next start'} ${clientAddress}`;
 }
 
-function printSlowCommands(phase: string, { entries, seconds, redisWaitingMicros }: SlowPhase): void {
+function printSlowCommands(phase: string, { entries, seconds, work }: SlowPhase): void {
   const unbounded = entries.filter((entry) => boundOf(entry.args) === null);
   const count = entries.length >= SLOWLOG_CAPACITY ? `the newest ${formatCount(entries.length)} entries (the log filled up)` : `${formatCount(entries.length)} entries`;
   const verdict = entries.length === 0 ? 'nothing' : `${count}, ${unbounded.length === 0 ? 'each a bounded command' : `${unbounded.length} not visibly bounded`}`;
-  console.log(`SLOWLOG (> ${SLOWLOG_MICROS / 1000} ms) ${phase} (${seconds.toFixed(0)} s, Redis waiting for a CPU ${percentOf(redisWaitingMicros, seconds)} of it): ${verdict}`);
+  console.log(`SLOWLOG (> ${SLOWLOG_MICROS / 1000} ms) ${phase} (${seconds.toFixed(0)} s, Redis waiting for a CPU ${percentOf(work.waitingMicros, seconds)} of it): ${verdict}`);
+  // What a logged command costs on average over the phase tells its own cost from a pause of the machine.
+  const logged = new Set(entries.map((entry) => entry.args[0]?.toLowerCase()));
+  const averages = work.byCommand.filter(({ command }) => logged.has(command));
+  if (averages.length > 0) console.log(`  the same commands over the phase: ${averages.map(({ command, calls, micros }) => `${command} ${formatCount(calls)} calls, ${formatCount(micros / calls)} µs on average`).join('; ')}`);
   // The unbounded ones first: they are what to look into.
   for (const entry of [...unbounded, ...entries.filter((entry) => !unbounded.includes(entry))].slice(0, 30)) {
     console.log(`  ${ms(entry.micros / 1000)} ms  ${entry.args.join(' ').slice(0, 140)}  [${clientOf(entry)}] ${boundOf(entry.args) ?? 'NOT VISIBLY BOUNDED'}`);

@@ -56,26 +56,46 @@ export interface RedisWork {
   byCommand: { command: string; calls: number; micros: number }[];
 }
 
+type CommandStats = RedisWork['byCommand'];
+
 /** `cmdstat_xadd:calls=3,usec=25,…` lines, per command. */
-function parseCommandStats(info: string): RedisWork['byCommand'] {
-  return [...info.matchAll(/^cmdstat_(\S+?):calls=(\d+),usec=(\d+)/gm)]
-    .map(([, command, calls, micros]) => ({ command: command!, calls: Number(calls), micros: Number(micros) }))
+async function readCommandStats(admin: Redis): Promise<CommandStats> {
+  return [...(await admin.info('commandstats')).matchAll(/^cmdstat_(\S+?):calls=(\d+),usec=(\d+)/gm)].map(([, command, calls, micros]) => ({
+    command: command!,
+    calls: Number(calls),
+    micros: Number(micros),
+  }));
+}
+
+/**
+ * What `after` counts beyond `before`, the costliest first, without the
+ * INFO that read `before` (INFO does not count itself, so that one is the
+ * only read of ours in the difference; its time is taken as an average one).
+ */
+function commandStatsSince(before: CommandStats, after: CommandStats): CommandStats {
+  const earlier = new Map(before.map((row) => [row.command, row]));
+  return after
+    .map(({ command, calls, micros }) => {
+      let row = { command, calls: calls - (earlier.get(command)?.calls ?? 0), micros: micros - (earlier.get(command)?.micros ?? 0) };
+      if (command === 'info' && row.calls > 0) row = { command, calls: row.calls - 1, micros: (row.micros * (row.calls - 1)) / row.calls };
+      return row;
+    })
+    .filter((row) => row.calls > 0)
     .sort((a, b) => b.micros - a.micros);
 }
 
 /**
- * Runs `body` between CONFIG RESETSTAT and INFO commandstats, and between
- * two readings of the server's scheduler times, so that the figures are what
- * Redis did meanwhile for every client: only for the benchmark's own server,
- * with nothing else talking to it. The RESETSTAT is left out (INFO does not
- * count itself).
+ * What Redis did while `body` ran, for every client: commandstats read
+ * before and after (differences rather than a RESETSTAT, so that a
+ * measurement can hold others), and the server's scheduler times. Only for
+ * the benchmark's own server, with nothing else talking to it.
  */
 export async function redisWorkDuring({ admin, pid }: RedisProbe, body: () => Promise<unknown>): Promise<RedisWork> {
-  await admin.config('RESETSTAT');
+  const statsBefore = await readCommandStats(admin);
   const before = schedulerTimes(pid);
   await body();
   const after = schedulerTimes(pid);
-  const byCommand = parseCommandStats(await admin.info('commandstats')).filter(({ command }) => command !== 'config|resetstat');
+  const byCommand = commandStatsSince(statsBefore, await readCommandStats(admin));
   return {
     calls: byCommand.reduce((sum, row) => sum + row.calls, 0),
     cpuMicros: after.runningMicros - before.runningMicros,
@@ -94,11 +114,11 @@ export interface SlowCommand {
   clientAddress: string;
 }
 
-/** What SLOWLOG caught over a stretch of work, and how long Redis was kept from running meanwhile. */
+/** What SLOWLOG caught over a stretch of work, beside what Redis did meanwhile (each command's average, the wait for a CPU). */
 export interface SlowPhase {
   entries: SlowCommand[];
   seconds: number;
-  redisWaitingMicros: number;
+  work: RedisWork;
 }
 
 /** SLOWLOG keeps this many entries; a phase that logs more loses its oldest, and says so. */
@@ -112,10 +132,11 @@ export async function slowCommandsDuring({ admin, pid }: RedisProbe, thresholdMi
   await admin.config('SET', 'slowlog-log-slower-than', String(thresholdMicros));
   await admin.config('SET', 'slowlog-max-len', String(SLOWLOG_CAPACITY));
   await admin.slowlog('RESET');
-  const before = schedulerTimes(pid).waitingMicros;
-  const milliseconds = await durationOf(body);
-  const redisWaitingMicros = schedulerTimes(pid).waitingMicros - before;
+  let milliseconds = 0;
+  const work = await redisWorkDuring({ admin, pid }, async () => {
+    milliseconds = await durationOf(body);
+  });
   const logged = (await admin.slowlog('GET', SLOWLOG_CAPACITY)) as [number, number, number, string[], string?, string?][];
   const entries = logged.map(([, , micros, args, clientAddress = '', clientName = '']) => ({ args, micros, clientName, clientAddress }));
-  return { entries, seconds: milliseconds / 1000, redisWaitingMicros };
+  return { entries, seconds: milliseconds / 1000, work };
 }
