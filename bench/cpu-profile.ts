@@ -31,7 +31,14 @@ function describeFrame({ functionName, url }: Runtime.CallFrame): string {
 /** The package, or part of the project, a frame's code comes from. */
 function packageOf({ functionName, url }: Runtime.CallFrame): string {
   if (!url) return functionName.startsWith('(') ? functionName : 'V8 and native code';
-  if (url.startsWith('node:')) return 'Node itself';
+  // Node's share split where a server's choices show: promise hooks are what
+  // AsyncLocalStorage costs (Next keeps its request context in one), zlib is
+  // compressing answers.
+  if (url.startsWith('node:')) {
+    if (url.includes('async_hooks')) return 'Node: async_hooks (AsyncLocalStorage)';
+    if (url.includes('zlib')) return 'Node: zlib (compressed answers)';
+    return 'Node: the rest (sockets, streams, timers)';
+  }
   const file = fileOf(url);
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
   if (inModules) return inModules[1]!;
