@@ -245,9 +245,21 @@ function printSlowCommands(phase: string, { entries, seconds, work }: SlowPhase)
   const verdict = entries.length === 0 ? 'nothing' : `${count}, ${unbounded.length === 0 ? 'each a bounded command' : `${unbounded.length} not visibly bounded`}`;
   console.log(`SLOWLOG (> ${SLOWLOG_MICROS / 1000} ms) ${phase} (${seconds.toFixed(0)} s, Redis waiting for a CPU ${percentOf(work.waitingMicros, seconds)} of it): ${verdict}`);
   // What a logged command costs on average over the phase tells its own cost from a pause of the machine.
-  const logged = new Set(entries.map((entry) => entry.args[0]?.toLowerCase()));
-  const averages = work.byCommand.filter(({ command }) => logged.has(command));
-  if (averages.length > 0) console.log(`  the same commands over the phase: ${averages.map(({ command, calls, micros }) => `${command} ${formatCount(calls)} calls, ${formatCount(micros / calls)} µs on average`).join('; ')}`);
+  const averageOf = new Map(work.byCommand.map(({ command, calls, micros }) => [command, micros / calls]));
+  const logged = new Map<string, number[]>();
+  for (const { args, micros } of entries) {
+    // commandstats names subcommands `client|list`.
+    const [name = '?', sub = ''] = args.map((arg) => arg.toLowerCase());
+    const command = averageOf.has(`${name}|${sub}`) ? `${name}|${sub}` : name;
+    logged.set(command, [...(logged.get(command) ?? []), micros / 1000]);
+  }
+  for (const [command, durations] of logged) {
+    const average = averageOf.get(command);
+    console.log(
+      `  ${command}: logged ${formatCount(durations.length)}×, ${ms(Math.min(...durations))}–${ms(Math.max(...durations))} ms; ` +
+        (average === undefined ? 'no average' : `${formatCount(average)} µs on average over the phase`),
+    );
+  }
   // The unbounded ones first: they are what to look into.
   for (const entry of [...unbounded, ...entries.filter((entry) => !unbounded.includes(entry))].slice(0, 30)) {
     console.log(`  ${ms(entry.micros / 1000)} ms  ${entry.args.join(' ').slice(0, 140)}  [${clientOf(entry)}] ${boundOf(entry.args) ?? 'NOT VISIBLY BOUNDED'}`);
