@@ -4,12 +4,13 @@
  * and ratios; asserts nothing (npm run bench).
  */
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { isLocalHost, readSettings, settingsFromEnv } from '../lib/queue/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
 import { deleteKeysUnder } from '../lib/queue/scan-keys';
+import { inParallel } from './parallel';
+import { describeMachine, formatCount, markdownTable } from './report';
 
 const N = Number(process.env.BENCH_JOBS ?? 20_000);
 const RUNS = 3;
@@ -31,16 +32,6 @@ async function bestOf(setup: () => Promise<void>, body: () => Promise<void>, tea
     best = Math.max(best, N / seconds);
   }
   return best;
-}
-
-/** `count` operations, `inFlight` at a time. */
-async function inParallel(count: number, inFlight: number, operation: (n: number) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) await operation(next++);
-    }),
-  );
 }
 
 async function main(): Promise<void> {
@@ -110,16 +101,14 @@ async function main(): Promise<void> {
       ['reserve + complete, 50 at once', await bestOf(fill, drain(50), clean), await bestOf(bullFill, bullDrain(50), clean), '≥ 1.5× BullMQ'],
     ];
 
-    const format = (rate: number) => Math.round(rate).toLocaleString('en');
-    console.log(`\nDriver benchmark: ${N.toLocaleString('en')} jobs, best of ${RUNS}, Redis at ${settings.hostname}:${settings.port}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
-    console.log(`Sequential PING round trips: ${format(ping)}/s (the floor for one round trip per operation)\n`);
-    console.log('| operation | QueueLens jobs/s | BullMQ jobs/s | QueueLens ÷ BullMQ | QueueLens ÷ PING floor | target |');
-    console.log('| --- | ---: | ---: | ---: | ---: | --- |');
-    for (const [name, ours, theirs, target] of rows) {
+    console.log(`\nDriver benchmark: ${formatCount(N)} jobs, best of ${RUNS}, Redis at ${settings.hostname}:${settings.port}, ${describeMachine()}\n`);
+    console.log(`Sequential PING round trips: ${formatCount(ping)}/s (the floor for one round trip per operation)\n`);
+    const table = rows.map(([name, ours, theirs, target]) => {
       const floor = name.startsWith('reserve + complete, 1 worker') ? ping / 2 : ping;
       const ratio = theirs ? (ours / theirs).toFixed(2) : '—';
-      console.log(`| ${name} | ${format(ours)} | ${theirs ? format(theirs) : '—'} | ${ratio}× | ${Math.round((100 * ours) / floor)} %${floor === ping ? '' : ' of PING/2'} | ${target} |`);
-    }
+      return [name, formatCount(ours), theirs ? formatCount(theirs) : '—', `${ratio}×`, `${Math.round((100 * ours) / floor)} %${floor === ping ? '' : ' of PING/2'}`, target];
+    });
+    console.log(markdownTable(['operation', 'QueueLens jobs/s', 'BullMQ jobs/s', 'QueueLens ÷ BullMQ', 'QueueLens ÷ PING floor', 'target'], 'lrrrrl', table));
   } finally {
     await clean();
     await bull.close();
