@@ -14,11 +14,7 @@ import { getTabConnection } from '@/lib/queries/tab-connection';
 export function ForgetBeforeForm({ busy, onForget }: { busy: boolean; onForget: (count: number, before: string) => void }) {
   const toast = useToast();
   const id = useId();
-  const [date, setDate] = useState('');
-  const [time, setTime] = useState('');
   const [pending, setPending] = useState<{ before: string; count: number } | null>(null);
-
-  const before = time === '' ? date : `${date} ${time.length === 5 ? `${time}:00` : time}`;
   return (
     <>
     <form
@@ -26,6 +22,11 @@ export function ForgetBeforeForm({ busy, onForget }: { busy: boolean; onForget: 
       className="flex flex-wrap items-end gap-3"
       onSubmit={async (event) => {
         event.preventDefault();
+        // Read from the form, not from state: a date typed before the page hydrated is kept.
+        const form = new FormData(event.currentTarget);
+        const date = String(form.get('date') ?? '');
+        const time = String(form.get('time') ?? '');
+        const before = time === '' ? date : `${date} ${time.length === 5 ? `${time}:00` : time}`;
         const preview = await previewForget({ before }, getTabConnection());
         if (!preview.ok) return toast.error(preview.error);
         if (preview.count === 0) return toast.success(`No failed job failed before ${before} UTC`);
@@ -36,15 +37,15 @@ export function ForgetBeforeForm({ busy, onForget }: { busy: boolean; onForget: 
         <label htmlFor={`${id}-date`} className="text-xs text-zinc-600 dark:text-zinc-400">
           Failed before (UTC date)
         </label>
-        <input id={`${id}-date`} type="date" required value={date} onChange={(event) => setDate(event.target.value)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800" />
+        <input id={`${id}-date`} type="date" name="date" required className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800" />
       </div>
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-time`} className="text-xs text-zinc-600 dark:text-zinc-400">
           Time (UTC, optional)
         </label>
-        <input id={`${id}-time`} type="time" step={1} value={time} onChange={(event) => setTime(event.target.value)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800" />
+        <input id={`${id}-time`} type="time" name="time" step={1} className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800" />
       </div>
-      <button type="submit" disabled={busy || date === ''} className="button-secondary">
+      <button type="submit" disabled={busy} className="button-secondary">
         Forget failed before…
       </button>
     </form>
