@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { delayedOfQueueHref, queueHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
+import { withUtcMoment } from './support';
 
 const DAY = 86_400;
 
@@ -67,7 +68,7 @@ test.describe('delayed timeline', () => {
     await expect(next.getByRole('link').nth(2)).toHaveAttribute('href', `/jobs/${soon}`);
     const firstRow = next.locator('tbody tr').first();
     await expect(firstRow).toContainText('report.build.0');
-    await expect(firstRow.getByRole('cell').nth(2)).toHaveText(/^\d\d:\d\d:\d\d UTC \(1 h( \d+ s)? ago\)overdue$/);
+    await expect(firstRow.getByRole('cell').nth(2)).toHaveText(withUtcMoment(String.raw`^{moment} \(1 h( \d+ s)? ago\)overdue$`));
     await expect(next.locator('tbody tr').nth(2).getByRole('cell').nth(2)).toHaveText(/UTC \(in 2 min \d+ s\)$/);
     await testInfo.attach('delayed timeline, light, 1280 px', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
 

@@ -3,6 +3,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { jobHref, queueHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
+import { withUtcMoment } from './support';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -50,7 +51,7 @@ test.describe('job page', () => {
     await expect(location(page)).toContainText('Ready at priority 4: waiting for a worker');
 
     await queue.reserve([queueName], 'web-1:4242', 300);
-    await expect(location(page)).toContainText(/Reserved by web-1:4242 until \d\d:\d\d:\d\d UTC \(in (4 min \d+ s|5 min)\)/);
+    await expect(location(page)).toContainText(withUtcMoment(String.raw`Reserved by web-1:4242 until {moment} \(in (4 min \d+ s|5 min)\)`));
     await expect(field(page, 'reserved_by')).toHaveText('web-1:4242');
     await expect(field(page, 'attempts')).toHaveText('1');
     expect(await page.evaluate(() => 'queuelensSameDocument' in window)).toBe(true);
@@ -70,7 +71,7 @@ test.describe('job page', () => {
     await expect(location(page)).toContainText('Held by web-2:7');
 
     await page.goto(jobHref(delayed));
-    await expect(location(page)).toContainText(/Delayed until \d\d:\d\d:\d\d UTC \(in (59 min \d+ s|1 h)\)/);
+    await expect(location(page)).toContainText(withUtcMoment(String.raw`Delayed until {moment} \(in (59 min \d+ s|1 h)\)`));
 
     await page.goto(jobHref(stray));
     await expect(location(page)).toContainText('Stray: in no stream, delayed set or failed set');
@@ -81,7 +82,7 @@ test.describe('job page', () => {
     await page.goto(jobHref(id));
     await page.evaluate(() => Object.assign(window, { queuelensSameDocument: true }));
 
-    await expect(location(page)).toContainText(/Failed at \d\d:\d\d:\d\d UTC/);
+    await expect(location(page)).toContainText(withUtcMoment('Failed at {moment}'));
     const error = page.getByRole('region', { name: 'error', exact: true });
     await expect(error).toHaveText('RuntimeException: the mail server said no\n#0 Mailer.php(12): send()\n#1 {main}');
     await expect(field(page, 'failed_at')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);

@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { queueHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
+import { withUtcMoment } from './support';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -81,7 +82,7 @@ test.describe('queue page', () => {
       ['mail.e', '-2'],
     ]);
     await expect(next.getByRole('link', { name: `#${d}` })).toHaveAttribute('href', `/jobs/${d}`);
-    await expect(next.locator('tbody tr').first().getByRole('cell').nth(3)).toHaveText(/^\d\d:\d\d:\d\d UTC \((\d+ s ago|now)\)$/);
+    await expect(next.locator('tbody tr').first().getByRole('cell').nth(3)).toHaveText(withUtcMoment(String.raw`^{moment} \((\d+ s ago|now)\)$`));
 
     const delayed = table(page, 'Delayed jobs, due soonest');
     await expect(delayed.getByRole('link')).toHaveText([`#${soon}`, `#${later}`]);

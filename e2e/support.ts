@@ -15,6 +15,15 @@ export const UNREACHABLE_REDIS_URL = 'redis://127.0.0.1:1';
 export const RESTARTABLE_APP_PORT = PORT_BASE + 2;
 export const RESTARTABLE_REDIS_PORT = Number(process.env.QUEUELENS_E2E_REDIS_PORT ?? 6397);
 
+/**
+ * A pattern for text holding a moment as the dashboard writes it. `{moment}`
+ * stands for the time, which also carries its date when it falls on another
+ * UTC day than the server's now, so a run near midnight still matches.
+ */
+export function withUtcMoment(pattern: string): RegExp {
+  return new RegExp(pattern.replace('{moment}', String.raw`(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d UTC`));
+}
+
 /** The tests write and delete keys: refuse any Redis but a local one. */
 export function assertLocalRedis(): void {
   const { hostname } = settingsFromEnv();
