@@ -1,37 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { scanKeysUnder } from '@/lib/queue/scan-keys';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
+import { delayedOfQueueHref, jobHref } from '@/lib/routes';
 import { APP_PORT, UNREACHABLE_APP_PORT, e2eDashboardPrefix, e2eSecrets } from './support';
+import { ORIGIN, postAction, serverActions } from './server-actions';
 import { SpecKeys, withSpecKeys } from './spec-keys';
-
-const ORIGIN = `http://127.0.0.1:${APP_PORT}`;
 const SESSION_COOKIE = 'queuelens-session';
 
 // These tests bring their own credentials, or none.
 test.use({ storageState: { cookies: [], origins: [] } });
-
-interface ActionEntry {
-  id: string;
-  name: string;
-  /** a page that renders it: an action is posted to a page that has it */
-  page: string;
-}
-
-/** Every server action of the build, from Next's own manifest, so a new action cannot be left out. */
-function serverActions(): ActionEntry[] {
-  const manifest = JSON.parse(readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as {
-    node: Record<string, { exportedName: string; workers: Record<string, unknown> }>;
-  };
-  return Object.entries(manifest.node).map(([id, entry]) => {
-    const worker = Object.keys(entry.workers).find((name) => name !== 'app/_not-found/page') ?? 'app/page';
-    const page = `/${worker.replace(/^app\//, '').replace(/\/?page$/, '')}`.replace('[queue]', 'q').replace('[id]', '1');
-    return { id, name: entry.exportedName, page };
-  });
-}
 
 /** What changes Redis if it is allowed, for each action that changes queue state; built from the seeded jobs. */
 interface Seeded {
@@ -55,14 +36,6 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
 };
 /** Actions anyone signed in may call: they read, or they are about the session itself. */
 const NOT_MUTATIONS = new Set(['runDoctorStep', 'previewForget', 'signIn', 'signOut', 'switchConnection']);
-
-function postAction(request: APIRequestContext, action: ActionEntry, args: unknown[], headers: Record<string, string>) {
-  return request.post(`${ORIGIN}${action.page}`, {
-    headers: { 'next-action': action.id, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component', ...headers },
-    data: JSON.stringify(args),
-    maxRedirects: 0,
-  });
-}
 
 /**
  * Every queue key under the run's prefix with its serialized value: equal
@@ -125,6 +98,31 @@ test.describe('access', () => {
     const names = serverActions().map((action) => action.name);
     expect(names.filter((name) => !NOT_MUTATIONS.has(name) && !(name in MUTATIONS))).toEqual([]);
     expect(Object.keys(MUTATIONS).filter((name) => !names.includes(name))).toEqual([]);
+  });
+
+  test('a viewer’s pages leave out the controls that would be refused, and say why; an operator’s have them', async ({ browser }) => {
+    const VIEWER_NOTE = 'Only an operator can change queues, and you are signed in as a viewer.';
+    // Each page, what shows it has read the seeded job, and a control on it that changes queues.
+    const jobLink = (page: Page, id: number) => page.locator(`a[href="${jobHref(id)}"]`);
+    const pages = [
+      { path: '/failed', loaded: (page: Page) => jobLink(page, seeded.failedId), control: { role: 'checkbox' as const, name: `Select job ${seeded.failedId}` } },
+      { path: jobHref(seeded.failedId), loaded: (page: Page) => page.getByRole('region', { name: 'Where it is now' }).getByText('Failed'), control: { role: 'button' as const, name: 'Forget…' } },
+      { path: '/reservations', loaded: (page: Page) => jobLink(page, seeded.held.jobId), control: { role: 'button' as const, name: `Release job ${seeded.held.jobId} now` } },
+      { path: delayedOfQueueHref(seeded.queue), loaded: (page: Page) => jobLink(page, seeded.delayedId), control: { role: 'button' as const, name: `Run job ${seeded.delayedId} now` } },
+    ];
+    for (const [secret, allowed] of [[e2eSecrets().operator, true], [e2eSecrets().viewer, false]] as const) {
+      const cookie = await signedInCookie(browser, secret);
+      const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+      await context.addCookies([{ name: SESSION_COOKIE, value: cookie.split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
+      const page = await context.newPage();
+      for (const { path, loaded, control } of pages) {
+        await page.goto(`${ORIGIN}${path}`);
+        await expect(loaded(page).first(), path).toBeVisible();
+        await expect(page.getByRole(control.role, { name: control.name }), `${path} as ${allowed ? 'operator' : 'viewer'}`).toHaveCount(allowed ? 1 : 0);
+        await expect(page.getByRole('note').filter({ hasText: VIEWER_NOTE }), path).toHaveCount(allowed ? 0 : 1);
+      }
+      await context.close();
+    }
   });
 
   test('pages send a signed-out browser to sign in, and back to the page after', async ({ page }) => {
@@ -267,8 +265,12 @@ test.describe('access', () => {
     await page.waitForLoadState('networkidle');
     const submit = async (secret: string) => {
       await page.getByLabel('Secret').fill(secret);
-      // Each attempt waits for its own answer: the message of the one before is still on screen.
+      // Each attempt waits for its own answer (the message of the one before is still on screen), then for
+      // React to reset the form after the action: a secret typed before that reset would be wiped, and the
+      // browser would not submit a form whose required field is empty.
       await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await expect(page.getByLabel('Secret')).toHaveValue('');
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     };
     for (let attempt = 0; attempt < 10; attempt++) await submit(`wrong ${attempt}`);
     await expect(page.getByText('That secret is not right.')).toBeVisible();

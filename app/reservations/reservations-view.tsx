@@ -4,6 +4,7 @@ import { useId, type ReactNode } from 'react';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { JobLink, JobName } from '@/components/queues/job-link';
+import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Banner } from '@/components/ui/banner';
 import { formatCount } from '@/components/ui/format-count';
@@ -85,6 +86,7 @@ function Detail({ row }: { row: ReservationRow }) {
 }
 
 function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
+  const canChange = useChangePermission().allowed;
   const label = group.holder === null ? 'Entries nobody holds' : `Jobs held by ${group.holder}`;
   return (
     <DataTable
@@ -99,7 +101,7 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
           <HeaderCell numeric>Deliveries</HeaderCell>
           <HeaderCell numeric>Attempts</HeaderCell>
           <HeaderCell>Deadline</HeaderCell>
-          <HeaderCell>Actions</HeaderCell>
+          {canChange && <HeaderCell>Actions</HeaderCell>}
         </>
       }
     >
@@ -123,9 +125,11 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
           <Cell>
             <Deadline row={row} now={now} />
           </Cell>
-          <Cell>
-            <ReservationActions row={row} />
-          </Cell>
+          {canChange && (
+            <Cell>
+              <ReservationActions row={row} />
+            </Cell>
+          )}
         </tr>
       ))}
     </DataTable>
@@ -148,6 +152,7 @@ function Body({ reservations }: { reservations: Reservations }) {
         <Stat label="Tombstones" value={counts.tombstone} />
         <Stat label="Mismatches" value={counts.mismatch} />
       </div>
+      {reservations.total > 0 && <ChangeControls />}
       {reservations.parkingHazard && <ParkingWarning hazard={reservations.parkingHazard} />}
       {counts.overdue > 0 && (
         <Note title="Overdue jobs">

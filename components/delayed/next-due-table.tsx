@@ -3,7 +3,7 @@ import { DueMoment } from '@/components/ui/due-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
 
-/** The delayed jobs due soonest, overdue ones first, each with a button to run it now. */
+/** The delayed jobs due soonest, overdue ones first, each with a button to run it now when it can be. */
 export function NextDueTable({
   label,
   timeline,
@@ -14,7 +14,8 @@ export function NextDueTable({
   timeline: DelayedTimeline;
   /** the job whose run-now is on its way */
   runningId: number | null;
-  onRunNow: (job: DelayedTimeline['next'][number]) => void;
+  /** absent for a session that cannot change queues: no buttons then */
+  onRunNow?: (job: DelayedTimeline['next'][number]) => void;
 }) {
   const { now } = timeline;
   return (
@@ -26,10 +27,12 @@ export function NextDueTable({
           <HeaderCell>Job</HeaderCell>
           <HeaderCell>Name</HeaderCell>
           <HeaderCell>Due</HeaderCell>
-          {/* relative: the hidden label is positioned, and would otherwise escape the table's scrolling frame and widen the page. */}
-          <th scope="col" className="relative px-4 py-2">
-            <span className="sr-only">Actions</span>
-          </th>
+          {onRunNow && (
+            // relative: the hidden label is positioned, and would otherwise escape the table's scrolling frame and widen the page.
+            <th scope="col" className="relative px-4 py-2">
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
         </>
       }
     >
@@ -44,17 +47,19 @@ export function NextDueTable({
           <Cell>
             <DueMoment dueAt={job.dueAt} now={now} overdueLabel="overdue" />
           </Cell>
-          <td className="px-4 py-1.5 text-right align-top">
-            <button
-              type="button"
-              onClick={() => onRunNow(job)}
-              disabled={runningId !== null}
-              aria-label={`Run job ${job.id} now`}
-              className="button-secondary whitespace-nowrap"
-            >
-              {runningId === job.id ? 'Running…' : 'Run now'}
-            </button>
-          </td>
+          {onRunNow && (
+            <td className="px-4 py-1.5 text-right align-top">
+              <button
+                type="button"
+                onClick={() => onRunNow(job)}
+                disabled={runningId !== null}
+                aria-label={`Run job ${job.id} now`}
+                className="button-secondary whitespace-nowrap"
+              >
+                {runningId === job.id ? 'Running…' : 'Run now'}
+              </button>
+            </td>
+          )}
         </tr>
       ))}
     </DataTable>

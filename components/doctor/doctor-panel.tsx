@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { repairFindings } from '@/app/doctor/actions';
 import { JobLink } from '@/components/queues/job-link';
+import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { Banner } from '@/components/ui/banner';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
@@ -39,6 +40,7 @@ export function DoctorPanel() {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<Finding[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const canChange = useChangePermission().allowed;
 
   const groups = (Object.keys(FINDING_KINDS) as FindingKind[])
     .map((kind) => ({ kind, findings: check.findings.filter((finding) => finding.kind === kind) }))
@@ -98,6 +100,7 @@ export function DoctorPanel() {
           {check.running ? `${check.progress}…` : check.cancelled ? `Stopped. ${check.progress}.` : check.done ? `${check.progress}.` : ''}
         </p>
       </div>
+      {check.findings.length > 0 && <ChangeControls />}
       {check.error && <Banner title="The check could not finish">{check.error}</Banner>}
       {check.done && check.findings.length === 0 && (
         <p className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
@@ -119,6 +122,7 @@ export function DoctorPanel() {
               </>
             }
             actions={
+              canChange &&
               repairable.length > 0 && (
                 <button type="button" className="button-secondary" onClick={() => setPending(repairable)} disabled={busy}>
                   Repair all {repairable.length}
@@ -134,9 +138,11 @@ export function DoctorPanel() {
                   <HeaderCell>Concerns</HeaderCell>
                   <HeaderCell>What is wrong</HeaderCell>
                   <HeaderCell>Repair</HeaderCell>
-                  <HeaderCell>
-                    <span className="sr-only">Actions</span>
-                  </HeaderCell>
+                  {canChange && (
+                    <HeaderCell>
+                      <span className="sr-only">Actions</span>
+                    </HeaderCell>
+                  )}
                 </>
               }
             >
@@ -153,15 +159,17 @@ export function DoctorPanel() {
                   </Cell>
                   <Cell>{finding.explanation}</Cell>
                   <Cell>{finding.repairDescription}</Cell>
-                  <Cell>
-                    {finding.repair !== null ? (
-                      <button type="button" className="button-secondary whitespace-nowrap" aria-label={`Repair ${subjectOf(finding)}`} onClick={() => setPending([finding])} disabled={busy}>
-                        Repair
-                      </button>
-                    ) : (
-                      <span className="text-xs text-zinc-500">report only</span>
-                    )}
-                  </Cell>
+                  {canChange && (
+                    <Cell>
+                      {finding.repair !== null ? (
+                        <button type="button" className="button-secondary whitespace-nowrap" aria-label={`Repair ${subjectOf(finding)}`} onClick={() => setPending([finding])} disabled={busy}>
+                          Repair
+                        </button>
+                      ) : (
+                        <span className="text-xs text-zinc-500">report only</span>
+                      )}
+                    </Cell>
+                  )}
                 </tr>
               ))}
             </DataTable>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState, type ReactNode } from 'react';
+import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount } from '@/components/ui/format-count';
 import type { FailedRowView } from '@/lib/queries/failed';
@@ -34,8 +35,21 @@ interface FailedListProps {
   pager?: ReactNode;
 }
 
+/** The failed rows; with selection, bulk retry and forget for a session that may change queues. */
+export function FailedList(props: FailedListProps) {
+  const permission = useChangePermission();
+  if (permission.allowed) return <SelectableFailedList {...props} />;
+  return (
+    <div className="space-y-3">
+      <ChangeControls />
+      <FailedTable rows={props.rows} now={props.readAt / 1000} />
+      {props.pager}
+    </div>
+  );
+}
+
 /** The failed rows with selection, bulk retry and forget, their confirmations and progress. */
-export function FailedList({ rows, matching, readAt, onChanged, pager }: FailedListProps) {
+function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: FailedListProps) {
   const actions = useFailedActions();
   const maxAttemptsId = useId();
   const forgetBeforeId = useId();
@@ -125,7 +139,7 @@ export function FailedList({ rows, matching, readAt, onChanged, pager }: FailedL
           </span>
         </div>
       )}
-      <FailedTable rows={rows} selected={allMatching ? new Set(rows.map((row) => row.id)) : selected} onSelect={select} now={readAt / 1000} />
+      <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(rows.map((row) => row.id)) : selected, onSelect: select }} now={readAt / 1000} />
       {pager}
       {matching.kind === 'every-failed-job' && (
         <section aria-labelledby={forgetBeforeId} className="space-y-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">

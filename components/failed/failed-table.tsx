@@ -13,33 +13,40 @@ function orDash(text: string): string {
   return text === '' ? '—' : text;
 }
 
-interface FailedTableProps {
-  rows: readonly FailedRowView[];
+export interface Selection {
   selected: ReadonlySet<number>;
   onSelect: (ids: readonly number[], selected: boolean) => void;
+}
+
+interface FailedTableProps {
+  rows: readonly FailedRowView[];
+  /** the checkboxes; none for a session that cannot act on the rows */
+  selection?: Selection;
   /** the reader's clock, unix seconds, for "3 min ago" */
   now: number;
 }
 
-/** Failed jobs with a checkbox each; the header checkbox selects the rows shown. */
-export function FailedTable({ rows, selected, onSelect, now }: FailedTableProps) {
+/** Failed jobs, with a checkbox each when they can be selected; the header checkbox selects the rows shown. */
+export function FailedTable({ rows, selection, now }: FailedTableProps) {
   const ids = rows.map((row) => row.id);
-  const allShownSelected = ids.length > 0 && ids.every((id) => selected.has(id));
+  const allShownSelected = ids.length > 0 && selection !== undefined && ids.every((id) => selection.selected.has(id));
   return (
     <ScrollX label={CAPTION}>
       <table className="w-full min-w-[56rem] text-sm">
         <caption className="sr-only">{CAPTION}</caption>
         <thead className="bg-zinc-100 text-left text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
           <tr>
-            <th scope="col" className="w-10 px-3 py-2">
-              <input
-                type="checkbox"
-                aria-label="Select the jobs shown"
-                checked={allShownSelected}
-                onChange={(event) => onSelect(ids, event.target.checked)}
-                disabled={ids.length === 0}
-              />
-            </th>
+            {selection && (
+              <th scope="col" className="w-10 px-3 py-2">
+                <input
+                  type="checkbox"
+                  aria-label="Select the jobs shown"
+                  checked={allShownSelected}
+                  onChange={(event) => selection.onSelect(ids, event.target.checked)}
+                  disabled={ids.length === 0}
+                />
+              </th>
+            )}
             <th scope="col" className="px-3 py-2 font-medium">Id</th>
             <th scope="col" className="px-3 py-2 font-medium">Queue</th>
             <th scope="col" className="px-3 py-2 font-medium">Name</th>
@@ -51,14 +58,16 @@ export function FailedTable({ rows, selected, onSelect, now }: FailedTableProps)
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
           {rows.map((row) => (
             <tr key={row.id} className="align-top">
-              <td className="px-3 py-2">
-                <input
-                  type="checkbox"
-                  aria-label={`Select job ${row.id}`}
-                  checked={selected.has(row.id)}
-                  onChange={(event) => onSelect([row.id], event.target.checked)}
-                />
-              </td>
+              {selection && (
+                <td className="px-3 py-2">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select job ${row.id}`}
+                    checked={selection.selected.has(row.id)}
+                    onChange={(event) => selection.onSelect([row.id], event.target.checked)}
+                  />
+                </td>
+              )}
               <th scope="row" className="px-3 py-2 text-left font-mono font-normal">
                 <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
                   {row.id}

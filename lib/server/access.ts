@@ -2,7 +2,7 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
 import { checkCredentials, CLIENT_NAME_HEADER, SESSION_COOKIE, type Access } from '@/lib/auth/credentials';
-import type { Role } from '@/lib/auth/session-token';
+import type { Connection } from '@/lib/dashboard/connections';
 
 export type AccessCheck = { ok: true; access: Access } | { ok: false; status: 401 | 403 | 421 | 429; error: string };
 
@@ -13,13 +13,17 @@ export function accessSettings(): AccessSettings {
   return (cache.queuelensAccessSettings ??= readAccessSettings());
 }
 
-const ROLE_RANK: Record<Role, number> = { viewer: 0, operator: 1 };
-
-/** Why `access` may not do what needs `needed`, or null when it may. */
-export function roleRefusal(access: Access, needed: Role): string | null {
-  if (ROLE_RANK[access.role] >= ROLE_RANK[needed]) return null;
-  const why = accessSettings().readOnly ? 'this dashboard runs read-only' : 'you are signed in as a viewer';
-  return `Only an operator can change queues, and ${why}.`;
+/**
+ * Why `access` may not change queues on `connection`, or null when it may:
+ * only operators change queues, and nobody changes a read-only connection.
+ * Actions refuse with this, and pages use it to leave out what would be refused.
+ */
+export function changeRefusal(access: Access, connection: Pick<Connection, 'label' | 'readOnly'>): string | null {
+  if (access.role !== 'operator') {
+    const why = accessSettings().readOnly ? 'this dashboard runs read-only' : 'you are signed in as a viewer';
+    return `Only an operator can change queues, and ${why}.`;
+  }
+  return connection.readOnly ? `${connection.label} is read-only: nothing on it can be changed through QueueLens.` : null;
 }
 
 /**

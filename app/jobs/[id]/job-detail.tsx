@@ -5,6 +5,7 @@ import { JobFields } from '@/components/jobs/job-fields';
 import { JobLocationNote } from '@/components/jobs/job-location';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
+import { ChangeControls } from '@/components/shell/change-permission';
 import { Section } from '@/components/ui/section';
 import type { JobDetail } from '@/lib/queries/job-detail';
 import { jobDetailQuery } from '@/lib/queries/job-detail';
@@ -57,7 +58,11 @@ export function JobDetailView({ id }: { id: number }) {
         <>
           <Section title="Where it is now">
             <JobLocationNote location={detail.location} now={detail.now} />
-            {detail.location.state === 'failed' && <FailedJobActions id={id} maxAttempts={textOf(detail, 'max_attempts')} />}
+            {detail.location.state === 'failed' && (
+              <ChangeControls>
+                <FailedJobActions id={id} maxAttempts={textOf(detail, 'max_attempts')} />
+              </ChangeControls>
+            )}
           </Section>
           <Section title="Fields" description="The job's hash as stored. Bytes that are not UTF-8 show as \xNN.">
             <JobFields detail={detail} />

@@ -9,6 +9,7 @@ import { useDelayedActions } from '@/components/delayed/use-delayed-actions';
 import { BulkProgressBar } from '@/components/failed/bulk-progress-bar';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
+import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { UtcMoment } from '@/components/ui/moment';
 import { EmptyList, Section } from '@/components/ui/section';
@@ -62,6 +63,7 @@ export function DelayedTimelineView({ name }: { name: string }) {
 function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
   const { promoteDue, promoting, cancelPromote, runNow, runningId } = useDelayedActions(timeline.queue);
   const [confirming, setConfirming] = useState<DelayedJob | null>(null);
+  const canChange = useChangePermission().allowed;
   const { now } = timeline;
 
   return (
@@ -73,10 +75,12 @@ function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
         <Stat label="Due in the next day" value={sum(timeline.day)} />
         <Stat label="Due later than a week" value={timeline.later} />
       </div>
+      {timeline.total > 0 && <ChangeControls />}
 
       <Section
         title="Due, not promoted"
         actions={
+          canChange &&
           timeline.overdue > 0 &&
           promoting === null && (
             <button type="button" onClick={() => void promoteDue(timeline.overdue)} className="button-primary">
@@ -101,7 +105,7 @@ function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
 
       <Section title={NEXT} description="Soonest first. Running one now puts it at the back of its priority's stream at once.">
         {timeline.next.length > 0 ? (
-          <NextDueTable label={NEXT} timeline={timeline} runningId={runningId} onRunNow={setConfirming} />
+          <NextDueTable label={NEXT} timeline={timeline} runningId={runningId} onRunNow={canChange ? setConfirming : undefined} />
         ) : (
           <EmptyList>No delayed jobs.</EmptyList>
         )}
