@@ -85,8 +85,8 @@ export function alertRulesFromEnv(env: Readonly<Record<string, string | undefine
   for (const [variable, threshold] of Object.entries(ENV_THRESHOLDS) as [keyof typeof ENV_THRESHOLDS, keyof AlertThresholds][]) {
     const text = env[variable]?.trim();
     if (!text) continue;
-    const parsed = thresholdsEntry.shape[threshold].safeParse(Number(text));
-    if (!parsed.success || parsed.data === undefined) throw new Error(`${variable} must be ${parsed.error?.issues[0]?.message ?? 'a number'}, not "${text}"`);
+    const parsed = thresholdsEntry.shape[threshold].unwrap().safeParse(Number(text));
+    if (!parsed.success) throw new Error(`${variable} must be ${parsed.error.issues[0]?.message ?? 'a threshold'}, not "${text}"`);
     thresholds[threshold] = parsed.data;
   }
   return Object.keys(thresholds).length > 0 ? new Map([[EVERY_QUEUE, thresholds]]) : NO_ALERTS;
