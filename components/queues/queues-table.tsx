@@ -26,7 +26,7 @@ export function sumOf(rows: readonly QueueStats[], key: Count): number {
   return rows.reduce((sum, row) => sum + row[key], 0);
 }
 
-/** The sparkline of processed/s with the latest rate beside it, and the wait: the two cells of a glance. */
+/** The sparkline of processed/s with the latest rate beside it, and the wait: the two cells of a glance. A glance of no points has not been sampled yet. */
 function GlanceCells({ glance }: { glance: ThroughputGlance }) {
   const latest = glance.processedPerSecond.findLast((value) => value !== null);
   const rate = latest === undefined || latest === null ? null : latest.toFixed(2);
@@ -48,7 +48,16 @@ function GlanceCells({ glance }: { glance: ThroughputGlance }) {
           <span className={MUTED}>no samples yet</span>
         )}
       </Cell>
-      <Cell numeric>{glance.waitSeconds === null ? <span className={MUTED}>none waiting</span> : formatDuration(glance.waitSeconds)}</Cell>
+      <Cell numeric>
+        {glance.waitSeconds !== null ? (
+          formatDuration(glance.waitSeconds)
+        ) : glance.processedPerSecond.length > 0 ? (
+          <span className={MUTED}>none waiting</span>
+        ) : (
+          // Without a sample the wait is unknown, not zero.
+          <Absent label="not sampled yet" />
+        )}
+      </Cell>
     </>
   );
 }
