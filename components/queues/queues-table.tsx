@@ -109,8 +109,15 @@ export function QueuesTable({ rows, throughput }: { rows: readonly OverviewQueue
             </Link>
             {row.error !== undefined && <p className="mt-1 text-xs text-red-700 dark:text-red-400">{row.error}</p>}
             {row.crossed.length > 0 && (
-              <p className="mt-1 text-xs text-amber-950 dark:text-amber-100">
-                <Badge tone="warning">Over threshold</Badge> <span>{row.crossed.map(describeCrossing).join(', ')}</span>
+              // Each crossing kept on one line, so a narrow column wraps between them rather than inside one.
+              <p className="mt-1 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-xs text-amber-950 dark:text-amber-100">
+                <Badge tone="warning">Over threshold</Badge>
+                {row.crossed.map((crossing, index) => (
+                  <span key={crossing.threshold} className="whitespace-nowrap">
+                    {describeCrossing(crossing)}
+                    {index < row.crossed.length - 1 && ','}
+                  </span>
+                ))}
               </p>
             )}
           </RowHeaderCell>
