@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { settingsFromEnv } from './lib/queue/config';
-import { APP_PORT, ARCHIVE_CONNECTION, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
+import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
 
 assertLocalRedis();
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
-// The main server shows two connections: the run's queues and a read-only "archive" under a prefix of its own.
+// The main server shows two connections: the run's queues (with alert thresholds for alerts.spec.ts' queues) and a read-only "archive" under a prefix of its own.
 // Outside test-results/, which Playwright empties after reading this file.
 const connectionsFile = join(tmpdir(), `queuelens-${prefix.replace(/\W/g, '-')}connections.json`);
 const { hostname, port } = settingsFromEnv();
@@ -16,7 +16,7 @@ writeFileSync(
   connectionsFile,
   JSON.stringify({
     connections: [
-      { name: 'default', label: 'E2E queues', redis: { hostname, port }, prefix },
+      { name: 'default', label: 'E2E queues', redis: { hostname, port }, prefix, alerts: E2E_ALERTS },
       { name: ARCHIVE_CONNECTION.name, label: ARCHIVE_CONNECTION.label, redis: { hostname, port }, prefix: ARCHIVE_CONNECTION.prefix(), readOnly: true },
     ],
   }),

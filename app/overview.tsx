@@ -4,8 +4,8 @@ import { ThroughputChart } from '@/components/charts/throughput-chart';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { NoQueues } from '@/components/queues/no-queues';
-import { QueueThroughputTable } from '@/components/queues/queue-throughput-table';
 import { QueuesTable, sumOf } from '@/components/queues/queues-table';
+import { ThresholdSummary } from '@/components/queues/threshold-summary';
 import { EvictionWarning } from '@/components/redis/eviction-warning';
 import { ServerFacts } from '@/components/redis/server-facts';
 import { Section } from '@/components/ui/section';
@@ -13,7 +13,7 @@ import { Stat } from '@/components/ui/stat';
 import { overviewQuery } from '@/lib/queries/overview';
 import { failedHref } from '@/lib/routes';
 
-/** The overview's live body: every queue's counts and throughput, the failed jobs and the Redis server, polled. */
+/** The overview's live body: every queue's counts, throughput and alert state, the failed jobs and the Redis server, polled. */
 export function Overview() {
   const view = useLiveQuery(overviewQuery());
   const overview = view.data;
@@ -26,6 +26,7 @@ export function Overview() {
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the queues…</p>
       ) : (
         <>
+          <ThresholdSummary queues={overview.queues} />
           <EvictionWarning policy={overview.server.maxmemoryPolicy} />
           <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
             <Stat label="Pending" value={sumOf(overview.queues, 'pending')} />
@@ -35,13 +36,12 @@ export function Overview() {
           </div>
           {overview.queues.length > 0 ? (
             <>
-              <QueuesTable rows={overview.queues} />
+              <QueuesTable rows={overview.queues} throughput={overview.throughput} />
               <Section
                 title="Throughput"
                 description="Jobs processed, pushed and failed per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds."
               >
-                <ThroughputChart points={overview.throughput.total} label="Throughput of every queue, last 15 minutes" />
-                <QueueThroughputTable queues={overview.throughput.queues} />
+                <ThroughputChart points={overview.throughput} label="Throughput of every queue, last 15 minutes" />
               </Section>
             </>
           ) : (

@@ -15,12 +15,12 @@ function queuesTable(page: Page): Locator {
   return page.getByRole('table', { name: 'Jobs per queue' });
 }
 
-/** The data cells of the row whose header is exactly `name`. */
-function cellsOf(table: Locator, name: string): Locator {
+/** The count cells (pending, delayed, reserved, total) of the row whose header is exactly `name`: the four after it, before the throughput cells. */
+function countsOf(table: Locator, name: string): Locator {
   return table
     .getByRole('row')
     .filter({ has: table.page().getByRole('rowheader', { name, exact: true }) })
-    .getByRole('cell');
+    .locator('td:nth-child(-n+5)');
 }
 
 /** The value shown for `term` among the Redis server's facts. */
@@ -72,11 +72,11 @@ test.describe('queues overview', () => {
     await page.goto('/');
 
     const table = queuesTable(page);
-    await expect(table.getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total']);
+    await expect(table.getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total', 'Processed/s, 15 min', 'Wait']);
     await expect(table.getByRole('rowheader')).toHaveText(['emails', 'reports', 'All queues']);
-    await expect(cellsOf(table, 'emails')).toHaveText(['3', '0', '1', '4']);
-    await expect(cellsOf(table, 'reports')).toHaveText(['0', '1', '0', '1']);
-    await expect(cellsOf(table, 'All queues')).toHaveText(['3', '1', '1', '5']);
+    await expect(countsOf(table, 'emails')).toHaveText(['3', '0', '1', '4']);
+    await expect(countsOf(table, 'reports')).toHaveText(['0', '1', '0', '1']);
+    await expect(countsOf(table, 'All queues')).toHaveText(['3', '1', '1', '5']);
     await expect(failedJobs(page).getByText('1', { exact: true })).toBeVisible();
     await expect(page.getByText(FIRST_PUSH)).toHaveCount(0);
   });
@@ -91,14 +91,14 @@ test.describe('queues overview', () => {
   test('shows a job pushed after the page loaded, without a reload', async ({ page }) => {
     await page.goto('/');
     const table = queuesTable(page);
-    await expect(cellsOf(table, 'emails')).toHaveText(['3', '0', '1', '4']);
+    await expect(countsOf(table, 'emails')).toHaveText(['3', '0', '1', '4']);
     // Gone if the page reloaded: the new figures must come from polling.
     await page.evaluate(() => Object.assign(window, { queuelensSameDocument: true }));
 
     await queue.push('emails', 'mail.send', { to: 'late@example.test' });
 
-    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
-    await expect(cellsOf(table, 'All queues')).toHaveText(['4', '1', '1', '6']);
+    await expect(countsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(countsOf(table, 'All queues')).toHaveText(['4', '1', '1', '6']);
     expect(await page.evaluate(() => 'queuelensSameDocument' in window)).toBe(true);
   });
 
@@ -164,7 +164,7 @@ test.describe('queues overview', () => {
     await page.goto('/');
     const table = queuesTable(page);
     const alert = page.getByRole('alert', { name: 'Cannot read the queues' });
-    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(countsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
     await expect(page.getByText('Live', { exact: true })).toBeVisible();
 
     await page.route(OVERVIEW_API, (route) =>
@@ -172,24 +172,24 @@ test.describe('queues overview', () => {
     );
     await expect(alert).toContainText('Could not reach redis at 127.0.0.1:6379');
     await expect(alert).toContainText('What is shown below was read at');
-    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(countsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
     await expect(page.getByText('Cannot read Redis', { exact: true })).toBeVisible();
 
     await page.unroute(OVERVIEW_API);
     await expect(alert).toHaveCount(0);
     await expect(page.getByText('Live', { exact: true })).toBeVisible();
-    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(countsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
   });
 
   test('says so when the QueueLens server itself stops answering', async ({ page }) => {
     await page.goto('/');
     const table = queuesTable(page);
-    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(countsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
 
     await page.route(OVERVIEW_API, (route) => route.abort('connectionrefused'));
     await expect(page.getByRole('alert', { name: 'Cannot read the queues' })).toContainText('Cannot reach the QueueLens server');
     await expect(page.getByText('QueueLens server unreachable', { exact: true })).toBeVisible();
-    await expect(cellsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
+    await expect(countsOf(table, 'emails')).toHaveText(['4', '0', '1', '5']);
 
     await page.unroute(OVERVIEW_API);
     await expect(page.getByText('Live', { exact: true })).toBeVisible();

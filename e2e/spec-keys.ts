@@ -34,6 +34,12 @@ export class SpecKeys {
     return name;
   }
 
+  /** A queue name fixed beforehand (one the server's configuration names), deleted like the spec's other queues. */
+  fixedQueueName(name: string): string {
+    this.queues.add(name);
+    return name;
+  }
+
   /** An id for a job hash written by hand, taken from the counter so no push can collide with it. */
   async takeId(): Promise<number> {
     return this.queue.redis.incr(this.queue.keys.seq);

@@ -74,6 +74,19 @@ export const ARCHIVE_CONNECTION = {
   prefix: () => `${e2ePrefix()}archive:`,
 };
 
+/**
+ * The queues alerts.spec.ts seeds, by the names the main server's default
+ * connection gives alert thresholds (its connections file is written before
+ * any spec runs): one kept waiting, one holding too many jobs, one under both.
+ */
+export const ALERT_QUEUES = { late: 'alerts-late', full: 'alerts-full', calm: 'alerts-calm' } as const;
+
+export const E2E_ALERTS = {
+  [ALERT_QUEUES.late]: { waitSeconds: 60 },
+  [ALERT_QUEUES.full]: { backlog: 3 },
+  [ALERT_QUEUES.calm]: { waitSeconds: 3600, backlog: 100 },
+};
+
 export function connectE2eQueue(): Promise<RedisQueue> {
   return RedisQueue.connect({ ...settingsFromEnv(), prefix: e2ePrefix() });
 }

@@ -80,15 +80,20 @@ test.describe('throughput', () => {
     await expect(region.getByRole('figure', { name: `Throughput of queue ${name}, last 15 min` }).locator('canvas')).toBeVisible();
   });
 
-  test('the overview charts every queue together and gives each queue a sparkline and its wait', async ({ page, request }) => {
+  test('the overview charts every queue together and gives each queue row a sparkline and its wait', async ({ page, request }) => {
     await samplesRecorded(request);
     await page.goto('/');
     const region = page.getByRole('region', { name: 'Throughput', exact: true });
     const chart = region.getByRole('figure', { name: 'Throughput of every queue, last 15 minutes' });
     await expect(chart.locator('canvas')).toBeVisible();
     expect(await hoverUntilProcessed(page, chart)).toMatch(/\/s$/);
-    const row = region.getByRole('table', { name: 'Throughput per queue' }).getByRole('row').filter({ hasText: name });
-    await expect(row.getByRole('img', { name: /^Processed per second over the last 15 minutes/ })).toBeVisible();
+    const table = page.getByRole('table', { name: 'Jobs per queue' });
+    const cells = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) }).getByRole('cell');
+    // Pending, delayed, reserved, total, then the sparkline (named by its latest rate) and the wait.
+    await expect(cells.nth(4).getByRole('img', { name: /^Processed per second over the last 15 minutes: \d+\.\d\d per second now$/ })).toBeVisible();
+    await expect(cells.nth(5)).toHaveText(/^(\d+ (d|h|min|s)( \d+ (h|min|s))?|none waiting)$/);
+    const everyQueue = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'All queues' }) });
+    await expect(everyQueue.getByRole('img', { name: /^Processed per second over the last 15 minutes/ })).toBeVisible();
   });
 
   test('GET /api/metrics answers Prometheus text with the queue’s gauges and counters, to a bearer secret', async ({ request }) => {

@@ -1,6 +1,5 @@
 'use client';
 
-import { useId, type ReactNode } from 'react';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { JobLink, JobName } from '@/components/queues/job-link';
@@ -10,6 +9,7 @@ import { Banner } from '@/components/ui/banner';
 import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
 import { UtcMoment } from '@/components/ui/moment';
+import { Note } from '@/components/ui/note';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
@@ -29,23 +29,6 @@ const BADGE: Record<ReservationState, { label: string; tone: BadgeTone }> = {
 function StateBadge({ state }: { state: ReservationState }) {
   const { label, tone } = BADGE[state];
   return <Badge tone={tone}>{label}</Badge>;
-}
-
-/** An amber note, named by its title so it can be found by role. */
-function Note({ title, children, role = 'note' }: { title: string; children: ReactNode; role?: 'note' | 'alert' }) {
-  const titleId = useId();
-  return (
-    <div
-      role={role}
-      aria-labelledby={titleId}
-      className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100"
-    >
-      <p id={titleId} className="font-semibold">
-        {title}
-      </p>
-      <div className="mt-1 space-y-1 text-sm">{children}</div>
-    </div>
-  );
 }
 
 function ParkingWarning({ hazard }: { hazard: ParkingHazard }) {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { Note } from '@/components/ui/note';
 
 /** The one maxmemory-policy under which Redis never deletes keys to make room: anything else can lose jobs. */
 const SAFE_MAXMEMORY_POLICY = 'noeviction';
@@ -8,18 +8,10 @@ const SAFE_MAXMEMORY_POLICY = 'noeviction';
  * would: a queue's keys are its jobs. Renders nothing under noeviction.
  */
 export function EvictionWarning({ policy }: { policy: string | null }) {
-  const titleId = useId();
   if (policy === SAFE_MAXMEMORY_POLICY) return null;
   return (
-    <div
-      role="note"
-      aria-labelledby={titleId}
-      className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100"
-    >
-      <p id={titleId} className="font-semibold">
-        {policy === null ? 'Redis does not report its eviction policy' : 'Redis may evict queue keys'}
-      </p>
-      <p className="mt-1 text-sm">
+    <Note title={policy === null ? 'Redis does not report its eviction policy' : 'Redis may evict queue keys'}>
+      <p>
         {policy === null ? (
           <>QueueLens could not read maxmemory-policy, so it cannot tell whether Redis would delete queue keys when memory runs short. </>
         ) : (
@@ -31,6 +23,6 @@ export function EvictionWarning({ policy }: { policy: string | null }) {
         Queues need <span className="font-mono">maxmemory-policy {SAFE_MAXMEMORY_POLICY}</span>, which refuses writes instead of
         dropping data.
       </p>
-    </div>
+    </Note>
   );
 }

@@ -3,18 +3,40 @@ import { ScrollX } from './scroll-x';
 
 /**
  * A table of rows in the dashboard's look, inside a frame that scrolls
- * sideways on a narrow screen. `label` names the table and its frame.
- * `minWidthClass` (a literal Tailwind class, such as `min-w-[36rem]`) is the
- * width below which the frame scrolls instead of squeezing the columns.
+ * sideways on a narrow screen. `label` names the table and its frame, and
+ * with `captioned` is shown above it. `minWidthClass` (a literal Tailwind
+ * class, such as `min-w-[36rem]`) is the width below which the frame scrolls
+ * instead of squeezing the columns. `foot` is the cells of a closing row,
+ * such as totals.
  */
-export function DataTable({ label, minWidthClass, head, children }: { label: string; minWidthClass: string; head: ReactNode; children: ReactNode }) {
+export function DataTable({
+  label,
+  captioned = false,
+  minWidthClass,
+  head,
+  foot,
+  children,
+}: {
+  label: string;
+  captioned?: boolean;
+  minWidthClass: string;
+  head: ReactNode;
+  foot?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <ScrollX label={label}>
       <table aria-label={label} className={`w-full text-sm ${minWidthClass}`}>
+        {captioned && <caption className="px-4 pt-3 pb-2 text-left text-base font-semibold">{label}</caption>}
         <thead className="bg-zinc-100 text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
           <tr>{head}</tr>
         </thead>
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">{children}</tbody>
+        {foot && (
+          <tfoot className="border-t border-zinc-200 font-semibold dark:border-zinc-800">
+            <tr>{foot}</tr>
+          </tfoot>
+        )}
       </table>
     </ScrollX>
   );
@@ -23,6 +45,15 @@ export function DataTable({ label, minWidthClass, head, children }: { label: str
 export function HeaderCell({ children, numeric = false }: { children: ReactNode; numeric?: boolean }) {
   return (
     <th scope="col" className={`px-4 py-2 font-medium whitespace-nowrap ${numeric ? 'text-right' : 'text-left'}`}>
+      {children}
+    </th>
+  );
+}
+
+/** The cell that names its row (a queue), in the row's weight: normal in the body, bold in the foot. */
+export function RowHeaderCell({ children }: { children: ReactNode }) {
+  return (
+    <th scope="row" className="px-4 py-2 text-left align-top [font-weight:inherit] [overflow-wrap:anywhere]">
       {children}
     </th>
   );

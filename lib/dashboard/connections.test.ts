@@ -36,11 +36,45 @@ describe('connections file', () => {
     expect(() => parseConnections('{"connections":[{"name":"a","url":"http://x"}]}', 'a.json')).toThrow(/redis:\/\//);
   });
 
+  it('reads each connection\'s alert thresholds, none when it has no "alerts"', () => {
+    const [withAlerts, without] = parseConnections(
+      JSON.stringify({
+        connections: [
+          { name: 'local', url: 'redis://127.0.0.1', alerts: { '*': { waitSeconds: 300 }, emails: { waitSeconds: 60, backlog: 1000 } } },
+          { name: 'other', url: 'redis://127.0.0.1' },
+        ],
+      }),
+      'test.json',
+    );
+    expect([...withAlerts!.alerts]).toEqual([
+      ['*', { waitSeconds: 300 }],
+      ['emails', { waitSeconds: 60, backlog: 1000 }],
+    ]);
+    expect(without!.alerts.size).toBe(0);
+  });
+
+  it('says which connection, queue and field of "alerts" is wrong', () => {
+    const withAlerts = (alerts: unknown) => JSON.stringify({ connections: [{ name: 'a', url: 'redis://x' }, { name: 'b', url: 'redis://x', alerts }] });
+    expect(() => parseConnections(withAlerts({ emails: { waitSeconds: -5 } }), 'a.json')).toThrow(
+      'a.json is not a QueueLens connections file (connections.1.alerts.emails.waitSeconds: a number of seconds, 0 or more)',
+    );
+    expect(() => parseConnections(withAlerts({ '*': { backlog: '100' } }), 'a.json')).toThrow(/connections\.1\.alerts\.\*\.backlog: a whole number of jobs\)/);
+    expect(() => parseConnections(withAlerts({ emails: { wait: 60 } }), 'a.json')).toThrow(/connections\.1\.alerts\.emails: Unrecognized key: "wait"/);
+    expect(() => parseConnections(withAlerts(60), 'a.json')).toThrow(/connections\.1\.alerts: an object of queue names/);
+  });
+
   it('falls back to the environment without a file, and insists on a file named explicitly', () => {
     const empty = mkdtempSync(join(tmpdir(), 'queuelens-config-'));
-    expect(loadConnections({ REDIS_URL: 'redis://127.0.0.1:6390', QUEUE_PREFIX: 'p:' }, empty)).toEqual([
-      expect.objectContaining({ name: 'default', label: '127.0.0.1:6390', readOnly: false, settings: expect.objectContaining({ prefix: 'p:' }) }),
+    expect(loadConnections({ REDIS_URL: 'redis://127.0.0.1:6390', QUEUE_PREFIX: 'p:', QUEUELENS_ALERT_WAIT_SECONDS: '120' }, empty)).toEqual([
+      expect.objectContaining({
+        name: 'default',
+        label: '127.0.0.1:6390',
+        readOnly: false,
+        settings: expect.objectContaining({ prefix: 'p:' }),
+        alerts: new Map([['*', { waitSeconds: 120 }]]),
+      }),
     ]);
+    expect(() => loadConnections({ QUEUELENS_ALERT_BACKLOG: 'lots' }, empty)).toThrow(/QUEUELENS_ALERT_BACKLOG/);
     expect(() => loadConnections({ QUEUELENS_CONFIG: join(empty, 'missing.json') }, empty)).toThrow(/Cannot read the connections file/);
     writeFileSync(join(empty, 'queuelens.config.json'), JSON.stringify({ connections: [{ name: 'here', url: 'redis://127.0.0.1' }] }));
     expect(loadConnections({}, empty).map((connection) => connection.name)).toEqual(['here']);

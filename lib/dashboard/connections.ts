@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
+import { alertRulesFromEnv, alertRulesSchema, NO_ALERTS, type AlertRules } from './alerts';
 
 /** One Redis the dashboard can show, as the header's switcher lists it. */
 export interface Connection {
@@ -9,6 +10,8 @@ export interface Connection {
   settings: RedisSettings;
   /** nothing on it can be changed through QueueLens, whoever signs in */
   readOnly: boolean;
+  /** the thresholds over which the overview flags a queue */
+  alerts: AlertRules;
 }
 
 const connectionEntry = z
@@ -21,6 +24,7 @@ const connectionEntry = z
     prefix: z.string().optional(),
     group: z.string().min(1).optional(),
     readOnly: z.boolean().default(false),
+    alerts: alertRulesSchema.optional(),
   })
   .strict()
   .refine((entry) => (entry.url === undefined) !== (entry.redis === undefined), { message: 'give either "url" or "redis", not both or neither' });
@@ -48,14 +52,17 @@ export function parseConnections(text: string, source: string): Connection[] {
   return parsed.data.connections.map((entry) => {
     const layout = { ...(entry.prefix !== undefined ? { prefix: entry.prefix } : {}), ...(entry.group !== undefined ? { group: entry.group } : {}) };
     const settings = entry.url !== undefined ? settingsFromUrl(entry.url, layout) : readSettings({ ...entry.redis, ...layout });
-    return { name: entry.name, label: entry.label ?? entry.name, settings, readOnly: entry.readOnly };
+    return { name: entry.name, label: entry.label ?? entry.name, settings, readOnly: entry.readOnly, alerts: entry.alerts ?? NO_ALERTS };
   });
 }
 
-/** The one connection of a dashboard without a config file: REDIS_URL, QUEUE_PREFIX and QUEUE_GROUP. */
+/**
+ * The one connection of a dashboard without a config file: REDIS_URL, QUEUE_PREFIX and
+ * QUEUE_GROUP, and QUEUELENS_ALERT_WAIT_SECONDS and QUEUELENS_ALERT_BACKLOG for every queue.
+ */
 export function connectionFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Connection {
   const settings = settingsFromEnv(env);
-  return { name: 'default', label: `${settings.hostname}:${settings.port}`, settings, readOnly: false };
+  return { name: 'default', label: `${settings.hostname}:${settings.port}`, settings, readOnly: false, alerts: alertRulesFromEnv(env) };
 }
 
 /**

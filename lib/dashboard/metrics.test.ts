@@ -140,6 +140,10 @@ describe('formatMetrics', () => {
       sample: await sampleThroughput(queue),
       failedTotals: new Map([[hostile, 4]]),
       failedJobs: 9,
+      alerts: new Map([
+        ['*', { waitSeconds: 300 }],
+        ['plain', { backlog: 50 }],
+      ]),
     });
     const families = parseExposition(text);
 
@@ -151,6 +155,8 @@ describe('formatMetrics', () => {
       'queuelens_queue_pushed_total',
       'queuelens_queue_processed_total',
       'queuelens_queue_failed_total',
+      'queuelens_queue_alert_wait_seconds',
+      'queuelens_queue_alert_backlog',
       'queuelens_failed_jobs',
     ]);
     expect(families.get('queuelens_queue_pushed_total')?.type).toBe('counter');
@@ -168,6 +174,9 @@ describe('formatMetrics', () => {
     expect(valueOf(families, 'queuelens_queue_wait_seconds', 'plain')).toBe(0);
     expect(valueOf(families, 'queuelens_queue_wait_seconds', hostile)).toBeGreaterThanOrEqual(0);
     expect(valueOf(families, 'queuelens_queue_failed_total', hostile)).toBe(4);
+    // "plain" has an entry of its own, so "*"'s wait does not apply to it.
+    expect(families.get('queuelens_queue_alert_wait_seconds')?.samples).toEqual([{ name: 'queuelens_queue_alert_wait_seconds', labels: { connection: 'main', queue: hostile }, value: 300 }]);
+    expect(families.get('queuelens_queue_alert_backlog')?.samples).toEqual([{ name: 'queuelens_queue_alert_backlog', labels: { connection: 'main', queue: 'plain' }, value: 50 }]);
     expect(families.get('queuelens_failed_jobs')?.samples).toEqual([{ name: 'queuelens_failed_jobs', labels: { connection: 'main' }, value: 9 }]);
   });
 

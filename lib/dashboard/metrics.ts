@@ -1,4 +1,5 @@
 import type { ThroughputSample } from '../inspect/throughput';
+import { thresholdsFor, type AlertRules } from './alerts';
 
 /** The Content-Type of Prometheus' text exposition format. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -12,6 +13,8 @@ export interface MetricsInput {
   failedTotals: ReadonlyMap<string, number>;
   /** the failed set's size */
   failedJobs: number;
+  /** the connection's alert thresholds, exported beside the figures they limit */
+  alerts: AlertRules;
 }
 
 interface Family {
@@ -49,9 +52,11 @@ function formatFamily({ name, type, help, samples }: Family): string {
  * Prometheus reads a counter going down, a stream made again, as a reset)
  * and for failures. Per-queue failures are the sampler's count: the failed
  * set does not say which queue a member belongs to without reading every
- * job, so its size is one gauge for all queues.
+ * job, so its size is one gauge for all queues. A queue's alert thresholds
+ * are gauges too, only where set, so an alerting rule can compare the
+ * figures with the limits the overview uses.
  */
-export function formatMetrics({ connection, sample, failedTotals, failedJobs }: MetricsInput): string {
+export function formatMetrics({ connection, sample, failedTotals, failedJobs, alerts }: MetricsInput): string {
   const perQueue = (name: string, type: Family['type'], help: string, value: (row: ThroughputSample['queues'][number]) => number | null): Family => ({
     name,
     type,
@@ -78,6 +83,12 @@ export function formatMetrics({ connection, sample, failedTotals, failedJobs }: 
       help: 'Jobs of the queue that failed, as counted by the throughput sampler since its history began.',
       samples: [...failedTotals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([queue, value]) => ({ labels: { connection, queue }, value })),
     },
+    perQueue('queuelens_queue_alert_wait_seconds', 'gauge', 'The wait over which the overview flags the queue (its alert threshold).', (row) =>
+      thresholdsFor(alerts, row.queue).waitSeconds ?? null,
+    ),
+    perQueue('queuelens_queue_alert_backlog', 'gauge', 'The backlog (pending, delayed and reserved) over which the overview flags the queue (its alert threshold).', (row) =>
+      thresholdsFor(alerts, row.queue).backlog ?? null,
+    ),
     { name: 'queuelens_failed_jobs', type: 'gauge', help: 'Jobs in the failed set, every queue together.', samples: [{ labels: { connection }, value: failedJobs }] },
   ];
   return `${families.map(formatFamily).join('\n')}\n`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testQueueFactory, waitFor } from '../queue/test-redis';
+import { NO_ALERTS } from './alerts';
 import { readHistory } from './history';
 import { dashboardKeys, throughputKeys } from './keys';
 import { DEFAULT_SAMPLE_MS, sampleMsFromEnv, startSampling } from './sampling';
@@ -14,9 +15,9 @@ describe('startSampling', () => {
     const dashboardPrefix = `${queue.keys.prefix}ql:`;
     const sampling = startSampling({
       connections: [
-        { name: 'main', label: 'main', settings: queue.settings, readOnly: false },
+        { name: 'main', label: 'main', settings: queue.settings, readOnly: false, alerts: NO_ALERTS },
         // Nothing listens on port 1.
-        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, readOnly: false },
+        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, readOnly: false, alerts: NO_ALERTS },
       ],
       dashboardPrefix,
       intervalMs: 250,

@@ -1,15 +1,21 @@
+import type { ThresholdCrossing } from '../dashboard/alerts';
 import type { ServerInfo } from '../inspect/server-info';
 import type { QueueStats } from '../queue/redis-queue';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
-import type { ThroughputGlance } from './throughput';
+import type { HistoryPoint, ThroughputGlance } from './throughput';
 
-/** GET /api/overview: every queue's counts, the failed count, the Redis server's facts and a glance at throughput. */
+/** One queue's row on the overview: its counts, its throughput at a glance and the alert thresholds it is over. */
+export interface OverviewQueue extends QueueStats, ThroughputGlance {
+  crossed: ThresholdCrossing[];
+}
+
+/** GET /api/overview: every queue's row, the failed count, the Redis server's facts and every queue's throughput together over the last 15 minutes. */
 export interface Overview {
-  queues: QueueStats[];
+  queues: OverviewQueue[];
   failed: number;
   server: ServerInfo;
-  throughput: ThroughputGlance;
+  throughput: HistoryPoint[];
 }
 
 export const OVERVIEW_PATH = '/api/overview';

@@ -19,10 +19,10 @@ export interface QueueHistory {
   points: HistoryPoint[];
 }
 
-/** The overview's glance at throughput: every queue together over the last 15 minutes, and each queue's processed/s for a sparkline. */
+/** A queue's throughput at a glance, as the overview's row shows it: processed/s over the last 15 minutes, oldest first, and the wait at the latest sample. */
 export interface ThroughputGlance {
-  total: HistoryPoint[];
-  queues: { queue: string; processedPerSecond: (number | null)[]; waitSeconds: number | null }[];
+  processedPerSecond: (number | null)[];
+  waitSeconds: number | null;
 }
 
 export function queueHistoryPath(queue: string, range: HistoryRange): string {
@@ -36,4 +36,9 @@ export function queueHistoryQuery(queue: string, range: HistoryRange) {
 /** A point's count per second; null when it is unknown (before Redis 7) or covers no time. */
 export function perSecond(count: number | null, seconds: number): number | null {
   return count === null || seconds <= 0 ? null : count / seconds;
+}
+
+/** The glance of a series of points: each one's processed/s, and the last one's wait (null with no points). */
+export function glanceOf(points: readonly HistoryPoint[]): ThroughputGlance {
+  return { processedPerSecond: points.map((point) => perSecond(point.processed, point.seconds)), waitSeconds: points.at(-1)?.waitSeconds ?? null };
 }

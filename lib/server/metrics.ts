@@ -15,7 +15,7 @@ export function readMetrics(): Promise<ReadResult<string>> {
       queue.attempt(() => readFailedTotals(queue.redis, keys)),
       queue.failedCount(),
     ]);
-    return formatMetrics({ connection: connection.name, sample, failedTotals, failedJobs });
+    return formatMetrics({ connection: connection.name, sample, failedTotals, failedJobs, alerts: connection.alerts });
   });
 }
 

@@ -1,8 +1,7 @@
 import 'server-only';
-import { readHistories, readHistory, resolutionFor, type HistoryRange } from '@/lib/dashboard/history';
+import { readHistories, readHistory, resolutionFor, type HistoryPoint, type HistoryRange } from '@/lib/dashboard/history';
 import { dashboardKeys, dashboardPrefixFromEnv, throughputKeys, type ThroughputKeys } from '@/lib/dashboard/keys';
-import type { QueueHistory, ThroughputGlance } from '@/lib/queries/throughput';
-import { perSecond } from '@/lib/queries/throughput';
+import { glanceOf, type QueueHistory, type ThroughputGlance } from '@/lib/queries/throughput';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { readQueue, type ReadResult } from './queue';
 
@@ -21,18 +20,8 @@ export function readQueueHistory(name: string, range: HistoryRange): Promise<Rea
   }));
 }
 
-/** The overview's glance: every queue together over the last 15 minutes, each of `names`' processed/s and its latest wait. */
-export async function readThroughputGlance(queue: RedisQueue, names: readonly string[]): Promise<ThroughputGlance> {
+/** The overview's throughput: every queue together over the last 15 minutes, and the glance of each of `names`, in their order. */
+export async function readThroughputGlance(queue: RedisQueue, names: readonly string[]): Promise<{ total: HistoryPoint[]; queues: ThroughputGlance[] }> {
   const [total, ...perQueue] = await queue.attempt(() => readHistories(queue.redis, throughputKeysOf(queue), [null, ...names], '15m'));
-  return {
-    total: total!,
-    queues: names.map((name, index) => {
-      const points = perQueue[index]!;
-      return {
-        queue: name,
-        processedPerSecond: points.map((point) => perSecond(point.processed, point.seconds)),
-        waitSeconds: points.at(-1)?.waitSeconds ?? null,
-      };
-    }),
-  };
+  return { total: total!, queues: perQueue.map(glanceOf) };
 }

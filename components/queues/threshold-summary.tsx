@@ -1,0 +1,17 @@
+import { Note } from '@/components/ui/note';
+import type { OverviewQueue } from '@/lib/queries/overview';
+import { describeQueuesOver } from './describe-crossing';
+
+/** How many queues are over their alert thresholds, above everything else on the overview; nothing while none is. */
+export function ThresholdSummary({ queues }: { queues: readonly OverviewQueue[] }) {
+  const over = queues.filter((row) => row.crossed.length > 0).length;
+  if (over === 0) return null;
+  return (
+    <Note title={describeQueuesOver(over)}>
+      <p>
+        Their rows in the table below are marked <strong>Over threshold</strong>, with each figure over its limit. The thresholds are
+        set per connection in the connections file (<span className="font-mono">alerts</span>).
+      </p>
+    </Note>
+  );
+}
