@@ -1,5 +1,6 @@
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
+import { assertScriptSucceeded } from '../queue/scripts';
 import { bytesToText } from './display-text';
 
 /** A failed job as the failed list shows it; a field missing from the hash reads as ''. */
@@ -137,5 +138,17 @@ export function searchFailed(
       }
     }
     return { matches, nextOffset: position, scanned, total, done };
+  });
+}
+
+/**
+ * The newest `limit` failed jobs of one queue, looked for among the newest
+ * `window` failed jobs of every queue: one bounded script finds their ids
+ * (lua/read-failed-of-queue-1.lua), then only their rows are read.
+ */
+export function latestFailedOfQueue(queue: RedisQueue, name: string, { window, limit }: { window: number; limit: number }): Promise<FailedRowView[]> {
+  return queue.attempt(async () => {
+    const flat = assertScriptSucceeded(await queue.redis.queuelensReadFailedOfQueue(queue.keys.failed, queue.keys.prefix, name, window, limit)) as string[];
+    return (await readRows(queue, withScores(flat))).map(({ row }) => row);
   });
 }
