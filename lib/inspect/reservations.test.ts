@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ReservedJob } from '../queue/job';
 import { sleep, testQueueFactory } from '../queue/test-redis';
 import { findParkingHazard, readReservations, type ReservationRow, type Reservations } from './reservations';
 
@@ -130,6 +131,21 @@ describe('readReservations', () => {
     expect(rowOf(reservations, kept!)).toMatchObject({ state: 'running', name: 'kept' });
     expect(rowOf(reservations, gone!)).toMatchObject({ state: 'tombstone', name: null, attempts: null });
     expect(rowOf(reservations, overwritten!)).toMatchObject({ state: 'mismatch', mismatch: `${queue.keys.job(overwritten!)} is not a hash`, name: null });
+  });
+
+  it('joins every entry of a stream to its job when entries that are not pending lie between them', async () => {
+    const queue = await openQueue();
+    const ids = await queue.pushMany(Array.from({ length: 5 }, (_, n) => ({ queue: 'mail', name: `job.${n}`, payload: {} })));
+    const held: ReservedJob[] = [];
+    for (let n = 0; n < 5; n++) held.push((await queue.reserve(['mail'], 'web-1:1', 300))!);
+    // Acknowledged by hand and left in the stream: no longer pending, still between the others.
+    await queue.redis.xack(queue.keys.stream('mail', 0), queue.settings.group, held[1]!.entry, held[3]!.entry);
+
+    const reservations = await readReservations(queue, { batchSize: 2 });
+    const rows = reservations.holders.flatMap((group) => group.rows);
+    expect(rows.map((row) => [row.entry, row.jobId, row.name, row.state])).toEqual(
+      [0, 2, 4].map((n) => [held[n]!.entry, ids[n], `job.${n}`, 'running']),
+    );
   });
 
   it('reports a stream it cannot read and still reads the others', async () => {
