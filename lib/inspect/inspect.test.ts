@@ -159,6 +159,15 @@ describe('readQueueDetail', () => {
     expect((await readQueueDetail(queue, 'nobody')).failed).toEqual([]);
   });
 
+  it('looks through a window longer than one script call reads, and not past it', async () => {
+    const queue = await openQueue();
+    // 1,200 failed jobs, newest last; mail's are the newest, the 701st newest and the 1,101st newest.
+    const mailRanks = new Set([0, 700, 1100]);
+    await addFailed(queue, Array.from({ length: 1200 }, (_, n) => ({ id: n + 1, queue: mailRanks.has(1199 - n) ? 'mail' : 'other', failedAt: 1_800_000_000 + n })));
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 1000 })).failed.map((row) => row.id)).toEqual([1200, 500]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 2000 })).failed.map((row) => row.id)).toEqual([1200, 500, 100]);
+  });
+
   it('lists at most maxLevels levels, the highest, and counts them all', async () => {
     const queue = await openQueue();
     for (const priority of [-5, 0, 3, 7, 12]) await queue.push('mail', `p${priority}`, {}, { priority });
