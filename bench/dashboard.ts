@@ -477,7 +477,8 @@ async function main(): Promise<void> {
       portsTaken.add(port);
       return startServedApp(label, process.execPath, [...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
         cwd: root,
-        env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_SECRET: secret },
+        // The server's start-up check reads the address it binds from HOSTNAME (as the standalone server does), not from -H.
+        env: { ...process.env, HOSTNAME: '127.0.0.1', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_SECRET: secret },
         port,
         logFile: join(workDir, `${label.replaceAll(/\W+/g, '-')}-${port}.log`),
         readyPath: NEXT_FLOOR_PATH,

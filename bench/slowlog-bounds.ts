@@ -1,5 +1,38 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { expandIncludes } from '../lib/queue/scripts';
+
 /** The largest batch QueueLens reads in one command (a SCAN COUNT, a range). */
 const MAX_BATCH = 1000;
+
+/** The SHA EVALSHA names a script of lua/ by, as ioredis computes it. */
+function shaOf(file: string): string {
+  const lua = expandIncludes(readFileSync(new URL(`../lua/${file}`, import.meta.url), 'utf8'));
+  return createHash('sha1').update(lua).digest('hex');
+}
+
+/** SLOWLOG keeps 32 arguments and says how many more there were. */
+function argumentCount(args: readonly string[]): number {
+  const more = /^\.\.\. \((\d+) more arguments\)$/.exec(args.at(-1) ?? '');
+  return more ? args.length - 1 + Number(more[1]) : args.length;
+}
+
+/**
+ * QueueLens' read scripts, by SHA, and what bounds a call of each, from its
+ * arguments after `EVALSHA sha 1 key` (their contract blocks in lua/).
+ */
+const READ_SCRIPTS = new Map<string, (argv: readonly string[], argc: number) => string | null>([
+  // prefix, queue, start, count, limit
+  [shaOf('read-failed-of-queue-1.lua'), (argv) => (Number(argv[3]) <= MAX_BATCH ? `${argv[3]} failed ids` : null)],
+  // prefix, field count n, n fields, then a triple per entry
+  [
+    shaOf('read-reservation-jobs-1.lua'),
+    (argv, argc) => {
+      const entries = (argc - 2 - Number(argv[1])) / 3;
+      return entries <= MAX_BATCH ? `${entries} entries` : null;
+    },
+  ],
+]);
 
 /** Commands whose cost does not grow with the key they read (a job hash has a fixed set of fields; INFO sections are fixed). */
 const CONSTANT_COST = new Set(['get', 'hget', 'hmget', 'hexists', 'hlen', 'exists', 'type', 'zscore', 'zcard', 'xlen', 'scard', 'llen', 'sismember', 'time', 'ping', 'echo', 'select', 'info']);
@@ -43,6 +76,8 @@ export function boundOf(args: readonly string[]): string | null {
       const [start, stop] = [Number(rest[1]), Number(rest[2])];
       return start >= 0 && stop >= start ? upTo(stop - start + 1, `${stop - start + 1} ranks`) : null;
     }
+    case 'evalsha':
+      return READ_SCRIPTS.get(rest[0] ?? '')?.(args.slice(4), argumentCount(args) - 4) ?? null;
     case 'xpending':
       // [key, group] is the summary; [key, group, start, end, count] a page.
       return rest.length === 2 ? 'summary' : upTo(Number(rest[4]), `COUNT ${rest[4]}`);

@@ -142,6 +142,19 @@ test.describe('queue page', () => {
     await expect(page.getByRole('alert', { name: "Cannot count this queue's jobs" })).toContainText('WRONGTYPE');
   });
 
+  test('lists the highest 100 levels of a queue with more, and says how many it has', async ({ page }) => {
+    const name = keys.queueName('many-levels');
+    await queue.pushMany(Array.from({ length: 101 }, (_, priority) => ({ queue: name, name: `p${priority}`, payload: {}, options: { priority } })));
+    await page.goto(queueHref(name));
+
+    // The section's description; its table, scrolling on its own, is a region of the same name.
+    await expect(page.getByText('workers take from the highest level first. The highest 100 of its 101 levels are shown.')).toBeVisible();
+    const levels = table(page, 'Priority levels');
+    await expect(levels.locator('tbody tr')).toHaveCount(100);
+    expect((await rowsOf(levels))[99]![0]).toBe('1');
+    await expect(stat(page, 'Pending')).toContainText('101');
+  });
+
   test('opens a queue named with slashes, percent signs and markup, and shows the name as text', async ({ page }) => {
     const name = keys.queueName('a/b 50%', ' <img src=x onerror=alert(1)><b>bold</b>');
     const dialogs: string[] = [];

@@ -79,8 +79,8 @@ export function CensusPanel({ prefix }: { prefix: string }) {
       title="Census"
       description={
         <>
-          Walks every key under <span className="font-mono">{prefix}</span> with <span className="font-mono">SCAN … COUNT 1000</span>, one step per
-          request, counting job hashes and unique keys and listing (the first {formatCount(CENSUS_LIST_CAP)}) keys the driver never creates.
+          Walks every key under <span className="font-mono">{prefix}</span> with <span className="font-mono">SCAN … COUNT 250</span>, four to a step
+          and one step per request, counting job hashes and unique keys and listing (the first {formatCount(CENSUS_LIST_CAP)}) keys the driver never creates.
         </>
       }
       actions={

@@ -1,7 +1,7 @@
 import type { DoctorRepair } from '../queue/doctor-repairs';
 import { settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { patternUnder } from '../queue/scan-keys';
+import { patternUnder, scanStep } from '../queue/scan-keys';
 import { bytesToText } from './display-text';
 import { FINDING_KINDS, findingId, startDoctor, type DoctorState, type Finding, type FindingKind, type Phase, type QueueInfo } from './doctor-kinds';
 
@@ -13,7 +13,7 @@ export interface DoctorStep {
   done: boolean;
 }
 
-/** Keys per SCAN step, entries per stream/set range: each step is a handful of bounded round trips. */
+/** Keys per SCAN step (in SCAN_COUNT commands), entries per stream/set range: each step is a handful of bounded round trips. */
 export const DOCTOR_BATCH = 1000;
 /** Queue names per SSCAN step. */
 const QUEUE_BATCH = 100;
@@ -266,7 +266,7 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
       }
 
       case 'jobs': {
-        const [cursor, found] = await queue.nodeHoldingKeys().scan(state.cursor, 'MATCH', patternUnder(keys.job('')), 'COUNT', DOCTOR_BATCH);
+        const { cursor, found } = await scanStep(queue.nodeHoldingKeys(), state.cursor, patternUnder(keys.job('')), DOCTOR_BATCH);
         await checkJobs(queue, state, found, findings);
         state.examined += found.length;
         state.cursor = cursor;
@@ -275,7 +275,7 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
       }
 
       case 'unique': {
-        const [cursor, found] = await queue.nodeHoldingKeys().scan(state.cursor, 'MATCH', patternUnder(keys.unique('')), 'COUNT', DOCTOR_BATCH);
+        const { cursor, found } = await scanStep(queue.nodeHoldingKeys(), state.cursor, patternUnder(keys.unique('')), DOCTOR_BATCH);
         await checkUniqueKeys(queue, found, findings);
         state.examined += found.length;
         state.cursor = cursor;

@@ -111,6 +111,7 @@ describe('readQueueDetail', () => {
 
     const detail = await readQueueDetail(queue, 'mail');
     expect(detail.counts).toEqual({ queue: 'mail', pending: 1, delayed: 2, reserved: 1, total: 4 });
+    expect(detail.levelCount).toBe(2);
     expect(detail.levels).toEqual([
       { level: '10', stream: queue.keys.stream('mail', 10), length: 1, delivered: 1, hasGroup: true },
       { level: '0', stream: queue.keys.stream('mail', 0), length: 1, delivered: 0, hasGroup: true },
@@ -118,6 +119,63 @@ describe('readQueueDetail', () => {
     expect(detail.nextJobs.map((job) => [job.name, job.level])).toEqual([['c', '0']]);
     expect(detail.delayedSoonest.map((job) => job.name)).toEqual(['soon', 'later']);
     expect(detail.failed.map((row) => row.name)).toEqual(['a']);
+  });
+
+  /** Failed jobs written by hand as the driver writes them: `j:{id}` and its score in queue:failed. */
+  async function addFailed(queue: RedisQueue, jobs: { id: number; queue: string; failedAt: number }[]) {
+    const writes = queue.redis.pipeline();
+    for (const job of jobs) {
+      writes.hset(queue.keys.job(job.id), { queue: job.queue, name: `job-${job.id}`, attempts: '3', max_attempts: '3', failed_at: '2027-01-15 08:00:00', error: `Error in ${job.id}\ntrace` });
+      writes.zadd(queue.keys.failed, job.failedAt, String(job.id));
+    }
+    await writes.exec();
+  }
+
+  it("lists the newest failed jobs of its queue, newest first, among many other queues' failed jobs", async () => {
+    const queue = await openQueue();
+    // 600 failed jobs, one in eight of them mail's (75), the others spread over seven queues.
+    await addFailed(queue, Array.from({ length: 600 }, (_, n) => ({ id: n + 1, queue: n % 8 === 0 ? 'mail' : `other-${n % 8}`, failedAt: 1_800_000_000 + n })));
+    // In the window: a hash that is gone and a j:{id} that is no hash; neither stops the read.
+    await queue.redis.zadd(queue.keys.failed, 1_800_000_598.5, '9001', 1_800_000_599.5, '9002');
+    await queue.redis.set(queue.keys.job(9002), 'not a hash');
+
+    const detail = await readQueueDetail(queue, 'mail');
+    const newestMail = Array.from({ length: 20 }, (_, n) => 593 - 8 * n);
+    expect(detail.failed.map((row) => row.id)).toEqual(newestMail);
+    expect(detail.failed[0]).toMatchObject({ queue: 'mail', name: 'job-593', attempts: '3', maxAttempts: '3', failedAtSeconds: 1_800_000_592, errorFirstLine: 'Error in 593' });
+
+    expect((await readQueueDetail(queue, 'mail', { limit: 5 })).failed.map((row) => row.id)).toEqual(newestMail.slice(0, 5));
+  });
+
+  it('finds failed jobs of its queue only within the window of newest failed jobs', async () => {
+    const queue = await openQueue();
+    await addFailed(queue, [
+      { id: 1, queue: 'mail', failedAt: 1_800_000_000 },
+      ...Array.from({ length: 30 }, (_, n) => ({ id: n + 2, queue: 'other', failedAt: 1_800_000_001 + n })),
+      { id: 40, queue: 'mail', failedAt: 1_800_000_100 },
+    ]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 31 })).failed.map((row) => row.id)).toEqual([40]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 32 })).failed.map((row) => row.id)).toEqual([40, 1]);
+    expect((await readQueueDetail(queue, 'nobody')).failed).toEqual([]);
+  });
+
+  it('looks through a window longer than one script call reads, and not past it', async () => {
+    const queue = await openQueue();
+    // 1,200 failed jobs, newest last; mail's are the newest, the 701st newest and the 1,101st newest.
+    const mailRanks = new Set([0, 700, 1100]);
+    await addFailed(queue, Array.from({ length: 1200 }, (_, n) => ({ id: n + 1, queue: mailRanks.has(1199 - n) ? 'mail' : 'other', failedAt: 1_800_000_000 + n })));
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 1000 })).failed.map((row) => row.id)).toEqual([1200, 500]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 2000 })).failed.map((row) => row.id)).toEqual([1200, 500, 100]);
+  });
+
+  it('lists at most maxLevels levels, the highest, and counts them all', async () => {
+    const queue = await openQueue();
+    for (const priority of [-5, 0, 3, 7, 12]) await queue.push('mail', `p${priority}`, {}, { priority });
+    const detail = await readQueueDetail(queue, 'mail', { maxLevels: 3 });
+    expect(detail.levels.map((level) => level.level)).toEqual(['12', '7', '3']);
+    expect(detail.levelCount).toBe(5);
+    // The counts stay exact: every level's stream is counted.
+    expect(detail.counts.pending).toBe(5);
   });
 
   it('reads a queue no worker has reserved from without creating a group', async () => {

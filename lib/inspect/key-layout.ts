@@ -1,7 +1,7 @@
 import { QueueError } from '../queue/errors';
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { patternUnder } from '../queue/scan-keys';
+import { patternUnder, scanStep } from '../queue/scan-keys';
 import { toDisplayValue, type DisplayValue } from './display-text';
 
 /** A Redis TYPE reply: `none` when the key does not exist. */
@@ -358,7 +358,7 @@ export function readKeyContents(queue: RedisQueue, key: string, cursor = '', pag
 // ---------------------------------------------------------------------------
 // The census: every key under the prefix, one bounded SCAN step per call.
 
-/** Keys SCAN is asked to look at per census step. */
+/** Keys SCAN is asked to look at per census step, in commands of SCAN_COUNT. */
 export const CENSUS_SCAN_COUNT = 1000;
 /** Strangers one step reports by name; the rest are only counted. */
 export const CENSUS_STRANGERS_PER_STEP = 200;
@@ -412,9 +412,9 @@ export function specKeyOf(rest: string) {
 }
 
 /**
- * One step of the census: a single `SCAN cursor MATCH {prefix}* COUNT 1000`
- * and one pipelined TYPE per key it returned, so each call is short however
- * large the database. The caller sends the returned cursor back until `done`.
+ * One step of the census: `SCAN cursor MATCH {prefix}* COUNT 250` over
+ * about `count` keys (scanStep) and one pipelined TYPE per key it returned,
+ * so each call is short however large the database. The caller sends the returned cursor back until `done`.
  */
 export function censusStep(queue: RedisQueue, cursor: string, count = CENSUS_SCAN_COUNT): Promise<CensusStep> {
   return queue.attempt(async () => {
@@ -422,11 +422,8 @@ export function censusStep(queue: RedisQueue, cursor: string, count = CENSUS_SCA
     const prefix = queue.keys.prefix;
     const pattern = patternUnder(prefix);
     // SCAN and DBSIZE see one server: in a cluster, the master holding the layout.
-    const [scanReply, dbSize] = (await execPipeline(queue.nodeHoldingKeys().pipeline().scan(from, 'MATCH', pattern, 'COUNT', count).dbsize())) as [
-      [string, string[]],
-      number,
-    ];
-    const [next, found] = scanReply;
+    const node = queue.nodeHoldingKeys();
+    const [{ cursor: next, found }, dbSize] = await Promise.all([scanStep(node, from, pattern, count), node.dbsize()]);
     // SCAN may return a key twice across steps; the census counts what it is shown.
     const types = found.length > 0 ? await settlePipeline(found.reduce((pipeline, key) => pipeline.type(key), queue.redis.pipeline())) : [];
     const step: CensusStep = { cursor: next, done: next === '0', keys: found.length, jobs: 0, uniques: 0, structural: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize };

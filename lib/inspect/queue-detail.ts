@@ -1,7 +1,7 @@
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 import { bytesToText } from './display-text';
-import { searchFailed, type FailedRowView } from './failed';
+import { latestFailedOfQueue, type FailedRowView } from './failed';
 
 export interface LevelView {
   level: string;
@@ -24,8 +24,10 @@ export interface ListedJob {
 export interface QueueDetail {
   queue: string;
   counts: QueueStats;
-  /** highest priority first */
+  /** highest priority first, at most `maxLevels` of them */
   levels: LevelView[];
+  /** how many levels the queue has, shown or not */
+  levelCount: number;
   /** not yet delivered, in the order reserve hands them out; `enqueuedAt` in ms from the entry id */
   nextJobs: (ListedJob & { level: string; enqueuedAt: number })[];
   /** soonest first; `dueAt` unix seconds */
@@ -53,18 +55,24 @@ function groupNamed(reply: unknown, group: string): GroupInfo | null {
 }
 
 /**
- * One queue, looked at closely: counts, one row per priority level, the next
- * jobs to run, the delayed jobs due soonest and its latest failed jobs. Every
- * read is bounded by `limit`; reading never creates a group.
+ * One queue, looked at closely: counts, one row per priority level (the
+ * highest `maxLevels`), the next jobs to run, the delayed jobs due soonest
+ * and its latest failed jobs. Every list is bounded by `limit`; reading never
+ * creates a group.
  */
-export async function readQueueDetail(queue: RedisQueue, name: string, { limit = 20, failedScanLimit = 2000 } = {}): Promise<QueueDetail> {
+export async function readQueueDetail(queue: RedisQueue, name: string, { limit = 20, failedScanLimit = 2000, maxLevels = 100 } = {}): Promise<QueueDetail> {
   const [counts] = await queue.countsOf([name]);
   return queue.attempt(async () => {
     // A wrong-typed levels or delayed key is already the counts' error; it reads as empty here.
-    const [time, levelNames, delayedFlat] = (await execPipeline(
-      queue.redis.pipeline().time().zrevrange(queue.keys.levels(name), 0, -1).zrange(queue.keys.delayed(name), 0, String(limit - 1), 'WITHSCORES'),
+    const [time, levelNames, levelCount, delayedFlat] = (await execPipeline(
+      queue.redis
+        .pipeline()
+        .time()
+        .zrevrange(queue.keys.levels(name), 0, maxLevels - 1)
+        .zcard(queue.keys.levels(name))
+        .zrange(queue.keys.delayed(name), 0, String(limit - 1), 'WITHSCORES'),
       (error) => error.message.startsWith('WRONGTYPE'),
-    )) as [[string, string], string[] | null, string[] | null];
+    )) as [[string, string], string[] | null, number | null, string[] | null];
     const levelList = levelNames ?? [];
 
     const perStream = queue.redis.pipeline();
@@ -101,15 +109,18 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
     const delayedIds: [number, number][] = [];
     for (let i = 0; i + 1 < (delayedFlat ?? []).length; i += 2) delayedIds.push([Number(delayedFlat![i]), Number(delayedFlat![i + 1])]);
 
-    const names = await readNames(queue, [...upcoming.map((job) => job.id), ...delayedIds.map(([id]) => id)]);
-    const failed = await searchFailed(queue, { queue: name }, { scanLimit: failedScanLimit });
+    const [names, failed] = await Promise.all([
+      readNames(queue, [...upcoming.map((job) => job.id), ...delayedIds.map(([id]) => id)]),
+      latestFailedOfQueue(queue, name, { window: failedScanLimit, limit }),
+    ]);
     return {
       queue: name,
       counts: counts!,
       levels,
+      levelCount: levelCount ?? 0,
       nextJobs: upcoming.map((job) => ({ ...job, name: names.get(job.id) ?? null })),
       delayedSoonest: delayedIds.map(([id, dueAt]) => ({ id, dueAt, name: names.get(id) ?? null })),
-      failed: failed.matches.slice(0, limit),
+      failed,
       failedScanLimit,
       now: Number(time[0]),
     };

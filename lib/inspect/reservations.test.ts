@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ReservedJob } from '../queue/job';
 import { sleep, testQueueFactory } from '../queue/test-redis';
 import { findParkingHazard, readReservations, type ReservationRow, type Reservations } from './reservations';
 
@@ -92,6 +93,59 @@ describe('readReservations', () => {
     const capped = await readReservations(queue, { pageSize: 4, maxEntries: 10 });
     expect(capped.total).toBe(10);
     expect(capped.truncated).toBe(true);
+  });
+
+  it('shares the entry budget among many streams and joins every entry to its job in bounded batches', async () => {
+    const queue = await openQueue();
+    // 40 queues with two levels each: 80 streams, 120 reserved jobs.
+    const names = Array.from({ length: 40 }, (_, n) => `q${String(n).padStart(2, '0')}`);
+    const ids = await queue.pushMany(names.flatMap((name) => [0, 5, 5].map((priority) => ({ queue: name, name: `${name}.p${priority}`, payload: {}, options: { priority } }))));
+    for (const [n, name] of names.entries()) for (let held = 0; held < 3; held++) await queue.reserve([name], `web-${n % 3}:1`, 300);
+    const identity = (row: ReservationRow) => `${row.stream} ${row.entry} ${row.jobId} ${row.state} ${row.name} ${row.reservedBy}`;
+    const rowsOf = (reservations: Reservations) => reservations.holders.flatMap((group) => group.rows);
+
+    const all = await readReservations(queue);
+    expect(all).toMatchObject({ total: 120, truncated: false, queuesRead: 40 });
+    expect(rowsOf(all).map((row) => row.jobId).sort((a, b) => a! - b!)).toEqual(ids);
+    expect(rowsOf(all).every((row) => row.state === 'running' && row.name === `${row.queue}.p${row.level}`)).toBe(true);
+    // Smaller join batches and XPENDING pages read the same rows.
+    const batched = await readReservations(queue, { batchSize: 7, pageSize: 1 });
+    expect(rowsOf(batched).map(identity).sort()).toEqual(rowsOf(all).map(identity).sort());
+
+    // 80 entries to show from 80 streams: one of each, not the first streams' whole lists.
+    const capped = await readReservations(queue, { maxEntries: 80 });
+    expect(capped).toMatchObject({ total: 80, truncated: true });
+    expect(new Set(rowsOf(capped).map((row) => row.stream)).size).toBe(80);
+  });
+
+  it('reads a job key of another type as a mismatch and a gone hash as a tombstone', async () => {
+    const queue = await openQueue();
+    const [kept, gone, overwritten] = await queue.pushMany(['kept', 'gone', 'overwritten'].map((name) => ({ queue: 'mail', name, payload: {} })));
+    for (let n = 0; n < 3; n++) await queue.reserve(['mail'], 'web-1:1', 300);
+    await queue.redis.del(queue.keys.job(gone!));
+    await queue.redis.del(queue.keys.job(overwritten!));
+    await queue.redis.set(queue.keys.job(overwritten!), 'not a hash');
+
+    const reservations = await readReservations(queue);
+    expect(reservations.counts).toEqual({ running: 1, overdue: 0, tombstone: 1, mismatch: 1 });
+    expect(rowOf(reservations, kept!)).toMatchObject({ state: 'running', name: 'kept' });
+    expect(rowOf(reservations, gone!)).toMatchObject({ state: 'tombstone', name: null, attempts: null });
+    expect(rowOf(reservations, overwritten!)).toMatchObject({ state: 'mismatch', mismatch: `${queue.keys.job(overwritten!)} is not a hash`, name: null });
+  });
+
+  it('joins every entry of a stream to its job when entries that are not pending lie between them', async () => {
+    const queue = await openQueue();
+    const ids = await queue.pushMany(Array.from({ length: 5 }, (_, n) => ({ queue: 'mail', name: `job.${n}`, payload: {} })));
+    const held: ReservedJob[] = [];
+    for (let n = 0; n < 5; n++) held.push((await queue.reserve(['mail'], 'web-1:1', 300))!);
+    // Acknowledged by hand and left in the stream: no longer pending, still between the others.
+    await queue.redis.xack(queue.keys.stream('mail', 0), queue.settings.group, held[1]!.entry, held[3]!.entry);
+
+    const reservations = await readReservations(queue, { batchSize: 2 });
+    const rows = reservations.holders.flatMap((group) => group.rows);
+    expect(rows.map((row) => [row.entry, row.jobId, row.name, row.state])).toEqual(
+      [0, 2, 4].map((n) => [held[n]!.entry, ids[n], `job.${n}`, 'running']),
+    );
   });
 
   it('reports a stream it cannot read and still reads the others', async () => {

@@ -1,8 +1,36 @@
+import type { Redis } from 'ioredis';
 import { nodeServingPrefix, type QueueClient } from './client';
+
+/**
+ * Keys one SCAN command of the doctor or the census is asked to look at. At
+ * 1,000, a step over 1.1 million keys sometimes held Redis over 5 ms (it
+ * matches every key it visits against the pattern, whether or not any
+ * matches); a quarter of that stays under.
+ */
+export const SCAN_COUNT = 250;
 
 /** A SCAN MATCH pattern for every key under `prefix`, its glob characters escaped. */
 export function patternUnder(prefix: string): string {
   return `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+}
+
+/**
+ * About `keys` keys of a SCAN walk from `cursor`, as consecutive SCAN
+ * commands of at most SCAN_COUNT each: a step covers as much of the keyspace
+ * as one larger SCAN, while no single command holds Redis as long. Returns
+ * the cursor to continue from ('0' once the walk is complete) and the keys
+ * that matched `pattern`.
+ */
+export async function scanStep(node: Redis, cursor: string, pattern: string, keys: number): Promise<{ cursor: string; found: string[] }> {
+  const found: string[] = [];
+  let next = cursor;
+  for (let looked = 0; looked < keys; looked += SCAN_COUNT) {
+    const [after, batch] = await node.scan(next, 'MATCH', pattern, 'COUNT', Math.min(SCAN_COUNT, keys - looked));
+    found.push(...batch);
+    next = after;
+    if (next === '0') break;
+  }
+  return { cursor: next, found };
 }
 
 /**

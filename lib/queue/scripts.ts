@@ -35,10 +35,17 @@ declare module 'ioredis' {
     queuelensDoctorFailInvalidPayload(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorRaiseSeq(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensHoldSamplerLock(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: job names are shown whatever their encoding.
+    queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
-/** Each mutation's script (and the dashboard's sampler lock); the number in the file name is its key count. */
+/**
+ * Each mutation's script, the dashboard's sampler lock and the bounded reads
+ * that would otherwise take thousands of round trips; the number in the file
+ * name is its key count.
+ */
 const SCRIPT_FILES = {
   queuelensPush: 'push-5.lua',
   queuelensReserve: 'reserve-2.lua',
@@ -64,6 +71,8 @@ const SCRIPT_FILES = {
   queuelensDoctorFailInvalidPayload: 'doctor-fail-invalid-payload-2.lua',
   queuelensDoctorRaiseSeq: 'doctor-raise-seq-1.lua',
   queuelensHoldSamplerLock: 'hold-sampler-lock-1.lua',
+  queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
+  queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

@@ -77,6 +77,11 @@ export function QueueDetailView({ name }: { name: string }) {
   );
 }
 
+function levelsDescription({ levels, levelCount }: QueueDetail): string {
+  const shown = levelCount > levels.length ? ` The highest ${formatCount(levels.length)} of its ${formatCount(levelCount)} levels are shown.` : '';
+  return `One stream per priority level; workers take from the highest level first.${shown}`;
+}
+
 function QueueBody({ detail }: { detail: QueueDetail }) {
   const { counts, now } = detail;
   return (
@@ -94,7 +99,7 @@ function QueueBody({ detail }: { detail: QueueDetail }) {
 
       <QueueThroughput queue={detail.queue} />
 
-      <Section title={LEVELS} description="One stream per priority level; workers take from the highest level first.">
+      <Section title={LEVELS} description={levelsDescription(detail)}>
         {detail.levels.length > 0 ? (
           <LevelsTable label={LEVELS} levels={detail.levels} />
         ) : (
