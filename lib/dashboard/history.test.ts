@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Throughput } from '../inspect/throughput';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
-import { addFailedTotals, mergeThroughput, readFailedTotals, readHistory, recordThroughput, RESOLUTIONS, ThroughputSampler, totalOf, type ThroughputFigures } from './history';
+import { addFailedTotals, mergeThroughput, readFailedTotals, readHistory, RecentHistory, recordThroughput, RESOLUTIONS, ThroughputSampler, totalOf, type ThroughputFigures } from './history';
 import { dashboardKeys, throughputKeys, type ThroughputKeys } from './keys';
 
 const openQueue = testQueueFactory();
@@ -85,6 +85,35 @@ describe('throughput history', () => {
     expect(await readHistory(queue.redis, keys, 'mail', '24h')).toMatchObject([{ seconds: 60, processed: null, pushed: null, failed: 1, pending: 10, waitSeconds: null }]);
     const [latest] = (await readHistory(queue.redis, keys, 'mail', '15m')).slice(-1);
     expect(latest).toMatchObject({ seconds: 5, ...figures });
+  });
+
+  it('RecentHistory reads only what was written since its last read, and answers what readHistory does', async () => {
+    const { queue, keys } = await openLayout();
+    const twoQueues = (at: number, processed: number): Throughput => ({
+      ...stretch(at, 5, { processed }),
+      queues: [
+        { queue: 'mail', ...figures, processed },
+        { queue: 'sms', ...figures, processed: processed * 10 },
+      ],
+    });
+    // Points older than the range, written with ids of their time: never read.
+    const [seconds] = await queue.redis.time();
+    await queue.redis.xadd(keys.series('5s', 'mail'), `${Number(seconds) * 1000 - 16 * 60_000}-0`, 'seconds', 5, 'processed', 999);
+    const recent = new RecentHistory('15m');
+    const bothRead = () => recent.read(queue.redis, keys, ['mail', null, 'sms']);
+    const fromScratch = () => Promise.all(['mail', null, 'sms'].map((name) => readHistory(queue.redis, keys, name, '15m')));
+
+    for (let point = 1; point <= 3; point++) await recordThroughput(queue.redis, keys, '5s', twoQueues(point, point));
+    const first = await bothRead();
+    expect(first.map((points) => points.map((point) => point.processed))).toEqual([[1, 2, 3], [11, 22, 33], [10, 20, 30]]);
+    expect(first).toEqual(await fromScratch());
+
+    // Two reads at once after new points, as two polling tabs: each point once.
+    for (let point = 4; point <= 5; point++) await recordThroughput(queue.redis, keys, '5s', twoQueues(point, point));
+    const [one, other] = await Promise.all([bothRead(), bothRead()]);
+    expect(one!.map((points) => points.map((point) => point.processed))).toEqual([[1, 2, 3, 4, 5], [11, 22, 33, 44, 55], [10, 20, 30, 40, 50]]);
+    expect(other).toEqual(one);
+    expect(await bothRead()).toEqual(await fromScratch());
   });
 
   it('keeps a running count of failures per queue, for the Prometheus counter', async () => {

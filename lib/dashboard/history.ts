@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sampleThroughput, throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../inspect/throughput';
 import { execPipeline } from '../queue/pipeline';
+import { compareStreamIds } from './audit-entry';
 import type { RedisQueue } from '../queue/redis-queue';
 import { assertScriptSucceeded } from '../queue/scripts';
 import type { HistoryResolution, ThroughputKeys } from './keys';
@@ -137,18 +138,64 @@ export async function readFailedTotals(redis: HistoryRedis, keys: ThroughputKeys
  * Bounded by the series' cap.
  */
 export async function readHistory(redis: HistoryRedis, keys: ThroughputKeys, queue: string | null, range: HistoryRange): Promise<HistoryPoint[]> {
-  return (await readHistories(redis, keys, [queue], range))[0]!;
+  const resolution = resolutionFor(range);
+  const from = await rangeStart(redis, range);
+  const entries = (await redis.xrange(keys.series(resolution, queue), from, '+', 'COUNT', RESOLUTIONS[resolution].maxPoints + 100)) as StreamEntries;
+  return entries.map(([id, flat]) => pointOf(id, flat));
 }
 
-/** readHistory for several queues in one pipelined round trip, in the order given. */
-export async function readHistories(redis: HistoryRedis, keys: ThroughputKeys, queues: readonly (string | null)[], range: HistoryRange): Promise<HistoryPoint[][]> {
-  const resolution = resolutionFor(range);
+/** The first moment of `range`, ms on the Redis server's clock. */
+async function rangeStart(redis: HistoryRedis, range: HistoryRange): Promise<number> {
   const [seconds] = await redis.time();
-  const from = Number(seconds) * 1000 - HISTORY_RANGES[range] * 1000;
-  const reads = redis.pipeline();
-  for (const queue of queues) reads.xrange(keys.series(resolution, queue), from, '+', 'COUNT', RESOLUTIONS[resolution].maxPoints + 100);
-  const replies = await execPipeline(reads);
-  return replies.map((reply) => (reply as [string, string[]][]).map(([id, flat]) => pointOf(id, flat)));
+  return Number(seconds) * 1000 - HISTORY_RANGES[range] * 1000;
+}
+
+type StreamEntries = [id: string, flat: string[]][];
+
+interface KnownSeries {
+  /** the newest entry read, so the next read starts after it */
+  lastId: string;
+  points: HistoryPoint[];
+}
+
+/**
+ * The last `range` of several series, kept between reads: each read asks
+ * Redis only for the points written since the one before. The overview polls
+ * every few seconds and a sample comes every five, so a poll reads about one
+ * new point a queue, where reading every point of 50 queues over 15 minutes
+ * again (9,000 stream entries) takes about 100 ms of decoding. Holds only the
+ * series of the last read, each at most `range` long.
+ */
+export class RecentHistory {
+  private known = new Map<string, KnownSeries>();
+
+  constructor(private readonly range: HistoryRange) {}
+
+  /** The points of each queue (null: every queue together) over the range, oldest first, in the order given. */
+  async read(redis: HistoryRedis, keys: ThroughputKeys, queues: readonly (string | null)[]): Promise<HistoryPoint[][]> {
+    const resolution = resolutionFor(this.range);
+    const from = await rangeStart(redis, this.range);
+    const names = queues.map((queue) => keys.series(resolution, queue));
+    const reads = redis.pipeline();
+    for (const name of names) {
+      const known = this.known.get(name);
+      const start = known !== undefined && Number(known.lastId.split('-')[0]) >= from ? `(${known.lastId}` : from;
+      reads.xrange(name, start, '+', 'COUNT', RESOLUTIONS[resolution].maxPoints + 100);
+    }
+    const replies = (await execPipeline(reads)) as StreamEntries[];
+    // Built afresh from what is known now: another read may have finished meanwhile, and its points are not added twice.
+    const next = new Map<string, KnownSeries>();
+    names.forEach((name, index) => {
+      const known = next.get(name) ?? this.known.get(name) ?? { lastId: '0-0', points: [] };
+      const fresh = replies[index]!.filter(([id]) => compareStreamIds(id, known.lastId) > 0);
+      next.set(name, {
+        lastId: fresh.at(-1)?.[0] ?? known.lastId,
+        points: [...known.points.filter((point) => point.at >= from), ...fresh.map(([id, flat]) => pointOf(id, flat))],
+      });
+    });
+    this.known = next;
+    return names.map((name) => next.get(name)!.points);
+  }
 }
 
 export type SamplerTick = 'recorded' | 'first-sample' | 'standby';

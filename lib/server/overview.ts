@@ -9,7 +9,7 @@ import { readThroughputGlance } from './throughput';
 export function readOverview(): Promise<ReadResult<Overview>> {
   return readQueue(async (queue, connection) => {
     const [counts, failed, server] = await Promise.all([queue.stats(), queue.failedCount(), readServerInfo(queue)]);
-    const throughput = await readThroughputGlance(queue, counts.map((row) => row.queue));
+    const throughput = await readThroughputGlance(queue, connection, counts.map((row) => row.queue));
     const queues = counts.map((row, index) => {
       const glance = throughput.queues[index]!;
       // A queue whose keys could not be read has no figures to judge.
