@@ -19,6 +19,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { RecentHistory } from '../lib/dashboard/history';
+import { dashboardKeys, throughputKeys, type ThroughputKeys } from '../lib/dashboard/keys';
 import { runDoctor, startDoctor, type Finding, type Phase } from '../lib/inspect/doctor';
 import { readDelayedTimeline } from '../lib/inspect/delayed-timeline';
 import { readFailedPage } from '../lib/inspect/failed';
@@ -35,6 +37,7 @@ import { describeMachine, formatCount, markdownTable } from './report';
 import { ensureProductionBuild, nextBin, startServedApp, type ServedApp } from './served-app';
 import { BULL_PREFIX, seedBullMQ } from './seed-bullmq';
 import { seedPlan, type SeedPlan, type SeedStep } from './seed-plan';
+import { seedHistory } from './seed-history';
 import { seedQueueLens } from './seed-queuelens';
 import { boundOf } from './slowlog-bounds';
 
@@ -50,6 +53,10 @@ const PROFILED_CALLS = 20;
 const QUEUELENS_DATABASE = 0;
 const BULLMQ_DATABASE = 1;
 const PREFIX = 'queuelens-bench:';
+/** QUEUELENS_PREFIX for the server, where the seeded throughput history is: set, so that one in the environment cannot part them. */
+const DASHBOARD_PREFIX = 'queuelens-bench-dashboard:';
+/** Fresh RecentHistory reads timed in this process, for the overview's cold start. */
+const COLD_HISTORY_READS = 5;
 const GROUP = 'workers';
 const BULL_BOARD_BASE_PATH = '/bull-board';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -93,8 +100,9 @@ const EXPRESS_FLOOR_PATH = `${BULL_BOARD_BASE_PATH}/api/no-such-route`;
  * compose lib/inspect as lib/server does, with its limits (20 rows per
  * list): lib/server's modules import 'server-only' and load only inside Next.
  */
-function pagesOf(plan: SeedPlan): Page[] {
+function pagesOf(plan: SeedPlan, historyKeys: ThroughputKeys): Page[] {
   const queueName = plan.queues[0]!;
+  const overviewHistory = new RecentHistory('15m');
   const failedPage = (page: number): Page => ({
     name: `failed jobs, page ${formatCount(page)} (${ROWS_PER_PAGE} rows)`,
     path: `/api/failed?offset=${(page - 1) * ROWS_PER_PAGE}&limit=${ROWS_PER_PAGE}`,
@@ -105,7 +113,12 @@ function pagesOf(plan: SeedPlan): Page[] {
     {
       name: 'overview: stats() + failed count + Redis info',
       path: OVERVIEW_PATH,
-      readInProcess: (queue) => Promise.all([queue.stats(), queue.failedCount(), readServerInfo(queue)]),
+      // Then the sparklines, as lib/server/throughput.ts reads them: kept between calls, so only new points are read.
+      readInProcess: async (queue) => {
+        const [counts, failed, server] = await Promise.all([queue.stats(), queue.failedCount(), readServerInfo(queue)]);
+        const sparklines = await overviewHistory.read(queue.redis, historyKeys, [null, ...counts.map((row) => row.queue)]);
+        return { counts, failed, server, sparklines };
+      },
       expectStatus: 200,
     },
     failedPage(1),
@@ -138,6 +151,8 @@ function assertAnswer(url: string, body: string, holds: (json: Record<string, un
 
 interface PageResult {
   page: Page;
+  /** the route's first request in the server process, checked and not counted in `http` */
+  firstMs: number;
   http: Spread;
   inProcess: Spread | null;
   /** Redis' work while the page was timed, and how many reads (over HTTP and in-process) it covers */
@@ -158,7 +173,7 @@ async function measurePages(pages: readonly Page[], app: ServedApp, auth: Record
     const get = () => fetchBody(url, auth, page.expectStatus);
     const reader = page.readInProcess;
     const read = reader ? () => reader(queue) : null;
-    assertAnswer(url, await get(), (json) => json.ok === (page.expectStatus === 200));
+    const firstMs = await durationOf(async () => assertAnswer(url, await get(), (json) => json.ok === (page.expectStatus === 200)));
     for (let warm = 0; warm < WARMUP; warm++) {
       await get();
       await read?.();
@@ -173,8 +188,8 @@ async function measurePages(pages: readonly Page[], app: ServedApp, auth: Record
     });
     const http = spreadOf(httpMs);
     const inProcess = read ? spreadOf(inProcessMs) : null;
-    results.push({ page, http, inProcess, work, reads: httpMs.length + inProcessMs.length });
-    console.log(`  ${page.name}: ${ms(http.medianMs)} ms median over HTTP${inProcess ? `, ${ms(inProcess.medianMs)} ms in this process` : ''}`);
+    results.push({ page, firstMs, http, inProcess, work, reads: httpMs.length + inProcessMs.length });
+    console.log(`  ${page.name}: ${ms(http.medianMs)} ms median over HTTP${inProcess ? `, ${ms(inProcess.medianMs)} ms in this process` : ''}; its first request ${ms(firstMs)} ms`);
   }
   return results;
 }
@@ -377,6 +392,20 @@ function sideBySideTable(endpoints: readonly Endpoint[], results: ReadonlyMap<En
   );
 }
 
+/**
+ * The overview's sparklines read in this process: into a fresh RecentHistory
+ * (every point of the 15 minutes, as a server's first overview does), and
+ * again into one that has read them (only the points written since).
+ */
+async function timeHistoryReads(queue: RedisQueue, keys: ThroughputKeys, names: readonly string[]): Promise<{ cold: Spread; warm: Spread }> {
+  const series = [null, ...names];
+  const cold = await sampleDurations(COLD_HISTORY_READS, () => new RecentHistory('15m').read(queue.redis, keys, series));
+  const kept = new RecentHistory('15m');
+  await kept.read(queue.redis, keys, series);
+  const warm = await sampleDurations(REQUESTS, () => kept.read(queue.redis, keys, series));
+  return { cold: spreadOf(cold), warm: spreadOf(warm) };
+}
+
 /** "ioredis 41 % (123.4 ms), …": each row's share of `totalMs`. */
 function describeShares(rows: readonly { name: string; selfMs: number }[], totalMs: number): string {
   return rows.map(({ name, selfMs }) => `${name} ${Math.round((100 * selfMs) / totalMs)} % (${ms(selfMs)} ms)`).join('; ');
@@ -467,6 +496,11 @@ async function main(): Promise<void> {
 
     console.log('\nSeeding');
     const { queueLensSeconds, bullSeconds } = await seedBoth(plan, queue, bullConnection, probe);
+    // Last, so that it ends as the server starts: the overview reads from now − 15 minutes.
+    const historyKeys = throughputKeys(dashboardKeys(DASHBOARD_PREFIX), queue.keys.prefix);
+    const historyStarted = performance.now();
+    const historyPoints = await seedHistory(queue, historyKeys, await queue.stats());
+    console.log(`  throughput history: ${formatCount(historyPoints)} points (15 minutes of 5-second points for ${plan.queues.length} queues and for every queue together) in ${ms(performance.now() - historyStarted)} ms`);
 
     const secret = randomBytes(32).toString('hex');
     // Sent from the start: harmless before the routes check it, required after.
@@ -478,7 +512,7 @@ async function main(): Promise<void> {
       return startServedApp(label, process.execPath, [...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
         cwd: root,
         // The server's start-up check reads the address it binds from HOSTNAME (as the standalone server does), not from -H.
-        env: { ...process.env, HOSTNAME: '127.0.0.1', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_SECRET: secret },
+        env: { ...process.env, HOSTNAME: '127.0.0.1', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_PREFIX: DASHBOARD_PREFIX, QUEUELENS_SECRET: secret },
         port,
         logFile: join(workDir, `${label.replaceAll(/\W+/g, '-')}-${port}.log`),
         readyPath: NEXT_FLOOR_PATH,
@@ -500,8 +534,9 @@ async function main(): Promise<void> {
     console.log(`\nPages (${REQUESTS} requests each after ${WARMUP} unmeasured, one at a time)`);
     let results: PageResult[] = [];
     const slowDuringPages = await slowCommandsDuring(probe, SLOWLOG_MICROS, async () => {
-      results = await measurePages(pagesOf(plan), app, auth, queue, probe);
+      results = await measurePages(pagesOf(plan, historyKeys), app, auth, queue, probe);
     });
+    const history = await timeHistoryReads(queue, historyKeys, plan.queues);
 
     console.log('\nThe doctor (in this process, the steps the /doctor page runs one server action at a time)');
     const doctor = await measureDoctor(queue, probe);
@@ -533,6 +568,12 @@ async function main(): Promise<void> {
     console.log(`${describeMachine()}, Redis ${redisVersion}; load average ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end`);
     console.log(`Seeding (pipelined): QueueLens ${ms(queueLensSeconds)} s, BullMQ ${ms(bullSeconds)} s\n`);
     console.log(pagesTable(results));
+    const overview = results.find(({ page }) => page.path === OVERVIEW_PATH)!;
+    console.log(
+      `\nThe overview's first request to the fresh server: ${ms(overview.firstMs)} ms (Next loading the route, and RecentHistory reading every point of the last 15 minutes); ` +
+        `then ${ms(overview.http.medianMs)} ms median, ${ms(overview.http.p95Ms)} ms p95 over ${REQUESTS}. ` +
+        `In this process, reading those 15 minutes of ${plan.queues.length + 1} series into a fresh RecentHistory took ${ms(history.cold.medianMs)} ms (median of ${COLD_HISTORY_READS}), and a read after it ${ms(history.warm.medianMs)} ms (median of ${REQUESTS}).`,
+    );
     console.log(`\n${sideBySideTable(endpoints, sideBySide.results)}\n`);
     console.log(`Peak memory (VmHWM): the QueueLens dashboard server (pid ${app.pid}) ${megabytes(appMemory.peakBytes)}, ${megabytes(memoryAtStart.rssBytes)} after start and ${megabytes(appMemory.rssBytes)} at the end; bull-board's server ${megabytes(boardMemory.peakBytes)}`);
     console.log(`The doctor: ${describeDoctor(doctor)}`);
