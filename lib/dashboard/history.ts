@@ -188,9 +188,12 @@ export class RecentHistory {
     names.forEach((name, index) => {
       const known = next.get(name) ?? this.known.get(name) ?? { lastId: '0-0', points: [] };
       const fresh = replies[index]!.filter(([id]) => compareStreamIds(id, known.lastId) > 0);
+      // Points are oldest first: those out of the range are a few at the front.
+      const firstInRange = known.points.findIndex((point) => point.at >= from);
+      const kept = firstInRange === 0 ? known.points : known.points.slice(firstInRange === -1 ? known.points.length : firstInRange);
       next.set(name, {
         lastId: fresh.at(-1)?.[0] ?? known.lastId,
-        points: [...known.points.filter((point) => point.at >= from), ...fresh.map(([id, flat]) => pointOf(id, flat))],
+        points: fresh.length === 0 ? kept : kept.concat(fresh.map(([id, flat]) => pointOf(id, flat))),
       });
     });
     this.known = next;
