@@ -61,6 +61,11 @@ function isConnectionFailure(error: Error): boolean {
  * refused (WRONGTYPE, OOM, NOPERM…) says so instead of blaming the network.
  * Anything else is a bug of ours and is returned as it is.
  */
+/** How a queue operation reports a command Redis refused, given Redis' own error text. */
+export function refusedCommand(redisError: string): string {
+  return `Redis refused a queue command: ${redisError}`;
+}
+
 export function asQueueError(error: unknown, server: string): unknown {
   if (error instanceof QueueError || !(error instanceof Error)) return error;
   if (isConnectionFailure(error)) {
@@ -68,6 +73,6 @@ export function asQueueError(error: unknown, server: string): unknown {
     const reason = /max retries per request/i.test(error.message) ? 'the connection dropped and reconnecting failed' : error.message;
     return new QueueError(`The queue could not reach redis: ${server} (${reason})`, { cause: error, unreachable: true });
   }
-  if (error instanceof ReplyError) return new QueueError(`Redis refused a queue command: ${error.message}`, { cause: error });
+  if (error instanceof ReplyError) return new QueueError(refusedCommand(error.message), { cause: error });
   return error;
 }

@@ -545,6 +545,23 @@ describe('stats over a damaged queue', () => {
   });
 });
 
+describe('stats over many queues', () => {
+  it('counts every queue right across the counting script’s batches, each in its own row', async () => {
+    const queue = await openQueue();
+    // 60 queues: more than two batches. Queue n has n ready jobs at two levels, one delayed, and one reserved when n is even.
+    const names = Array.from({ length: 60 }, (_, n) => `q${String(n + 1).padStart(2, '0')}`);
+    await queue.pushMany(names.flatMap((name, n) => Array.from({ length: n + 1 }, (_, job) => ({ queue: name, name: 'a', payload: {}, options: { priority: job % 2 === 0 ? 0 : 5 } }))));
+    for (const name of names) await queue.push(name, 'later', {}, { delaySeconds: 3600 });
+    for (const [n, name] of names.entries()) if (n % 2 === 1) await queue.reserve([name], 'host:1', 60);
+    expect(await queue.stats()).toEqual(
+      names.map((name, n) => {
+        const reserved = n % 2 === 1 ? 1 : 0;
+        return { queue: name, pending: n + 1 - reserved, delayed: 1, reserved, total: n + 2 };
+      }),
+    );
+  });
+});
+
 describe('bulk steps for the dashboard', () => {
   it('retries and forgets in bounded steps, reporting what remains', async () => {
     const queue = await openQueue();

@@ -2,10 +2,10 @@ import type { Redis } from 'ioredis';
 import { connectFailure, createClient, describeServer, nodeServingPrefix, type QueueClient } from './client';
 import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
-import { asQueueError, QueueError } from './errors';
+import { asQueueError, QueueError, refusedCommand } from './errors';
 import { pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
 import { QueueKeys } from './keys';
-import { execPipeline, settlePipeline } from './pipeline';
+import { execPipeline } from './pipeline';
 import { assertScriptSucceeded, defineQueueScripts } from './scripts';
 
 /** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
@@ -25,6 +25,9 @@ export interface PushOptions {
   uniqueKey?: string;
   maxAttempts?: number;
 }
+
+/** Queues per call of the counting script: a few hundred commands inside Redis, well under a millisecond. */
+const COUNTS_BATCH = 25;
 
 /** One row of stats(), with the PHP driver's columns. */
 export interface QueueStats {
@@ -309,57 +312,26 @@ export class RedisQueue {
 
   /**
    * stats() columns for the named queues, in the order given, zero totals
-   * included. Three pipelined round trips whatever the number of queues: the
-   * clock, then each queue's levels and delayed counts, then each stream's
-   * length and its group's pending count. A missing group is nobody holding
-   * anything; reporting never creates one. A queue whose keys cannot be read
-   * (a key of the wrong type) gets zeros and an `error`, and does not stop
-   * the others from being counted.
+   * included: one round trip whatever the number of queues, a bounded
+   * read-only script per COUNTS_BATCH queues (lua/read-counts-1.lua). A
+   * missing group is nobody holding anything; reporting never creates one. A
+   * queue whose keys cannot be read (a key of the wrong type) gets zeros and
+   * an `error`, and does not stop the others from being counted.
    */
   async countsOf(names: readonly string[]): Promise<QueueStats[]> {
     if (names.length === 0) return [];
     return this.attempt(async () => {
-      // The clock the scripts compare scores with: the server holding the keys.
-      const [seconds] = await this.nodeHoldingKeys().time();
-      const now = Number(seconds);
-      const perQueue = this.redis.pipeline();
-      for (const queue of names) {
-        perQueue.zrange(this.keys.levels(queue), 0, '-1');
-        perQueue.zcount(this.keys.delayed(queue), '-inf', now);
-        perQueue.zcard(this.keys.delayed(queue));
+      const batches = this.redis.pipeline();
+      for (let start = 0; start < names.length; start += COUNTS_BATCH) {
+        batches.queuelensReadCounts(this.keys.queues, this.keys.prefix, this.settings.group, ...names.slice(start, start + COUNTS_BATCH));
       }
-      const queueReplies = await settlePipeline(perQueue);
-      const perStream = this.redis.pipeline();
-      const levelsOf = names.map((queue, index) => {
-        const levels = queueReplies[index * 3];
-        if (!Array.isArray(levels)) return [];
-        for (const level of levels as string[]) {
-          perStream.xlen(this.keys.stream(queue, level));
-          perStream.xpending(this.keys.stream(queue, level), this.settings.group);
+      const replies = ((await execPipeline(batches)) as ([number, number, number] | [string])[][]).flat();
+      return names.map((queue, index): QueueStats => {
+        const reply = replies[index]!;
+        if (reply.length === 1) {
+          return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: refusedCommand(reply[0]) };
         }
-        return levels as string[];
-      });
-      const streamReplies = await settlePipeline(perStream);
-      let streamOffset = 0;
-      return names.map((queue, index) => {
-        const [levels, due, delayedTotal] = queueReplies.slice(index * 3, index * 3 + 3);
-        const replies = [levels, due, delayedTotal];
-        const ownStreamReplies = streamReplies.slice(streamOffset, (streamOffset += 2 * levelsOf[index]!.length));
-        let pending = 0;
-        let reserved = 0;
-        for (let reply = 0; reply < ownStreamReplies.length; reply += 2) {
-          const [length, summary] = ownStreamReplies.slice(reply, reply + 2);
-          // A stream pushed to but never reserved from has no group yet.
-          const noGroup = summary instanceof Error && summary.message.startsWith('NOGROUP');
-          const held = summary instanceof Error ? 0 : Number((summary as [number])[0]);
-          replies.push(length, noGroup ? null : summary);
-          pending += Math.max(0, Number(length) - held);
-          reserved += held;
-        }
-        const failure = replies.find((reply) => reply instanceof Error);
-        if (failure) return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: (asQueueError(failure, this.server) as Error).message };
-        pending += Number(due);
-        const delayed = Number(delayedTotal) - Number(due);
+        const [pending, delayed, reserved] = reply;
         return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
       });
     });

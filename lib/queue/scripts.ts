@@ -36,6 +36,7 @@ declare module 'ioredis' {
     queuelensDoctorRaiseSeq(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensHoldSamplerLock(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
@@ -72,6 +73,7 @@ const SCRIPT_FILES = {
   queuelensDoctorRaiseSeq: 'doctor-raise-seq-1.lua',
   queuelensHoldSamplerLock: 'hold-sampler-lock-1.lua',
   queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
+  queuelensReadCounts: 'read-counts-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
 } as const;
 
