@@ -24,6 +24,8 @@ function argumentCount(args: readonly string[]): number {
 const READ_SCRIPTS = new Map<string, (argv: readonly string[], argc: number) => string | null>([
   // prefix, queue, start, count, limit
   [shaOf('read-failed-of-queue-1.lua'), (argv) => (Number(argv[3]) <= MAX_BATCH ? `${argv[3]} failed ids` : null)],
+  // prefix, group, then the queue names: a few commands per queue and two per level stream of each
+  [shaOf('read-counts-1.lua'), (_argv, argc) => (argc - 2 <= MAX_BATCH ? `${argc - 2} queues' counts` : null)],
   // prefix, field count n, n fields, then a triple per entry
   [
     shaOf('read-reservation-jobs-1.lua'),
