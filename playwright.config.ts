@@ -1,16 +1,13 @@
 import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { settingsFromEnv } from './lib/queue/config';
-import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
+import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eConnectionsFile, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
 
 assertLocalRedis();
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
 // The main server shows two connections: the run's queues (with alert thresholds for alerts.spec.ts' queues) and a read-only "archive" under a prefix of its own.
-// Outside test-results/, which Playwright empties after reading this file.
-const connectionsFile = join(tmpdir(), `queuelens-${prefix.replace(/\W/g, '-')}connections.json`);
+const connectionsFile = e2eConnectionsFile();
 const { hostname, port } = settingsFromEnv();
 writeFileSync(
   connectionsFile,

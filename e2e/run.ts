@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { rm } from 'node:fs/promises';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { connectE2eQueue, e2ePrefix } from './support';
+import { connectE2eQueue, e2eConnectionsFile, e2ePrefix } from './support';
 
 /**
  * `npm run test:e2e`: Playwright under a prefix chosen here, then whatever is
- * left under that prefix deleted once Playwright has stopped the servers
- * under test. The specs delete their own keys, but the servers' throughput
+ * left under that prefix (and the main server's connections file) deleted
+ * once Playwright has stopped the servers under test. The specs delete their own keys, but the servers' throughput
  * samplers write history under the run's prefix until they stop, which is
  * after any teardown Playwright runs.
  */
@@ -16,6 +17,7 @@ async function main(): Promise<number> {
   process.on('SIGINT', () => {});
   const playwright = spawn('npx', ['playwright', 'test', ...process.argv.slice(2)], { stdio: 'inherit' });
   const [code] = (await once(playwright, 'exit')) as [number | null];
+  await rm(e2eConnectionsFile(), { force: true });
   const queue = await connectE2eQueue();
   try {
     await deleteKeysUnder(queue.redis, prefix);

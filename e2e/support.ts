@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isLocalHost, settingsFromEnv } from '@/lib/queue/config';
 import { RedisQueue } from '@/lib/queue/redis-queue';
 
@@ -65,6 +67,11 @@ export const OPERATOR_STATE = 'test-results/.auth/operator.json';
  */
 export function e2eDashboardPrefix(): string {
   return `${e2ePrefix()}ql:`;
+}
+
+/** The main server's connections file, written by playwright.config.ts outside test-results/ (which Playwright empties after reading the config). */
+export function e2eConnectionsFile(): string {
+  return join(tmpdir(), `queuelens-${e2ePrefix().replace(/\W/g, '-')}connections.json`);
 }
 
 /** The main server's second connection: read-only, under a prefix of its own inside the run's. */
