@@ -2,7 +2,7 @@
 
 import type { Route } from 'next';
 import { useRouter } from 'next/navigation';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 
 /**
  * A search form whose fields become the page's query string on submit (empty
@@ -35,5 +35,21 @@ export function UrlFilterForm({ label, path, submitLabel, filtered, children }: 
         </button>
       )}
     </form>
+  );
+}
+
+/** The look of a filter form's inputs and selects. */
+export const FILTER_INPUT = 'rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800';
+
+/** One labelled field of a filter form; `children` renders the control with the id its label points at. */
+export function FilterField({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs text-zinc-600 dark:text-zinc-400">
+        {label}
+      </label>
+      {children(id)}
+    </div>
   );
 }
