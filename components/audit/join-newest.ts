@@ -1,4 +1,4 @@
-import { compareStreamIds } from '@/lib/dashboard/audit-entry';
+import { compareStreamIds } from '@/lib/queue/stream-ids';
 import type { AuditPage, AuditRecord } from '@/lib/queries/audit';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_FIELD_LIMITS, boundAuditEntry, compareStreamIds, cutText, streamIdTime } from './audit-entry';
+import { AUDIT_FIELD_LIMITS, boundAuditEntry, cutText, streamIdTime } from './audit-entry';
 import { dashboardKeys, dashboardPrefixFromEnv, DEFAULT_DASHBOARD_PREFIX } from './keys';
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
@@ -57,16 +57,6 @@ describe('streamIdTime', () => {
     expect(streamIdTime('1780000000123-7')).toBe('2026-05-28T20:26:40.123Z');
     expect(streamIdTime('')).toBe('');
     expect(streamIdTime('not-an-id')).toBe('');
-  });
-});
-
-describe('compareStreamIds', () => {
-  it('orders by time, then sequence, as numbers rather than text', () => {
-    expect(compareStreamIds('9-0', '10-0')).toBe(-1);
-    expect(compareStreamIds('10-2', '10-10')).toBe(-1);
-    expect(compareStreamIds('10-10', '10-2')).toBe(1);
-    expect(compareStreamIds('1780000000123-0', '1780000000123-0')).toBe(0);
-    expect(compareStreamIds('18446744073709551615-1', '18446744073709551615-0')).toBe(1);
   });
 });
 

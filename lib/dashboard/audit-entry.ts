@@ -1,3 +1,5 @@
+import { streamIdMs } from '../queue/stream-ids';
+
 /**
  * What one audit entry is, apart from where it is kept (audit-log.ts): the
  * types, the vocabulary and the bounds, free of any Redis import so the
@@ -144,17 +146,8 @@ export function boundAuditEntry(entry: NewAuditEntry): NewAuditEntry {
   };
 }
 
-/** Orders two stream ids (`{ms}-{seq}`) as Redis does: negative when `a` is older than `b`, 0 when they are the same. */
-export function compareStreamIds(a: string, b: string): number {
-  const [aMs = '0', aSeq = '0'] = a.split('-');
-  const [bMs = '0', bSeq = '0'] = b.split('-');
-  // BigInt: both parts are unsigned 64-bit numbers, past what a double holds exactly.
-  const difference = BigInt(aMs) - BigInt(bMs) || BigInt(aSeq) - BigInt(bSeq);
-  return difference === 0n ? 0 : difference < 0n ? -1 : 1;
-}
-
 /** A stream id's time part, ISO-8601 UTC; '' for something that is not a stream id. */
 export function streamIdTime(id: string): string {
-  const ms = Number(id.split('-', 1)[0]);
+  const ms = streamIdMs(id);
   return id !== '' && Number.isSafeInteger(ms) ? new Date(ms).toISOString() : '';
 }

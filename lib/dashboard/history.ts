@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sampleThroughput, throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../inspect/throughput';
 import { execPipeline } from '../queue/pipeline';
-import { compareStreamIds } from './audit-entry';
+import { compareStreamIds, streamIdMs } from '../queue/stream-ids';
 import type { RedisQueue } from '../queue/redis-queue';
 import { assertScriptSucceeded } from '../queue/scripts';
 import type { HistoryResolution, ThroughputKeys } from './keys';
@@ -51,7 +51,7 @@ function pointOf(id: string, flat: string[]): HistoryPoint {
   const number = (field: (typeof FIELDS)[number]) => Number(stored.get(field) ?? 0);
   const optional = (field: (typeof FIELDS)[number]) => (stored.get(field) ? Number(stored.get(field)) : null);
   return {
-    at: Number(id.split('-')[0]),
+    at: streamIdMs(id),
     seconds: number('seconds'),
     processed: optional('processed'),
     pushed: optional('pushed'),
@@ -179,7 +179,7 @@ export class RecentHistory {
     const reads = redis.pipeline();
     for (const name of names) {
       const known = this.known.get(name);
-      const start = known !== undefined && Number(known.lastId.split('-')[0]) >= from ? `(${known.lastId}` : from;
+      const start = known !== undefined && streamIdMs(known.lastId) >= from ? `(${known.lastId}` : from;
       reads.xrange(name, start, '+', 'COUNT', RESOLUTIONS[resolution].maxPoints + 100);
     }
     const replies = (await execPipeline(reads)) as StreamEntries[];

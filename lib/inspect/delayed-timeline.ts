@@ -1,5 +1,6 @@
 import { settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
+import { streamIdMs } from '../queue/stream-ids';
 import { bytesToText } from './display-text';
 
 /** How many come due in one stretch of time: scores in (start, end], unix seconds. */
@@ -77,7 +78,7 @@ function bucketsOf(now: number, { count, seconds }: { count: number; seconds: nu
 /** The ms an entry id `1785649677469-0` was added at; null for `0-0` (nothing delivered yet). */
 function entryMs(id: unknown): number | null {
   if (typeof id !== 'string') return null;
-  const ms = Number(id.split('-')[0]);
+  const ms = streamIdMs(id);
   return Number.isFinite(ms) && ms > 0 ? ms : null;
 }
 

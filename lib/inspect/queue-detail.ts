@@ -1,5 +1,6 @@
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import { streamIdMs } from '../queue/stream-ids';
 import { bytesToText } from './display-text';
 import { latestFailedOfQueue, type FailedRowView } from './failed';
 
@@ -101,7 +102,7 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
         return (entries as [string, string[]][]).map(([entry, fields]) => ({
           id: Number(fields[fields.indexOf('job') + 1]),
           level: view.level,
-          enqueuedAt: Number(entry.split('-')[0]),
+          enqueuedAt: streamIdMs(entry),
         }));
       })
       .slice(0, limit);

@@ -1,5 +1,6 @@
 import { settlePipeline } from '../queue/pipeline';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import { streamIdMs } from '../queue/stream-ids';
 
 /**
  * Throughput is derived from what Redis already records about the driver's
@@ -68,11 +69,6 @@ const LEVELS_READ = 100;
 /** Failures per sample whose queue is looked up; more than this in one interval are counted without a queue. */
 export const FAILED_READ = 2_000;
 const SSCAN_STEP = 500;
-
-/** The ms an entry id `1785649677469-0` was added at. */
-function entryMs(id: string): number {
-  return Number(id.split('-')[0]);
-}
 
 /** A flat [name, value, …] reply as a map. */
 function flatToMap(flat: unknown): Map<string, unknown> {
@@ -186,7 +182,7 @@ export async function sampleThroughput(queue: RedisQueue, previous?: Pick<Throug
         if (added === undefined) countersAvailable = false;
         streams.push({ level, added: added === undefined ? null : Number(added), length: Number(info.get('length')) });
         const first = Array.isArray(waiting) ? (waiting[0] as [string, unknown] | undefined) : undefined;
-        if (first) oldestWaitingMs = Math.min(oldestWaitingMs ?? Infinity, entryMs(first[0]));
+        if (first) oldestWaitingMs = Math.min(oldestWaitingMs ?? Infinity, streamIdMs(first[0]));
       }
       const dueReply = queueReplies[index * 2 + 1];
       const oldestDue = Array.isArray(dueReply) && dueReply.length >= 2 ? Number(dueReply[1]) * 1000 : null;
