@@ -13,12 +13,17 @@ function legendValue(chart: Locator, series: string): Locator {
   return chart.locator('.u-legend tr.u-series').filter({ hasText: series }).locator('td.u-value');
 }
 
-/** Moves the mouse across the chart's plot until the legend shows a processed rate above zero; returns it. */
+/**
+ * Moves the mouse across the chart's plot, a pixel at a time from the newest
+ * end, until the legend shows a processed rate above zero; returns it. Every
+ * pixel: the worker's few busy seconds may be a handful of points among the
+ * hundreds the chart holds once the server has sampled for minutes.
+ */
 async function hoverUntilProcessed(page: Page, chart: Locator): Promise<string> {
   const plot = chart.locator('.u-over');
   const box = (await plot.boundingBox())!;
-  for (let step = 1; step < 40; step++) {
-    await page.mouse.move(box.x + (box.width * step) / 40, box.y + box.height / 2);
+  for (let x = Math.floor(box.width) - 1; x > 0; x--) {
+    await page.mouse.move(box.x + x, box.y + box.height / 2);
     const text = (await legendValue(chart, 'Processed').textContent()) ?? '';
     if (/^[\d.]+\/s$/.test(text) && Number.parseFloat(text) > 0) return text;
   }
