@@ -6,8 +6,11 @@ import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/queue/config';
 import { describeProgress, runDoctor, type Finding } from '../lib/inspect/doctor';
 import { applyRepairs } from '../lib/queue/doctor-repairs';
+import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/layouts/adapter';
+import { openLayout } from '../lib/layouts/open-layout';
+import { layoutSettingsFromEnv } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
-import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
+import { type PushOptions } from '../lib/queue/redis-queue';
 import { demoHandlers } from '../lib/worker/demo-handlers';
 import { Worker, type WorkerEvent } from '../lib/worker/worker';
 
@@ -30,14 +33,22 @@ Commands:
                                            demo.fail, demo.flaky {"p":0.3}
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
-Exit status: 0 success, 1 failure, 2 bad usage.`;
+Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);
+        for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue).
+        status works on every layout; the other commands need what StaticPHP keeps.
+Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;
 
 /** Bad usage: exit 2. */
 class UsageError extends Error {}
 
+/** A command the connection's layout cannot do: exit 2, with the layout's reason. */
+class UnsupportedError extends Error {}
+
 const connectionOptions = {
   'redis-url': { type: 'string' },
   prefix: { type: 'string' },
+  layout: { type: 'string' },
+  channel: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -58,11 +69,23 @@ function wholeNumber(text: string | undefined, option: string, min: number): num
   return value;
 }
 
-async function connect(values: { 'redis-url'?: string; prefix?: string }): Promise<RedisQueue> {
+interface ConnectionValues {
+  'redis-url'?: string;
+  prefix?: string;
+  layout?: string;
+  channel?: string[];
+}
+
+async function connect(values: ConnectionValues): Promise<QueueLayout> {
   const env = { ...process.env };
   if (values['redis-url'] !== undefined) env.REDIS_URL = values['redis-url'];
   if (values.prefix !== undefined) env.QUEUE_PREFIX = values.prefix;
-  return RedisQueue.connect(settingsFromEnv(env));
+  if (values.layout !== undefined) {
+    if (!(LAYOUT_NAMES as readonly string[]).includes(values.layout)) throw new UsageError(`--layout takes one of ${LAYOUT_NAMES.join(', ')}, not "${values.layout}"`);
+    env.QUEUE_LAYOUT = values.layout;
+  }
+  if (values.channel !== undefined) env.QUEUE_CHANNELS = values.channel.join(',');
+  return openLayout(settingsFromEnv(env), layoutSettingsFromEnv(env));
 }
 
 function printTable(headers: string[], rows: (string | number)[][]): void {
@@ -83,12 +106,12 @@ const commands: Record<string, Command> = {
   async status(args) {
     const { values, positionals } = parse(args, { json: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError('status takes no arguments');
-    await withQueue(values, async (queue) => {
-      const [queues, failed] = await Promise.all([queue.stats(), queue.failedCount()]);
+    await withLayout(values, async (layout) => {
+      const { queues, failed } = await layout.counts();
       if (values.json) return console.log(JSON.stringify({ queues, failed }));
       if (queues.length === 0) console.log('No jobs in any queue.');
       else printTable(['queue', 'pending', 'delayed', 'reserved', 'total'], queues.map((row) => [row.queue, row.pending, row.delayed, row.reserved, row.total]));
-      console.log(`failed: ${failed}`);
+      console.log(isAbsent(layout.failedJobs) ? `failed: none kept (${layout.failedJobs.absent})` : `failed: ${failed}`);
     });
   },
 
@@ -96,7 +119,7 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
     if (positionals.length > 0) throw new UsageError('failed takes no arguments');
     const limit = wholeNumber(values.limit, '--limit', 1) ?? 20;
-    await withQueue(values, async (queue) => {
+    await withCapability(values, 'failedJobs', 'failed', async (queue) => {
       const rows = await queue.failedRows(limit);
       if (values.json) return console.log(JSON.stringify(rows));
       if (rows.length === 0) return console.log('No failed jobs.');
@@ -117,7 +140,7 @@ const commands: Record<string, Command> = {
     const ids = (values.id ?? []).map((id) => wholeNumber(id, '--id', 1)!);
     if ((ids.length > 0) === Boolean(values.all)) throw new UsageError('retry needs --id N (one or more) or --all');
     const maxAttempts = wholeNumber(values['max-attempts'], '--max-attempts', 1);
-    await withQueue(values, async (queue) => {
+    await withCapability(values, 'failedJobs', 'retry', async (queue) => {
       const outcome = await queue.retryFailed(values.all ? null : ids, maxAttempts);
       const parts = [`Retried ${outcome.requeued.length} job${outcome.requeued.length === 1 ? '' : 's'}`];
       if (outcome.notFailed.length > 0) parts.push(`not failed (skipped): ${outcome.notFailed.join(', ')}`);
@@ -132,7 +155,7 @@ const commands: Record<string, Command> = {
     const chosen = [values.id !== undefined, values.before !== undefined, Boolean(values.all)].filter(Boolean).length;
     if (chosen !== 1) throw new UsageError('forget needs exactly one of --id N, --before DATE or --all');
     const id = wholeNumber(values.id, '--id', 1) ?? null;
-    await withQueue(values, async (queue) => {
+    await withCapability(values, 'failedJobs', 'forget', async (queue) => {
       const forgotten = await queue.forgetFailed(id, values.before ?? null, { all: Boolean(values.all) });
       console.log(`Forgot ${forgotten} failed job${forgotten === 1 ? '' : 's'}`);
     });
@@ -161,14 +184,14 @@ const commands: Record<string, Command> = {
       uniqueKey: values.unique,
       maxAttempts: wholeNumber(values['max-attempts'], '--max-attempts', 1),
     };
-    await withQueue(values, async (queue) => console.log(String(await queue.push(queueName, name, payload, options))));
+    await withCapability(values, 'runner', 'push', async (queue) => console.log(String(await queue.push(queueName, name, payload, options))));
   },
 
   async doctor(args) {
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, repair: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError('doctor takes no arguments');
     let status = 0;
-    await withQueue(values, async (queue) => {
+    await withCapability(values, 'doctor', 'doctor', async (queue) => {
       const findings = await runDoctor(queue, (state) => {
         if (!values.json && process.stderr.isTTY) process.stderr.write(`\r${describeProgress(state)}`);
       });
@@ -205,7 +228,7 @@ const commands: Record<string, Command> = {
     if (queues.length === 0 || positionals.length > 1) throw new UsageError('work needs QUEUE[,QUEUE...]');
     const concurrency = wholeNumber(values.concurrency, '--concurrency', 1) ?? 1;
     const timeoutSeconds = wholeNumber(values.timeout, '--timeout', 1) ?? 60;
-    await withQueue(values, async (queue) => {
+    await withCapability(values, 'runner', 'work', async (queue) => {
       const worker = new Worker(queue, { queues, handlers: demoHandlers, concurrency, timeoutSeconds, onEvent: logWorkerEvent });
       const stop = () => {
         console.error('Stopping after the running jobs finish…');
@@ -264,13 +287,29 @@ function logWorkerEvent(event: WorkerEvent): void {
   }
 }
 
-async function withQueue(values: { 'redis-url'?: string; prefix?: string }, action: (queue: RedisQueue) => Promise<void>): Promise<void> {
-  const queue = await connect(values);
+async function withLayout(values: ConnectionValues, action: (layout: QueueLayout) => Promise<void>): Promise<void> {
+  const layout = await connect(values);
   try {
-    await action(queue);
+    await action(layout);
   } finally {
-    await queue.close();
+    await layout.close();
   }
+}
+
+type Capability = 'failedJobs' | 'runner' | 'doctor';
+
+/** Runs `action` with one of the layout's capabilities, or refuses `command` with the layout's reason for not having it. */
+async function withCapability<C extends Capability>(
+  values: ConnectionValues,
+  capability: C,
+  command: string,
+  action: (queue: Exclude<QueueLayout[C], Absent>) => Promise<void>,
+): Promise<void> {
+  await withLayout(values, async (layout) => {
+    const available = layout[capability];
+    if (isAbsent(available)) throw new UnsupportedError(`${command} is not available on ${layout.description}: ${available.absent}`);
+    await action(available as Exclude<QueueLayout[C], Absent>);
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -290,6 +329,10 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`queuelens: ${error.message}\nRun queuelens --help for usage.`);
+      return 2;
+    }
+    if (error instanceof UnsupportedError) {
+      console.error(`queuelens: ${error.message}`);
       return 2;
     }
     // One line, never a stack trace: operators read this in cron mail.

@@ -37,6 +37,7 @@ declare module 'ioredis' {
     queuelensHoldSamplerLock(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2ReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
@@ -75,6 +76,8 @@ const SCRIPT_FILES = {
   queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
   queuelensReadCounts: 'read-counts-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
+  // The yii2 layout's reads share this loader; its keys are the channel's (lib/layouts/yii2/keys.ts).
+  queuelensYii2ReadCounts: 'yii2-read-counts-6.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

@@ -1,0 +1,106 @@
+import { QueueError, refusedCommand } from '../../queue/errors';
+import { settlePipeline } from '../../queue/pipeline';
+import { assertScriptSucceeded } from '../../queue/scripts';
+import type { RedisQueue } from '../../queue/redis-queue';
+import type { LayoutCounts, QueueCounts, QueueLayout } from '../adapter';
+import { Yii2Keys } from './keys';
+
+/** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
+export type Yii2Driver = 'yii2' | 'yii2-ng';
+
+/**
+ * A channel's figures. `statistics` is what the driver's own
+ * StatisticsProvider (and `php yii queue/info`) reports; the shared columns
+ * split them by the Redis server's clock the way QueueLens counts every
+ * layout.
+ */
+export interface Yii2ChannelCounts extends QueueCounts {
+  statistics: {
+    /** stock: the waiting list; ng: its line plus the stock list it will take over */
+    waiting: number;
+    /** every delayed job, due ones not moved yet included */
+    delayed: number;
+    /** every reservation, expired ones not reclaimed yet included */
+    reserved: number;
+    /** message_id minus the three above: finished, exhausted, dropped, removed and lost jobs alike */
+    done: number;
+  };
+  /** delayed jobs due already that no push or reserve has moved into the line yet */
+  dueDelayed: number;
+  /** reservations whose time ran out: the next reserve (ng: or push) puts them back in line */
+  expiredReserved: number;
+  /** ng only: ids in the stock waiting list that the next ng reserve takes over */
+  awaitingTakeover?: number;
+  /** jobs with a message: every live job, orphans included */
+  messages: number;
+}
+
+/** Why each capability yii2 lacks is absent, in the words a page shows. */
+export const YII2_ABSENT = {
+  failedJobs: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted',
+  runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
+  doctor: 'QueueLens does not check yii2 channels yet',
+} as const;
+
+function countsOf(channel: string, driver: Yii2Driver, reply: unknown): Yii2ChannelCounts {
+  const [waitingList, prioritized, delayed, dueDelayed, reserved, expiredReserved, messageId, messages] = (
+    assertScriptSucceeded(reply) as (number | string)[]
+  ).map((value, i) => (i === 6 ? value : Number(value))) as [number, number, number, number, number, number, string, number];
+  // The drivers' own arithmetic, even where it goes wrong (after a clear(), or with dangling ids).
+  const waiting = driver === 'yii2-ng' ? prioritized + waitingList : waitingList;
+  const done = Number(messageId || 0) - waiting - delayed - reserved;
+  return {
+    queue: channel,
+    pending: waiting + dueDelayed,
+    delayed: delayed - dueDelayed,
+    reserved,
+    total: waiting + delayed + reserved,
+    statistics: { waiting, delayed, reserved, done },
+    dueDelayed,
+    expiredReserved,
+    ...(driver === 'yii2-ng' ? { awaitingTakeover: waitingList } : {}),
+    messages,
+  };
+}
+
+function unreadable(channel: string): Yii2ChannelCounts {
+  const statistics = { waiting: 0, delayed: 0, reserved: 0, done: 0 };
+  return { queue: channel, pending: 0, delayed: 0, reserved: 0, total: 0, statistics, dueDelayed: 0, expiredReserved: 0, messages: 0 };
+}
+
+/**
+ * Channels of yii2-queue's stock Redis driver or of redis-ng, read over
+ * `connection` (a RedisQueue only for its connection handling: its timeouts,
+ * cluster and TLS support and error messages; its prefix is not used).
+ */
+export function yii2Layout(connection: RedisQueue, driver: Yii2Driver, channels: readonly string[]): QueueLayout & {
+  counts(): Promise<LayoutCounts<Yii2ChannelCounts>>;
+} {
+  const keysOf = channels.map((channel) => new Yii2Keys(channel));
+  return {
+    name: driver,
+    description: `${driver === 'yii2-ng' ? 'yii2-queue-redis-ng' : 'yii2-queue (stock Redis driver)'}, channel${channels.length === 1 ? '' : 's'} ${channels.join(', ')}`,
+    async counts() {
+      return connection.attempt(async () => {
+        const pipeline = connection.redis.pipeline();
+        for (const k of keysOf) pipeline.queuelensYii2ReadCounts(k.waiting, k.prioritized, k.delayed, k.reserved, k.messageId, k.messages);
+        const replies = await settlePipeline(pipeline);
+        // A channel whose keys cannot be read (a key of the wrong type) gets zeros and an error, and does not stop the others.
+        const queues = replies.map((reply, i) => {
+          const channel = channels[i]!;
+          try {
+            if (reply instanceof Error) throw reply;
+            return countsOf(channel, driver, reply);
+          } catch (error) {
+            return { ...unreadable(channel), error: error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)) };
+          }
+        });
+        return { queues, failed: null };
+      });
+    },
+    failedJobs: { absent: YII2_ABSENT.failedJobs },
+    runner: { absent: YII2_ABSENT.runner },
+    doctor: { absent: YII2_ABSENT.doctor },
+    close: () => connection.close(),
+  };
+}
