@@ -4,7 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../queue/config';
 import { RedisQueue } from '../queue/redis-queue';
-import { sleep } from '../queue/test-redis';
+import { sleep, waitFor } from '../queue/test-redis';
 import { privateServers } from '../queue/test-servers';
 
 /**
@@ -167,9 +167,12 @@ describe('a fleet of queuelens work processes killed with SIGKILL while the CPU 
       await pushAsPhpWould(queue, JOBS);
       busyLoops = starveTheCpu();
       for (let n = 0; n < WORKERS; n++) workers.push(startWorker(redisUrl, prefix));
+      // A starved machine takes seconds to start a worker: the kills begin once the fleet has jobs in hand, so they hit running jobs.
+      await waitFor(async () => ((await queue.stats())[0]?.reserved ? true : undefined), 60_000);
+      const chaosFrom = Date.now();
 
       for (let elapsed = KILL_EVERY_MS; elapsed <= CHAOS_MS; elapsed += KILL_EVERY_MS) {
-        await sleep(startedAt + elapsed - Date.now());
+        await sleep(chaosFrom + elapsed - Date.now());
         const victim = workers.find((worker) => !worker.killed)!;
         victim.killed = true;
         await stopChild(victim.child);
@@ -224,7 +227,7 @@ describe('a fleet of queuelens work processes killed with SIGKILL while the CPU 
       await queue.close();
       await server.kill();
     }
-  }, CHAOS_MS + DRAIN_MS + 60_000);
+  }, CHAOS_MS + DRAIN_MS + 120_000);
 });
 
 /** How many job hashes exist, one pipelined EXISTS per id. */
