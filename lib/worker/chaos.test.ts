@@ -187,6 +187,9 @@ describe('a fleet of queuelens work processes killed with SIGKILL while the CPU 
         await sleep(500);
       }
       await Promise.all(busyLoops.map((loop) => stopChild(loop)));
+      // A worker that exited on its own shrank the fleet; what it said is the first thing to read when the drain did not finish.
+      const exitedOnTheirOwn = workers.filter((worker) => !worker.killed && worker.child.exitCode !== null);
+      for (const worker of exitedOnTheirOwn) console.log(`worker ${worker.pid} exited with ${worker.child.exitCode}:\n${worker.output}`);
       // The end of the chaos: whatever a worker still holds stays held by a live claim.
       await Promise.all(workers.map((worker) => stopChild(worker.child)));
 
@@ -214,7 +217,7 @@ describe('a fleet of queuelens work processes killed with SIGKILL while the CPU 
       console.log(
         `chaos: ${tally('completed')} completed, ${tally('failed')} failed, ${tally('held')} held, ${tally('waiting')} waiting, ${tally('lost')} lost; ` +
           `${runs.length} runs (${runs.filter((run) => run.attempt > 1).length} on a later attempt), ${[...runsOf.values()].filter((jobRuns) => jobRuns.length > 1).length} jobs run more than once; ` +
-          `${workers.filter((worker) => worker.killed).length} kills, ${workers.length} worker processes, ${busyLoops.length} busy loops; ` +
+          `${workers.filter((worker) => worker.killed).length} kills, ${workers.length} worker processes (${exitedOnTheirOwn.length} exited on their own), ${busyLoops.length} busy loops; ` +
           `${((Date.now() - startedAt) / 1000).toFixed(1)} s, load ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
       );
       expect(jobs.filter((job) => job.where === 'lost' || job.where === 'waiting').map((job) => `job ${job.id} ${job.where}: ${job.detail}`)).toEqual([]);
