@@ -56,6 +56,8 @@ interface WorkerProcess {
   child: ChildProcess;
   pid: number;
   killed: boolean;
+  /** it said it is working: connected, its slots reserving */
+  working: boolean;
   /** the job ids it logged as released, failed, or lost the claim on: an attempt that ended without completing */
   unfinished: Set<number>;
   output: string;
@@ -65,13 +67,14 @@ function startWorker(redisUrl: string, prefix: string): WorkerProcess {
   const child = startChild('node', [
     'bin/queuelens.js', 'work', QUEUE, '--concurrency', String(SLOTS), '--timeout', String(TIMEOUT_SECONDS), '--redis-url', redisUrl, '--prefix', prefix,
   ]);
-  const worker: WorkerProcess = { child, pid: child.pid!, killed: false, unfinished: new Set(), output: '' };
+  const worker: WorkerProcess = { child, pid: child.pid!, killed: false, working: false, unfinished: new Set(), output: '' };
   let partial = '';
   const read = (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
       worker.output = (worker.output + line + '\n').slice(-4000);
+      if (line.startsWith(`Working ${QUEUE} `)) worker.working = true;
       const ended = / (?:released|failed|lost the claim on) (\d+) /.exec(line);
       if (ended) worker.unfinished.add(Number(ended[1]));
     }
@@ -173,7 +176,8 @@ describe('a fleet of queuelens work processes killed with SIGKILL while the CPU 
 
       for (let elapsed = KILL_EVERY_MS; elapsed <= CHAOS_MS; elapsed += KILL_EVERY_MS) {
         await sleep(chaosFrom + elapsed - Date.now());
-        const victim = workers.find((worker) => !worker.killed)!;
+        // The oldest worker that is working: a starved machine takes seconds to start one, and killing it before it reserves anything proves nothing.
+        const victim = workers.find((worker) => !worker.killed && worker.working) ?? workers.find((worker) => !worker.killed)!;
         victim.killed = true;
         await stopChild(victim.child);
         workers.push(startWorker(redisUrl, prefix));
