@@ -68,16 +68,6 @@ function Detail({ row }: { row: ReservationRow }) {
   return null;
 }
 
-function ParkedDetail({ job }: { job: ParkedJob }) {
-  return (
-    <p className="text-xs text-zinc-600 dark:text-zinc-400">
-      {job.live
-        ? "A reclaim arrived before its holder's deadline, so it waits in the delayed set until then instead of running twice. Parking is not an attempt."
-        : "Its holder's deadline has passed: the next reserve on this queue puts it back in its stream."}
-    </p>
-  );
-}
-
 function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canChange: boolean }) {
   const deadline = Number(job.reservedUntil);
   return (
@@ -94,7 +84,10 @@ function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canCh
       </Cell>
       <Cell>
         <Badge tone="info">Parked</Badge>
-        <ParkedDetail job={job} />
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          A reclaim arrived before its holder&apos;s deadline, so it waits in the delayed set until then instead of running twice. Parking is
+          not an attempt.
+        </p>
       </Cell>
       <Cell numeric>
         <Absent label="not pending" />

@@ -179,7 +179,7 @@ describe('readReservations', () => {
     expect(slow.parked).toEqual([
       {
         queue: 'mail', jobId: parked, name: 'parked', reservedBy: 'slow-1:7', reservedUntil: held.fields.reserved_until,
-        untilSeconds: Number(held.fields.reserved_until), attempts: '1', maxAttempts: '3', live: true,
+        untilSeconds: Number(held.fields.reserved_until), attempts: '1', maxAttempts: '3',
       },
     ]);
     expect(reservations.parkedTotal).toBe(1);

@@ -60,12 +60,10 @@ export interface ParkedJob {
   reservedBy: string;
   /** the holder's deadline as stored */
   reservedUntil: string;
-  /** its score in the delayed set, unix seconds: when a reserve puts it back in its stream */
+  /** its score in the delayed set, unix seconds, still ahead: when a reserve puts it back in its stream */
   untilSeconds: number;
   attempts: string | null;
   maxAttempts: string | null;
-  /** the holder's deadline is still ahead: a worker that runs the job now runs it beside its holder */
-  live: boolean;
 }
 
 export interface HolderGroup {
@@ -114,8 +112,8 @@ export interface ReservationLimits {
   maxLevels?: number;
   /** pending entries per call of the script that joins them to their jobs: about 5 µs of Redis each, so a call stays near half a millisecond */
   batchSize?: number;
-  /** delayed ids looked at per queue for parked jobs, soonest first */
-  delayedPerQueue?: number;
+  /** delayed ids not yet due looked at for parked jobs, over every queue, soonest first, shared among the queues (at most 200 each) */
+  maxDelayed?: number;
 }
 
 /** `queue` is in every job hash, so all of them nil means the hash is gone: no EXISTS needed. */
@@ -285,18 +283,24 @@ function classify(pending: PendingEntry, job: EntryJob, now: number, keys: Queue
   return row;
 }
 
+/** Delayed ids looked at per queue for parked jobs, at most. */
+const MAX_DELAYED_PER_QUEUE = 200;
+
 /**
- * The parked jobs among each queue's `perQueue` soonest delayed ids: those
- * whose hash names a holder and points at no entry (a job pushed with a delay
- * or released names none). A parking deadline is one claim's length ahead,
- * so parked jobs sort among the soonest; a backlog of more delayed jobs due
- * before them hides them. Two pipelined round trips: the ranges, then one
- * HMGET per id.
+ * The parked jobs among the delayed ids not yet due, soonest first, at most
+ * `maxDelayed` over every queue (shared among them, at most
+ * MAX_DELAYED_PER_QUEUE each): those whose hash names a holder and points at
+ * no entry (a job pushed with a delay or released names none). A parking
+ * deadline is one claim's length ahead, so parked jobs sort among the
+ * soonest; more jobs delayed to a sooner second hide them. Once its deadline
+ * has passed, a parked job is due and no longer held. Two pipelined round
+ * trips: the ranges, then one HMGET per id.
  */
-async function readParked(queue: RedisQueue, names: readonly string[], perQueue: number, now: number, errors: Reservations['errors']): Promise<ParkedJob[]> {
+async function readParked(queue: RedisQueue, names: readonly string[], maxDelayed: number, now: number, errors: Reservations['errors']): Promise<ParkedJob[]> {
   if (names.length === 0) return [];
+  const perQueue = Math.min(MAX_DELAYED_PER_QUEUE, Math.ceil(maxDelayed / names.length));
   const ranges = queue.redis.pipeline();
-  for (const name of names) ranges.zrange(queue.keys.delayed(name), '0', String(perQueue - 1), 'WITHSCORES');
+  for (const name of names) ranges.zrangebyscore(queue.keys.delayed(name), `(${now}`, '+inf', 'WITHSCORES', 'LIMIT', 0, perQueue);
   const candidates: { queue: string; jobId: number; untilSeconds: number }[] = [];
   (await settlePipeline(ranges)).forEach((reply, index) => {
     const name = names[index]!;
@@ -324,7 +328,6 @@ async function readParked(queue: RedisQueue, names: readonly string[], perQueue:
       reservedUntil: reservedUntil ?? '',
       attempts: attempts ?? null,
       maxAttempts: maxAttempts ?? null,
-      live: (Number(reservedUntil) || 0) > now,
     }];
   });
 }
@@ -357,7 +360,7 @@ export function findParkingHazard(holders: readonly HolderGroup[]): ParkingHazar
  * holds them. Reads only, in bounded pipelined batches; never creates a group.
  */
 export function readReservations(queue: RedisQueue, limits: ReservationLimits = {}): Promise<Reservations> {
-  const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 100, delayedPerQueue = 200 } = limits;
+  const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 100, maxDelayed = 1000 } = limits;
   return queue.attempt(async () => {
     const errors: Reservations['errors'] = [];
     const { names, truncated: queuesTruncated } = await readQueueNames(queue, maxQueues);
@@ -377,7 +380,7 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
 
     const { entries, truncated } = await readPending(queue, streams, pageSize, maxEntries, errors);
     const jobs = await readEntryJobs(queue, entries, batchSize);
-    const parked = await readParked(queue, names, delayedPerQueue, now, errors);
+    const parked = await readParked(queue, names, maxDelayed, now, errors);
 
     const rows = entries.map((pending, index) => classify(pending, jobs[index]!, now, queue.keys));
 
