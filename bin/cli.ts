@@ -30,7 +30,7 @@ Commands:
                                            address it makes a secret and prints a one-time login link
   work QUEUE[,QUEUE...] [--concurrency N] [--timeout S]
                                            run the demo handlers: demo.noop, demo.sleep {"ms":N},
-                                           demo.fail, demo.flaky {"p":0.3}
+                                           demo.fail, demo.flaky {"p":0.3}, demo.record {"ms":N}
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
 Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);
@@ -229,7 +229,7 @@ const commands: Record<string, Command> = {
     const concurrency = wholeNumber(values.concurrency, '--concurrency', 1) ?? 1;
     const timeoutSeconds = wholeNumber(values.timeout, '--timeout', 1) ?? 60;
     await withCapability(values, 'runner', 'work', async (queue) => {
-      const worker = new Worker(queue, { queues, handlers: demoHandlers, concurrency, timeoutSeconds, onEvent: logWorkerEvent });
+      const worker = new Worker(queue, { queues, handlers: demoHandlers(queue), concurrency, timeoutSeconds, onEvent: logWorkerEvent });
       const stop = () => {
         console.error('Stopping after the running jobs finish…');
         worker.stop();

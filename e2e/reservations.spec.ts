@@ -56,6 +56,37 @@ test.describe('reservations page', () => {
     await expect(page.getByRole('table', { name: 'Next jobs to run' }).getByRole('link', { name: `#${id}` })).toBeVisible();
   });
 
+  test('names the holder of a job a reclaim parked until its deadline, and looks right', async ({ page }, testInfo) => {
+    const name = keys.queueName('parked');
+    const id = await queue.push(name, 'import.slow', {});
+    const held = (await queue.reserve([name], 'e2e-slow:7', 300))!;
+    await sleep(1_100);
+    // A worker with a 1 s timeout reclaims the entry while the 300 s claim is live: RESERVE parks the job instead of running it.
+    expect(await queue.reserve([name], 'e2e-quick:8', 1)).toBeNull();
+    await page.goto('/reservations');
+
+    const row = holderTable(page, 'e2e-slow:7').getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}` }) });
+    await expect(row).toContainText('Parked');
+    await expect(row).toContainText("A reclaim arrived before its holder's deadline");
+    await expect(row).toContainText('import.slow');
+    await expect(row).toContainText('1/3');
+    await expect(row).toContainText(new RegExp(`${new Date(Number(held.fields.reserved_until) * 1000).toISOString().slice(11, 16)}`));
+    await expect(stat(page, 'Parked')).toContainText('1');
+    await expect(page.getByText('No job is reserved.')).toHaveCount(0);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1400, 390]) {
+        await page.setViewportSize({ width, height: 844 });
+        await testInfo.attach(`reservations with a parked job, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+        // The wide table scrolls in its frame; the page itself does not scroll sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      }
+    }
+    // The later tests start from no reservation at all.
+    await queue.redis.zrem(queue.keys.delayed(name), String(id));
+    await queue.redis.del(queue.keys.job(id));
+  });
+
   test('fails a running job with a reason after confirming, and it shows in the failed list', async ({ page }) => {
     const name = keys.queueName('reports');
     const id = await queue.push(name, 'report.build', {});

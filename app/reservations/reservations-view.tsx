@@ -13,7 +13,7 @@ import { Note } from '@/components/ui/note';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { HolderGroup, ParkingHazard, ReservationRow, Reservations, ReservationState } from '@/lib/queries/reservations';
+import type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, Reservations, ReservationState } from '@/lib/queries/reservations';
 import { reservationsQuery } from '@/lib/queries/reservations';
 import { ReservationActions } from './reservation-actions';
 
@@ -68,6 +68,44 @@ function Detail({ row }: { row: ReservationRow }) {
   return null;
 }
 
+function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canChange: boolean }) {
+  const deadline = Number(job.reservedUntil);
+  return (
+    <tr>
+      <Cell>
+        <JobLink id={job.jobId} />
+        <div className="mt-0.5">
+          <JobName name={job.name} />
+        </div>
+        <div className="text-xs text-zinc-500 dark:text-zinc-400">no stream entry</div>
+      </Cell>
+      <Cell>
+        <span className="font-mono text-xs">{job.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">delayed set</span>
+      </Cell>
+      <Cell>
+        <Badge tone="info">Parked</Badge>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          A reclaim arrived before its holder&apos;s deadline, so it waits in the delayed set until then instead of running twice. Parking is
+          not an attempt.
+        </p>
+      </Cell>
+      <Cell numeric>
+        <Absent label="not pending" />
+      </Cell>
+      <Cell numeric>
+        <Absent label="not pending" />
+      </Cell>
+      <Cell numeric>{job.attempts === null ? <Absent label="unknown" /> : `${job.attempts}/${job.maxAttempts ?? '?'}`}</Cell>
+      <Cell>{Number.isFinite(deadline) && deadline > 0 ? <UtcMoment seconds={deadline} now={now} /> : <Absent label="no deadline" />}</Cell>
+      {canChange && (
+        <Cell>
+          <Absent label="nothing to repair: it runs once the deadline passes" />
+        </Cell>
+      )}
+    </tr>
+  );
+}
+
 function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
   const canChange = useChangePermission().allowed;
   const label = group.holder === null ? 'Entries nobody holds' : `Jobs held by ${group.holder}`;
@@ -115,13 +153,18 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
           )}
         </tr>
       ))}
+      {group.parked.map((job) => (
+        <ParkedRow key={`${job.queue} ${job.jobId}`} job={job} now={now} canChange={canChange} />
+      ))}
     </DataTable>
   );
 }
 
 function holderDescription(group: HolderGroup): string {
-  const count = `${formatCount(group.rows.length)} ${group.rows.length === 1 ? 'entry' : 'entries'}`;
-  if (group.holder === null) return `${count} in a pending list whose job is gone or no longer points at them.`;
+  const entries = `${formatCount(group.rows.length)} ${group.rows.length === 1 ? 'entry' : 'entries'}`;
+  if (group.holder === null) return `${entries} in a pending list whose job is gone or no longer points at them.`;
+  const parked = group.parked.length === 0 ? '' : `, ${formatCount(group.parked.length)} parked ${group.parked.length === 1 ? 'job' : 'jobs'}`;
+  const count = group.rows.length === 0 ? parked.slice(2) : `${entries}${parked}`;
   return group.timeoutSeconds === null ? count : `${count}; its claims imply a timeout of ${formatDuration(group.timeoutSeconds)}.`;
 }
 
@@ -129,9 +172,10 @@ function Body({ reservations }: { reservations: Reservations }) {
   const { counts, now } = reservations;
   return (
     <>
-      <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+      <div className="grid grid-cols-2 gap-4 sm:grid-cols-5">
         <Stat label="Running" value={counts.running} />
         <Stat label="Overdue" value={counts.overdue} />
+        <Stat label="Parked" value={reservations.parkedTotal} />
         <Stat label="Tombstones" value={counts.tombstone} />
         <Stat label="Mismatches" value={counts.mismatch} />
       </div>
@@ -155,12 +199,12 @@ function Body({ reservations }: { reservations: Reservations }) {
           {error}
         </Banner>
       ))}
-      {reservations.total === 0 ? (
+      {reservations.total === 0 && reservations.parkedTotal === 0 ? (
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           <p className="font-semibold">No job is reserved.</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
             No stream of {reservations.queuesRead === 1 ? 'the one queue' : `the ${formatCount(reservations.queuesRead)} queues`} has an
-            entry delivered to a worker and not acknowledged.
+            entry delivered to a worker and not acknowledged, and no job waits parked until its holder&apos;s deadline.
           </p>
         </div>
       ) : (
@@ -196,7 +240,8 @@ export function ReservationsView() {
         <h1 className="text-2xl font-semibold tracking-tight">Reservations</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Every entry a worker was handed and has not acknowledged, read from the consumer groups&apos; pending lists and joined with
-          its job. Who holds a job is its <span className="font-mono">reserved_by</span> (host:pid).
+          its job, and every job parked in a delayed set until its holder&apos;s deadline. Who holds a job is its{' '}
+          <span className="font-mono">reserved_by</span> (host:pid).
         </p>
       </div>
       <LiveErrorBanner title="Cannot read the reservations" view={view} />

@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 
 /**
  * The frame of a wide table: on a narrow screen it scrolls sideways instead
- * of widening the page. Focusable, so a keyboard can scroll it too.
+ * of widening the page. Focusable, so a keyboard can scroll it too. Relative,
+ * so a cell's screen-reader text (sr-only is position: absolute) is placed
+ * inside the frame: placed against the page, it widened the page to the
+ * table's width on a phone.
  */
 export function ScrollX({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -10,7 +13,7 @@ export function ScrollX({ label, children }: { label: string; children: ReactNod
       role="region"
       aria-label={label}
       tabIndex={0}
-      className="overflow-x-auto rounded-md border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
+      className="relative overflow-x-auto rounded-md border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
     >
       {children}
     </div>

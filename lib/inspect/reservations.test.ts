@@ -160,15 +160,41 @@ describe('readReservations', () => {
     expect(rowOf(reservations, id).state).toBe('running');
   });
 
+  it('names the holder of a job a reclaim parked, and leaves delayed and released jobs out', async () => {
+    const queue = await openQueue();
+    const [parked, released] = await queue.pushMany(['parked', 'released'].map((name) => ({ queue: 'mail', name, payload: {} })));
+    await queue.push('mail', 'delayed', {}, { delaySeconds: 600 });
+    const held = (await queue.reserve(['mail'], 'slow-1:7', 300))!;
+    expect(held.id).toBe(parked);
+    const toRelease = (await queue.reserve(['mail'], 'web-1:1', 60))!;
+    expect(toRelease.id).toBe(released);
+    await queue.release(toRelease, 600, 'later');
+    await sleep(1100);
+    // A reserve with a 1 s timeout reclaims the 300 s claim's entry before its deadline and parks the job.
+    expect(await queue.reserve(['mail'], 'quick-2:9', 1)).toBeNull();
+
+    const reservations = await readReservations(queue);
+    const slow = reservations.holders.find((group) => group.holder === 'slow-1:7')!;
+    expect(slow.rows).toEqual([]);
+    expect(slow.parked).toEqual([
+      {
+        queue: 'mail', jobId: parked, name: 'parked', reservedBy: 'slow-1:7', reservedUntil: held.fields.reserved_until,
+        untilSeconds: Number(held.fields.reserved_until), attempts: '1', maxAttempts: '3',
+      },
+    ]);
+    expect(reservations.parkedTotal).toBe(1);
+    expect(reservations.holders.flatMap((group) => group.parked.map((job) => job.jobId))).toEqual([parked]);
+  });
+
   it('says nothing is held when no queue exists', async () => {
     const queue = await openQueue();
     const reservations = await readReservations(queue);
-    expect(reservations).toMatchObject({ holders: [], total: 0, truncated: false, parkingHazard: null, queuesRead: 0 });
+    expect(reservations).toMatchObject({ holders: [], total: 0, parkedTotal: 0, truncated: false, parkingHazard: null, queuesRead: 0 });
   });
 });
 
 describe('findParkingHazard', () => {
-  const group = (holder: string | null, timeoutSeconds: number | null) => ({ holder, timeoutSeconds, rows: [] });
+  const group = (holder: string | null, timeoutSeconds: number | null) => ({ holder, timeoutSeconds, rows: [], parked: [] });
 
   it('names the holders when their timeouts differ by more than a second', () => {
     expect(findParkingHazard([group('a:1', 60), group('b:2', 30), group(null, null)])).toEqual({

@@ -45,11 +45,34 @@ export interface ReservationRow {
   timeoutSeconds: number | null;
 }
 
+/**
+ * A job a reclaim parked: its entry was idle longer than the reclaiming
+ * worker's timeout while its holder's deadline was still ahead, so RESERVE
+ * put it in the delayed set until that deadline instead of running it a
+ * second time (the spec's middle branch). No pending entry is left, but the
+ * holder still has it: reserved_by stays, and entry is ''.
+ */
+export interface ParkedJob {
+  queue: string;
+  jobId: number;
+  name: string | null;
+  /** the holder: reserved_by, kept by the parking */
+  reservedBy: string;
+  /** the holder's deadline as stored */
+  reservedUntil: string;
+  /** its score in the delayed set, unix seconds, still ahead: when a reserve puts it back in its stream */
+  untilSeconds: number;
+  attempts: string | null;
+  maxAttempts: string | null;
+}
+
 export interface HolderGroup {
   /** reserved_by (host:pid); null for the entries nobody holds (tombstones and mismatches) */
   holder: string | null;
   /** longest held first */
   rows: ReservationRow[];
+  /** the holder's jobs parked in a delayed set, soonest back first; always empty for the group nobody holds */
+  parked: ParkedJob[];
   /** the timeout most of this holder's claims imply; null when none of them tells */
   timeoutSeconds: number | null;
 }
@@ -63,7 +86,10 @@ export interface Reservations {
   /** holders by name, then the entries nobody holds */
   holders: HolderGroup[];
   counts: Record<ReservationState, number>;
+  /** pending entries read */
   total: number;
+  /** parked jobs found, in every holder's `parked` */
+  parkedTotal: number;
   /** set when holders claim with different timeouts: a reclaim may park a live job or wait on a dead one */
   parkingHazard: ParkingHazard | null;
   /** more queues or pending entries exist than one read looks at */
@@ -86,10 +112,15 @@ export interface ReservationLimits {
   maxLevels?: number;
   /** pending entries per call of the script that joins them to their jobs: about 5 µs of Redis each, so a call stays near half a millisecond */
   batchSize?: number;
+  /** delayed ids not yet due looked at for parked jobs, over every queue, soonest first, shared among the queues (at most 200 each) */
+  maxDelayed?: number;
 }
 
 /** `queue` is in every job hash, so all of them nil means the hash is gone: no EXISTS needed. */
 const JOB_FIELDS = ['queue', 'name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts', 'entry'] as const;
+
+/** The fields of a delayed job's hash that tell whether it is parked, and what to show of it. */
+const PARKED_FIELDS = ['name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts', 'entry'] as const;
 
 /** Differences this small are the same timeout measured across a second's boundary. */
 const TIMEOUT_TOLERANCE_SECONDS = 1;
@@ -252,6 +283,55 @@ function classify(pending: PendingEntry, job: EntryJob, now: number, keys: Queue
   return row;
 }
 
+/** Delayed ids looked at per queue for parked jobs, at most. */
+const MAX_DELAYED_PER_QUEUE = 200;
+
+/**
+ * The parked jobs among the delayed ids not yet due, soonest first, at most
+ * `maxDelayed` over every queue (shared among them, at most
+ * MAX_DELAYED_PER_QUEUE each): those whose hash names a holder and points at
+ * no entry (a job pushed with a delay or released names none). A parking
+ * deadline is one claim's length ahead, so parked jobs sort among the
+ * soonest; more jobs delayed to a sooner second hide them. Once its deadline
+ * has passed, a parked job is due and no longer held. Two pipelined round
+ * trips: the ranges, then one HMGET per id.
+ */
+async function readParked(queue: RedisQueue, names: readonly string[], maxDelayed: number, now: number, errors: Reservations['errors']): Promise<ParkedJob[]> {
+  if (names.length === 0) return [];
+  const perQueue = Math.min(MAX_DELAYED_PER_QUEUE, Math.ceil(maxDelayed / names.length));
+  const ranges = queue.redis.pipeline();
+  for (const name of names) ranges.zrangebyscore(queue.keys.delayed(name), `(${now}`, '+inf', 'WITHSCORES', 'LIMIT', 0, perQueue);
+  const candidates: { queue: string; jobId: number; untilSeconds: number }[] = [];
+  (await settlePipeline(ranges)).forEach((reply, index) => {
+    const name = names[index]!;
+    if (reply instanceof Error) return errors.push({ stream: queue.keys.delayed(name), error: reply.message });
+    const flat = reply as string[];
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const jobId = Number(flat[i]);
+      if (Number.isSafeInteger(jobId) && jobId > 0) candidates.push({ queue: name, jobId, untilSeconds: Number(flat[i + 1]) });
+    }
+  });
+  if (candidates.length === 0) return [];
+  const reads = queue.redis.pipeline();
+  for (const { jobId } of candidates) reads.hmgetBuffer(queue.keys.job(jobId), ...PARKED_FIELDS);
+  // A j:{id} of another type is not a job; the doctor reports it.
+  const hashes = await settlePipeline(reads);
+  return candidates.flatMap((candidate, index) => {
+    const hash = hashes[index];
+    if (hash instanceof Error) return [];
+    const [name, reservedBy, reservedUntil, attempts, maxAttempts, entry] = (hash as (Buffer | null)[]).map((value) => (value === null ? null : bytesToText(value)));
+    if (!reservedBy || (entry ?? '') !== '') return [];
+    return [{
+      ...candidate,
+      name: name ?? null,
+      reservedBy,
+      reservedUntil: reservedUntil ?? '',
+      attempts: attempts ?? null,
+      maxAttempts: maxAttempts ?? null,
+    }];
+  });
+}
+
 function mostCommon(values: number[]): number | null {
   const tally = new Map<number, number>();
   for (const value of values) tally.set(value, (tally.get(value) ?? 0) + 1);
@@ -275,11 +355,12 @@ export function findParkingHazard(holders: readonly HolderGroup[]): ParkingHazar
 
 /**
  * Every reservation: each level stream's pending entries (XPENDING, paged)
- * joined with their job hashes, classified, and grouped by the worker that
+ * joined with their job hashes, classified, and the jobs parked in the
+ * delayed sets until their holder's deadline, grouped by the worker that
  * holds them. Reads only, in bounded pipelined batches; never creates a group.
  */
 export function readReservations(queue: RedisQueue, limits: ReservationLimits = {}): Promise<Reservations> {
-  const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 100 } = limits;
+  const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 100, maxDelayed = 1000 } = limits;
   return queue.attempt(async () => {
     const errors: Reservations['errors'] = [];
     const { names, truncated: queuesTruncated } = await readQueueNames(queue, maxQueues);
@@ -299,6 +380,7 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
 
     const { entries, truncated } = await readPending(queue, streams, pageSize, maxEntries, errors);
     const jobs = await readEntryJobs(queue, entries, batchSize);
+    const parked = await readParked(queue, names, maxDelayed, now, errors);
 
     const rows = entries.map((pending, index) => classify(pending, jobs[index]!, now, queue.keys));
 
@@ -310,11 +392,17 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
       if (held) held.push(row);
       else byHolder.set(holder, [row]);
     }
+    const parkedBy = new Map<string, ParkedJob[]>();
+    for (const job of parked) {
+      parkedBy.set(job.reservedBy, [...(parkedBy.get(job.reservedBy) ?? []), job]);
+      if (!byHolder.has(job.reservedBy)) byHolder.set(job.reservedBy, []);
+    }
     const holders: HolderGroup[] = [...byHolder.entries()]
       .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
       .map(([holder, held]) => ({
         holder,
         rows: held.sort((a, b) => a.deliveredAtMs - b.deliveredAtMs || a.entry.localeCompare(b.entry)),
+        parked: (holder === null ? [] : (parkedBy.get(holder) ?? [])).sort((a, b) => a.untilSeconds - b.untilSeconds || a.jobId - b.jobId),
         timeoutSeconds: mostCommon(held.flatMap((row) => (row.timeoutSeconds === null ? [] : [row.timeoutSeconds]))),
       }));
     const counts: Record<ReservationState, number> = { running: 0, overdue: 0, tombstone: 0, mismatch: 0 };
@@ -323,6 +411,7 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
       holders,
       counts,
       total: rows.length,
+      parkedTotal: parked.length,
       parkingHazard: findParkingHazard(holders),
       truncated: truncated || queuesTruncated,
       errors,

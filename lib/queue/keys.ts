@@ -45,4 +45,9 @@ export class QueueKeys {
   get seq(): string {
     return `${this.prefix}seq`;
   }
+
+  /** list: what the demo.record handler ran, "id attempt holder" per run; QueueLens's demos only, no part of the PHP layout */
+  get demoRuns(): string {
+    return `${this.prefix}demo:runs`;
+  }
 }
