@@ -32,7 +32,7 @@ export interface StaticPhpExpected {
   jobs: Record<string, { id: number; queue: string; is: string }>;
 }
 
-interface Fixture {
+export interface Fixture {
   format: number;
   prefix: string;
   captured_at: { unix_s: number; unix_ms: number };
@@ -41,7 +41,7 @@ interface Fixture {
 
 /** The parts of load-keys.mjs and shift-times.mjs these tests use (plain JavaScript, no types of their own). */
 interface FixtureTools {
-  loadKeys(redis: QueueClient, fixture: Fixture, prefix: string, options: { shiftLayout: 'staticphp' }): Promise<{ keys: number; deltaSeconds: number }>;
+  loadKeys(redis: QueueClient, fixture: Fixture, prefix: string, options: { shiftLayout: 'staticphp' | 'yii2' | 'yii2-ng-aging' }): Promise<{ keys: number; deltaSeconds: number }>;
   shiftFixture(fixture: Fixture, layout: 'staticphp', deltaSeconds: number): Fixture;
   staticphpJobFields(deltaSeconds: number): Record<string, (text: string) => string>;
 }
@@ -55,20 +55,22 @@ function assertFixturesPresent(): void {
   }
 }
 
-async function fixtureTools(): Promise<FixtureTools> {
+/** load-keys.mjs and shift-times.mjs from the fixtures folder, or an error saying the folder is missing. */
+export async function fixtureTools(): Promise<FixtureTools> {
   assertFixturesPresent();
   const load = (await import(pathToFileURL(resolve(FIXTURES_DIR, 'load-keys.mjs')).href)) as Pick<FixtureTools, 'loadKeys'>;
   const shift = (await import(pathToFileURL(resolve(FIXTURES_DIR, 'shift-times.mjs')).href)) as Omit<FixtureTools, 'loadKeys'>;
   return { loadKeys: load.loadKeys, shiftFixture: shift.shiftFixture, staticphpJobFields: shift.staticphpJobFields };
 }
 
-function readJson<T>(file: string): T {
+/** A file of the fixtures folder, parsed. */
+export function readFixtureJson<T>(file: string): T {
   assertFixturesPresent();
   return JSON.parse(readFileSync(resolve(FIXTURES_DIR, file), 'utf8')) as T;
 }
 
 export function readStaticPhpExpected(name: StaticPhpFixtureName): StaticPhpExpected {
-  return readJson<StaticPhpExpected>(`staticphp/${name}.expected.json`);
+  return readFixtureJson<StaticPhpExpected>(`staticphp/${name}.expected.json`);
 }
 
 /** A fixture string as the bytes the driver stored. */
@@ -115,7 +117,7 @@ export async function loadStaticPhpFixture(
 ): Promise<LoadedFixture> {
   const tools = await fixtureTools();
   const expected = readStaticPhpExpected(name);
-  const captured = readJson<Fixture>(`staticphp/${name}.json`);
+  const captured = readFixtureJson<Fixture>(`staticphp/${name}.json`);
   // loadKeys shifts by (now - captured_at): moving the times back while
   // keeping captured_at makes the load land agedSeconds before now.
   const fixture = agedSeconds === 0 ? captured : { ...tools.shiftFixture(captured, 'staticphp', -agedSeconds), captured_at: captured.captured_at };

@@ -1,10 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { QueueClient } from '../../queue/client';
-
-/** The yii2 dumps written by the real drivers, beside the checkout (../shared/fixtures/README.md). */
-const FIXTURES_DIR = resolve(fileURLToPath(new URL('../../..', import.meta.url)), '../shared/fixtures');
+import { fixtureTools, readFixtureJson, type Fixture } from '../../queue/test-fixtures';
 
 export const YII2_FIXTURES = ['stock', 'ng-strict', 'ng-aging', 'ng-json-serializer'] as const;
 export type Yii2FixtureName = (typeof YII2_FIXTURES)[number];
@@ -19,7 +14,7 @@ export interface Yii2Expected {
 }
 
 export function readYii2Expected(name: Yii2FixtureName): Yii2Expected {
-  return JSON.parse(readFileSync(resolve(FIXTURES_DIR, `yii2/${name}.expected.json`), 'utf8')) as Yii2Expected;
+  return readFixtureJson<Yii2Expected>(`yii2/${name}.expected.json`);
 }
 
 /** Which driver wrote the fixture: ng's class is ldkafka's. */
@@ -33,10 +28,7 @@ export function driverOf(expected: Yii2Expected): 'yii2' | 'yii2-ng' {
  */
 export async function loadYii2Fixture(redis: QueueClient, name: Yii2FixtureName, channel: string): Promise<Yii2Expected> {
   const expected = readYii2Expected(name);
-  const fixture: unknown = JSON.parse(readFileSync(resolve(FIXTURES_DIR, `yii2/${name}.json`), 'utf8'));
-  const { loadKeys } = (await import(pathToFileURL(resolve(FIXTURES_DIR, 'load-keys.mjs')).href)) as {
-    loadKeys(redis: QueueClient, fixture: unknown, prefix: string, options: { shiftLayout: string }): Promise<unknown>;
-  };
-  await loadKeys(redis, fixture, `${channel}.`, { shiftLayout: expected.layout });
+  const { loadKeys } = await fixtureTools();
+  await loadKeys(redis, readFixtureJson<Fixture>(`yii2/${name}.json`), `${channel}.`, { shiftLayout: expected.layout });
   return expected;
 }
