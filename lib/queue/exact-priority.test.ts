@@ -13,7 +13,7 @@ const BEYOND_DOUBLES = '9007199254740993';
 const ROUNDED = '9007199254740992';
 
 /** A ready job as PHP's PUSH writes it, with raw commands: the priority's digits in the hash, the stream key and the levels member. */
-async function pushAsPhp(queue: RedisQueue, id: number, priority: string): Promise<string> {
+async function pushAsPhp(queue: RedisQueue, id: number | string, priority: string): Promise<string> {
   const { keys, redis } = queue;
   const entry = await redis.xadd(keys.stream('mail', priority), '*', 'job', String(id));
   await redis
@@ -78,6 +78,18 @@ describe('a priority beyond 2^53, written by PHP', () => {
     expect(await queue.redis.zrange(queue.keys.levels('mail'), 0, '-1')).toEqual([BEYOND_DOUBLES]);
     await expect(queue.push('mail', 'n', {}, { priority: '9223372036854775808' })).rejects.toThrow(/a PHP integer/);
     await expect(queue.push('mail', 'n', {}, { priority: '1.5' })).rejects.toThrow(/whole number/);
+  });
+});
+
+describe('a job id beyond 2^53, written by PHP', () => {
+  it('is refused with an error naming it, and no rounded key is touched', async () => {
+    const queue = await openQueue();
+    await pushAsPhp(queue, BEYOND_DOUBLES, '0');
+    await expect(queue.reserve(['mail'], 'w:1', 60)).rejects.toThrow(`Job ${BEYOND_DOUBLES} of queue mail has an id beyond 2^53`);
+    expect(await queue.redis.exists(queue.keys.job(ROUNDED))).toBe(0);
+    // Left to its claim: still pending on its entry, for a PHP worker to reclaim once it runs out.
+    expect(await queue.redis.hget(queue.keys.job(BEYOND_DOUBLES), 'reserved_by')).toBe('w:1');
+    expect(await pendingCount(queue, '0')).toBe(1);
   });
 });
 
