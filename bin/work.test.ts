@@ -26,7 +26,15 @@ function startWorker(port: number) {
   worker.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   worker.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => worker!.once('exit', (code) => resolve(code)));
-  return { output, exited };
+  /** Waits until `condition` holds; a timeout shows everything the worker printed. */
+  const until = async (condition: () => boolean, timeoutMs: number) => {
+    try {
+      await waitFor(async () => (condition() ? true : undefined), timeoutMs);
+    } catch {
+      throw new Error(`The worker did not get there within ${timeoutMs}ms. stdout:\n${output.stdout}\nstderr:\n${output.stderr}`);
+    }
+  };
+  return { output, exited, until };
 }
 
 /** A port that accepts and at once drops every connection, counting them: each is one attempt of the worker to reach Redis. */
@@ -44,46 +52,46 @@ const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).len
 describe('queuelens work while Redis is down', () => {
   it('waits for Redis when it starts, logs the outage once, and runs jobs once it is up; the same through a later outage', async () => {
     const port = await servers.freePort();
-    const { output, exited } = startWorker(port);
-    await waitFor(async () => (count(output.stderr, OUTAGE) > 0 ? true : undefined), 20_000);
+    const { output, exited, until } = startWorker(port);
+    await until(() => count(output.stderr, OUTAGE) > 0, 90_000);
 
-    // Several more attempts fail (a refused port, then one that hangs up) before Redis starts.
+    // More attempts fail (at a port that hangs up, the backoff growing up to 10 s apart) before Redis starts.
     const dropping = await droppingEveryConnection(port);
-    await waitFor(async () => (dropping.attempts() >= 2 ? true : undefined), 20_000);
+    await until(() => dropping.attempts() >= 2, 60_000);
     await new Promise((resolve) => dropping.server.close(resolve));
     const redis = await servers.redis({ port });
     const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port, prefix: 'work-test:' }));
     try {
       const first = await queue.push('mail', 'demo.noop', {});
-      await waitFor(async () => (output.stdout.includes(`completed ${first} demo.noop`) ? true : undefined), 30_000);
-      expect(count(output.stderr, OUTAGE)).toBe(1);
-      expect(count(output.stderr, BACK)).toBe(1);
+      await until(() => output.stdout.includes(`completed ${first} demo.noop`), 60_000);
+      expect(count(output.stderr, OUTAGE), output.stderr).toBe(1);
+      expect(count(output.stderr, BACK), output.stderr).toBe(1);
       expect(output.stderr).toContain('Working mail with concurrency 1 and a 60s timeout');
 
       // Redis goes away under the running worker and comes back on the same port.
       await redis.kill();
-      await waitFor(async () => (count(output.stderr, OUTAGE) === 2 ? true : undefined), 20_000);
+      await until(() => count(output.stderr, OUTAGE) === 2, 60_000);
       const second = await servers.redis({ port });
-      await waitFor(async () => (count(output.stderr, BACK) === 2 ? true : undefined), 30_000);
+      await until(() => count(output.stderr, BACK) === 2, 60_000);
       const next = await queue.push('mail', 'demo.noop', {});
-      await waitFor(async () => (output.stdout.includes(`completed ${next} demo.noop`) ? true : undefined), 30_000);
-      expect(count(output.stderr, OUTAGE)).toBe(2);
+      await until(() => output.stdout.includes(`completed ${next} demo.noop`), 60_000);
+      expect(count(output.stderr, OUTAGE), output.stderr).toBe(2);
       expect(output.stderr).not.toMatch(/at .*\.ts:\d+/);
 
       worker!.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await exited, output.stderr).toBe(0);
       await second.kill();
     } finally {
       await queue.close();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('stops at once on SIGTERM while it is still waiting for Redis', async () => {
     const port = await servers.freePort();
-    const { output, exited } = startWorker(port);
-    await waitFor(async () => (count(output.stderr, OUTAGE) > 0 ? true : undefined), 20_000);
+    const { output, exited, until } = startWorker(port);
+    await until(() => count(output.stderr, OUTAGE) > 0, 90_000);
     worker!.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, output.stderr).toBe(0);
     expect(output.stderr).toContain('Stopping after the running jobs finish…');
-  }, 60_000);
+  }, 150_000);
 });
