@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { testQueueFactory } from '../lib/queue/test-redis';
 
@@ -14,9 +16,15 @@ function queuelens(...args: string[]): Promise<Outcome> {
   return queuelensWith(process.env, ...args);
 }
 
+const CLI = fileURLToPath(new URL('queuelens.js', import.meta.url));
+
 function queuelensWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Outcome> {
+  return queuelensIn(process.cwd(), env, ...args);
+}
+
+function queuelensIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], { env }, (error, stdout, stderr) => {
+    execFile('node', [CLI, ...args], { env, cwd }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -35,6 +43,58 @@ describe('queuelens', () => {
     const noOrigins = await queuelensWith({ ...env, QUEUELENS_SECRET: 'y'.repeat(40) }, 'serve', '--host', '::', '--port', '3999');
     expect(noOrigins.stderr).toMatch(/without QUEUELENS_ORIGINS/);
   });
+
+  it('takes -H and -p as next start does', async () => {
+    const env = { ...process.env };
+    for (const name of ['QUEUELENS_SECRET', 'QUEUELENS_VIEWER_SECRET', 'QUEUELENS_ORIGINS']) delete env[name];
+    const short = await queuelensWith({ ...env, QUEUELENS_SECRET: 'hunter2' }, 'serve', '-H', '192.168.1.10', '-p', '3999');
+    expect(short.stderr).toMatch(/Refusing to listen on 192\.168\.1\.10, which other machines can reach/);
+    const badPort = await queuelensWith(env, 'serve', '-H', '127.0.0.1', '-p', '-3');
+    expect(badPort).toMatchObject({ code: 2, stderr: expect.stringContaining('--port takes a whole number of at least 1, got "-3"') });
+  });
+
+  it('runs from any directory', async () => {
+    const queue = await openQueue();
+    await queue.push('mail', 'demo.noop', {});
+    const status = await queuelensIn(tmpdir(), process.env, 'status', '--json', '--prefix', queue.keys.prefix);
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(status.stdout)).toEqual({ queues: [{ queue: 'mail', pending: 1, delayed: 0, reserved: 0, total: 1 }], failed: 0 });
+    expect(await queuelensIn(tmpdir(), process.env, 'doctor', '--prefix', queue.keys.prefix)).toEqual({ code: 0, stdout: 'No problems found.\n', stderr: '' });
+  });
+
+  it('pushes the payload byte for byte, and only what a PHP worker can run', async () => {
+    const queue = await openQueue();
+    const prefix = ['--prefix', queue.keys.prefix];
+    const payload = '{"id": 9007199254740993, "price": 1.0, "tags": ["a"] }';
+    const pushed = await queuelens('push', 'mail', 'n', payload, ...prefix);
+    expect(pushed).toEqual({ code: 0, stdout: '1\n', stderr: '' });
+    expect(await queue.redis.hget(queue.keys.job(1), 'payload')).toBe(payload);
+    expect((await queuelens('push', 'mail', 'n', '[1,2]', ...prefix)).code).toBe(0);
+
+    for (const [scalar, got] of [['42', 'a number'], ['"text"', 'a string'], ['null', 'null'], ['true', 'a boolean']]) {
+      const refused = await queuelens('push', 'mail', 'n', scalar!, ...prefix);
+      expect(refused, scalar).toMatchObject({ code: 2, stdout: '' });
+      expect(refused.stderr, scalar).toContain(`PAYLOAD_JSON must be a JSON object or array (a PHP worker decodes it to an array and fails anything else), got ${got}`);
+    }
+    expect(await queue.redis.get(queue.keys.seq)).toBe('2');
+  }, 90_000);
+
+  it('pushes at a negative priority and at one beyond 2^53, as PHP writes them', async () => {
+    const queue = await openQueue();
+    const prefix = ['--prefix', queue.keys.prefix];
+    expect(await queuelens('push', 'mail', 'n', '{}', '--priority', '-3', ...prefix)).toEqual({ code: 0, stdout: '1\n', stderr: '' });
+    expect(await queue.redis.hget(queue.keys.job(1), 'priority')).toBe('-3');
+    expect(await queue.redis.xlen(queue.keys.stream('mail', -3))).toBe(1);
+    expect((await queuelens('push', 'mail', 'n', '{}', '--priority', '9007199254740993', ...prefix)).code).toBe(0);
+    expect(await queue.redis.hget(queue.keys.job(2), 'priority')).toBe('9007199254740993');
+    expect(await queue.redis.xlen(queue.keys.stream('mail', '9007199254740993'))).toBe(1);
+    expect(await queue.redis.zrange(queue.keys.levels('mail'), 0, '-1')).toEqual(['-3', '9007199254740993']);
+
+    expect(await queuelens('push', 'mail', 'n', '{}', '--priority', '1.5', ...prefix)).toMatchObject({ code: 2, stderr: expect.stringContaining('--priority takes a whole number') });
+    const tooBig = await queuelens('push', 'mail', 'n', '{}', '--priority', '9223372036854775808', ...prefix);
+    expect(tooBig).toMatchObject({ code: 1, stderr: expect.stringContaining('(a PHP integer)') });
+    expect(await queue.redis.get(queue.keys.seq)).toBe('2');
+  }, 90_000);
 
   it('pushes, lists failed jobs, retries and forgets them', async () => {
     const queue = await openQueue();

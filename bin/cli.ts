@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/queue/config';
@@ -10,9 +12,9 @@ import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/la
 import { openLayout } from '../lib/layouts/open-layout';
 import { layoutSettingsFromEnv } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
-import { type PushOptions } from '../lib/queue/redis-queue';
+import { describeUnrunnablePayload, type PushOptions } from '../lib/queue/redis-queue';
 import { demoHandlers } from '../lib/worker/demo-handlers';
-import { Worker, type WorkerEvent } from '../lib/worker/worker';
+import { UNREACHABLE_FIRST_WAIT_MS, UNREACHABLE_MAX_WAIT_MS, Worker, type WorkerEvent } from '../lib/worker/worker';
 
 const USAGE = `Usage: queuelens <command> [options]
 
@@ -23,14 +25,16 @@ Commands:
                                            put failed jobs back on their queue
   forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
+                                           PAYLOAD_JSON (an object or an array) is stored as given
   doctor [--json] [--repair]              check the whole layout; exit 1 when anything is wrong.
                                            --repair applies the repairs (exit 0 when all were repaired)
-  serve [--host H] [--port P]              run the dashboard from the production build (npm run build first);
+  serve [-H|--host H] [-p|--port P]        run the dashboard from the production build (npm run build first);
                                            default 127.0.0.1:3000. Without QUEUELENS_SECRET on a loopback
                                            address it makes a secret and prints a one-time login link
   work QUEUE[,QUEUE...] [--concurrency N] [--timeout S]
                                            run the demo handlers: demo.noop, demo.sleep {"ms":N},
-                                           demo.fail, demo.flaky {"p":0.3}, demo.record {"ms":N}
+                                           demo.fail, demo.flaky {"p":0.3}, demo.record {"ms":N}. While Redis
+                                           cannot be reached (at the start too) it waits and retries
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
 Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);
@@ -53,11 +57,38 @@ const connectionOptions = {
 } as const satisfies ParseArgsConfig['options'];
 
 function parse<const O extends ParseArgsConfig['options']>(args: string[], options: O) {
+  const all = { ...connectionOptions, ...options };
   try {
-    return parseArgs({ args, options: { ...connectionOptions, ...options }, allowPositionals: true, strict: true });
+    return parseArgs({ args: withNegativeValues(args, all), options: all, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * parseArgs reads `--priority -3` as an option missing its value (it calls
+ * "-3" ambiguous): a negative number after an option that takes a value is
+ * that value, so it is passed as `--priority=-3`.
+ */
+function withNegativeValues(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const takesValue = (arg: string) => {
+    const entry = arg.startsWith('--')
+      ? [arg.slice(2), options[arg.slice(2)]] as const
+      : Object.entries(options).find(([, option]) => option.short !== undefined && arg === `-${option.short}`);
+    return entry?.[1]?.type === 'string' ? entry[0] : undefined;
+  };
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = takesValue(args[i]!);
+    const next = args[i + 1];
+    if (name !== undefined && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`--${name}=${next}`);
+      i += 1;
+    } else {
+      joined.push(args[i]!);
+    }
+  }
+  return joined;
 }
 
 function wholeNumber(text: string | undefined, option: string, min: number): number | undefined {
@@ -172,19 +203,19 @@ const commands: Record<string, Command> = {
     if (queueName === undefined || name === undefined || payloadJson === undefined || extra.length > 0) {
       throw new UsageError('push needs QUEUE NAME PAYLOAD_JSON');
     }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(payloadJson);
-    } catch {
-      throw new UsageError(`PAYLOAD_JSON is not valid JSON: ${payloadJson}`);
+    const payloadError = describeUnrunnablePayload(payloadJson);
+    if (payloadError !== null) throw new UsageError(`PAYLOAD_JSON ${payloadError}`);
+    if (values.priority !== undefined && !/^-?\d+$/.test(values.priority)) {
+      throw new UsageError(`--priority takes a whole number (negative allowed), got "${values.priority}"`);
     }
     const options: PushOptions = {
       delaySeconds: wholeNumber(values.delay, '--delay', 0),
-      priority: wholeNumber(values.priority, '--priority', Number.MIN_SAFE_INTEGER),
+      // As text: a PHP priority may be beyond what a JS number holds exactly.
+      priority: values.priority,
       uniqueKey: values.unique,
       maxAttempts: wholeNumber(values['max-attempts'], '--max-attempts', 1),
     };
-    await withCapability(values, 'runner', 'push', async (queue) => console.log(String(await queue.push(queueName, name, payload, options))));
+    await withCapability(values, 'runner', 'push', async (queue) => console.log(String(await queue.pushEncoded(queueName, name, payloadJson, options))));
   },
 
   async doctor(args) {
@@ -228,27 +259,45 @@ const commands: Record<string, Command> = {
     if (queues.length === 0 || positionals.length > 1) throw new UsageError('work needs QUEUE[,QUEUE...]');
     const concurrency = wholeNumber(values.concurrency, '--concurrency', 1) ?? 1;
     const timeoutSeconds = wholeNumber(values.timeout, '--timeout', 1) ?? 60;
-    await withCapability(values, 'runner', 'work', async (queue) => {
-      const worker = new Worker(queue, { queues, handlers: demoHandlers(queue), concurrency, timeoutSeconds, onEvent: logWorkerEvent });
-      const stop = () => {
-        console.error('Stopping after the running jobs finish…');
-        worker.stop();
+    // Signals are heard from the start: a worker still waiting for Redis stops at once.
+    const stopping = new AbortController();
+    let worker: Worker | undefined;
+    const stop = () => {
+      console.error('Stopping after the running jobs finish…');
+      stopping.abort();
+      worker?.stop();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    const outage = outageLog();
+    const layout = await connectOnceReachable(values, outage, stopping.signal);
+    if (layout === null) return;
+    try {
+      const queue = capabilityOf(layout, 'runner', 'work');
+      queue.redis.on('ready', () => outage.ended());
+      const onEvent = (event: WorkerEvent) => {
+        // While the connection is down every slot's every retry fails alike: the outage is logged once.
+        if (event.type === 'queue-unreachable' && queue.redis.status !== 'ready') outage.began(event.error);
+        else logWorkerEvent(event);
       };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      worker = new Worker(queue, { queues, handlers: demoHandlers(queue), concurrency, timeoutSeconds, onEvent });
       console.error(`Working ${queues.join(', ')} with concurrency ${concurrency} and a ${timeoutSeconds}s timeout`);
-      await worker.run();
-    });
+      if (!stopping.signal.aborted) await worker.run();
+    } finally {
+      await layout.close();
+    }
   },
 
   async serve(args) {
-    const { values, positionals } = parse(args, { host: { type: 'string' }, port: { type: 'string' } });
+    // -H and -p as `next start` spells them, so `npm start -- -p 3000 -H 127.0.0.1` works.
+    const { values, positionals } = parse(args, { host: { type: 'string', short: 'H' }, port: { type: 'string', short: 'p' } });
     if (positionals.length > 0) throw new UsageError('serve takes no positional arguments');
     const host = values.host ?? '127.0.0.1';
     const port = wholeNumber(values.port, '--port', 1) ?? 3000;
     const launch = prepareLaunch(process.env, host, port);
     if (!launch.ok) throw new QueueError(launch.error);
-    const server = '.next/standalone/server.js';
+    // The build is the checkout's, wherever the command is run from.
+    const server = fileURLToPath(new URL('../.next/standalone/server.js', import.meta.url));
     if (!existsSync(server)) throw new UsageError(`${server} is missing: run npm run build first`);
     // The standalone server reads HOSTNAME and PORT; instrumentation.ts checks the same settings again.
     // The standalone server changes into its own directory, so a config file here is passed by its full path.
@@ -262,7 +311,7 @@ const commands: Record<string, Command> = {
 };
 
 function subjectOf(finding: Finding): string {
-  return `${finding.kind} ${finding.jobId !== undefined ? `job ${finding.jobId} ` : ''}${finding.key}`;
+  return `${finding.kind} ${finding.jobId !== undefined ? `job ${finding.jobId} ` : ''}${finding.subject}`;
 }
 
 function describeFinding(finding: Finding): string {
@@ -287,6 +336,47 @@ function logWorkerEvent(event: WorkerEvent): void {
   }
 }
 
+/** Logs when an outage begins and when it ends, never each retry: a fleet's logs stay readable through a long one. */
+function outageLog() {
+  let since: number | null = null;
+  return {
+    began(error: string) {
+      if (since !== null) return;
+      since = Date.now();
+      console.error(`${new Date().toISOString()} ${error}; retrying with backoff (up to ${UNREACHABLE_MAX_WAIT_MS / 1000}s apart) until it answers`);
+    },
+    ended() {
+      if (since === null) return;
+      console.error(`${new Date().toISOString()} Redis answers again, after ${((Date.now() - since) / 1000).toFixed(1)}s`);
+      since = null;
+    },
+  };
+}
+
+/**
+ * Connects, waiting out an outage with backoff rather than exiting, so a
+ * fleet restarted while Redis is down comes back by itself once it is up.
+ * Settings that cannot work still fail at once. Null when stopped meanwhile.
+ */
+async function connectOnceReachable(
+  values: ConnectionValues,
+  outage: ReturnType<typeof outageLog>,
+  stopping: AbortSignal,
+): Promise<QueueLayout | null> {
+  for (let waitMs = UNREACHABLE_FIRST_WAIT_MS; !stopping.aborted; waitMs = Math.min(waitMs * 2, UNREACHABLE_MAX_WAIT_MS)) {
+    try {
+      const layout = await connect(values);
+      outage.ended();
+      return layout;
+    } catch (error) {
+      if (!(error instanceof QueueError) || !error.unreachable) throw error;
+      outage.began(error.message);
+      await sleep(waitMs, undefined, { signal: stopping }).catch(() => undefined);
+    }
+  }
+  return null;
+}
+
 async function withLayout(values: ConnectionValues, action: (layout: QueueLayout) => Promise<void>): Promise<void> {
   const layout = await connect(values);
   try {
@@ -305,11 +395,14 @@ async function withCapability<C extends Capability>(
   command: string,
   action: (queue: Exclude<QueueLayout[C], Absent>) => Promise<void>,
 ): Promise<void> {
-  await withLayout(values, async (layout) => {
-    const available = layout[capability];
-    if (isAbsent(available)) throw new UnsupportedError(`${command} is not available on ${layout.description}: ${available.absent}`);
-    await action(available as Exclude<QueueLayout[C], Absent>);
-  });
+  await withLayout(values, (layout) => action(capabilityOf(layout, capability, command)));
+}
+
+/** One of the layout's capabilities, or an UnsupportedError that gives the layout's reason for not having it. */
+function capabilityOf<C extends Capability>(layout: QueueLayout, capability: C, command: string): Exclude<QueueLayout[C], Absent> {
+  const available = layout[capability];
+  if (isAbsent(available)) throw new UnsupportedError(`${command} is not available on ${layout.description}: ${available.absent}`);
+  return available as Exclude<QueueLayout[C], Absent>;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -35,6 +35,32 @@ describe('queuelens doctor', () => {
     expect(await queuelens('doctor', ...prefix)).toMatchObject({ code: 0, stdout: 'No problems found.\n' });
   });
 
+  it('reports and repairs every finding in one run, and no drained queue', async () => {
+    const queue = await openQueue();
+    const prefix = ['--prefix', queue.keys.prefix];
+    for (const name of ['drained-a', 'drained-b', 'drained-c']) {
+      await queue.push(name, 'a', {});
+      await queue.complete((await queue.reserve([name], 'w:1', 60))!);
+    }
+    expect(await queuelens('doctor', ...prefix)).toEqual({ code: 0, stdout: 'No problems found.\n', stderr: '' });
+
+    await queue.push('mail', 'keep', {});
+    const bare = [];
+    for (let n = 0; n < 3; n++) bare.push(await queue.redis.xadd(queue.keys.stream('mail', 0), '*', 'other', String(n)));
+    await queue.redis.zadd(queue.keys.failed, 1, '97', 2, '98', 3, '99');
+    const report = JSON.parse((await queuelens('doctor', '--json', ...prefix)).stdout) as { findings: { kind: string; subject: string }[] };
+    expect(report.findings.map(({ kind, subject }) => `${kind} ${subject}`).sort()).toEqual([
+      ...['97', '98', '99'].map((id) => `dangling-failed ${queue.keys.failed} ${id}`),
+      ...bare.map((entry) => `tombstone-entry ${queue.keys.stream('mail', 0)} ${entry}`),
+    ].sort());
+
+    const repaired = await queuelens('doctor', '--repair', ...prefix);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout.split('\n').filter(Boolean).map((line) => line.split('  ')[0])).toEqual(Array(6).fill('repaired'));
+    expect(await queuelens('doctor', ...prefix)).toMatchObject({ code: 0, stdout: 'No problems found.\n' });
+    expect(await queue.redis.scard(queue.keys.queues)).toBe(4);
+  });
+
   it('exits 1 after --repair when a finding can only be reported', async () => {
     const queue = await openQueue();
     await queue.push('mail', 'send', {});

@@ -62,4 +62,26 @@ test.describe('doctor page', () => {
     await page.getByRole('button', { name: 'Run check again' }).click();
     await expect(page.getByText('No problems found. The layout is consistent.')).toBeVisible();
   });
+
+  test('lists each of several findings in one key, each by its entry, and no drained queue', async ({ page }) => {
+    const name = keys.queueName('doctor-entries');
+    const drained = keys.queueName('doctor-drained');
+    await queue.push(drained, 'mail.send', {});
+    await queue.complete((await queue.reserve([drained], 'e2e:1', 60))!);
+    const stream = queue.keys.stream(name, 0);
+    await queue.redis.sadd(queue.keys.queues, name);
+    await queue.redis.zadd(queue.keys.levels(name), 0, '0');
+    // Entries that name no job: before findings had subjects, one stream's were one finding.
+    const entries = [await queue.redis.xadd(stream, '*', 'other', 'a'), await queue.redis.xadd(stream, '*', 'other', 'b')];
+
+    await page.goto(doctorHref);
+    await page.getByRole('button', { name: 'Run check' }).click();
+    const group = page.getByRole('region', { name: /Stream entries whose job is gone \(2\)/ });
+    for (const entry of entries) await expect(group.getByText(`${stream} ${entry}`)).toBeVisible();
+    await expect(page.getByText(drained)).toHaveCount(0);
+    await group.getByRole('button', { name: 'Repair all 2' }).click();
+    await page.getByRole('dialog', { name: 'Repair 2 findings?' }).getByRole('button', { name: 'Repair' }).click();
+    await expect(page.getByText('Repaired 2 findings.')).toBeVisible();
+    expect(await queue.redis.xlen(stream)).toBe(0);
+  });
 });

@@ -17,9 +17,7 @@ export const repairSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('drop-delayed'), queue: name, id }),
   z.object({ kind: z.literal('drop-failed'), id }),
   z.object({ kind: z.literal('free-unique'), key: z.string().max(10_000), id: z.string().max(100) }),
-  z.object({ kind: z.literal('unregister-queue'), queue: name }),
   z.object({ kind: z.literal('drop-level'), queue: name, level }),
-  z.object({ kind: z.literal('fail-exhausted'), id }),
   z.object({ kind: z.literal('fail-invalid-payload'), id }),
   z.object({ kind: z.literal('raise-seq'), to: id }),
 ]);
@@ -37,14 +35,12 @@ export const stateSchema = z.object({
     .array(
       z.object({
         name,
-        levels: z.array(z.object({ level, length: count })).max(100),
+        levels: z.array(level).max(100),
         delayed: count,
-        levelsReadable: z.boolean(),
         delayedReadable: z.boolean(),
       }),
     )
     .max(10_000),
-  jobsByQueue: z.record(z.string().max(1000), count),
   highestId: count,
   seq: z.number().int().nullable(),
   seqReadable: z.boolean(),

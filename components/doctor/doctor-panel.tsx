@@ -26,7 +26,7 @@ const SEVERITY_LOOK: Record<Severity, string> = {
 };
 
 function subjectOf(finding: Finding): string {
-  return finding.jobId !== undefined ? `job ${finding.jobId}` : finding.key;
+  return finding.jobId !== undefined ? `job ${finding.jobId}` : finding.subject;
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
@@ -155,7 +155,7 @@ export function DoctorPanel() {
                         <br />
                       </>
                     )}
-                    <span className="font-mono text-xs">{finding.key}</span>
+                    <span className="font-mono text-xs">{finding.subject}</span>
                   </Cell>
                   <Cell>{finding.explanation}</Cell>
                   <Cell>{finding.repairDescription}</Cell>

@@ -12,9 +12,7 @@ export type FindingKind =
   | 'dangling-delayed'
   | 'dangling-failed'
   | 'wrong-unique'
-  | 'empty-queue'
   | 'level-without-stream'
-  | 'attempts-used'
   | 'invalid-payload'
   | 'seq-behind'
   | 'wrong-type';
@@ -27,6 +25,12 @@ export interface Finding {
   jobId?: number;
   /** the key it concerns */
   key: string;
+  /**
+   * what exactly it is about, unique among the findings of its kind: the key,
+   * or the key and the stream entry or set member inside it (one stream holds
+   * many tombstones, one failed set many dangling ids)
+   */
+  subject: string;
   /** what is wrong, in plain words */
   explanation: string;
   /** what the repair would change (the dry run), or why there is none */
@@ -40,33 +44,29 @@ export const FINDING_KINDS: Record<FindingKind, { severity: Severity; title: str
   'seq-behind': { severity: 'critical', title: 'queue:seq is behind the highest job id' },
   'wrong-type': { severity: 'critical', title: 'Keys of the wrong type' },
   'orphan-job': { severity: 'warning', title: 'Jobs nothing points at' },
-  'attempts-used': { severity: 'warning', title: 'Waiting jobs that used all their attempts' },
   'invalid-payload': { severity: 'warning', title: 'Payloads that are not JSON' },
   'wrong-unique': { severity: 'warning', title: 'Unique keys held by the wrong job' },
   'tombstone-entry': { severity: 'info', title: 'Stream entries whose job is gone' },
   'dangling-entry': { severity: 'info', title: 'Jobs whose entry field names no entry' },
   'dangling-delayed': { severity: 'info', title: 'Delayed ids whose job is gone' },
   'dangling-failed': { severity: 'info', title: 'Failed ids whose job is gone' },
-  'empty-queue': { severity: 'info', title: 'Registered queues with nothing left' },
   'level-without-stream': { severity: 'info', title: 'Levels without a stream' },
 };
 
-/** How a finding is told apart from another: the same thing found twice (SCAN may return a key twice) is one finding. */
+/**
+ * How a finding is told apart from another: by what it is about, so every
+ * broken thing is one finding, and the same thing found twice (SCAN may
+ * return a key twice) is still one.
+ */
 export function findingId(finding: Finding): string {
-  return `${finding.kind}\u0000${finding.key}\u0000${finding.jobId ?? ''}`;
-}
-
-export interface LevelInfo {
-  level: string;
-  /** stream length; reserved entries are still in the stream */
-  length: number;
+  return `${finding.kind}\u0000${finding.subject}`;
 }
 
 export interface QueueInfo {
   name: string;
-  levels: LevelInfo[];
+  /** the levels whose stream exists and is a stream, lowest first */
+  levels: string[];
   delayed: number;
-  levelsReadable: boolean;
   delayedReadable: boolean;
 }
 
@@ -86,8 +86,6 @@ export interface DoctorState {
   /** the sub-index: the level within the queue, for the streams phase */
   subIndex: number;
   queues: QueueInfo[];
-  /** job hashes per queue name (ready, delayed, reserved, failed or orphaned), counted in the jobs phase */
-  jobsByQueue: Record<string, number>;
   /** the highest id of any j:{id} key */
   highestId: number;
   /** queue:seq as read at the start; null when absent, NaN-free */
@@ -102,7 +100,7 @@ export interface DoctorState {
 
 export function startDoctor(): DoctorState {
   return {
-    phase: 'layout', cursor: '0', index: 0, subIndex: 0, queues: [], jobsByQueue: {}, highestId: 0,
+    phase: 'layout', cursor: '0', index: 0, subIndex: 0, queues: [], highestId: 0,
     seq: null, seqReadable: true, queuesReadable: true, failedReadable: true, examined: 0, steps: 0,
   };
 }
@@ -115,7 +113,7 @@ const PHASE_LABELS: Record<Phase, string> = {
   failed: 'the failed set',
   jobs: 'the job hashes',
   unique: 'the unique keys',
-  finish: 'the counter and empty queues',
+  finish: 'the id counter',
   done: 'done',
 };
 

@@ -103,21 +103,66 @@ describe('the doctor', () => {
     expect(await queue.redis.get(queue.keys.unique('mine'))).toBe(String(id));
   });
 
-  it('unregisters a queue with nothing left, only while it is empty', async () => {
+  it('finds nothing in drained queues: PHP never unregisters a queue, nor its levels and streams', async () => {
     const queue = await openQueue();
-    const job = await queue.push('old', 'a', {});
-    await queue.complete((await queue.reserve(['old'], 'w:1', 60))!);
-    expect(await queue.redis.exists(queue.keys.stream('old', 0))).toBe(1);
-    const [found] = await runDoctor(queue);
-    expect(found).toMatchObject({ kind: 'empty-queue', repair: { kind: 'unregister-queue', queue: 'old' } });
-    // A push between the check and the repair: the repair must leave the queue alone.
-    await queue.push('old', 'b', {});
-    expect(await applyRepair(queue, found!.repair!)).toBe(false);
-    expect(await queue.redis.sismember(queue.keys.queues, 'old')).toBe(1);
-    await queue.complete((await queue.reserve(['old'], 'w:1', 60))!);
-    await repairOnly(queue, 'empty-queue', { severity: 'info' });
-    expect(await queue.redis.exists(queue.keys.stream('old', 0), queue.keys.levels('old'))).toBe(0);
-    expect(job).toBe(1);
+    for (const [name, priority] of [['old', 0], ['older', 2], ['oldest', -5]] as const) {
+      await queue.push(name, 'a', {}, { priority });
+      await queue.complete((await queue.reserve([name], 'w:1', 60))!);
+      expect(await queue.redis.exists(queue.keys.stream(name, priority), queue.keys.levels(name))).toBe(2);
+    }
+    expect(await queue.redis.scard(queue.keys.queues)).toBe(3);
+    expect(await runDoctor(queue)).toEqual([]);
+  });
+
+  it('reports every finding, several of each kind in one key, each once, and repairs them all', async () => {
+    const queue = await openQueue();
+    const { keys, redis } = queue;
+    // Three drained queues beside the broken state: none of them is a finding.
+    for (const name of ['drained-a', 'drained-b', 'drained-c']) {
+      await queue.push(name, 'a', {});
+      await queue.complete((await queue.reserve([name], 'w:1', 60))!);
+    }
+    const ids = await queue.pushMany(Array.from({ length: 12 }, (_, n) => ({ queue: 'mail', name: `n${n}`, payload: {}, options: n >= 9 ? { delaySeconds: 600 } : {} })));
+    const [orphans, tombstones, invalid, delayed] = [ids.slice(0, 3), ids.slice(3, 6), ids.slice(6, 9), ids.slice(9, 12)];
+    for (const id of orphans) await redis.xdel(keys.stream('mail', 0), (await redis.hget(keys.job(id), 'entry'))!);
+    for (const id of tombstones) await redis.del(keys.job(id));
+    // Entries that carry no job id at all: one finding each, not one per stream.
+    const bare = [await redis.xadd(keys.stream('mail', 0), '*', 'other', 'x'), await redis.xadd(keys.stream('mail', 0), '*', 'other', 'y')];
+    for (const id of invalid) await redis.hset(keys.job(id), 'payload', '{nope');
+    for (const id of delayed) await redis.hset(keys.job(id), 'entry', `1-${id}`);
+    await redis.zadd(keys.delayed('mail'), 1, '9001', 2, '9002', 3, '9003');
+    await redis.zadd(keys.failed, 1, '9011', 2, '9012', 3, '9013');
+    await redis.zadd(keys.levels('mail'), 7, '7', 8, '8', 9, '9');
+    for (const key of ['u1', 'u2', 'u3']) await redis.set(keys.unique(key), '9999');
+
+    const findings = await runDoctor(queue);
+    const counts = Object.fromEntries([...new Set(findings.map((finding) => finding.kind))].map((kind) => [kind, ofKind(findings, kind).length]));
+    expect(counts).toEqual({
+      'orphan-job': 3, 'tombstone-entry': 5, 'invalid-payload': 3, 'dangling-entry': 3, 'dangling-delayed': 3,
+      'dangling-failed': 3, 'level-without-stream': 3, 'wrong-unique': 3,
+    });
+    expect(ofKind(findings, 'tombstone-entry').flatMap((finding) => finding.jobId ?? []).sort((x, y) => x - y)).toEqual(tombstones);
+    expect(ofKind(findings, 'tombstone-entry').filter((finding) => finding.jobId === undefined).map((finding) => finding.subject).sort()).toEqual(
+      bare.map((entry) => `${keys.stream('mail', 0)} ${entry}`).sort(),
+    );
+    expect(ofKind(findings, 'dangling-failed').map((finding) => finding.jobId)).toEqual([9011, 9012, 9013]);
+
+    expect((await applyRepairs(queue, findings.map((finding) => finding.repair!))).every(Boolean)).toBe(true);
+    expect(await runDoctor(queue)).toEqual([]);
+  });
+
+  it('tells apart members of one set that are no job ids', async () => {
+    const queue = await openQueue();
+    await queue.push('mail', 'later', {}, { delaySeconds: 600 });
+    await queue.redis.zadd(queue.keys.delayed('mail'), 1, 'abc', 2, 'def');
+    await queue.redis.zadd(queue.keys.failed, 1, 'ghi', 2, 'jkl');
+    const findings = await runDoctor(queue);
+    expect(findings.map((finding) => [finding.kind, finding.subject, finding.repair]).sort()).toEqual([
+      ['dangling-delayed', `${queue.keys.delayed('mail')} abc`, null],
+      ['dangling-delayed', `${queue.keys.delayed('mail')} def`, null],
+      ['dangling-failed', `${queue.keys.failed} ghi`, null],
+      ['dangling-failed', `${queue.keys.failed} jkl`, null],
+    ]);
   });
 
   it('drops a level without a stream', async () => {
@@ -128,15 +173,16 @@ describe('the doctor', () => {
     expect(await queue.redis.zrange(queue.keys.levels('mail'), 0, '-1')).toEqual(['0']);
   });
 
-  it('fails a waiting job that used all its attempts', async () => {
+  it('finds nothing in a job that released itself on its last attempt: PHP runs it', async () => {
     const queue = await openQueue();
-    const id = await queue.push('mail', 'a', {}, { maxAttempts: 2, uniqueKey: 'k' });
-    await queue.redis.hset(queue.keys.job(id), 'attempts', '2');
-    await repairOnly(queue, 'attempts-used', { jobId: id, severity: 'warning' });
-    expect(await queue.redis.zscore(queue.keys.failed, String(id))).not.toBeNull();
-    expect(await queue.redis.hget(queue.keys.job(id), 'error')).toMatch(/used all 2 of its 2 attempts/);
-    expect(await queue.redis.exists(queue.keys.unique('k'))).toBe(0);
-    expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(0);
+    const ready = await queue.push('mail', 'a', {}, { maxAttempts: 2, uniqueKey: 'k' });
+    const later = await queue.push('mail', 'b', {}, { maxAttempts: 1, delaySeconds: 600 });
+    // What PHP's RELEASE leaves of a handler's $job->release() on the last
+    // attempt: back in its stream (or delayed), attempts == max_attempts.
+    await queue.redis.hset(queue.keys.job(ready), 'attempts', '2');
+    await queue.redis.hset(queue.keys.job(later), 'attempts', '1');
+    expect(await runDoctor(queue)).toEqual([]);
+    expect(await queue.redis.zcard(queue.keys.failed)).toBe(0);
   });
 
   it('fails a job whose payload is not JSON, ready or delayed', async () => {
@@ -184,12 +230,12 @@ describe('the doctor', () => {
   it('a repair racing workers neither duplicates nor loses a job', async () => {
     const queue = await openQueue();
     const worker = await openQueue({ prefix: queue.keys.prefix });
-    const exhausted = await queue.pushMany(Array.from({ length: 40 }, () => ({ queue: 'race', name: 'x', payload: {}, options: { maxAttempts: 1 } })));
+    const invalid = await queue.pushMany(Array.from({ length: 40 }, () => ({ queue: 'race', name: 'x', payload: {} })));
     const orphans = await queue.pushMany(Array.from({ length: 40 }, () => ({ queue: 'race', name: 'y', payload: {} })));
-    for (const id of exhausted) await queue.redis.hset(queue.keys.job(id), 'attempts', '1');
+    for (const id of invalid) await queue.redis.hset(queue.keys.job(id), 'payload', '{nope');
     for (const id of orphans) await queue.redis.xdel(queue.keys.stream('race', 0), (await queue.redis.hget(queue.keys.job(id), 'entry'))!);
     const findings = await runDoctor(queue);
-    expect(ofKind(findings, 'attempts-used')).toHaveLength(40);
+    expect(ofKind(findings, 'invalid-payload')).toHaveLength(40);
     expect(ofKind(findings, 'orphan-job')).toHaveLength(40);
     const repairs = findings.map((finding) => finding.repair!) satisfies DoctorRepair[];
 
@@ -209,14 +255,13 @@ describe('the doctor', () => {
     await reserving;
 
     const requeued = repairs.filter((repair, i) => repair.kind === 'requeue-orphan' && (first[i] || second[i]));
-    const failedByDoctor = repairs.flatMap((repair, i) => (repair.kind === 'fail-exhausted' && (first[i] || second[i]) ? [repair.id] : []));
     expect(repairs.every((_, i) => !(first[i] && second[i]))).toBe(true);
     expect(requeued).toHaveLength(40);
-    // Each job ran at most once, and each exhausted job was either failed by the doctor or handed to the worker, never both.
+    // Each job ran at most once; each job that cannot run was failed (by the doctor or by a reserve), never handed out.
     expect(new Set(reserved).size).toBe(reserved.length);
     for (const id of orphans) expect(reserved).toContain(id);
-    for (const id of exhausted) expect(reserved.includes(id) !== failedByDoctor.includes(id)).toBe(true);
-    expect((await queue.redis.zrange(queue.keys.failed, 0, '-1')).map(Number).sort((a, b) => a - b)).toEqual(failedByDoctor.sort((a, b) => a - b));
+    for (const id of invalid) expect(reserved).not.toContain(id);
+    expect((await queue.redis.zrange(queue.keys.failed, 0, '-1')).map(Number).sort((a, b) => a - b)).toEqual(invalid.sort((a, b) => a - b));
   });
 });
 

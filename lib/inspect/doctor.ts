@@ -1,6 +1,7 @@
 import type { DoctorRepair } from '../queue/doctor-repairs';
 import { settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
+import { levelOf } from '../queue/keys';
 import { patternUnder, scanStep } from '../queue/scan-keys';
 import { bytesToText } from './display-text';
 import { FINDING_KINDS, findingId, startDoctor, type DoctorState, type Finding, type FindingKind, type Phase, type QueueInfo } from './doctor-kinds';
@@ -21,11 +22,6 @@ const QUEUE_BATCH = 100;
 const MAX_LEVELS = 100;
 /** Commands per pipeline. */
 const PIPELINE_CHUNK = 250;
-
-function levelOf(priority: string | null | undefined): string {
-  const value = Math.floor(Number(priority ?? 0));
-  return Number.isFinite(value) ? String(value) : '0';
-}
 
 function isJson(text: string): boolean {
   try {
@@ -51,14 +47,29 @@ function wrongType(key: string, expected: string, actual: string): Finding {
     kind: 'wrong-type',
     severity: 'critical',
     key,
+    subject: key,
     explanation: `${key} is a ${actual}, but the queue layout keeps a ${expected} there. Every script that writes it refuses, so whatever needs it stops.`,
     repairDescription: 'No automatic repair: what the key holds is not the queue\'s, and deleting it could lose somebody\'s data. Inspect it (TYPE, then read it) and rename or delete it by hand.',
     repair: null,
   };
 }
 
-function finding(kind: FindingKind, key: string, explanation: string, repairDescription: string, repair: DoctorRepair | null, jobId?: number): Finding {
-  return { kind, severity: FINDING_KINDS[kind].severity, key, explanation, repairDescription, repair, ...(jobId === undefined ? {} : { jobId }) };
+/** A finding about `key` itself, or (`inside`) about one entry or member of it. */
+function finding(
+  kind: FindingKind,
+  { key, inside, jobId }: { key: string; inside?: string; jobId?: number },
+  explanation: string,
+  repairDescription: string,
+  repair: DoctorRepair | null,
+): Finding {
+  const subject = inside === undefined ? key : `${key} ${inside}`;
+  return { kind, severity: FINDING_KINDS[kind].severity, key, subject, explanation, repairDescription, repair, ...(jobId === undefined ? {} : { jobId }) };
+}
+
+/** A job id as a number when it is one the repairs can name exactly. */
+function jobIdOf(text: string | undefined): number | undefined {
+  const id = Number(text);
+  return text !== undefined && /^[1-9]\d*$/.test(text) && Number.isSafeInteger(id) ? id : undefined;
 }
 
 /**
@@ -117,43 +128,33 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
           const delayedType = String(replies[2 * i + 1]);
           if (levelsType !== 'none' && levelsType !== 'zset') findings.push(wrongType(keys.levels(name), 'zset', levelsType));
           if (delayedType !== 'none' && delayedType !== 'zset') findings.push(wrongType(keys.delayed(name), 'zset', delayedType));
-          const levels = Array.isArray(levelReads[2 * i]) ? (levelReads[2 * i] as string[]) : [];
           return {
             name,
-            levels: levels.map((level) => ({ level, length: 0 })),
+            levels: Array.isArray(levelReads[2 * i]) ? (levelReads[2 * i] as string[]) : [],
             delayed: Number(levelReads[2 * i + 1]) || 0,
-            levelsReadable: levelsType === 'zset' || levelsType === 'none',
             delayedReadable: delayedType === 'zset' || delayedType === 'none',
           };
         });
-        const streams = infos.flatMap((info) => info.levels.map((level) => ({ info, level })));
-        const streamTypes = await pipelined(queue, (p, i) => p.type(keys.stream(streams[i]!.info.name, streams[i]!.level.level)), streams.length);
-        const lengths = await pipelined(queue, (p, i) => {
-          if (streamTypes[i] === 'stream') p.xlen(keys.stream(streams[i]!.info.name, streams[i]!.level.level));
-          else p.echo('0');
-        }, streams.length);
-        streams.forEach(({ info, level }, i) => {
-          const key = keys.stream(info.name, level.level);
+        const streams = infos.flatMap((info) => info.levels.map((level) => ({ info, level, key: keys.stream(info.name, level) })));
+        const streamTypes = await pipelined(queue, (p, i) => p.type(streams[i]!.key), streams.length);
+        const readable = new Set<string>();
+        streams.forEach(({ info, level, key }, i) => {
           const type = String(streamTypes[i]);
-          level.length = Number(lengths[i]) || 0;
-          if (type === 'none') {
+          if (type === 'stream') {
+            readable.add(key);
+          } else if (type === 'none') {
             findings.push(finding(
-              'level-without-stream', key,
-              `Queue ${info.name} lists level ${level.level} in ${keys.levels(info.name)}, but ${key} does not exist. Harmless to workers (a reserve recreates the stream), but the level holds nothing.`,
-              `Remove level ${level.level} from ${keys.levels(info.name)} (only if ${key} still does not exist).`,
-              { kind: 'drop-level', queue: info.name, level: level.level },
+              'level-without-stream', { key },
+              `Queue ${info.name} lists level ${level} in ${keys.levels(info.name)}, but ${key} does not exist. Harmless to workers (a reserve recreates the stream), but the level holds nothing.`,
+              `Remove level ${level} from ${keys.levels(info.name)} (only if ${key} still does not exist).`,
+              { kind: 'drop-level', queue: info.name, level },
             ));
-          } else if (type !== 'stream') {
+          } else {
             findings.push(wrongType(key, 'stream', type));
           }
         });
-        // Only readable streams are walked; a queue with a wrong-typed one is never called empty.
-        for (const info of infos) {
-          const first = streams.findIndex((stream) => stream.info === info);
-          const readable = info.levels.filter((_, i) => streamTypes[first + i] === 'stream' || streamTypes[first + i] === 'none');
-          if (readable.length < info.levels.length) info.levelsReadable = false;
-          info.levels = info.levels.filter((_, i) => streamTypes[first + i] === 'stream');
-        }
+        // Only streams are walked.
+        for (const info of infos) info.levels = info.levels.filter((level) => readable.has(keys.stream(info.name, level)));
         state.queues = [...state.queues, ...infos];
         state.examined += names.length + streams.length;
         state.cursor = cursor;
@@ -174,7 +175,7 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
           state.cursor = '0';
           break;
         }
-        const stream = keys.stream(info.name, level.level);
+        const stream = keys.stream(info.name, level);
         const start = state.cursor === '0' ? '-' : `(${state.cursor}`;
         const reply = await settlePipeline(queue.redis.pipeline().xrange(stream, start, '+', 'COUNT', DOCTOR_BATCH));
         const entries = Array.isArray(reply[0]) ? (reply[0] as [string, string[]][]) : [];
@@ -185,13 +186,11 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
         const types = await pipelined(queue, (p, i) => (ids[i] === '' ? p.echo('none') : p.type(keys.job(ids[i]!))), ids.length);
         entries.forEach(([entry], i) => {
           if (types[i] === 'hash') return;
-          const id = Number(ids[i]);
           findings.push(finding(
-            'tombstone-entry', stream,
+            'tombstone-entry', { key: stream, inside: entry, jobId: jobIdOf(ids[i]) },
             `Entry ${entry} of ${stream} carries job ${ids[i] || '(none)'}, whose hash is gone. A reserve would drop it; until then it counts as a job waiting.`,
             `Acknowledge and delete entry ${entry} from ${stream} (only if the job hash is still gone).`,
-            { kind: 'drop-tombstone', queue: info.name, level: level.level, entry },
-            Number.isSafeInteger(id) && id > 0 ? id : undefined,
+            { kind: 'drop-tombstone', queue: info.name, level, entry },
           ));
         });
         state.examined += entries.length;
@@ -221,13 +220,12 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
         const types = await pipelined(queue, (p, i) => p.type(keys.job(ids[i]!)), ids.length);
         ids.forEach((text, i) => {
           if (types[i] === 'hash') return;
-          const id = Number(text);
+          const id = jobIdOf(text);
           findings.push(finding(
-            'dangling-delayed', delayedKey,
+            'dangling-delayed', { key: delayedKey, inside: text, jobId: id },
             `Job ${text} is in ${delayedKey}, but its hash is gone. Counted as delayed until a reserve drops it.`,
             `Remove ${text} from ${delayedKey} (only if its hash is still gone).`,
-            Number.isSafeInteger(id) ? { kind: 'drop-delayed', queue: info.name, id } : null,
-            Number.isSafeInteger(id) ? id : undefined,
+            id === undefined ? null : { kind: 'drop-delayed', queue: info.name, id },
           ));
         });
         state.examined += ids.length;
@@ -250,13 +248,12 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
         const replies = await pipelined(queue, (p, i) => p.type(keys.job(ids[i]!)), ids.length);
         ids.forEach((text, i) => {
           if (replies[i] === 'hash') return;
-          const id = Number(text);
+          const id = jobIdOf(text);
           findings.push(finding(
-            'dangling-failed', keys.failed,
+            'dangling-failed', { key: keys.failed, inside: text, jobId: id },
             `Job ${text} is in ${keys.failed}, but its hash is gone: there is nothing to retry or read, only a count that is off by one.`,
             `Remove ${text} from ${keys.failed} (only if its hash is still gone).`,
-            Number.isSafeInteger(id) ? { kind: 'drop-failed', id } : null,
-            Number.isSafeInteger(id) ? id : undefined,
+            id === undefined ? null : { kind: 'drop-failed', id },
           ));
         });
         state.examined += ids.length;
@@ -289,25 +286,16 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
           const now = Number((await queue.redis.get(keys.seq)) ?? 0);
           if (!(now >= state.highestId)) {
             findings.push(finding(
-              'seq-behind', keys.seq,
+              'seq-behind', { key: keys.seq },
               `${keys.seq} is ${now}, but job ${state.highestId} exists. The next pushes would be handed ids that are taken; PUSH refuses rather than overwrite a job, so pushing stops until the counter is raised.`,
               `Set ${keys.seq} to ${state.highestId} (only if it is still lower; it is never lowered).`,
               { kind: 'raise-seq', to: state.highestId },
             ));
           }
         }
-        for (const info of state.queues) {
-          if (!info.levelsReadable || !info.delayedReadable) continue;
-          const ready = info.levels.reduce((sum, level) => sum + level.length, 0);
-          if (ready === 0 && info.delayed === 0 && (state.jobsByQueue[info.name] ?? 0) === 0) {
-            findings.push(finding(
-              'empty-queue', keys.queues,
-              `Queue ${info.name} is registered in ${keys.queues} but has no ready, delayed, reserved or failed job. Nothing sweeps such queues, so it is listed for ever.`,
-              `Remove ${info.name} from ${keys.queues} and delete its empty streams, ${keys.levels(info.name)} and ${keys.delayed(info.name)} (only if still empty; a later push registers it again).`,
-              { kind: 'unregister-queue', queue: info.name },
-            ));
-          }
-        }
+        // A registered queue with nothing left is no finding: PHP never
+        // unregisters a queue (nor its levels and drained streams), so it is
+        // the layout PHP itself leaves behind, and a push reuses it.
         next('done');
         break;
       }
@@ -342,7 +330,7 @@ async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[],
     const [name, priority, entry, attempts, maxAttempts] = JOB_READ_FIELDS.map((_, at) => values[at] ?? '');
     return {
       key, id, queue: name!, entry: entry!, attempts: Number(attempts) || 0, maxAttempts: Number(maxAttempts) || 1,
-      stream: keys.stream(name!, levelOf(priority)),
+      stream: keys.stream(name!, levelOf(priority!)),
       payloadIsJson: Buffer.isBuffer(payload) ? isJson(bytesToText(payload)) : false,
     };
   });
@@ -357,7 +345,6 @@ async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[],
       else p.xrange(job.stream, job.entry, job.entry, 'COUNT', 1).xpending(job.stream, settings.group, job.entry, job.entry, 1);
     }
   }, jobs.length);
-  for (const job of jobs) if (job.queue !== '') state.jobsByQueue[job.queue] = (state.jobsByQueue[job.queue] ?? 0) + 1;
   jobs.forEach((job, i) => {
     const [failedScore, delayedScore, range, pending] = where.slice(4 * i, 4 * i + 4);
     const inFailed = typeof failedScore === 'string';
@@ -365,47 +352,43 @@ async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[],
     const rangeEntries = Array.isArray(range) ? (range as [string, string[]][]) : [];
     const inStream = rangeEntries.some(([, fields]) => fields[fields.indexOf('job') + 1] === String(job.id));
     const delivered = Array.isArray(pending) && pending.length > 0;
+    const about = { key: job.key, jobId: job.id };
     if (job.queue === '') {
       findings.push(finding(
-        'orphan-job', job.key,
+        'orphan-job', about,
         `Job ${job.id} has no queue field, so no stream, delayed set or worker can ever reach it.`,
         'No automatic repair: there is no queue to put it back on. Read it on its job page and delete it by hand if it is not needed.',
-        null, job.id,
+        null,
       ));
       return;
     }
     if (!inStream && !inDelayed && !inFailed) {
       findings.push(finding(
-        'orphan-job', job.key,
+        'orphan-job', about,
         `Job ${job.id} of queue ${job.queue} is in no stream, delayed set or failed set and no worker holds it: it will never run.`,
         `Put job ${job.id} back at the end of ${job.stream}, keeping its ${job.attempts} of ${job.maxAttempts} attempts (only if it is still in none of them). Requeued rather than deleted: the hash is the job, and complete() would have deleted it, so it never finished.`,
-        { kind: 'requeue-orphan', id: job.id }, job.id,
+        { kind: 'requeue-orphan', id: job.id },
       ));
       return;
     }
     if (job.entry !== '' && !inStream) {
       findings.push(finding(
-        'dangling-entry', job.key,
+        'dangling-entry', about,
         `Job ${job.id}'s entry field names ${job.entry}, which is not in ${job.stream}; the job waits in the ${inFailed ? 'failed' : 'delayed'} set, where entry should be empty.`,
         `Set job ${job.id}'s entry to '' (only if it still names that missing entry).`,
-        { kind: 'clear-entry', id: job.id, entry: job.entry }, job.id,
+        { kind: 'clear-entry', id: job.id, entry: job.entry },
       ));
     }
-    if (inFailed) return;
+    // A job waiting with attempts >= max_attempts is no finding: a PHP
+    // handler that releases itself on its last attempt leaves exactly that,
+    // and the PHP worker runs it.
     const waiting = inDelayed || (inStream && !delivered);
-    if (!job.payloadIsJson && waiting) {
+    if (!inFailed && waiting && !job.payloadIsJson) {
       findings.push(finding(
-        'invalid-payload', job.key,
+        'invalid-payload', about,
         `Job ${job.id}'s payload is not JSON, so no handler can be given it; a reserve would fail it on the spot.`,
         `Fail job ${job.id} now with "Payload is not valid JSON…" and move it to ${keys.failed} (only if no worker holds it).`,
-        { kind: 'fail-invalid-payload', id: job.id }, job.id,
-      ));
-    } else if (inStream && !delivered && job.attempts >= job.maxAttempts) {
-      findings.push(finding(
-        'attempts-used', job.key,
-        `Job ${job.id} waits in ${job.stream} although it has used ${job.attempts} of its ${job.maxAttempts} attempts; a worker would run it once more than allowed.`,
-        `Fail job ${job.id}: delete its entry and move it to ${keys.failed} (only if no worker has been handed it meanwhile).`,
-        { kind: 'fail-exhausted', id: job.id }, job.id,
+        { kind: 'fail-invalid-payload', id: job.id },
       ));
     }
   });
@@ -430,15 +413,13 @@ async function checkUniqueKeys(queue: RedisQueue, found: string[], findings: Fin
     const exists = holders[2 * i] === 'hash';
     const held = holders[2 * i + 1];
     if (exists && held === uniqueKey) return;
-    const id = Number(owner);
     findings.push(finding(
-      'wrong-unique', key,
+      'wrong-unique', { key, jobId: jobIdOf(owner) },
       exists
         ? `${key} says job ${owner} holds unique key "${uniqueKey}", but that job's unique_key is ${held ? `"${String(held)}"` : 'empty'}: pushes with this key collapse into a job that does not hold it.`
         : `${key} names job ${owner}, which is gone. A push treats it as free, but it stays until then.`,
       `Delete ${key} (only if it still names job ${owner} and that job still does not hold the key).`,
       { kind: 'free-unique', key: uniqueKey, id: owner },
-      Number.isSafeInteger(id) && id > 0 ? id : undefined,
     ));
   });
 }

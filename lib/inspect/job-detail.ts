@@ -1,3 +1,4 @@
+import { levelOf } from '../queue/keys';
 import { QueueError } from '../queue/errors';
 import { execPipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
@@ -22,11 +23,6 @@ export interface JobDetail {
   location: JobLocation;
   /** the Redis server's clock, unix seconds */
   now: number;
-}
-
-function entryLevel(fields: Record<string, string>): string {
-  const priority = Number.parseInt(fields.priority ?? '', 10);
-  return String(Number.isFinite(priority) ? priority : 0);
 }
 
 /**
@@ -57,7 +53,7 @@ async function locate(queue: RedisQueue, id: number, fields: Record<string, stri
   if (failedScore !== null) return { state: 'failed', failedAt: Number(failedScore) };
   const name = fields.queue;
   if (!name) return { state: 'stray' };
-  const level = entryLevel(fields);
+  const level = levelOf(fields.priority ?? '');
   const entry = fields.entry ?? '';
   const stream = queue.keys.stream(name, level);
   const reads = queue.redis.pipeline().zscore(queue.keys.delayed(name), String(id));

@@ -14,9 +14,7 @@ export type DoctorRepair =
   | { kind: 'drop-delayed'; queue: string; id: number }
   | { kind: 'drop-failed'; id: number }
   | { kind: 'free-unique'; key: string; id: string }
-  | { kind: 'unregister-queue'; queue: string }
   | { kind: 'drop-level'; queue: string; level: string }
-  | { kind: 'fail-exhausted'; id: number }
   | { kind: 'fail-invalid-payload'; id: number }
   | { kind: 'raise-seq'; to: number };
 
@@ -48,14 +46,8 @@ function queueRepairCall(queue: RedisQueue, pipeline: ReturnType<RedisQueue['red
     case 'free-unique':
       pipeline.queuelensDoctorFreeUnique(keys.unique(repair.key), prefix, repair.key, repair.id);
       return;
-    case 'unregister-queue':
-      pipeline.queuelensDoctorUnregisterQueue(keys.queues, keys.levels(repair.queue), keys.delayed(repair.queue), prefix, repair.queue);
-      return;
     case 'drop-level':
       pipeline.queuelensDoctorDropLevel(keys.levels(repair.queue), prefix, repair.queue, repair.level);
-      return;
-    case 'fail-exhausted':
-      pipeline.queuelensDoctorFailExhausted(keys.job(repair.id), keys.failed, prefix, group, repair.id);
       return;
     case 'fail-invalid-payload':
       pipeline.queuelensDoctorFailInvalidPayload(keys.job(repair.id), keys.failed, prefix, group, repair.id, INVALID_PAYLOAD_ERROR);

@@ -1,3 +1,5 @@
+import { levelOf } from './keys';
+
 /** The fields a push writes, in the spec's order. */
 export const JOB_FIELDS = [
   'queue',
@@ -35,7 +37,12 @@ export interface ReservedJob {
   /** attempts including this one */
   attempts: number;
   maxAttempts: number;
-  priority: number;
+  /**
+   * the level of the stream it was reserved from, in decimal digits as the
+   * stream key spells it: text, because PHP's 64-bit priorities do not fit a
+   * JS number (see levelOf)
+   */
+  priority: string;
   fields: JobHash;
 }
 
@@ -67,7 +74,7 @@ export function toReservedJob(id: number, entry: string, fields: JobHash): Reser
     payload: fields.payload,
     attempts: integerOr(fields.attempts, 0),
     maxAttempts: integerOr(fields.max_attempts, 1),
-    priority: integerOr(fields.priority, 0),
+    priority: levelOf(fields.priority),
     fields,
   };
 }

@@ -51,3 +51,19 @@ export class QueueKeys {
     return `${this.prefix}demo:runs`;
   }
 }
+
+/**
+ * The level a job's priority field names, as the stream key and the member of
+ * q:{queue}:levels spell it: a whole number is kept as its decimal digits
+ * (leading zeros dropped), never passed through a JS number, because PHP's
+ * integers are 64-bit and a priority such as 9007199254740993 must name
+ * s:9007199254740993, not s:9007199254740992. Anything else is floored, or
+ * level 0 when it is no number. lua/includes/layout.lua's levelOf is the same
+ * rule inside the scripts.
+ */
+export function levelOf(priority: string): string {
+  const whole = /^(-?)0*(\d+)$/.exec(priority);
+  if (whole) return whole[2] === '0' ? '0' : `${whole[1]}${whole[2]}`;
+  const value = Math.floor(Number(priority === '' ? 0 : priority));
+  return Number.isSafeInteger(value) ? String(value) : '0';
+}

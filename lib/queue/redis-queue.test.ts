@@ -141,7 +141,7 @@ describe('the spec’s named tests', () => {
     expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(1);
 
     const again = await queue.reserve(['mail'], 'h:1', 30);
-    expect(again).toMatchObject({ id, queue: 'mail', attempts: 1, maxAttempts: 5, priority: 0 });
+    expect(again).toMatchObject({ id, queue: 'mail', attempts: 1, maxAttempts: 5, priority: '0' });
   });
 
   it('testForgettingRejectsADateItCannotRead', async () => {

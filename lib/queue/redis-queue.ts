@@ -4,7 +4,7 @@ import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
 import { asQueueError, QueueError, refusedCommand } from './errors';
 import { pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
-import { QueueKeys } from './keys';
+import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from './pipeline';
 import { assertScriptSucceeded, defineQueueScripts } from './scripts';
 
@@ -19,8 +19,11 @@ export const INVALID_PAYLOAD_ERROR = 'Payload is not valid JSON, so no handler c
 export interface PushOptions {
   /** seconds from now before the job may run; 0 makes it ready at once */
   delaySeconds?: number;
-  /** an integer; higher runs first, negative is allowed */
-  priority?: number;
+  /**
+   * an integer; higher runs first, negative is allowed. Decimal text carries
+   * any 64-bit integer exactly, as PHP writes them; a number must be safe.
+   */
+  priority?: number | string;
   /** while a job holds this key, pushing it again returns that job's id */
   uniqueKey?: string;
   maxAttempts?: number;
@@ -60,6 +63,45 @@ function assertNonEmptyText(value: unknown, what: string): asserts value is stri
 
 function assertInteger(value: number, what: string, min: number): void {
   if (!Number.isSafeInteger(value) || value < min) throw new QueueError(`${what} must be a whole number of at least ${min}, got ${value}`);
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The level a push writes: the priority's decimal digits, a PHP integer (64-bit) at most. */
+function priorityLevel(priority: number | string): string {
+  if (typeof priority === 'number') {
+    assertInteger(priority, 'The priority', Number.MIN_SAFE_INTEGER);
+    return levelOf(String(priority));
+  }
+  if (!/^-?\d+$/.test(priority) || BigInt(priority) < INT64_MIN || BigInt(priority) > INT64_MAX) {
+    throw new QueueError(`The priority must be a whole number from ${INT64_MIN} to ${INT64_MAX} (a PHP integer), got "${priority}"`);
+  }
+  return levelOf(priority);
+}
+
+/**
+ * Why `json` is no payload a PHP worker can run, or null when it is one: the
+ * PHP driver decodes a payload to an array and fails anything else ("Payload
+ * is not valid JSON…"), so it must be a JSON object or array.
+ */
+export function describeUnrunnablePayload(json: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return `is not valid JSON: ${json.length > 100 ? `${json.slice(0, 99)}…` : json}`;
+  }
+  if (typeof value === 'object' && value !== null) return null;
+  return `must be a JSON object or array (a PHP worker decodes it to an array and fails anything else), got ${value === null ? 'null' : `a ${typeof value}`}`;
+}
+
+function encodePayload(payload: unknown): string {
+  const json = JSON.stringify(payload);
+  if (json === undefined) throw new QueueError('The payload cannot be written as JSON');
+  // JSON.stringify writes an object or an array starting with its bracket, and nothing else does.
+  if (!json.startsWith('{') && !json.startsWith('[')) throw new QueueError(`The payload ${describeUnrunnablePayload(json)}`);
+  return json;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -160,36 +202,51 @@ export class RedisQueue {
     }
   }
 
-  private pushArguments(queue: string, name: string, payload: unknown, options: PushOptions): (string | number)[] {
+  private pushArguments(queue: string, name: string, json: string, options: PushOptions): (string | number)[] {
     assertNonEmptyText(queue, 'The queue name');
     assertNonEmptyText(name, 'The job name');
     const { delaySeconds = 0, priority = 0, uniqueKey = '', maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
-    assertInteger(priority, 'The priority', Number.MIN_SAFE_INTEGER);
+    const level = priorityLevel(priority);
     assertInteger(maxAttempts, 'max attempts', 1);
     if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
     if (typeof uniqueKey !== 'string') throw new QueueError('The unique key must be a string');
-    const json = JSON.stringify(payload);
-    if (json === undefined) throw new QueueError('The payload cannot be written as JSON');
     const k = this.keys;
     return [
-      k.seq, k.queues, k.levels(queue), k.delayed(queue), k.stream(queue, priority),
-      k.prefix, queue, name, json, maxAttempts, priority, uniqueKey, Math.floor(delaySeconds),
+      k.seq, k.queues, k.levels(queue), k.delayed(queue), k.stream(queue, level),
+      k.prefix, queue, name, json, maxAttempts, level, uniqueKey, Math.floor(delaySeconds),
     ];
   }
 
   /**
    * Pushes a job and returns its id. With a unique key that a live job holds,
-   * nothing is written and that job's id comes back.
+   * nothing is written and that job's id comes back. The payload must be an
+   * object or an array (what a PHP worker can run); it is stored as
+   * JSON.stringify writes it.
    */
   async push(queue: string, name: string, payload: unknown, options: PushOptions = {}): Promise<number> {
-    const args = this.pushArguments(queue, name, payload, options);
+    return this.pushWith(this.pushArguments(queue, name, encodePayload(payload), options));
+  }
+
+  /**
+   * push() with a payload that is already JSON text, stored byte for byte:
+   * never decoded and encoded again, which would turn 9007199254740993 into
+   * 9007199254740992 and 1.0 into 1. Throws QueueError unless the text is a
+   * JSON object or array.
+   */
+  async pushEncoded(queue: string, name: string, payloadJson: string, options: PushOptions = {}): Promise<number> {
+    const unrunnable = describeUnrunnablePayload(payloadJson);
+    if (unrunnable !== null) throw new QueueError(`The payload ${unrunnable}`);
+    return this.pushWith(this.pushArguments(queue, name, payloadJson, options));
+  }
+
+  private pushWith(args: (string | number)[]): Promise<number> {
     return this.attempt(async () => Number((assertScriptSucceeded(await this.redis.queuelensPush(...args)) as unknown[])[0]));
   }
 
   /** Pushes many jobs in one pipelined round trip; each is still its own PUSH script. */
   async pushMany(jobs: readonly { queue: string; name: string; payload: unknown; options?: PushOptions }[]): Promise<number[]> {
     const pipeline = this.redis.pipeline();
-    for (const job of jobs) pipeline.queuelensPush(...this.pushArguments(job.queue, job.name, job.payload, job.options ?? {}));
+    for (const job of jobs) pipeline.queuelensPush(...this.pushArguments(job.queue, job.name, encodePayload(job.payload), job.options ?? {}));
     return this.attempt(async () =>
       (await execPipeline(pipeline)).map((reply) => Number((assertScriptSucceeded(reply) as unknown[])[0])),
     );
@@ -215,6 +272,11 @@ export class RedisQueue {
       );
       if (!Array.isArray(reply)) continue;
       const [id, entry, flat] = reply as [string, string, unknown[]];
+      if (!Number.isSafeInteger(Number(id))) {
+        // Settling it would name j:{id} rounded to another job's key. The
+        // claim is left to run out; a PHP worker (64-bit ids) can take it then.
+        throw new QueueError(`Job ${id} of queue ${queue} has an id beyond 2^53, which QueueLens cannot carry exactly; it was not run and is left to its claim`);
+      }
       const job = toReservedJob(Number(id), entry, toJobHash(pairsToRecord(flat)));
       if (!isJson(job.payload)) {
         await this.fail(job, INVALID_PAYLOAD_ERROR);

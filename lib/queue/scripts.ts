@@ -29,9 +29,7 @@ declare module 'ioredis' {
     queuelensDoctorDropDelayed(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorDropFailed(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorFreeUnique(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensDoctorUnregisterQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorDropLevel(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensDoctorFailExhausted(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorFailInvalidPayload(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorRaiseSeq(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensHoldSamplerLock(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -67,9 +65,7 @@ const SCRIPT_FILES = {
   queuelensDoctorDropDelayed: 'doctor-drop-delayed-1.lua',
   queuelensDoctorDropFailed: 'doctor-drop-failed-1.lua',
   queuelensDoctorFreeUnique: 'doctor-free-unique-1.lua',
-  queuelensDoctorUnregisterQueue: 'doctor-unregister-queue-3.lua',
   queuelensDoctorDropLevel: 'doctor-drop-level-1.lua',
-  queuelensDoctorFailExhausted: 'doctor-fail-exhausted-2.lua',
   queuelensDoctorFailInvalidPayload: 'doctor-fail-invalid-payload-2.lua',
   queuelensDoctorRaiseSeq: 'doctor-raise-seq-1.lua',
   queuelensHoldSamplerLock: 'hold-sampler-lock-1.lua',

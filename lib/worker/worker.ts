@@ -39,8 +39,9 @@ export function exponentialRetryDelay(attempts: number): number {
   return Math.min(300, 2 ** Math.max(1, attempts));
 }
 
-const UNREACHABLE_FIRST_WAIT_MS = 250;
-const UNREACHABLE_MAX_WAIT_MS = 10_000;
+/** The first wait after Redis could not be reached, doubled after each failure up to the maximum. */
+export const UNREACHABLE_FIRST_WAIT_MS = 250;
+export const UNREACHABLE_MAX_WAIT_MS = 10_000;
 
 function describeError(error: unknown): string {
   if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;

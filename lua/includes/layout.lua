@@ -16,9 +16,18 @@ local function uniqueKeyOf(prefix, key)
 end
 
 -- Priorities are integers; the level is written the same way in the stream
--- key and as the member of q:{queue}:levels.
+-- key and as the member of q:{queue}:levels. A whole number keeps its digits:
+-- tonumber is a double, and PHP's 64-bit priorities above 2^53 would name
+-- another level's stream. lib/queue/keys.ts levelOf is the same rule.
 local function levelOf(priority)
-  return string.format('%d', math.floor(tonumber(priority) or 0))
+  local sign, digits = string.match(priority or '', '^(%-?)0*(%d+)$')
+  if digits then
+    if digits == '0' then return '0' end
+    return sign .. digits
+  end
+  local value = math.floor(tonumber(priority) or 0)
+  if value ~= value or math.abs(value) >= 2 ^ 53 then return '0' end
+  return string.format('%d', value)
 end
 
 local ErrorCode = {

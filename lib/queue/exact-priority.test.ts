@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { runDoctor } from '../inspect/doctor';
+import { readJobDetail } from '../inspect/job-detail';
+import { levelOf } from './keys';
+import type { RedisQueue } from './redis-queue';
+import { expandIncludes } from './scripts';
+import { testQueueFactory } from './test-redis';
+
+const openQueue = testQueueFactory();
+
+/** 2^53 + 1: the first integer a JS number (and Lua's tonumber) cannot hold; PHP's 64-bit ints can. */
+const BEYOND_DOUBLES = '9007199254740993';
+const ROUNDED = '9007199254740992';
+
+/** A ready job as PHP's PUSH writes it, with raw commands: the priority's digits in the hash, the stream key and the levels member. */
+async function pushAsPhp(queue: RedisQueue, id: number | string, priority: string): Promise<string> {
+  const { keys, redis } = queue;
+  const entry = await redis.xadd(keys.stream('mail', priority), '*', 'job', String(id));
+  await redis
+    .multi()
+    .hset(keys.job(id), {
+      queue: 'mail', name: 'App\\Jobs\\Send', payload: '{"n":1}', attempts: '0', max_attempts: '3', priority,
+      unique_key: '', available_at: '1785649677', reserved_until: '0', reserved_by: '', last_error: '',
+      created_at: '2026-08-02 05:47:57', entry: entry!,
+    })
+    .zadd(keys.levels('mail'), priority, priority)
+    .sadd(keys.queues, 'mail')
+    .set(keys.seq, String(id))
+    .exec();
+  return entry!;
+}
+
+async function pendingCount(queue: RedisQueue, priority: string): Promise<number> {
+  const summary = (await queue.redis.xpending(queue.keys.stream('mail', priority), queue.settings.group)) as [number, ...unknown[]];
+  return summary[0];
+}
+
+describe('a priority beyond 2^53, written by PHP', () => {
+  it('is reserved and completed on its own stream, leaving nothing pending', async () => {
+    const queue = await openQueue();
+    await pushAsPhp(queue, 1, BEYOND_DOUBLES);
+    const job = await queue.reserve(['mail'], 'w:1', 60);
+    expect(job).toMatchObject({ id: 1, priority: BEYOND_DOUBLES });
+    expect(await pendingCount(queue, BEYOND_DOUBLES)).toBe(1);
+    expect(await queue.complete(job!)).toBe(true);
+    expect(await pendingCount(queue, BEYOND_DOUBLES)).toBe(0);
+    expect(await queue.redis.xlen(queue.keys.stream('mail', BEYOND_DOUBLES))).toBe(0);
+    expect(await queue.redis.exists(queue.keys.job(1), queue.keys.stream('mail', ROUNDED))).toBe(0);
+  });
+
+  it('is released, promoted back into its own stream and failed there', async () => {
+    const queue = await openQueue();
+    await pushAsPhp(queue, 1, BEYOND_DOUBLES);
+    expect(await queue.release((await queue.reserve(['mail'], 'w:1', 60))!, 0, 'again')).toBe(true);
+    const again = await queue.reserve(['mail'], 'w:1', 60);
+    expect(again).toMatchObject({ id: 1, attempts: 2, priority: BEYOND_DOUBLES });
+    expect(await queue.fail(again!, 'for good')).toBe(true);
+    expect(await pendingCount(queue, BEYOND_DOUBLES)).toBe(0);
+    expect(await queue.redis.zscore(queue.keys.failed, '1')).not.toBeNull();
+    expect(await queue.redis.exists(queue.keys.stream('mail', ROUNDED))).toBe(0);
+  });
+
+  it('is found in its own stream by the dashboard readers', async () => {
+    const queue = await openQueue();
+    const entry = await pushAsPhp(queue, 1, BEYOND_DOUBLES);
+    expect((await readJobDetail(queue, 1))?.location).toEqual({ state: 'ready', level: BEYOND_DOUBLES, entry });
+    // Looked for in s:9007199254740992, the job would be an orphan.
+    expect(await runDoctor(queue)).toEqual([]);
+    await queue.reserve(['mail'], 'w:1', 60);
+    expect((await readJobDetail(queue, 1))?.location).toMatchObject({ state: 'reserved', level: BEYOND_DOUBLES, entry });
+  });
+
+  it('is pushed by QueueLens as PHP pushes it, digit for digit', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('mail', 'n', {}, { priority: BEYOND_DOUBLES });
+    expect(await queue.redis.hget(queue.keys.job(id), 'priority')).toBe(BEYOND_DOUBLES);
+    expect(await queue.redis.xlen(queue.keys.stream('mail', BEYOND_DOUBLES))).toBe(1);
+    expect(await queue.redis.zrange(queue.keys.levels('mail'), 0, '-1')).toEqual([BEYOND_DOUBLES]);
+    await expect(queue.push('mail', 'n', {}, { priority: '9223372036854775808' })).rejects.toThrow(/a PHP integer/);
+    await expect(queue.push('mail', 'n', {}, { priority: '1.5' })).rejects.toThrow(/whole number/);
+  });
+});
+
+describe('a job id beyond 2^53, written by PHP', () => {
+  it('is refused with an error naming it, and no rounded key is touched', async () => {
+    const queue = await openQueue();
+    await pushAsPhp(queue, BEYOND_DOUBLES, '0');
+    await expect(queue.reserve(['mail'], 'w:1', 60)).rejects.toThrow(`Job ${BEYOND_DOUBLES} of queue mail has an id beyond 2^53`);
+    expect(await queue.redis.exists(queue.keys.job(ROUNDED))).toBe(0);
+    // Left to its claim: still pending on its entry, for a PHP worker to reclaim once it runs out.
+    expect(await queue.redis.hget(queue.keys.job(BEYOND_DOUBLES), 'reserved_by')).toBe('w:1');
+    expect(await pendingCount(queue, '0')).toBe(1);
+  });
+});
+
+describe('levelOf', () => {
+  it('names the same level in TypeScript and in the scripts', async () => {
+    const { redis } = await openQueue();
+    const samples = ['0', '-0', '7', '007', '-007', '-5', BEYOND_DOUBLES, '-9223372036854775808', '9223372036854775807', '1.5', '-1.5', '1e3', 'abc', ''];
+    const inLua = expandIncludes('local rcall = redis.call\n-- @include layout\nlocal out = {}\nfor i = 1, #ARGV do out[i] = levelOf(ARGV[i]) end\nreturn out');
+    const levels = samples.map(levelOf);
+    expect(levels).toEqual(['0', '0', '7', '7', '-7', '-5', BEYOND_DOUBLES, '-9223372036854775808', '9223372036854775807', '1', '-2', '1000', '0', '0']);
+    expect(await redis.eval(inLua, 0, ...samples)).toEqual(levels);
+  });
+});
