@@ -126,7 +126,8 @@ describe('queuelens', () => {
       expect(outcome.code, args.join(' ')).toBe(2);
       expect(outcome.stdout + outcome.stderr, args.join(' ')).toMatch(/Usage: queuelens|Run queuelens --help/);
     }
-  });
+    // Eleven CLI starts in a row, each compiling the CLI with tsx: a few seconds apiece on a loaded machine.
+  }, 120_000);
 
   it('exits 1 with one line and no stack trace when Redis cannot be reached or refuses', async () => {
     const unreachable = await queuelens('status', '--redis-url', 'redis://127.0.0.1:1');
