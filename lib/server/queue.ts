@@ -1,6 +1,8 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { loadConnections, type Connection } from '@/lib/dashboard/connections';
+import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
+import { DEFAULT_POLL_INTERVAL, parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
@@ -20,7 +22,36 @@ const UNKNOWN_ERROR = 'Something went wrong while reading the queues; the server
 const cache = globalThis as typeof globalThis & {
   queuelensConnections?: Connection[];
   queuelensQueues?: Map<string, Promise<RedisQueue>>;
+  queuelensSharedReads?: SharedReads;
 };
+
+/**
+ * The oldest snapshot kept, ms: half the slowest interval the header offers
+ * (10 s). A tab polling every `n` ms accepts a snapshot up to `n / 2` old, so
+ * what it shows was read at most half an interval before the answer left,
+ * never a whole interval; 50 tabs polling every 2 s cost one read a second.
+ */
+const SNAPSHOT_KEEP_MS = 5_000;
+/** A request that names no interval (a page load, a script): the default's. */
+const DEFAULT_POLL_MS = DEFAULT_POLL_INTERVAL === false ? 2_000 : DEFAULT_POLL_INTERVAL;
+
+function sharedReads(): SharedReads {
+  return (cache.queuelensSharedReads ??= new SharedReads({ keepMs: SNAPSHOT_KEEP_MS }));
+}
+
+/** How old a snapshot the request accepts: half the interval its tab polls at. */
+async function acceptedSnapshotAgeMs(): Promise<number> {
+  const interval = parsePollInterval((await headers()).get(POLL_INTERVAL_HEADER));
+  return (typeof interval === 'number' ? interval : DEFAULT_POLL_MS) / 2;
+}
+
+/**
+ * Drops every snapshot of `connection`: called after a change made through
+ * the dashboard, so that the page refreshed after it shows what it did.
+ */
+export function forgetSharedReads(connection: Connection): void {
+  sharedReads().forget(connection.name);
+}
 
 /** The configured connections, read once; a broken file throws (the server refuses to start on it). */
 export function connections(): Connection[] {
@@ -87,14 +118,24 @@ export async function closeQueues(): Promise<void> {
  * a value. A QueueError's message is written for operators and is passed on;
  * anything else may carry internals, so it is logged here and reported
  * generically.
+ *
+ * A read given a `shared` key (what it reads and with which parameters) is
+ * shared (lib/dashboard/shared-reads.ts) with the other requests for that key
+ * on the same connection: the one under way, or a snapshot as fresh as the
+ * request's tab asks. Who asks is checked first, on every request; what is
+ * shared never depends on who asked (a read is given only the connection),
+ * so a viewer and an operator may be answered from one read, and two
+ * connections never are.
  */
-export async function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>): Promise<ReadResult<T>> {
+export async function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
   const allowed = await authenticate();
   if (!allowed.ok) return allowed;
   const choice = await chooseConnection();
   if (!choice.ok) return choice;
+  const { connection } = choice;
+  const readNow = async () => read(await getQueue(connection), connection);
   try {
-    return { ok: true, data: await read(await getQueue(choice.connection), choice.connection) };
+    return { ok: true, data: await (shared === undefined ? readNow() : sharedReads().read(connection.name, shared, await acceptedSnapshotAgeMs(), readNow)) };
   } catch (error) {
     if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable };
     logEvent('error', 'reading the queues failed unexpectedly', { error });

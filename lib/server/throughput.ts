@@ -18,7 +18,7 @@ export function readQueueHistory(name: string, range: HistoryRange): Promise<Rea
     range,
     resolution: resolutionFor(range),
     points: await queue.attempt(() => readHistory(queue.redis, throughputKeysOf(queue), name, range)),
-  }));
+  }), ['history', name, range]);
 }
 
 const cache = globalThis as typeof globalThis & { queuelensRecentHistories?: Map<string, RecentHistory> };
