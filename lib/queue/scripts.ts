@@ -39,6 +39,8 @@ declare module 'ioredis' {
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: a job's values are shown whatever their encoding.
+    queuelensReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
@@ -75,6 +77,7 @@ const SCRIPT_FILES = {
   queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
   queuelensReadCounts: 'read-counts-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
+  queuelensReadJob: 'read-job-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;
