@@ -10,8 +10,12 @@
  *   before and after, the answers, and another page's latency meanwhile
  *   against before;
  * - /reservations with 5,000 reservations: its HTML, and 50 requests at once.
+ * Pages rendered many at once are set beside Next's floor (a route that
+ * answers 400 before reading anything) asked as many times at once, so that
+ * the machine's load, which moves them all alike, can be told from our cost.
  * Prints figures and ratios; asserts nothing (npm run bench).
- * BENCH_VIEWERS_JOBS sets the scale (100,000 by default).
+ * BENCH_VIEWERS_JOBS sets the scale (100,000 by default); BENCH_VIEWERS_PARTS
+ * picks parts (`viewers,big-job,reservations`, all by default).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,9 +59,21 @@ const BULL_BOARD_BASE_PATH = '/bull-board';
 const HELD_QUEUE = 'held-5000';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** How often another page is asked while the 20 MB job is opened, each request on its own. */
+const OTHER_PAGE_EVERY_MS = 100;
+const PARTS = ['viewers', 'big-job', 'reservations'] as const;
+type Part = (typeof PARTS)[number];
 const ms = (value: number) => value.toFixed(1);
 const mib = (bytes: number) => `${formatCount(bytes / 2 ** 20)} MiB`;
 const loads = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+
+function partsFromEnv(): Set<Part> {
+  const text = process.env.BENCH_VIEWERS_PARTS ?? PARTS.join(',');
+  const parts = text.split(',').map((part) => part.trim());
+  const unknown = parts.filter((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) throw new Error(`BENCH_VIEWERS_PARTS takes ${PARTS.join(', ')}; not ${unknown.join(', ')}`);
+  return new Set(parts as Part[]);
+}
 
 function scaleFromEnv(): number {
   const text = process.env.BENCH_VIEWERS_JOBS ?? '100000';
@@ -162,6 +178,7 @@ const describeStatuses = (statuses: ReadonlyMap<number, number>) => [...statuses
 
 async function main(): Promise<void> {
   const plan = seedPlan(scaleFromEnv());
+  const parts = partsFromEnv();
   const workDir = mkdtempSync(join(tmpdir(), 'queuelens-bench-viewers-'));
   let keepWorkDir = false;
   atExit(() => {
@@ -238,76 +255,43 @@ async function main(): Promise<void> {
     ];
     // The first request of each route loads it; not a viewer's cost.
     for (const { ours, theirs } of pairs) await Promise.all([fetchPage(ours.url, ours.headers), fetchPage(theirs.url, theirs.headers)]);
+    const floorUrl = `${app.baseUrl}/api/failed?limit=0`;
+    /** Next's floor asked `count` at once, as a page just was: what the machine gives any request at that concurrency. */
+    const floorAt = async (count: number) => (await concurrently(floorUrl, auth, count, CONCURRENT_ROUNDS)).latency;
 
-    console.log(`\nViewers (each polls every ${POLL_MS / 1000} s; ${WINDOW_MS / 1000} s measured per row)`);
-    const idle = await idleCpu(admin);
-    console.log(`  nobody watching: Redis ${idle.toFixed(2)} ms/s (the QueueLens server's sampler); load ${loads()}`);
-    const rows: string[][] = [];
-    for (const { page, ours, theirs } of pairs) {
-      const results: Record<'ours' | 'theirs', WatchResult[]> = { ours: [], theirs: [] };
-      for (const viewers of VIEWER_COUNTS) {
-        for (const side of ['ours', 'theirs'] as const) {
-          const watch = side === 'ours' ? ours : theirs;
-          const result = await watchedBy(watch, viewers, admin);
-          results[side].push(result);
-          console.log(`  ${watch.name}, ${viewers} viewers: Redis ${result.cpuMsPerSecond.toFixed(2)} ms/s; ${ms(result.latency.medianMs)} ms median, ${ms(result.latency.p95Ms)} ms p95 over ${result.requests} (${result.failures} failed); load ${loads()}`);
+    if (parts.has('viewers')) {
+      console.log(`\nViewers (each polls every ${POLL_MS / 1000} s; ${WINDOW_MS / 1000} s measured per row)`);
+      const idle = await idleCpu(admin);
+      console.log(`  nobody watching: Redis ${idle.toFixed(2)} ms/s (the QueueLens server's sampler); load ${loads()}`);
+      const rows: string[][] = [];
+      for (const { page, ours, theirs } of pairs) {
+        const results: Record<'ours' | 'theirs', WatchResult[]> = { ours: [], theirs: [] };
+        for (const viewers of VIEWER_COUNTS) {
+          for (const side of ['ours', 'theirs'] as const) {
+            const watch = side === 'ours' ? ours : theirs;
+            const result = await watchedBy(watch, viewers, admin);
+            results[side].push(result);
+            console.log(`  ${watch.name}, ${viewers} viewers: Redis ${result.cpuMsPerSecond.toFixed(2)} ms/s; ${ms(result.latency.medianMs)} ms median, ${ms(result.latency.p95Ms)} ms p95 over ${result.requests} (${result.failures} failed); load ${loads()}`);
+          }
         }
-      }
-      for (const [index, viewers] of VIEWER_COUNTS.entries()) {
-        const mine = results.ours[index]!;
-        const theirsNow = results.theirs[index]!;
-        const beyondIdle = (value: number) => Math.max(0, value - idle);
-        rows.push([
-          page,
-          String(viewers),
-          mine.cpuMsPerSecond.toFixed(2),
-          `${(mine.cpuMsPerSecond / results.ours[0]!.cpuMsPerSecond).toFixed(2)}×`,
-          `${ms(mine.latency.medianMs)} / ${ms(mine.latency.p95Ms)}`,
-          theirsNow.cpuMsPerSecond.toFixed(2),
-          `${(theirsNow.cpuMsPerSecond / results.theirs[0]!.cpuMsPerSecond).toFixed(2)}×`,
-          `${ms(theirsNow.latency.medianMs)} / ${ms(theirsNow.latency.p95Ms)}`,
-          `${(mine.cpuMsPerSecond / theirsNow.cpuMsPerSecond).toFixed(2)}×`,
-          `${(beyondIdle(mine.cpuMsPerSecond) / Math.max(0.01, beyondIdle(theirsNow.cpuMsPerSecond))).toFixed(2)}×`,
-        ]);
-      }
+        for (const [index, viewers] of VIEWER_COUNTS.entries()) {
+          const mine = results.ours[index]!;
+          const theirsNow = results.theirs[index]!;
+          const beyondIdle = (value: number) => Math.max(0, value - idle);
+          rows.push([
+            page,
+            String(viewers),
+            mine.cpuMsPerSecond.toFixed(2),
+            `${(mine.cpuMsPerSecond / results.ours[0]!.cpuMsPerSecond).toFixed(2)}×`,
+            `${ms(mine.latency.medianMs)} / ${ms(mine.latency.p95Ms)}`,
+            theirsNow.cpuMsPerSecond.toFixed(2),
+            `${(theirsNow.cpuMsPerSecond / results.theirs[0]!.cpuMsPerSecond).toFixed(2)}×`,
+            `${ms(theirsNow.latency.medianMs)} / ${ms(theirsNow.latency.p95Ms)}`,
+            `${(mine.cpuMsPerSecond / theirsNow.cpuMsPerSecond).toFixed(2)}×`,
+            `${(beyondIdle(mine.cpuMsPerSecond) / Math.max(0.01, beyondIdle(theirsNow.cpuMsPerSecond))).toFixed(2)}×`,
+          ]);
+        }
     }
-
-    console.log(`\nA job with a ${mib(BIG_JOB_BYTES)} payload opened by ${BIG_JOB_OPENS} at once`);
-    const bigId = await queue.push(queueName, 'bench.big', {});
-    await queue.redis.hset(queue.keys.job(bigId), 'payload', Buffer.alloc(BIG_JOB_BYTES, 'x'));
-    const other = `${app.baseUrl}/api/queues/${plan.queues[1]!}`;
-    const otherBefore: number[] = [];
-    for (let request = 0; request < OTHER_PAGE_REQUESTS; request++) otherBefore.push(await durationOf(() => fetchPage(other, auth)));
-    await fetchPage(`${app.baseUrl}/jobs/${bigId}`, auth);
-    const memoryBefore = app.memory();
-    const otherDuring: number[] = [];
-    let storming = true;
-    const storm = concurrently(`${app.baseUrl}/jobs/${bigId}`, auth, BIG_JOB_OPENS, 1).finally(() => (storming = false));
-    while (storming) otherDuring.push(await durationOf(() => fetchPage(other, auth)));
-    const opened = await storm;
-    const memoryAfter = app.memory();
-    const before = spreadOf(otherBefore);
-    const during = spreadOf(otherDuring);
-    const bigJob = [
-      `the ${BIG_JOB_OPENS} opens of \`/jobs/${bigId}\`: ${describeStatuses(opened.statuses)}; ${ms(opened.latency.medianMs)} ms median, ${ms(opened.latency.p95Ms)} ms p95; ${formatCount(opened.bytes)} bytes of HTML each`,
-      `the server's RSS: ${mib(memoryBefore.rssBytes)} before, ${mib(memoryAfter.rssBytes)} after (${mib(memoryAfter.rssBytes - memoryBefore.rssBytes)} more); its peak (VmHWM) ${mib(memoryBefore.peakBytes)} before, ${mib(memoryAfter.peakBytes)} after`,
-      `another page (\`GET /api/queues/${plan.queues[1]!}\`): ${ms(before.medianMs)} ms median before, ${ms(during.medianMs)} ms median over ${otherDuring.length} requests meanwhile (${(during.medianMs / before.medianMs).toFixed(2)}×); p95 ${ms(before.p95Ms)} and ${ms(during.p95Ms)} ms`,
-      `load average ${loads()}`,
-    ];
-    for (const line of bigJob) console.log(`  ${line}`);
-
-    console.log(`\n/reservations with ${formatCount(HELD_RESERVATIONS)} more reservations (one queue, ten holders)`);
-    await queue.pushMany(Array.from({ length: HELD_RESERVATIONS }, (_, n) => ({ queue: HELD_QUEUE, name: `bench.held.${n}`, payload: {} })));
-    await inParallel(HELD_RESERVATIONS, 50, (n) => queue.reserve([HELD_QUEUE], `bench-holder-${n % 10}:1`, 3600));
-    const pending = (await queue.stats()).reduce((sum, row) => sum + row.reserved, 0);
-    const reservationRows: string[][] = [];
-    for (const path of ['/reservations', `/reservations?queue=${HELD_QUEUE}`, `/reservations?queue=${HELD_QUEUE}&page=20`]) {
-      await fetchPage(`${app.baseUrl}${path}`, auth);
-      const answer = await concurrently(`${app.baseUrl}${path}`, auth, CONCURRENT_REQUESTS, CONCURRENT_ROUNDS);
-      reservationRows.push([`\`${path}\``, formatCount(answer.bytes), ms(answer.latency.medianMs), ms(answer.latency.p95Ms), describeStatuses(answer.statuses), loads()]);
-      console.log(`  ${path}: ${formatCount(answer.bytes)} bytes; ${CONCURRENT_REQUESTS} at once ×${CONCURRENT_ROUNDS}: ${ms(answer.latency.medianMs)} ms median, ${ms(answer.latency.p95Ms)} ms p95 (${describeStatuses(answer.statuses)}); load ${loads()}`);
-    }
-
     console.log(`\n## Many viewers: ${formatCount(plan.jobs)} jobs over ${plan.queues.length} queues\n`);
     console.log(`${describeMachine()}, Redis ${redisVersion}; load average at the end ${loads()}. Redis CPU is its main thread's (INFO cpu), per second of a ${WINDOW_MS / 1000} s window; nobody watching costs ${idle.toFixed(2)} ms/s (QueueLens' sampler).\n`);
     console.log(
@@ -317,9 +301,68 @@ async function main(): Promise<void> {
         rows,
       ),
     );
+    }
+
+    if (parts.has('big-job')) {
+      console.log(`\nA job with a ${mib(BIG_JOB_BYTES)} payload opened by ${BIG_JOB_OPENS} at once`);
+      const bigId = await queue.push(queueName, 'bench.big', {});
+      await queue.redis.hset(queue.keys.job(bigId), 'payload', Buffer.alloc(BIG_JOB_BYTES, 'x'));
+      const other = `${app.baseUrl}/api/queues/${plan.queues[1]!}`;
+      const otherBefore: number[] = [];
+      for (let request = 0; request < OTHER_PAGE_REQUESTS; request++) otherBefore.push(await durationOf(() => fetchPage(other, auth)));
+      await fetchPage(`${app.baseUrl}/jobs/${bigId}`, auth);
+      const memoryBefore = app.memory();
+      // Another user's page, asked every OTHER_PAGE_EVERY_MS while the opens run, each request on its own.
+      const otherDuring: Promise<number>[] = [];
+      let storming = true;
+      const storm = concurrently(`${app.baseUrl}/jobs/${bigId}`, auth, BIG_JOB_OPENS, 1).finally(() => (storming = false));
+      while (storming) {
+        otherDuring.push(durationOf(() => fetchPage(other, auth)));
+        await new Promise((resolve) => setTimeout(resolve, OTHER_PAGE_EVERY_MS));
+    }
+    const opened = await storm;
+    const during = spreadOf(await Promise.all(otherDuring));
+    const memoryAfter = app.memory();
+    const before = spreadOf(otherBefore);
+    const polled = await concurrently(`${app.baseUrl}/api/jobs/${bigId}`, poll, BIG_JOB_OPENS, 1);
+    const floor = await floorAt(BIG_JOB_OPENS);
+    const bigJob = [
+      `the ${BIG_JOB_OPENS} opens of \`/jobs/${bigId}\`: ${describeStatuses(opened.statuses)}; ${ms(opened.latency.medianMs)} ms median, ${ms(opened.latency.p95Ms)} ms p95; ${formatCount(opened.bytes)} bytes of HTML each`,
+      `the server's RSS: ${mib(memoryBefore.rssBytes)} before, ${mib(memoryAfter.rssBytes)} after (${mib(memoryAfter.rssBytes - memoryBefore.rssBytes)} more); its peak (VmHWM) ${mib(memoryBefore.peakBytes)} before, ${mib(memoryAfter.peakBytes)} after`,
+      `another page (\`GET /api/queues/${plan.queues[1]!}\`): ${ms(before.medianMs)} ms median before, ${ms(during.medianMs)} ms median over ${otherDuring.length} requests meanwhile (${(during.medianMs / before.medianMs).toFixed(2)}×); p95 ${ms(before.p95Ms)} and ${ms(during.p95Ms)} ms`,
+      `its poll, \`GET /api/jobs/${bigId}\` ${BIG_JOB_OPENS} at once: ${describeStatuses(polled.statuses)}; ${ms(polled.latency.medianMs)} ms median, ${ms(polled.latency.p95Ms)} ms p95; ${formatCount(polled.bytes)} bytes each`,
+      `Next's floor ${BIG_JOB_OPENS} at once: ${ms(floor.medianMs)} ms median, ${ms(floor.p95Ms)} ms p95 (the opens ${(opened.latency.p95Ms / floor.p95Ms).toFixed(2)}× of it at p95)`,
+      `load average ${loads()}`,
+    ];
+    for (const line of bigJob) console.log(`  ${line}`);
     console.log(`\nThe ${mib(BIG_JOB_BYTES)} job:\n${bigJob.map((line) => `- ${line}`).join('\n')}`);
-    console.log(`\n/reservations, ${formatCount(pending)} reservations in all (${CONCURRENT_REQUESTS} requests at once, ${CONCURRENT_ROUNDS} rounds):\n`);
-    console.log(markdownTable(['page', 'HTML bytes', 'median ms', 'p95 ms', 'answers', 'load average after'], 'lrrrll', reservationRows));
+    }
+
+    if (parts.has('reservations')) {
+      console.log(`\n/reservations with ${formatCount(HELD_RESERVATIONS)} more reservations (one queue, ten holders)`);
+      await queue.pushMany(Array.from({ length: HELD_RESERVATIONS }, (_, n) => ({ queue: HELD_QUEUE, name: `bench.held.${n}`, payload: {} })));
+      await inParallel(HELD_RESERVATIONS, 50, (n) => queue.reserve([HELD_QUEUE], `bench-holder-${n % 10}:1`, 3600));
+      const pending = (await queue.stats()).reduce((sum, row) => sum + row.reserved, 0);
+      const reservationRows: string[][] = [];
+      for (const path of ['/reservations', `/reservations?queue=${HELD_QUEUE}`, `/reservations?queue=${HELD_QUEUE}&page=20`]) {
+        await fetchPage(`${app.baseUrl}${path}`, auth);
+        const answer = await concurrently(`${app.baseUrl}${path}`, auth, CONCURRENT_REQUESTS, CONCURRENT_ROUNDS);
+        const floor = await floorAt(CONCURRENT_REQUESTS);
+        reservationRows.push([
+          `\`${path}\``,
+          formatCount(answer.bytes),
+          ms(answer.latency.medianMs),
+          ms(answer.latency.p95Ms),
+          `${ms(floor.p95Ms)} (${(answer.latency.p95Ms / floor.p95Ms).toFixed(2)}×)`,
+          describeStatuses(answer.statuses),
+          loads(),
+        ]);
+        console.log(`  ${path}: ${formatCount(answer.bytes)} bytes; ${CONCURRENT_REQUESTS} at once ×${CONCURRENT_ROUNDS}: ${ms(answer.latency.medianMs)} ms median, ${ms(answer.latency.p95Ms)} ms p95 (${describeStatuses(answer.statuses)}); load ${loads()}`);
+    }
+
+    console.log(`\n/reservations, ${formatCount(pending)} reservations in all (${CONCURRENT_REQUESTS} requests at once, ${CONCURRENT_ROUNDS} rounds), ${describeMachine()}:\n`);
+    console.log(markdownTable(['page', 'HTML bytes', 'median ms', 'p95 ms', `Next's floor p95 ms, ${CONCURRENT_REQUESTS} at once (page ÷ floor)`, 'answers', 'load average after'], 'lrrrrll', reservationRows));
+    }
   } catch (error) {
     keepWorkDir = true;
     throw error;

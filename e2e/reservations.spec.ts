@@ -123,25 +123,30 @@ test.describe('reservations page', () => {
 
     const pager = page.getByRole('navigation', { name: 'Pages of reservations', exact: true });
     const table = holderTable(page, 'pager-host:1');
-    await expect(pager).toContainText('Entries 1–50 of 55, page 1 of 2');
+    await expect(pager).toContainText('Entries 1–25 of 55, page 1 of 3');
     await expect(stat(page, 'Running')).toContainText('55');
-    await expect(page.getByText('55 entries, 50 on this page')).toBeVisible();
-    await expect(table.getByRole('row')).toHaveCount(51);
+    await expect(page.getByText('55 entries, 25 on this page')).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(26);
     await expect(table.getByRole('link', { name: `#${ids[0]}` })).toBeVisible();
     await expect(page.getByRole('link', { name: `#${quietId}` })).toHaveCount(0);
 
-    await pager.getByRole('link', { name: 'Next' }).focus();
-    await page.keyboard.press('Enter');
+    await pager.getByRole('link', { name: 'Next' }).click();
     await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=2`);
-    await expect(pager).toContainText('Entries 51–55 of 55, page 2 of 2');
+    await expect(pager).toContainText('Entries 26–50 of 55, page 2 of 3');
+    await expect(table.getByRole('link', { name: `#${ids[25]}` })).toBeVisible();
+    await pager.getByRole('link', { name: 'Last' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=3`);
+    await expect(pager).toContainText('Entries 51–55 of 55, page 3 of 3');
     await expect(table.getByRole('row')).toHaveCount(6);
     for (const id of ids.slice(50)) await expect(table.getByRole('link', { name: `#${id}` })).toBeVisible();
     await expect(pager.getByRole('link', { name: 'Next' })).toHaveCount(0);
+    await expect(pager.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', `/reservations?queue=${encodeURIComponent(busy)}&page=2`);
     for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
-      const screenshot = await page.screenshot({ fullPage: true, path: testInfo.outputPath(`reservations-page-2-${colorScheme}-${width}.png`) });
-      await testInfo.attach(`reservations, page 2 of a queue, ${colorScheme}, ${width} px`, { body: screenshot, contentType: 'image/png' });
+      const screenshot = await page.screenshot({ fullPage: true, path: testInfo.outputPath(`reservations-last-page-${colorScheme}-${width}.png`) });
+      await testInfo.attach(`reservations, the last page of a queue, ${colorScheme}, ${width} px`, { body: screenshot, contentType: 'image/png' });
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 720 });

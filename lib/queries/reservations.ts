@@ -5,11 +5,13 @@ import { liveQueryOptions } from './live';
 export type { HolderGroup, ParkingHazard, ReservationRow, ReservationsPage, ReservationState } from '../inspect/reservations';
 
 /**
- * Rows a page of reservations shows: about 1.8 KB of HTML each (the row and
- * its share of the hydration data), so a page stays near 100 KB where the
- * whole list of a thousand was 1.8 MB.
+ * Rows a page of reservations shows. A row is about 2.2 KB of HTML (the row
+ * and its share of the hydration data) and most of a page's rendering time:
+ * at 50 rows a page was 155–170 KB and fifty requests at once took 1.8–2.4 s
+ * at p95 on the 2-core benchmark machine, where the whole list of a thousand
+ * was 1.79 MB and 5.8 s.
  */
-export const RESERVATIONS_PAGE_SIZE = 50;
+export const RESERVATIONS_PAGE_SIZE = 25;
 
 /** Which reservations a page shows: page `page` (from 1), of one queue's when `queue` is set. */
 export interface ReservationsView {
