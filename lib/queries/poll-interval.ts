@@ -9,8 +9,8 @@ const FALLBACK_POLL_MS = 2_000;
 
 /**
  * Every read the browser makes says the interval its tab polls at, so that
- * the server answers it from a snapshot no older than half that (see
- * lib/server/queue.ts readQueue).
+ * the server answers it from a snapshot no older than three quarters of it
+ * (see lib/server/queue.ts readQueue).
  */
 export const POLL_INTERVAL_HEADER = 'x-queuelens-poll-ms';
 const STORAGE_KEY = 'queuelens.pollInterval';

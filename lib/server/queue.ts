@@ -26,12 +26,17 @@ const cache = globalThis as typeof globalThis & {
 };
 
 /**
- * The oldest snapshot kept, ms: half the slowest interval the header offers
- * (10 s). A tab polling every `n` ms accepts a snapshot up to `n / 2` old, so
- * what it shows was read at most half an interval before the answer left,
- * never a whole interval; 50 tabs polling every 2 s cost one read a second.
+ * How much of its tab's poll interval a request accepts as the age of a
+ * snapshot. A tab polling every `n` ms is answered with data read at most
+ * `0.75 n` before the answer left, never a whole interval. Any number of tabs
+ * polling every `n` then cost at most one read per `0.75 n`, where one tab
+ * costs one per `n`: 50 tabs at most 1.33 times one. Half an interval would
+ * make that 2 times; the whole interval would let a tab show the figures its
+ * previous poll already showed.
  */
-const SNAPSHOT_KEEP_MS = 5_000;
+const SNAPSHOT_SHARE_OF_INTERVAL = 0.75;
+/** The oldest snapshot kept, ms: what a tab on the slowest interval the header offers (10 s) accepts. */
+const SNAPSHOT_KEEP_MS = 7_500;
 /** A request that names no interval (a page load, a script): the default's. */
 const DEFAULT_POLL_MS = DEFAULT_POLL_INTERVAL === false ? 2_000 : DEFAULT_POLL_INTERVAL;
 
@@ -39,10 +44,10 @@ function sharedReads(): SharedReads {
   return (cache.queuelensSharedReads ??= new SharedReads({ keepMs: SNAPSHOT_KEEP_MS }));
 }
 
-/** How old a snapshot the request accepts: half the interval its tab polls at. */
+/** How old a snapshot the request accepts: SNAPSHOT_SHARE_OF_INTERVAL of the interval its tab polls at. */
 async function acceptedSnapshotAgeMs(): Promise<number> {
   const interval = parsePollInterval((await headers()).get(POLL_INTERVAL_HEADER));
-  return (typeof interval === 'number' ? interval : DEFAULT_POLL_MS) / 2;
+  return (typeof interval === 'number' ? interval : DEFAULT_POLL_MS) * SNAPSHOT_SHARE_OF_INTERVAL;
 }
 
 /**
