@@ -1,11 +1,11 @@
 import type { Route } from 'next';
 import Link from 'next/link';
 import { formatCount } from '@/components/ui/format-count';
-import { reservationsSearch, type ReservationsPage, type ReservationsView } from '@/lib/queries/reservations';
+import { reservationsSearch, type ReservationsPage, type ReservationsScope } from '@/lib/queries/reservations';
 import { reservationsHref } from '@/lib/routes';
 
-function pageHref(view: ReservationsView, page: number): Route {
-  return `${reservationsHref}${reservationsSearch({ ...view, page })}` as Route;
+function pageHref(scope: ReservationsScope, page: number): Route {
+  return `${reservationsHref}${reservationsSearch({ ...scope, page })}` as Route;
 }
 
 /**
@@ -14,7 +14,7 @@ function pageHref(view: ReservationsView, page: number): Route {
  * each page has an address. `label` names the landmark (one above the list,
  * one after it).
  */
-export function ReservationsPager({ label, view, page, total }: { label: string; view: ReservationsView; page: ReservationsPage['page']; total: number }) {
+export function ReservationsPager({ label, scope, page, total }: { label: string; scope: ReservationsScope; page: ReservationsPage['page']; total: number }) {
   if (page.count <= 1) return null;
   const links: { label: string; page: number; rel?: 'prev' | 'next' }[] = [
     { label: 'First', page: 1 },
@@ -35,7 +35,7 @@ export function ReservationsPager({ label, view, page, total }: { label: string;
                 {label}
               </span>
             ) : (
-              <Link href={pageHref(view, target)} rel={rel} className="button-secondary">
+              <Link href={pageHref(scope, target)} rel={rel} className="button-secondary">
                 {label}
               </Link>
             )}

@@ -13,7 +13,7 @@ import { Note } from '@/components/ui/note';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { HolderGroup, ParkingHazard, ReservationRow, ReservationsPage, ReservationState, ReservationsView as View } from '@/lib/queries/reservations';
+import type { HolderGroup, ParkingHazard, ReservationRow, ReservationsPage, ReservationState, ReservationsScope } from '@/lib/queries/reservations';
 import { reservationsQuery } from '@/lib/queries/reservations';
 import { ReservationActions } from './reservation-actions';
 import { ReservationsFilter } from './reservations-filter';
@@ -128,7 +128,7 @@ function holderDescription(group: HolderGroup): string {
   return group.timeoutSeconds === null ? count : `${count}; its claims imply a timeout of ${formatDuration(group.timeoutSeconds)}.`;
 }
 
-function Body({ reservations, view }: { reservations: ReservationsPage; view: View }) {
+function Body({ reservations, scope }: { reservations: ReservationsPage; scope: ReservationsScope }) {
   const { counts, now } = reservations;
   return (
     <>
@@ -171,7 +171,7 @@ function Body({ reservations, view }: { reservations: ReservationsPage; view: Vi
         </div>
       ) : (
         <>
-          <ReservationsPager label="Pages of reservations" view={view} page={reservations.page} total={reservations.total} />
+          <ReservationsPager label="Pages of reservations" scope={scope} page={reservations.page} total={reservations.total} />
           {reservations.holders.map((group) => (
             <Section
               key={group.holder ?? ''}
@@ -189,7 +189,7 @@ function Body({ reservations, view }: { reservations: ReservationsPage; view: Vi
               <HolderTable group={group} now={now} />
             </Section>
           ))}
-          <ReservationsPager label="Pages of reservations, after the list" view={view} page={reservations.page} total={reservations.total} />
+          <ReservationsPager label="Pages of reservations, after the list" scope={scope} page={reservations.page} total={reservations.total} />
           </>
       )}
     </>
@@ -197,8 +197,8 @@ function Body({ reservations, view }: { reservations: ReservationsPage; view: Vi
 }
 
 /** Every job delivered to a worker and not acknowledged, live, by the worker holding it, with repairs. */
-export function ReservationsView({ view: shown }: { view: View }) {
-  const view = useLiveQuery(reservationsQuery(shown));
+export function ReservationsView({ scope }: { scope: ReservationsScope }) {
+  const view = useLiveQuery(reservationsQuery(scope));
   const reservations = view.data;
   return (
     <div className="space-y-6">
@@ -215,7 +215,7 @@ export function ReservationsView({ view: shown }: { view: View }) {
       ) : (
         <>
           <ReservationsFilter queues={reservations.queues} queue={reservations.queue} />
-          <Body reservations={reservations} view={shown} />
+          <Body reservations={reservations} scope={scope} />
         </>
       )}
     </div>

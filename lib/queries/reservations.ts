@@ -14,20 +14,20 @@ export type { HolderGroup, ParkingHazard, ReservationRow, ReservationsPage, Rese
 export const RESERVATIONS_PAGE_SIZE = 25;
 
 /** Which reservations a page shows: page `page` (from 1), of one queue's when `queue` is set. */
-export interface ReservationsView {
+export interface ReservationsScope {
   queue?: string;
   page: number;
 }
 
-/** The view in a URL's search params (`/reservations?queue=…&page=…`); a page that is no whole number above 0 is the first. */
-export function reservationsViewFromParams(params: { get(name: string): string | null }): ReservationsView {
+/** The scope in a URL's search params (`/reservations?queue=…&page=…`); a page that is no whole number above 0 is the first. */
+export function reservationsScopeFromParams(params: { get(name: string): string | null }): ReservationsScope {
   const queue = params.get('queue')?.trim() || undefined;
   const page = Number(params.get('page'));
   return { queue, page: Number.isSafeInteger(page) && page >= 1 ? page : 1 };
 }
 
-/** The view's search params, the first page and no queue left out. */
-export function reservationsSearch({ queue, page }: ReservationsView): string {
+/** The scope's search params, the first page and no queue left out. */
+export function reservationsSearch({ queue, page }: ReservationsScope): string {
   const params = new URLSearchParams();
   if (queue !== undefined) params.set('queue', queue);
   if (page > 1) params.set('page', String(page));
@@ -35,6 +35,6 @@ export function reservationsSearch({ queue, page }: ReservationsView): string {
 }
 
 /** GET /api/reservations?queue=&page=: one page of the pending entries, classified and grouped by the worker holding them. */
-export function reservationsQuery(view: ReservationsView) {
-  return liveQueryOptions<ReservationsPage>(queryKeys.reservations.page(view.queue ?? '', view.page), `/api/reservations${reservationsSearch(view)}`);
+export function reservationsQuery(scope: ReservationsScope) {
+  return liveQueryOptions<ReservationsPage>(queryKeys.reservations.page(scope.queue ?? '', scope.page), `/api/reservations${reservationsSearch(scope)}`);
 }

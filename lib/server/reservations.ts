@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { pageOfReservations, readReservations } from '@/lib/inspect/reservations';
-import { RESERVATIONS_PAGE_SIZE, type ReservationsPage, type ReservationsView } from '@/lib/queries/reservations';
+import { RESERVATIONS_PAGE_SIZE, type ReservationsPage, type ReservationsScope } from '@/lib/queries/reservations';
 import { readQueue, type ReadResult } from './queue';
 
 export const reservationsParams = z.object({
@@ -10,11 +10,11 @@ export const reservationsParams = z.object({
 });
 
 /**
- * One page of the reservations (of one queue, when `view` names one), for
- * GET /api/reservations and the page's prefetch. Every page of a view is cut
+ * One page of the reservations (of one queue, when `scope` names one), for
+ * GET /api/reservations and the page's prefetch. Every page of a scope is cut
  * from one shared read of it: paging through costs Redis nothing more.
  */
-export async function readReservationsPage({ queue, page }: ReservationsView): Promise<ReadResult<ReservationsPage>> {
+export async function readReservationsPage({ queue, page }: ReservationsScope): Promise<ReadResult<ReservationsPage>> {
   const result = await readQueue((redisQueue) => readReservations(redisQueue, {}, { queue }), ['reservations', queue ?? '']);
   return result.ok ? { ok: true, data: pageOfReservations(result.data, page, RESERVATIONS_PAGE_SIZE) } : result;
 }
