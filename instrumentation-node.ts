@@ -1,6 +1,7 @@
 import { readAccessSettings, startupRefusal } from '@/lib/auth/access-settings';
 import { loadConnections } from '@/lib/dashboard/connections';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
+import { warmOverviewHistories } from '@/lib/dashboard/overview-history';
 import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/sampling';
 import { logEvent } from '@/lib/log-event';
 
@@ -35,6 +36,9 @@ if (server.queuelensSampling === undefined) {
     log: logEvent,
   });
   server.queuelensSampling = sampling;
+  // Not awaited: the server answers meanwhile, and an overview that comes
+  // first reads the history itself, as it would without this.
+  void warmOverviewHistories({ connections: loadConnections(), dashboardPrefix: dashboardPrefixFromEnv(), log: logEvent });
   // Next.js finishes the requests in flight and exits; the loop stops taking turns first.
   process.once('SIGTERM', () => void sampling.stop());
 }

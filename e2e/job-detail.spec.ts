@@ -183,16 +183,22 @@ test.describe('job page', () => {
     expect(dialogs).toEqual([]);
   });
 
-  test('shows the first 64 KiB of a 10 MB payload and downloads all of it', async ({ page, request }) => {
+  test('shows the first 64 KiB of a 20 MB payload, cut inside a character, and downloads all of it byte for byte', async ({ page, request }) => {
     const id = await queue.push(keys.queueName('huge'), 'huge.job', {});
-    const huge = Buffer.alloc(10 * 1024 * 1024, 'x');
+    const huge = Buffer.alloc(20 * 1024 * 1024, 'x');
     huge.write('{"start":', 0);
+    // A byte that is no UTF-8 before the cut, and '€' (E2 82 AC) torn by it.
+    huge[100] = 0xff;
+    huge.write('€', 64 * 1024 - 1);
     await queue.redis.hset(queue.keys.job(id), 'payload', huge);
     await page.goto(jobHref(id));
 
     const payload = field(page, 'payload');
-    await expect(payload).toContainText('Showing the first 64 KiB of 10,485,760 bytes.');
-    expect((await page.getByRole('region', { name: 'payload' }).textContent())?.length).toBe(64 * 1024);
+    await expect(payload).toContainText('Showing the first 64 KiB of 20,971,520 bytes.');
+    const shown = (await page.getByRole('region', { name: 'payload' }).textContent()) ?? '';
+    expect(shown.slice(95, 108)).toBe('xxxxx\\xFFxxxx');
+    expect(shown.endsWith('x\\xE2')).toBe(true);
+    expect(shown.length).toBe(64 * 1024 - 1 + 4 + 3);
     await expect(payload.getByRole('button', { name: 'Copy payload' })).toHaveCount(0);
     // What the page polls stays small whatever the job holds.
     const api = await request.get(`/api/jobs/${id}`);

@@ -135,4 +135,66 @@ test.describe('reservations page', () => {
     await expect(page.getByText(`Job ${gone}: the tombstone entry was acknowledged and deleted.`)).toBeVisible();
     await expect(nobody).toHaveCount(0);
   });
+
+  test('pages a long list by its address, from the keyboard too, and filters it by a queue picked from the known ones', async ({ page }, testInfo) => {
+    const busy = keys.queueName('paged');
+    const quiet = keys.queueName('quiet');
+    const ids = await queue.pushMany(Array.from({ length: 55 }, (_, index) => ({ queue: busy, name: `paged.${index}`, payload: {} })));
+    for (let index = 0; index < ids.length; index++) await queue.reserve([busy], 'pager-host:1', 300);
+    const quietId = await queue.push(quiet, 'quiet.job', {});
+    await queue.reserve([quiet], 'quiet-host:2', 300);
+    await page.goto('/reservations');
+
+    const filter = page.getByRole('search', { name: 'Filter reservations' });
+    const picker = filter.getByLabel('Queue');
+    await expect(picker.getByRole('option')).toContainText(['All queues', busy, quiet]);
+    await picker.selectOption(busy);
+    await filter.getByRole('button', { name: 'Show' }).click();
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}`);
+
+    const pager = page.getByRole('navigation', { name: 'Pages of reservations', exact: true });
+    const table = holderTable(page, 'pager-host:1');
+    await expect(pager).toContainText('Entries 1–25 of 55, page 1 of 3');
+    await expect(stat(page, 'Running')).toContainText('55');
+    await expect(page.getByText('55 entries, 25 on this page')).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(26);
+    await expect(table.getByRole('link', { name: `#${ids[0]}` })).toBeVisible();
+    await expect(page.getByRole('link', { name: `#${quietId}` })).toHaveCount(0);
+
+    await pager.getByRole('link', { name: 'Next' }).click();
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=2`);
+    await expect(pager).toContainText('Entries 26–50 of 55, page 2 of 3');
+    await expect(table.getByRole('link', { name: `#${ids[25]}` })).toBeVisible();
+    await pager.getByRole('link', { name: 'Last' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=3`);
+    await expect(pager).toContainText('Entries 51–55 of 55, page 3 of 3');
+    await expect(table.getByRole('row')).toHaveCount(6);
+    for (const id of ids.slice(50)) await expect(table.getByRole('link', { name: `#${id}` })).toBeVisible();
+    await expect(pager.getByRole('link', { name: 'Next' })).toHaveCount(0);
+    await expect(pager.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', `/reservations?queue=${encodeURIComponent(busy)}&page=2`);
+    for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      const screenshot = await page.screenshot({ fullPage: true, path: testInfo.outputPath(`reservations-last-page-${colorScheme}-${width}.png`) });
+      await testInfo.attach(`reservations, the last page of a queue, ${colorScheme}, ${width} px`, { body: screenshot, contentType: 'image/png' });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    await picker.selectOption(quiet);
+    await filter.getByRole('button', { name: 'Show' }).click();
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(quiet)}`);
+    await expect(holderTable(page, 'quiet-host:2').getByRole('link', { name: `#${quietId}` })).toBeVisible();
+    await expect(table).toHaveCount(0);
+    await expect(pager).toHaveCount(0);
+
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
+    await expect(page).toHaveURL(/\/reservations$/);
+    await expect(picker).toHaveValue('');
+
+    await page.goto('/reservations?queue=no-such-queue');
+    await expect(page.getByText('No job of no-such-queue is reserved.')).toBeVisible();
+    await expect(picker).toHaveValue('no-such-queue');
+  });
 });

@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { reservationsQuery } from '@/lib/queries/reservations';
+import { reservationsQuery, reservationsScopeFromParams } from '@/lib/queries/reservations';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readReservationsPage } from '@/lib/server/reservations';
 import { ReservationsView } from './reservations-view';
@@ -11,12 +11,19 @@ export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'Reservations · QueueLens' };
 
-export default async function ReservationsPage() {
+export default async function ReservationsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const scope = reservationsScopeFromParams({
+    get: (name) => {
+      const value = params[name];
+      return typeof value === 'string' ? value : null;
+    },
+  });
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, reservationsQuery(), readReservationsPage);
+  await prefetchLiveQuery(queryClient, reservationsQuery(scope), () => readReservationsPage(scope));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <ReservationsView />
+      <ReservationsView scope={scope} />
     </HydrationBoundary>
   );
 }

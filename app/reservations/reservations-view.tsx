@@ -13,9 +13,11 @@ import { Note } from '@/components/ui/note';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, Reservations, ReservationState } from '@/lib/queries/reservations';
+import type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, ReservationsPage, ReservationState, ReservationsScope } from '@/lib/queries/reservations';
 import { reservationsQuery } from '@/lib/queries/reservations';
 import { ReservationActions } from './reservation-actions';
+import { ReservationsFilter } from './reservations-filter';
+import { ReservationsPager } from './reservations-pager';
 
 const OVERDUE_EXPLANATION = 'stats() still counts it reserved; the next reserve on this queue reclaims it.';
 
@@ -161,14 +163,15 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
 }
 
 function holderDescription(group: HolderGroup): string {
-  const entries = `${formatCount(group.rows.length)} ${group.rows.length === 1 ? 'entry' : 'entries'}`;
+  const shown = group.rows.length < group.held ? `, ${formatCount(group.rows.length)} on this page` : '';
+  const entries = `${formatCount(group.held)} ${group.held === 1 ? 'entry' : 'entries'}${shown}`;
   if (group.holder === null) return `${entries} in a pending list whose job is gone or no longer points at them.`;
   const parked = group.parked.length === 0 ? '' : `, ${formatCount(group.parked.length)} parked ${group.parked.length === 1 ? 'job' : 'jobs'}`;
-  const count = group.rows.length === 0 ? parked.slice(2) : `${entries}${parked}`;
+  const count = group.held === 0 ? parked.slice(2) : `${entries}${parked}`;
   return group.timeoutSeconds === null ? count : `${count}; its claims imply a timeout of ${formatDuration(group.timeoutSeconds)}.`;
 }
 
-function Body({ reservations }: { reservations: Reservations }) {
+function Body({ reservations, scope }: { reservations: ReservationsPage; scope: ReservationsScope }) {
   const { counts, now } = reservations;
   return (
     <>
@@ -191,7 +194,10 @@ function Body({ reservations }: { reservations: Reservations }) {
       )}
       {reservations.truncated && (
         <Note title="Not every reservation is shown">
-          <p>There are more queues or pending entries than one read looks at; the first {formatCount(reservations.total)} entries are shown.</p>
+          <p>
+            There are more queues or pending entries than one read looks at; the first {formatCount(reservations.total)} entries are shown
+            {reservations.queue === null ? '. Filter by a queue to see all of its own.' : '.'}
+          </p>
         </Note>
       )}
       {reservations.errors.map(({ stream, error }) => (
@@ -201,38 +207,42 @@ function Body({ reservations }: { reservations: Reservations }) {
       ))}
       {reservations.total === 0 && reservations.parkedTotal === 0 ? (
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
-          <p className="font-semibold">No job is reserved.</p>
+          <p className="font-semibold">{reservations.queue === null ? 'No job is reserved.' : `No job of ${reservations.queue} is reserved.`}</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-            No stream of {reservations.queuesRead === 1 ? 'the one queue' : `the ${formatCount(reservations.queuesRead)} queues`} has an
+            No stream of {reservations.queue !== null ? 'the queue' : reservations.queuesRead === 1 ? 'the one queue' : `the ${formatCount(reservations.queuesRead)} queues`} has an
             entry delivered to a worker and not acknowledged, and no job waits parked until its holder&apos;s deadline.
           </p>
         </div>
       ) : (
-        reservations.holders.map((group) => (
-          <Section
-            key={group.holder ?? ''}
-            title={
-              group.holder === null ? (
-                'Held by nobody'
-              ) : (
-                <>
-                  Held by <span className="font-mono [overflow-wrap:anywhere]">{group.holder}</span>
-                </>
-              )
-            }
-            description={holderDescription(group)}
-          >
-            <HolderTable group={group} now={now} />
-          </Section>
-        ))
+        <>
+          <ReservationsPager label="Pages of reservations" scope={scope} page={reservations.page} total={reservations.total} />
+          {reservations.holders.map((group) => (
+            <Section
+              key={group.holder ?? ''}
+              title={
+                group.holder === null ? (
+                  'Held by nobody'
+                ) : (
+                  <>
+                    Held by <span className="font-mono [overflow-wrap:anywhere]">{group.holder}</span>
+                  </>
+                )
+              }
+              description={holderDescription(group)}
+            >
+              <HolderTable group={group} now={now} />
+            </Section>
+          ))}
+          <ReservationsPager label="Pages of reservations, after the list" scope={scope} page={reservations.page} total={reservations.total} />
+          </>
       )}
     </>
   );
 }
 
 /** Every job delivered to a worker and not acknowledged, live, by the worker holding it, with repairs. */
-export function ReservationsView() {
-  const view = useLiveQuery(reservationsQuery());
+export function ReservationsView({ scope }: { scope: ReservationsScope }) {
+  const view = useLiveQuery(reservationsQuery(scope));
   const reservations = view.data;
   return (
     <div className="space-y-6">
@@ -248,7 +258,10 @@ export function ReservationsView() {
       {reservations === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the reservations…</p>
       ) : (
-        <Body reservations={reservations} />
+        <>
+          <ReservationsFilter queues={reservations.queues} queue={reservations.queue} />
+          <Body reservations={reservations} scope={scope} />
+        </>
       )}
     </div>
   );

@@ -67,7 +67,14 @@ export const DISPLAY_LIMIT_BYTES = 64 * 1024;
 
 /** A stored value as text to show: the first DISPLAY_LIMIT_BYTES of it at most. */
 export function toDisplayValue(bytes: Uint8Array, limit = DISPLAY_LIMIT_BYTES): DisplayValue {
-  const truncated = bytes.length > limit;
+  return displayValueOf(bytes.length > limit ? bytes.subarray(0, limit) : bytes, bytes.length);
+}
+
+/**
+ * A value of which only the first bytes were read (lua/read-job-1.lua cuts
+ * it inside Redis), as text to show, with the stored length `bytes`.
+ */
+export function displayValueOf(prefix: Uint8Array, bytes: number): DisplayValue {
   // Cutting may split a character; bytesToText then shows the torn bytes as escapes.
-  return { text: bytesToText(truncated ? bytes.subarray(0, limit) : bytes), bytes: bytes.length, truncated };
+  return { text: bytesToText(prefix), bytes, truncated: bytes > prefix.length };
 }

@@ -2,7 +2,7 @@ import { levelOf } from '../queue/keys';
 import { QueueError } from '../queue/errors';
 import { execPipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { bytesToText, toDisplayValue, type DisplayValue } from './display-text';
+import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from './display-text';
 import { prettyJson } from './pretty-json';
 
 /** Where a job is now, read from the structures that hold ids, not only from its hash. */
@@ -25,25 +25,46 @@ export interface JobDetail {
   now: number;
 }
 
+/** A job hash with more fields than this is not read whole (a job has a dozen). */
+const MAX_JOB_FIELDS = 1_000;
+
+/** j:{id} as lua/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
+type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
+
+function jobHashOf(reply: (Buffer | number)[]): JobHashReply {
+  const [type, ...rest] = reply;
+  const typeName = String(type);
+  if (typeName !== 'hash') return { type: typeName };
+  if (rest.length === 1) return { type: 'hash', tooMany: Number(rest[0]) };
+  const fields: { name: string; bytes: number; prefix: Buffer }[] = [];
+  for (let index = 0; index + 2 < rest.length; index += 3) {
+    fields.push({ name: String(rest[index]), bytes: Number(rest[index + 1]), prefix: rest[index + 2] as Buffer });
+  }
+  return { type: 'hash', fields };
+}
+
 /**
  * Everything about one job: its hash, shown safely, and where it is now.
- * Returns null when the job is gone; throws QueueError when j:{id} is a key
- * of another type. Two pipelined round trips.
+ * Reads at most DISPLAY_LIMIT_BYTES of each value, inside Redis
+ * (lua/read-job-1.lua), with each value's stored length: a 20 MB payload
+ * costs the page 64 KiB. Returns null when the job is gone; throws
+ * QueueError when j:{id} is a key of another type or no job's size. Two
+ * pipelined round trips.
  */
 export async function readJobDetail(queue: RedisQueue, id: number): Promise<JobDetail | null> {
   const key = queue.keys.job(id);
-  // HGETALL is refused for a key of another type; TYPE says which.
-  const [time, type, raw, failedScore] = (await queue.attempt(() =>
-    execPipeline(queue.redis.pipeline().time().type(key).hgetallBuffer(key).zscore(queue.keys.failed, String(id)), (error) =>
-      error.message.startsWith('WRONGTYPE'),
-    ),
-  )) as [[string, string], string, Record<string, Buffer> | null, string | null];
-  if (type === 'none') return null;
-  if (type !== 'hash') throw new QueueError(`${key} is a ${type}, not a job hash`);
+  const [time, reply, failedScore] = (await queue.attempt(() =>
+    execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS).zscore(queue.keys.failed, String(id))),
+  )) as [[string, string], (Buffer | number)[], string | null];
+  const hash = jobHashOf(reply);
+  if (hash.type === 'none') return null;
+  if (!('fields' in hash)) {
+    throw new QueueError('tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`);
+  }
   const now = Number(time[0]);
-  const buffers = raw ?? {};
-  const text = Object.fromEntries(Object.entries(buffers).map(([name, value]) => [name, bytesToText(value)]));
-  const fields = Object.entries(buffers).map(([name, value]) => ({ name, value: toDisplayValue(value) }));
+  // The fields that say where the job is are a few bytes; their first 64 KiB are all of them.
+  const text = Object.fromEntries(hash.fields.map(({ name, prefix }) => [name, bytesToText(prefix)]));
+  const fields = hash.fields.map(({ name, bytes, prefix }) => ({ name, value: displayValueOf(prefix, bytes) }));
   const payload = fields.find((field) => field.name === 'payload')?.value;
   const payloadPretty = payload && !payload.truncated ? prettyJson(payload.text) : null;
   return { id, fields, payloadPretty, location: await queue.attempt(() => locate(queue, id, text, failedScore, now)), now };

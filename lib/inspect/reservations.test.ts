@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReservedJob } from '../queue/job';
 import { sleep, testQueueFactory } from '../queue/test-redis';
-import { findParkingHazard, readReservations, type ReservationRow, type Reservations } from './reservations';
+import { findParkingHazard, pageOfReservations, readReservations, type ReservationRow, type Reservations } from './reservations';
 
 const openQueue = testQueueFactory();
 
@@ -184,6 +184,10 @@ describe('readReservations', () => {
     ]);
     expect(reservations.parkedTotal).toBe(1);
     expect(reservations.holders.flatMap((group) => group.parked.map((job) => job.jobId))).toEqual([parked]);
+    // A holder with only parked jobs holds no entry to page through: the first page shows it, the others do not repeat it.
+    const [first, second] = [1, 2].map((number) => pageOfReservations(reservations, number, 1));
+    expect(first!.holders.find((group) => group.holder === 'slow-1:7')?.parked.map((job) => job.jobId)).toEqual([parked]);
+    expect(second!.holders.find((group) => group.holder === 'slow-1:7')).toBeUndefined();
   });
 
   it('says nothing is held when no queue exists', async () => {
@@ -193,8 +197,50 @@ describe('readReservations', () => {
   });
 });
 
+describe('filtering and paging reservations', () => {
+  it('reads one queue when filtered by it, and still lists every queue to pick from', async () => {
+    const queue = await openQueue();
+    await queue.pushMany(['mail', 'mail', 'sms'].map((name) => ({ queue: name, name: `${name}.job`, payload: {} })));
+    await queue.reserve(['mail'], 'web-1:1', 300);
+    await queue.reserve(['mail'], 'web-1:1', 300);
+    await queue.reserve(['sms'], 'web-2:2', 300);
+
+    const mail = await readReservations(queue, {}, { queue: 'mail' });
+    expect(mail).toMatchObject({ total: 2, queuesRead: 1, queues: ['mail', 'sms'], queue: 'mail', counts: { running: 2 } });
+    expect(mail.holders.map((group) => group.holder)).toEqual(['web-1:1']);
+    // Filtered, the entry cap is the queue's own: what the whole read cut off is reachable.
+    const capped = await readReservations(queue, { maxEntries: 2 });
+    expect(capped).toMatchObject({ total: 2, truncated: true });
+    expect(await readReservations(queue, { maxEntries: 2 }, { queue: 'sms' })).toMatchObject({ total: 1, truncated: false, queue: 'sms' });
+    expect(await readReservations(queue, {}, { queue: 'never-pushed' })).toMatchObject({ total: 0, holders: [], queue: 'never-pushed', queues: ['mail', 'sms'] });
+  });
+
+  it('cuts pages across holders in the order of the whole list, keeping every figure of the whole', async () => {
+    const queue = await openQueue();
+    await queue.pushMany(Array.from({ length: 5 }, (_, index) => ({ queue: 'mail', name: `job-${index}`, payload: {} })));
+    for (const holder of ['a:1', 'a:1', 'a:1', 'b:2', 'b:2']) await queue.reserve(['mail'], holder, 300);
+    const all = await readReservations(queue);
+    const order = all.holders.flatMap((group) => group.rows.map((row) => row.jobId));
+
+    const pages = [1, 2, 3].map((number) => pageOfReservations(all, number, 2));
+    expect(pages.map((page) => page.holders.flatMap((group) => group.rows.map((row) => row.jobId)))).toEqual([order.slice(0, 2), order.slice(2, 4), order.slice(4)]);
+    expect(pages[1]!.holders.map((group) => [group.holder, group.rows.length, group.held])).toEqual([['a:1', 1, 3], ['b:2', 1, 2]]);
+    expect(pages.map((page) => page.page)).toEqual([
+      { number: 1, count: 3, size: 2, first: 1, last: 2 },
+      { number: 2, count: 3, size: 2, first: 3, last: 4 },
+      { number: 3, count: 3, size: 2, first: 5, last: 5 },
+    ]);
+    expect(pages[2]).toMatchObject({ total: 5, counts: all.counts });
+    // Past the last page, or before the first: the nearest page that exists.
+    expect(pageOfReservations(all, 40, 2).page.number).toBe(3);
+    expect(pageOfReservations(all, 0, 2).page.number).toBe(1);
+    const none = pageOfReservations(await readReservations(queue, {}, { queue: 'empty' }), 2, 2);
+    expect(none).toMatchObject({ holders: [], page: { number: 1, count: 1, first: 0, last: 0 } });
+  });
+});
+
 describe('findParkingHazard', () => {
-  const group = (holder: string | null, timeoutSeconds: number | null) => ({ holder, timeoutSeconds, rows: [], parked: [] });
+  const group = (holder: string | null, timeoutSeconds: number | null) => ({ holder, timeoutSeconds, rows: [], parked: [], held: 0 });
 
   it('names the holders when their timeouts differ by more than a second', () => {
     expect(findParkingHazard([group('a:1', 60), group('b:2', 30), group(null, null)])).toEqual({

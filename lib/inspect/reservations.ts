@@ -69,10 +69,12 @@ export interface ParkedJob {
 export interface HolderGroup {
   /** reserved_by (host:pid); null for the entries nobody holds (tombstones and mismatches) */
   holder: string | null;
-  /** longest held first */
+  /** longest held first; on a page (pageOfReservations), only the page's */
   rows: ReservationRow[];
   /** the holder's jobs parked in a delayed set, soonest back first; always empty for the group nobody holds */
   parked: ParkedJob[];
+  /** how many entries the holder holds, on every page */
+  held: number;
   /** the timeout most of this holder's claims imply; null when none of them tells */
   timeoutSeconds: number | null;
 }
@@ -97,8 +99,26 @@ export interface Reservations {
   /** streams that could not be read (a key of the wrong type), each with why */
   errors: { stream: string; error: string }[];
   queuesRead: number;
+  /** the registered queues' names, sorted (at most maxQueues): what the page can be filtered by */
+  queues: string[];
+  /** the one queue read, when the read was filtered by one */
+  queue: string | null;
   /** the Redis server's clock, unix seconds */
   now: number;
+}
+
+/** One page of the reservations: the rows of the page in their holders, and every figure of the whole read. */
+export interface ReservationsPage extends Reservations {
+  page: {
+    /** 1 for the first page; a page past the last is the last */
+    number: number;
+    count: number;
+    /** rows a page holds at most */
+    size: number;
+    /** the page's first and last row among all, from 1; 0 and 0 when there is none */
+    first: number;
+    last: number;
+  };
 }
 
 export interface ReservationLimits {
@@ -114,6 +134,11 @@ export interface ReservationLimits {
   batchSize?: number;
   /** delayed ids not yet due looked at for parked jobs, over every queue, soonest first, shared among the queues (at most 200 each) */
   maxDelayed?: number;
+}
+
+export interface ReservationsFilter {
+  /** read only this queue's streams */
+  queue?: string;
 }
 
 /** `queue` is in every job hash, so all of them nil means the hash is gone: no EXISTS needed. */
@@ -354,16 +379,21 @@ export function findParkingHazard(holders: readonly HolderGroup[]): ParkingHazar
 }
 
 /**
- * Every reservation: each level stream's pending entries (XPENDING, paged)
- * joined with their job hashes, classified, and the jobs parked in the
- * delayed sets until their holder's deadline, grouped by the worker that
- * holds them. Reads only, in bounded pipelined batches; never creates a group.
+/**
+ * Every reservation (of one queue, when `filter` names one): each level
+ * stream's pending entries (XPENDING, paged) joined with their job hashes,
+ * classified, and the jobs parked in the delayed sets until their holder's
+ * deadline, grouped by the worker that holds them. Reads only, in bounded
+ * pipelined batches; never creates a group. Filtered by a queue, the limits
+ * apply to that queue alone, so entries beyond the first `maxEntries` of all
+ * queues can be seen.
  */
-export function readReservations(queue: RedisQueue, limits: ReservationLimits = {}): Promise<Reservations> {
+export function readReservations(queue: RedisQueue, limits: ReservationLimits = {}, filter: ReservationsFilter = {}): Promise<Reservations> {
   const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 100, maxDelayed = 1000 } = limits;
   return queue.attempt(async () => {
     const errors: Reservations['errors'] = [];
-    const { names, truncated: queuesTruncated } = await readQueueNames(queue, maxQueues);
+    const { names: known, truncated: queuesTruncated } = await readQueueNames(queue, maxQueues);
+    const names = filter.queue === undefined ? known : [filter.queue];
     const pipeline = queue.redis.pipeline().time();
     for (const name of names) pipeline.zrevrange(queue.keys.levels(name), 0, maxLevels - 1);
     const [time, ...levelReplies] = await settlePipeline(pipeline);
@@ -403,6 +433,7 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
         holder,
         rows: held.sort((a, b) => a.deliveredAtMs - b.deliveredAtMs || a.entry.localeCompare(b.entry)),
         parked: (holder === null ? [] : (parkedBy.get(holder) ?? [])).sort((a, b) => a.untilSeconds - b.untilSeconds || a.jobId - b.jobId),
+        held: held.length,
         timeoutSeconds: mostCommon(held.flatMap((row) => (row.timeoutSeconds === null ? [] : [row.timeoutSeconds]))),
       }));
     const counts: Record<ReservationState, number> = { running: 0, overdue: 0, tombstone: 0, mismatch: 0 };
@@ -413,10 +444,36 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
       total: rows.length,
       parkedTotal: parked.length,
       parkingHazard: findParkingHazard(holders),
-      truncated: truncated || queuesTruncated,
+      truncated: truncated || (filter.queue === undefined && queuesTruncated),
       errors,
       queuesRead: names.length,
+      queues: known,
+      queue: filter.queue ?? null,
       now,
     };
   });
+}
+
+/**
+ * Page `number` (from 1) of `size` rows of `reservations`, in the order the
+ * whole read shows them: holders by name, each holder's longest held first.
+ * A page past the last is the last, so a page left open while entries are
+ * acknowledged still shows rows. The figures (counts, holders' totals, the
+ * parking hazard) stay those of the whole read.
+ */
+export function pageOfReservations(reservations: Reservations, number: number, size: number): ReservationsPage {
+  const count = Math.max(1, Math.ceil(reservations.total / size));
+  const shown = Math.min(Math.max(1, number), count);
+  const start = (shown - 1) * size;
+  const end = Math.min(start + size, reservations.total);
+  const holders: HolderGroup[] = [];
+  let offset = 0;
+  for (const group of reservations.holders) {
+    const rows = group.rows.slice(Math.max(0, start - offset), Math.max(0, end - offset));
+    // Parked jobs are no entries to page through: the first page shows them all, so a holder with only parked jobs is not lost.
+    const parked = shown === 1 ? group.parked : [];
+    if (rows.length > 0 || parked.length > 0) holders.push({ ...group, rows, parked });
+    offset += group.rows.length;
+  }
+  return { ...reservations, holders, page: { number: shown, count, size, first: end > start ? start + 1 : 0, last: end } };
 }

@@ -1,3 +1,4 @@
+import { currentPollInterval, POLL_INTERVAL_HEADER, serializePollInterval } from './poll-interval';
 import { CONNECTION_HEADER, getTabConnection } from './tab-connection';
 
 /**
@@ -33,7 +34,11 @@ export async function fetchApi<T>(path: string, signal?: AbortSignal): Promise<A
   let response: Response;
   try {
     const connection = getTabConnection();
-    const headers = { accept: 'application/json', ...(connection ? { [CONNECTION_HEADER]: connection } : {}) };
+    const headers = {
+      accept: 'application/json',
+      [POLL_INTERVAL_HEADER]: serializePollInterval(currentPollInterval()),
+      ...(connection ? { [CONNECTION_HEADER]: connection } : {}),
+    };
     response = await fetch(path, { signal, cache: 'no-store', headers });
   } catch (error) {
     // react-query aborts a fetch it no longer needs; that is not an outage.

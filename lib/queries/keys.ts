@@ -23,6 +23,7 @@ export const queryKeys = {
   },
   reservations: {
     all: ['reservations'] as const,
+    page: (queue: string, page: number) => ['reservations', 'page', queue, page] as const,
   },
   failed: {
     all: ['failed'] as const,

@@ -8,6 +8,36 @@ export const MIN_POLL_MS = 500;
 const FALLBACK_POLL_MS = 2_000;
 
 /**
+ * Every read the browser makes says the interval its tab polls at, so that
+ * the server answers it from a snapshot no older than three quarters of it
+ * (see lib/server/queue.ts readQueue).
+ */
+export const POLL_INTERVAL_HEADER = 'x-queuelens-poll-ms';
+const STORAGE_KEY = 'queuelens.pollInterval';
+// Where the choice lives when the browser refuses storage (some private
+// modes): it then lasts until the tab is reloaded.
+let unstored: string | null = null;
+
+/** The operator's choice as stored in this browser (localStorage), or null; always null on the server. */
+export function readStoredPollInterval(): string | null {
+  if (typeof window === 'undefined') return null;
+  try {
+    return window.localStorage.getItem(STORAGE_KEY) ?? unstored;
+  } catch {
+    return unstored;
+  }
+}
+
+export function storePollInterval(interval: PollInterval): void {
+  const value = serializePollInterval(interval);
+  try {
+    window.localStorage.setItem(STORAGE_KEY, value);
+  } catch {
+    unstored = value;
+  }
+}
+
+/**
  * A stored or configured interval: a whole number of ms (at least
  * MIN_POLL_MS), or `0` / `off` for no polling. Anything else is undefined, so
  * the caller falls back to its default.
@@ -29,6 +59,11 @@ export function serializePollInterval(interval: PollInterval): string {
  * as `next build` inlined it (it is a build-time setting), else 2 s.
  */
 export const DEFAULT_POLL_INTERVAL: PollInterval = parsePollInterval(process.env.NEXT_PUBLIC_QUEUELENS_POLL_MS) ?? FALLBACK_POLL_MS;
+
+/** The interval this tab polls at: the stored choice, else the default. */
+export function currentPollInterval(): PollInterval {
+  return parsePollInterval(readStoredPollInterval()) ?? DEFAULT_POLL_INTERVAL;
+}
 
 /** The choices to offer: POLL_CHOICES plus `defaultInterval` and `current` when they are not among them, fastest first, off last. */
 export function pollChoices(defaultInterval: PollInterval, current: PollInterval): PollInterval[] {

@@ -38,6 +38,8 @@ declare module 'ioredis' {
     queuelensYii2ReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: a job's values are shown whatever their encoding.
+    queuelensReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
@@ -72,6 +74,7 @@ const SCRIPT_FILES = {
   queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
   queuelensReadCounts: 'read-counts-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
+  queuelensReadJob: 'read-job-1.lua',
   // The yii2 layout's reads share this loader; its keys are the channel's (lib/layouts/yii2/keys.ts).
   queuelensYii2ReadCounts: 'yii2-read-counts-6.lua',
 } as const;

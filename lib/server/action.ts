@@ -9,7 +9,7 @@ import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
-import { chooseConnection, getQueue } from './queue';
+import { chooseConnection, forgetSharedReads, getQueue } from './queue';
 
 /** What every server action returns: a value, never a thrown error or a stack trace. */
 export type ActionResult<T extends object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -97,6 +97,8 @@ export function queueAction<Schema extends z.ZodType, T extends object>(
     }
     const { access, connection } = prepared;
     const outcome = await run(body, prepared.input, connection);
+    // Even a failed change may have done part of its work (a bulk step).
+    forgetSharedReads(connection);
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
     if (outcome.queue) {
       await recordMutation(outcome.queue, outcome.ok ? { ...entry, result: 'ok', detail: audit.outcome(outcome.value) } : { ...entry, result: 'failed', detail: outcome.error });

@@ -5,8 +5,9 @@ import type { ReadResult } from './queue';
 /**
  * An `app/api` route's response: the ApiResult as JSON, 200 when it holds
  * data, the refusal's status (401, 403, 409…) when the request was refused,
- * 503 when Redis cannot be reached, 500 for any other failure. Never cached:
- * every answer is a fresh read.
+ * 503 when Redis cannot be reached, 500 for any other failure. Never cached
+ * by the browser or a proxy: the server itself shares reads between requests
+ * (readQueue), for less than one poll interval.
  */
 export function apiResponse<T>(result: ReadResult<T>): Response {
   const status = result.ok ? 200 : (result.status ?? (result.unreachable ? 503 : 500));

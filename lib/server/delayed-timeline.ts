@@ -7,5 +7,5 @@ const NEXT_LIMIT = 20;
 
 /** One queue's delayed timeline, for GET /api/queues/{queue}/delayed and the pages' prefetch. */
 export function readDelayedTimelinePage(name: string): Promise<ReadResult<DelayedTimeline>> {
-  return readQueue((queue) => readDelayedTimeline(queue, name, { limit: NEXT_LIMIT }));
+  return readQueue((queue) => readDelayedTimeline(queue, name, { limit: NEXT_LIMIT }), ['delayed', name]);
 }

@@ -20,7 +20,7 @@ export const failedSearchParams = z.object({
 
 /** One page of failed jobs, for GET /api/failed and the page's prefetch. */
 export function readFailed(offset: number, limit: number): Promise<ReadResult<FailedPage>> {
-  return readQueue((queue) => readFailedPage(queue, offset, limit));
+  return readQueue((queue) => readFailedPage(queue, offset, limit), ['failed', offset, limit]);
 }
 
 /** The next chunk of a search, for GET /api/failed/search. */

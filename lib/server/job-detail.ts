@@ -5,7 +5,7 @@ import { readQueue, type ReadResult } from './queue';
 
 /** One job's page, for GET /api/jobs/{id} and the page's prefetch; null data when the job is gone. */
 export function readJobPage(id: number): Promise<ReadResult<JobDetail | null>> {
-  return readQueue((queue) => readJobDetail(queue, id));
+  return readQueue((queue) => readJobDetail(queue, id), ['job', id]);
 }
 
 /** The whole stored bytes of one field, for download; null data when the job or the field is gone. */

@@ -14,7 +14,7 @@ export const censusParams = z.object({
 
 /** The key table, for GET /api/layout and the page's prefetch. */
 export function readLayoutPage(): Promise<ReadResult<KeyLayout>> {
-  return readQueue((queue) => readKeyLayout(queue));
+  return readQueue((queue) => readKeyLayout(queue), ['layout']);
 }
 
 /** One page of a key's contents, for GET /api/layout/key and the page's prefetch; keys outside the prefix are refused. */

@@ -21,5 +21,5 @@ export function readMetrics(): Promise<ReadResult<string>> {
 
 /** GET /api/stats: stats() as the driver reports it. */
 export function readStats(): Promise<ReadResult<QueueStats[]>> {
-  return readQueue((queue) => queue.stats());
+  return readQueue((queue) => queue.stats(), ['stats']);
 }

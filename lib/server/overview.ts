@@ -17,5 +17,5 @@ export function readOverview(): Promise<ReadResult<Overview>> {
       return { ...row, ...glance, crossed };
     });
     return { queues, failed, server, throughput: throughput.total };
-  });
+  }, ['overview']);
 }

@@ -8,5 +8,5 @@ const LIST_LIMIT = 20;
 
 /** One queue's page, for GET /api/queues/{queue} and the page's prefetch. */
 export function readQueuePage(name: string): Promise<ReadResult<QueueDetail>> {
-  return readQueue((queue) => readQueueDetail(queue, name, { limit: LIST_LIMIT }));
+  return readQueue((queue) => readQueueDetail(queue, name, { limit: LIST_LIMIT }), ['queue', name]);
 }

@@ -1,6 +1,8 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { loadConnections, type Connection } from '@/lib/dashboard/connections';
+import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
+import { DEFAULT_POLL_INTERVAL, parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
@@ -20,7 +22,41 @@ const UNKNOWN_ERROR = 'Something went wrong while reading the queues; the server
 const cache = globalThis as typeof globalThis & {
   queuelensConnections?: Connection[];
   queuelensQueues?: Map<string, Promise<RedisQueue>>;
+  queuelensSharedReads?: SharedReads;
 };
+
+/**
+ * How much of its tab's poll interval a request accepts as the age of a
+ * snapshot. A tab polling every `n` ms is answered with data read at most
+ * `0.75 n` before the answer left, never a whole interval. Any number of tabs
+ * polling every `n` then cost at most one read per `0.75 n`, where one tab
+ * costs one per `n`: 50 tabs at most 1.33 times one. Half an interval would
+ * make that 2 times; the whole interval would let a tab show the figures its
+ * previous poll already showed.
+ */
+const SNAPSHOT_SHARE_OF_INTERVAL = 0.75;
+/** The oldest snapshot kept, ms: what a tab on the slowest interval the header offers (10 s) accepts. */
+const SNAPSHOT_KEEP_MS = 7_500;
+/** A request that names no interval (a page load, a script): the default's. */
+const DEFAULT_POLL_MS = DEFAULT_POLL_INTERVAL === false ? 2_000 : DEFAULT_POLL_INTERVAL;
+
+function sharedReads(): SharedReads {
+  return (cache.queuelensSharedReads ??= new SharedReads({ keepMs: SNAPSHOT_KEEP_MS }));
+}
+
+/** How old a snapshot the request accepts: SNAPSHOT_SHARE_OF_INTERVAL of the interval its tab polls at. */
+async function acceptedSnapshotAgeMs(): Promise<number> {
+  const interval = parsePollInterval((await headers()).get(POLL_INTERVAL_HEADER));
+  return (typeof interval === 'number' ? interval : DEFAULT_POLL_MS) * SNAPSHOT_SHARE_OF_INTERVAL;
+}
+
+/**
+ * Drops every snapshot of `connection`: called after a change made through
+ * the dashboard, so that the page refreshed after it shows what it did.
+ */
+export function forgetSharedReads(connection: Connection): void {
+  sharedReads().forget(connection.name);
+}
 
 /** The configured connections, read once; a broken file throws (the server refuses to start on it). */
 export function connections(): Connection[] {
@@ -87,14 +123,24 @@ export async function closeQueues(): Promise<void> {
  * a value. A QueueError's message is written for operators and is passed on;
  * anything else may carry internals, so it is logged here and reported
  * generically.
+ *
+ * A read given a `shared` key (what it reads and with which parameters) is
+ * shared (lib/dashboard/shared-reads.ts) with the other requests for that key
+ * on the same connection: the one under way, or a snapshot as fresh as the
+ * request's tab asks. Who asks is checked first, on every request; what is
+ * shared never depends on who asked (a read is given only the connection),
+ * so a viewer and an operator may be answered from one read, and two
+ * connections never are.
  */
-export async function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>): Promise<ReadResult<T>> {
+export async function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
   const allowed = await authenticate();
   if (!allowed.ok) return allowed;
   const choice = await chooseConnection();
   if (!choice.ok) return choice;
+  const { connection } = choice;
+  const readNow = async () => read(await getQueue(connection), connection);
   try {
-    return { ok: true, data: await read(await getQueue(choice.connection), choice.connection) };
+    return { ok: true, data: await (shared === undefined ? readNow() : sharedReads().read(connection.name, shared, await acceptedSnapshotAgeMs(), readNow)) };
   } catch (error) {
     if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable };
     logEvent('error', 'reading the queues failed unexpectedly', { error });

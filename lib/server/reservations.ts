@@ -1,9 +1,20 @@
 import 'server-only';
-import { readReservations } from '@/lib/inspect/reservations';
-import type { Reservations } from '@/lib/queries/reservations';
+import { z } from 'zod';
+import { pageOfReservations, readReservations } from '@/lib/inspect/reservations';
+import { RESERVATIONS_PAGE_SIZE, type ReservationsPage, type ReservationsScope } from '@/lib/queries/reservations';
 import { readQueue, type ReadResult } from './queue';
 
-/** The reservations page, for GET /api/reservations and the page's prefetch. */
-export function readReservationsPage(): Promise<ReadResult<Reservations>> {
-  return readQueue((queue) => readReservations(queue));
+export const reservationsParams = z.object({
+  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
+  queue: z.string().min(1).max(1000).optional(),
+});
+
+/**
+ * One page of the reservations (of one queue, when `scope` names one), for
+ * GET /api/reservations and the page's prefetch. Every page of a scope is cut
+ * from one shared read of it: paging through costs Redis nothing more.
+ */
+export async function readReservationsPage({ queue, page }: ReservationsScope): Promise<ReadResult<ReservationsPage>> {
+  const result = await readQueue((redisQueue) => readReservations(redisQueue, {}, { queue }), ['reservations', queue ?? '']);
+  return result.ok ? { ok: true, data: pageOfReservations(result.data, page, RESERVATIONS_PAGE_SIZE) } : result;
 }

@@ -1,9 +1,12 @@
-import { apiResponse } from '@/lib/server/api';
-import { readReservationsPage } from '@/lib/server/reservations';
+import type { NextRequest } from 'next/server';
+import { apiBadRequest, apiResponse } from '@/lib/server/api';
+import { readReservationsPage, reservationsParams } from '@/lib/server/reservations';
 
 // Every request reads Redis: a cached answer would show a claim that has moved on.
 export const dynamic = 'force-dynamic';
 
-export async function GET(): Promise<Response> {
-  return apiResponse(await readReservationsPage());
+export async function GET(request: NextRequest): Promise<Response> {
+  const params = reservationsParams.safeParse(Object.fromEntries(request.nextUrl.searchParams));
+  if (!params.success) return apiBadRequest('page must be a whole number from 1; queue a queue name of at most 1000 characters');
+  return apiResponse(await readReservationsPage(params.data));
 }

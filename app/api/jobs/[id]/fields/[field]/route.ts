@@ -11,11 +11,35 @@ function downloadName(id: number, field: string): string {
   return `job-${id}-${safe}.bin`;
 }
 
+/** Bytes handed to the response at a time: the client's pace decides when the next goes. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A value as a stream of CHUNK_BYTES views of it, each taken when the client
+ * is ready for more: no copy of the whole value is made for the response.
+ */
+function streamOf(value: Buffer): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      controller.enqueue(value.subarray(offset, offset + CHUNK_BYTES));
+      offset += CHUNK_BYTES;
+      if (offset >= value.length) controller.close();
+    },
+  });
+}
+
 /**
  * The whole stored value of one field of a job, byte for byte, as a download.
  * The page shows the first 64 KiB of a value; this is the rest. Served as
  * bytes, never as a page: job data is untrusted and must not be rendered by
  * the browser under this origin.
+ *
+ * Read with one HGET and streamed out: a hash field has no ranged read, so
+ * reading it in ranges would copy the whole value inside Redis once per
+ * range, and a value rewritten between two ranges would arrive torn. The
+ * whole value is in this server's memory only while it is being sent, and
+ * only for whoever asked for the download; the page never reads it whole.
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string; field: string }> }): Promise<Response> {
   const { id: segment, field } = await params;
@@ -24,7 +48,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   const result = await readJobField(id, field);
   if (!result.ok) return apiResponse(result);
   if (result.data === null) return apiNotFound(`Job ${id} has no field ${field}: the job is gone (completed or forgotten) or never had it.`);
-  return new Response(new Uint8Array(result.data), {
+  return new Response(streamOf(result.data), {
     headers: {
       'content-type': 'application/octet-stream',
       'content-length': String(result.data.length),
