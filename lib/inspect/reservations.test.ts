@@ -185,9 +185,12 @@ describe('readReservations', () => {
     expect(reservations.parkedTotal).toBe(1);
     expect(reservations.holders.flatMap((group) => group.parked.map((job) => job.jobId))).toEqual([parked]);
     // A holder with only parked jobs holds no entry to page through: the first page shows it, the others do not repeat it.
-    const [first, second] = [1, 2].map((number) => pageOfReservations(reservations, number, 1));
-    expect(first!.holders.find((group) => group.holder === 'slow-1:7')?.parked.map((job) => job.jobId)).toEqual([parked]);
-    expect(second!.holders.find((group) => group.holder === 'slow-1:7')).toBeUndefined();
+    await queue.pushMany(['one', 'two'].map((name) => ({ queue: 'sms', name, payload: {} })));
+    for (let i = 0; i < 2; i++) await queue.reserve(['sms'], 'web-3:3', 300);
+    const [first, second] = [1, 2].map(async (number) => pageOfReservations(await readReservations(queue), number, 1));
+    expect((await first!).holders.find((group) => group.holder === 'slow-1:7')?.parked.map((job) => job.jobId)).toEqual([parked]);
+    expect((await second!).page.number).toBe(2);
+    expect((await second!).holders.map((group) => group.holder)).toEqual(['web-3:3']);
   });
 
   it('says nothing is held when no queue exists', async () => {
