@@ -27,7 +27,7 @@ Commands:
                                            address it makes a secret and prints a one-time login link
   work QUEUE[,QUEUE...] [--concurrency N] [--timeout S]
                                            run the demo handlers: demo.noop, demo.sleep {"ms":N},
-                                           demo.fail, demo.flaky {"p":0.3}
+                                           demo.fail {"error":"…"}, demo.flaky {"p":0.3}
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
 Exit status: 0 success, 1 failure, 2 bad usage.`;
