@@ -76,11 +76,15 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
     test.setTimeout(300_000);
     const found: Record<string, string[]> = {};
     for (const { name, path, ready } of pages()) {
+      await page.setViewportSize(WIDTHS[0]);
+      await page.emulateMedia({ colorScheme: THEMES[0] });
+      await page.goto(path);
+      await expect(ready(page)).toBeVisible();
+      // One load per page: the theme and the width change under it, as they do when a phone turns or the system goes dark.
       for (const theme of THEMES) {
         await page.emulateMedia({ colorScheme: theme });
         for (const { name: size, width, height } of WIDTHS) {
           await page.setViewportSize({ width, height });
-          await page.goto(path);
           await expect(ready(page)).toBeVisible();
           const label = `${name}, ${theme}, ${size}`;
           await attachScreenshot(page, testInfo, label);

@@ -44,7 +44,8 @@ test.describe('README screenshots', () => {
 
     // A real worker for a few seconds: the charts show jobs processed, the imports fail.
     worker = new Worker(queue, {
-      queues: [emails, imports],
+      // The imports first, so their failures are on the overview beside the emails processed.
+      queues: [imports, emails],
       handlers: {
         'mail.send': () => sleep(25),
         'import.csv': (payload) => {
