@@ -1,9 +1,13 @@
 import { writeFileSync } from 'node:fs';
-import { defineConfig } from '@playwright/test';
+import { chromium, defineConfig } from '@playwright/test';
 import { settingsFromEnv } from './lib/queue/config';
+import { MissingPrerequisite, findChromium } from './lib/test-prerequisites';
 import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, assertLocalRedis, e2eConnectionsFile, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
 
 assertLocalRedis();
+// npm run test:e2e has found or installed one already and named it in PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH; `npx playwright test` looks without installing.
+const browser = findChromium(chromium.executablePath());
+if (browser === null) throw new MissingPrerequisite('No Chromium for the e2e tests: run them with npm run test:e2e, which installs one where it can, or set PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH');
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
 // The main server shows two connections: the run's queues (with alert thresholds for alerts.spec.ts' queues) and a read-only "archive" under a prefix of its own.
@@ -39,9 +43,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     trace: 'retain-on-failure',
     browserName: 'chromium',
-    // Debian's Chromium: the sandbox has no internet for `playwright install`.
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: browser,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     },
   },

@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'bin/**/*.test.ts', 'components/**/*.test.ts'],
+          include: ['lib/**/*.test.ts', 'bin/**/*.test.ts', 'components/**/*.test.ts', 'docs/**/*.test.ts'],
           exclude: [...configDefaults.exclude, CHAOS_TEST],
           sequence: { groupOrder: 0 },
         },

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Providers } from '@/components/providers';
 import { SiteHeader, type HeaderSession } from '@/components/shell/site-header';
 import type { ChangePermission } from '@/components/shell/change-permission';
+import { MAIN_CONTENT_ID, SkipLink } from '@/components/ui/skip-link';
 import { authenticate, changeRefusal } from '@/lib/server/access';
 import { chooseConnection, connections } from '@/lib/server/queue';
 import './globals.css';
@@ -37,9 +38,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen bg-zinc-50 text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        <SkipLink />
         <Providers connection={session?.connection} permission={session?.permission}>
           <SiteHeader session={session} />
-          <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">{children}</main>
+          {/* tabIndex -1: the skip link moves focus here, so the next Tab goes on from the page's start. */}
+          <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto max-w-6xl px-4 py-8 focus:outline-none sm:px-6">
+            {children}
+          </main>
         </Providers>
       </body>
     </html>

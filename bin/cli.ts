@@ -33,8 +33,8 @@ Commands:
                                            address it makes a secret and prints a one-time login link
   work QUEUE[,QUEUE...] [--concurrency N] [--timeout S]
                                            run the demo handlers: demo.noop, demo.sleep {"ms":N},
-                                           demo.fail, demo.flaky {"p":0.3}, demo.record {"ms":N}. While Redis
-                                           cannot be reached (at the start too) it waits and retries
+                                           demo.fail {"error":"…"}, demo.flaky {"p":0.3}, demo.record {"ms":N}.
+                                           While Redis cannot be reached (at the start too) it waits and retries
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
 Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);

@@ -1,13 +1,20 @@
 /**
  * `npm run demo`: the dashboard on a live demo queue. Starts a local Redis if
  * none answers, seeds a few queues under their own prefix (QUEUE_PREFIX,
- * default `queuelens-demo:`) with priorities, delays, unique keys, jobs that
- * fail and one reservation left stale by a worker killed mid-job, keeps
- * pushing jobs, runs two workers with the demo handlers, and starts the
- * dashboard with `next dev` on PORT (default 3000).
+ * default `queuelens-demo:`) with priorities, delays, unique keys and jobs
+ * that fail, keeps pushing jobs, runs two workers with the demo handlers,
+ * and serves the production build (`npm run build` first when it is missing
+ * or older than the code) on PORT (default 3000).
+ *
+ * One of each kind of trouble stays on screen while it runs, on queues the
+ * demo's workers never reserve from, so nothing of theirs reclaims or
+ * promotes it: a job held by a worker that was killed (its claim runs out
+ * after a minute and nobody takes it back), delayed jobs coming due with
+ * nobody to promote them, and a queue whose imports keep failing.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { prepareLaunch } from '../lib/auth/launch';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { isLocalHost, settingsFromEnv } from '../lib/queue/config';
 import { QueueError } from '../lib/queue/errors';
 import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
@@ -15,7 +22,13 @@ import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
 const prefix = process.env.QUEUE_PREFIX ?? 'queuelens-demo:';
 const port = process.env.PORT ?? '3000';
 const HOST = '127.0.0.1';
+// The queues the demo's workers reserve from.
 const QUEUES = ['emails', 'webhooks', 'imports', 'reports'];
+// Queues nobody works: a job held there stays held, and a delayed job there stays due and unpromoted.
+const UNWATCHED = { held: 'exports', delayed: 'newsletters' } as const;
+const HELD_CLAIM_SECONDS = 60;
+const UNPROMOTED_KEPT = 5;
+const TROUBLE_CHECK_MS = 15_000;
 
 type DemoJob = { queue: string; name: string; payload: unknown; options?: PushOptions };
 
@@ -25,7 +38,12 @@ function randomJob(): DemoJob {
   return pick<() => DemoJob>([
     () => ({ queue: 'emails', name: 'demo.sleep', payload: { ms: 200 + Math.floor(Math.random() * 1500) }, options: { priority: pick([0, 0, 5, 10]) } }),
     () => ({ queue: 'webhooks', name: 'demo.flaky', payload: { p: 0.4 }, options: { maxAttempts: 3 } }),
-    () => ({ queue: 'imports', name: pick(['demo.noop', 'demo.noop', 'demo.fail']), payload: { file: `batch-${Math.floor(Math.random() * 1000)}.csv` }, options: { maxAttempts: 2 } }),
+    () => {
+      const file = `batch-${Math.floor(Math.random() * 1000)}.csv`;
+      const failing = Math.random() < 0.4;
+      const payload = failing ? { file, error: `Import of ${file} failed: row ${2 + Math.floor(Math.random() * 500)} has 7 columns, expected 6` } : { file };
+      return { queue: 'imports', name: failing ? 'demo.fail' : 'demo.noop', payload, options: { maxAttempts: 2 } };
+    },
     () => ({ queue: 'reports', name: 'demo.noop', payload: { report: 'daily' }, options: { delaySeconds: 30 + Math.floor(Math.random() * 600) } }),
   ])();
 }
@@ -49,15 +67,66 @@ async function connect(): Promise<RedisQueue> {
   }
 }
 
-/** A job held by a worker process that is then killed: its reservation goes stale, as in production. */
-async function leaveAStaleReservation(queue: RedisQueue): Promise<void> {
-  const id = await queue.push('emails', 'demo.sleep', { ms: 3_600_000, note: 'held by a worker that was killed' }, { priority: 10 });
-  const worker = spawn(process.execPath, ['bin/queuelens.js', 'work', 'emails', '--timeout', '300', '--prefix', prefix], { stdio: 'ignore' });
+/**
+ * A job held by a worker process that is then killed, as in production, on
+ * a queue no demo worker reserves from: once its claim runs out it is
+ * overdue, and nothing but an operator releases or fails it.
+ */
+async function leaveAStuckReservation(queue: RedisQueue): Promise<void> {
+  const id = await queue.push(UNWATCHED.held, 'demo.sleep', { ms: 3_600_000, note: 'held by a worker that was killed' });
+  const worker = spawn(process.execPath, ['bin/queuelens.js', 'work', UNWATCHED.held, '--timeout', String(HELD_CLAIM_SECONDS), '--prefix', prefix], { stdio: 'ignore' });
   for (let waited = 0; waited < 15_000 && !(await queue.redis.hget(queue.keys.job(id), 'reserved_by')); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   worker.kill('SIGKILL');
-  console.log(`Job ${id} is held by a killed worker until its 300 s claim runs out`);
+  console.log(`Job ${id} on ${UNWATCHED.held} is held by a killed worker; its ${HELD_CLAIM_SECONDS} s claim runs out and nobody reclaims it`);
+}
+
+/** Entries of a queue's level-`level` stream handed out and not acknowledged. */
+async function heldEntries(queue: RedisQueue, name: string, level: number): Promise<number> {
+  const stream = queue.keys.stream(name, level);
+  if ((await queue.redis.exists(stream)) === 0) return 0;
+  const [count] = (await queue.redis.xpending(stream, queue.settings.group)) as [number];
+  return count;
+}
+
+/**
+ * Puts back whatever trouble an operator repaired meanwhile, so the next
+ * look finds one of each again: a stuck reservation, and due delayed jobs
+ * nobody promotes (pushed a few seconds ahead, so they come due on screen).
+ */
+async function keepTroubleOnScreen(queue: RedisQueue): Promise<void> {
+  if ((await heldEntries(queue, UNWATCHED.held, 0)) === 0) await leaveAStuckReservation(queue);
+  const delayed = await queue.redis.zcard(queue.keys.delayed(UNWATCHED.delayed));
+  if (delayed < UNPROMOTED_KEPT) {
+    await queue.pushMany(
+      Array.from({ length: UNPROMOTED_KEPT - delayed }, (_, index) => ({
+        queue: UNWATCHED.delayed,
+        name: 'demo.noop',
+        payload: { issue: `weekly-${index + 1}` },
+        options: { delaySeconds: 5 + index * 5 },
+      })),
+    );
+  }
+}
+
+// What `next build` reads: a build older than any of it is built again.
+const BUILD_INPUTS = ['app', 'components', 'lib', 'proxy.ts', 'instrumentation.ts', 'instrumentation-node.ts', 'next.config.ts', 'package-lock.json'];
+const BUILT_SERVER = '.next/standalone/server.js';
+
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((entry) => newestChange(join(path, entry))));
+}
+
+/** The production build the dashboard runs, made first when there is none or the code changed since. */
+function ensureBuild(): void {
+  if (existsSync(BUILT_SERVER) && statSync(BUILT_SERVER).mtimeMs > Math.max(...BUILD_INPUTS.map(newestChange))) return;
+  console.log('Building the dashboard (npm run build) first…');
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (build.status !== 0) throw new Error('npm run build failed; the output above says why');
 }
 
 async function main(): Promise<void> {
@@ -69,8 +138,8 @@ async function main(): Promise<void> {
     console.error(`${message}\nStart Redis first, e.g.: redis-server --daemonize yes --port 6379 --save "" --appendonly no`);
     process.exit(1);
   }
+  ensureBuild();
   if ((await queue.redis.exists(queue.keys.seq)) === 0) {
-    await leaveAStaleReservation(queue);
     await queue.pushMany([
       ...Array.from({ length: 60 }, randomJob),
       { queue: 'imports', name: 'demo.noop', payload: { nightly: true }, options: { uniqueKey: 'nightly-import', delaySeconds: 3600 } },
@@ -79,6 +148,13 @@ async function main(): Promise<void> {
     ]);
     console.log(`Seeded the demo queues under the prefix ${prefix}`);
   }
+
+  await keepTroubleOnScreen(queue);
+  const trouble = setInterval(() => {
+    keepTroubleOnScreen(queue).catch((error: unknown) => {
+      console.error(`demo trouble: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }, TROUBLE_CHECK_MS);
 
   const producer = setInterval(() => {
     queue.pushMany(Array.from({ length: 1 + Math.floor(Math.random() * 3) }, randomJob)).catch((error: unknown) => {
@@ -92,19 +168,16 @@ async function main(): Promise<void> {
     }),
   );
 
-  // Like `queuelens serve`: a secret of its own and a one-time login link, unless QUEUELENS_SECRET is set.
-  const launch = prepareLaunch(process.env, HOST, Number(port));
-  if (!launch.ok) throw new Error(launch.error);
-  const dashboard = spawn('node_modules/.bin/next', ['dev', '--hostname', HOST, '--port', port], {
+  // `queuelens serve` on the build: a secret of its own and a one-time login link, unless QUEUELENS_SECRET is set.
+  const dashboard = spawn(process.execPath, ['bin/queuelens.js', 'serve', '--host', HOST, '--port', port], {
     stdio: 'inherit',
-    // HOSTNAME tells the server's start-up check that it listens on loopback only.
-    env: { ...process.env, ...launch.env, HOSTNAME: HOST, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
   });
   console.log(`QueueLens demo: http://${HOST}:${port} (prefix ${prefix}); Ctrl+C stops it`);
-  for (const line of launch.notice) console.log(line);
 
   const stop = async () => {
     clearInterval(producer);
+    clearInterval(trouble);
     for (const worker of workers) worker.kill('SIGTERM');
     dashboard.kill('SIGTERM');
     await queue.close();

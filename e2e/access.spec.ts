@@ -107,8 +107,8 @@ test.describe('access', () => {
     const pages = [
       { path: '/failed', loaded: (page: Page) => jobLink(page, seeded.failedId), control: { role: 'checkbox' as const, name: `Select job ${seeded.failedId}` } },
       { path: jobHref(seeded.failedId), loaded: (page: Page) => page.getByRole('region', { name: 'Where it is now' }).getByText('Failed'), control: { role: 'button' as const, name: 'Forget…' } },
-      { path: '/reservations', loaded: (page: Page) => jobLink(page, seeded.held.jobId), control: { role: 'button' as const, name: `Release job ${seeded.held.jobId} now` } },
-      { path: delayedOfQueueHref(seeded.queue), loaded: (page: Page) => jobLink(page, seeded.delayedId), control: { role: 'button' as const, name: `Run job ${seeded.delayedId} now` } },
+      { path: '/reservations', loaded: (page: Page) => jobLink(page, seeded.held.jobId), control: { role: 'button' as const, name: `Release now job ${seeded.held.jobId}` } },
+      { path: delayedOfQueueHref(seeded.queue), loaded: (page: Page) => jobLink(page, seeded.delayedId), control: { role: 'button' as const, name: `Run now job ${seeded.delayedId}` } },
     ];
     for (const [secret, allowed] of [[e2eSecrets().operator, true], [e2eSecrets().viewer, false]] as const) {
       const cookie = await signedInCookie(browser, secret);

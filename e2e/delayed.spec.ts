@@ -117,7 +117,7 @@ test.describe('delayed timeline', () => {
     const raced = await queue.push(name, 'report.raced', {}, { delaySeconds: 5 * DAY });
     await page.goto(delayedOfQueueHref(name));
 
-    await page.getByRole('button', { name: `Run job ${weekly} now` }).click();
+    await page.getByRole('button', { name: `Run now job ${weekly}` }).click();
     const dialog = page.getByRole('dialog', { name: `Run job ${weekly} now?` });
     await expect(dialog).toContainText('joins the back of its priority');
     await dialog.getByRole('button', { name: `Run job ${weekly} now` }).click();
@@ -130,7 +130,7 @@ test.describe('delayed timeline', () => {
     expect((await queue.countsOf([name]))[0]).toMatchObject({ pending: 1, delayed: 1 });
 
     // Promoted by somebody else while the question is open.
-    await page.getByRole('button', { name: `Run job ${raced} now` }).click();
+    await page.getByRole('button', { name: `Run now job ${raced}` }).click();
     await queue.redis.zadd(queue.keys.delayed(name), 1, String(raced));
     expect((await queue.reserve([name], 'e2e:worker', 300))?.id).toBe(weekly);
     await page.getByRole('dialog').getByRole('button', { name: `Run job ${raced} now` }).click();

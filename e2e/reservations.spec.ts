@@ -45,7 +45,7 @@ test.describe('reservations page', () => {
     await expect(page.getByRole('note', { name: 'Overdue jobs' })).toContainText('stats() still counts it reserved; the next reserve on this queue reclaims it.');
     await expect(stat(page, 'Overdue')).toContainText('1');
 
-    await row.getByRole('button', { name: `Release job ${id} now` }).click();
+    await row.getByRole('button', { name: `Release now job ${id}` }).click();
 
     await expect(page.getByText(`Job ${id} released: it is ready again on ${name}, level 0.`)).toBeVisible();
     await expect(page.getByText('No job is reserved.')).toBeVisible();
@@ -95,13 +95,13 @@ test.describe('reservations page', () => {
 
     const row = holderTable(page, 'e2e-host:77').getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}` }) });
     await expect(row).toContainText('Running');
-    await row.getByRole('button', { name: `Fail job ${id}…` }).click();
+    await row.getByRole('button', { name: `Fail… job ${id}` }).click();
     const dialog = page.getByRole('dialog', { name: `Fail job ${id}?` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     expect(await queue.failedCount()).toBe(0);
 
-    await row.getByRole('button', { name: `Fail job ${id}…` }).click();
+    await row.getByRole('button', { name: `Fail… job ${id}` }).click();
     await dialog.getByLabel('Reason').fill('Worker e2e-host:77 hung on a dead socket');
     await dialog.getByRole('button', { name: `Fail job ${id}` }).click();
 

@@ -66,7 +66,7 @@ test.describe('untrusted job data', () => {
 
     // An action names the queue in the audit log; the log shows it as text too.
     await page.goto(delayedOfQueueHref(name));
-    await page.getByRole('button', { name: `Run job ${delayed} now` }).click();
+    await page.getByRole('button', { name: `Run now job ${delayed}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: `Run job ${delayed} now` }).click();
     await expect(page.getByRole('status').filter({ hasText: `Job ${delayed} is ready` })).toBeVisible();
     await page.goto(auditHref);

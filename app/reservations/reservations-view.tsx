@@ -115,6 +115,7 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
     <DataTable
       label={label}
       minWidthClass="min-w-[64rem]"
+      stacked
       head={
         <>
           <HeaderCell>Job</HeaderCell>
@@ -135,17 +136,17 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
             <div className="mt-0.5">{row.jobId === null ? null : <JobName name={row.name} />}</div>
             <div className="font-mono text-xs text-zinc-500 dark:text-zinc-400">entry {row.entry}</div>
           </Cell>
-          <Cell>
+          <Cell label="Queue, level">
             <span className="font-mono text-xs">{row.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">level {row.level}</span>
           </Cell>
-          <Cell>
+          <Cell label="State">
             <StateBadge state={row.state} />
             <Detail row={row} />
           </Cell>
-          <Cell numeric>{formatDuration(row.idleMs / 1000)}</Cell>
-          <Cell numeric>{formatCount(row.deliveries)}</Cell>
-          <Cell numeric>{row.attempts === null ? <Absent label="unknown" /> : `${row.attempts}/${row.maxAttempts ?? '?'}`}</Cell>
-          <Cell>
+          <Cell numeric label="Idle">{formatDuration(row.idleMs / 1000)}</Cell>
+          <Cell numeric label="Deliveries">{formatCount(row.deliveries)}</Cell>
+          <Cell numeric label="Attempts">{row.attempts === null ? <Absent label="unknown" /> : `${row.attempts}/${row.maxAttempts ?? '?'}`}</Cell>
+          <Cell label="Deadline">
             <Deadline row={row} now={now} />
           </Cell>
           {canChange && (

@@ -20,7 +20,7 @@ export function SignInForm({ next }: { next: string }) {
       </div>
       <div className="space-y-1">
         <label htmlFor={`${id}-name`} className="block text-sm font-medium">
-          Your name <span className="font-normal text-zinc-500">(optional, shown in the audit log)</span>
+          Your name <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional, shown in the audit log)</span>
         </label>
         <input id={`${id}-name`} name="name" type="text" maxLength={100} autoComplete="name" className={FIELD} />
       </div>

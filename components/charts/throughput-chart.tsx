@@ -3,7 +3,10 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatUtc } from '@/components/ui/format-moment';
+import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { perSecond, type HistoryPoint } from '@/lib/queries/throughput';
+import { useDarkScheme } from './use-dark-scheme';
 
 const HEIGHT = 260;
 
@@ -18,15 +21,30 @@ function columnsOf(points: readonly HistoryPoint[]): uPlot.AlignedData {
   ];
 }
 
-function rate(_chart: uPlot, value: number | null): string {
+function rate(_chart: uPlot | null, value: number | null): string {
   return value === null ? '—' : `${value.toFixed(value < 10 ? 2 : 1)}/s`;
 }
 
-function count(_chart: uPlot, value: number | null): string {
+function count(_chart: uPlot | null, value: number | null): string {
   return value === null ? '—' : Math.round(value).toLocaleString('en-US');
 }
 
-function options(width: number): uPlot.Options {
+/** Colours for what the canvas draws itself: the page's text and rule colours and series that keep 3:1 against its background, light and dark. */
+interface Palette {
+  text: string;
+  grid: string;
+  processed: string;
+  pushed: string;
+  failed: string;
+  pending: string;
+}
+
+// Tailwind's zinc-700/200 and 600-shades of the series on white; zinc-300/700 and 400-shades on zinc-900.
+const LIGHT: Palette = { text: '#3f3f46', grid: '#e4e4e7', processed: '#2563eb', pushed: '#16a34a', failed: '#dc2626', pending: '#71717a' };
+const DARK: Palette = { text: '#d4d4d8', grid: '#3f3f46', processed: '#60a5fa', pushed: '#4ade80', failed: '#f87171', pending: '#a1a1aa' };
+
+function options(width: number, palette: Palette): uPlot.Options {
+  const axis = { stroke: palette.text, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
   return {
     width,
     height: HEIGHT,
@@ -36,29 +54,78 @@ function options(width: number): uPlot.Options {
     scales: { x: { time: true }, rate: { auto: true, range: (_chart, min, max) => [0, Math.max(1, max, min)] }, jobs: { auto: true } },
     series: [
       {},
-      { label: 'Processed', scale: 'rate', stroke: '#2563eb', width: 2, value: rate },
-      { label: 'Pushed', scale: 'rate', stroke: '#16a34a', width: 1.5, value: rate },
-      { label: 'Failed', scale: 'rate', stroke: '#dc2626', width: 1.5, value: rate },
-      { label: 'Pending', scale: 'jobs', stroke: '#a1a1aa', width: 1, dash: [4, 4], value: count },
+      { label: 'Processed', scale: 'rate', stroke: palette.processed, width: 2, value: rate },
+      { label: 'Pushed', scale: 'rate', stroke: palette.pushed, width: 1.5, value: rate },
+      { label: 'Failed', scale: 'rate', stroke: palette.failed, width: 1.5, value: rate },
+      { label: 'Pending', scale: 'jobs', stroke: palette.pending, width: 1, dash: [4, 4], value: count },
     ],
-    axes: [{}, { scale: 'rate', label: 'jobs per second', size: 60 }, { scale: 'jobs', side: 1, label: 'pending', size: 60, grid: { show: false } }],
+    axes: [
+      { ...axis },
+      { ...axis, scale: 'rate', label: 'jobs per second', size: 60 },
+      { ...axis, scale: 'jobs', side: 1, label: 'pending', size: 60, grid: { show: false } },
+    ],
   };
+}
+
+// The table under the chart lists the newest samples: enough to read the recent trend, few enough to read at all.
+const TABLE_ROWS = 60;
+
+/** The chart's figures as a table, newest first, for a screen reader or anyone who wants the numbers; closed until asked for. */
+function FiguresTable({ points, label }: { points: readonly HistoryPoint[]; label: string }) {
+  const newest = points.slice(-TABLE_ROWS).reverse();
+  const now = points.at(-1)!.at / 1000;
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-blue-700 dark:text-blue-300">
+        The figures as a table{points.length > TABLE_ROWS ? ` (the newest ${TABLE_ROWS} of ${points.length} samples)` : ''}
+      </summary>
+      <div className="mt-2">
+        <DataTable
+          label={`${label}, as a table`}
+          minWidthClass="min-w-[32rem]"
+          head={
+            <>
+              <HeaderCell>Sampled at</HeaderCell>
+              <HeaderCell numeric>Processed</HeaderCell>
+              <HeaderCell numeric>Pushed</HeaderCell>
+              <HeaderCell numeric>Failed</HeaderCell>
+              <HeaderCell numeric>Pending</HeaderCell>
+            </>
+          }
+        >
+          {newest.map((point) => (
+            <tr key={point.at}>
+              <Cell>{formatUtc(point.at / 1000, now)}</Cell>
+              <Cell numeric>{rate(null, perSecond(point.processed, point.seconds))}</Cell>
+              <Cell numeric>{rate(null, perSecond(point.pushed, point.seconds))}</Cell>
+              <Cell numeric>{rate(null, perSecond(point.failed, point.seconds))}</Cell>
+              <Cell numeric>{count(null, point.pending)}</Cell>
+            </tr>
+          ))}
+        </DataTable>
+      </div>
+    </details>
+  );
 }
 
 /**
  * Processed, pushed and failed per second and the pending backlog over
  * time, drawn by uPlot (a canvas that stays quick with thousands of
- * points); the legend under it gives each figure at the hovered moment.
- * `label` names the chart for screen readers.
+ * points) in the page's light or dark colours; the legend under it gives
+ * each figure at the hovered moment, and a table under that the figures
+ * themselves. `label` names the chart for screen readers.
  */
 export function ThroughputChart({ points, label }: { points: readonly HistoryPoint[]; label: string }) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
+  const dark = useDarkScheme();
+  // The newest points, for a chart made again when the scheme changes.
+  const latest = useRef(points);
 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const made = new uPlot(options(element.clientWidth), [[], [], [], [], []], element);
+    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT), columnsOf(latest.current), element);
     chart.current = made;
     const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
     resize.observe(element);
@@ -67,11 +134,17 @@ export function ThroughputChart({ points, label }: { points: readonly HistoryPoi
       made.destroy();
       chart.current = null;
     };
-  }, []);
+  }, [dark]);
 
   useEffect(() => {
+    latest.current = points;
     chart.current?.setData(columnsOf(points));
   }, [points]);
 
-  return <figure role="figure" aria-label={label} ref={container} className="w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-900" />;
+  return (
+    <div>
+      <figure role="figure" aria-label={label} ref={container} className="w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-900" />
+      {points.length > 0 && <FiguresTable points={points} label={label} />}
+    </div>
+  );
 }

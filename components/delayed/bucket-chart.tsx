@@ -29,7 +29,7 @@ export function BucketChart({ label, buckets, now, compact = false }: { label: s
       <ol aria-label={label} className={`flex items-end gap-1 px-3 pt-3 pb-2 ${buckets.length > 12 ? 'min-w-[44rem]' : 'min-w-[30rem]'}`}>
         {buckets.map((bucket) => (
           <li key={bucket.start} aria-label={`${bucketSpan(bucket, now)}: ${jobs(bucket.count)}`} className="flex min-w-0 flex-1 flex-col items-center gap-1">
-            <span aria-hidden="true" className={`text-xs tabular-nums ${bucket.count === 0 ? 'text-zinc-400 dark:text-zinc-500' : 'font-medium'}`}>
+            <span aria-hidden="true" className={`text-xs tabular-nums ${bucket.count === 0 ? 'text-zinc-500 dark:text-zinc-400' : 'font-medium'}`}>
               {formatCount(bucket.count)}
             </span>
             <span aria-hidden="true" className={`flex w-full items-end ${compact ? 'h-12' : 'h-28'}`}>

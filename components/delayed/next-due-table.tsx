@@ -22,14 +22,14 @@ export function NextDueTable({
     <DataTable
       label={label}
       minWidthClass="min-w-[40rem]"
+      stacked
       head={
         <>
           <HeaderCell>Job</HeaderCell>
           <HeaderCell>Name</HeaderCell>
           <HeaderCell>Due</HeaderCell>
           {onRunNow && (
-            // relative: the hidden label is positioned, and would otherwise escape the table's scrolling frame and widen the page.
-            <th scope="col" className="relative px-4 py-2">
+            <th scope="col" className="px-4 py-2">
               <span className="sr-only">Actions</span>
             </th>
           )}
@@ -41,10 +41,10 @@ export function NextDueTable({
           <Cell>
             <JobLink id={job.id} />
           </Cell>
-          <Cell>
+          <Cell label="Name">
             <JobName name={job.name} />
           </Cell>
-          <Cell>
+          <Cell label="Due">
             <DueMoment dueAt={job.dueAt} now={now} overdueLabel="overdue" />
           </Cell>
           {onRunNow && (
@@ -53,10 +53,11 @@ export function NextDueTable({
                 type="button"
                 onClick={() => onRunNow(job)}
                 disabled={runningId !== null}
-                aria-label={`Run job ${job.id} now`}
                 className="button-secondary whitespace-nowrap"
               >
                 {runningId === job.id ? 'Running…' : 'Run now'}
+                {/* After the visible words, so the name starts with what the button shows. */}
+                <span className="sr-only"> job {job.id}</span>
               </button>
             </td>
           )}

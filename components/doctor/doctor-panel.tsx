@@ -133,6 +133,7 @@ export function DoctorPanel() {
             <DataTable
               label={title}
               minWidthClass="min-w-[48rem]"
+              stacked
               head={
                 <>
                   <HeaderCell>Concerns</HeaderCell>
@@ -157,8 +158,8 @@ export function DoctorPanel() {
                     )}
                     <span className="font-mono text-xs">{finding.subject}</span>
                   </Cell>
-                  <Cell>{finding.explanation}</Cell>
-                  <Cell>{finding.repairDescription}</Cell>
+                  <Cell label="What is wrong">{finding.explanation}</Cell>
+                  <Cell label="Repair">{finding.repairDescription}</Cell>
                   {canChange && (
                     <Cell>
                       {finding.repair !== null ? (
@@ -166,7 +167,7 @@ export function DoctorPanel() {
                           Repair
                         </button>
                       ) : (
-                        <span className="text-xs text-zinc-500">report only</span>
+                        <span className="text-xs text-zinc-600 dark:text-zinc-400">report only</span>
                       )}
                     </Cell>
                   )}

@@ -36,7 +36,7 @@ function BrowsePages({ page }: { page: number }) {
     <div className="space-y-3">
       <LiveErrorBanner title="Cannot read the failed jobs" view={view} />
       {data === undefined ? (
-        view.isLoading && <p className="text-sm text-zinc-500">Reading the failed jobs…</p>
+        view.isLoading && <p className="text-sm text-zinc-600 dark:text-zinc-400">Reading the failed jobs…</p>
       ) : data.total === 0 ? (
         <p className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           No failed jobs. Jobs that use up their attempts show up here, newest first.

@@ -32,7 +32,8 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
   const allShownSelected = ids.length > 0 && selection !== undefined && ids.every((id) => selection.selected.has(id));
   return (
     <ScrollX label={CAPTION}>
-      <table className="w-full min-w-[56rem] text-sm">
+      {/* table-stacked: on a phone each job is a block, its error and checkbox in reach (app/globals.css). */}
+      <table className="table-stacked w-full min-w-[56rem] text-sm">
         <caption className="sr-only">{CAPTION}</caption>
         <thead className="bg-zinc-100 text-left text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
           <tr>
@@ -73,22 +74,22 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                   {row.id}
                 </Link>
               </th>
-              <td className="px-3 py-2 font-mono">
+              <td data-label="Queue" className="px-3 py-2 font-mono">
                 {row.queue === '' ? '—' : (
                   <Link href={queueHref(row.queue)} className="underline-offset-2 hover:underline">
                     {row.queue}
                   </Link>
                 )}
               </td>
-              <td className="max-w-[16rem] px-3 py-2 font-mono break-all">{orDash(row.name)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">
+              <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono break-all">{orDash(row.name)}</td>
+              <td data-label="Attempts" className="px-3 py-2 text-right tabular-nums">
                 {orDash(row.attempts)}/{orDash(row.maxAttempts)}
               </td>
-              <td className="px-3 py-2 whitespace-nowrap">
+              <td data-label="Failed at (UTC)" className="px-3 py-2 whitespace-nowrap">
                 <span className="font-mono">{orDash(row.failedAt)}</span>
                 <span className="block text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(now - row.failedAtSeconds)} ago</span>
               </td>
-              <td className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">{orDash(row.errorFirstLine)}</td>
+              <td data-label="Error" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">{orDash(row.errorFirstLine)}</td>
             </tr>
           ))}
         </tbody>

@@ -2,11 +2,16 @@
 
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
+// What Tab can reach inside the dialog.
+const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select:not(:disabled), [tabindex]:not([tabindex="-1"])';
+
 /**
  * A modal question before something that cannot be undone. A native
  * `<dialog>` opened with showModal(): the rest of the page is inert while it
  * is open, Escape cancels, and focus starts on Cancel (the safe answer) and
- * goes back to where it was when the dialog closes.
+ * goes back to where it was when the dialog closes. Tab goes round the
+ * dialog's controls: past the last one the browser would otherwise take
+ * focus out to its own toolbar.
  */
 export function ConfirmDialog({
   open,
@@ -66,6 +71,20 @@ export function ConfirmDialog({
       onCancel={(event) => {
         event.preventDefault();
         if (!busy) onCancel();
+      }}
+      onKeyDown={(event) => {
+        if (event.key !== 'Tab') return;
+        const reachable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+        const [first, last] = [reachable[0], reachable.at(-1)];
+        if (!first || !last) return;
+        const at = document.activeElement;
+        if (event.shiftKey && (at === first || at === event.currentTarget)) {
+          event.preventDefault();
+          last.focus();
+        } else if (!event.shiftKey && at === last) {
+          event.preventDefault();
+          first.focus();
+        }
       }}
       className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
     >

@@ -8,11 +8,16 @@ import { ScrollX } from './scroll-x';
  * class, such as `min-w-[36rem]`) is the width below which the frame scrolls
  * instead of squeezing the columns. `foot` is the cells of a closing row,
  * such as totals.
+ *
+ * `stacked`: on a phone each row becomes a block of "label value" lines
+ * instead (the `table-stacked` rules in app/globals.css), for tables whose
+ * rows carry actions a sideways scroll would hide; give its cells a `label`.
  */
 export function DataTable({
   label,
   captioned = false,
   minWidthClass,
+  stacked = false,
   head,
   foot,
   children,
@@ -20,13 +25,14 @@ export function DataTable({
   label: string;
   captioned?: boolean;
   minWidthClass: string;
+  stacked?: boolean;
   head: ReactNode;
   foot?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <ScrollX label={label}>
-      <table aria-label={label} className={`w-full text-sm ${minWidthClass}`}>
+      <table aria-label={label} className={`w-full text-sm ${minWidthClass} ${stacked ? 'table-stacked' : ''}`}>
         {captioned && <caption className="px-4 pt-3 pb-2 text-left text-base font-semibold">{label}</caption>}
         <thead className="bg-zinc-100 text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
           <tr>{head}</tr>
@@ -59,11 +65,27 @@ export function RowHeaderCell({ children }: { children: ReactNode }) {
   );
 }
 
-/** A data cell; `numeric` right-aligns with figures of one width, `code` shows the value as it is stored. */
-export function Cell({ children, numeric = false, code = false, colSpan }: { children: ReactNode; numeric?: boolean; code?: boolean; colSpan?: number }) {
+/**
+ * A data cell; `numeric` right-aligns with figures of one width, `code` shows
+ * the value as it is stored. `label` is its column's heading, shown beside
+ * the value when a `stacked` table is laid out as blocks on a phone.
+ */
+export function Cell({
+  children,
+  numeric = false,
+  code = false,
+  colSpan,
+  label,
+}: {
+  children: ReactNode;
+  numeric?: boolean;
+  code?: boolean;
+  colSpan?: number;
+  label?: string;
+}) {
   const look = numeric ? 'text-right tabular-nums whitespace-nowrap' : code ? 'font-mono text-xs [overflow-wrap:anywhere]' : '[overflow-wrap:anywhere]';
   return (
-    <td colSpan={colSpan} className={`px-4 py-2 align-top ${look}`}>
+    <td colSpan={colSpan} data-label={label} className={`px-4 py-2 align-top ${look}`}>
       {children}
     </td>
   );

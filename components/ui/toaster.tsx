@@ -1,6 +1,7 @@
 'use client';
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { MAIN_CONTENT_ID } from './skip-link';
 
 /**
  * Short-lived outcomes of what the operator just did (a retry, a forget),
@@ -13,6 +14,11 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
  * Successes are announced politely, errors at once; both go away by
  * themselves, except while the pointer or focus is on them, and each has a
  * dismiss button that Escape also triggers.
+ *
+ * A new toast takes the focus: it is the outcome of what the operator just
+ * did, and the control they used is often gone with its row, which would
+ * leave focus on the page's body. Dismissed while focused, it hands focus to
+ * the page's main content, so the next Tab goes on there.
  */
 export interface ToastApi {
   success(message: string): void;
@@ -82,8 +88,13 @@ const TONE_CLASSES: Record<Tone, string> = {
 function ToastCard({ toast, role, dismiss }: { toast: Toast; role?: 'alert'; dismiss: (id: number) => void }) {
   const [pointerOn, setPointerOn] = useState(false);
   const [focusIn, setFocusIn] = useState(false);
+  const card = useRef<HTMLDivElement>(null);
   const held = pointerOn || focusIn;
   const { id, tone } = toast;
+
+  useEffect(() => {
+    card.current?.focus();
+  }, []);
 
   useEffect(() => {
     if (held) return;
@@ -92,13 +103,23 @@ function ToastCard({ toast, role, dismiss }: { toast: Toast; role?: 'alert'; dis
     return () => clearTimeout(timer);
   }, [held, id, tone, dismiss]);
 
+  const close = () => {
+    if (card.current?.contains(document.activeElement)) document.getElementById(MAIN_CONTENT_ID)?.focus();
+    dismiss(id);
+  };
+
   const leaveFocus = (event: FocusEvent<HTMLDivElement>) => {
     if (!event.currentTarget.contains(event.relatedTarget)) setFocusIn(false);
   };
 
   return (
     <div
+      ref={card}
       role={role}
+      tabIndex={-1}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') close();
+      }}
       onMouseEnter={() => setPointerOn(true)}
       onMouseLeave={() => setPointerOn(false)}
       onFocus={() => setFocusIn(true)}
@@ -109,10 +130,7 @@ function ToastCard({ toast, role, dismiss }: { toast: Toast; role?: 'alert'; dis
       <button
         type="button"
         aria-label="Dismiss notification"
-        onClick={() => dismiss(id)}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') dismiss(id);
-        }}
+        onClick={close}
         className="-m-1 rounded p-1 leading-none opacity-70 hover:opacity-100"
       >
         <span aria-hidden="true">×</span>

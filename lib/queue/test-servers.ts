@@ -4,7 +4,8 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { SERVER_COMMANDS, requireCommands } from '../test-prerequisites';
 
 const run = promisify(execFile);
 
@@ -59,7 +60,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * 7100–7199 under a temp dir, never persisting anything. Call at the top of
  * the file: every server it started is killed and the dir removed in
  * afterAll, whether the tests passed or not. A missing redis-server,
- * redis-cli or openssl fails the test that needs it.
+ * redis-cli or openssl is installed first where the run may, and otherwise
+ * fails the file with a line saying what to install.
  */
 export function privateServers() {
   const dir = mkdtempSync(join(tmpdir(), 'queuelens-servers-'));
@@ -72,6 +74,9 @@ export function privateServers() {
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
     });
+
+  // Installs them when the run may (root with apt), or stops with what to install; apt takes longer than a hook's usual 30 s.
+  beforeAll(() => requireCommands(SERVER_COMMANDS), 300_000);
 
   afterAll(async () => {
     await Promise.all(children.map(kill));

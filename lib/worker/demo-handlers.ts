@@ -16,20 +16,26 @@ function sleepUnlessAborted(ms: number, signal: AbortSignal, name: string): Prom
   });
 }
 
+function textField(payload: unknown, field: string): string | undefined {
+  const value = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /**
  * Handlers for demos and chaos tests: `demo.noop` completes, `demo.sleep`
- * waits `{"ms":N}`, `demo.fail` always throws, `demo.flaky` throws with
- * probability `{"p":0.3}`, and `demo.record` waits `{"ms":N}` like
- * `demo.sleep`, then appends "id attempt holder" to the demo:runs list
- * (QueueKeys.demoRuns) before the job is completed, so a test can tell
- * which claim ran each job, and a job that ran twice.
+ * waits `{"ms":N}`, `demo.fail` always throws (with `{"error":"…"}` as its
+ * message when given, so a demo's failed list reads like a real one),
+ * `demo.flaky` throws with probability `{"p":0.3}`, and `demo.record` waits
+ * `{"ms":N}` like `demo.sleep`, then appends "id attempt holder" to the
+ * demo:runs list (QueueKeys.demoRuns) before the job is completed, so a test
+ * can tell which claim ran each job, and a job that ran twice.
  */
 export function demoHandlers(queue: RedisQueue): Readonly<Record<string, JobHandler>> {
   return {
     'demo.noop': () => undefined,
     'demo.sleep': (payload, { signal }) => sleepUnlessAborted(numberField(payload, 'ms', 1000), signal, 'demo.sleep'),
-    'demo.fail': () => {
-      throw new Error('demo.fail always fails');
+    'demo.fail': (payload) => {
+      throw new Error(textField(payload, 'error') ?? 'demo.fail always fails');
     },
     'demo.flaky': (payload) => {
       const probability = numberField(payload, 'p', 0.3);

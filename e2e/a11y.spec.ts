@@ -1,0 +1,219 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { delayedOfQueueHref, doctorHref, failedHref, jobHref, layoutHref, layoutKeyHref, queueHref, reservationsHref } from '@/lib/routes';
+import { SpecKeys, withSpecKeys } from './spec-keys';
+
+// WCAG 2.2 A and AA, and axe's best practices.
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
+const WIDTHS = [
+  { name: 'desktop', width: 1400, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+const THEMES = ['light', 'dark'] as const;
+
+/** axe's violations on the page as it is now, one line each: the rule, how many elements, the first of them. */
+async function axeViolations(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+  if (include) builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations.map((violation) => `${violation.id} (${violation.nodes.length}): ${violation.nodes[0]?.target.join(' ')} — ${violation.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? ''}`);
+}
+
+/** How far the page runs wider than the window, in CSS pixels: 0 when nothing needs a sideways scroll. */
+function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** True when the element lies wholly inside the window's width once scrolled to vertically (nothing sideways to reach it). */
+async function withinWidth(locator: Locator): Promise<boolean> {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  const width = await locator.page().evaluate(() => document.documentElement.clientWidth);
+  return box !== null && box.x >= 0 && box.x + box.width <= width;
+}
+
+async function attachScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+}
+
+test.describe('accessibility: every page on a phone, by keyboard and in the dark', () => {
+  test.describe.configure({ mode: 'serial' });
+  let queue: RedisQueue;
+  let keys: SpecKeys;
+  let seeded: { queue: string; failedId: number; heldId: number; delayedId: number; holder: string };
+
+  withSpecKeys((opened) => ({ queue, keys } = opened));
+
+  test.beforeAll(async () => {
+    const name = keys.queueName('a11y-mail');
+    await queue.pushMany([0, 0, 5].map((priority, index) => ({ queue: name, name: 'mail.send', payload: { to: `user${index}@example.com` }, options: { priority } })));
+    await queue.push(name, 'mail.bounce', { to: 'gone@example.com' });
+    const failing = (await queue.reserve([name], 'e2e-host:1', 60))!;
+    await queue.fail(failing, `SmtpException: 550 mailbox unavailable for ${'a-very-long-recipient-address@example.com '.repeat(3)}\n#0 /app/src/Mailer.php(88): send()`);
+    const delayedId = await queue.push(name, 'mail.digest', { daily: true }, { delaySeconds: 3600 });
+    const holder = 'worker-host-with-a-long-name.example.internal:4242';
+    await queue.push(name, 'mail.held', {});
+    const held = (await queue.reserve([name], holder, 1))!;
+    seeded = { queue: name, failedId: failing.id, heldId: held.id, delayedId, holder };
+  });
+
+  const pages = (): { name: string; path: string; ready: (page: Page) => Locator }[] => [
+    { name: 'overview', path: '/', ready: (page) => page.getByRole('link', { name: seeded.queue, exact: true }).first() },
+    { name: 'failed', path: failedHref, ready: (page) => page.locator(`a[href="${jobHref(seeded.failedId)}"]`).first() },
+    { name: 'failed job', path: jobHref(seeded.failedId), ready: (page) => page.getByRole('region', { name: 'Where it is now' }) },
+    { name: 'reserved job', path: jobHref(seeded.heldId), ready: (page) => page.getByRole('region', { name: 'Where it is now' }) },
+    { name: 'queue', path: queueHref(seeded.queue), ready: (page) => page.getByRole('heading', { level: 1 }) },
+    { name: 'delayed', path: delayedOfQueueHref(seeded.queue), ready: (page) => page.locator(`a[href="${jobHref(seeded.delayedId)}"]`).first() },
+    { name: 'reservations', path: reservationsHref, ready: (page) => page.locator(`a[href="${jobHref(seeded.heldId)}"]`).first() },
+    { name: 'doctor', path: doctorHref, ready: (page) => page.getByRole('button', { name: 'Run check' }) },
+    { name: 'keys', path: layoutHref, ready: (page) => page.getByRole('table', { name: 'Queue keys', exact: true }) },
+    { name: 'key contents', path: layoutKeyHref(queue.keys.stream(seeded.queue, 0)), ready: (page) => page.getByRole('table', { name: 'Contents', exact: true }) },
+    { name: 'audit', path: '/audit', ready: (page) => page.getByRole('heading', { level: 1 }) },
+  ];
+
+  test('axe finds nothing on any page, light and dark, wide and on a phone; no page runs wider than a phone', async ({ page }, testInfo) => {
+    test.setTimeout(300_000);
+    const found: Record<string, string[]> = {};
+    for (const { name, path, ready } of pages()) {
+      await page.setViewportSize(WIDTHS[0]);
+      await page.emulateMedia({ colorScheme: THEMES[0] });
+      await page.goto(path);
+      await expect(ready(page)).toBeVisible();
+      // One load per page: the theme and the width change under it, as they do when a phone turns or the system goes dark.
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme });
+        for (const { name: size, width, height } of WIDTHS) {
+          await page.setViewportSize({ width, height });
+          await expect(ready(page)).toBeVisible();
+          const label = `${name}, ${theme}, ${size}`;
+          await attachScreenshot(page, testInfo, label);
+          const violations = await axeViolations(page);
+          if (violations.length > 0) found[label] = violations;
+          if (size === 'phone') expect.soft(await pageOverflow(page), `${label}: px wider than the screen`).toBe(0);
+        }
+      }
+    }
+    await testInfo.attach('axe violations', { body: JSON.stringify(found, null, 2), contentType: 'application/json' });
+    expect(found).toEqual({});
+  });
+
+  test('the sign-in page has no axe violations, light and dark', async ({ browser }, testInfo) => {
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    const found: Record<string, string[]> = {};
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const { name: size, width, height } of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        await page.goto(`${testInfo.project.use.baseURL}/login`);
+        await expect(page.getByLabel('Secret')).toBeVisible();
+        await attachScreenshot(page, testInfo, `sign in, ${theme}, ${size}`);
+        const violations = await axeViolations(page);
+        if (violations.length > 0) found[`sign in, ${theme}, ${size}`] = violations;
+      }
+    }
+    await context.close();
+    expect(found).toEqual({});
+  });
+
+  test('an open dialog has no axe violations, keeps focus inside and closes on Escape', async ({ page }, testInfo) => {
+    await page.goto(reservationsHref);
+    const row = page.getByRole('row').filter({ has: page.locator(`a[href="${jobHref(seeded.heldId)}"]`) });
+    const opener = row.getByRole('button', { name: 'Fail…' });
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      await opener.click();
+      const dialog = page.getByRole('dialog', { name: `Fail job ${seeded.heldId}?` });
+      await expect(dialog).toBeVisible();
+      await attachScreenshot(page, testInfo, `fail dialog, ${theme}`);
+      expect(await axeViolations(page), theme).toEqual([]);
+
+      // Tab and Shift+Tab go round the dialog's controls and never leave it.
+      for (let step = 0; step < 6; step++) {
+        await page.keyboard.press('Tab');
+        expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+      }
+      for (let step = 0; step < 6; step++) {
+        await page.keyboard.press('Shift+Tab');
+        expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+      }
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(opener).toBeFocused();
+    }
+    expect(await queue.redis.hget(queue.keys.job(seeded.heldId), 'reserved_by')).toBe(seeded.holder);
+  });
+
+  test('a skip link is the first thing Tab reaches, and it moves focus to the page’s content', async ({ page }) => {
+    await page.goto(failedHref);
+    await expect(page.locator(`a[href="${jobHref(seeded.failedId)}"]`).first()).toBeVisible();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
+    // The next Tab goes on inside the page, past the header.
+    await page.keyboard.press('Tab');
+    expect(await page.getByRole('main').evaluate((main) => main.contains(document.activeElement))).toBe(true);
+  });
+
+  test('every landmark has a name of its own, and every button’s name starts with the words it shows', async ({ page }) => {
+    for (const { name, path, ready } of pages()) {
+      await page.goto(path);
+      await expect(ready(page)).toBeVisible();
+      const { duplicates, misnamed } = await page.evaluate(() => {
+        const landmarks = [...document.querySelectorAll('header, nav, main, aside, footer, form[aria-label], form[aria-labelledby], section[aria-label], section[aria-labelledby], [role=region], [role=search], [role=navigation]')];
+        const nameOf = (element: Element) => {
+          const labelledBy = element.getAttribute('aria-labelledby');
+          if (labelledBy) return labelledBy.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim();
+          return element.getAttribute('aria-label') ?? '';
+        };
+        const seen = new Map<string, number>();
+        for (const element of landmarks) {
+          const key = `${element.getAttribute('role') ?? element.tagName.toLowerCase()}: ${nameOf(element)}`;
+          seen.set(key, (seen.get(key) ?? 0) + 1);
+        }
+        const buttons = [...document.querySelectorAll('button[aria-label]')].filter((button) => (button.textContent ?? '').trim() !== '' && !button.querySelector('[aria-hidden=true]'));
+        return {
+          duplicates: [...seen].filter(([, count]) => count > 1).map(([key]) => key),
+          misnamed: buttons
+            .map((button) => ({ shown: (button.textContent ?? '').trim().replace(/\s+/g, ' '), name: button.getAttribute('aria-label') ?? '' }))
+            .filter(({ shown, name }) => !name.toLowerCase().startsWith(shown.toLowerCase()))
+            .map(({ shown, name }) => `"${name}" shows "${shown}"`),
+        };
+      });
+      expect.soft(duplicates, `${name}: landmarks named alike`).toEqual([]);
+      expect.soft(misnamed, `${name}: buttons`).toEqual([]);
+    }
+  });
+
+  test('on a phone the failed list shows the error and the reservations’ Release and Fail are on screen and work', async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(failedHref);
+    const failedRow = page.getByRole('row').filter({ has: page.locator(`a[href="${jobHref(seeded.failedId)}"]`) });
+    const error = failedRow.getByText('SmtpException: 550 mailbox unavailable', { exact: false });
+    await expect(error).toBeVisible();
+    expect(await withinWidth(error)).toBe(true);
+    expect(await withinWidth(failedRow.getByRole('checkbox'))).toBe(true);
+    await attachScreenshot(page, testInfo, 'failed, phone');
+
+    await page.goto(reservationsHref);
+    const row = page.getByRole('row').filter({ has: page.locator(`a[href="${jobHref(seeded.heldId)}"]`) });
+    const release = row.getByRole('button', { name: 'Release now' });
+    const fail = row.getByRole('button', { name: 'Fail…' });
+    expect(await withinWidth(release)).toBe(true);
+    expect(await withinWidth(fail)).toBe(true);
+    await attachScreenshot(page, testInfo, 'reservations, phone');
+    expect(await pageOverflow(page)).toBe(0);
+
+    await release.click();
+    // Focus goes to the outcome, not back to the top of the page.
+    const outcome = page.getByRole('status').filter({ hasText: `Job ${seeded.heldId} released` });
+    await expect(outcome).toBeVisible();
+    await expect(page.locator(':focus')).toHaveCount(1);
+    expect(await outcome.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    expect(await queue.redis.hget(queue.keys.job(seeded.heldId), 'reserved_by')).not.toBe(seeded.holder);
+  });
+});
