@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const drainOverlapped = (workers: number) => async () => {
     await inParallel(workers, workers, async (slot) => {
       let job = await queue.reserve([QUEUE], `bench:${slot}`, 60);
-      while (job) job = (await queue.completeAndReserve(job, [QUEUE], `bench:${slot}`, 60)).next;
+      while (job) job = (await queue.settleAndReserve(job, { outcome: 'complete' }, [QUEUE], `bench:${slot}`, 60)).next;
     });
   };
 

@@ -2,7 +2,8 @@
 -- re-checks the broken condition with these before it writes, so that it
 -- does nothing when a worker fixed or changed the job meanwhile.
 
--- True when `entry` is in `stream` and carries job `id`.
+-- True when `entry` is in `stream` and carries job `id`. `stream` must be the
+-- job's own (jobStream): an entry id names an entry only within one stream.
 local function entryHoldsJob(stream, entry, id)
   if entry == nil or entry == '' or rcall('TYPE', stream).ok ~= 'stream' then return false end
   -- An entry field that is not a stream id at all names no entry either.
@@ -29,5 +30,5 @@ end
 -- The stream a job's entry lives in: its queue's stream at its priority.
 local function jobStream(prefix, job)
   local fields = rcall('HMGET', job, 'queue', 'priority')
-  return streamKey(prefix, fields[1] or '', levelOf(fields[2]))
+  return ownStreamOf(prefix, fields[1], fields[2])
 end
