@@ -28,7 +28,8 @@ local rcall = redis.call
 
 local stream, delayedKey, failedKey, job = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
-local wrongKey = firstWrongTypedKey({stream, 'stream', delayedKey, 'zset', failedKey, 'zset', job, 'hash'})
+local wrongKey = firstWrongTypedKey({delayedKey, 'zset', failedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+-- The stream and the hash are checked by settleHeldJob's first command on each.
 
 return settleHeldJob('fail', stream, delayedKey, failedKey, job, ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], 0, ARGV[7])

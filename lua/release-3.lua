@@ -28,8 +28,9 @@ local rcall = redis.call
 
 local stream, delayedKey, job = KEYS[1], KEYS[2], KEYS[3]
 
-local wrongKey = firstWrongTypedKey({stream, 'stream', delayedKey, 'zset', job, 'hash'})
+local wrongKey = firstWrongTypedKey({delayedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+-- The stream and the hash are checked by settleHeldJob's first command on each.
 
 return settleHeldJob('release', stream, delayedKey, nil, job, ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6],
   math.max(0, math.floor(tonumber(ARGV[7]) or 0)), ARGV[8])

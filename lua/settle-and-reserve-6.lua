@@ -52,9 +52,15 @@ if how ~= 'complete' and how ~= 'release' and how ~= 'fail' then
   return redis.error_reply('settle-and-reserve: how must be complete, release or fail, not ' .. how)
 end
 
--- The finished job's queue is usually the next one's too: its delayed key is
--- then checked once.
-local checks = {stream, 'stream', delayedKey, 'zset', failedKey, 'zset', job, 'hash', nextLevelsKey, 'zset'}
+-- Only the keys a TYPE call must vouch for, each once: the stream and the
+-- hash are checked by the settle's first command on each, the failed set only
+-- when failing writes it, and the finished job's queue is usually the next
+-- one's too.
+local checks = {delayedKey, 'zset', nextLevelsKey, 'zset'}
+if how == 'fail' then
+  checks[#checks + 1] = failedKey
+  checks[#checks + 1] = 'zset'
+end
 if nextDelayedKey ~= delayedKey then
   checks[#checks + 1] = nextDelayedKey
   checks[#checks + 1] = 'zset'
@@ -62,10 +68,11 @@ end
 local wrongKey = firstWrongTypedKey(checks)
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local settled = settleHeldJob(how, stream, delayedKey, failedKey, job, prefix, group, ARGV[4], ARGV[5], ARGV[6], ARGV[7],
-  math.max(0, math.floor(tonumber(ARGV[8]) or 0)), ARGV[9])[1]
+local settle = settleHeldJob(how, stream, delayedKey, failedKey, job, prefix, group, ARGV[4], ARGV[5], ARGV[6], ARGV[7],
+  math.max(0, math.floor(tonumber(ARGV[8]) or 0)), ARGV[9])
+if settle[1] < 0 then return settle end
 
 local timeout = math.max(1, math.floor(tonumber(ARGV[12]) or 60))
 local nextJob = reserveJob(nextDelayedKey, nextLevelsKey, prefix, ARGV[10], group, string.sub(ARGV[11], 1, 64), timeout,
   math.floor(tonumber(ARGV[13]) or 50), serverNow())
-return {settled, nextJob or false}
+return {settle[1], nextJob or false}

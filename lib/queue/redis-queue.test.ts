@@ -265,6 +265,29 @@ describe('settleAndReserve', () => {
     expect(await queue.redis.hget(queue.keys.job(held.id), 'reserved_by')).toBe('w:1');
     expect(await queue.complete(held)).toBe(true);
   });
+
+  it('refuses a stream or a job hash of the wrong type, found by the settle’s first command on it, and writes nothing', async () => {
+    const queue = await openQueue();
+    const [first, second] = await queue.pushMany([
+      { queue: 'default', name: 'a', payload: {} },
+      { queue: 'other', name: 'b', payload: {} },
+    ]);
+    const held = (await queue.reserve(['default'], 'w:1', 30))!;
+    const other = (await queue.reserve(['other'], 'w:1', 30))!;
+    await queue.redis.del(queue.keys.stream('default', 0));
+    await queue.redis.set(queue.keys.stream('default', 0), 'not a stream');
+    await expect(queue.settleAndReserve(held, { outcome: 'complete' }, ['default'], 'w:1', 30)).rejects.toThrow(queue.keys.stream('default', 0));
+    await expect(queue.fail(held, 'x')).rejects.toThrow(queue.keys.stream('default', 0));
+    expect(await queue.redis.hget(queue.keys.job(first!), 'reserved_by')).toBe('w:1');
+    expect(await queue.failedCount()).toBe(0);
+
+    await queue.redis.del(queue.keys.job(second!));
+    await queue.redis.set(queue.keys.job(second!), 'not a hash');
+    await expect(queue.release(other, 0, 'x')).rejects.toThrow(queue.keys.job(second!));
+    await expect(queue.settleAndReserve(other, { outcome: 'complete' }, ['default'], 'w:1', 30)).rejects.toThrow(queue.keys.job(second!));
+    expect(((await queue.redis.xpending(queue.keys.stream('other', 0), 'workers')) as unknown[])[0]).toBe(1);
+    expect(await queue.redis.zcard(queue.keys.delayed('other'))).toBe(0);
+  });
 });
 
 describe('reserve', () => {

@@ -39,24 +39,14 @@ local function firstWrongTypedKey(keysAndTypes)
   return nil
 end
 
--- The caller has checked that `stream` is a stream or absent; on an absent
--- one XACK answers NOGROUP and XDEL deletes nothing.
-local function ackAndDelete(stream, group, entry)
-  if entry ~= '' then
-    redis.pcall('XACK', stream, group, entry)
-    rcall('XDEL', stream, entry)
-  end
-end
-
--- Frees u:{key} only while it still names this job: after a completion the
--- key may already have been taken over by a later push.
-local function freeUniqueKey(prefix, jobHashKey, id)
-  local uniqueKey = rcall('HGET', jobHashKey, 'unique_key')
+-- Frees u:{key} (`uniqueKey` as the job's hash names it) only while it
+-- still names this job: after a completion the key may already have been
+-- taken over by a later push. GET on a key of another type answers an
+-- error, never this id, so such a key is left for the doctor to report.
+local function freeUniqueKey(prefix, uniqueKey, id)
   if uniqueKey and uniqueKey ~= '' then
     local ownerKey = uniqueKeyOf(prefix, uniqueKey)
-    if rcall('TYPE', ownerKey).ok == 'string' and rcall('GET', ownerKey) == id then
-      rcall('DEL', ownerKey)
-    end
+    if redis.pcall('GET', ownerKey) == id then rcall('DEL', ownerKey) end
   end
 end
 

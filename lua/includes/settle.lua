@@ -4,6 +4,19 @@
 -- of rules. Needs the server-time, layout and fail-job includes before it;
 -- the caller has checked the types of every key it passes.
 
+-- Acknowledges and deletes the caller's entry, or answers false when
+-- `stream` is a key of another type. XACK is the first command a settle
+-- sends to the stream, and it writes nothing to such a key, so its WRONGTYPE
+-- is the type check; on a missing stream XACK answers NOGROUP and XDEL
+-- deletes nothing.
+local function dropOwnEntry(stream, group, entry)
+  if entry == '' then return true end
+  local acked = redis.pcall('XACK', stream, group, entry)
+  if type(acked) == 'table' and acked.err and string.find(acked.err, 'WRONGTYPE', 1, true) then return false end
+  rcall('XDEL', stream, entry)
+  return true
+end
+
 -- Settles job `id` as `how` ('complete', 'release' or 'fail'):
 --   complete  the entry is acknowledged and deleted, the unique key freed and
 --             the hash deleted;
@@ -18,17 +31,25 @@
 -- set). A holder that lost its claim acknowledges its own entry only when
 -- the job has moved on from it: a reclaimed entry keeps its id, in its
 -- stream, and now belongs to the worker that reclaimed it.
--- Returns {1} when applied, {0} when the claim had been lost.
+--
+-- The caller has checked the delayed key (and, to fail, the failed key); the
+-- stream's and the hash's types are checked by the first command each gets,
+-- before anything is written, instead of a TYPE call apiece.
+-- Returns {1} when applied, {0} when the claim had been lost, or
+-- {ErrorCode, key}.
 local function settleHeldJob(how, stream, delayedKey, failedKey, job, prefix, group, id, entry, reservedBy, reservedUntil, delaySeconds, message)
-  local current = rcall('HMGET', job, 'reserved_by', 'reserved_until', 'entry', 'queue', 'priority')
+  local current = redis.pcall('HMGET', job, 'reserved_by', 'reserved_until', 'entry', 'queue', 'priority', 'unique_key')
+  if current.err then return {ErrorCode.WrongKeyType, job} end
   if current[1] ~= reservedBy or current[2] ~= reservedUntil then
-    if current[3] ~= entry or ownStreamOf(prefix, current[4], current[5]) ~= stream then
-      ackAndDelete(stream, group, entry)
-    end
+    local movedOn = current[3] ~= entry or ownStreamOf(prefix, current[4], current[5]) ~= stream
+    if movedOn and not dropOwnEntry(stream, group, entry) then return {ErrorCode.WrongKeyType, stream} end
     return {0}
   end
 
-  ackAndDelete(stream, group, entry)
+  if not dropOwnEntry(stream, group, entry) then return {ErrorCode.WrongKeyType, stream} end
+  -- Parking empties entry and puts the id in the delayed set; a job still in
+  -- its stream is in no delayed set, so there is nothing to remove.
+  local parked = current[3] ~= entry
   if how == 'release' then
     local availableAt = serverNow() + delaySeconds
     rcall('ZADD', delayedKey, availableAt, id)
@@ -38,12 +59,13 @@ local function settleHeldJob(how, stream, delayedKey, failedKey, job, prefix, gr
       'reserved_by', '',
       'entry', '',
       'last_error', truncateError(message))
-  elseif how == 'fail' then
-    rcall('ZREM', delayedKey, id)
+    return {1}
+  end
+  if parked then rcall('ZREM', delayedKey, id) end
+  if how == 'fail' then
     markFailed(prefix, failedKey, job, id, message, serverNow())
   else
-    rcall('ZREM', delayedKey, id)
-    freeUniqueKey(prefix, job, id)
+    freeUniqueKey(prefix, current[6], id)
     rcall('DEL', job)
   end
   return {1}
