@@ -1,14 +1,16 @@
 /**
  * What one job costs inside Redis: N jobs pushed, then drained by a single
  * worker loop, once with reserve() + complete() (two scripts a job) and once
- * with settleAndReserve() (one), on a redis-server of its own, read from
- * INFO commandstats (whose counts include the commands run inside scripts)
- * and SLOWLOG. Prints µs of Redis time per job per command; asserts nothing.
- * `npx tsx bench/script-cost.ts` (BENCH_JOBS changes N).
+ * with settleAndReserve() (one), and the same N drained by a BullMQ Worker,
+ * on a redis-server of its own, read from INFO commandstats (whose counts
+ * include the commands run inside scripts) and SLOWLOG. Prints µs of Redis
+ * time per job per command; asserts nothing. `npx tsx bench/script-cost.ts`
+ * (BENCH_JOBS changes N).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { readSettings } from '../lib/queue/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
@@ -19,6 +21,14 @@ const N = Number(process.env.BENCH_JOBS ?? 20_000);
 const QUEUE = 'cost';
 
 type CommandStats = Map<string, { calls: number; usec: number }>;
+/** Where measure() files the server's CPU time (INFO cpu) next to the commands. */
+const CPU = 'cpu (INFO)';
+
+async function cpuMicroseconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const seconds = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1e6;
+}
 
 async function commandStats(redis: Redis): Promise<CommandStats> {
   const stats: CommandStats = new Map();
@@ -29,14 +39,15 @@ async function commandStats(redis: Redis): Promise<CommandStats> {
   return stats;
 }
 
-/** Runs `drain` over N fresh jobs and returns what Redis spent on it, per command. */
-async function measure(queue: RedisQueue, admin: Redis, drain: () => Promise<void>): Promise<CommandStats> {
-  for (let start = 0; start < N; start += 5000) {
-    await queue.pushMany(Array.from({ length: Math.min(5000, N - start) }, (_, n) => ({ queue: QUEUE, name: 'noop', payload: { n } })));
-  }
+/** Runs `fill`, then `drain`, and returns what Redis spent on the drain, per command. */
+async function measure(admin: Redis, fill: () => Promise<unknown>, drain: () => Promise<void>): Promise<CommandStats> {
+  await fill();
   await admin.config('RESETSTAT');
+  const cpuBefore = await cpuMicroseconds(admin);
   await drain();
+  const cpuAfter = await cpuMicroseconds(admin);
   const stats = await commandStats(admin);
+  stats.set(CPU, { calls: N, usec: cpuAfter - cpuBefore });
   // The reads of INFO itself are not the workload's.
   stats.delete('info');
   stats.delete('config|resetstat');
@@ -49,28 +60,61 @@ async function main(): Promise<void> {
   const admin = server.connect(0);
   const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port: server.port, prefix: 'cost:' }));
   try {
-    const twoScripts = await measure(queue, admin, async () => {
+    const fill = async () => {
+      for (let start = 0; start < N; start += 5000) {
+        await queue.pushMany(Array.from({ length: Math.min(5000, N - start) }, (_, n) => ({ queue: QUEUE, name: 'noop', payload: { n } })));
+      }
+    };
+    const twoScripts = await measure(admin, fill, async () => {
       for (let job = await queue.reserve([QUEUE], 'cost:1', 60); job; job = await queue.reserve([QUEUE], 'cost:1', 60)) await queue.complete(job);
     });
-    const oneScript = await measure(queue, admin, async () => {
+    const oneScript = await measure(admin, fill, async () => {
       let job = await queue.reserve([QUEUE], 'cost:1', 60);
       while (job) job = (await queue.settleAndReserve(job, { outcome: 'complete' }, [QUEUE], 'cost:1', 60)).next;
     });
-    const names = [...new Set([...twoScripts.keys(), ...oneScript.keys()])].sort(
-      (a, b) => (oneScript.get(b)?.usec ?? 0) + (twoScripts.get(b)?.usec ?? 0) - (oneScript.get(a)?.usec ?? 0) - (twoScripts.get(a)?.usec ?? 0),
+    const connection = { host: '127.0.0.1', port: server.port, db: 1 };
+    const bull = new Queue(QUEUE, { connection });
+    const bullStats = await measure(
+      admin,
+      async () => {
+        for (let start = 0; start < N; start += 5000) {
+          await bull.addBulk(Array.from({ length: Math.min(5000, N - start) }, (_, n) => ({ name: 'noop', data: { n }, opts: { removeOnComplete: true } })));
+        }
+      },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          let done = 0;
+          const worker = new Worker(QUEUE, async () => undefined, { connection: { ...connection, maxRetriesPerRequest: null }, concurrency: 1 });
+          worker.on('completed', () => {
+            if (++done === N) void worker.close().then(resolve, reject);
+          });
+          worker.on('error', reject);
+        }),
     );
+    await bull.close();
+    const runs = [twoScripts, oneScript, bullStats];
+    const names = [...new Set(runs.flatMap((stats) => [...stats.keys()]))]
+      .filter((name) => name !== CPU)
+      .sort((a, b) => runs.reduce((sum, stats) => sum + (stats.get(b)?.usec ?? 0) - (stats.get(a)?.usec ?? 0), 0));
     const perJob = (stats: CommandStats, name: string) => {
       const entry = stats.get(name);
       return entry ? [(entry.calls / N).toFixed(2), (entry.usec / N).toFixed(2)] : ['—', '—'];
     };
-    const total = (stats: CommandStats) => [...stats].filter(([name]) => name === 'evalsha' || name === 'eval').reduce((sum, [, { usec }]) => sum + usec, 0) / N;
-    console.log(`\nRedis time per job, ${formatCount(N)} jobs drained by one worker loop, private redis-server 7 on port ${server.port}, ${describeMachine()}\n`);
-    console.log(`Scripts (EVALSHA, inner commands included): reserve + complete ${total(twoScripts).toFixed(1)} µs a job, settleAndReserve ${total(oneScript).toFixed(1)} µs a job\n`);
+    const scripts = (stats: CommandStats) => [...stats].filter(([name]) => name === 'evalsha' || name === 'eval').reduce((sum, [, { usec }]) => sum + usec, 0) / N;
+    // Every command Redis ran, a script's inner ones included: unlike a duration, the same on a busy machine as on an idle one.
+    const commands = (stats: CommandStats) => [...stats].filter(([name]) => name !== CPU).reduce((sum, [, { calls }]) => sum + calls, 0) / N;
+    const cpu = (stats: CommandStats) => stats.get(CPU)!.usec / N;
+    const line = (what: string, figure: (stats: CommandStats) => number, digits: number) =>
+      `${what}: reserve + complete ${figure(twoScripts).toFixed(digits)}, settleAndReserve ${figure(oneScript).toFixed(digits)}, BullMQ's Worker ${figure(bullStats).toFixed(digits)}`;
+    console.log(`\nRedis per job, ${formatCount(N)} jobs drained by one worker, private redis-server on port ${server.port}, ${describeMachine()}, load average ${loadavg().map((value) => value.toFixed(2)).join(', ')}\n`);
+    console.log(line('Commands run (scripts and the commands inside them)', commands, 1));
+    console.log(line('Script time (EVALSHA, inner commands included), µs', scripts, 1));
+    console.log(line('Redis CPU (INFO cpu, user + sys: sockets and parsing too), µs', cpu, 1) + '\n');
     console.log(
       markdownTable(
-        ['command', 'reserve + complete: calls a job', 'µs a job', 'settleAndReserve: calls a job', 'µs a job'],
-        'lrrrr',
-        names.map((name) => [name, ...perJob(twoScripts, name), ...perJob(oneScript, name)]),
+        ['command', 'reserve + complete: calls a job', 'µs a job', 'settleAndReserve: calls a job', 'µs a job', 'BullMQ: calls a job', 'µs a job'],
+        'lrrrrrr',
+        names.map((name) => [name, ...runs.flatMap((stats) => perJob(stats, name))]),
       ),
     );
     const slow = (await admin.slowlog('GET', 5)) as [number, number, number, string[]][];

@@ -118,6 +118,30 @@ describe('Worker', () => {
     expect(row?.error).toMatch(/reserved 2 times, more than its max_attempts of 1; the workers holding it stopped before finishing/);
   });
 
+  it('a busy slot settles each job and is handed the next in the same call', async () => {
+    const queue = await openQueue();
+    const total = 30;
+    await queue.pushMany(Array.from({ length: total }, (_, n) => ({ queue: 'busy', name: 'record', payload: { n } })));
+    const handedOut = { byReserve: 0, bySettle: 0 };
+    const reserve = queue.reserve.bind(queue);
+    const settleAndReserve = queue.settleAndReserve.bind(queue);
+    queue.reserve = async (...args) => {
+      const job = await reserve(...args);
+      if (job) handedOut.byReserve++;
+      return job;
+    };
+    queue.settleAndReserve = async (...args) => {
+      const settled = await settleAndReserve(...args);
+      if (settled.next) handedOut.bySettle++;
+      return settled;
+    };
+    const ran: number[] = [];
+    const worker = new Worker(queue, { queues: ['busy'], idleMs: 50, handlers: { record: (payload) => void ran.push((payload as { n: number }).n) } });
+    await runUntil(worker, async () => (await queue.stats()).length === 0);
+    expect(ran).toEqual(Array.from({ length: total }, (_, n) => n));
+    expect(handedOut).toEqual({ byReserve: 1, bySettle: total - 1 });
+  });
+
   it('backs off while Redis is unreachable instead of crashing', async () => {
     const queue = await RedisQueue.connect(testSettings());
     await queue.close();

@@ -30,5 +30,5 @@ end
 -- The stream a job's entry lives in: its queue's stream at its priority.
 local function jobStream(prefix, job)
   local fields = rcall('HMGET', job, 'queue', 'priority')
-  return ownStreamOf(prefix, fields[1], fields[2])
+  return streamKey(prefix, fields[1] or '', levelOf(fields[2]))
 end

@@ -1,8 +1,7 @@
 -- How a worker settles the job it holds: complete, release or fail. Shared
 -- by complete-3.lua, release-3.lua, fail-4.lua and settle-and-reserve-6.lua,
 -- so that settling alone and settling before the next reserve follow one set
--- of rules. Needs the server-time, layout and fail-job includes before it;
--- the caller has checked the types of every key it passes.
+-- of rules. Needs the server-time, layout and fail-job includes before it.
 
 -- Acknowledges and deletes the caller's entry, or answers false when
 -- `stream` is a key of another type. XACK is the first command a settle
