@@ -140,6 +140,37 @@ test.describe('delayed timeline', () => {
     await expect(page.getByText('This queue has no delayed jobs.')).toBeVisible();
   });
 
+  test('names the holder of a parked job and offers no Run now for it; a job parked while the question is open stays parked', async ({ page }, testInfo) => {
+    const name = keys.queueName('parked');
+    const now = await serverNow(queue);
+    const [parked, later] = await delayedAt(queue, name, [now + 240, now + 3000]);
+    // As a reclaim arriving before the holder's deadline leaves a job.
+    const park = (id: number, until: number) =>
+      queue.redis.hset(queue.keys.job(id), 'attempts', '1', 'reserved_by', 'slowhost:1', 'reserved_until', String(until)).then(() => queue.redis.zadd(queue.keys.delayed(name), until, String(id)));
+    await park(parked!, now + 240);
+    await page.goto(delayedOfQueueHref(name));
+
+    const rows = page.getByRole('table', { name: 'Next jobs due' }).locator('tbody tr');
+    await expect(rows.first()).toContainText(withUtcMoment(String.raw`Parked: slowhost:1 holds its claim until {moment} \(in \d+ min( \d+ s)?\)`));
+    await expect(rows.first()).toContainText('Runs once the claim ends');
+    await expect(page.getByRole('button', { name: `Run now job ${parked}` })).toHaveCount(0);
+    await testInfo.attach('delayed timeline with a parked job, light, 1280 px', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+
+    await page.getByRole('button', { name: `Run now job ${later}` }).click();
+    await park(later!, now + 3000);
+    await page.getByRole('dialog').getByRole('button', { name: `Run job ${later} now` }).click();
+
+    await expect(page.getByRole('alert').filter({ hasText: `Job ${later} stays parked: slowhost:1 holds its claim until` })).toBeVisible();
+    expect(await queue.redis.zscore(queue.keys.delayed(name), String(later))).toBe(String(now + 3000));
+    expect(await queue.redis.exists(queue.keys.stream(name, 0))).toBe(0);
+    await expect(rows.nth(1)).toContainText('Parked: slowhost:1 holds its claim until');
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await testInfo.attach('delayed timeline with a parked job, dark, phone', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+
   test('says so when a queue has no delayed jobs', async ({ page }) => {
     const name = keys.queueName('nothing-delayed');
     await queue.push(name, 'ready.now', {});

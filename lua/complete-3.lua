@@ -1,8 +1,9 @@
 --[[
   COMPLETE: a worker finished a job; the job and its unique key go away.
 
-  Applied only while the caller still holds the claim (see holdsReservation);
-  otherwise only the caller's own entry is dropped, if the job moved on.
+  Applied only while the caller still holds the claim; otherwise only the
+  caller's own entry is dropped, if the job moved on from it (see
+  includes/settle.lua).
 
   KEYS[1] q:{queue}:s:{level}   the stream the job was reserved from
   KEYS[2] q:{queue}:delayed     a job parked while its holder ran it sits here
@@ -18,21 +19,15 @@
   Returns {1} when completed, {0} when the claim had been lost, or {ErrorCode, key}.
 ]]
 local rcall = redis.call
+-- @include server-time
 -- @include layout
+-- @include fail-job
+-- @include settle
 
 local stream, delayedKey, job = KEYS[1], KEYS[2], KEYS[3]
-local prefix, group, id, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
-local wrongKey = firstWrongTypedKey({stream, 'stream', delayedKey, 'zset', job, 'hash'})
+local wrongKey = firstWrongTypedKey({delayedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+-- The stream and the hash are checked by settleHeldJob's first command on each.
 
-if not holdsReservation(job, ARGV[5], ARGV[6]) then
-  dropLostEntry(stream, group, job, entry)
-  return {0}
-end
-
-ackAndDelete(stream, group, entry)
-rcall('ZREM', delayedKey, id)
-freeUniqueKey(prefix, job, id)
-rcall('DEL', job)
-return {1}
+return settleHeldJob('complete', stream, delayedKey, nil, job, ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])

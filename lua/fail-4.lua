@@ -3,7 +3,7 @@
   error and failed_at, and its id joins queue:failed scored by the unix
   second, so a retry puts back the very job that failed.
 
-  Applied only while the caller still holds the claim (see holdsReservation).
+  Applied only while the caller still holds the claim (see includes/settle.lua).
 
   KEYS[1] q:{queue}:s:{level}   the stream the job was reserved from
   KEYS[2] q:{queue}:delayed
@@ -24,20 +24,12 @@ local rcall = redis.call
 -- @include server-time
 -- @include layout
 -- @include fail-job
+-- @include settle
 
 local stream, delayedKey, failedKey, job = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local prefix, group, id, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
-local wrongKey = firstWrongTypedKey({stream, 'stream', delayedKey, 'zset', failedKey, 'zset', job, 'hash'})
+local wrongKey = firstWrongTypedKey({delayedKey, 'zset', failedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+-- The stream and the hash are checked by settleHeldJob's first command on each.
 
-if not holdsReservation(job, ARGV[5], ARGV[6]) then
-  dropLostEntry(stream, group, job, entry)
-  return {0}
-end
-
-local now = serverNow()
-ackAndDelete(stream, group, entry)
-rcall('ZREM', delayedKey, id)
-markFailed(prefix, failedKey, job, id, ARGV[7], now)
-return {1}
+return settleHeldJob('fail', stream, delayedKey, failedKey, job, ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], 0, ARGV[7])

@@ -13,7 +13,7 @@
   KEYS[3] queue:failed
   KEYS[4] j:{id}
 
-  ARGV[1] prefix                for the unique key read from the hash
+  ARGV[1] prefix                for the unique key and the job's own stream
   ARGV[2] group
   ARGV[3] id
   ARGV[4] entry id              as the operator saw it
@@ -38,7 +38,7 @@ local wrongKey = firstWrongTypedKey({stream, 'stream', delayedKey, 'zset', faile
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 if not stillPending(stream, group, entry) then return {0, 'not-pending'} end
-if not claimUnchanged(job, entry, ARGV[5], ARGV[6], ARGV[7]) then return {0, 'claim-changed'} end
+if not claimUnchanged(job, stream, prefix, entry, ARGV[5], ARGV[6], ARGV[7]) then return {0, 'claim-changed'} end
 
 local now = serverNow()
 rcall('XACK', stream, group, entry)

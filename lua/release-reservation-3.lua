@@ -20,6 +20,7 @@
   ARGV[5] reserved_until        as the operator saw it
   ARGV[6] attempts              as the operator saw it
   ARGV[7] level                 the stream's priority level
+  ARGV[8] prefix                for the job's own stream
 
   Returns {1, new entry id} when released, {0, reason} when the reservation
   changed meanwhile (reason 'not-pending' or 'claim-changed'), or
@@ -38,7 +39,7 @@ local wrongKey = firstWrongTypedKey({stream, 'stream', levelsKey, 'zset', job, '
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 if not stillPending(stream, group, entry) then return {0, 'not-pending'} end
-if not claimUnchanged(job, entry, ARGV[4], ARGV[5], ARGV[6]) then return {0, 'claim-changed'} end
+if not claimUnchanged(job, stream, ARGV[8], entry, ARGV[4], ARGV[5], ARGV[6]) then return {0, 'claim-changed'} end
 
 rcall('XACK', stream, group, entry)
 rcall('XDEL', stream, entry)

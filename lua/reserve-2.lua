@@ -9,11 +9,13 @@
   3. Per level, XAUTOCLAIM ... COUNT 1 before XREADGROUP ... >, so a job a
      dead worker held is not sent to the back of the queue.
 
-  A reclaimed entry whose hash is gone is a tombstone (XACK + XDEL); one whose
+  Every entry taken, reclaimed or fresh, is checked against its hash
+  (includes/reserve.lua): a hash that is gone makes it a tombstone (XACK +
+  XDEL); a hash that points at another entry, or at this id in another
+  level's stream, makes it stale and it is dropped the same way; a hash whose
   reserved_until is still ahead is parked in the delayed set at that deadline
-  without counting an attempt; otherwise it is claimed. An entry the hash no
-  longer points at (the job failed, was released or requeued since) is stale
-  and dropped the same way as a tombstone.
+  without counting an attempt, as the PHP RESERVE does; otherwise it is
+  claimed.
 
   KEYS[1] q:{queue}:delayed
   KEYS[2] q:{queue}:levels
@@ -26,94 +28,22 @@
                              after which this worker reclaims an entry
   ARGV[6] promote limit
 
-  Returns {id, entry id, {field, value, ...}} for a claimed job, nil when the
-  queue has nothing to hand out, or {ErrorCode, key}.
+  Returns {id, entry id, {field, value, ...}, branch} for a claimed job, where
+  branch is 'reclaimed' (XAUTOCLAIM took it back from an idle holder) or
+  'fresh' (XREADGROUP read it from the stream); nil when the queue has
+  nothing to hand out; or {ErrorCode, key}.
 ]]
 local rcall = redis.call
 -- @include server-time
 -- @include layout
 -- @include promote
+-- @include reserve
 
 local delayedKey, levelsKey = KEYS[1], KEYS[2]
-local prefix, queue, group = ARGV[1], ARGV[2], ARGV[3]
-local workerId = string.sub(ARGV[4], 1, 64)
 local timeout = math.max(1, math.floor(tonumber(ARGV[5]) or 60))
 local promoteLimit = math.floor(tonumber(ARGV[6]) or 50)
--- One consumer name for the whole fleet: worker ids change on every restart
--- and would leave the group a dead consumer per deploy. Who holds a job is
--- in its hash's reserved_by.
-local CONSUMER = 'shared'
--- Bounds the tombstones and stale entries one call skips per level.
-local MAX_SKIPPED = 10
 
 local wrongKey = firstWrongTypedKey({delayedKey, 'zset', levelsKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local now = serverNow()
-
-local promotion = promoteDue(delayedKey, levelsKey, prefix, queue, now, promoteLimit)
-if promotion.wrongKey then return {ErrorCode.WrongKeyType, promotion.wrongKey} end
-
-local function drop(stream, entry)
-  redis.pcall('XACK', stream, group, entry)
-  rcall('XDEL', stream, entry)
-end
-
-local function take(stream, entry, fields, reclaimed)
-  local id
-  for i = 1, #(fields or {}), 2 do
-    if fields[i] == 'job' then id = fields[i + 1] end
-  end
-  local job = id and jobKey(prefix, id)
-  if not job or rcall('TYPE', job).ok ~= 'hash' then
-    drop(stream, entry)
-    return nil
-  end
-  local state = rcall('HMGET', job, 'entry', 'reserved_until', 'attempts')
-  if state[1] and state[1] ~= entry then
-    drop(stream, entry)
-    return nil
-  end
-  if reclaimed then
-    -- XAUTOCLAIM measured idleness against this worker's timeout; the
-    -- holder's own deadline gets the last word. Parking is not an attempt.
-    local deadline = tonumber(state[2]) or 0
-    if deadline > now then
-      rcall('ZADD', delayedKey, deadline, id)
-      rcall('HSET', job, 'entry', '')
-      drop(stream, entry)
-      return nil
-    end
-  end
-  rcall('HSET', job,
-    'attempts', (tonumber(state[3]) or 0) + 1,
-    'reserved_by', workerId,
-    'reserved_until', now + timeout,
-    'entry', entry)
-  return {id, entry, rcall('HGETALL', job)}
-end
-
-for _, level in ipairs(rcall('ZREVRANGE', levelsKey, 0, -1)) do
-  local stream = streamKey(prefix, queue, level)
-  wrongKey = firstWrongTypedKey({stream, 'stream'})
-  if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
-
-  local claimed = redis.pcall('XAUTOCLAIM', stream, group, CONSUMER, timeout * 1000, '0-0', 'COUNT', 1)
-  if claimed.err then
-    if not string.find(claimed.err, 'NOGROUP', 1, true) then return claimed end
-    rcall('XGROUP', 'CREATE', stream, group, '0', 'MKSTREAM')
-  elseif claimed[2][1] then
-    local reply = take(stream, claimed[2][1][1], claimed[2][1][2], true)
-    if reply then return reply end
-  end
-
-  for _ = 1, MAX_SKIPPED do
-    local read = rcall('XREADGROUP', 'GROUP', group, CONSUMER, 'COUNT', 1, 'STREAMS', stream, '>')
-    if not read then break end
-    local newEntry = read[1][2][1]
-    local reply = take(stream, newEntry[1], newEntry[2], false)
-    if reply then return reply end
-  end
-end
-
-return nil
+return reserveJob(delayedKey, levelsKey, ARGV[1], ARGV[2], ARGV[3], string.sub(ARGV[4], 1, 64), timeout, promoteLimit, serverNow())

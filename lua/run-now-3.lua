@@ -16,11 +16,16 @@
   ARGV[2] queue
   ARGV[3] job id
 
+  A job parked while its holder's claim is live (reserved_until still ahead
+  by the server's clock) is refused and stays where it is.
+
   Returns {'promoted', entry id, level}, {'not-delayed'} when the id is not
   in the delayed set, {'gone'} when it was but its hash is gone (the id is
-  removed from the set), or {ErrorCode, key}.
+  removed from the set), {'held', reserved_by, reserved_until} for a parked
+  job whose holder's claim is live, or {ErrorCode, key}.
 ]]
 local rcall = redis.call
+-- @include server-time
 -- @include layout
 
 local delayedKey, levelsKey, job = KEYS[1], KEYS[2], KEYS[3]
@@ -37,7 +42,13 @@ if rcall('TYPE', job).ok ~= 'hash' then
   return {'gone'}
 end
 
-local level = levelOf(rcall('HGET', job, 'priority'))
+local held = rcall('HMGET', job, 'priority', 'reserved_by', 'reserved_until')
+-- A parked job's holder still runs it: a second stream entry would only be
+-- parked again by the next RESERVE, and moving its deadline would hand the
+-- live claim to a second worker beside the first. It runs once the claim ends.
+if (tonumber(held[3]) or 0) > serverNow() then return {'held', held[2] or '', held[3]} end
+
+local level = levelOf(held[1])
 local stream = streamKey(prefix, queue, level)
 wrongKey = firstWrongTypedKey({stream, 'stream'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end

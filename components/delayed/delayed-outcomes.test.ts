@@ -17,9 +17,13 @@ describe('promoteOutcome', () => {
 });
 
 describe('runNowOutcome', () => {
-  it('tells a job that ran now from one a worker promoted first', () => {
+  it('tells a job that ran now from one a worker promoted first, and from one whose holder still holds it', () => {
     expect(runNowOutcome(7, { outcome: 'promoted', level: '-5' })).toEqual({ tone: 'success', message: 'Job 7 is ready: it joined the stream of level -5' });
     expect(runNowOutcome(7, { outcome: 'not-delayed' }).tone).toBe('error');
     expect(runNowOutcome(7, { outcome: 'gone' }).message).toContain('removed from the delayed set');
+    expect(runNowOutcome(16, { outcome: 'held', holder: 'slowhost:1', until: Date.UTC(2026, 11, 1, 12, 5, 0) / 1000 })).toEqual({
+      tone: 'error',
+      message: 'Job 16 stays parked: slowhost:1 holds its claim until 12:05:00 UTC, and running it now would run it a second time beside that worker. It runs once the claim ends.',
+    });
   });
 });

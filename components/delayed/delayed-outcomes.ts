@@ -1,5 +1,7 @@
 /** What the delayed timeline's actions did, in words for a toast; the actions are app/queues/[queue]/delayed/actions.ts. */
 
+import { formatUtc } from '@/components/ui/format-moment';
+
 export interface Outcome {
   tone: 'success' | 'error';
   message: string;
@@ -19,8 +21,16 @@ export function promoteOutcome({ promoted, vanished, cancelled, error }: { promo
 }
 
 /** What running one delayed job now did. */
-export function runNowOutcome(id: number, result: { outcome: 'promoted'; level: string } | { outcome: 'not-delayed' | 'gone' }): Outcome {
+export function runNowOutcome(
+  id: number,
+  result: { outcome: 'promoted'; level: string } | { outcome: 'not-delayed' | 'gone' } | { outcome: 'held'; holder: string; until: number },
+): Outcome {
   switch (result.outcome) {
+    case 'held':
+      return {
+        tone: 'error',
+        message: `Job ${id} stays parked: ${result.holder === '' ? 'its holder' : result.holder} holds its claim until ${formatUtc(result.until, result.until)}, and running it now would run it a second time beside that worker. It runs once the claim ends.`,
+      };
     case 'promoted':
       return { tone: 'success', message: `Job ${id} is ready: it joined the stream of level ${result.level}` };
     case 'gone':

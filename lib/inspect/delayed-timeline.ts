@@ -16,6 +16,12 @@ export interface DelayedJobView {
   name: string | null;
   /** the delayed set's score: when it may run, unix seconds */
   dueAt: number;
+  /**
+   * Parked while its holder's claim is live (reserved_until ahead of the
+   * server's clock): the worker `holder` may still be running it until
+   * `until`, so running it now would run it twice at once. Null otherwise.
+   */
+  heldBy: { holder: string; until: number } | null;
 }
 
 /** Whether anybody seems to be reserving from the queue; see `readDelayedTimeline` for the rule. */
@@ -97,7 +103,8 @@ function lastDeliveredOf(reply: unknown, group: string): string | null {
  * One queue's delayed set over time, by the server's clock: how many are
  * overdue, how many come due per bucket over the next hour, day and week
  * (one ZCOUNT per bucket, pipelined: the set is never read whole), the next
- * `limit` jobs due with their names, and whether the queue looks unattended.
+ * `limit` jobs due with their names (and, for a parked one, who still holds
+ * its claim and until when), and whether the queue looks unattended.
  *
  * Unattended, without any key of our own: due jobs exist, the oldest has
  * waited at least UNATTENDED_AFTER_SECONDS, and no stream of the queue has
@@ -149,13 +156,19 @@ export async function readDelayedTimeline(queue: RedisQueue, name: string, { lim
     for (let i = 0; i + 1 < nextFlat.length; i += 2) nextPairs.push([Number(nextFlat[i]), Number(nextFlat[i + 1])]);
 
     const second = queue.redis.pipeline();
-    for (const [id] of nextPairs) second.hgetBuffer(queue.keys.job(id), 'name');
+    for (const [id] of nextPairs) second.hmgetBuffer(queue.keys.job(id), 'name', 'reserved_by', 'reserved_until');
     for (const level of levels) second.xinfo('GROUPS', queue.keys.stream(name, level));
     // Per item: a stream that has no group yet (or is not a stream) only says nothing about deliveries.
     const secondReplies = nextPairs.length + levels.length > 0 ? await settlePipeline(second) : [];
-    const next = nextPairs.map(([id, dueAt], index) => {
-      const value = secondReplies[index];
-      return { id, dueAt, name: Buffer.isBuffer(value) ? bytesToText(value) : null };
+    const next = nextPairs.map(([id, dueAt], index): DelayedJobView => {
+      const [name, holder, reservedUntil] = Array.isArray(secondReplies[index]) ? (secondReplies[index] as (Buffer | null)[]) : [];
+      const until = reservedUntil ? Number(reservedUntil.toString()) || 0 : 0;
+      return {
+        id,
+        dueAt,
+        name: name ? bytesToText(name) : null,
+        heldBy: until > now ? { holder: holder ? bytesToText(holder) : '', until } : null,
+      };
     });
     const deliveries = secondReplies
       .slice(nextPairs.length)

@@ -123,6 +123,24 @@ describe('runDelayedJobNow', () => {
     expect(await queue.redis.zscore(queue.keys.delayed('other'), String(elsewhere))).not.toBeNull();
   });
 
+  it('refuses a job parked while its holder’s claim is live, naming the holder and the deadline, and moves it once the claim ended', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('parked', 'long', {}, { delaySeconds: 3600 });
+    const deadline = Number((await queue.redis.time())[0]) + 300;
+    // As a reclaim arriving before the holder's deadline leaves it.
+    await queue.redis.hset(queue.keys.job(id), 'attempts', '1', 'reserved_by', 'slowhost:1', 'reserved_until', String(deadline));
+    await queue.redis.zadd(queue.keys.delayed('parked'), deadline, String(id));
+
+    expect(await runDelayedJobNow(queue, 'parked', id)).toEqual({ outcome: 'held', holder: 'slowhost:1', until: deadline });
+    expect(await queue.redis.zscore(queue.keys.delayed('parked'), String(id))).toBe(String(deadline));
+    expect(await queue.redis.exists(queue.keys.stream('parked', 0))).toBe(0);
+    expect(await queue.redis.hget(queue.keys.job(id), 'entry')).toBe('');
+
+    await queue.redis.hset(queue.keys.job(id), 'reserved_until', String(deadline - 301));
+    expect(await runDelayedJobNow(queue, 'parked', id)).toMatchObject({ outcome: 'promoted', level: '0' });
+    expect(await streamIds(queue, 'parked', 0)).toEqual([id]);
+  });
+
   it('drops an id whose hash is gone, and refuses a stream of the wrong type without changing anything', async () => {
     const queue = await openQueue();
     await queue.redis.zadd(queue.keys.delayed('q'), 2_000_000_000, '424242');

@@ -18,7 +18,13 @@ export type RunNowOutcome =
   /** the id was not in the delayed set: a worker promoted it meanwhile, or it never was delayed */
   | { outcome: 'not-delayed' }
   /** the id was in the delayed set but its hash was gone: removed from the set */
-  | { outcome: 'gone' };
+  | { outcome: 'gone' }
+  /**
+   * parked while its holder's claim is live: left where it is, since running
+   * it now would run it a second time beside `holder`; it runs once the claim
+   * ends at `until` (unix seconds)
+   */
+  | { outcome: 'held'; holder: string; until: number };
 
 function assertQueueName(name: string): void {
   if (typeof name !== 'string' || name === '') throw new QueueError('The queue name must be a non-empty string');
@@ -43,7 +49,9 @@ export async function promoteDueStep(queue: RedisQueue, name: string, limit = PR
 /**
  * Moves one delayed job of `name` into its stream now, whatever its due
  * time. Only while the id is in the delayed set: a job promoted meanwhile
- * answers `not-delayed` and gets no second entry.
+ * answers `not-delayed` and gets no second entry. A job parked while its
+ * holder's claim is live answers `held` and stays parked: the script checks
+ * the claim itself, so a claim renewed a moment earlier is seen.
  */
 export async function runDelayedJobNow(queue: RedisQueue, name: string, id: number): Promise<RunNowOutcome> {
   assertQueueName(name);
@@ -55,6 +63,7 @@ export async function runDelayedJobNow(queue: RedisQueue, name: string, id: numb
     );
     const [outcome, entry, level] = assertScriptSucceeded(reply) as [string, string?, string?];
     if (outcome === 'promoted') return { outcome, entry: String(entry), level: String(level) };
+    if (outcome === 'held') return { outcome, holder: String(entry), until: Number(level) };
     if (outcome === 'not-delayed' || outcome === 'gone') return { outcome };
     throw new QueueError(`The run-now script answered ${outcome}, which this version does not know`);
   });

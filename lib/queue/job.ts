@@ -34,6 +34,13 @@ export interface ReservedJob {
   queue: string;
   name: string;
   payload: string;
+  /**
+   * true when RESERVE took the entry back from a holder whose claim sat idle
+   * past the timeout (XAUTOCLAIM), false when it read the entry fresh from
+   * the stream: only a reclaimed job's attempts say anything about a holder
+   * dying mid-job.
+   */
+  reclaimed: boolean;
   /** attempts including this one */
   attempts: number;
   maxAttempts: number;
@@ -65,13 +72,14 @@ export function integerOr(text: string, fallback: number): number {
   return Number.isFinite(parsed) ? parsed : fallback;
 }
 
-export function toReservedJob(id: number, entry: string, fields: JobHash): ReservedJob {
+export function toReservedJob(id: number, entry: string, fields: JobHash, reclaimed: boolean): ReservedJob {
   return {
     id,
     entry,
     queue: fields.queue,
     name: fields.name,
     payload: fields.payload,
+    reclaimed,
     attempts: integerOr(fields.attempts, 0),
     maxAttempts: integerOr(fields.max_attempts, 1),
     priority: levelOf(fields.priority),

@@ -65,6 +65,9 @@ describe('the spec’s named tests', () => {
     expect(again?.entry).toBe(first?.entry);
     expect(again?.attempts).toBe(2);
     expect(again?.fields.reserved_by).toBe('lives:2');
+    // RESERVE says which branch handed the job out.
+    expect(first?.reclaimed).toBe(false);
+    expect(again?.reclaimed).toBe(true);
   });
 
   it('testADelayedJobWaitsForItsTime', async () => {
@@ -131,8 +134,7 @@ describe('the spec’s named tests', () => {
     expect(outcome).toEqual({ requeued: [id], notFailed: [], missing: [] });
     const hash = await queue.redis.hgetall(queue.keys.job(id));
     expect(hash).toMatchObject({ queue: 'mail', attempts: '0', max_attempts: '5', priority: '0', unique_key: '', reserved_by: '' });
-    expect(hash.error).toBeUndefined();
-    expect(hash.failed_at).toBeUndefined();
+    expect(hash).toMatchObject({ error: '', failed_at: '', last_error: '' });
     expect(await queue.failedCount()).toBe(0);
     expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(1);
 
@@ -199,7 +201,7 @@ describe('push', () => {
   });
 });
 
-describe('completeAndReserve', () => {
+describe('settleAndReserve', () => {
   it('completes the job and hands out the next one, in that order', async () => {
     const queue = await openQueue();
     const [first, second] = await queue.pushMany([
@@ -208,13 +210,83 @@ describe('completeAndReserve', () => {
     ]);
     const held = (await queue.reserve(['default'], 'host:1', 30))!;
     expect(held.id).toBe(first);
-    const { completed, next } = await queue.completeAndReserve(held, ['default'], 'host:1', 30);
-    expect(completed).toBe(true);
-    expect(next?.id).toBe(second);
+    const { settled, next } = await queue.settleAndReserve(held, { outcome: 'complete' }, ['default'], 'host:1', 30);
+    expect(settled).toBe(true);
+    expect(next).toMatchObject({ id: second, attempts: 1, reclaimed: false, fields: { reserved_by: 'host:1', entry: next?.entry } });
+    expect(await queue.redis.hgetall(queue.keys.job(second!))).toEqual(next?.fields);
     expect(await queue.redis.exists(queue.keys.job(first!))).toBe(0);
-    const last = await queue.completeAndReserve(next!, ['default'], 'host:1', 30);
-    expect(last).toEqual({ completed: true, next: null });
+    const last = await queue.settleAndReserve(next!, { outcome: 'complete' }, ['default'], 'host:1', 30);
+    expect(last).toEqual({ settled: true, next: null });
     expect(await queue.redis.xlen(queue.keys.stream('default', 0))).toBe(0);
+  });
+
+  it('releases or fails the job as release() and fail() do, then reserves from the next queue that has a job', async () => {
+    const queue = await openQueue();
+    const retried = await queue.push('mail', 'retried', {}, { uniqueKey: 'once' });
+    const broken = await queue.push('mail', 'broken', {}, { uniqueKey: 'twice' });
+    const other = await queue.push('reports', 'other', {});
+    const first = (await queue.reserve(['mail'], 'w:1', 30))!;
+    const released = await queue.settleAndReserve(first, { outcome: 'release', delaySeconds: 60, error: 'smtp busy' }, ['empty', 'mail', 'reports'], 'w:1', 30);
+    expect(released).toMatchObject({ settled: true, next: { id: broken } });
+    const hash = await queue.redis.hgetall(queue.keys.job(retried));
+    expect(hash).toMatchObject({ attempts: '1', last_error: 'smtp busy', reserved_until: '0', reserved_by: '', entry: '' });
+    expect(await queue.redis.zscore(queue.keys.delayed('mail'), String(retried))).toBe(hash.available_at);
+
+    const failed = await queue.settleAndReserve(released.next!, { outcome: 'fail', error: 'no such mailbox' }, ['mail', 'reports'], 'w:1', 30);
+    expect(failed).toMatchObject({ settled: true, next: { id: other, queue: 'reports' } });
+    const [row] = await queue.failedRows(1);
+    expect(row).toMatchObject({ id: broken, error: 'no such mailbox', unique_key: '', entry: '', reserved_by: '' });
+    expect(await queue.redis.exists(queue.keys.unique('twice'))).toBe(0);
+    expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(0);
+  });
+
+  it('settles nothing for a holder whose claim was reclaimed, and still hands out the next job', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('default', 'slow', {});
+    const waiting = await queue.push('default', 'waiting', {});
+    const stale = (await queue.reserve(['default'], 'slow:1', 1))!;
+    await sleep(1100);
+    const current = (await queue.reserve(['default'], 'fresh:2', 1))!;
+    expect(current).toMatchObject({ id, reclaimed: true, attempts: 2 });
+    const late = await queue.settleAndReserve(stale, { outcome: 'complete' }, ['default'], 'slow:1', 30);
+    expect(late).toMatchObject({ settled: false, next: { id: waiting, fields: { reserved_by: 'slow:1' } } });
+    // The reclaimed entry is the new holder's now: still there, still pending.
+    expect(await queue.redis.hget(queue.keys.job(id), 'reserved_by')).toBe('fresh:2');
+    expect(((await queue.redis.xpending(queue.keys.stream('default', 0), 'workers')) as unknown[])[0]).toBe(2);
+    expect(await queue.complete(current)).toBe(true);
+  });
+
+  it('refuses a key of the wrong type before settling anything', async () => {
+    const queue = await openQueue();
+    await queue.push('default', 'a', {});
+    const held = (await queue.reserve(['default'], 'w:1', 30))!;
+    await queue.redis.set(queue.keys.levels('next'), 'not a sorted set');
+    await expect(queue.settleAndReserve(held, { outcome: 'complete' }, ['next'], 'w:1', 30)).rejects.toThrow(queue.keys.levels('next'));
+    expect(await queue.redis.hget(queue.keys.job(held.id), 'reserved_by')).toBe('w:1');
+    expect(await queue.complete(held)).toBe(true);
+  });
+
+  it('refuses a stream or a job hash of the wrong type, found by the settle’s first command on it, and writes nothing', async () => {
+    const queue = await openQueue();
+    const [first, second] = await queue.pushMany([
+      { queue: 'default', name: 'a', payload: {} },
+      { queue: 'other', name: 'b', payload: {} },
+    ]);
+    const held = (await queue.reserve(['default'], 'w:1', 30))!;
+    const other = (await queue.reserve(['other'], 'w:1', 30))!;
+    await queue.redis.del(queue.keys.stream('default', 0));
+    await queue.redis.set(queue.keys.stream('default', 0), 'not a stream');
+    await expect(queue.settleAndReserve(held, { outcome: 'complete' }, ['default'], 'w:1', 30)).rejects.toThrow(queue.keys.stream('default', 0));
+    await expect(queue.fail(held, 'x')).rejects.toThrow(queue.keys.stream('default', 0));
+    expect(await queue.redis.hget(queue.keys.job(first!), 'reserved_by')).toBe('w:1');
+    expect(await queue.failedCount()).toBe(0);
+
+    await queue.redis.del(queue.keys.job(second!));
+    await queue.redis.set(queue.keys.job(second!), 'not a hash');
+    await expect(queue.release(other, 0, 'x')).rejects.toThrow(queue.keys.job(second!));
+    await expect(queue.settleAndReserve(other, { outcome: 'complete' }, ['default'], 'w:1', 30)).rejects.toThrow(queue.keys.job(second!));
+    expect(((await queue.redis.xpending(queue.keys.stream('other', 0), 'workers')) as unknown[])[0]).toBe(1);
+    expect(await queue.redis.zcard(queue.keys.delayed('other'))).toBe(0);
   });
 });
 

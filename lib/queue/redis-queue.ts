@@ -52,6 +52,14 @@ export interface RetryOutcome {
   missing: number[];
 }
 
+/** How a worker settles the job it finished, for settleAndReserve(). */
+export type Settlement =
+  | { outcome: 'complete' }
+  /** run again after `delaySeconds`, with `error` as last_error */
+  | { outcome: 'release'; delaySeconds: number; error: string }
+  /** for good, with `error` */
+  | { outcome: 'fail'; error: string };
+
 export interface ForgetOptions {
   /** forgetting every failed job must be asked for by name */
   all?: boolean;
@@ -270,21 +278,26 @@ export class RedisQueue {
           ),
         ),
       );
-      if (!Array.isArray(reply)) continue;
-      const [id, entry, flat] = reply as [string, string, unknown[]];
-      if (!Number.isSafeInteger(Number(id))) {
-        // Settling it would name j:{id} rounded to another job's key. The
-        // claim is left to run out; a PHP worker (64-bit ids) can take it then.
-        throw new QueueError(`Job ${id} of queue ${queue} has an id beyond 2^53, which QueueLens cannot carry exactly; it was not run and is left to its claim`);
-      }
-      const job = toReservedJob(Number(id), entry, toJobHash(pairsToRecord(flat)));
-      if (!isJson(job.payload)) {
-        await this.fail(job, INVALID_PAYLOAD_ERROR);
-        return null;
-      }
-      return job;
+      if (Array.isArray(reply)) return this.claimedJob(reply);
     }
     return null;
+  }
+
+  /** A RESERVE reply turned into the job it claimed; null, after failing it, when its payload is not JSON. */
+  private async claimedJob(reply: unknown[]): Promise<ReservedJob | null> {
+    const [id, entry, flat, branch] = reply as [string, string, unknown[], string];
+    const fields = toJobHash(pairsToRecord(flat));
+    if (!Number.isSafeInteger(Number(id))) {
+      // Settling it would name j:{id} rounded to another job's key. The
+      // claim is left to run out; a PHP worker (64-bit ids) can take it then.
+      throw new QueueError(`Job ${id} of queue ${fields.queue} has an id beyond 2^53, which QueueLens cannot carry exactly; it was not run and is left to its claim`);
+    }
+    const job = toReservedJob(Number(id), entry, fields, branch === 'reclaimed');
+    if (!isJson(job.payload)) {
+      await this.fail(job, INVALID_PAYLOAD_ERROR);
+      return null;
+    }
+    return job;
   }
 
   private settleArguments(job: ReservedJob) {
@@ -307,26 +320,40 @@ export class RedisQueue {
   }
 
   /**
-   * complete(job) and then reserve(): both scripts are written to the socket
-   * before either answers, and Redis runs them in that order on this one
-   * connection, so a worker loop pays one round trip per job instead of two.
-   * The scripts and what they do are exactly complete()'s and reserve()'s.
-   * When the complete fails, that error is thrown and a job the reserve may
-   * have handed out meanwhile is left to its claim: it is reclaimed once
-   * `timeoutSeconds` pass, as if this worker had died holding it.
+   * Settles `job` as complete(), release() or fail() would, and hands out the
+   * next job as reserve() would, in one script and one round trip
+   * (lua/settle-and-reserve-6.lua) for the first queue of `queues`; only when
+   * that one has nothing are the others asked, in order, as reserve() asks
+   * them. `settled` is false when the claim had been lost meanwhile; the next
+   * job is reserved either way. A level's stream of the wrong type met while
+   * reserving throws after the settle stood.
    */
-  async completeAndReserve(
+  async settleAndReserve(
     job: ReservedJob,
+    settlement: Settlement,
     queues: readonly string[],
     workerId: string,
     timeoutSeconds: number,
-  ): Promise<{ completed: boolean; next: ReservedJob | null }> {
-    const completing = this.complete(job);
-    const reserving = this.reserve(queues, workerId, timeoutSeconds);
-    const [completed, next] = await Promise.allSettled([completing, reserving]);
-    if (completed.status === 'rejected') throw completed.reason;
-    if (next.status === 'rejected') throw next.reason;
-    return { completed: completed.value, next: next.value };
+  ): Promise<{ settled: boolean; next: ReservedJob | null }> {
+    assertInteger(timeoutSeconds, 'The timeout', 1);
+    const [first, ...others] = queues;
+    assertNonEmptyText(first, 'The queue name');
+    const delaySeconds = settlement.outcome === 'release' ? settlement.delaySeconds : 0;
+    if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
+    const [settled, reply] = await this.attempt(async () => {
+      const [code, nextReply] = assertScriptSucceeded(
+        await this.redis.queuelensSettleAndReserve(
+          ...this.settleArguments(job), this.keys.failed, this.keys.job(job.id), this.keys.delayed(first), this.keys.levels(first),
+          this.keys.prefix, this.settings.group, settlement.outcome,
+          job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until,
+          Math.floor(delaySeconds), settlement.outcome === 'complete' ? '' : settlement.error,
+          first, workerId, timeoutSeconds, PROMOTE_LIMIT,
+        ),
+      ) as [number, unknown];
+      return [code === 1, assertScriptSucceeded(nextReply)] as const;
+    });
+    if (Array.isArray(reply)) return { settled, next: await this.claimedJob(reply) };
+    return { settled, next: others.length > 0 ? await this.reserve(others, workerId, timeoutSeconds) : null };
   }
 
   /** Gives the job back to run again after `delaySeconds`, with `error` as its last_error. */
@@ -335,7 +362,7 @@ export class RedisQueue {
     return this.attempt(async () => {
       const reply = await this.redis.queuelensRelease(
         ...this.settleArguments(job), this.keys.job(job.id),
-        this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, Math.floor(delaySeconds), error,
+        this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, Math.floor(delaySeconds), error,
       );
       return (assertScriptSucceeded(reply) as number[])[0] === 1;
     });

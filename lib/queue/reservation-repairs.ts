@@ -65,7 +65,7 @@ export function releaseReservation(queue: RedisQueue, seen: SeenReservation): Pr
     outcomeOf(
       await queue.redis.queuelensReleaseReservation(
         k.stream(seen.queue, seen.level), k.levels(seen.queue), k.job(seen.jobId),
-        queue.settings.group, seen.jobId, seen.entry, seen.reservedBy, seen.reservedUntil, seen.attempts, seen.level,
+        queue.settings.group, seen.jobId, seen.entry, seen.reservedBy, seen.reservedUntil, seen.attempts, seen.level, k.prefix,
       ),
     ),
   );

@@ -16,6 +16,7 @@ declare module 'ioredis' {
     queuelensComplete(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensRelease(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensFail(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensSettleAndReserve(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensRequeue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensForget(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReleaseReservation(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -54,6 +55,7 @@ const SCRIPT_FILES = {
   queuelensComplete: 'complete-3.lua',
   queuelensRelease: 'release-3.lua',
   queuelensFail: 'fail-4.lua',
+  queuelensSettleAndReserve: 'settle-and-reserve-6.lua',
   queuelensRequeue: 'requeue-2.lua',
   queuelensForget: 'forget-1.lua',
   queuelensReleaseReservation: 'release-reservation-3.lua',

@@ -171,7 +171,7 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
     expect(await queue.failedCount()).toBe(0);
   });
 
-  it('carries a worker loop (completeAndReserve) through 300 jobs', async () => {
+  it('carries a worker loop (settleAndReserve) through 300 jobs', async () => {
     const queue = await open(settings());
     const total = 300;
     const ids = await queue.pushMany(
@@ -182,8 +182,8 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
     let job = await queue.reserve(['even', 'odd'], 'w:loop', 30);
     while (job) {
       done.add(job.id);
-      const { completed, next } = await queue.completeAndReserve(job, ['even', 'odd'], 'w:loop', 30);
-      expect(completed).toBe(true);
+      const { settled, next } = await queue.settleAndReserve(job, { outcome: 'complete' }, ['even', 'odd'], 'w:loop', 30);
+      expect(settled).toBe(true);
       job = next;
     }
     expect(done).toEqual(new Set(ids));

@@ -89,6 +89,59 @@ describe('Worker', () => {
     expect(errors[unknown]).toMatch(/No handler is registered for job name "nobody-handles-this"/);
   });
 
+  it('runs a job that released itself on its last attempt, as PHP does, and fails one reclaimed past its max_attempts unrun', async () => {
+    const queue = await openQueue();
+    // As PHP leaves a job whose handler called $job->release() on its only attempt.
+    const selfReleased = await queue.push('selfrel', 'record', { n: 1 }, { maxAttempts: 1 });
+    await queue.redis.hset(queue.keys.job(selfReleased), 'attempts', '1');
+    // A holder that died mid-job on its only attempt, its claim run out.
+    const abandoned = await queue.push('dead', 'record', { n: 2 }, { maxAttempts: 1 });
+    expect((await queue.reserve(['dead'], 'deadhost:1', 1))?.id).toBe(abandoned);
+    await sleep(1100);
+
+    const ran: number[] = [];
+    const events: WorkerEvent[] = [];
+    const worker = new Worker(queue, {
+      queues: ['selfrel', 'dead'],
+      timeoutSeconds: 1,
+      idleMs: 50,
+      handlers: { record: (_payload, { job }) => void ran.push(job.id) },
+      onEvent: (event) => events.push(event),
+    });
+    await runUntil(worker, async () => (await queue.failedCount()) === 1 && (await queue.redis.exists(queue.keys.job(selfReleased))) === 0);
+
+    expect(ran).toEqual([selfReleased]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'completed', job: expect.objectContaining({ id: selfReleased, attempts: 2, reclaimed: false }) }));
+    expect(await queue.redis.exists(queue.keys.job(selfReleased))).toBe(0);
+    const [row] = await queue.failedRows(1);
+    expect(row).toMatchObject({ id: abandoned, attempts: '2' });
+    expect(row?.error).toMatch(/reserved 2 times, more than its max_attempts of 1; the workers holding it stopped before finishing/);
+  });
+
+  it('a busy slot settles each job and is handed the next in the same call', async () => {
+    const queue = await openQueue();
+    const total = 30;
+    await queue.pushMany(Array.from({ length: total }, (_, n) => ({ queue: 'busy', name: 'record', payload: { n } })));
+    const handedOut = { byReserve: 0, bySettle: 0 };
+    const reserve = queue.reserve.bind(queue);
+    const settleAndReserve = queue.settleAndReserve.bind(queue);
+    queue.reserve = async (...args) => {
+      const job = await reserve(...args);
+      if (job) handedOut.byReserve++;
+      return job;
+    };
+    queue.settleAndReserve = async (...args) => {
+      const settled = await settleAndReserve(...args);
+      if (settled.next) handedOut.bySettle++;
+      return settled;
+    };
+    const ran: number[] = [];
+    const worker = new Worker(queue, { queues: ['busy'], idleMs: 50, handlers: { record: (payload) => void ran.push((payload as { n: number }).n) } });
+    await runUntil(worker, async () => (await queue.stats()).length === 0);
+    expect(ran).toEqual(Array.from({ length: total }, (_, n) => n));
+    expect(handedOut).toEqual({ byReserve: 1, bySettle: total - 1 });
+  });
+
   it('backs off while Redis is unreachable instead of crashing', async () => {
     const queue = await RedisQueue.connect(testSettings());
     await queue.close();

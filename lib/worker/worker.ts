@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { ReservedJob } from '../queue/job';
-import type { RedisQueue } from '../queue/redis-queue';
+import type { RedisQueue, Settlement } from '../queue/redis-queue';
 
 export interface JobContext {
   job: ReservedJob;
@@ -51,8 +51,9 @@ function describeError(error: unknown): string {
 /**
  * Reserves from its queues in order and runs the handler registered for each
  * job's name: complete on success, release with backoff and last_error while
- * attempts remain, then fail. A throw from reserve (Redis unreachable) backs
- * off instead of crashing; stop() lets running jobs finish.
+ * attempts remain, then fail. A busy slot settles each job and reserves the
+ * next in one round trip (settleAndReserve). A throw from reserve (Redis
+ * unreachable) backs off instead of crashing; stop() lets running jobs finish.
  */
 export class Worker {
   private stopping = false;
@@ -87,49 +88,85 @@ export class Worker {
 
   private async runSlot(): Promise<void> {
     let unreachableWaitMs = UNREACHABLE_FIRST_WAIT_MS;
-    while (!this.stopping) {
-      let job: ReservedJob | null;
-      try {
-        job = await this.queue.reserve(this.options.queues, this.options.workerId, this.options.timeoutSeconds);
-        unreachableWaitMs = UNREACHABLE_FIRST_WAIT_MS;
-      } catch (error) {
-        this.emit({ type: 'queue-unreachable', error: error instanceof Error ? error.message : String(error), retryInMs: unreachableWaitMs });
-        await this.sleep(unreachableWaitMs);
-        unreachableWaitMs = Math.min(unreachableWaitMs * 2, UNREACHABLE_MAX_WAIT_MS);
-        continue;
+    // A job handed out with the previous one's settle is run even when a stop
+    // came meanwhile: nobody else would run it before its claim ran out.
+    let next: ReservedJob | null = null;
+    while (next !== null || !this.stopping) {
+      let job = next;
+      next = null;
+      if (job === null) {
+        try {
+          job = await this.queue.reserve(this.options.queues, this.options.workerId, this.options.timeoutSeconds);
+          unreachableWaitMs = UNREACHABLE_FIRST_WAIT_MS;
+        } catch (error) {
+          this.emit({ type: 'queue-unreachable', error: error instanceof Error ? error.message : String(error), retryInMs: unreachableWaitMs });
+          await this.sleep(unreachableWaitMs);
+          unreachableWaitMs = Math.min(unreachableWaitMs * 2, UNREACHABLE_MAX_WAIT_MS);
+          continue;
+        }
+        if (job === null) {
+          await this.sleep(this.options.idleMs);
+          continue;
+        }
       }
-      if (job) await this.process(job);
-      else await this.sleep(this.options.idleMs);
+      next = await this.process(job);
     }
   }
 
-  private async process(job: ReservedJob): Promise<void> {
+  /** Runs the job and settles it; unless stopping, the same call reserves the next job, which is returned. */
+  private async process(job: ReservedJob): Promise<ReservedJob | null> {
     const startedAt = Date.now();
     let failure: string | undefined;
-    if (job.attempts > job.maxAttempts) {
-      // Only a holder that died mid-job leaves attempts past the maximum: the
-      // reclaim counted one more, and running it again would exceed the cap.
+    if (job.reclaimed && job.attempts > job.maxAttempts) {
+      // Only a holder that died mid-job leaves a reclaimed entry past the
+      // maximum: the reclaim counted one more, and running it again would
+      // exceed the cap. A job read fresh from its stream with its attempts
+      // used released itself on its last attempt (PHP's $job->release()), and
+      // PHP runs it: so does this worker.
       failure = `Job ${job.id} was reserved ${job.attempts} times, more than its max_attempts of ${job.maxAttempts}; the workers holding it stopped before finishing`;
     } else {
       failure = await this.runHandler(job);
     }
+    const settlement: Settlement =
+      failure === undefined
+        ? { outcome: 'complete' }
+        : job.attempts >= job.maxAttempts
+          ? { outcome: 'fail', error: failure }
+          : { outcome: 'release', delaySeconds: this.options.retryDelaySeconds(job.attempts), error: failure };
     try {
-      let applied: boolean;
-      if (failure === undefined) {
-        applied = await this.queue.complete(job);
-        if (applied) this.emit({ type: 'completed', job, ms: Date.now() - startedAt });
-      } else if (job.attempts >= job.maxAttempts) {
-        applied = await this.queue.fail(job, failure);
-        if (applied) this.emit({ type: 'failed', job, error: failure });
-      } else {
-        const delaySeconds = this.options.retryDelaySeconds(job.attempts);
-        applied = await this.queue.release(job, delaySeconds, failure);
-        if (applied) this.emit({ type: 'released', job, error: failure, delaySeconds });
-      }
-      if (!applied) this.emit({ type: 'claim-lost', job });
+      let settled: boolean;
+      let next: ReservedJob | null = null;
+      if (this.stopping) settled = await this.settle(job, settlement);
+      else ({ settled, next } = await this.queue.settleAndReserve(job, settlement, this.options.queues, this.options.workerId, this.options.timeoutSeconds));
+      this.emitSettled(job, settlement, settled, Date.now() - startedAt);
+      return next;
     } catch (error) {
       // The claim runs out and another reserve reclaims the job.
       this.emit({ type: 'settle-error', job, error: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  }
+
+  private settle(job: ReservedJob, settlement: Settlement): Promise<boolean> {
+    switch (settlement.outcome) {
+      case 'complete':
+        return this.queue.complete(job);
+      case 'release':
+        return this.queue.release(job, settlement.delaySeconds, settlement.error);
+      case 'fail':
+        return this.queue.fail(job, settlement.error);
+    }
+  }
+
+  private emitSettled(job: ReservedJob, settlement: Settlement, settled: boolean, ms: number): void {
+    if (!settled) return this.emit({ type: 'claim-lost', job });
+    switch (settlement.outcome) {
+      case 'complete':
+        return this.emit({ type: 'completed', job, ms });
+      case 'release':
+        return this.emit({ type: 'released', job, error: settlement.error, delaySeconds: settlement.delaySeconds });
+      case 'fail':
+        return this.emit({ type: 'failed', job, error: settlement.error });
     }
   }
 

@@ -2,7 +2,8 @@
 -- re-checks the broken condition with these before it writes, so that it
 -- does nothing when a worker fixed or changed the job meanwhile.
 
--- True when `entry` is in `stream` and carries job `id`.
+-- True when `entry` is in `stream` and carries job `id`. `stream` must be the
+-- job's own (jobStream): an entry id names an entry only within one stream.
 local function entryHoldsJob(stream, entry, id)
   if entry == nil or entry == '' or rcall('TYPE', stream).ok ~= 'stream' then return false end
   -- An entry field that is not a stream id at all names no entry either.

@@ -3,7 +3,7 @@
 -- the entry, records error and failed_at, and joins the failed set scored by
 -- the unix second. Needs the server-time and layout includes before it.
 local function markFailed(prefix, failedKey, job, id, message, now)
-  freeUniqueKey(prefix, job, id)
+  freeUniqueKey(prefix, rcall('HGET', job, 'unique_key'), id)
   rcall('HSET', job,
     'unique_key', '',
     'reserved_until', 0,

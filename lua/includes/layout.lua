@@ -48,30 +48,14 @@ local function firstWrongTypedKey(keysAndTypes)
   return nil
 end
 
--- A mutation may only be applied by the worker that still holds the claim:
--- once a job was reclaimed, released, failed or requeued by somebody else,
--- reserved_by/reserved_until no longer match what the holder was handed.
-local function holdsReservation(jobHashKey, reservedBy, reservedUntil)
-  local current = rcall('HMGET', jobHashKey, 'reserved_by', 'reserved_until')
-  return current[1] == reservedBy and current[2] == reservedUntil
-end
-
-local function ackAndDelete(stream, group, entry)
-  if entry ~= '' and rcall('TYPE', stream).ok == 'stream' then
-    redis.pcall('XACK', stream, group, entry)
-    rcall('XDEL', stream, entry)
-  end
-end
-
--- Frees u:{key} only while it still names this job: after a completion the
--- key may already have been taken over by a later push.
-local function freeUniqueKey(prefix, jobHashKey, id)
-  local uniqueKey = rcall('HGET', jobHashKey, 'unique_key')
+-- Frees u:{key} (`uniqueKey` as the job's hash names it) only while it
+-- still names this job: after a completion the key may already have been
+-- taken over by a later push. GET on a key of another type answers an
+-- error, never this id, so such a key is left for the doctor to report.
+local function freeUniqueKey(prefix, uniqueKey, id)
   if uniqueKey and uniqueKey ~= '' then
     local ownerKey = uniqueKeyOf(prefix, uniqueKey)
-    if rcall('TYPE', ownerKey).ok == 'string' and rcall('GET', ownerKey) == id then
-      rcall('DEL', ownerKey)
-    end
+    if redis.pcall('GET', ownerKey) == id then rcall('DEL', ownerKey) end
   end
 end
 
@@ -88,11 +72,11 @@ local function levelsKeyOf(prefix, queue)
   return prefix .. 'q:' .. queue .. ':levels'
 end
 
--- A holder that lost its claim acknowledges its entry only when the job has
--- moved on from it; an entry that was reclaimed keeps its id and now belongs
--- to the worker that reclaimed it.
-local function dropLostEntry(stream, group, jobHashKey, entry)
-  if rcall('HGET', jobHashKey, 'entry') ~= entry then
-    ackAndDelete(stream, group, entry)
-  end
+-- The one stream a job's entry can be in: its queue's stream at its
+-- priority. Entry ids are unique per stream only (each level's stream
+-- numbers its own, and PHP's retry of a live job can add an entry with the
+-- same id to another level's stream), so a job's `entry` names an entry only
+-- together with this stream.
+local function ownStreamOf(prefix, queue, priority)
+  return streamKey(prefix, queue or '', levelOf(priority))
 end

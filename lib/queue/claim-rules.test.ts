@@ -1,0 +1,133 @@
+/**
+ * The claim rules QueueLens shares with the PHP RESERVE, REQUEUE and settle
+ * scripts, on layouts as the PHP driver leaves them (the states are written
+ * here field by field, as ../shared/fixtures' rich-layout shows them).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RedisQueue } from './redis-queue';
+import { releaseReservation } from './reservation-repairs';
+import { testQueueFactory } from './test-redis';
+
+const openQueue = testQueueFactory();
+
+async function serverNow(queue: RedisQueue): Promise<number> {
+  return Number((await queue.redis.time())[0]);
+}
+
+async function pendingCount(queue: RedisQueue, name: string, level: number): Promise<number> {
+  const summary = await queue.redis.xpending(queue.keys.stream(name, level), queue.settings.group).catch(() => [0]);
+  return Number((summary as [number])[0]);
+}
+
+/**
+ * What PHP's retry of a live job leaves when it lands in the same
+ * millisecond as the job's own entry: a second entry, with the same id, in
+ * level 0's stream, and the hash (priority 0, attempts 0) pointing at it.
+ */
+async function retriedLiveInAnotherLevel(queue: RedisQueue, name: string, id: number, entry: string): Promise<void> {
+  await queue.redis.xadd(queue.keys.stream(name, 0), entry, 'job', String(id));
+  await queue.redis.zadd(queue.keys.levels(name), 0, '0');
+  await queue.redis.hset(queue.keys.job(id), 'priority', '0', 'attempts', '0', 'entry', entry);
+}
+
+describe('a parked job never runs while its holder’s claim is live', () => {
+  it('a fresh entry whose hash carries a live reserved_until is parked at that deadline, not claimed', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('parked', 'long', {});
+    const deadline = (await serverNow(queue)) + 300;
+    // As "Run now" on a parked job used to leave it: in its stream, its holder's claim live.
+    await queue.redis.hset(queue.keys.job(id), 'attempts', '1', 'reserved_by', 'slowhost:1', 'reserved_until', String(deadline));
+
+    expect(await queue.reserve(['parked'], 'hasty:2', 1)).toBeNull();
+
+    const hash = await queue.redis.hgetall(queue.keys.job(id));
+    expect(hash).toMatchObject({ attempts: '1', reserved_by: 'slowhost:1', reserved_until: String(deadline), entry: '' });
+    expect(await queue.redis.zscore(queue.keys.delayed('parked'), String(id))).toBe(String(deadline));
+    expect(await queue.redis.xlen(queue.keys.stream('parked', 0))).toBe(0);
+    expect(await pendingCount(queue, 'parked', 0)).toBe(0);
+  });
+
+  it('a fresh entry whose holder’s deadline has passed is claimed, and says it was read fresh', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('parked', 'long', {});
+    const past = (await serverNow(queue)) - 1;
+    await queue.redis.hset(queue.keys.job(id), 'attempts', '1', 'reserved_by', 'slowhost:1', 'reserved_until', String(past));
+    expect(await queue.reserve(['parked'], 'w:2', 30)).toMatchObject({ id, attempts: 2, reclaimed: false, fields: { reserved_by: 'w:2' } });
+  });
+});
+
+describe('retry writes what PHP’s REQUEUE writes', () => {
+  it('leaves the fields as rich-layout’s job 15, put back by retryFailed(15, 3), has them', async () => {
+    const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../../../shared/fixtures/staticphp/rich-layout.json'), 'utf8')) as {
+      prefix: string;
+      keys: { key: string; value: [{ utf8: string }, { utf8: string }][] }[];
+    };
+    const php = Object.fromEntries(fixture.keys.find(({ key }) => key === `${fixture.prefix}j:15`)!.value.map(([field, value]) => [field.utf8, value.utf8]));
+
+    const queue = await openQueue();
+    const id = await queue.push('failing', 'App\\Jobs\\Fails', { f: 5 }, { maxAttempts: 3 });
+    await queue.release((await queue.reserve(['failing'], 'w:1', 30))!, 0, 'the first attempt broke');
+    await queue.fail((await queue.reserve(['failing'], 'w:1', 30))!, 'the second attempt broke for good');
+    expect(await queue.retryFailed([id], 3)).toEqual({ requeued: [id], notFailed: [], missing: [] });
+
+    const ours = await queue.redis.hgetall(queue.keys.job(id));
+    expect(Object.keys(ours).sort()).toEqual(Object.keys(php).sort());
+    const times = new Set(['available_at', 'created_at', 'entry']);
+    const unchanging = (hash: Record<string, string>) => Object.fromEntries(Object.entries(hash).filter(([field]) => !times.has(field)));
+    expect(unchanging(ours)).toEqual(unchanging(php));
+    expect(ours).toMatchObject({ last_error: '', error: '', failed_at: '', max_attempts: '3' });
+  });
+});
+
+describe('stale-entry detection tells two streams apart', () => {
+  it('reserve drops the entry of that id in a stream that is not the job’s own, and claims the job’s own', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('mail', 'send', {}, { priority: 5 });
+    const entry = (await queue.redis.hget(queue.keys.job(id), 'entry'))!;
+    await retriedLiveInAnotherLevel(queue, 'mail', id, entry);
+
+    const job = (await queue.reserve(['mail'], 'w:1', 30))!;
+
+    expect(job).toMatchObject({ id, entry, priority: 0, attempts: 1 });
+    expect(await queue.redis.xlen(queue.keys.stream('mail', 5))).toBe(0);
+    expect(await pendingCount(queue, 'mail', 5)).toBe(0);
+    expect(await pendingCount(queue, 'mail', 0)).toBe(1);
+    expect(await queue.complete(job)).toBe(true);
+    expect(await pendingCount(queue, 'mail', 0)).toBe(0);
+    expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(0);
+  });
+
+  it('a holder that lost its claim acknowledges its own entry when the job moved to the same id in another stream', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('mail', 'send', {}, { priority: 5 });
+    const held = (await queue.reserve(['mail'], 'w:1', 30))!;
+    await retriedLiveInAnotherLevel(queue, 'mail', id, held.entry);
+    await queue.redis.hset(queue.keys.job(id), 'reserved_by', '', 'reserved_until', '0');
+
+    expect(await queue.release(held, 0, 'too late')).toBe(false);
+
+    expect(await pendingCount(queue, 'mail', 5)).toBe(0);
+    expect(await queue.redis.xlen(queue.keys.stream('mail', 5))).toBe(0);
+    // The job's own entry, in level 0, is untouched and waits to be read.
+    expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(1);
+    expect(await queue.reserve(['mail'], 'w:2', 30)).toMatchObject({ id, entry: held.entry, priority: 0 });
+  });
+
+  it('an operator’s release of a reservation changes nothing once the job’s entry id is another stream’s', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('mail', 'send', {}, { priority: 5 });
+    const held = (await queue.reserve(['mail'], 'w:1', 300))!;
+    const seen = {
+      queue: 'mail', level: '5', entry: held.entry, jobId: id,
+      reservedBy: held.fields.reserved_by, reservedUntil: held.fields.reserved_until, attempts: held.fields.attempts,
+    };
+    await queue.redis.xadd(queue.keys.stream('mail', 0), held.entry, 'job', String(id));
+    await queue.redis.hset(queue.keys.job(id), 'priority', '0');
+
+    expect(await releaseReservation(queue, seen)).toMatchObject({ done: false, reason: 'claim-changed' });
+    expect(await pendingCount(queue, 'mail', 5)).toBe(1);
+    expect(await queue.redis.hget(queue.keys.job(id), 'entry')).toBe(held.entry);
+  });
+});
