@@ -52,7 +52,9 @@ export default async function SessionsPage() {
                   {session.who}
                   {session.id === current.access.sessionId && <span className="ml-2 text-zinc-500 dark:text-zinc-400">(this browser)</span>}
                 </RowHeaderCell>
-                <Cell>{session.role}</Cell>
+                <Cell>
+                  <span className="whitespace-nowrap">{session.role}</span>
+                </Cell>
                 <Cell>
                   <UtcMoment seconds={session.startedAt} now={read.value.now} />
                 </Cell>
