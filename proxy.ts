@@ -6,10 +6,11 @@ import { sharedSessionStore } from '@/lib/auth/session-store';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '@/lib/auth/security-headers';
 
 /**
- * The first gate of every request: host name, origin of state-changing
- * requests, body size, credentials, and the security headers with a fresh
- * CSP nonce. Route handlers and server actions check access again
- * themselves; this is the outer wall, not the only one.
+ * The first gate of every request: host name, the trailing slash, origin of
+ * state-changing requests, body size (declared, or counted when chunked),
+ * credentials and whether their session is still open, and the security
+ * headers with a fresh CSP nonce. Route handlers and server actions check
+ * access again themselves; this is the outer wall, not the only one.
  */
 
 /** Server actions carry ids and a reason, never more than this; a bigger body is refused before it is read. */
