@@ -14,17 +14,29 @@ interface Running {
   output: () => string;
 }
 
+// Each started process leads a process group of its own (detached), so that
+// killAll also reaches the Next.js server `queuelens serve` runs as its child:
+// a SIGKILL to the CLI alone would leave that server listening.
 function start(command: string[], env: Record<string, string>): Running {
-  const child = spawn(process.execPath, command, { env: { ...process.env, QUEUE_PREFIX: e2ePrefix(), QUEUELENS_PREFIX: e2eDashboardPrefix(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, command, { env: { ...process.env, QUEUE_PREFIX: e2ePrefix(), QUEUELENS_PREFIX: e2eDashboardPrefix(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
 }
 
+/** Kills a started process and whatever it started; nothing when they have exited. */
+function killAll(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+}
+
 async function exitCode(child: ChildProcess, timeoutMs = 20_000): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = setTimeout(() => killAll(child), timeoutMs);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   return code;
@@ -69,7 +81,7 @@ test.describe('running the server', () => {
       expect(await exitCode(server.child)).toBe(143);
       expect(server.output()).not.toContain(SECRET);
     } finally {
-      server.child.kill('SIGKILL');
+      killAll(server.child);
     }
   });
 
@@ -120,7 +132,7 @@ test.describe('a server that made its own secret, behind a trusted proxy', () =>
   });
 
   test.afterAll(() => {
-    server.child.kill('SIGKILL');
+    killAll(server.child);
   });
 
   test('the one-time link survives HEAD and GET (link scanners, chat unfurlers) and signs in once, from its button', async ({ browser, request }) => {
