@@ -1,33 +1,67 @@
-import { readAccessSettings, startupRefusal } from '@/lib/auth/access-settings';
+import { subscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { readAccessSettings, startupRefusal, type AccessSettings } from '@/lib/auth/access-settings';
+import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/client-address';
+import { SessionStore, shareSessionStore, sharedSessionStore } from '@/lib/auth/session-store';
 import { loadConnections } from '@/lib/dashboard/connections';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { warmOverviewHistories } from '@/lib/dashboard/overview-history';
 import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/sampling';
 import { logEvent } from '@/lib/log-event';
+import { createClient, describeServer } from '@/lib/queue/client';
+import { settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
+import { GracefulDrain } from '@/lib/serving/graceful-drain';
 
 // A server that would be unsafe to expose (no secret; a short one, or no
 // allowed origins, on an address other machines can reach) or that has a
-// broken connections file stops here with the reason, instead of answering
-// requests. HOSTNAME is the address the standalone server binds
-// (`queuelens serve` sets it).
+// broken connections file or session store setting stops here with the
+// reason, instead of answering requests. HOSTNAME is the address the
+// standalone server binds (`queuelens serve` sets it).
 let problem: string | null;
+let access: AccessSettings | undefined;
+let sessionRedis: RedisSettings | undefined;
 try {
-  problem = startupRefusal(readAccessSettings(), process.env.HOSTNAME);
-  loadConnections();
+  access = readAccessSettings();
+  problem = startupRefusal(access, process.env.HOSTNAME);
+  // The sessions live in one Redis that every instance of this dashboard shares: QUEUELENS_SESSION_REDIS_URL, else the first connection's.
+  const url = process.env.QUEUELENS_SESSION_REDIS_URL;
+  sessionRedis = url ? settingsFromUrl(url) : loadConnections()[0]!.settings;
 } catch (error) {
   problem = (error as Error).message;
 }
-if (problem !== null) {
+if (problem !== null || access === undefined || sessionRedis === undefined) {
   logEvent('error', `QueueLens cannot start: ${problem}`);
   process.exit(1);
 }
+const { trustedProxies } = access;
 
-// Throughput history is sampled by the server itself, once per process: kept
-// on globalThis because `next dev` evaluates this module again on edits, and
-// two loops would each take a sampler's turn. lib/server modules cannot be
-// imported here (`server-only` refuses instrumentation), so the loop opens
-// connections of its own and logs through the same JSON lines.
-const server = globalThis as typeof globalThis & { queuelensSampling?: Sampling };
+// Once per process: kept on globalThis because `next dev` evaluates this
+// module again on edits. lib/server modules cannot be imported here
+// (`server-only` refuses instrumentation), so the loops and the session store
+// open connections of their own and log through the same JSON lines.
+const server = globalThis as typeof globalThis & { queuelensSampling?: Sampling; queuelensDrain?: GracefulDrain };
+
+if (sharedSessionStore() === undefined) {
+  shareSessionStore(new SessionStore(createClient(sessionRedis, { commandTimeoutMs: sessionRedis.timeout * 2500 }), dashboardPrefixFromEnv(), describeServer(sessionRedis)));
+}
+
+if (server.queuelensDrain === undefined) {
+  const drain = new GracefulDrain();
+  server.queuelensDrain = drain;
+  // Every request, before Next.js sees it: the client address the sign-in
+  // budgets are kept by, from the socket (and X-Forwarded-For only through
+  // trusted proxies), replacing any header of that name a client sent.
+  subscribe('http.server.request.start', (message) => {
+    const { request, response, socket } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket };
+    const forwarded = request.headers['x-forwarded-for'];
+    request.headers[CLIENT_ADDRESS_HEADER] = clientAddress(socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trustedProxies);
+    drain.requestStarted(response);
+  });
+  subscribe('net.server.socket', () => drain.connectionArrived());
+}
+
+// Throughput history is sampled by the server itself, once per process.
 if (server.queuelensSampling === undefined) {
   const sampling = startSampling({
     connections: loadConnections(),
@@ -39,6 +73,19 @@ if (server.queuelensSampling === undefined) {
   // Not awaited: the server answers meanwhile, and an overview that comes
   // first reads the history itself, as it would without this.
   void warmOverviewHistories({ connections: loadConnections(), dashboardPrefix: dashboardPrefixFromEnv(), log: logEvent });
-  // Next.js finishes the requests in flight and exits; the loop stops taking turns first.
-  process.once('SIGTERM', () => void sampling.stop());
+  const drain = server.queuelensDrain;
+  if (process.env.NEXT_MANUAL_SIG_HANDLE) {
+    // `queuelens serve` leaves the signals to us (NEXT_MANUAL_SIG_HANDLE): the
+    // requests already sent are answered, then the process exits as Next.js
+    // would have, 128 + the signal's number.
+    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+      process.once(signal, () => {
+        logEvent('info', `${signal}: answering the requests already sent, then stopping`);
+        void Promise.all([drain.drain(), sampling.stop()]).finally(() => process.exit(code));
+      });
+    }
+  } else {
+    // Next.js finishes the requests in flight and exits; the loop stops taking turns first.
+    process.once('SIGTERM', () => void sampling.stop());
+  }
 }

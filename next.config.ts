@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import { SECURITY_HEADERS } from './lib/auth/security-headers';
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,
@@ -15,6 +16,13 @@ const nextConfig: NextConfig = {
   // (output: 'standalone', Vercel) ships without the scripts.
   outputFileTracingIncludes: {
     '/*': ['./lua/**/*.lua'],
+  },
+  // A trailing slash's 308 is sent by proxy.ts, with the security headers;
+  // Next's own would answer before any header could be added.
+  skipTrailingSlashRedirect: true,
+  // The static build output (outside proxy.ts' matcher) carries the security headers too.
+  async headers() {
+    return [{ source: '/:path*', headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) }];
   },
 };
 

@@ -27,6 +27,8 @@ writeFileSync(
 const serverEnv = {
   QUEUE_PREFIX: prefix,
   QUEUELENS_PREFIX: e2eDashboardPrefix(),
+  // One session store for all three servers, so that the sign-in setup's session is open on each (cookies ignore the port).
+  QUEUELENS_SESSION_REDIS_URL: `redis://${hostname}:${port}`,
   QUEUELENS_SECRET: secrets.operator,
   QUEUELENS_VIEWER_SECRET: secrets.viewer,
   NEXT_TELEMETRY_DISABLED: '1',

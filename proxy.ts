@@ -1,17 +1,40 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
-import { checkCredentials, CLIENT_NAME_HEADER, SESSION_COOKIE } from '@/lib/auth/credentials';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
+import { checkAccess, CLIENT_NAME_HEADER, SESSION_COOKIE } from '@/lib/auth/credentials';
+import { sharedSessionStore } from '@/lib/auth/session-store';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '@/lib/auth/security-headers';
 
 /**
- * The first gate of every request: host name, origin of state-changing
- * requests, body size, credentials, and the security headers with a fresh
- * CSP nonce. Route handlers and server actions check access again
- * themselves; this is the outer wall, not the only one.
+ * The first gate of every request: host name, the trailing slash, origin of
+ * state-changing requests, body size (declared, or counted when chunked),
+ * credentials and whether their session is still open, and the security
+ * headers with a fresh CSP nonce. Route handlers and server actions check
+ * access again themselves; this is the outer wall, not the only one.
  */
 
 /** Server actions carry ids and a reason, never more than this; a bigger body is refused before it is read. */
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Whether a body sent without a Content-Length (chunked) is longer than
+ * `limit`: read until it is, and no further. Next hands the proxy a copy of
+ * the body and the route the original, so reading it here takes nothing away.
+ */
+async function isLongerThan(body: ReadableStream<Uint8Array>, limit: number): Promise<boolean> {
+  const reader = body.getReader();
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return false;
+      length += value.byteLength;
+      if (length > limit) return true;
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+}
 
 /** Reached without signing in: the sign-in page and its one-time link. */
 const PUBLIC_PATHS = new Set(['/login', '/login/link']);
@@ -27,26 +50,40 @@ function refuse(status: number, error: string, extra: HeadersInit = {}): NextRes
   return secured(NextResponse.json({ ok: false, error }, { status, headers: { 'cache-control': 'no-store', ...extra } }));
 }
 
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   settings ??= readAccessSettings();
   const host = request.headers.get('host');
   if (!isAllowedHost(settings, host)) return refuse(421, 'This dashboard does not answer for that host name.');
 
   const { pathname, search } = request.nextUrl;
+  // Next's own trailing-slash redirect is switched off (next.config.ts): it answers before any header can be added.
+  if (pathname.length > 1 && pathname.endsWith('/')) {
+    // Set on a copy of this URL, never resolved from a string: `//evil.example/` must stay a path on this host.
+    const canonical = request.nextUrl.clone();
+    canonical.pathname = pathname.replace(/\/+$/, '') || '/';
+    return secured(NextResponse.redirect(canonical, 308));
+  }
   const safeMethod = request.method === 'GET' || request.method === 'HEAD';
   if (!safeMethod) {
     if (!isAllowedOrigin(settings, request.headers.get('origin'), host)) return refuse(403, 'The request did not come from this dashboard’s pages.');
-    if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return refuse(413, 'The request body is too large.');
+    const declared = request.headers.get('content-length');
+    const tooLarge = declared !== null ? Number(declared) > MAX_BODY_BYTES : request.body !== null && (await isLongerThan(request.clone().body!, MAX_BODY_BYTES));
+    if (tooLarge) return refuse(413, 'The request body is too large.');
   }
 
   if (!PUBLIC_PATHS.has(pathname)) {
-    const credentials = checkCredentials(settings, {
-      sessionCookie: request.cookies.get(SESSION_COOKIE)?.value,
-      authorization: request.headers.get('authorization'),
-      clientName: request.headers.get(CLIENT_NAME_HEADER),
-    });
+    const credentials = await checkAccess(
+      settings,
+      {
+        sessionCookie: request.cookies.get(SESSION_COOKIE)?.value,
+        authorization: request.headers.get('authorization'),
+        clientName: request.headers.get(CLIENT_NAME_HEADER),
+        clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown',
+      },
+      sharedSessionStore(),
+    );
     if (!credentials.ok) {
-      if (safeMethod && !pathname.startsWith('/api/')) {
+      if (credentials.status === 401 && safeMethod && !pathname.startsWith('/api/')) {
         const login = new URL('/login', request.url);
         login.searchParams.set('next', `${pathname}${search}`);
         return secured(NextResponse.redirect(login, 303));

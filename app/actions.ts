@@ -3,7 +3,7 @@
 import { cookies } from 'next/headers';
 import { z } from 'zod';
 import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
-import { authenticate, isSameOriginRequest } from '@/lib/server/access';
+import { authenticate, isHttpsRequest, isSameOriginRequest } from '@/lib/server/access';
 import { connections } from '@/lib/server/queue';
 
 // Every export of a 'use server' file is a public endpoint: only the header's switcher here.
@@ -18,6 +18,7 @@ export async function switchConnection(name: unknown): Promise<{ ok: true } | { 
   const parsed = z.string().max(40).safeParse(name);
   const connection = parsed.success ? connections().find((candidate) => candidate.name === parsed.data) : undefined;
   if (!connection) return { ok: false, error: 'There is no such connection.' };
-  (await cookies()).set(CONNECTION_COOKIE, connection.name, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: ONE_YEAR_SECONDS });
+  const [cookieJar, secure] = await Promise.all([cookies(), isHttpsRequest()]);
+  cookieJar.set(CONNECTION_COOKIE, connection.name, { httpOnly: true, sameSite: 'strict', secure, path: '/', maxAge: ONE_YEAR_SECONDS });
   return { ok: true };
 }

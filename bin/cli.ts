@@ -302,7 +302,8 @@ const commands: Record<string, Command> = {
     // The standalone server reads HOSTNAME and PORT; instrumentation.ts checks the same settings again.
     // The standalone server changes into its own directory, so a config file here is passed by its full path.
     const config = process.env.QUEUELENS_CONFIG ? {} : existsSync('queuelens.config.json') ? { QUEUELENS_CONFIG: resolve('queuelens.config.json') } : {};
-    const env = { ...process.env, ...launch.env, ...config, HOSTNAME: host, PORT: String(port) };
+    // NEXT_MANUAL_SIG_HANDLE leaves SIGTERM to instrumentation-node.ts, which answers the requests already sent before exiting.
+    const env = { ...process.env, ...launch.env, ...config, HOSTNAME: host, PORT: String(port), NEXT_MANUAL_SIG_HANDLE: '1' };
     const child = spawn(process.execPath, [server], { stdio: 'inherit', env });
     for (const line of launch.notice) console.log(line);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
@@ -35,7 +36,7 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   repairFindings: ({ failedId }) => ({ repairs: [{ kind: 'requeue-orphan', id: failedId }] }),
 };
 /** Actions anyone signed in may call: they read, or they are about the session itself. */
-const NOT_MUTATIONS = new Set(['runDoctorStep', 'previewForget', 'signIn', 'signOut', 'switchConnection']);
+const NOT_MUTATIONS = new Set(['runDoctorStep', 'previewForget', 'signIn', 'signInWithLink', 'signOut', 'switchConnection', 'endOpenSession']);
 
 /**
  * Every queue key under the run's prefix with its serialized value: equal
@@ -54,11 +55,12 @@ function auditEntries(queue: RedisQueue, limit: number) {
   return readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit }).then((page) => page.entries);
 }
 
-async function signedInCookie(browser: Browser, secret: string, port = APP_PORT): Promise<string> {
+async function signedInCookie(browser: Browser, secret: string, { port = APP_PORT, name = '' } = {}): Promise<string> {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   await page.goto(`http://127.0.0.1:${port}/login`);
   await page.getByLabel('Secret').fill(secret);
+  if (name !== '') await page.getByLabel(/Your name/).fill(name);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(`http://127.0.0.1:${port}/`);
   const cookie = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE);
@@ -67,6 +69,19 @@ async function signedInCookie(browser: Browser, secret: string, port = APP_PORT)
   expect(cookie.httpOnly).toBe(true);
   expect(cookie.sameSite).toBe('Strict');
   return `${SESSION_COOKIE}=${cookie.value}`;
+}
+
+/** POSTs `body` chunked, without a Content-Length, as a client streaming it does; resolves with the answer's status. */
+function postChunked(path: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${ORIGIN}${path}`, { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    for (let start = 0; start < body.length; start += 64 * 1024) request.write(body.slice(start, start + 64 * 1024));
+    request.end();
+  });
 }
 
 test.describe('access', () => {
@@ -143,7 +158,7 @@ test.describe('access', () => {
   });
 
   test('a next= that leaves the site lands on the overview instead', async ({ page }) => {
-    for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/']) {
+    for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/.//evil.example', '/..//evil.example', '/./\\evil.example']) {
       await page.goto(`/login?next=${encodeURIComponent(next)}`);
       await page.getByLabel('Secret').fill(e2eSecrets().viewer);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -203,7 +218,8 @@ test.describe('access', () => {
     const forget = serverActions().find((action) => action.name === 'forgetOldestStep')!;
     const args = [MUTATIONS.forgetOldestStep!(seeded)];
     const before = await snapshot(queue);
-    for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${APP_PORT + 50}`]) {
+    const host = `127.0.0.1:${APP_PORT}`;
+    for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${APP_PORT + 50}`, `https://${host}`, `ws://${host}`, `ftp://${host}`, `javascript://${host}`, `http://user@${host}`]) {
       expect((await postAction(request, forget, args, { origin, cookie: operatorCookie })).status(), origin).toBe(403);
     }
     expect((await postAction(request, forget, args, { cookie: operatorCookie })).status(), 'no Origin').toBe(403);
@@ -212,7 +228,95 @@ test.describe('access', () => {
       data: JSON.stringify([{ before: 'x'.repeat(2 * 1024 * 1024) }]),
     });
     expect(huge.status()).toBe(413);
+    // The same body chunked, without a Content-Length: refused alike, not left to fail inside Next.
+    expect(await postChunked(forget.page, { 'next-action': forget.id, 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, cookie: operatorCookie }, JSON.stringify([{ before: 'x'.repeat(2 * 1024 * 1024) }]))).toBe(413);
     expect(await snapshot(queue)).toEqual(before);
+  });
+
+  test('a signed-out session’s cookie, replayed, is refused on pages, API routes and server actions; an operator can end another session', async ({ browser, request }) => {
+    // Signed in and out through the header's button, as a person does it; the cookie is copied before.
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto(`${ORIGIN}/login`);
+    await page.getByLabel('Secret').fill(e2eSecrets().operator);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(`${ORIGIN}/`);
+    const copied = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE)!;
+    const cookie = `${SESSION_COOKIE}=${copied.value}`;
+    expect((await request.get(`${ORIGIN}/api/overview`, { headers: { cookie } })).status()).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(`${ORIGIN}/login`);
+    await context.close();
+
+    const replayedPage = await request.get(`${ORIGIN}/failed`, { headers: { cookie }, maxRedirects: 0 });
+    expect(replayedPage.status()).toBe(303);
+    expect(replayedPage.headers().location).toContain('/login?next=%2Ffailed');
+    const replayedApi = await request.get(`${ORIGIN}/api/overview`, { headers: { cookie } });
+    expect(replayedApi.status()).toBe(401);
+    expect(((await replayedApi.json()) as { error: string }).error).toMatch(/session has ended/);
+    const retry = serverActions().find((action) => action.name === 'retryJobs')!;
+    expect((await postAction(request, retry, [MUTATIONS.retryJobs!(seeded)], { origin: ORIGIN, cookie })).status()).toBe(401);
+
+    // A viewer's session, ended by an operator from the sessions page.
+    const viewerCookie = await signedInCookie(browser, e2eSecrets().viewer, { name: 'ended by an operator' });
+    expect((await request.get(`${ORIGIN}/api/overview`, { headers: { cookie: viewerCookie } })).status()).toBe(200);
+    const operator = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const operatorCookie = await signedInCookie(browser, e2eSecrets().operator);
+    await operator.addCookies([{ name: SESSION_COOKIE, value: operatorCookie.split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
+    const sessions = await operator.newPage();
+    await sessions.goto(`${ORIGIN}/`);
+    await sessions.getByRole('link', { name: 'Sessions' }).click();
+    await expect(sessions.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();
+    const ended = sessions.getByRole('table', { name: 'Open sessions' }).getByRole('row').filter({ hasText: 'ended by an operator' });
+    await expect(ended).toHaveCount(1);
+    await ended.getByRole('button', { name: /^End ended by an operator’s session/ }).click();
+    await expect(ended).toHaveCount(0);
+    expect((await request.get(`${ORIGIN}/api/overview`, { headers: { cookie: viewerCookie } })).status()).toBe(401);
+    expect((await request.get(`${ORIGIN}/api/overview`, { headers: { cookie: operatorCookie } })).status()).toBe(200);
+    await operator.close();
+  });
+
+  test('client errors answer 400 with what was wrong, not 500', async ({ request }) => {
+    const headers = { authorization: `Bearer ${e2eSecrets().viewer}` };
+    for (const route of [
+      `/api/layout/key?name=${encodeURIComponent(`elsewhere:${queue.keys.failed}`)}`,
+      // A sorted set that still holds the seeded delayed job: its cursor is an offset, and `5-` is not one.
+      `/api/layout/key?name=${encodeURIComponent(queue.keys.delayed(seeded.queue))}&cursor=5-`,
+      `/api/layout/key?name=${encodeURIComponent(queue.keys.queues)}&cursor=${'9'.repeat(20)}`,
+      `/api/layout/key?name=${encodeURIComponent(queue.keys.failed)}&raw=AAAA`,
+      '/api/layout/census?cursor=99999999999999999999',
+      '/api/audit?before=0-0',
+      '/api/audit?before=99999999999999999999-0',
+      '/api/failed?limit=0',
+      '/api/jobs/0',
+      `/api/queues/${seeded.queue}/history?range=forever`,
+    ]) {
+      const response = await request.get(`${ORIGIN}${route}`, { headers });
+      expect(response.status(), route).toBe(400);
+      expect(((await response.json()) as { ok: boolean; error: string }).error, route).toEqual(expect.any(String));
+    }
+  });
+
+  test('redirects, static files and the connection cookie carry their protections', async ({ request, browser }) => {
+    const cookie = await signedInCookie(browser, e2eSecrets().operator);
+    const trailing = await request.get(`${ORIGIN}/failed/`, { headers: { cookie }, maxRedirects: 0 });
+    expect(trailing.status()).toBe(308);
+    const html = await (await request.get(`${ORIGIN}/login`)).text();
+    const script = html.match(/\/_next\/static\/[^"]+\.js/)?.[0];
+    expect(script).toBeTruthy();
+    const asset = await request.get(`${ORIGIN}${script}`);
+    expect(asset.status()).toBe(200);
+    for (const response of [trailing, asset]) {
+      expect(response.headers()['x-content-type-options'], response.url()).toBe('nosniff');
+      expect(response.headers()['x-frame-options'], response.url()).toBe('DENY');
+      expect(response.headers()['referrer-policy'], response.url()).toBe('same-origin');
+    }
+    // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the connection choice is a Secure cookie, like the session.
+    const switchConnection = serverActions().find((action) => action.name === 'switchConnection')!;
+    const switched = await postAction(request, switchConnection, ['default'], { origin: ORIGIN, cookie, 'x-forwarded-proto': 'https' });
+    expect(switched.status()).toBe(200);
+    const setCookie = switched.headersArray().find(({ name, value }) => name.toLowerCase() === 'set-cookie' && value.startsWith('queuelens-connection='))?.value;
+    expect(setCookie).toMatch(/;\s*Secure/i);
   });
 
   test('pages carry a nonce CSP, and every script on them has that nonce', async ({ page, browser }) => {

@@ -3,9 +3,9 @@ import type { NewAuditEntry } from '@/lib/dashboard/audit-entry';
 import { appendAudit } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { auditHref } from '@/lib/routes';
 import { connectE2eQueue, e2eDashboardPrefix } from './support';
+import { deleteKeysButSessions } from './spec-keys';
 
 // The server under test reads the log under the same prefix (playwright.config.ts).
 const keys = dashboardKeys(e2eDashboardPrefix());
@@ -37,7 +37,7 @@ test.describe('audit log', () => {
   });
 
   test.afterEach(async () => {
-    await deleteKeysUnder(queue.redis, keys.prefix);
+    await deleteKeysButSessions(queue.redis, keys.prefix);
   });
 
   test.afterAll(async () => {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { connectE2eQueue, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT } from './support';
+import { deleteKeysButSessions } from './spec-keys';
 
 const FIRST_FAILURE = 1_780_000_000; // 2026-05-28 20:26:40 UTC
 
@@ -37,7 +37,7 @@ test.describe('failed jobs', () => {
   });
 
   test.afterEach(async () => {
-    await deleteKeysUnder(queue.redis, queue.keys.prefix);
+    await deleteKeysButSessions(queue.redis, queue.keys.prefix);
   });
 
   test.afterAll(async () => {

@@ -1,8 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { parseInfo } from '@/lib/inspect/server-info';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { UNREACHABLE_APP_PORT, connectE2eQueue } from './support';
+import { deleteKeysButSessions } from './spec-keys';
 
 const FIRST_PUSH = `npx queuelens push default demo.noop '{}'`;
 const OVERVIEW_API = '**/api/overview';
@@ -54,7 +54,7 @@ test.describe('queues overview', () => {
   });
 
   test.afterAll(async () => {
-    await deleteKeysUnder(queue.redis, queue.keys.prefix);
+    await deleteKeysButSessions(queue.redis, queue.keys.prefix);
     await queue.close();
   });
 

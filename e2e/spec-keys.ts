@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { test } from '@playwright/test';
+import { dashboardKeys } from '@/lib/dashboard/keys';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { deleteKeysUnder, scanKeysUnder } from '@/lib/queue/scan-keys';
 import { connectE2eQueue, e2eDashboardPrefix } from './support';
+
+/**
+ * Deletes the keys under `prefix` (the run's, or QueueLens's own inside it)
+ * except the open sessions: the sign-in setup's session is every later
+ * spec's, and the servers refuse a cookie whose session is gone.
+ */
+export async function deleteKeysButSessions(redis: RedisQueue['redis'], prefix: string): Promise<void> {
+  const sessions = dashboardKeys(e2eDashboardPrefix()).sessions;
+  for await (const batch of scanKeysUnder(redis, prefix)) {
+    const doomed = batch.filter((key) => key !== sessions);
+    if (doomed.length > 0) await redis.unlink(...doomed);
+  }
+}
 
 /**
  * The keys one spec writes under the run's shared prefix, so that it deletes
@@ -60,8 +74,8 @@ export class SpecKeys {
       await redis.srem(keys.queues, name);
     }
     if (!this.seqExisted) await redis.del(keys.seq);
-    // The audit entries the spec's actions recorded: QueueLens's own keys hold nothing else a later spec needs.
-    await deleteKeysUnder(redis, e2eDashboardPrefix());
+    // The audit entries the spec's actions recorded: QueueLens's own keys hold nothing else a later spec needs but the sessions.
+    await deleteKeysButSessions(redis, e2eDashboardPrefix());
   }
 }
 

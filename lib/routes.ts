@@ -1,4 +1,5 @@
 import type { Route } from 'next';
+import type { KeyAddress } from './inspect/key-layout';
 
 // Links are built here so every page spells them the same way. `as Route`
 // because typedRoutes cannot check a path built at runtime, and because the
@@ -9,6 +10,7 @@ export const failedHref = '/failed' as Route;
 export const reservationsHref = '/reservations' as Route;
 export const doctorHref = '/doctor' as Route;
 export const auditHref = '/audit' as Route;
+export const sessionsHref = '/sessions' as Route;
 
 /** The page of one queue; any queue name, slashes and markup included, is one path segment. */
 export function queueHref(queue: string): Route {
@@ -60,11 +62,22 @@ export function jobHref(id: number): Route {
 
 export const layoutHref = '/layout' as Route;
 
-/** One key's contents, a page at a time from `cursor` (an offset, a SCAN cursor or a stream entry id). */
-export function layoutKeyHref(key: string, cursor = ''): Route {
-  const params = new URLSearchParams({ name: key });
+/**
+ * The query string that names a key (a UTF-8 name, or its KeyAddress) and a
+ * page of it: `name` for a name that is UTF-8, else `raw`, its bytes in
+ * base64url; `cursor` (an offset, a SCAN cursor or a stream entry id) unless
+ * it is the first page.
+ */
+export function keyContentsSearch(address: string | KeyAddress, cursor = ''): URLSearchParams {
+  const { key, raw } = typeof address === 'string' ? { key: address, raw: null } : address;
+  const params = new URLSearchParams(raw === null ? { name: key } : { raw });
   if (cursor !== '') params.set('cursor', cursor);
-  return `/layout/key?${params}` as Route;
+  return params;
+}
+
+/** One key's contents, a page at a time from `cursor`. */
+export function layoutKeyHref(address: string | KeyAddress, cursor = ''): Route {
+  return `/layout/key?${keyContentsSearch(address, cursor)}` as Route;
 }
 
 /** The whole stored value of one field of a job, as a download (app/api/jobs/[id]/fields/[field]). */

@@ -1,15 +1,18 @@
 'use server';
 
 import { z } from 'zod';
-import { doctorStep } from '@/lib/inspect/doctor';
+import { DOCTOR_RUN_ID, stepDoctorRun } from '@/lib/dashboard/doctor-runs';
+import { dashboardKeys, dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { applyRepairs } from '@/lib/queue/doctor-repairs';
 import { queueAction, queueReadAction } from '@/lib/server/action';
-import { repairsSchema, stateSchema } from './schemas';
+import { repairsSchema } from './schemas';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
-/** One bounded step of the check; the browser repeats it with the returned state until `done`. */
-export const runDoctorStep = queueReadAction(z.object({ state: stateSchema }), ({ state }, queue) => doctorStep(queue, state));
+/** One bounded step of the check; the browser starts with `run: null` and repeats with the returned id until `done`. */
+export const runDoctorStep = queueReadAction(z.object({ run: z.string().regex(DOCTOR_RUN_ID).nullable() }), ({ run }, queue) =>
+  stepDoctorRun(queue, dashboardKeys(dashboardPrefixFromEnv()), run),
+);
 
 /** Applies repairs, each one script that re-checks its condition: `outcomes[i]` false means it was no longer broken. */
 export const repairFindings = queueAction(repairsSchema, async ({ repairs }, queue) => ({ outcomes: await applyRepairs(queue, repairs) }), {

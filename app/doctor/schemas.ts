@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { REPAIR_BATCH_SIZE } from '@/lib/queue/doctor-repairs';
 
-// What the browser sends back to the doctor's actions. Both are public
-// endpoints: a state or a repair is checked field by field, and every repair
-// re-checks its condition inside its script, so a forged one changes nothing
-// that is not broken.
+// What the browser sends to the doctor's repair action, a public endpoint: a
+// repair is checked field by field, and every repair re-checks its condition
+// inside its script, so a forged one changes nothing that is not broken. (The
+// check's own state stays on the server: lib/dashboard/doctor-runs.ts.)
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const name = z.string().min(1).max(1000);
@@ -23,29 +23,3 @@ export const repairSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const repairsSchema = z.object({ repairs: z.array(repairSchema).min(1).max(REPAIR_BATCH_SIZE) });
-
-const count = z.number().int().min(0);
-
-export const stateSchema = z.object({
-  phase: z.enum(['layout', 'queues', 'streams', 'delayed', 'failed', 'jobs', 'unique', 'finish', 'done']),
-  cursor: z.string().max(100),
-  index: count,
-  subIndex: count,
-  queues: z
-    .array(
-      z.object({
-        name,
-        levels: z.array(level).max(100),
-        delayed: count,
-        delayedReadable: z.boolean(),
-      }),
-    )
-    .max(10_000),
-  highestId: count,
-  seq: z.number().int().nullable(),
-  seqReadable: z.boolean(),
-  queuesReadable: z.boolean(),
-  failedReadable: z.boolean(),
-  examined: count,
-  steps: count,
-});

@@ -32,18 +32,18 @@ export function useDoctorCheck() {
   const run = useCallback(async () => {
     const mine = ++generation.current;
     const found = new Map<string, Finding>();
-    let state = startDoctor();
-    setCheck({ ...IDLE, running: true, progress: describeProgress(state) });
+    let run: string | null = null;
+    setCheck({ ...IDLE, running: true, progress: describeProgress(startDoctor()) });
     for (;;) {
-      const result = await runDoctorStep({ state }, getTabConnection()).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
+      const result: Awaited<ReturnType<typeof runDoctorStep>> = await runDoctorStep({ run }, getTabConnection()).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
       if (generation.current !== mine) return;
       if (!result.ok) {
         setCheck((current) => ({ ...current, running: false, error: result.error }));
         return;
       }
       for (const finding of result.findings) found.set(findingId(finding), finding);
-      state = result.state;
-      setCheck((current) => ({ ...current, findings: [...found.values()], progress: describeProgress(state), running: !result.done, done: result.done }));
+      run = result.run;
+      setCheck((current) => ({ ...current, findings: [...found.values()], progress: result.progress, running: !result.done, done: result.done }));
       if (result.done) return;
     }
   }, []);

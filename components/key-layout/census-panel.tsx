@@ -32,10 +32,10 @@ function KeyList({ label, keys, count }: { label: string; keys: readonly CensusK
           </>
         }
       >
-        {keys.map(({ key, type }) => (
-          <tr key={key}>
+        {keys.map(({ key, raw, type }) => (
+          <tr key={raw ?? key}>
             <Cell code>
-              <Link href={layoutKeyHref(key)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+              <Link href={layoutKeyHref({ key, raw })} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
                 {key}
               </Link>
             </Cell>

@@ -6,7 +6,7 @@ function step(overrides: Partial<CensusStep>): CensusStep {
   return { cursor: '7', done: false, keys: 0, jobs: 0, uniques: 0, structural: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize: 10_000, ...overrides };
 }
 
-const stranger = (index: number) => ({ key: `p:odd:${index}`, type: 'string' });
+const stranger = (index: number) => ({ key: `p:odd:${index}`, raw: null, type: 'string' });
 
 describe('addStep', () => {
   it('sums the counts and keeps at most 200 strangers while counting them all', () => {

@@ -3,7 +3,7 @@ import { signOut } from '@/app/login/actions';
 import { ConnectionStatus } from '@/components/live/connection-status';
 import { PollIntervalSelect } from '@/components/live/poll-interval-select';
 import type { Access } from '@/lib/auth/credentials';
-import { overviewHref } from '@/lib/routes';
+import { overviewHref, sessionsHref } from '@/lib/routes';
 import { ConnectionSwitcher, type ConnectionChoice } from './connection-switcher';
 import { GoToJob } from './go-to-job';
 import { NavLinks } from './nav-links';
@@ -16,8 +16,8 @@ export interface HeaderSession {
 
 /**
  * The bar on every page: name, navigation, "Go to job", how often data
- * refreshes and whether it does, which Redis the page shows, and who is
- * signed in. Signed out, only the name.
+ * refreshes and whether it does, which Redis the page shows, who is
+ * signed in, and the sessions page. Signed out, only the name.
  */
 export function SiteHeader({ session }: { session: HeaderSession | null }) {
   return (
@@ -48,6 +48,9 @@ export function SiteHeader({ session }: { session: HeaderSession | null }) {
               {session.access.who} · <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.access.role}</span>
               {session.access.role === 'viewer' && ' (can look, not change)'}
             </p>
+            <Link href={sessionsHref} className="text-sm text-blue-700 underline dark:text-blue-400">
+              Sessions
+            </Link>
             {session.access.via === 'session' && (
               <form action={signOut}>
                 <button type="submit" className="text-sm text-blue-700 underline dark:text-blue-400">

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { isLocalHost } from '@/lib/queue/config';
+import { canonicalAddress } from './client-address';
 import { secretsMatch, type Role } from './session-token';
 
 /**
@@ -6,7 +8,9 @@ import { secretsMatch, type Role } from './session-token';
  * QUEUELENS_SECRET (operator), QUEUELENS_VIEWER_SECRET (viewer, optional),
  * QUEUELENS_READ_ONLY=1 (everyone is a viewer), QUEUELENS_ORIGINS (the
  * comma-separated origins operators reach the dashboard at, behind a proxy
- * say; without it only loopback host names are answered), and
+ * say; without it only loopback host names are answered),
+ * QUEUELENS_TRUSTED_PROXIES (the addresses of reverse proxies whose
+ * X-Forwarded-For names the client, for the per-client sign-in budgets), and
  * QUEUELENS_LOGIN_TOKEN (the one-time link `queuelens serve` prints).
  */
 export interface AccessSettings {
@@ -14,6 +18,7 @@ export interface AccessSettings {
   viewerSecret: string | undefined;
   readOnly: boolean;
   origins: URL[];
+  trustedProxies: string[];
   loginToken: string | undefined;
 }
 
@@ -37,8 +42,21 @@ export function readAccessSettings(env: Readonly<Record<string, string | undefin
     viewerSecret: env.QUEUELENS_VIEWER_SECRET || undefined,
     readOnly: env.QUEUELENS_READ_ONLY === '1' || env.QUEUELENS_READ_ONLY === 'true',
     origins,
+    trustedProxies: trustedProxiesFromEnv(env.QUEUELENS_TRUSTED_PROXIES ?? ''),
     loginToken: env.QUEUELENS_LOGIN_TOKEN || undefined,
   };
+}
+
+function trustedProxiesFromEnv(value: string): string[] {
+  return value
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean)
+    .map((address) => {
+      const canonical = canonicalAddress(address);
+      if (isIP(canonical) === 0) throw new Error(`QUEUELENS_TRUSTED_PROXIES holds "${address}", which is not an IP address such as 10.0.0.2`);
+      return canonical;
+    });
 }
 
 /** The configured secrets, operator first: they sign the session cookies. */
@@ -109,31 +127,38 @@ export function isAllowedHost(settings: AccessSettings, host: string | null): bo
 /**
  * Whether a state-changing request comes from the dashboard's own pages: an
  * Origin header is required (`null`, a missing one and a foreign one are
- * refused) and names the allowed host the request was sent to.
+ * refused) and is exactly, scheme, host and port, a configured origin or
+ * `http://` and the loopback host the request was sent to (the built server
+ * speaks plain HTTP; TLS in front of it is a configured origin). An Origin
+ * with user info, a path or another scheme is no browser's and is refused.
  */
 export function isAllowedOrigin(settings: AccessSettings, origin: string | null, host: string | null): boolean {
-  if (!origin || origin === 'null' || !isAllowedHost(settings, host)) return false;
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
-  }
-  return parsed.host === host?.toLowerCase();
+  if (!origin || !host || !isAllowedHost(settings, host)) return false;
+  const given = origin.toLowerCase();
+  const requestHost = host.toLowerCase();
+  if (settings.origins.some((allowed) => allowed.host === requestHost && allowed.origin === given)) return true;
+  return isLoopbackHost(new URL(`http://${requestHost}`).hostname) && given === `http://${requestHost}`;
 }
+
+/** The base a `next` path is resolved against: any origin of ours would do, this one can never be reached. */
+const BASE = 'http://queuelens.invalid';
 
 /**
  * Where to send someone after signing in: a path on this site, or the
- * overview. `//evil.example`, `/\evil.example` and absolute URLs would leave
- * the site, so they are dropped.
+ * overview. The path is resolved once, as a browser would resolve it, and
+ * the result is what is returned: a resolution that leaves the site or
+ * starts with `//` (a protocol-relative URL to another host, which
+ * `/..//evil.example` and `/./\evil.example` resolve to: the parser reads
+ * `\` as `/` and drops dot segments) falls back to the overview.
  */
 export function safeNextPath(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[\u0000-\u001f]/.test(next)) return '/';
-  const base = 'http://queuelens.invalid';
+  if (typeof next !== 'string' || !next.startsWith('/') || /[\u0000-\u001f\u007f]/.test(next)) return '/';
+  let url: URL;
   try {
-    const url = new URL(next, base);
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
+    url = new URL(next, BASE);
   } catch {
     return '/';
   }
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return url.origin === BASE && path.startsWith('/') && !path.startsWith('//') ? path : '/';
 }

@@ -12,10 +12,14 @@ export interface DashboardKeys {
   readonly prefix: string;
   /** stream: one entry per mutation made through QueueLens, capped (lib/dashboard/audit-log.ts) */
   readonly audit: string;
+  /** hash: session id → the open session's role, name and expiry (lib/auth/session-store.ts) */
+  readonly sessions: string;
+  /** string: the state of one doctor check between its steps, with an expiry (lib/dashboard/doctor-runs.ts) */
+  doctorRun(id: string): string;
 }
 
 export function dashboardKeys(prefix: string): DashboardKeys {
-  return { prefix, audit: `${prefix}audit` };
+  return { prefix, audit: `${prefix}audit`, sessions: `${prefix}sessions`, doctorRun: (id) => `${prefix}doctor:${id}` };
 }
 
 /** The resolutions throughput history is kept at (lib/dashboard/history.ts). */

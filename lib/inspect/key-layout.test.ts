@@ -169,6 +169,7 @@ describe('readKeyContents', () => {
     try {
       await expect(readKeyContents(queue, outside)).rejects.toThrow(QueueError);
       await expect(readKeyContents(queue, outside)).rejects.toThrow(/Only keys under the prefix/);
+      await expect(readKeyContents(queue, outside)).rejects.toMatchObject({ invalidRequest: true });
       await expect(readKeyContents(queue, queue.keys.prefix)).rejects.toThrow(QueueError);
       await queue.redis.zadd(queue.keys.failed, 1, '1');
       await expect(readKeyContents(queue, queue.keys.failed, '-3')).rejects.toThrow(/not a page offset/);
@@ -207,26 +208,52 @@ describe('censusStep', () => {
     // queues, seq, levels, stream
     expect(sum((step) => step.structural)).toBe(4);
     expect(steps.flatMap((step) => step.strangers).sort((a, b) => a.key.localeCompare(b.key))).toEqual([
-      { key: `${p}j:abc`, type: 'hash' },
-      { key: `${p}legacy-list`, type: 'list' },
-      { key: `${p}stranger:one`, type: 'string' },
+      { key: `${p}j:abc`, raw: null, type: 'hash' },
+      { key: `${p}legacy-list`, raw: null, type: 'list' },
+      { key: `${p}stranger:one`, raw: null, type: 'string' },
     ]);
     expect(sum((step) => step.strangerCount)).toBe(3);
-    expect(steps.flatMap((step) => step.wrongType)).toEqual([{ key: queue.keys.job(999), type: 'string' }]);
+    expect(steps.flatMap((step) => step.wrongType)).toEqual([{ key: queue.keys.job(999), raw: null, type: 'string' }]);
     expect(steps[0]!.dbSize).toBeGreaterThanOrEqual(48);
   });
 
   it('knows the spec’s key list, queue names with colons included', () => {
     expect(specKeyOf('q:a:b:s:-3')).toMatchObject({ type: 'stream' });
     expect(specKeyOf('q:a:b:levels')).toMatchObject({ type: 'zset' });
+    expect(specKeyOf('q:a\nb:levels')).toMatchObject({ type: 'zset' });
+    expect(specKeyOf('q:a\nb:delayed')).toMatchObject({ type: 'zset' });
+    expect(specKeyOf('q:a\nb:s:0')).toMatchObject({ type: 'stream' });
     expect(specKeyOf('u:any key:at all')).toMatchObject({ kind: 'unique' });
     expect(specKeyOf('j:0')).toBeNull();
     expect(specKeyOf('queues:extra')).toBeNull();
     expect(specKeyOf('q:mail:s:x')).toBeNull();
   });
 
-  it('refuses a cursor that is not one', async () => {
+  it('refuses a cursor that is not one, as the request’s fault', async () => {
     const queue = await openQueue();
     await expect(censusStep(queue, '12; FLUSHALL')).rejects.toThrow(QueueError);
+    await expect(censusStep(queue, '18446744073709551616')).rejects.toMatchObject({ invalidRequest: true });
+  });
+
+  it('counts the keys of a queue whose name holds a newline as the driver’s, and lists a key whose name is not UTF-8 so that it can be opened', async () => {
+    const queue = await openQueue();
+    const p = queue.keys.prefix;
+    await queue.push('two\nlines', 'x', {});
+    const odd = Buffer.concat([Buffer.from(`${p}bytes:`), Buffer.from([0xff, 0xfe, 0x41])]);
+    await queue.redis.set(odd, 'kept');
+    let cursor = '0';
+    const steps: CensusStep[] = [];
+    do {
+      const step = await censusStep(queue, cursor, 50);
+      steps.push(step);
+      cursor = step.cursor;
+    } while (!steps.at(-1)!.done);
+    // queues, seq, the queue's levels and stream; the job; and the one stranger
+    expect(steps.reduce((total, step) => total + step.structural, 0)).toBe(4);
+    const strangers = steps.flatMap((step) => step.strangers);
+    expect(strangers).toEqual([{ key: `${p}bytes:\\xFF\\xFEA`, raw: odd.toString('base64url'), type: 'string' }]);
+    const opened = await readKeyContents(queue, Buffer.from(strangers[0]!.raw!, 'base64url'));
+    expect(opened).toMatchObject({ type: 'string', key: `${p}bytes:\\xFF\\xFEA`, raw: odd.toString('base64url'), value: { text: 'kept' } });
+    await expect(readKeyContents(queue, Buffer.from([0xff, 0x3a]))).rejects.toMatchObject({ invalidRequest: true, message: expect.stringMatching(/Only keys under the prefix/) });
   });
 });

@@ -1,8 +1,9 @@
 import { QueueError } from '../queue/errors';
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { patternUnder, scanStep } from '../queue/scan-keys';
-import { toDisplayValue, type DisplayValue } from './display-text';
+import { isScanCursor, patternUnder, scanStepBuffers } from '../queue/scan-keys';
+import { isStreamId } from '../queue/stream-ids';
+import { bytesToText, toDisplayValue, type DisplayValue } from './display-text';
 
 /** A Redis TYPE reply: `none` when the key does not exist. */
 export type RedisType = 'string' | 'list' | 'set' | 'zset' | 'hash' | 'stream' | 'none' | (string & {});
@@ -245,8 +246,7 @@ export type KeyContentsPage =
   | { type: 'stream'; entries: { id: string; fields: { name: DisplayValue; value: DisplayValue }[] }[] }
   | { type: 'other'; redisType: string };
 
-export type KeyContents = KeyContentsPage & {
-  key: string;
+export type KeyContents = KeyContentsPage & KeyAddress & {
   /** where this page started: an offset, a SCAN cursor or a stream entry id ('' for the first page) */
   cursor: string;
   /** what to pass for the next page; null on the last one */
@@ -256,34 +256,53 @@ export type KeyContents = KeyContentsPage & {
   ttlSeconds: number | null;
 };
 
-/** True when `key` is a key under `prefix` (and not the bare prefix). */
-export function isUnderPrefix(key: string, prefix: string): boolean {
-  return key.length > prefix.length && key.startsWith(prefix);
+/**
+ * A key as pages show and address it: `key` its name as text (bytes that are
+ * not UTF-8 as `\xNN`), and `raw` its bytes in base64url when the name is not
+ * UTF-8, since no text carries those bytes back to Redis.
+ */
+export interface KeyAddress {
+  key: string;
+  raw: string | null;
 }
 
-/** Throws QueueError unless `key` may be opened: only keys under the configured prefix are shown. */
-export function assertKeyUnderPrefix(key: string, prefix: string): void {
-  if (key.length > KEY_NAME_LIMIT) throw new QueueError(`A key name is at most ${KEY_NAME_LIMIT} characters.`);
-  if (!isUnderPrefix(key, prefix)) throw new QueueError(`Only keys under the prefix ${prefix} can be opened here; ${key} is not one of them.`);
+export function keyAddressOf(name: Buffer): KeyAddress {
+  const key = bytesToText(name);
+  return { key, raw: Buffer.from(key, 'utf8').equals(name) ? null : name.toString('base64url') };
+}
+
+/** True when `key` is a key under `prefix` (and not the bare prefix). */
+export function isUnderPrefix(key: string | Buffer, prefix: string): boolean {
+  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+  const start = Buffer.from(prefix, 'utf8');
+  return bytes.length > start.length && bytes.subarray(0, start.length).equals(start);
+}
+
+/** Why `key` may not be opened (only keys under the configured prefix are shown), or null when it may. */
+export function keyRefusal(key: string | Buffer, prefix: string): string | null {
+  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+  if (bytes.length > KEY_NAME_LIMIT) return `A key name is at most ${KEY_NAME_LIMIT} bytes.`;
+  if (!isUnderPrefix(bytes, prefix)) return `Only keys under the prefix ${prefix} can be opened here; ${bytesToText(bytes)} is not one of them.`;
+  return null;
 }
 
 const show = (bytes: Buffer) => toDisplayValue(bytes, ENTRY_DISPLAY_LIMIT);
 
 function offsetFrom(cursor: string): number {
   const offset = cursor === '' ? 0 : Number(cursor);
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new QueueError(`"${cursor}" is not a page offset.`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new QueueError(`"${cursor}" is not a page offset.`, { invalidRequest: true });
   return offset;
 }
 
 function scanCursorFrom(cursor: string): string {
   if (cursor === '') return '0';
-  if (!/^\d{1,20}$/.test(cursor)) throw new QueueError(`"${cursor}" is not a SCAN cursor.`);
+  if (!isScanCursor(cursor)) throw new QueueError(`"${cursor}" is not a SCAN cursor.`, { invalidRequest: true });
   return cursor;
 }
 
 function streamIdFrom(cursor: string): string {
   if (cursor === '') return '-';
-  if (!/^\d{1,20}-\d{1,20}$/.test(cursor)) throw new QueueError(`"${cursor}" is not a stream entry id.`);
+  if (!isStreamId(cursor)) throw new QueueError(`"${cursor}" is not a stream entry id.`, { invalidRequest: true });
   return cursor;
 }
 
@@ -300,12 +319,13 @@ function pairs(flat: Buffer[]): [Buffer, Buffer][] {
  * bytes that are not UTF-8), each cut at a few KiB. Refuses any key outside
  * the prefix.
  */
-export function readKeyContents(queue: RedisQueue, key: string, cursor = '', pageSize = CONTENTS_PAGE_SIZE): Promise<KeyContents> {
+export function readKeyContents(queue: RedisQueue, key: string | Buffer, cursor = '', pageSize = CONTENTS_PAGE_SIZE): Promise<KeyContents> {
   return queue.attempt(async () => {
-    assertKeyUnderPrefix(key, queue.keys.prefix);
+    const refusal = keyRefusal(key, queue.keys.prefix);
+    if (refusal !== null) throw new QueueError(refusal, { invalidRequest: true });
     const [type, ttl] = (await execPipeline(queue.redis.pipeline().type(key).ttl(key))) as [string, number];
     const ttlSeconds = ttl >= 0 ? ttl : null;
-    const base = { key, cursor, ttlSeconds };
+    const base = { ...keyAddressOf(typeof key === 'string' ? Buffer.from(key, 'utf8') : key), cursor, ttlSeconds };
     const command = sizeCommand(type);
     const size = command ? Number(await queue.redis.call(command, key)) : null;
     switch (type) {
@@ -365,22 +385,21 @@ export const CENSUS_STRANGERS_PER_STEP = 200;
 
 /**
  * The spec's key list, after the prefix. Queue names are free text (a colon
- * included), so the per-queue patterns take anything between `q:` and the
- * suffix; job ids are the counter's whole numbers.
+ * or a newline included: dot-all), so the per-queue patterns take anything
+ * between `q:` and the suffix; job ids are the counter's whole numbers.
  */
 export const SPEC_KEY_PATTERNS: readonly { pattern: RegExp; type: RedisType; kind: 'job' | 'unique' | 'structural' }[] = [
   { pattern: /^j:[1-9]\d*$/, type: 'hash', kind: 'job' },
-  { pattern: /^q:.+:s:-?\d+$/, type: 'stream', kind: 'structural' },
-  { pattern: /^q:.+:levels$/, type: 'zset', kind: 'structural' },
-  { pattern: /^q:.+:delayed$/, type: 'zset', kind: 'structural' },
+  { pattern: /^q:.+:s:-?\d+$/s, type: 'stream', kind: 'structural' },
+  { pattern: /^q:.+:levels$/s, type: 'zset', kind: 'structural' },
+  { pattern: /^q:.+:delayed$/s, type: 'zset', kind: 'structural' },
   { pattern: /^u:.+$/s, type: 'string', kind: 'unique' },
   { pattern: /^failed$/, type: 'zset', kind: 'structural' },
   { pattern: /^queues$/, type: 'set', kind: 'structural' },
   { pattern: /^seq$/, type: 'string', kind: 'structural' },
 ];
 
-export interface CensusKey {
-  key: string;
+export interface CensusKey extends KeyAddress {
   type: RedisType;
 }
 
@@ -423,21 +442,22 @@ export function censusStep(queue: RedisQueue, cursor: string, count = CENSUS_SCA
     const pattern = patternUnder(prefix);
     // SCAN and DBSIZE see one server: in a cluster, the master holding the layout.
     const node = queue.nodeHoldingKeys();
-    const [{ cursor: next, found }, dbSize] = await Promise.all([scanStep(node, from, pattern, count), node.dbsize()]);
+    const [{ cursor: next, found }, dbSize] = await Promise.all([scanStepBuffers(node, from, pattern, count), node.dbsize()]);
     // SCAN may return a key twice across steps; the census counts what it is shown.
     const types = found.length > 0 ? await settlePipeline(found.reduce((pipeline, key) => pipeline.type(key), queue.redis.pipeline())) : [];
     const step: CensusStep = { cursor: next, done: next === '0', keys: found.length, jobs: 0, uniques: 0, structural: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize };
-    for (const [index, key] of found.entries()) {
+    const prefixBytes = Buffer.byteLength(prefix, 'utf8');
+    for (const [index, name] of found.entries()) {
       const reply = types[index];
       const type = typeof reply === 'string' ? reply : 'none';
       // Deleted between SCAN and TYPE (a job completing): nothing to count.
       if (type === 'none') continue;
-      const spec = specKeyOf(key.slice(prefix.length));
+      const spec = specKeyOf(bytesToText(name.subarray(prefixBytes)));
       if (spec === null) {
         step.strangerCount += 1;
-        if (step.strangers.length < CENSUS_STRANGERS_PER_STEP) step.strangers.push({ key, type });
+        if (step.strangers.length < CENSUS_STRANGERS_PER_STEP) step.strangers.push({ ...keyAddressOf(name), type });
       } else if (spec.type !== type) {
-        if (step.wrongType.length < CENSUS_STRANGERS_PER_STEP) step.wrongType.push({ key, type });
+        if (step.wrongType.length < CENSUS_STRANGERS_PER_STEP) step.wrongType.push({ ...keyAddressOf(name), type });
       }
       else if (spec.kind === 'job') step.jobs += 1;
       else if (spec.kind === 'unique') step.uniques += 1;

@@ -1,8 +1,9 @@
-import type { KeyContents, KeyLayout } from '../inspect/key-layout';
+import type { KeyAddress, KeyContents, KeyLayout } from '../inspect/key-layout';
+import { keyContentsSearch } from '../routes';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 
-export type { CensusKey, CensusStep, KeyContents, KeyLayout, LayoutKeyView } from '../inspect/key-layout';
+export type { CensusKey, CensusStep, KeyAddress, KeyContents, KeyLayout, LayoutKeyView } from '../inspect/key-layout';
 
 /** Strangers the census page lists by name; beyond that it only counts them. */
 export const CENSUS_LIST_CAP = 200;
@@ -13,14 +14,12 @@ export function keyLayoutQuery() {
 }
 
 /** GET /api/layout/key: one bounded page of a key under the prefix. */
-export function keyContentsPath(key: string, cursor: string): string {
-  const params = new URLSearchParams({ name: key });
-  if (cursor !== '') params.set('cursor', cursor);
-  return `/api/layout/key?${params}`;
+export function keyContentsPath(address: KeyAddress, cursor: string): string {
+  return `/api/layout/key?${keyContentsSearch(address, cursor)}`;
 }
 
-export function keyContentsQuery(key: string, cursor: string) {
-  return liveQueryOptions<KeyContents>(queryKeys.layout.contents(key, cursor), keyContentsPath(key, cursor));
+export function keyContentsQuery(address: KeyAddress, cursor: string) {
+  return liveQueryOptions<KeyContents>(queryKeys.layout.contents(address.raw ?? address.key, cursor), keyContentsPath(address, cursor));
 }
 
 /** GET /api/layout/census: the census's next SCAN step from `cursor`. */

@@ -16,10 +16,13 @@ export class QueueError extends Error {
 
   /** Redis could not be reached at all, as opposed to refusing or the input being wrong */
   readonly unreachable: boolean;
+  /** the request itself was wrong (a key outside the prefix, a cursor that is not one): the caller's fault, an HTTP 400 */
+  readonly invalidRequest: boolean;
 
-  constructor(message: string, options?: { cause?: unknown; unreachable?: boolean }) {
+  constructor(message: string, options?: { cause?: unknown; unreachable?: boolean; invalidRequest?: boolean }) {
     super(message, options);
     this.unreachable = options?.unreachable ?? false;
+    this.invalidRequest = options?.invalidRequest ?? false;
   }
 }
 

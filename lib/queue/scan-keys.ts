@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { nodeServingPrefix, type QueueClient } from './client';
+import { isUint64 } from './stream-ids';
 
 /**
  * Keys one SCAN command of the doctor or the census is asked to look at. At
@@ -8,6 +9,11 @@ import { nodeServingPrefix, type QueueClient } from './client';
  * matches); a quarter of that stays under.
  */
 export const SCAN_COUNT = 250;
+
+/** Whether `text` is a cursor SCAN accepts: an unsigned 64-bit whole number (Redis answers "invalid cursor" past it). */
+export function isScanCursor(text: string): boolean {
+  return isUint64(text);
+}
 
 /** A SCAN MATCH pattern for every key under `prefix`, its glob characters escaped. */
 export function patternUnder(prefix: string): string {
@@ -19,18 +25,25 @@ export function patternUnder(prefix: string): string {
  * commands of at most SCAN_COUNT each: a step covers as much of the keyspace
  * as one larger SCAN, while no single command holds Redis as long. Returns
  * the cursor to continue from ('0' once the walk is complete) and the keys
- * that matched `pattern`.
+ * that matched `pattern`, as the bytes they are (a key name need not be
+ * UTF-8).
  */
-export async function scanStep(node: Redis, cursor: string, pattern: string, keys: number): Promise<{ cursor: string; found: string[] }> {
-  const found: string[] = [];
+export async function scanStepBuffers(node: Redis, cursor: string, pattern: string, keys: number): Promise<{ cursor: string; found: Buffer[] }> {
+  const found: Buffer[] = [];
   let next = cursor;
   for (let looked = 0; looked < keys; looked += SCAN_COUNT) {
-    const [after, batch] = await node.scan(next, 'MATCH', pattern, 'COUNT', Math.min(SCAN_COUNT, keys - looked));
+    const [after, batch] = await node.scanBuffer(next, 'MATCH', pattern, 'COUNT', Math.min(SCAN_COUNT, keys - looked));
     found.push(...batch);
-    next = after;
+    next = after.toString();
     if (next === '0') break;
   }
   return { cursor: next, found };
+}
+
+/** scanStepBuffers with the names decoded as UTF-8 (a byte that is not UTF-8 becomes U+FFFD). */
+export async function scanStep(node: Redis, cursor: string, pattern: string, keys: number): Promise<{ cursor: string; found: string[] }> {
+  const { cursor: next, found } = await scanStepBuffers(node, cursor, pattern, keys);
+  return { cursor: next, found: found.map((key) => key.toString()) };
 }
 
 /**

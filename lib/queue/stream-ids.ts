@@ -13,3 +13,16 @@ export function compareStreamIds(a: string, b: string): number {
   const difference = BigInt(aMs) - BigInt(bMs) || BigInt(aSeq) - BigInt(bSeq);
   return difference === 0n ? 0 : difference < 0n ? -1 : 1;
 }
+
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Whether `text` is an unsigned 64-bit whole number as Redis writes one (SCAN cursors, the parts of an entry id). */
+export function isUint64(text: string): boolean {
+  return /^\d{1,20}$/.test(text) && BigInt(text) <= UINT64_MAX;
+}
+
+/** Whether `text` is a stream entry id `{ms}-{seq}` that Redis accepts. */
+export function isStreamId(text: string): boolean {
+  const [ms, seq, ...rest] = text.split('-');
+  return rest.length === 0 && ms !== undefined && seq !== undefined && isUint64(ms) && isUint64(seq);
+}

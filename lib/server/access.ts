@@ -1,10 +1,12 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
-import { checkCredentials, CLIENT_NAME_HEADER, SESSION_COOKIE, type Access } from '@/lib/auth/credentials';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
+import { checkAccess, CLIENT_NAME_HEADER, SESSION_COOKIE, type Access } from '@/lib/auth/credentials';
+import { sharedSessionStore } from '@/lib/auth/session-store';
 import type { Connection } from '@/lib/dashboard/connections';
 
-export type AccessCheck = { ok: true; access: Access } | { ok: false; status: 401 | 403 | 421 | 429; error: string };
+export type AccessCheck = { ok: true; access: Access } | { ok: false; status: 401 | 403 | 421 | 429 | 503; error: string };
 
 const cache = globalThis as typeof globalThis & { queuelensAccessSettings?: AccessSettings };
 
@@ -29,18 +31,34 @@ export function changeRefusal(access: Access, connection: Pick<Connection, 'labe
 /**
  * Who is asking, checked here and not only in the proxy: a handler or action
  * that trusted the proxy alone would be open whenever the proxy is skipped
- * (CVE-2025-29927). Refuses foreign Host names and missing or wrong
- * credentials.
+ * (CVE-2025-29927). Refuses foreign Host names, missing or wrong
+ * credentials, and sessions that were ended.
  */
 export async function authenticate(): Promise<AccessCheck> {
   const settings = accessSettings();
   const [headerList, cookieJar] = await Promise.all([headers(), cookies()]);
   if (!isAllowedHost(settings, headerList.get('host'))) return { ok: false, status: 421, error: 'This dashboard does not answer for that host name.' };
-  return checkCredentials(settings, {
-    sessionCookie: cookieJar.get(SESSION_COOKIE)?.value,
-    authorization: headerList.get('authorization'),
-    clientName: headerList.get(CLIENT_NAME_HEADER),
-  });
+  return checkAccess(
+    settings,
+    {
+      sessionCookie: cookieJar.get(SESSION_COOKIE)?.value,
+      authorization: headerList.get('authorization'),
+      clientName: headerList.get(CLIENT_NAME_HEADER),
+      clientAddress: headerList.get(CLIENT_ADDRESS_HEADER) ?? 'unknown',
+    },
+    sharedSessionStore(),
+  );
+}
+
+/** The address whose sign-in budget this request spends (lib/auth/client-address.ts). */
+export async function requestClientAddress(): Promise<string> {
+  return (await headers()).get(CLIENT_ADDRESS_HEADER) ?? 'unknown';
+}
+
+/** Whether the browser reached the dashboard over HTTPS (directly, or through a proxy that says so): its cookies are then `Secure`. */
+export async function isHttpsRequest(): Promise<boolean> {
+  const headerList = await headers();
+  return (headerList.get('origin') ?? '').startsWith('https:') || headerList.get('x-forwarded-proto') === 'https';
 }
 
 /**

@@ -4,6 +4,7 @@ import { AUDIT_RESULTS, AUDIT_ROLES } from '@/lib/dashboard/audit-entry';
 import { formatAuditLine, readAuditPage, recordAudit, type AuditFilter, type AuditPage, type NewAuditEntry } from '@/lib/dashboard/audit-log';
 import { dashboardKeys, dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { isStreamId } from '@/lib/queue/stream-ids';
 import { readQueue, type ReadResult } from './queue';
 
 /** QueueLens's own keys, under QUEUELENS_PREFIX. */
@@ -27,10 +28,12 @@ export async function recordMutation(queue: RedisQueue, entry: NewAuditEntry): P
   }
 }
 
-const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
-
 export const auditPageParams = z.object({
-  before: z.string().regex(STREAM_ID).optional(),
+  // Older than 0-0 there is nothing, and Redis refuses the exclusive range from it.
+  before: z
+    .string()
+    .refine((id) => isStreamId(id) && id !== '0-0')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   action: z.string().max(200).optional(),
   who: z.string().max(200).optional(),

@@ -1,15 +1,26 @@
 import 'server-only';
 import { z } from 'zod';
 import { censusStep, KEY_NAME_LIMIT, readKeyContents, readKeyLayout, type CensusStep, type KeyContents, type KeyLayout } from '@/lib/inspect/key-layout';
+import { isScanCursor } from '@/lib/queue/scan-keys';
 import { readQueue, type ReadResult } from './queue';
 
-export const keyContentsParams = z.object({
-  name: z.string().min(1).max(KEY_NAME_LIMIT),
-  cursor: z.string().max(50).regex(/^[\d-]*$/).default(''),
-});
+/** A key by its name, or by `raw`, its bytes in base64url, for a name that is not UTF-8 (see keyAddressOf). */
+export const keyContentsParams = z
+  .object({
+    name: z.string().min(1).max(KEY_NAME_LIMIT).optional(),
+    raw: z
+      .string()
+      .regex(/^[\w-]+$/)
+      .max(Math.ceil((KEY_NAME_LIMIT * 4) / 3))
+      .optional(),
+    cursor: z.string().max(50).regex(/^[\d-]*$/).default(''),
+  })
+  .refine(({ name, raw }) => (name === undefined) !== (raw === undefined));
+
+export type KeyContentsParams = z.output<typeof keyContentsParams>;
 
 export const censusParams = z.object({
-  cursor: z.string().regex(/^\d{1,20}$/).default('0'),
+  cursor: z.string().refine(isScanCursor).default('0'),
 });
 
 /** The key table, for GET /api/layout and the page's prefetch. */
@@ -17,9 +28,9 @@ export function readLayoutPage(): Promise<ReadResult<KeyLayout>> {
   return readQueue((queue) => readKeyLayout(queue), ['layout']);
 }
 
-/** One page of a key's contents, for GET /api/layout/key and the page's prefetch; keys outside the prefix are refused. */
-export function readKeyContentsPage(key: string, cursor: string): Promise<ReadResult<KeyContents>> {
-  return readQueue((queue) => readKeyContents(queue, key, cursor));
+/** One page of a key's contents, for GET /api/layout/key and the page's prefetch; keys outside the prefix are refused (400). */
+export function readKeyContentsPage({ name, raw, cursor }: KeyContentsParams): Promise<ReadResult<KeyContents>> {
+  return readQueue((queue) => readKeyContents(queue, raw !== undefined ? Buffer.from(raw, 'base64url') : name!, cursor));
 }
 
 /** One SCAN step of the census, for GET /api/layout/census. */

@@ -120,7 +120,8 @@ export async function closeQueues(): Promise<void> {
 
 /**
  * Runs a read for whoever may view, on the connection the request is for, as
- * a value. A QueueError's message is written for operators and is passed on;
+ * a value. A QueueError's message is written for operators and is passed on
+ * (with status 400 when the request itself was wrong);
  * anything else may carry internals, so it is logged here and reported
  * generically.
  *
@@ -142,7 +143,7 @@ export async function readQueue<T>(read: (queue: RedisQueue, connection: Connect
   try {
     return { ok: true, data: await (shared === undefined ? readNow() : sharedReads().read(connection.name, shared, await acceptedSnapshotAgeMs(), readNow)) };
   } catch (error) {
-    if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable };
+    if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable, ...(error.invalidRequest ? { status: 400 } : {}) };
     logEvent('error', 'reading the queues failed unexpectedly', { error });
     return { ok: false, error: UNKNOWN_ERROR };
   }

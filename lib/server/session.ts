@@ -1,28 +1,63 @@
 import 'server-only';
-import { cookies, headers } from 'next/headers';
+import { cookies } from 'next/headers';
 import { configuredSecrets } from '@/lib/auth/access-settings';
 import { SESSION_COOKIE } from '@/lib/auth/credentials';
+import { sharedSessionStore, type OpenSession, type SessionStore } from '@/lib/auth/session-store';
 import { issueSessionToken, SESSION_SECONDS, sessionKey, type Role } from '@/lib/auth/session-token';
-import { accessSettings } from './access';
+import { accessSettings, isHttpsRequest } from './access';
+import { logEvent } from './log';
+
+export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const STORE_MISSING = 'The session store is not set up yet; try again in a moment.';
+
+async function withStore<T>(operation: (store: SessionStore) => Promise<T>): Promise<SessionResult<T>> {
+  const store = sharedSessionStore();
+  if (!store) return { ok: false, error: STORE_MISSING };
+  try {
+    return { ok: true, value: await operation(store) };
+  } catch (error) {
+    logEvent('error', 'the session store failed', { error });
+    return { ok: false, error: `The Redis that keeps QueueLens's sessions (${store.server}) cannot be reached; nobody can sign in until it is back.` };
+  }
+}
 
 /**
- * Signs this browser in: a signed cookie that scripts cannot read
- * (HttpOnly), that no other site's request carries (SameSite=Strict), and
- * that travels only over HTTPS when the dashboard is served that way.
+ * Signs this browser in: a session opened in the store, and a signed cookie
+ * naming it that scripts cannot read (HttpOnly), that no other site's
+ * request carries (SameSite=Strict), and that travels only over HTTPS when
+ * the dashboard is served that way.
  */
-export async function startSession(role: Role, who: string): Promise<void> {
-  const [cookieJar, headerList] = await Promise.all([cookies(), headers()]);
-  const expiresAt = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
-  const secure = (headerList.get('origin') ?? '').startsWith('https:') || headerList.get('x-forwarded-proto') === 'https';
-  cookieJar.set(SESSION_COOKIE, issueSessionToken(sessionKey(configuredSecrets(accessSettings())), { role, who, expiresAt }), {
+export async function startSession(role: Role, who: string): Promise<SessionResult<OpenSession>> {
+  const opened = await withStore((store) => store.start(role, who));
+  if (!opened.ok) return opened;
+  const { id, expiresAt } = opened.value;
+  const [cookieJar, secure] = await Promise.all([cookies(), isHttpsRequest()]);
+  cookieJar.set(SESSION_COOKIE, issueSessionToken(sessionKey(configuredSecrets(accessSettings())), { id, role, who, expiresAt }), {
     httpOnly: true,
     sameSite: 'strict',
     secure,
     path: '/',
     maxAge: SESSION_SECONDS,
   });
+  return opened;
 }
 
-export async function endSession(): Promise<void> {
+/** Ends a session in the store, so that its cookie is refused wherever it was copied to. */
+export function endSessionById(id: string): Promise<SessionResult<boolean>> {
+  return withStore((store) => store.end(id));
+}
+
+/** The open sessions, newest first, and the moment they were read (unix seconds). */
+export function openSessions(): Promise<SessionResult<{ sessions: OpenSession[]; now: number }>> {
+  return withStore(async (store) => {
+    const nowMs = Date.now();
+    return { sessions: await store.list(nowMs), now: Math.floor(nowMs / 1000) };
+  });
+}
+
+/** Signs this browser out: its session ended in the store (when it names one), and its cookie deleted. */
+export async function endSession(sessionId: string | undefined): Promise<void> {
+  if (sessionId !== undefined) await endSessionById(sessionId);
   (await cookies()).delete(SESSION_COOKIE);
 }

@@ -10,7 +10,7 @@ import { formatDuration } from '@/components/ui/format-duration';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { DisplayValue } from '@/lib/inspect/display-text';
-import { keyContentsQuery, type KeyContents } from '@/lib/queries/key-layout';
+import { keyContentsQuery, type KeyAddress, type KeyContents } from '@/lib/queries/key-layout';
 import { layoutHref, layoutKeyHref } from '@/lib/routes';
 
 const ENTRIES = 'Contents';
@@ -148,12 +148,12 @@ function Pager({ contents }: { contents: KeyContents }) {
   return (
     <nav aria-label="Pages of this key" className="flex flex-wrap items-center gap-2 text-sm">
       {contents.cursor !== '' && (
-        <Link href={layoutKeyHref(contents.key)} className="button-secondary">
+        <Link href={layoutKeyHref(contents)} className="button-secondary">
           First page
         </Link>
       )}
       {contents.next !== null && (
-        <Link href={layoutKeyHref(contents.key, contents.next)} className="button-secondary">
+        <Link href={layoutKeyHref(contents, contents.next)} className="button-secondary">
           Next page
         </Link>
       )}
@@ -162,15 +162,15 @@ function Pager({ contents }: { contents: KeyContents }) {
 }
 
 /** One key under the prefix, a bounded page at a time, live; values as text. */
-export function KeyContentsView({ name, cursor }: { name: string; cursor: string }) {
-  const view = useLiveQuery(keyContentsQuery(name, cursor));
+export function KeyContentsView({ address, cursor }: { address: KeyAddress; cursor: string }) {
+  const view = useLiveQuery(keyContentsQuery(address, cursor));
   const contents = view.data;
   return (
     <div className="space-y-6">
       <div className="space-y-2">
         <BackToKeys />
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
-          Key <span className="font-mono">{name}</span>
+          Key <span className="font-mono">{address.key}</span>
         </h1>
         {contents !== undefined && contents.type !== 'none' && (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">

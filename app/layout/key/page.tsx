@@ -1,5 +1,6 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
+import { keyAddressOf } from '@/lib/inspect/key-layout';
 import { keyContentsQuery } from '@/lib/queries/key-layout';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { keyContentsParams, readKeyContentsPage } from '@/lib/server/key-layout';
@@ -18,12 +19,13 @@ interface Props {
 export default async function KeyContentsPage({ searchParams }: Props) {
   const params = keyContentsParams.safeParse(await searchParams);
   if (!params.success) return <NotAKeyAddress />;
-  const { name, cursor } = params.data;
+  const { name, raw, cursor } = params.data;
+  const address = raw === undefined ? { key: name!, raw: null } : keyAddressOf(Buffer.from(raw, 'base64url'));
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, keyContentsQuery(name, cursor), () => readKeyContentsPage(name, cursor));
+  await prefetchLiveQuery(queryClient, keyContentsQuery(address, cursor), () => readKeyContentsPage(params.data));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <KeyContentsView name={name} cursor={cursor} />
+      <KeyContentsView address={address} cursor={cursor} />
     </HydrationBoundary>
   );
 }
