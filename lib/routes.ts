@@ -15,6 +15,11 @@ export function queueHref(queue: string): Route {
   return `/queues/${encodeURIComponent(queue)}` as Route;
 }
 
+/** The reservations of one queue. */
+export function reservationsOfQueueHref(queue: string): Route {
+  return `${reservationsHref}?${new URLSearchParams({ queue })}` as Route;
+}
+
 /** The failed jobs of one queue. */
 export function failedOfQueueHref(queue: string): Route {
   return `/failed?${new URLSearchParams({ queue })}` as Route;

@@ -37,6 +37,7 @@ declare module 'ioredis' {
     queuelensHoldSamplerLock(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensReadAttention(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
@@ -74,6 +75,7 @@ const SCRIPT_FILES = {
   queuelensHoldSamplerLock: 'hold-sampler-lock-1.lua',
   queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
   queuelensReadCounts: 'read-counts-1.lua',
+  queuelensReadAttention: 'read-attention-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
 } as const;
 
