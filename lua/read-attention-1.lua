@@ -1,9 +1,14 @@
 --[[
   READ ATTENTION: what the overview's "no worker" and "overdue delayed" marks
   are judged on, for a batch of queues. Reads only, and bounded by the
-  caller's batch and LEVELS_READ: per queue its levels, two reads of its
-  delayed set, and per level stream one XINFO GROUPS and one XRANGE of a
-  single entry.
+  caller's batch and the levels read: per queue its levels, two reads of its
+  delayed set, and per level stream its pending summary and one XRANGE of a
+  single entry. Completed entries are deleted from their stream, so the
+  oldest entry after the newest pending one is the oldest the group has not
+  delivered. Only for a queue whose oldest waiting job is older than ARGV[4]
+  (the "no worker" threshold) are each stream's XINFO GROUPS (the group's
+  last-delivered-id) and its newest pending entry's idle time read: healthy
+  queues never pay for them.
 
   The stream keys are derived from data (levels from q:{queue}:levels), so
   every key is built from the prefix, which is why the layout needs one
@@ -15,16 +20,20 @@
   ARGV[1] prefix
   ARGV[2] group                 the consumer group workers reserve through
   ARGV[3] levels read at most per queue
-  ARGV[4..] queue names
+  ARGV[4] seconds a job must have waited before the last delivery is read
+  ARGV[5..] queue names
 
   Returns one reply per queue, in order:
-    {oldest ready, last delivered, due, oldest due}
+    {oldest ready, last delivered, due, oldest due, newest held}
         oldest ready      the id of the oldest stream entry the group has not
                           delivered yet, over every level; '' when none waits
         last delivered    the newest last-delivered-id of the group over
-                          every level; '' when it delivered nothing
+                          every level; '' when it delivered nothing, or
+                          when nothing waited long enough to read it
         due               how many delayed jobs are due (score <= now)
         oldest due        the score of the oldest due delayed job; '' when none
+        newest held       when the newest entry still pending was delivered,
+                          server ms; '' when none is pending or it was not read
     {error}               the first reply Redis refused (a key of the wrong
                           type), as its error text
 ]]
@@ -32,8 +41,10 @@ local rcall = redis.call
 -- @include layout
 -- @include server-time
 
-local prefix, group, levelsRead = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local prefix, group, levelsRead, lookAfter = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = serverNow()
+local clock = rcall('TIME')
+local nowMs = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 
 -- Stream ids compare by their two numbers, not as text ('9-0' < '10-0').
 local function idParts(id)
@@ -71,15 +82,21 @@ local function attentionOf(queue)
     local first = rcall('ZRANGEBYSCORE', delayedKey, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
     oldestDue = first[2] or ''
   end
-  local oldestReady, lastDelivered = '', ''
+  local oldestReady, lastDelivered, newestHeld = '', '', ''
+  local streams = {}
   for _, level in ipairs(levels) do
     local stream = streamKey(prefix, queue, level)
-    local delivered = lastDeliveredOf(stream)
+    local summary = redis.pcall('XPENDING', stream, group)
     local start = '-'
-    if delivered and delivered ~= '0-0' then
-      start = '(' .. delivered
-      if isNewer(delivered, lastDelivered) then lastDelivered = delivered end
+    local newestPending = false
+    if summary.err then
+      -- NOGROUP: never reserved from, or no such key; every entry waits.
+      if string.sub(summary.err, 1, 9) == 'WRONGTYPE' then return {summary.err} end
+    elseif summary[3] then
+      start = '(' .. summary[3]
+      newestPending = summary[3]
     end
+    streams[#streams + 1] = {stream, newestPending}
     local waiting = redis.pcall('XRANGE', stream, start, '+', 'COUNT', 1)
     if waiting.err then
       if string.sub(waiting.err, 1, 9) == 'WRONGTYPE' then return {waiting.err} end
@@ -88,9 +105,30 @@ local function attentionOf(queue)
       if oldestReady == '' or isNewer(oldestReady, id) then oldestReady = id end
     end
   end
-  return {oldestReady, lastDelivered, due, oldestDue}
+  local oldestMs = nil
+  if oldestReady ~= '' then oldestMs = idParts(oldestReady) end
+  if oldestDue ~= '' then
+    local dueMs = tonumber(oldestDue) * 1000
+    if oldestMs == nil or dueMs < oldestMs then oldestMs = dueMs end
+  end
+  if oldestMs ~= nil and nowMs - oldestMs >= lookAfter * 1000 then
+    for _, read in ipairs(streams) do
+      local stream, newestPending = read[1], read[2]
+      local delivered = lastDeliveredOf(stream)
+      if delivered and delivered ~= '0-0' and isNewer(delivered, lastDelivered) then lastDelivered = delivered end
+      if newestPending then
+        -- Entries are delivered in id order, so the newest pending one was handed out last of those still held.
+        local entry = rcall('XPENDING', stream, group, newestPending, newestPending, 1)[1]
+        if entry then
+          local heldMs = nowMs - entry[3]
+          if newestHeld == '' or heldMs > newestHeld then newestHeld = heldMs end
+        end
+      end
+    end
+  end
+  return {oldestReady, lastDelivered, due, oldestDue, newestHeld}
 end
 
 local replies = {}
-for i = 4, #ARGV do replies[#replies + 1] = attentionOf(ARGV[i]) end
+for i = 5, #ARGV do replies[#replies + 1] = attentionOf(ARGV[i]) end
 return replies

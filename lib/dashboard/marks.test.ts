@@ -11,7 +11,7 @@ const quiet: AttentionFigures = {
   lastDeliveredEntryAt: null,
   due: 0,
   oldestDueAt: null,
-  runningClaims: 0,
+  newestHeldDeliveryAt: null,
   ranOutClaims: [],
   failedAt: [],
   latestError: '',
@@ -20,7 +20,7 @@ const quiet: AttentionFigures = {
 describe('marksOf', () => {
   it('marks nothing on a quiet queue, or on a busy one whose workers keep up', () => {
     expect(marksOf(quiet, DEFAULT_MARK_THRESHOLDS)).toEqual([]);
-    const busy = { ...quiet, pending: 40, oldestWaitingAt: NOW - 2, lastDeliveredEntryAt: (NOW - 3) * 1000, runningClaims: 4 };
+    const busy = { ...quiet, pending: 40, oldestWaitingAt: NOW - 2, lastDeliveredEntryAt: (NOW - 3) * 1000, newestHeldDeliveryAt: (NOW - 1) * 1000 };
     expect(marksOf(busy, DEFAULT_MARK_THRESHOLDS)).toEqual([]);
   });
 
@@ -29,10 +29,12 @@ describe('marksOf', () => {
     expect(marksOf(unattended, DEFAULT_MARK_THRESHOLDS)).toEqual([{ kind: 'noWorker', ready: 9, waitingSeconds: 300 }]);
     // Never delivered anything at all: the same.
     expect(marksOf({ ...unattended, lastDeliveredEntryAt: null }, DEFAULT_MARK_THRESHOLDS)).toHaveLength(1);
-    // Within the threshold, or with a delivery of an entry added since, or a worker holding a live claim: not yet.
+    // Within the threshold, or with a delivery of an entry added since, or one handed out within the threshold: not yet.
     expect(marksOf({ ...unattended, oldestWaitingAt: NOW - 59 }, DEFAULT_MARK_THRESHOLDS)).toEqual([]);
     expect(marksOf({ ...unattended, lastDeliveredEntryAt: (NOW - 300) * 1000 }, DEFAULT_MARK_THRESHOLDS)).toEqual([]);
-    expect(marksOf({ ...unattended, runningClaims: 1 }, DEFAULT_MARK_THRESHOLDS)).toEqual([]);
+    expect(marksOf({ ...unattended, newestHeldDeliveryAt: (NOW - 30) * 1000 }, DEFAULT_MARK_THRESHOLDS)).toEqual([]);
+    // A slow worker's backlog: the entry it holds was handed out long ago, so nothing was handed out lately.
+    expect(marksOf({ ...unattended, newestHeldDeliveryAt: (NOW - 600) * 1000 }, DEFAULT_MARK_THRESHOLDS)).toHaveLength(1);
     expect(marksOf(unattended, { ...DEFAULT_MARK_THRESHOLDS, noWorkerSeconds: false })).toEqual([]);
   });
 

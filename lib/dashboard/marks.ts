@@ -8,7 +8,7 @@ import { everyQueueRulesFromEnv, queueRulesSchema, ruleFor, type QueueRules } fr
  * says something is wrong whatever the queue's size.
  */
 export interface MarkThresholds {
-  /** jobs ready this long with nothing handed out since and nobody holding a live claim: no worker reserves from the queue */
+  /** jobs ready this long with nothing handed out since: no worker reserves from the queue */
   noWorkerSeconds: number | false;
   /** a claim this long past its deadline that nobody reclaimed: its holder died or hangs, and no other worker reserves */
   stuckSeconds: number | false;
@@ -102,8 +102,8 @@ export interface AttentionFigures extends WaitingSince {
   /** due delayed jobs not promoted yet, and the oldest one's score */
   due: number;
   oldestDueAt: number | null;
-  /** claims whose deadline is still ahead (the reservations page's Running) */
-  runningClaims: number;
+  /** when the newest entry still held was handed out, server ms; null when none is held */
+  newestHeldDeliveryAt: number | null;
   /** claims past their deadline nobody reclaimed (the reservations page's overdue) */
   ranOutClaims: readonly RanOutClaim[];
   /** when each failure of the queue happened, unix seconds, newest first */
@@ -126,14 +126,14 @@ export type QueueMark =
 export function marksOf(figures: AttentionFigures, thresholds: MarkThresholds): QueueMark[] {
   const marks: QueueMark[] = [];
   const { now } = figures;
-  // A live claim is a worker at work: a backlog older than the threshold is then slow, not unattended.
-  if (
-    thresholds.noWorkerSeconds !== false &&
-    figures.pending > 0 &&
-    figures.runningClaims === 0 &&
-    nobodyReservedSince(figures, thresholds.noWorkerSeconds)
-  ) {
-    marks.push({ kind: 'noWorker', ready: figures.pending, waitingSeconds: now - figures.oldestWaitingAt! });
+  // Held entries are handed out in id order, so one handed out within the threshold is a worker at work:
+  // a backlog older than the threshold is then slow, not unattended.
+  if (thresholds.noWorkerSeconds !== false && figures.pending > 0) {
+    const limit = thresholds.noWorkerSeconds;
+    const handedOutLately = figures.newestHeldDeliveryAt !== null && now * 1000 - figures.newestHeldDeliveryAt < limit * 1000;
+    if (!handedOutLately && nobodyReservedSince(figures, limit)) {
+      marks.push({ kind: 'noWorker', ready: figures.pending, waitingSeconds: now - figures.oldestWaitingAt! });
+    }
   }
   if (thresholds.stuckSeconds !== false) {
     const limit = thresholds.stuckSeconds;

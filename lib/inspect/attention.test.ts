@@ -22,27 +22,44 @@ describe('readWaitingFigures', () => {
     const due = await queue.push('later', 'e', {}, { delaySeconds: 600 });
     await queue.redis.zadd(queue.keys.delayed('later'), now - 120, String(due));
 
-    const [mail, later, none] = await readWaitingFigures(queue, ['mail', 'later', 'never-pushed']);
+    const [mail, later, none] = await readWaitingFigures(queue, ['mail', 'later', 'never-pushed'], 0);
     expect(mail).toMatchObject({ due: 0, oldestDueAt: null });
     const mailFigures = mail as { oldestWaitingAt: number; lastDeliveredEntryAt: number };
     expect(mailFigures.oldestWaitingAt).toBeGreaterThanOrEqual(now - 1);
     expect(mailFigures.lastDeliveredEntryAt).toBeGreaterThanOrEqual((now - 1) * 1000);
-    expect(later).toEqual({ oldestWaitingAt: now - 120, lastDeliveredEntryAt: null, due: 1, oldestDueAt: now - 120 });
-    expect(none).toEqual({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null });
+    expect(mailFigures).toMatchObject({ newestHeldDeliveryAt: expect.any(Number) });
+    expect(later).toEqual({ oldestWaitingAt: now - 120, lastDeliveredEntryAt: null, due: 1, oldestDueAt: now - 120, newestHeldDeliveryAt: null });
+    expect(none).toEqual({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null });
 
     // Once every entry is handed out nothing waits, and the last delivery is still known.
     await queue.reserve(['mail'], 'w:1', 30);
     await queue.reserve(['mail'], 'w:1', 30);
-    const [drained] = await readWaitingFigures(queue, ['mail']);
-    expect(drained).toMatchObject({ oldestWaitingAt: null, due: 0 });
-    expect((drained as { lastDeliveredEntryAt: number }).lastDeliveredEntryAt).toBeGreaterThan(0);
+    const [drained] = await readWaitingFigures(queue, ['mail'], 0);
+    // Nothing waits, so the last delivery is not looked for.
+    expect(drained).toEqual({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null });
+  });
+
+  it('reads the last delivery only for a queue whose oldest job has waited long enough', async () => {
+    const queue = await openQueue();
+    await queue.push('mail', 'a', {});
+    await queue.push('mail', 'b', {});
+    await queue.reserve(['mail'], 'w:1', 30);
+    const [young] = await readWaitingFigures(queue, ['mail'], 3600);
+    expect(young).toMatchObject({ lastDeliveredEntryAt: null, newestHeldDeliveryAt: null });
+    expect((young as { oldestWaitingAt: number | null }).oldestWaitingAt).not.toBeNull();
+    const [old] = await readWaitingFigures(queue, ['mail'], 0);
+    const [seconds] = await queue.redis.time();
+    const figures = old as { lastDeliveredEntryAt: number | null; newestHeldDeliveryAt: number };
+    expect(figures.lastDeliveredEntryAt).not.toBeNull();
+    // Handed out just now: within a few seconds of the server's clock.
+    expect(Math.abs(Number(seconds) * 1000 - figures.newestHeldDeliveryAt)).toBeLessThan(5_000);
   });
 
   it('reports a queue whose keys are of the wrong type and still reads the others', async () => {
     const queue = await openQueue();
     await queue.push('fine', 'a', {});
     await queue.redis.set(queue.keys.delayed('broken'), 'not a set');
-    const [broken, fine] = await readWaitingFigures(queue, ['broken', 'fine']);
+    const [broken, fine] = await readWaitingFigures(queue, ['broken', 'fine'], 0);
     expect(broken).toEqual({ error: expect.stringMatching(/^Redis refused a queue command: WRONGTYPE/) });
     expect(fine).toMatchObject({ lastDeliveredEntryAt: null, due: 0 });
     expect((fine as { oldestWaitingAt: number | null }).oldestWaitingAt).not.toBeNull();

@@ -1,5 +1,5 @@
 import { refusedCommand } from '../queue/errors';
-import { execPipeline, settlePipeline } from '../queue/pipeline';
+import { execPipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 import { streamIdMs } from '../queue/stream-ids';
 import { bytesToText } from './display-text';
@@ -9,12 +9,14 @@ import { firstLine } from './failed';
 export interface WaitingFigures {
   /** when the oldest job not handed out yet became ready, unix seconds: the older of its oldest undelivered stream entry and its oldest due delayed job; null when none is ready */
   oldestWaitingAt: number | null;
-  /** the newest last-delivered-id of the queue's group as ms since the epoch (see Attendance in delayed-timeline.ts); null when it delivered nothing */
+  /** the newest last-delivered-id of the queue's group as ms since the epoch (see Attendance in delayed-timeline.ts); null when it delivered nothing, or when nothing waited `lookAfterSeconds` (it is then not read) */
   lastDeliveredEntryAt: number | null;
   /** delayed jobs that are due and not promoted yet */
   due: number;
   /** the score of the oldest of them, unix seconds; null when none is due */
   oldestDueAt: number | null;
+  /** when the newest entry still held was handed out, server ms: a delivery at least that recent happened; null when none is held, or when nothing waited `lookAfterSeconds` (it is then not read) */
+  newestHeldDeliveryAt: number | null;
 }
 
 /** A queue whose keys could not be read: no figures to judge, and why. */
@@ -33,27 +35,34 @@ function msOfEntry(id: string): number | null {
 }
 
 /**
- * Per queue named, in order: when its oldest ready job became ready, the
- * last delivery its group made, and its due delayed jobs. One round trip: a
+ * Per queue named, in order: when its oldest ready job became ready, its due
+ * delayed jobs, and, for a queue whose oldest job has waited at least
+ * `lookAfterSeconds`, the last delivery its group made. One round trip: a
  * bounded read-only script per QUEUES_PER_CALL queues
  * (lua/read-attention-1.lua), all in one pipeline.
  */
-export function readWaitingFigures(queue: RedisQueue, names: readonly string[]): Promise<(WaitingFigures | UnreadFigures)[]> {
+export function readWaitingFigures(queue: RedisQueue, names: readonly string[], lookAfterSeconds: number): Promise<(WaitingFigures | UnreadFigures)[]> {
   if (names.length === 0) return Promise.resolve([]);
   return queue.attempt(async () => {
     const batches = queue.redis.pipeline();
     for (let start = 0; start < names.length; start += QUEUES_PER_CALL) {
-      batches.queuelensReadAttention(queue.keys.queues, queue.keys.prefix, queue.settings.group, LEVELS_READ, ...names.slice(start, start + QUEUES_PER_CALL));
+      batches.queuelensReadAttention(queue.keys.queues, queue.keys.prefix, queue.settings.group, LEVELS_READ, lookAfterSeconds, ...names.slice(start, start + QUEUES_PER_CALL));
     }
-    const replies = ((await execPipeline(batches)) as ([string, string, number, string] | [string])[][]).flat();
+    const replies = ((await execPipeline(batches)) as ([string, string, number, string, number | string] | [string])[][]).flat();
     return replies.map((reply): WaitingFigures | UnreadFigures => {
       if (reply.length === 1) return { error: refusedCommand(reply[0]) };
-      const [oldestReady, lastDelivered, due, oldestDue] = reply;
+      const [oldestReady, lastDelivered, due, oldestDue, newestHeld] = reply;
       const readyMs = msOfEntry(oldestReady);
       const oldestDueAt = oldestDue === '' ? null : Number(oldestDue);
       const readyAt = readyMs === null ? null : Math.floor(readyMs / 1000);
       const oldestWaitingAt = readyAt === null ? oldestDueAt : oldestDueAt === null ? readyAt : Math.min(readyAt, oldestDueAt);
-      return { oldestWaitingAt, lastDeliveredEntryAt: msOfEntry(lastDelivered), due: Number(due), oldestDueAt };
+      return {
+        oldestWaitingAt,
+        lastDeliveredEntryAt: msOfEntry(lastDelivered),
+        due: Number(due),
+        oldestDueAt,
+        newestHeldDeliveryAt: newestHeld === '' ? null : Number(newestHeld),
+      };
     });
   });
 }
@@ -73,43 +82,27 @@ export interface RecentFailuresRead {
   truncated: boolean;
 }
 
+/** Bytes of each newest error the script keeps before taking its first line; firstLine() cuts it further for the screen. */
+const ERROR_BYTES_KEPT = 1024;
+
 /**
  * The failures since `sinceSeconds` (the failed set's score, unix seconds),
- * the newest `limit` at most, counted by queue, with each queue's newest
- * error's first line. Two pipelined reads of one field per job, then one
- * error per failing queue.
+ * the newest `limit` at most, grouped by queue, with each queue's newest
+ * error's first line: one bounded read-only script
+ * (lua/read-recent-failures-1.lua).
  */
 export function readRecentFailures(queue: RedisQueue, sinceSeconds: number, limit: number): Promise<RecentFailuresRead> {
   return queue.attempt(async () => {
-    const flat = await queue.redis.zrevrangebyscore(queue.keys.failed, '+inf', sinceSeconds, 'WITHSCORES', 'LIMIT', 0, limit + 1);
-    const entries: [number, number][] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) entries.push([Number(flat[i]), Number(flat[i + 1])]);
-    const truncated = entries.length > limit;
-    entries.splice(limit);
+    const reply = await queue.redis.queuelensReadRecentFailuresBuffer(queue.keys.failed, queue.keys.prefix, Math.floor(sinceSeconds), limit, ERROR_BYTES_KEPT);
+    const [truncated, groups] = reply as [number, [Buffer, Buffer, Buffer, Buffer[]][]];
     const byQueue = new Map<string, RecentFailures>();
-    if (entries.length === 0) return { byQueue, truncated };
-
-    const queueReads = queue.redis.pipeline();
-    for (const [id] of entries) queueReads.hgetBuffer(queue.keys.job(id), 'queue');
-    const queueNames = await settlePipeline(queueReads);
-    // Newest first, so a queue's first entry is its latest failure.
-    entries.forEach(([id, failedAtSeconds], index) => {
-      const name = queueNames[index];
-      // A hash gone (forgotten meanwhile) or not a hash says nothing about a queue.
-      if (!Buffer.isBuffer(name)) return;
-      const text = bytesToText(name);
-      const known = byQueue.get(text);
-      if (known) known.failedAt.push(failedAtSeconds);
-      else byQueue.set(text, { failedAt: [failedAtSeconds], latest: { id, failedAtSeconds, errorFirstLine: '' } });
-    });
-
-    const errorReads = queue.redis.pipeline();
-    for (const failures of byQueue.values()) errorReads.hgetBuffer(queue.keys.job(failures.latest.id), 'error');
-    const errors = await settlePipeline(errorReads);
-    [...byQueue.values()].forEach((failures, index) => {
-      const error = errors[index];
-      failures.latest.errorFirstLine = Buffer.isBuffer(error) ? firstLine(bytesToText(error)) : '';
-    });
-    return { byQueue, truncated };
+    for (const [name, id, error, scores] of groups) {
+      const failedAt = scores.map((score) => Number(score.toString()));
+      byQueue.set(bytesToText(name), {
+        failedAt,
+        latest: { id: Number(id.toString()), failedAtSeconds: failedAt[0] ?? 0, errorFirstLine: firstLine(bytesToText(error)) },
+      });
+    }
+    return { byQueue, truncated: truncated === 1 };
   });
 }

@@ -38,6 +38,8 @@ declare module 'ioredis' {
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadAttention(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: queue names and errors are shown whatever their encoding.
+    queuelensReadRecentFailuresBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
@@ -76,6 +78,7 @@ const SCRIPT_FILES = {
   queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
   queuelensReadCounts: 'read-counts-1.lua',
   queuelensReadAttention: 'read-attention-1.lua',
+  queuelensReadRecentFailures: 'read-recent-failures-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
 } as const;
 
