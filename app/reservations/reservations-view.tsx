@@ -15,6 +15,7 @@ import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { HolderGroup, ParkingHazard, ReservationRow, Reservations, ReservationState } from '@/lib/queries/reservations';
 import { reservationsQuery } from '@/lib/queries/reservations';
+import { reservationRowId } from '@/lib/routes';
 import { ReservationActions } from './reservation-actions';
 
 const OVERDUE_EXPLANATION = 'stats() still counts it reserved; the next reserve on this queue reclaims it.';
@@ -89,7 +90,7 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
       }
     >
       {group.rows.map((row) => (
-        <tr key={`${row.stream} ${row.entry}`}>
+        <tr key={`${row.stream} ${row.entry}`} id={reservationRowId(row)}>
           <Cell>
             {row.jobId === null ? <Absent label="no job id" /> : <JobLink id={row.jobId} />}
             <div className="mt-0.5">{row.jobId === null ? null : <JobName name={row.name} />}</div>
