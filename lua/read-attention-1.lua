@@ -1,14 +1,15 @@
 --[[
-  READ ATTENTION: what the overview's "no worker" and "overdue delayed" marks
-  are judged on, for a batch of queues. Reads only, and bounded by the
-  caller's batch and the levels read: per queue its levels, two reads of its
-  delayed set, and per level stream its pending summary and one XRANGE of a
-  single entry. Completed entries are deleted from their stream, so the
-  oldest entry after the newest pending one is the oldest the group has not
-  delivered. Only for a queue whose oldest waiting job is older than ARGV[4]
-  (the "no worker" threshold) are each stream's XINFO GROUPS (the group's
-  last-delivered-id) and its newest pending entry's idle time read: healthy
-  queues never pay for them.
+  READ ATTENTION: what the overview's "no worker", "stuck" and "overdue
+  delayed" marks are judged on, for a batch of queues. Reads only, and
+  bounded by the caller's batch, the levels read and ARGV[6]: per queue its
+  levels and two reads of its delayed set; per level stream its pending
+  summary, one XRANGE of a single entry and at most ARGV[6] pending entries
+  held longer than ARGV[5] ms (the candidates for "stuck"). Completed entries
+  are deleted from their stream, so the oldest entry after the newest pending
+  one is the oldest the group has not delivered. Only for a queue whose
+  oldest waiting job is older than ARGV[4] (the "no worker" threshold) are
+  each stream's XINFO GROUPS (the group's last-delivered-id) and its newest
+  pending entry's idle time read: healthy queues never pay for them.
 
   The stream keys are derived from data (levels from q:{queue}:levels), so
   every key is built from the prefix, which is why the layout needs one
@@ -21,10 +22,12 @@
   ARGV[2] group                 the consumer group workers reserve through
   ARGV[3] levels read at most per queue
   ARGV[4] seconds a job must have waited before the last delivery is read
-  ARGV[5..] queue names
+  ARGV[5] ms an entry must have been held to be a candidate for "stuck"
+  ARGV[6] candidates read at most per stream
+  ARGV[7..] queue names
 
   Returns one reply per queue, in order:
-    {oldest ready, last delivered, due, oldest due, newest held}
+    {oldest ready, last delivered, due, oldest due, newest held, held long}
         oldest ready      the id of the oldest stream entry the group has not
                           delivered yet, over every level; '' when none waits
         last delivered    the newest last-delivered-id of the group over
@@ -34,6 +37,10 @@
         oldest due        the score of the oldest due delayed job; '' when none
         newest held       when the newest entry still pending was delivered,
                           server ms; '' when none is pending or it was not read
+        held long         {level, entry id, idle ms, deliveries, …}: pending
+                          entries held at least ARGV[5] ms, oldest first per
+                          level; a claim that long past its deadline is
+                          among them (its idle time is its timeout and more)
     {error}               the first reply Redis refused (a key of the wrong
                           type), as its error text
 ]]
@@ -42,6 +49,7 @@ local rcall = redis.call
 -- @include server-time
 
 local prefix, group, levelsRead, lookAfter = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local heldLongMs, heldLongRead = tonumber(ARGV[5]), tonumber(ARGV[6])
 local now = serverNow()
 local clock = rcall('TIME')
 local nowMs = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -83,7 +91,7 @@ local function attentionOf(queue)
     oldestDue = first[2] or ''
   end
   local oldestReady, lastDelivered, newestHeld = '', '', ''
-  local streams = {}
+  local streams, heldLong = {}, {}
   for _, level in ipairs(levels) do
     local stream = streamKey(prefix, queue, level)
     local summary = redis.pcall('XPENDING', stream, group)
@@ -95,6 +103,12 @@ local function attentionOf(queue)
     elseif summary[3] then
       start = '(' .. summary[3]
       newestPending = summary[3]
+      for _, entry in ipairs(rcall('XPENDING', stream, group, 'IDLE', heldLongMs, '-', '+', heldLongRead)) do
+        heldLong[#heldLong + 1] = level
+        heldLong[#heldLong + 1] = entry[1]
+        heldLong[#heldLong + 1] = entry[3]
+        heldLong[#heldLong + 1] = entry[4]
+      end
     end
     streams[#streams + 1] = {stream, newestPending}
     local waiting = redis.pcall('XRANGE', stream, start, '+', 'COUNT', 1)
@@ -126,9 +140,9 @@ local function attentionOf(queue)
       end
     end
   end
-  return {oldestReady, lastDelivered, due, oldestDue, newestHeld}
+  return {oldestReady, lastDelivered, due, oldestDue, newestHeld, heldLong}
 end
 
 local replies = {}
-for i = 5, #ARGV do replies[#replies + 1] = attentionOf(ARGV[i]) end
+for i = 7, #ARGV do replies[#replies + 1] = attentionOf(ARGV[i]) end
 return replies

@@ -1,14 +1,8 @@
 import { readRecentFailures, readWaitingFigures } from '../inspect/attention';
-import { readReservations } from '../inspect/reservations';
+import { classifyPendingEntries, type PendingEntry } from '../inspect/reservations';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type QueueMark, type RanOutClaim } from './marks';
 
-/**
- * Pending entries joined to their jobs per read, oldest deliveries of each
- * stream first: the ones whose claims run out first. Beyond them a stuck
- * queue is still marked, by the claims that were read.
- */
-const CLAIMS_READ = 200;
 /** Failures read per call, newest first; more in the window are counted as at least this many. */
 const FAILURES_READ = 500;
 
@@ -24,28 +18,36 @@ export interface QueueAttention {
   error?: string;
 }
 
-/** The reservations page's reading of every claim: the ones past their deadline (its overdue rows), by queue, with their holders. */
-async function readRanOutClaims(queue: RedisQueue): Promise<Map<string, RanOutClaim[]>> {
-  const reservations = await readReservations(queue, { maxEntries: CLAIMS_READ });
+/** The smallest of a threshold over every queue, NEVER_SECONDS when every queue has it off. */
+function smallest(values: readonly (number | false)[]): number {
+  const least = Math.min(...values.map((value) => (value === false ? Infinity : value)));
+  return Number.isFinite(least) ? least : NEVER_SECONDS;
+}
+
+/**
+ * The claims past their deadline among `entries` (held long, the candidates
+ * for "stuck"), by queue with their holders: the entries joined and
+ * classified as the reservations page classifies its rows (its overdue ones).
+ */
+async function readRanOutClaims(queue: RedisQueue, entries: readonly PendingEntry[], now: number): Promise<Map<string, RanOutClaim[]>> {
   const byQueue = new Map<string, RanOutClaim[]>();
-  for (const { rows } of reservations.holders) {
-    for (const row of rows) {
-      if (row.state !== 'overdue') continue;
-      const claim = { holder: row.reservedBy, deadline: Number(row.reservedUntil) };
-      const claims = byQueue.get(row.queue);
-      if (claims) claims.push(claim);
-      else byQueue.set(row.queue, [claim]);
-    }
+  if (entries.length === 0) return byQueue;
+  for (const row of await classifyPendingEntries(queue, entries, now)) {
+    if (row.state !== 'overdue') continue;
+    const claim = { holder: row.reservedBy, deadline: Number(row.reservedUntil) };
+    const claims = byQueue.get(row.queue);
+    if (claims) claims.push(claim);
+    else byQueue.set(row.queue, [claim]);
   }
   return byQueue;
 }
 
 /**
  * What needs attention on each of `counts`' queues (their countsOf() rows),
- * in order, judged by `rules` against the server's clock. The waiting figures
- * are one round trip of bounded scripts; the claims are read only when some
- * queue has one, the failures (one bounded script) only when `failedCount`
- * is not 0.
+ * in order, judged by `rules` against the server's clock: one round trip of
+ * bounded scripts for the waiting figures and the entries held long, then
+ * those entries joined to their jobs (only when there are any) and the
+ * recent failures (one bounded script, only when `failedCount` is not 0).
  */
 export async function readQueueAttention(
   queue: RedisQueue,
@@ -55,16 +57,15 @@ export async function readQueueAttention(
 ): Promise<{ now: number; queues: QueueAttention[] }> {
   const names = counts.map((row) => row.queue);
   const thresholds = names.map((name) => markThresholdsFor(rules, name));
-  // The last delivery matters only to a queue whose jobs waited past its "no worker" threshold.
-  const noWorkerAfter = Math.min(...thresholds.map((each) => (each.noWorkerSeconds === false ? Infinity : each.noWorkerSeconds)));
-  const [waiting, [seconds]] = await Promise.all([
-    readWaitingFigures(queue, names, Number.isFinite(noWorkerAfter) ? noWorkerAfter : NEVER_SECONDS),
-    queue.attempt(() => queue.nodeHoldingKeys().time()),
-  ]);
+  // The last delivery matters only to a queue whose jobs waited past its "no worker" threshold,
+  // and only an entry held past the "stuck" threshold can be a claim that far past its deadline.
+  const further = { waitedSeconds: smallest(thresholds.map((each) => each.noWorkerSeconds)), heldSeconds: smallest(thresholds.map((each) => each.stuckSeconds)) };
+  const [waiting, [seconds]] = await Promise.all([readWaitingFigures(queue, names, further), queue.attempt(() => queue.nodeHoldingKeys().time())]);
   const now = Number(seconds);
   const longestWindow = Math.max(0, ...thresholds.map(failingWindowMinutes));
+  const heldLong = waiting.flatMap((figures) => ('error' in figures ? [] : figures.heldLong));
   const [claims, failures] = await Promise.all([
-    counts.some((row) => row.reserved > 0) ? readRanOutClaims(queue) : new Map<string, RanOutClaim[]>(),
+    readRanOutClaims(queue, heldLong, now),
     failedCount > 0 ? readRecentFailures(queue, now - longestWindow * 60, FAILURES_READ) : { byQueue: new Map(), truncated: false },
   ]);
   const queues = counts.map((row, index): QueueAttention => {
@@ -80,7 +81,11 @@ export async function readQueueAttention(
       {
         now,
         pending: row.pending,
-        ...figures,
+        oldestWaitingAt: figures.oldestWaitingAt,
+        lastDeliveredEntryAt: figures.lastDeliveredEntryAt,
+        due: figures.due,
+        oldestDueAt: figures.oldestDueAt,
+        newestHeldDeliveryAt: figures.newestHeldDeliveryAt,
         ranOutClaims: claims.get(row.queue) ?? [],
         failedAt,
         latestError: recent?.latest.errorFirstLine ?? '',

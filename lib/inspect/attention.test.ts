@@ -4,6 +4,9 @@ import { readRecentFailures, readWaitingFigures } from './attention';
 
 const openQueue = testQueueFactory();
 
+/** Look further at once: every wait and every hold counts as long. */
+const NOW_ON = { waitedSeconds: 0, heldSeconds: 0 };
+
 async function serverNow(queue: Awaited<ReturnType<typeof openQueue>>): Promise<number> {
   return Number((await queue.redis.time())[0]);
 }
@@ -22,21 +25,21 @@ describe('readWaitingFigures', () => {
     const due = await queue.push('later', 'e', {}, { delaySeconds: 600 });
     await queue.redis.zadd(queue.keys.delayed('later'), now - 120, String(due));
 
-    const [mail, later, none] = await readWaitingFigures(queue, ['mail', 'later', 'never-pushed'], 0);
+    const [mail, later, none] = await readWaitingFigures(queue, ['mail', 'later', 'never-pushed'], NOW_ON);
     expect(mail).toMatchObject({ due: 0, oldestDueAt: null });
     const mailFigures = mail as { oldestWaitingAt: number; lastDeliveredEntryAt: number };
     expect(mailFigures.oldestWaitingAt).toBeGreaterThanOrEqual(now - 1);
     expect(mailFigures.lastDeliveredEntryAt).toBeGreaterThanOrEqual((now - 1) * 1000);
-    expect(mailFigures).toMatchObject({ newestHeldDeliveryAt: expect.any(Number) });
-    expect(later).toEqual({ oldestWaitingAt: now - 120, lastDeliveredEntryAt: null, due: 1, oldestDueAt: now - 120, newestHeldDeliveryAt: null });
-    expect(none).toEqual({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null });
+    expect(mailFigures).toMatchObject({ newestHeldDeliveryAt: expect.any(Number), heldLong: [{ queue: 'mail', level: '5', entry: held.entry, deliveries: 1 }] });
+    expect(later).toEqual({ oldestWaitingAt: now - 120, lastDeliveredEntryAt: null, due: 1, oldestDueAt: now - 120, newestHeldDeliveryAt: null, heldLong: [] });
+    expect(none).toEqual({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null, heldLong: [] });
 
-    // Once every entry is handed out nothing waits, and the last delivery is still known.
+    // Once every entry is handed out nothing waits, so the last delivery is not looked for; all three are held.
     await queue.reserve(['mail'], 'w:1', 30);
     await queue.reserve(['mail'], 'w:1', 30);
-    const [drained] = await readWaitingFigures(queue, ['mail'], 0);
-    // Nothing waits, so the last delivery is not looked for.
-    expect(drained).toEqual({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null });
+    const [drained] = await readWaitingFigures(queue, ['mail'], NOW_ON);
+    expect(drained).toMatchObject({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null });
+    expect((drained as { heldLong: unknown[] }).heldLong).toHaveLength(3);
   });
 
   it('reads the last delivery only for a queue whose oldest job has waited long enough', async () => {
@@ -44,10 +47,10 @@ describe('readWaitingFigures', () => {
     await queue.push('mail', 'a', {});
     await queue.push('mail', 'b', {});
     await queue.reserve(['mail'], 'w:1', 30);
-    const [young] = await readWaitingFigures(queue, ['mail'], 3600);
-    expect(young).toMatchObject({ lastDeliveredEntryAt: null, newestHeldDeliveryAt: null });
+    const [young] = await readWaitingFigures(queue, ['mail'], { waitedSeconds: 3600, heldSeconds: 3600 });
+    expect(young).toMatchObject({ lastDeliveredEntryAt: null, newestHeldDeliveryAt: null, heldLong: [] });
     expect((young as { oldestWaitingAt: number | null }).oldestWaitingAt).not.toBeNull();
-    const [old] = await readWaitingFigures(queue, ['mail'], 0);
+    const [old] = await readWaitingFigures(queue, ['mail'], NOW_ON);
     const [seconds] = await queue.redis.time();
     const figures = old as { lastDeliveredEntryAt: number | null; newestHeldDeliveryAt: number };
     expect(figures.lastDeliveredEntryAt).not.toBeNull();
@@ -59,7 +62,7 @@ describe('readWaitingFigures', () => {
     const queue = await openQueue();
     await queue.push('fine', 'a', {});
     await queue.redis.set(queue.keys.delayed('broken'), 'not a set');
-    const [broken, fine] = await readWaitingFigures(queue, ['broken', 'fine'], 0);
+    const [broken, fine] = await readWaitingFigures(queue, ['broken', 'fine'], NOW_ON);
     expect(broken).toEqual({ error: expect.stringMatching(/^Redis refused a queue command: WRONGTYPE/) });
     expect(fine).toMatchObject({ lastDeliveredEntryAt: null, due: 0 });
     expect((fine as { oldestWaitingAt: number | null }).oldestWaitingAt).not.toBeNull();
