@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
+import { e2eSecrets } from './support';
 
 /** How long the unattended queue's job has waited, the stuck claim has been past its deadline and the delayed job has been due: well past the default minute. */
 const LONG_AGO_SECONDS = 600;
@@ -38,10 +39,12 @@ test.describe('the overview as a triage page', () => {
 
     await writeWaitingJob(queue, keys, names.unattended, LONG_AGO_SECONDS);
 
-    // A holder that died: its claim ran out ten minutes ago and no worker reserved from the queue since.
+    // A holder that died: handed its job eleven minutes ago on a one-minute claim, which ran out ten minutes ago,
+    // and no worker reserved from the queue since. XCLAIM … IDLE dates the delivery back, as the claim is.
     await queue.push(names.stuck, 'e2e.stuck', {});
     const held = (await queue.reserve([names.stuck], 'e2e-dead-worker:4242', 60))!;
     await queue.redis.hset(queue.keys.job(held.id), 'reserved_until', now - LONG_AGO_SECONDS);
+    await queue.redis.call('XCLAIM', queue.keys.stream(names.stuck, 0), queue.settings.group, 'shared', 0, held.entry, 'IDLE', (LONG_AGO_SECONDS + 60) * 1000);
 
     await queue.push(names.failing, 'e2e.failing', {});
     await queue.fail((await queue.reserve([names.failing], 'e2e-triage:1', 60))!, 'SMTP refused the message\n  at send (mail.php:12)');
@@ -117,5 +120,91 @@ test.describe('the overview as a triage page', () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       }
     }
+  });
+});
+
+test.describe('the failed list holds still', () => {
+  let queue: RedisQueue;
+  let keys: SpecKeys;
+
+  withSpecKeys((opened) => ({ queue, keys } = opened));
+
+  async function failOne(name: string, error: string): Promise<number> {
+    const id = await queue.push(name, 'e2e.fails', {});
+    await queue.fail((await queue.reserve([name], 'e2e-triage:3', 60))!, error);
+    return id;
+  }
+
+  test('new failures do not push rows down under a selection: "N new failures — show"', async ({ page }) => {
+    const name = keys.queueName('hold-still');
+    const first = await failOne(name, 'first');
+    const second = await failOne(name, 'second');
+    await page.goto('/failed');
+    const ids = page.getByRole('table', { name: 'Failed jobs, newest first' }).getByRole('rowheader');
+    await expect(ids.first()).toHaveText(String(second));
+    await expect(ids.nth(1)).toHaveText(String(first));
+    await page.getByRole('checkbox', { name: `Select job ${first}` }).check();
+
+    const third = await failOne(name, 'third');
+    const fourth = await failOne(name, 'fourth');
+    const show = page.getByRole('button', { name: '2 new failures — show' });
+    await expect(show).toBeVisible();
+    await expect(ids.first()).toHaveText(String(second));
+    await expect(ids.nth(1)).toHaveText(String(first));
+    await expect(page.getByRole('checkbox', { name: `Select job ${first}` })).toBeChecked();
+
+    await show.click();
+    await expect(ids.first()).toHaveText(String(fourth));
+    await expect(ids.nth(1)).toHaveText(String(third));
+    await expect(show).toHaveCount(0);
+    await expect(page.getByRole('checkbox', { name: `Select job ${first}` })).toBeChecked();
+  });
+
+  test('forget-before sits above the rows, its date and time typed as UTC text', async ({ page }) => {
+    await failOne(keys.queueName('forget-before'), 'old');
+    await page.goto('/failed');
+    const form = page.getByRole('form', { name: 'Forget failed jobs before a date' });
+    const table = page.getByRole('table', { name: 'Failed jobs, newest first' });
+    await expect(table).toBeVisible();
+    expect((await form.boundingBox())!.y).toBeLessThan((await table.boundingBox())!.y);
+    await expect(form.getByLabel('Failed before (UTC date)')).toHaveAttribute('type', 'text');
+    await expect(form.getByLabel('Failed before (UTC date)')).toHaveAttribute('placeholder', 'YYYY-MM-DD');
+    await expect(form.getByLabel('Time (UTC, optional)')).toHaveAttribute('type', 'text');
+  });
+
+  test('a filter that matches nothing says so and offers every failed job', async ({ page }) => {
+    await page.goto(`/failed?queue=${encodeURIComponent(keys.queueName('never-failed'))}`);
+    await expect(page.getByText('No failed job matches this filter.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Show every failed job' })).toHaveAttribute('href', '/failed');
+  });
+});
+
+test.describe('one clock, one name, an icon', () => {
+  test('the header says when the page was updated in UTC, 24-hour', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('banner').getByText(/^· updated \d\d:\d\d:\d\d UTC$/)).toBeVisible();
+  });
+
+  test.describe('signed in without a name', () => {
+    test.use({ storageState: { cookies: [], origins: [] } });
+
+    test('names the role once', async ({ page }) => {
+      await page.goto('/');
+      await page.getByLabel('Secret').fill(e2eSecrets().operator);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page).toHaveURL(/\/$/);
+      // The role alone, where a name would be followed by it.
+      await expect(page.getByRole('banner').locator('p').filter({ hasText: /^operator$/ })).toHaveCount(1);
+      await expect(page.getByRole('banner')).not.toContainText('operator · operator');
+    });
+
+    test('has a favicon, served before signing in', async ({ page, request }) => {
+      await page.goto('/login');
+      const href = await page.locator('link[rel="icon"]').first().getAttribute('href');
+      expect(href).toMatch(/^\/favicon\.ico/);
+      const icon = await request.get(href!);
+      expect(icon.status()).toBe(200);
+      expect(icon.headers()['content-type']).toBe('image/x-icon');
+    });
   });
 });
