@@ -3,6 +3,7 @@
 import { ThroughputChart } from '@/components/charts/throughput-chart';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
+import { AttentionSummary } from '@/components/queues/attention-summary';
 import { NoQueues } from '@/components/queues/no-queues';
 import { QueuesTable, sumOf } from '@/components/queues/queues-table';
 import { ThresholdSummary } from '@/components/queues/threshold-summary';
@@ -13,7 +14,7 @@ import { Stat } from '@/components/ui/stat';
 import { overviewQuery } from '@/lib/queries/overview';
 import { failedHref } from '@/lib/routes';
 
-/** The overview's live body: every queue's counts, throughput and alert state, the failed jobs and the Redis server, polled. */
+/** The overview's live body: every registered queue's counts, throughput, alert state and what needs attention, the failed jobs and the Redis server, polled. */
 export function Overview() {
   const view = useLiveQuery(overviewQuery());
   const overview = view.data;
@@ -26,6 +27,7 @@ export function Overview() {
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the queues…</p>
       ) : (
         <>
+          <AttentionSummary queues={overview.queues} now={overview.now} />
           <ThresholdSummary queues={overview.queues} />
           <EvictionWarning policy={overview.server.maxmemoryPolicy} />
           <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
@@ -36,7 +38,7 @@ export function Overview() {
           </div>
           {overview.queues.length > 0 ? (
             <>
-              <QueuesTable rows={overview.queues} throughput={overview.throughput} />
+              <QueuesTable rows={overview.queues} throughput={overview.throughput} now={overview.now} />
               <Section
                 title="Throughput"
                 description="Jobs processed, pushed and failed per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds."

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 import { ALERT_QUEUES } from './support';
 
@@ -27,30 +28,8 @@ test.describe('alert thresholds', () => {
   withSpecKeys((opened) => ({ queue, keys } = opened));
 
   test.beforeAll(async () => {
-    // One ready job laid out by hand as push-5.lua writes it, but with a stream entry id (the ms it joined) ten minutes old.
-    const late = keys.fixedQueueName(ALERT_QUEUES.late);
-    const id = await keys.takeId();
-    const [seconds] = await queue.redis.time();
-    const joined = Number(seconds) - LATE_BY_SECONDS;
-    const entry = `${joined * 1000}-0`;
-    await queue.redis.sadd(queue.keys.queues, late);
-    await queue.redis.zadd(queue.keys.levels(late), 0, '0');
-    await queue.redis.xadd(queue.keys.stream(late, 0), entry, 'job', String(id));
-    await queue.redis.hset(queue.keys.job(id), {
-      queue: late,
-      name: 'e2e.late',
-      payload: '{}',
-      attempts: 0,
-      max_attempts: 3,
-      priority: 0,
-      unique_key: '',
-      available_at: joined,
-      reserved_until: 0,
-      reserved_by: '',
-      last_error: '',
-      created_at: new Date(joined * 1000).toISOString().slice(0, 19).replace('T', ' '),
-      entry,
-    });
+    // One ready job that joined its stream ten minutes ago.
+    await writeWaitingJob(queue, keys, keys.fixedQueueName(ALERT_QUEUES.late), LATE_BY_SECONDS);
 
     // Five jobs against a backlog threshold of 3.
     const full = keys.fixedQueueName(ALERT_QUEUES.full);

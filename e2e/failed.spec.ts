@@ -138,6 +138,9 @@ test.describe('failed jobs', () => {
       await tab.goto('/failed');
       await select(tab, [id!]);
     }
+    // The second tab is the stale one: without updates its row cannot vanish under the click once the first retried it.
+    await second!.getByRole('combobox', { name: 'Refresh' }).selectOption({ label: 'Off' });
+    await expect(second!.getByText('Updates off', { exact: true })).toBeVisible();
     await first!.getByRole('button', { name: 'Retry 1' }).click();
     await expect(first!.getByText('Retried 1 job')).toBeVisible();
     await second!.getByRole('button', { name: 'Retry 1' }).click();

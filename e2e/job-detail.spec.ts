@@ -67,8 +67,8 @@ test.describe('job page', () => {
     await sleep(2_100);
 
     await page.goto(jobHref(overdue));
-    await expect(location(page)).toContainText(/Overdue: the claim ran out \d+ s ago; the next reserve on this queue reclaims it/);
-    await expect(location(page)).toContainText('Held by web-2:7');
+    await expect(location(page)).toContainText(withUtcMoment(String.raw`Held by web-2:7, claim ran out at {moment} \(\d+ s ago\)`));
+    await expect(location(page)).toContainText('The next reserve on this queue reclaims it.');
 
     await page.goto(jobHref(delayed));
     await expect(location(page)).toContainText(withUtcMoment(String.raw`Delayed until {moment} \(in (59 min \d+ s|1 h)\)`));
@@ -116,6 +116,53 @@ test.describe('job page', () => {
     await expect(page.getByRole('region', { name: 'Latest failed jobs' })).toContainText('No failed jobs of this queue.');
   });
 
+  test('shows the first lines of a failed job’s error and last error at the top, linked to the whole text', async ({ page }) => {
+    const { id } = await failedJob('excerpt');
+    const trace = ['PDOException: deadlock found', ...Array.from({ length: 30 }, (_, n) => `#${n} Db.php(${n + 10}): query()`)].join('\n');
+    await queue.redis.hset(queue.keys.job(id), 'error', trace, 'last_error', 'Timeout after 30 s');
+    await page.goto(jobHref(id));
+
+    const error = location(page).getByRole('figure', { name: 'Error', exact: true });
+    await expect(error).toContainText('PDOException: deadlock found\n#0 Db.php(10): query()');
+    await expect(error).toContainText('#4 Db.php(14): query()');
+    await expect(error).not.toContainText('#5 Db.php(15)');
+    await error.getByRole('link', { name: 'The whole error' }).click();
+    await expect(page).toHaveURL(/#field-error$/);
+    await expect(page.getByRole('region', { name: 'error', exact: true })).toBeInViewport();
+
+    const lastError = location(page).getByRole('figure', { name: 'Last error', exact: true });
+    await expect(lastError).toContainText('Timeout after 30 s');
+    await expect(lastError.getByRole('link', { name: 'Last error in the fields below' })).toHaveAttribute('href', '#field-last_error');
+  });
+
+  test('releases or fails a reserved job from its page, with the reservations page’s actions, and links its holder’s row', async ({ page }) => {
+    const queueName = keys.queueName('held');
+    const id = await queue.push(queueName, 'held.job', {});
+    const held = (await queue.reserve([queueName], 'web-3:99', 600))!;
+    await page.goto(jobHref(id));
+
+    await expect(location(page).getByRole('link', { name: 'Its holder’s row in the reservations' })).toHaveAttribute(
+      'href',
+      `/reservations?queue=${queueName}#entry-${queueName}-0-${held.entry}`,
+    );
+    // Its claim is still live: releasing asks first, as on the reservations page.
+    await location(page).getByRole('button', { name: `Release job ${id} now` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: `Release job ${id}` }).click();
+    await expect(toast(page, `Job ${id} released`)).toBeVisible();
+    await expect(location(page)).toContainText('Ready at priority 0: waiting for a worker');
+    await expect(location(page).getByRole('button', { name: `Release job ${id} now` })).toHaveCount(0);
+
+    await queue.reserve([queueName], 'web-3:99', 600);
+    await expect(location(page)).toContainText('Reserved by web-3:99');
+    await location(page).getByRole('button', { name: `Fail job ${id}…` }).click();
+    await page.getByRole('dialog').getByRole('textbox', { name: 'Reason' }).fill('Stuck on a dead socket');
+    await page.getByRole('dialog').getByRole('button', { name: `Fail job ${id}` }).click();
+    await expect(toast(page, `Job ${id} failed`)).toBeVisible();
+    await expect(location(page)).toContainText(withUtcMoment('Failed at {moment}'));
+    await expect(location(page).getByRole('figure', { name: 'Error', exact: true })).toContainText('Stuck on a dead socket');
+    expect(await queue.redis.zscore(queue.keys.failed, String(id))).not.toBeNull();
+  });
+
   test('forgets a failed job only once that is confirmed', async ({ page }) => {
     const { id } = await failedJob('forget');
     await page.goto(jobHref(id));
@@ -141,7 +188,7 @@ test.describe('job page', () => {
     await dialog.getByRole('button', { name: `Forget job ${id}` }).click();
 
     await expect(toast(page, `Forgot job ${id}`)).toBeVisible();
-    await expect(page.getByText(`Job ${id} is gone (completed or forgotten).`)).toBeVisible();
+    await expect(page.getByText(`Job ${id} is gone (finished or forgotten).`)).toBeVisible();
     expect(await queue.redis.exists(queue.keys.job(id))).toBe(0);
     expect(await queue.redis.zscore(queue.keys.failed, String(id))).toBeNull();
   });
@@ -274,10 +321,17 @@ test.describe('job page', () => {
     }
     expect((await request.get('/api/jobs/abc')).status()).toBe(400);
 
-    const gone = (await keys.takeId()) + 1_000_000;
-    await page.goto(jobHref(gone));
-    await expect(page.getByText(`Job ${gone} is gone (completed or forgotten).`)).toBeVisible();
-    expect(await (await request.get(`/api/jobs/${gone}`)).json()).toEqual({ ok: true, data: null });
+    // An id the counter handed out whose hash is gone: finished or forgotten.
+    const finished = await keys.takeId();
+    await page.goto(jobHref(finished));
+    await expect(page.getByText(`Job ${finished} is gone (finished or forgotten).`)).toBeVisible();
+    expect(await (await request.get(`/api/jobs/${finished}`)).json()).toEqual({ ok: true, data: { id: finished, gone: true, lastId: finished } });
+
+    // One above the counter was never a job.
+    const never = finished + 1_000_000;
+    await page.goto(jobHref(never));
+    await expect(page.getByText(`No job ${never}: no such job was ever pushed.`)).toBeVisible();
+    await expect(page.getByText(`the highest so far is ${finished}`)).toBeVisible();
   });
 
   test('looks right in light and dark, on a desktop and a phone', async ({ page }, testInfo) => {

@@ -17,6 +17,21 @@ export function queueHref(queue: string): Route {
   return `/queues/${encodeURIComponent(queue)}` as Route;
 }
 
+/** The reservations of one queue. */
+export function reservationsOfQueueHref(queue: string): Route {
+  return `${reservationsHref}?${new URLSearchParams({ queue })}` as Route;
+}
+
+/** The id of a pending entry's row on the reservations page: its queue, level and entry id, which name it on the whole page. */
+export function reservationRowId({ queue, level, entry }: { queue: string; level: string; entry: string }): string {
+  return `entry-${encodeURIComponent(queue)}-${level}-${entry}`;
+}
+
+/** A job's claim on the reservations page: its queue's reservations, scrolled to its row. */
+export function reservationOfJobHref(held: { queue: string; level: string; entry: string }): Route {
+  return `${reservationsOfQueueHref(held.queue)}#${reservationRowId(held)}` as Route;
+}
+
 /** The failed jobs of one queue. */
 export function failedOfQueueHref(queue: string): Route {
   return `/failed?${new URLSearchParams({ queue })}` as Route;

@@ -25,8 +25,11 @@ function JobOfButton({ subject }: { subject: string }) {
   return <span className="sr-only"> {subject.toLowerCase()}</span>;
 }
 
+/** What the repairs act on: the entry, and the job as the operator saw it (the reservations page's row, or the job page's). */
+export type SeenReservation = Pick<ReservationRow, 'queue' | 'level' | 'entry' | 'jobId' | 'state' | 'reservedBy' | 'reservedUntil' | 'attempts'>;
+
 /** The repairs one pending entry allows: release or fail a held job, clean up a tombstone. Mismatches are left to the next reserve. */
-export function ReservationActions({ row }: { row: ReservationRow }) {
+export function ReservationActions({ row }: { row: SeenReservation }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const reasonId = useId();

@@ -15,6 +15,7 @@ import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, ReservationsPage, ReservationState, ReservationsScope } from '@/lib/queries/reservations';
 import { reservationsQuery } from '@/lib/queries/reservations';
+import { reservationRowId } from '@/lib/routes';
 import { ReservationActions } from './reservation-actions';
 import { ReservationsFilter } from './reservations-filter';
 import { ReservationsPager } from './reservations-pager';
@@ -130,7 +131,7 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
       }
     >
       {group.rows.map((row) => (
-        <tr key={`${row.stream} ${row.entry}`}>
+        <tr key={`${row.stream} ${row.entry}`} id={reservationRowId(row)}>
           <Cell>
             {row.jobId === null ? <Absent label="no job id" /> : <JobLink id={row.jobId} />}
             <div className="mt-0.5">{row.jobId === null ? null : <JobName name={row.name} />}</div>

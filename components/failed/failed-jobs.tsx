@@ -7,10 +7,11 @@ import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { Banner } from '@/components/ui/banner';
 import { formatCount } from '@/components/ui/format-count';
-import { FAILED_PAGE_SIZE, failedPageQuery, isFiltered, SEARCH_MATCH_CAP, type FailedFilter } from '@/lib/queries/failed';
+import { FAILED_PAGE_SIZE, failedPageQuery, isFiltered, SEARCH_MATCH_CAP, type FailedFilter, type FailedRowView } from '@/lib/queries/failed';
 import { failedHref } from '@/lib/routes';
 import { FailedFilterForm } from './failed-filter-form';
 import { FailedList } from './failed-list';
+import { holdRows, type HeldRows } from './hold-rows';
 import { useFailedSearch } from './use-failed-search';
 
 /** `/failed`: every failed job page by page, or the jobs matching a filter. */
@@ -28,9 +29,32 @@ function pageHref(page: number): Route {
   return (page <= 1 ? failedHref : `${failedHref}?page=${page}`) as Route;
 }
 
+/** The rows of one page as shown, and the poll they were last reconciled with. */
+interface HeldPage {
+  page: number;
+  polled: readonly FailedRowView[];
+  view: HeldRows;
+}
+
+/**
+ * The rows of `page` held still between polls (see holdRows): newer failures
+ * are counted above the table instead of pushing rows down under the
+ * pointer or a selection, until `show` takes the latest poll.
+ */
+function useHeldRows(page: number, polled: readonly FailedRowView[] | undefined) {
+  const [held, setHeld] = useState<HeldPage | null>(null);
+  const fresh = (rows: readonly FailedRowView[]): HeldPage => ({ page, polled: rows, view: { rows: [...rows], arrived: 0 } });
+  // Derived from each poll as it renders (React's "adjusting state on a prop change"), so no frame shows the rows moved.
+  if (polled !== undefined && (held === null || held.page !== page || held.polled !== polled)) {
+    setHeld(held === null || held.page !== page ? fresh(polled) : { page, polled, view: holdRows(held.view.rows, polled) });
+  }
+  return { held: held?.page === page ? held.view : null, show: () => polled !== undefined && setHeld(fresh(polled)) };
+}
+
 function BrowsePages({ page }: { page: number }) {
   const view = useLiveQuery(failedPageQuery((page - 1) * FAILED_PAGE_SIZE));
   const data = view.data;
+  const { held, show } = useHeldRows(page, data?.rows);
   const lastPage = Math.max(1, Math.ceil((data?.total ?? 0) / FAILED_PAGE_SIZE));
   return (
     <div className="space-y-3">
@@ -48,8 +72,16 @@ function BrowsePages({ page }: { page: number }) {
               ? `Nothing on page ${page}; there are ${formatCount(lastPage)} pages.`
               : `Showing ${formatCount(data.offset + 1)}–${formatCount(data.offset + data.rows.length)} of ${formatCount(data.total)} failed jobs, newest first`}
           </p>
+          {/* Always in the page, so the count is announced when newer failures arrive. */}
+          <div role="status" aria-live="polite" className="text-sm">
+            {held !== null && held.arrived > 0 && (
+              <button type="button" className="rounded-md border border-blue-300 bg-blue-50 px-3 py-1.5 font-medium text-blue-900 hover:bg-blue-100 dark:border-blue-800 dark:bg-blue-950/60 dark:text-blue-100" onClick={show}>
+                {formatCount(held.arrived)} new {held.arrived === 1 ? 'failure' : 'failures'} — show
+              </button>
+            )}
+          </div>
           <FailedList
-            rows={data.rows}
+            rows={held?.rows ?? data.rows}
             matching={{ kind: 'every-failed-job', count: data.total }}
             readAt={view.readAt ?? 0}
             pager={
@@ -113,7 +145,18 @@ function SearchResults({ filter }: { filter: FailedFilter }) {
           </button>
         )}
       </div>
-      {(search.matches.length > 0 || !search.running) && (
+      {!search.running && search.error === null && search.matches.length === 0 ? (
+        <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+          <p className="font-semibold">No failed job matches this filter{search.cancelled ? ' among those searched' : ''}.</p>
+          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+            <Link href={failedHref} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+              Show every failed job
+            </Link>
+            , or change the filter above.
+          </p>
+        </div>
+      ) : (
+        search.matches.length > 0 && (
         <FailedList
           rows={rows}
           matching={{ kind: 'search-matches', ids: search.matches.map((row) => row.id) }}
@@ -135,6 +178,7 @@ function SearchResults({ filter }: { filter: FailedFilter }) {
             )
           }
         />
+        )
       )}
     </div>
   );

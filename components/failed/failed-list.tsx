@@ -100,6 +100,15 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
   const shownAllSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
   return (
     <div className="space-y-3">
+      {/* Above the rows, so it is reached without scrolling past a page of 50. */}
+      {matching.kind === 'every-failed-job' && (
+        <section aria-labelledby={forgetBeforeId} className="space-y-2 rounded-md border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900">
+          <h2 id={forgetBeforeId} className="text-base font-semibold">
+            Forget old failures
+          </h2>
+          <ForgetBeforeForm busy={busy} onForget={(expected, before) => act(() => actions.forgetOldest(expected, before))} />
+        </section>
+      )}
       {actions.progress ? (
         <BulkProgressBar progress={actions.progress} onCancel={actions.cancel} />
       ) : (
@@ -141,14 +150,6 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
       )}
       <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(rows.map((row) => row.id)) : selected, onSelect: select }} now={readAt / 1000} />
       {pager}
-      {matching.kind === 'every-failed-job' && (
-        <section aria-labelledby={forgetBeforeId} className="space-y-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
-          <h2 id={forgetBeforeId} className="text-base font-semibold">
-            Forget old failures
-          </h2>
-          <ForgetBeforeForm busy={busy} onForget={(expected, before) => act(() => actions.forgetOldest(expected, before))} />
-        </section>
-      )}
       <ConfirmDialog
         open={confirming}
         title={everyJob ? `Forget every failed job (${jobs(count)})?` : `Forget ${jobs(count)}?`}

@@ -46,11 +46,13 @@ export function describeLocation(location: JobLocation, now: number): LocationWo
         };
       }
       const ranOut =
-        reservedUntil <= 0 ? 'the claim has no deadline' : now - reservedUntil < 1 ? 'the claim ran out just now' : `the claim ran out ${formatRelative(reservedUntil, now)}`;
+        reservedUntil <= 0
+          ? 'its claim has no deadline'
+          : `claim ran out at ${formatUtc(reservedUntil, now)} (${now - reservedUntil < 1 ? 'just now' : formatRelative(reservedUntil, now)})`;
       return {
         kind: 'overdue',
-        headline: `Overdue: ${ranOut}; the next reserve on this queue reclaims it`,
-        detail: `Held by ${holder(reservedBy)}${reservedUntil > 0 ? ` until ${formatUtc(reservedUntil, now)}` : ''}. ${delivered} The holder most likely stopped; the job counts as reserved until a worker reclaims it.`,
+        headline: `Held by ${holder(reservedBy)}, ${ranOut}`,
+        detail: `The next reserve on this queue reclaims it. ${delivered} The holder most likely stopped; the job counts as reserved until a worker reclaims it.`,
       };
     }
     case 'delayed': {

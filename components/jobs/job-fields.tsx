@@ -8,6 +8,11 @@ import type { JobDetail } from '@/lib/inspect/job-detail';
 import { jobFieldDownloadHref } from '@/lib/routes';
 import { fieldRows } from './field-rows';
 
+/** The id of a field's row, for links to it from the top of the page. */
+export function fieldAnchor(name: string): string {
+  return `field-${encodeURIComponent(name)}`;
+}
+
 /** Fields whose whole text is the point: shown in a block of their own. */
 const BLOCK_FIELDS = new Set(['payload', 'error', 'last_error']);
 /** Unix seconds the scripts compare; 0 means "not set". */
@@ -81,7 +86,7 @@ export function JobFields({ detail }: { detail: JobDetail }) {
   return (
     <dl className="divide-y divide-zinc-100 rounded-md border border-zinc-200 bg-white text-sm dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
       {rows.map(({ name, value }) => (
-        <div key={name} className="grid gap-1 px-4 py-2.5 sm:grid-cols-[11rem_minmax(0,1fr)] sm:gap-4">
+        <div key={name} id={fieldAnchor(name)} className="grid scroll-mt-4 gap-1 px-4 py-2.5 sm:grid-cols-[11rem_minmax(0,1fr)] sm:gap-4">
           <dt className="font-mono text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{name}</dt>
           <dd className="min-w-0">
             <FieldValue detail={detail} name={name} value={value} />

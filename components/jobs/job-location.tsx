@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { JobLocation } from '@/lib/inspect/job-detail';
 import { describeLocation, type LocationKind } from './describe-location';
 
@@ -12,13 +13,14 @@ const TONE: Record<LocationKind, string> = {
   failed: 'border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50',
 };
 
-/** Where the job is now, in plain words, and what follows from it. */
-export function JobLocationNote({ location, now }: { location: JobLocation; now: number }) {
+/** Where the job is now, in plain words, and what follows from it; `children` (its errors' first lines) below. */
+export function JobLocationNote({ location, now, children }: { location: JobLocation; now: number; children?: ReactNode }) {
   const { kind, headline, detail } = describeLocation(location, now);
   return (
     <div className={`rounded-md border px-4 py-3 ${TONE[kind]}`}>
       <p className="font-medium [overflow-wrap:anywhere]">{headline}</p>
       <p className="mt-1 text-sm opacity-90">{detail}</p>
+      {children}
     </div>
   );
 }

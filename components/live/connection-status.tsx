@@ -1,6 +1,6 @@
 'use client';
 
-import { LocalTime } from '@/components/ui/local-time';
+import { UtcTime } from '@/components/ui/utc-time';
 import type { Connection } from '@/lib/queries/connection';
 import { useConnection } from './use-connection';
 import { usePollInterval } from './use-poll-interval';
@@ -35,7 +35,7 @@ export function ConnectionStatus() {
       </span>
       {connection.readAt !== null && (
         <span className="hidden tabular-nums sm:inline">
-          · updated <LocalTime ms={connection.readAt} />
+          · updated <UtcTime ms={connection.readAt} />
         </span>
       )}
     </p>

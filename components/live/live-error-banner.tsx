@@ -1,5 +1,5 @@
 import { Banner } from '@/components/ui/banner';
-import { LocalTime } from '@/components/ui/local-time';
+import { UtcTime } from '@/components/ui/utc-time';
 import type { LiveQueryView } from './use-live-query';
 
 /**
@@ -14,7 +14,7 @@ export function LiveErrorBanner({ title, view }: { title: string; view: LiveQuer
       {view.error}
       {view.data !== undefined && view.readAt !== null && (
         <span className="mt-1 block">
-          What is shown below was read at <LocalTime ms={view.readAt} />; it updates again as soon as a read succeeds.
+          What is shown below was read at <UtcTime ms={view.readAt} />; it updates again as soon as a read succeeds.
         </span>
       )}
     </Banner>

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { useId } from 'react';
 import { Sparkline } from '@/components/charts/sparkline';
 import { Badge } from '@/components/ui/badge';
 import { formatCount } from '@/components/ui/format-count';
@@ -7,8 +8,9 @@ import { Absent, Cell, DataTable, HeaderCell, RowHeaderCell } from '@/components
 import type { OverviewQueue } from '@/lib/queries/overview';
 import { glanceOf, type HistoryPoint, type ThroughputGlance } from '@/lib/queries/throughput';
 import type { QueueStats } from '@/lib/queue/redis-queue';
-import { queueHref } from '@/lib/routes';
+import { failedHref, failedOfQueueHref, queueHref, reservationsHref, reservationsOfQueueHref } from '@/lib/routes';
 import { describeCrossing } from './describe-crossing';
+import { QueueMarks } from './queue-marks';
 
 type Count = 'pending' | 'delayed' | 'reserved' | 'total';
 
@@ -20,6 +22,18 @@ const COLUMNS: readonly { key: Count; label: string }[] = [
 ];
 
 const MUTED = 'text-xs text-zinc-500 dark:text-zinc-400';
+const FIGURE_LINK = 'text-blue-700 underline-offset-2 hover:underline dark:text-blue-400';
+
+/** The failed-recently column's heading: its window when every queue counts over the same one, which is the usual case. */
+function failedHeading(rows: readonly OverviewQueue[]): { heading: string; sameWindow: boolean } {
+  const windows = new Set(rows.map((row) => row.failedRecently.minutes));
+  const [only] = windows;
+  return windows.size === 1 && only !== undefined ? { heading: `Failed, ${only} min`, sameWindow: true } : { heading: 'Failed recently', sameWindow: false };
+}
+
+function failedFigure({ count, atLeast }: OverviewQueue['failedRecently']): string {
+  return `${formatCount(count)}${atLeast && count > 0 ? '+' : ''}`;
+}
 
 /** One column's total over every queue. */
 export function sumOf(rows: readonly QueueStats[], key: Count): number {
@@ -63,20 +77,25 @@ function GlanceCells({ glance }: { glance: ThroughputGlance }) {
 }
 
 /**
- * Jobs per queue as stats() reports them, each queue's processed/s over the
- * last 15 minutes and how long its oldest ready job has waited (the figure
- * that says a queue is falling behind), with a row for every queue together
- * (`throughput`). A queue over one of its alert thresholds is marked, with
- * which one and by how much; one whose keys could not be read shows why
+ * Every registered queue, empty ones included, sorted by name so that rows
+ * hold still between polls: its counts (the Reserved figure a link to its
+ * reservations), its failures in its failing window (a link to its failed
+ * jobs), processed/s over the last 15 minutes and how long its oldest ready
+ * job has waited. A queue that needs attention is marked with what is wrong
+ * and a link to the page that deals with it; one over an alert threshold
+ * says which and by how much; one whose keys could not be read shows why
  * instead of counts. Queue names are whatever the producers wrote and render
  * as text.
  */
-export function QueuesTable({ rows, throughput }: { rows: readonly OverviewQueue[]; throughput: readonly HistoryPoint[] }) {
+export function QueuesTable({ rows, throughput, now }: { rows: readonly OverviewQueue[]; throughput: readonly HistoryPoint[]; now: number }) {
+  const failed = failedHeading(rows);
+  // Ids by position, not by name: queue names are whatever producers wrote.
+  const idPrefix = useId();
   return (
     <DataTable
       label="Jobs per queue"
       captioned
-      minWidthClass="min-w-[52rem]"
+      minWidthClass="min-w-[58rem]"
       head={
         <>
           <HeaderCell>Queue</HeaderCell>
@@ -85,6 +104,7 @@ export function QueuesTable({ rows, throughput }: { rows: readonly OverviewQueue
               {label}
             </HeaderCell>
           ))}
+          <HeaderCell numeric>{failed.heading}</HeaderCell>
           <HeaderCell numeric>Processed/s, 15 min</HeaderCell>
           <HeaderCell numeric>Wait</HeaderCell>
         </>
@@ -94,20 +114,39 @@ export function QueuesTable({ rows, throughput }: { rows: readonly OverviewQueue
           <RowHeaderCell>All queues</RowHeaderCell>
           {COLUMNS.map(({ key }) => (
             <Cell key={key} numeric>
-              {formatCount(sumOf(rows, key))}
+              {key === 'reserved' ? (
+                <Link href={reservationsHref} className={FIGURE_LINK} aria-label={`${formatCount(sumOf(rows, key))} reserved in all queues: the reservations`}>
+                  {formatCount(sumOf(rows, key))}
+                </Link>
+              ) : (
+                formatCount(sumOf(rows, key))
+              )}
             </Cell>
           ))}
+          <Cell numeric>
+            <Link href={failedHref} className={FIGURE_LINK}>
+              {formatCount(rows.reduce((sum, row) => sum + row.failedRecently.count, 0))}
+            </Link>
+          </Cell>
           <GlanceCells glance={glanceOf(throughput)} />
         </>
       }
     >
-      {rows.map((row) => (
-        <tr key={row.queue} className={row.crossed.length > 0 ? 'bg-amber-50 dark:bg-amber-950/40' : undefined}>
-          <RowHeaderCell>
-            <Link href={queueHref(row.queue)} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+      {rows.map((row, index) => (
+        <tr
+          key={row.queue}
+          className={row.marks.length > 0 ? 'bg-red-50/60 dark:bg-red-950/30' : row.crossed.length > 0 ? 'bg-amber-50 dark:bg-amber-950/40' : undefined}
+        >
+          <RowHeaderCell labelledBy={`${idPrefix}-${index}`}>
+            <Link
+              id={`${idPrefix}-${index}`}
+              href={queueHref(row.queue)}
+              className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
+            >
               {row.queue}
             </Link>
             {row.error !== undefined && <p className="mt-1 text-xs text-red-700 dark:text-red-400">{row.error}</p>}
+            <QueueMarks queue={row.queue} marks={row.marks} now={now} />
             {row.crossed.length > 0 && (
               // Each crossing kept on one line, so a narrow column wraps between them rather than inside one.
               <p className="mt-1 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-xs text-amber-950 dark:text-amber-100">
@@ -123,9 +162,27 @@ export function QueuesTable({ rows, throughput }: { rows: readonly OverviewQueue
           </RowHeaderCell>
           {COLUMNS.map(({ key }) => (
             <Cell key={key} numeric>
-              {row.error === undefined ? formatCount(row[key]) : <Absent label="unknown" />}
+              {row.error !== undefined ? (
+                <Absent label="unknown" />
+              ) : key === 'reserved' ? (
+                <Link href={reservationsOfQueueHref(row.queue)} className={FIGURE_LINK} aria-label={`${formatCount(row.reserved)} reserved in ${row.queue}: its reservations`}>
+                  {formatCount(row.reserved)}
+                </Link>
+              ) : (
+                formatCount(row[key])
+              )}
             </Cell>
           ))}
+          <Cell numeric>
+            <Link
+              href={failedOfQueueHref(row.queue)}
+              className={FIGURE_LINK}
+              aria-label={`${failedFigure(row.failedRecently)} failed in ${row.queue} in the last ${row.failedRecently.minutes} min: its failed jobs`}
+            >
+              {failedFigure(row.failedRecently)}
+              {!failed.sameWindow && <span className={MUTED}> in {row.failedRecently.minutes} min</span>}
+            </Link>
+          </Cell>
           <GlanceCells glance={row} />
         </tr>
       ))}

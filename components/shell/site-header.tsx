@@ -45,7 +45,9 @@ export function SiteHeader({ session }: { session: HeaderSession | null }) {
           <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-1.5 sm:px-6">
             <ConnectionSwitcher current={session.connection} choices={session.choices} />
             <p className="ml-auto text-sm text-zinc-600 dark:text-zinc-400">
-              {session.access.who} · <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.access.role}</span>
+              {/* Signed in without a name, the name is the role: said once. */}
+              {session.access.who !== session.access.role && `${session.access.who} · `}
+              <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.access.role}</span>
               {session.access.role === 'viewer' && ' (can look, not change)'}
             </p>
             <Link href={sessionsHref} className="text-sm text-blue-700 underline dark:text-blue-400">

@@ -56,10 +56,15 @@ export function HeaderCell({ children, numeric = false }: { children: ReactNode;
   );
 }
 
-/** The cell that names its row (a queue), in the row's weight: normal in the body, bold in the foot. */
-export function RowHeaderCell({ children }: { children: ReactNode }) {
+/**
+ * The cell that names its row (a queue), in the row's weight: normal in the
+ * body, bold in the foot. `labelledBy` names it by one element inside it
+ * when it holds more than the name (marks, warnings), so the name each of
+ * the row's cells is announced under stays the queue's.
+ */
+export function RowHeaderCell({ children, labelledBy }: { children: ReactNode; labelledBy?: string }) {
   return (
-    <th scope="row" className="px-4 py-2 text-left align-top [font-weight:inherit] [overflow-wrap:anywhere]">
+    <th scope="row" aria-labelledby={labelledBy} className="px-4 py-2 text-left align-top [font-weight:inherit] [overflow-wrap:anywhere]">
       {children}
     </th>
   );

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
 import { alertRulesFromEnv, alertRulesSchema, NO_ALERTS, type AlertRules } from './alerts';
+import { DEFAULT_MARKS, markRulesFromEnv, markRulesSchema, type MarkRules } from './marks';
 
 /** One Redis the dashboard can show, as the header's switcher lists it. */
 export interface Connection {
@@ -12,6 +13,8 @@ export interface Connection {
   readOnly: boolean;
   /** the thresholds over which the overview flags a queue */
   alerts: AlertRules;
+  /** when the overview marks a queue as needing attention (no worker, stuck, failing, overdue delayed) */
+  marks: MarkRules;
 }
 
 const connectionEntry = z
@@ -25,6 +28,7 @@ const connectionEntry = z
     group: z.string().min(1).optional(),
     readOnly: z.boolean().default(false),
     alerts: alertRulesSchema.optional(),
+    marks: markRulesSchema.optional(),
   })
   .strict()
   .refine((entry) => (entry.url === undefined) !== (entry.redis === undefined), { message: 'give either "url" or "redis", not both or neither' });
@@ -52,17 +56,18 @@ export function parseConnections(text: string, source: string): Connection[] {
   return parsed.data.connections.map((entry) => {
     const layout = { ...(entry.prefix !== undefined ? { prefix: entry.prefix } : {}), ...(entry.group !== undefined ? { group: entry.group } : {}) };
     const settings = entry.url !== undefined ? settingsFromUrl(entry.url, layout) : readSettings({ ...entry.redis, ...layout });
-    return { name: entry.name, label: entry.label ?? entry.name, settings, readOnly: entry.readOnly, alerts: entry.alerts ?? NO_ALERTS };
+    return { name: entry.name, label: entry.label ?? entry.name, settings, readOnly: entry.readOnly, alerts: entry.alerts ?? NO_ALERTS, marks: entry.marks ?? DEFAULT_MARKS };
   });
 }
 
 /**
  * The one connection of a dashboard without a config file: REDIS_URL, QUEUE_PREFIX and
- * QUEUE_GROUP, and QUEUELENS_ALERT_WAIT_SECONDS and QUEUELENS_ALERT_BACKLOG for every queue.
+ * QUEUE_GROUP, QUEUELENS_ALERT_WAIT_SECONDS and QUEUELENS_ALERT_BACKLOG for every queue,
+ * and the QUEUELENS_MARK_* thresholds (see markRulesFromEnv).
  */
 export function connectionFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Connection {
   const settings = settingsFromEnv(env);
-  return { name: 'default', label: `${settings.hostname}:${settings.port}`, settings, readOnly: false, alerts: alertRulesFromEnv(env) };
+  return { name: 'default', label: `${settings.hostname}:${settings.port}`, settings, readOnly: false, alerts: alertRulesFromEnv(env), marks: markRulesFromEnv(env) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testQueueFactory, waitFor } from '../queue/test-redis';
 import { NO_ALERTS } from './alerts';
+import { DEFAULT_MARKS } from './marks';
 import { readHistory } from './history';
 import { dashboardKeys, throughputKeys } from './keys';
 import { DEFAULT_SAMPLE_MS, sampleMsFromEnv, startSampling } from './sampling';
@@ -15,9 +16,9 @@ describe('startSampling', () => {
     const dashboardPrefix = `${queue.keys.prefix}ql:`;
     const sampling = startSampling({
       connections: [
-        { name: 'main', label: 'main', settings: queue.settings, readOnly: false, alerts: NO_ALERTS },
+        { name: 'main', label: 'main', settings: queue.settings, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
         // Nothing listens on port 1.
-        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, readOnly: false, alerts: NO_ALERTS },
+        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
       ],
       dashboardPrefix,
       intervalMs: 250,

@@ -72,6 +72,27 @@ export const TIMELINE_SCALES = {
  */
 export const UNATTENDED_AFTER_SECONDS = 60;
 
+/** When the oldest job that waits for a reserve became ready, and the newest delivery's entry time: what "unattended" is judged on. */
+export interface WaitingSince {
+  /** unix seconds; null when nothing waits */
+  oldestWaitingAt: number | null;
+  /** ms since the epoch, a lower bound of the last delivery (see Attendance); null when nothing was delivered */
+  lastDeliveredEntryAt: number | null;
+  /** the Redis server's clock, unix seconds */
+  now: number;
+}
+
+/**
+ * Nobody reserved from the queue for `afterSeconds`: a job has been ready
+ * that long and no stream of the queue delivered an entry added since. The
+ * delayed page's "unattended" and the overview's "no worker" mark both judge
+ * by this.
+ */
+export function nobodyReservedSince({ oldestWaitingAt, lastDeliveredEntryAt, now }: WaitingSince, afterSeconds: number): boolean {
+  if (oldestWaitingAt === null || now - oldestWaitingAt < afterSeconds) return false;
+  return lastDeliveredEntryAt === null || lastDeliveredEntryAt < oldestWaitingAt * 1000;
+}
+
 /** How many levels' groups are read for the last delivery; a queue has a handful. */
 const LEVELS_READ = 100;
 /** Where the levels' reply sits in the first pipeline. */
@@ -177,8 +198,6 @@ export async function readDelayedTimeline(queue: RedisQueue, name: string, { lim
     const lastDeliveredEntryAt = deliveries.length > 0 ? Math.max(...deliveries) : null;
 
     const oldestOverdueAt = oldestFlat.length >= 2 ? Number(oldestFlat[1]) : null;
-    const waitedLong = oldestOverdueAt !== null && now - oldestOverdueAt >= UNATTENDED_AFTER_SECONDS;
-    const deliveredSince = lastDeliveredEntryAt !== null && oldestOverdueAt !== null && lastDeliveredEntryAt >= oldestOverdueAt * 1000;
     return {
       queue: name,
       now,
@@ -189,7 +208,11 @@ export async function readDelayedTimeline(queue: RedisQueue, name: string, { lim
       week,
       later: Number(later),
       next,
-      attendance: { unattended: overdue > 0 && waitedLong && !deliveredSince, oldestOverdueAt, lastDeliveredEntryAt },
+      attendance: {
+        unattended: overdue > 0 && nobodyReservedSince({ oldestWaitingAt: oldestOverdueAt, lastDeliveredEntryAt, now }, UNATTENDED_AFTER_SECONDS),
+        oldestOverdueAt,
+        lastDeliveredEntryAt,
+      },
     };
   });
 }

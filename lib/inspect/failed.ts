@@ -49,7 +49,8 @@ export interface FailedSearchChunk {
 const FIRST_LINE_LIMIT = 300;
 const ROW_FIELDS = ['queue', 'name', 'attempts', 'max_attempts', 'failed_at', 'error'] as const;
 
-function firstLine(text: string): string {
+/** The first line of an error, cut for a table cell or a mark. */
+export function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > FIRST_LINE_LIMIT ? `${line.slice(0, FIRST_LINE_LIMIT - 1)}…` : line;
 }

@@ -150,7 +150,8 @@ const PARKED_FIELDS = ['name', 'reserved_by', 'reserved_until', 'attempts', 'max
 /** Differences this small are the same timeout measured across a second's boundary. */
 const TIMEOUT_TOLERANCE_SECONDS = 1;
 
-interface PendingEntry {
+/** A pending entry as XPENDING gives it, with the stream it is in. */
+export interface PendingEntry {
   queue: string;
   level: string;
   stream: string;
@@ -160,7 +161,8 @@ interface PendingEntry {
   deliveredAtMs: number;
 }
 
-function serverMs([seconds, micros]: [string, string]): number {
+/** A TIME reply as ms since the epoch. */
+export function serverMs([seconds, micros]: [string, string]): number {
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
@@ -379,6 +381,17 @@ export function findParkingHazard(holders: readonly HolderGroup[]): ParkingHazar
 }
 
 /**
+ * Pending entries found elsewhere (the overview's candidates for "stuck")
+ * joined with their job hashes and classified exactly as the reservations
+ * page classifies its rows. `now` is the server's clock, unix seconds.
+ */
+export function classifyPendingEntries(queue: RedisQueue, entries: readonly PendingEntry[], now: number, { batchSize = 100 } = {}): Promise<ReservationRow[]> {
+  return queue.attempt(async () => {
+    const jobs = await readEntryJobs(queue, entries, batchSize);
+    return entries.map((pending, index) => classify(pending, jobs[index]!, now, queue.keys));
+  });
+}
+
 /**
  * Every reservation (of one queue, when `filter` names one): each level
  * stream's pending entries (XPENDING, paged) joined with their job hashes,

@@ -1,21 +1,28 @@
 import type { ThresholdCrossing } from '../dashboard/alerts';
+import type { QueueMark } from '../dashboard/marks';
 import type { ServerInfo } from '../inspect/server-info';
 import type { QueueStats } from '../queue/redis-queue';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 import type { HistoryPoint, ThroughputGlance } from './throughput';
 
-/** One queue's row on the overview: its counts, its throughput at a glance and the alert thresholds it is over. */
+/** One queue's row on the overview: its counts, its throughput at a glance, the alert thresholds it is over and what needs attention. */
 export interface OverviewQueue extends QueueStats, ThroughputGlance {
   crossed: ThresholdCrossing[];
+  /** what is wrong with the queue, each with the page that fixes it; none for a healthy queue */
+  marks: QueueMark[];
+  /** its failures over the last `minutes` (its failing mark's window); `atLeast` when more failed than one poll reads */
+  failedRecently: { count: number; minutes: number; atLeast: boolean };
 }
 
-/** GET /api/overview: every queue's row, the failed count, the Redis server's facts and every queue's throughput together over the last 15 minutes. */
+/** GET /api/overview: every registered queue's row, empty ones included, the failed count, the Redis server's facts and every queue's throughput together over the last 15 minutes. */
 export interface Overview {
   queues: OverviewQueue[];
   failed: number;
   server: ServerInfo;
   throughput: HistoryPoint[];
+  /** the Redis server's clock when the marks were judged, unix seconds */
+  now: number;
 }
 
 export const OVERVIEW_PATH = '/api/overview';

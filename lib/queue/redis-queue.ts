@@ -385,10 +385,12 @@ export class RedisQueue {
    * a claim that ran out still counts until somebody reclaims it.
    */
   async stats(): Promise<QueueStats[]> {
-    return this.attempt(async () => {
-      const names = (await this.redis.smembers(this.keys.queues)).sort();
-      return (await this.countsOf(names)).filter((row) => row.total > 0 || row.error !== undefined);
-    });
+    return this.attempt(async () => (await this.countsOf(await this.queueNames())).filter((row) => row.total > 0 || row.error !== undefined));
+  }
+
+  /** Every registered queue (queue:queues), sorted by name, empty ones included. */
+  async queueNames(): Promise<string[]> {
+    return this.attempt(async () => (await this.redis.smembers(this.keys.queues)).sort());
   }
 
   /** The pending figure of one queue, or of all of them. */

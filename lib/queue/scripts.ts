@@ -37,6 +37,9 @@ declare module 'ioredis' {
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2ReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensReadAttention(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: queue names and errors are shown whatever their encoding.
+    queuelensReadRecentFailuresBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: a job's values are shown whatever their encoding.
@@ -75,6 +78,8 @@ const SCRIPT_FILES = {
   queuelensHoldSamplerLock: 'hold-sampler-lock-1.lua',
   queuelensReadFailedOfQueue: 'read-failed-of-queue-1.lua',
   queuelensReadCounts: 'read-counts-1.lua',
+  queuelensReadAttention: 'read-attention-1.lua',
+  queuelensReadRecentFailures: 'read-recent-failures-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
   queuelensReadJob: 'read-job-1.lua',
   // The yii2 layout's reads share this loader; its keys are the channel's (lib/layouts/yii2/keys.ts).

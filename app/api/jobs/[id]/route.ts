@@ -5,7 +5,7 @@ import { readJobPage } from '@/lib/server/job-detail';
 // Every request reads Redis: a cached answer would show a stale job.
 export const dynamic = 'force-dynamic';
 
-/** The job, or `data: null` once it is gone: a job that completed is an answer, not an error. */
+/** The job, or `data: { gone: true, lastId }` once it is gone: a job that completed is an answer, not an error. */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id: segment } = await params;
   const id = parseJobId(segment);

@@ -1,0 +1,132 @@
+import { refusedCommand } from '../queue/errors';
+import { execPipeline } from '../queue/pipeline';
+import type { RedisQueue } from '../queue/redis-queue';
+import { serverMs, type PendingEntry } from './reservations';
+import { streamIdMs } from '../queue/stream-ids';
+import { bytesToText } from './display-text';
+import { firstLine } from './failed';
+
+/** What the overview's "no worker" and "overdue delayed" marks are judged on, for one queue. */
+export interface WaitingFigures {
+  /** when the oldest job not handed out yet became ready, unix seconds: the older of its oldest undelivered stream entry and its oldest due delayed job; null when none is ready */
+  oldestWaitingAt: number | null;
+  /** the newest last-delivered-id of the queue's group as ms since the epoch (see Attendance in delayed-timeline.ts); null when it delivered nothing, or when nothing waited `lookAfterSeconds` (it is then not read) */
+  lastDeliveredEntryAt: number | null;
+  /** delayed jobs that are due and not promoted yet */
+  due: number;
+  /** the score of the oldest of them, unix seconds; null when none is due */
+  oldestDueAt: number | null;
+  /** when the newest entry still held was handed out, server ms: a delivery at least that recent happened; null when none is held, or when nothing waited `lookAfterSeconds` (it is then not read) */
+  newestHeldDeliveryAt: number | null;
+  /** pending entries held at least `heldLongSeconds`, at most HELD_LONG_READ a stream: a claim that long past its deadline is among them */
+  heldLong: PendingEntry[];
+}
+
+/** A queue whose keys could not be read: no figures to judge, and why. */
+export interface UnreadFigures {
+  error: string;
+}
+
+/** Queues per call of the script: a few commands per level each, well under a millisecond a call. */
+const QUEUES_PER_CALL = 25;
+/** Levels read at most per queue, as the delayed timeline reads them; a queue has a handful. */
+const LEVELS_READ = 100;
+/** Long-held entries read at most per stream, oldest first: enough to name a stuck queue's holders (its count is then "at least"), few enough that a fleet of long jobs costs little. */
+const HELD_LONG_READ = 5;
+
+function msOfEntry(id: string): number | null {
+  const ms = streamIdMs(id);
+  return id !== '' && Number.isFinite(ms) && ms > 0 ? ms : null;
+}
+
+/** When the script looks further: a wait worth reading the last delivery for, and a hold worth a look for "stuck". */
+export interface LookFurther {
+  /** a queue whose oldest job waited this long gets its last delivery read */
+  waitedSeconds: number;
+  /** pending entries held this long are read, as candidates for "stuck" */
+  heldSeconds: number;
+}
+
+/**
+ * Per queue named, in order: when its oldest ready job became ready, its due
+ * delayed jobs, its entries held long, and, for a queue whose oldest job has
+ * waited long, the last delivery its group made. One round trip: a bounded
+ * read-only script per QUEUES_PER_CALL queues (lua/read-attention-1.lua),
+ * all in one pipeline.
+ */
+export function readWaitingFigures(queue: RedisQueue, names: readonly string[], further: LookFurther): Promise<(WaitingFigures | UnreadFigures)[]> {
+  if (names.length === 0) return Promise.resolve([]);
+  return queue.attempt(async () => {
+    // The clock the entries' idle times are measured by, for their delivery times.
+    const batches = queue.redis.pipeline().time();
+    for (let start = 0; start < names.length; start += QUEUES_PER_CALL) {
+      batches.queuelensReadAttention(queue.keys.queues, queue.keys.prefix, queue.settings.group, LEVELS_READ, further.waitedSeconds, Math.floor(further.heldSeconds * 1000), HELD_LONG_READ, ...names.slice(start, start + QUEUES_PER_CALL));
+    }
+    const [time, ...batchReplies] = await execPipeline(batches);
+    const nowMs = serverMs(time as [string, string]);
+    const replies = (batchReplies as ([string, string, number, string, number | string, (string | number)[]] | [string])[][]).flat();
+    return replies.map((reply, index): WaitingFigures | UnreadFigures => {
+      if (reply.length === 1) return { error: refusedCommand(reply[0]) };
+      const [oldestReady, lastDelivered, due, oldestDue, newestHeld, heldFlat] = reply;
+      const name = names[index]!;
+      const heldLong: PendingEntry[] = [];
+      for (let i = 0; i + 3 < heldFlat.length; i += 4) {
+        const level = String(heldFlat[i]);
+        const idleMs = Number(heldFlat[i + 2]);
+        heldLong.push({ queue: name, level, stream: queue.keys.stream(name, level), entry: String(heldFlat[i + 1]), idleMs, deliveries: Number(heldFlat[i + 3]), deliveredAtMs: nowMs - idleMs });
+      }
+      const readyMs = msOfEntry(oldestReady);
+      const oldestDueAt = oldestDue === '' ? null : Number(oldestDue);
+      const readyAt = readyMs === null ? null : Math.floor(readyMs / 1000);
+      const oldestWaitingAt = readyAt === null ? oldestDueAt : oldestDueAt === null ? readyAt : Math.min(readyAt, oldestDueAt);
+      return {
+        oldestWaitingAt,
+        lastDeliveredEntryAt: msOfEntry(lastDelivered),
+        due: Number(due),
+        oldestDueAt,
+        newestHeldDeliveryAt: newestHeld === '' ? null : Number(newestHeld),
+        heldLong,
+      };
+    });
+  });
+}
+
+/** One queue's failures since a moment, as the failing mark shows them. */
+export interface RecentFailures {
+  /** when each failed, the failed set's score (unix seconds), newest first */
+  failedAt: number[];
+  /** the newest of them */
+  latest: { id: number; failedAtSeconds: number; errorFirstLine: string };
+}
+
+export interface RecentFailuresRead {
+  /** by queue name; a queue with none is absent */
+  byQueue: Map<string, RecentFailures>;
+  /** more failures happened since than one read looks at: the lists hold the newest `limit` */
+  truncated: boolean;
+}
+
+/** Bytes of each newest error the script keeps before taking its first line; firstLine() cuts it further for the screen. */
+const ERROR_BYTES_KEPT = 1024;
+
+/**
+ * The failures since `sinceSeconds` (the failed set's score, unix seconds),
+ * the newest `limit` at most, grouped by queue, with each queue's newest
+ * error's first line: one bounded read-only script
+ * (lua/read-recent-failures-1.lua).
+ */
+export function readRecentFailures(queue: RedisQueue, sinceSeconds: number, limit: number): Promise<RecentFailuresRead> {
+  return queue.attempt(async () => {
+    const reply = await queue.redis.queuelensReadRecentFailuresBuffer(queue.keys.failed, queue.keys.prefix, Math.floor(sinceSeconds), limit, ERROR_BYTES_KEPT);
+    const [truncated, groups] = reply as [number, [Buffer, Buffer, Buffer, Buffer[]][]];
+    const byQueue = new Map<string, RecentFailures>();
+    for (const [name, id, error, scores] of groups) {
+      const failedAt = scores.map((score) => Number(score.toString()));
+      byQueue.set(bytesToText(name), {
+        failedAt,
+        latest: { id: Number(id.toString()), failedAtSeconds: failedAt[0] ?? 0, errorFirstLine: firstLine(bytesToText(error)) },
+      });
+    }
+    return { byQueue, truncated: truncated === 1 };
+  });
+}
