@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../queue/redis-queue';
+import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng'] as const;
@@ -19,21 +19,14 @@ export function isAbsent(capability: object): capability is Absent {
 }
 
 /**
- * One queue's figures (a yii2 channel is one queue). Every layout fills the
- * first five the same way: pending can run now (due delayed jobs included),
- * delayed waits for its time, reserved was handed to a worker and not
- * settled (expired claims included, as the StaticPHP driver counts them).
- * A layout adds the columns its own driver reports.
+ * One queue's figures (a yii2 channel is one queue), in the StaticPHP
+ * driver's columns, which every layout fills the same way: pending can run
+ * now (due delayed jobs included), delayed waits for its time, reserved was
+ * handed to a worker and not settled (expired claims included, as the
+ * StaticPHP driver counts them). A layout adds the columns its own driver
+ * reports.
  */
-export interface QueueCounts {
-  queue: string;
-  pending: number;
-  delayed: number;
-  reserved: number;
-  total: number;
-  /** only when the queue's keys could not be read; the counts are then 0 */
-  error?: string;
-}
+export type QueueCounts = QueueStats;
 
 export interface LayoutCounts<Row extends QueueCounts = QueueCounts> {
   queues: Row[];
