@@ -90,7 +90,7 @@ describe('stale-entry detection tells two streams apart', () => {
 
     const job = (await queue.reserve(['mail'], 'w:1', 30))!;
 
-    expect(job).toMatchObject({ id, entry, priority: 0, attempts: 1 });
+    expect(job).toMatchObject({ id, entry, priority: '0', attempts: 1 });
     expect(await queue.redis.xlen(queue.keys.stream('mail', 5))).toBe(0);
     expect(await pendingCount(queue, 'mail', 5)).toBe(0);
     expect(await pendingCount(queue, 'mail', 0)).toBe(1);
@@ -112,7 +112,7 @@ describe('stale-entry detection tells two streams apart', () => {
     expect(await queue.redis.xlen(queue.keys.stream('mail', 5))).toBe(0);
     // The job's own entry, in level 0, is untouched and waits to be read.
     expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(1);
-    expect(await queue.reserve(['mail'], 'w:2', 30)).toMatchObject({ id, entry: held.entry, priority: 0 });
+    expect(await queue.reserve(['mail'], 'w:2', 30)).toMatchObject({ id, entry: held.entry, priority: '0' });
   });
 
   it('an operator’s release of a reservation changes nothing once the job’s entry id is another stream’s', async () => {
