@@ -34,7 +34,7 @@ test.describe('several connections', () => {
 
     await switcher.selectOption(ARCHIVE_CONNECTION.name);
     await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue(ARCHIVE_CONNECTION.name);
-    await expect(page.getByRole('link', { name: archivedQueue })).toBeVisible();
+    await expect(page.getByRole('link', { name: archivedQueue, exact: true })).toBeVisible();
 
     // Pages opened later in this browser show the archive too.
     await page.goto('/failed');
@@ -45,7 +45,7 @@ test.describe('several connections', () => {
     const READ_ONLY = 'Archive is read-only: nothing on it can be changed through QueueLens.';
     await page.goto('/');
     await page.getByRole('combobox', { name: 'Redis' }).selectOption(ARCHIVE_CONNECTION.name);
-    await expect(page.getByRole('link', { name: archivedQueue })).toBeVisible();
+    await expect(page.getByRole('link', { name: archivedQueue, exact: true })).toBeVisible();
     await page.goto(jobHref(archivedId));
     await expect(page.getByRole('note').filter({ hasText: READ_ONLY })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Retry', exact: true })).toHaveCount(0);
@@ -61,7 +61,7 @@ test.describe('several connections', () => {
   test('a tab left on one connection stops when another tab switches, instead of mixing the two', async ({ page, context }) => {
     await page.goto('/');
     await page.getByRole('combobox', { name: 'Redis' }).selectOption(ARCHIVE_CONNECTION.name);
-    await expect(page.getByRole('link', { name: archivedQueue })).toBeVisible();
+    await expect(page.getByRole('link', { name: archivedQueue, exact: true })).toBeVisible();
 
     const other = await context.newPage();
     await other.goto('/');

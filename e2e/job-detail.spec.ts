@@ -146,15 +146,15 @@ test.describe('job page', () => {
       `/reservations?queue=${queueName}#entry-${queueName}-0-${held.entry}`,
     );
     // Its claim is still live: releasing asks first, as on the reservations page.
-    await location(page).getByRole('button', { name: `Release job ${id} now` }).click();
+    await location(page).getByRole('button', { name: `Release now job ${id}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: `Release job ${id}` }).click();
     await expect(toast(page, `Job ${id} released`)).toBeVisible();
     await expect(location(page)).toContainText('Ready at priority 0: waiting for a worker');
-    await expect(location(page).getByRole('button', { name: `Release job ${id} now` })).toHaveCount(0);
+    await expect(location(page).getByRole('button', { name: `Release now job ${id}` })).toHaveCount(0);
 
     await queue.reserve([queueName], 'web-3:99', 600);
     await expect(location(page)).toContainText('Reserved by web-3:99');
-    await location(page).getByRole('button', { name: `Fail job ${id}…` }).click();
+    await location(page).getByRole('button', { name: `Fail… job ${id}` }).click();
     await page.getByRole('dialog').getByRole('textbox', { name: 'Reason' }).fill('Stuck on a dead socket');
     await page.getByRole('dialog').getByRole('button', { name: `Fail job ${id}` }).click();
     await expect(toast(page, `Job ${id} failed`)).toBeVisible();

@@ -2,7 +2,7 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { loadConnections, type Connection } from '@/lib/dashboard/connections';
 import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
-import { DEFAULT_POLL_INTERVAL, parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
+import { parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
@@ -37,17 +37,20 @@ const cache = globalThis as typeof globalThis & {
 const SNAPSHOT_SHARE_OF_INTERVAL = 0.75;
 /** The oldest snapshot kept, ms: what a tab on the slowest interval the header offers (10 s) accepts. */
 const SNAPSHOT_KEEP_MS = 7_500;
-/** A request that names no interval (a page load, a script): the default's. */
-const DEFAULT_POLL_MS = DEFAULT_POLL_INTERVAL === false ? 2_000 : DEFAULT_POLL_INTERVAL;
 
 function sharedReads(): SharedReads {
   return (cache.queuelensSharedReads ??= new SharedReads({ keepMs: SNAPSHOT_KEEP_MS }));
 }
 
-/** How old a snapshot the request accepts: SNAPSHOT_SHARE_OF_INTERVAL of the interval its tab polls at. */
+/**
+ * How old a snapshot the request accepts: SNAPSHOT_SHARE_OF_INTERVAL of the
+ * interval its tab polls at. A request that names no interval (a page load,
+ * a script) shares only a read under way: someone who loads a page right
+ * after changing Redis by other means (a PHP worker, redis-cli) sees it.
+ */
 async function acceptedSnapshotAgeMs(): Promise<number> {
   const interval = parsePollInterval((await headers()).get(POLL_INTERVAL_HEADER));
-  return (typeof interval === 'number' ? interval : DEFAULT_POLL_MS) * SNAPSHOT_SHARE_OF_INTERVAL;
+  return typeof interval === 'number' ? interval * SNAPSHOT_SHARE_OF_INTERVAL : 0;
 }
 
 /**
