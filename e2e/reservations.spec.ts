@@ -158,19 +158,19 @@ test.describe('reservations page', () => {
     await expect(stat(page, 'Running')).toContainText('55');
     await expect(page.getByText('55 entries, 25 on this page')).toBeVisible();
     await expect(table.getByRole('row')).toHaveCount(26);
-    await expect(table.getByRole('link', { name: `#${ids[0]}` })).toBeVisible();
-    await expect(page.getByRole('link', { name: `#${quietId}` })).toHaveCount(0);
+    await expect(table.getByRole('link', { name: `#${ids[0]}`, exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: `#${quietId}`, exact: true })).toHaveCount(0);
 
     await pager.getByRole('link', { name: 'Next' }).click();
     await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=2`);
     await expect(pager).toContainText('Entries 26–50 of 55, page 2 of 3');
-    await expect(table.getByRole('link', { name: `#${ids[25]}` })).toBeVisible();
+    await expect(table.getByRole('link', { name: `#${ids[25]}`, exact: true })).toBeVisible();
     await pager.getByRole('link', { name: 'Last' }).focus();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=3`);
     await expect(pager).toContainText('Entries 51–55 of 55, page 3 of 3');
     await expect(table.getByRole('row')).toHaveCount(6);
-    for (const id of ids.slice(50)) await expect(table.getByRole('link', { name: `#${id}` })).toBeVisible();
+    for (const id of ids.slice(50)) await expect(table.getByRole('link', { name: `#${id}`, exact: true })).toBeVisible();
     await expect(pager.getByRole('link', { name: 'Next' })).toHaveCount(0);
     await expect(pager.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', `/reservations?queue=${encodeURIComponent(busy)}&page=2`);
     for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
@@ -185,7 +185,7 @@ test.describe('reservations page', () => {
     await picker.selectOption(quiet);
     await filter.getByRole('button', { name: 'Show' }).click();
     await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(quiet)}`);
-    await expect(holderTable(page, 'quiet-host:2').getByRole('link', { name: `#${quietId}` })).toBeVisible();
+    await expect(holderTable(page, 'quiet-host:2').getByRole('link', { name: `#${quietId}`, exact: true })).toBeVisible();
     await expect(table).toHaveCount(0);
     await expect(pager).toHaveCount(0);
 

@@ -1,5 +1,6 @@
 import type { QueueKeys } from '../queue/keys';
 import { execPipeline, settlePipeline } from '../queue/pipeline';
+import { compareStreamIds } from '../queue/stream-ids';
 import type { RedisQueue } from '../queue/redis-queue';
 import { bytesToText } from './display-text';
 
@@ -444,7 +445,8 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
       .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
       .map(([holder, held]) => ({
         holder,
-        rows: held.sort((a, b) => a.deliveredAtMs - b.deliveredAtMs || a.entry.localeCompare(b.entry)),
+        // Entries delivered in one millisecond go by entry id as Redis orders them: as text, 1-10 would sort before 1-9.
+        rows: held.sort((a, b) => a.deliveredAtMs - b.deliveredAtMs || compareStreamIds(a.entry, b.entry)),
         parked: (holder === null ? [] : (parkedBy.get(holder) ?? [])).sort((a, b) => a.untilSeconds - b.untilSeconds || a.jobId - b.jobId),
         held: held.length,
         timeoutSeconds: mostCommon(held.flatMap((row) => (row.timeoutSeconds === null ? [] : [row.timeoutSeconds]))),
