@@ -5,6 +5,7 @@ import { readAccessSettings, startupRefusal, type AccessSettings } from '@/lib/a
 import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/client-address';
 import { SessionStore, shareSessionStore, sharedSessionStore } from '@/lib/auth/session-store';
 import { loadConnections } from '@/lib/dashboard/connections';
+import { hasSampledThroughput } from '@/lib/layouts/settings';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { warmOverviewHistories } from '@/lib/dashboard/overview-history';
 import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/sampling';
@@ -63,8 +64,9 @@ if (server.queuelensDrain === undefined) {
 
 // Throughput history is sampled by the server itself, once per process.
 if (server.queuelensSampling === undefined) {
+  const sampled = loadConnections().filter((connection) => hasSampledThroughput(connection.layout));
   const sampling = startSampling({
-    connections: loadConnections(),
+    connections: sampled,
     dashboardPrefix: dashboardPrefixFromEnv(),
     intervalMs: sampleMsFromEnv(),
     log: logEvent,
@@ -72,7 +74,7 @@ if (server.queuelensSampling === undefined) {
   server.queuelensSampling = sampling;
   // Not awaited: the server answers meanwhile, and an overview that comes
   // first reads the history itself, as it would without this.
-  void warmOverviewHistories({ connections: loadConnections(), dashboardPrefix: dashboardPrefixFromEnv(), log: logEvent });
+  void warmOverviewHistories({ connections: sampled, dashboardPrefix: dashboardPrefixFromEnv(), log: logEvent });
   const drain = server.queuelensDrain;
   if (process.env.NEXT_MANUAL_SIG_HANDLE) {
     // `queuelens serve` leaves the signals to us (NEXT_MANUAL_SIG_HANDLE): the

@@ -4,6 +4,7 @@ import { Providers } from '@/components/providers';
 import { SiteHeader, type HeaderSession } from '@/components/shell/site-header';
 import type { ChangePermission } from '@/components/shell/change-permission';
 import { MAIN_CONTENT_ID, SkipLink } from '@/components/ui/skip-link';
+import { LAYOUT_TITLES } from '@/lib/layouts/adapter';
 import { authenticate, changeRefusal } from '@/lib/server/access';
 import { chooseConnection, connections } from '@/lib/server/queue';
 import './globals.css';
@@ -27,7 +28,7 @@ async function pageSession(): Promise<PageSession | null> {
   if (!check.ok) return null;
   const choice = await chooseConnection();
   if (!choice.ok) return null;
-  const choices = connections().map(({ name, label, readOnly }) => ({ name, label, readOnly }));
+  const choices = connections().map(({ name, label, readOnly, layout }) => ({ name, label, readOnly, layout: LAYOUT_TITLES[layout.layout] }));
   const refusal = changeRefusal(check.access, choice.connection);
   const permission: ChangePermission = refusal === null ? { allowed: true } : { allowed: false, reason: refusal };
   return { access: check.access, connection: choice.connection.name, choices, permission };

@@ -4,6 +4,7 @@ import { ThroughputChart } from '@/components/charts/throughput-chart';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { AttentionSummary } from '@/components/queues/attention-summary';
+import { LayoutLimits } from '@/components/queues/layout-limits';
 import { NoQueues } from '@/components/queues/no-queues';
 import { QueuesTable, sumOf } from '@/components/queues/queues-table';
 import { ThresholdSummary } from '@/components/queues/threshold-summary';
@@ -34,17 +35,20 @@ export function Overview() {
             <Stat label="Pending" value={sumOf(overview.queues, 'pending')} />
             <Stat label="Delayed" value={sumOf(overview.queues, 'delayed')} />
             <Stat label="Reserved" value={sumOf(overview.queues, 'reserved')} />
-            <Stat label="Failed jobs" value={overview.failed} href={failedHref} />
+            {overview.failed === null ? <Stat label="Failed jobs" value={null} note={overview.absent.failedJobs} /> : <Stat label="Failed jobs" value={overview.failed} href={failedHref} />}
           </div>
+          <LayoutLimits absent={overview.absent} />
           {overview.queues.length > 0 ? (
             <>
-              <QueuesTable rows={overview.queues} throughput={overview.throughput} now={overview.now} />
-              <Section
-                title="Throughput"
-                description="Jobs processed, pushed and failed per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds."
-              >
-                <ThroughputChart points={overview.throughput} label="Throughput of every queue, last 15 minutes" />
-              </Section>
+              <QueuesTable rows={overview.queues} throughput={overview.throughput} sampled={overview.absent.throughput === undefined} now={overview.now} />
+              {overview.absent.throughput === undefined && (
+                <Section
+                  title="Throughput"
+                  description="Jobs processed, pushed and failed per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds."
+                >
+                  <ThroughputChart points={overview.throughput} label="Throughput of every queue, last 15 minutes" />
+                </Section>
+              )}
             </>
           ) : (
             <NoQueues />

@@ -81,6 +81,12 @@ export const ARCHIVE_CONNECTION = {
   prefix: () => `${e2ePrefix()}archive:`,
 };
 
+/** The main server's yii2 connections: a redis-ng channel and a stock yii2-queue channel, under the run's prefix (yii2 keys are `<channel>.<suffix>`). */
+export const YII2_CONNECTIONS = {
+  ng: { name: 'yii2-ng', label: 'yii2-ng channel', layout: 'yii2-ng', channel: () => `${e2ePrefix()}ng` },
+  stock: { name: 'yii2-stock', label: 'yii2 channel', layout: 'yii2', channel: () => `${e2ePrefix()}stock` },
+} as const;
+
 /**
  * The queues alerts.spec.ts seeds, by the names the main server's default
  * connection gives alert thresholds (its connections file is written before

@@ -1,3 +1,5 @@
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { FailedJobs } from '@/components/failed/failed-jobs';
@@ -11,6 +13,8 @@ export const metadata: Metadata = { title: 'Failed jobs · QueueLens' };
 
 export default async function FailedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
+  const lacks = await absentCapability('failedJobs');
+  if (lacks !== null) return <LayoutLacks title={'Failed jobs'} sentence={lacks} />;
   const single = (name: string) => {
     const value = params[name];
     return typeof value === 'string' ? value : null;

@@ -1,3 +1,5 @@
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { keyLayoutQuery } from '@/lib/queries/key-layout';
@@ -12,6 +14,8 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Keys · QueueLens' };
 
 export default async function LayoutPage() {
+  const lacks = await absentCapability('keyLayout');
+  if (lacks !== null) return <LayoutLacks title={'Key layout'} sentence={lacks} />;
   const queryClient = getQueryClient();
   await prefetchLiveQuery(queryClient, keyLayoutQuery(), readLayoutPage);
   return (

@@ -29,7 +29,7 @@ function describeRepair(outcome: RepairOutcome): string {
 }
 
 /** Releases a held job now: back to ready on its level, attempts untouched. */
-export const releaseNow = queueAction(seenReservation, (seen, queue) => releaseReservation(queue, seen), {
+export const releaseNow = queueAction('reservations', seenReservation, (seen, queue) => releaseReservation(queue, seen), {
   action: 'release a reservation',
   target: describeReservation,
   outcome: describeRepair,
@@ -37,13 +37,14 @@ export const releaseNow = queueAction(seenReservation, (seen, queue) => releaseR
 
 /** Fails a held job with the operator's reason, as fail() would. */
 export const failWithReason = queueAction(
+  'reservations',
   seenReservation.extend({ reason: z.string().trim().min(1, 'give a reason').max(60_000) }),
   ({ reason, ...seen }, queue) => failReservation(queue, seen, reason),
   { action: 'fail a reservation', target: (seen) => `${describeReservation(seen)}, reason: ${seen.reason}`, outcome: describeRepair },
 );
 
 /** Acknowledges and deletes a pending entry whose job is gone. */
-export const cleanUpTombstone = queueAction(z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, queue) => cleanTombstone(queue, seen), {
+export const cleanUpTombstone = queueAction('reservations', z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, queue) => cleanTombstone(queue, seen), {
   action: 'clean up a tombstone',
   target: ({ queue, level, entry }) => `entry ${entry} of ${queue} level ${level}`,
   outcome: describeRepair,

@@ -1,3 +1,5 @@
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -13,6 +15,8 @@ export const metadata: Metadata = { title: 'Reservations · QueueLens' };
 
 export default async function ReservationsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
+  const lacks = await absentCapability('reservations');
+  if (lacks !== null) return <LayoutLacks title={'Reservations'} sentence={lacks} />;
   const scope = reservationsScopeFromParams({
     get: (name) => {
       const value = params[name];

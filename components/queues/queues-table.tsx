@@ -25,13 +25,15 @@ const MUTED = 'text-xs text-zinc-500 dark:text-zinc-400';
 const FIGURE_LINK = 'text-blue-700 underline-offset-2 hover:underline dark:text-blue-400';
 
 /** The failed-recently column's heading: its window when every queue counts over the same one, which is the usual case. */
-function failedHeading(rows: readonly OverviewQueue[]): { heading: string; sameWindow: boolean } {
+function failedHeading(rows: readonly FailingQueue[]): { heading: string; sameWindow: boolean } {
   const windows = new Set(rows.map((row) => row.failedRecently.minutes));
   const [only] = windows;
   return windows.size === 1 && only !== undefined ? { heading: `Failed, ${only} min`, sameWindow: true } : { heading: 'Failed recently', sameWindow: false };
 }
 
-function failedFigure({ count, atLeast }: OverviewQueue['failedRecently']): string {
+type FailingQueue = OverviewQueue & { failedRecently: NonNullable<OverviewQueue['failedRecently']> };
+
+function failedFigure({ count, atLeast }: FailingQueue['failedRecently']): string {
   return `${formatCount(count)}${atLeast && count > 0 ? '+' : ''}`;
 }
 
@@ -85,10 +87,12 @@ function GlanceCells({ glance }: { glance: ThroughputGlance }) {
  * and a link to the page that deals with it; one over an alert threshold
  * says which and by how much; one whose keys could not be read shows why
  * instead of counts. Queue names are whatever the producers wrote and render
- * as text.
+ * as text. The failed and throughput columns are there only where the
+ * layout can tell them (`sampled`: its throughput is sampled).
  */
-export function QueuesTable({ rows, throughput, now }: { rows: readonly OverviewQueue[]; throughput: readonly HistoryPoint[]; now: number }) {
-  const failed = failedHeading(rows);
+export function QueuesTable({ rows, throughput, sampled, now }: { rows: readonly OverviewQueue[]; throughput: readonly HistoryPoint[]; sampled: boolean; now: number }) {
+  const failing = rows.every((row): row is FailingQueue => row.failedRecently !== null) ? rows : null;
+  const failed = failing && failedHeading(failing);
   // Ids by position, not by name: queue names are whatever producers wrote.
   const idPrefix = useId();
   return (
@@ -104,9 +108,13 @@ export function QueuesTable({ rows, throughput, now }: { rows: readonly Overview
               {label}
             </HeaderCell>
           ))}
-          <HeaderCell numeric>{failed.heading}</HeaderCell>
-          <HeaderCell numeric>Processed/s, 15 min</HeaderCell>
-          <HeaderCell numeric>Wait</HeaderCell>
+          {failed && <HeaderCell numeric>{failed.heading}</HeaderCell>}
+          {sampled && (
+            <>
+              <HeaderCell numeric>Processed/s, 15 min</HeaderCell>
+              <HeaderCell numeric>Wait</HeaderCell>
+            </>
+          )}
         </>
       }
       foot={
@@ -123,12 +131,14 @@ export function QueuesTable({ rows, throughput, now }: { rows: readonly Overview
               )}
             </Cell>
           ))}
-          <Cell numeric>
-            <Link href={failedHref} className={FIGURE_LINK}>
-              {formatCount(rows.reduce((sum, row) => sum + row.failedRecently.count, 0))}
-            </Link>
-          </Cell>
-          <GlanceCells glance={glanceOf(throughput)} />
+          {failing && (
+            <Cell numeric>
+              <Link href={failedHref} className={FIGURE_LINK}>
+                {formatCount(failing.reduce((sum, row) => sum + row.failedRecently.count, 0))}
+              </Link>
+            </Cell>
+          )}
+          {sampled && <GlanceCells glance={glanceOf(throughput)} />}
         </>
       }
     >
@@ -173,17 +183,19 @@ export function QueuesTable({ rows, throughput, now }: { rows: readonly Overview
               )}
             </Cell>
           ))}
-          <Cell numeric>
-            <Link
-              href={failedOfQueueHref(row.queue)}
-              className={FIGURE_LINK}
-              aria-label={`${failedFigure(row.failedRecently)} failed in ${row.queue} in the last ${row.failedRecently.minutes} min: its failed jobs`}
-            >
-              {failedFigure(row.failedRecently)}
-              {!failed.sameWindow && <span className={MUTED}> in {row.failedRecently.minutes} min</span>}
-            </Link>
-          </Cell>
-          <GlanceCells glance={row} />
+          {failed && row.failedRecently && (
+            <Cell numeric>
+              <Link
+                href={failedOfQueueHref(row.queue)}
+                className={FIGURE_LINK}
+                aria-label={`${failedFigure(row.failedRecently)} failed in ${row.queue} in the last ${row.failedRecently.minutes} min: its failed jobs`}
+              >
+                {failedFigure(row.failedRecently)}
+                {!failed.sameWindow && <span className={MUTED}> in {row.failedRecently.minutes} min</span>}
+              </Link>
+            </Cell>
+          )}
+          {sampled && <GlanceCells glance={row} />}
         </tr>
       ))}
     </DataTable>

@@ -8,7 +8,11 @@ export interface ConnectionChoice {
   name: string;
   label: string;
   readOnly: boolean;
+  /** the driver whose keys it holds, as LAYOUT_TITLES names it */
+  layout: string;
 }
+
+const LAYOUT_NOTE = 'rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300';
 
 /**
  * Which Redis the pages show, and the choice of another when there are
@@ -24,7 +28,7 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
     return (
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         Redis: <span className="font-medium text-zinc-900 dark:text-zinc-100">{shown?.label ?? current}</span>
-        {shown?.readOnly && ' (read-only)'}
+        {shown?.readOnly && ' (read-only)'} {shown && <span className={LAYOUT_NOTE}>{shown.layout}</span>}
       </p>
     );
   }
@@ -53,10 +57,11 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
         {choices.map((choice) => (
           <option key={choice.name} value={choice.name}>
             {choice.label}
-            {choice.readOnly ? ' (read-only)' : ''}
+            {choice.readOnly ? ' (read-only)' : ''} · {choice.layout}
           </option>
         ))}
       </select>
+      {shown && <span className={LAYOUT_NOTE}>{shown.layout}</span>}
     </p>
   );
 }

@@ -6,8 +6,9 @@ import { formatCount } from './format-count';
 /**
  * One labelled count; a group named by its label, so it can be found by
  * role. With `href` the whole tile is a link to where the count comes from.
+ * A count that cannot be known is a dash, with `note` saying why.
  */
-export function Stat({ label, value, href }: { label: string; value: number; href?: Route }) {
+export function Stat({ label, value, href, note }: { label: string; value: number | null; href?: Route; note?: string }) {
   const labelId = useId();
   const tile = (
     <div
@@ -19,7 +20,8 @@ export function Stat({ label, value, href }: { label: string; value: number; hre
         {label}
         {href && <span aria-hidden="true"> →</span>}
       </p>
-      <p className="text-2xl font-semibold tabular-nums">{formatCount(value)}</p>
+      <p className="text-2xl font-semibold tabular-nums">{value === null ? '—' : formatCount(value)}</p>
+      {note && <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">{note}</p>}
     </div>
   );
   if (!href) return tile;

@@ -36,6 +36,41 @@ describe('connections file', () => {
     expect(() => parseConnections('{"connections":[{"name":"a","url":"http://x"}]}', 'a.json')).toThrow(/redis:\/\//);
   });
 
+  it('reads each connection\'s layout with its settings, StaticPHP by default', () => {
+    const [staticphp, stock, ng] = parseConnections(
+      JSON.stringify({
+        connections: [
+          { name: 'php', url: 'redis://127.0.0.1' },
+          { name: 'stock', url: 'redis://127.0.0.1/3', layout: 'yii2' },
+          { name: 'ng', url: 'redis://127.0.0.1', layout: 'yii2-ng', channels: ['queue', '{mail}'], database: 4, aging: 1, retryPosition: 'original' },
+        ],
+      }),
+      'test.json',
+    );
+    expect(staticphp!.layout).toEqual({ layout: 'staticphp' });
+    expect(stock!.layout).toEqual({ layout: 'yii2', channels: ['queue'] });
+    expect(stock!.settings.database).toBe(3);
+    expect(ng!.layout).toEqual({
+      layout: 'yii2-ng',
+      channels: ['queue', '{mail}'],
+      ng: { defaultPriority: 1024, aging: 1, retryPosition: 'original', delayPosition: 'back', batchSize: 100 },
+    });
+    expect(ng!.settings.database).toBe(4);
+  });
+
+  it('names the field of a layout setting that is wrong or belongs to another layout', () => {
+    const entry = (fields: object) => JSON.stringify({ connections: [{ name: 'a', url: 'redis://x', ...fields }] });
+    const problem = (fields: object) => () => parseConnections(entry(fields), 'a.json');
+    expect(problem({ layout: 'bull' })).toThrow('(connections.0.layout: one of staticphp, yii2, yii2-ng)');
+    expect(problem({ layout: 'yii2', channels: [] })).toThrow('(connections.0.channels: at least one channel)');
+    expect(problem({ layout: 'yii2', channel: 'a', channels: ['b'] })).toThrow('(connections.0.channels: give either "channel" or "channels", not both)');
+    expect(problem({ layout: 'yii2', aging: 1 })).toThrow('(connections.0.aging: only a yii2-ng connection has "aging", not a yii2 one)');
+    expect(problem({ layout: 'yii2', prefix: 'app:' })).toThrow('(connections.0.prefix: only a staticphp connection has "prefix", not a yii2 one)');
+    expect(problem({ channel: 'queue' })).toThrow('(connections.0.channel: only a yii2 or yii2-ng connection has "channel", not a staticphp one)');
+    expect(problem({ layout: 'yii2-ng', defaultPriority: 9001 })).toThrow('(connections.0.defaultPriority: an integer priority from 0 to 9000)');
+    expect(problem({ layout: 'yii2-ng', retryPosition: 'front' })).toThrow('(connections.0.retryPosition: "back" or "original")');
+  });
+
   it('reads each connection\'s alert thresholds, none when it has no "alerts"', () => {
     const [withAlerts, without] = parseConnections(
       JSON.stringify({

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { LAYOUT_NAMES } from '@/lib/layouts/adapter';
+import { DEFAULT_YII2_CHANNEL, DEFAULT_YII2_NG_SETTINGS, layoutSettingsFromEnv, type LayoutSettings } from '@/lib/layouts/settings';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
 import { alertRulesFromEnv, alertRulesSchema, NO_ALERTS, type AlertRules } from './alerts';
 import { DEFAULT_MARKS, markRulesFromEnv, markRulesSchema, type MarkRules } from './marks';
@@ -9,6 +11,8 @@ export interface Connection {
   name: string;
   label: string;
   settings: RedisSettings;
+  /** whose keys the connection holds (a PHP driver's layout), and that layout's settings Redis does not store */
+  layout: LayoutSettings;
   /** nothing on it can be changed through QueueLens, whoever signs in */
   readOnly: boolean;
   /** the thresholds over which the overview flags a queue */
@@ -26,12 +30,46 @@ const connectionEntry = z
     redis: z.record(z.string(), z.unknown()).optional(),
     prefix: z.string().optional(),
     group: z.string().min(1).optional(),
+    layout: z.enum(LAYOUT_NAMES, { message: `one of ${LAYOUT_NAMES.join(', ')}` }).default('staticphp'),
+    // yii2: the channels (the queue component's `channel`), in the Redis database of the url or of `database`.
+    channel: z.string().min(1, 'a channel name').optional(),
+    channels: z.array(z.string().min(1, 'a channel name')).min(1, 'at least one channel').optional(),
+    database: z.number().int().min(0, 'a Redis database number, 0 or more').optional(),
+    // redis-ng: its queue component's settings, which Redis does not store.
+    defaultPriority: z.number().int().min(0).max(9000, 'an integer priority from 0 to 9000').optional(),
+    aging: z.number().min(0).max(86_400, 'seconds per priority point, from 0 to 86400').optional(),
+    retryPosition: z.enum(['back', 'original'], { message: '"back" or "original"' }).optional(),
+    delayPosition: z.enum(['back', 'original'], { message: '"back" or "original"' }).optional(),
+    batchSize: z.number().int().min(1, 'a whole number, 1 or more').optional(),
     readOnly: z.boolean().default(false),
     alerts: alertRulesSchema.optional(),
     marks: markRulesSchema.optional(),
   })
   .strict()
-  .refine((entry) => (entry.url === undefined) !== (entry.redis === undefined), { message: 'give either "url" or "redis", not both or neither' });
+  .refine((entry) => (entry.url === undefined) !== (entry.redis === undefined), { message: 'give either "url" or "redis", not both or neither' })
+  .superRefine((entry, context) => {
+    const misplaced = (field: keyof typeof entry, layouts: string) => {
+      if (entry[field] !== undefined) context.addIssue({ code: 'custom', path: [field], message: `only a ${layouts} connection has "${field}", not a ${entry.layout} one` });
+    };
+    if (entry.channel !== undefined && entry.channels !== undefined) context.addIssue({ code: 'custom', path: ['channels'], message: 'give either "channel" or "channels", not both' });
+    if (entry.layout === 'staticphp') for (const field of ['channel', 'channels', 'database'] as const) misplaced(field, 'yii2 or yii2-ng');
+    else for (const field of ['prefix', 'group'] as const) misplaced(field, 'staticphp');
+    if (entry.layout !== 'yii2-ng') for (const field of ['defaultPriority', 'aging', 'retryPosition', 'delayPosition', 'batchSize'] as const) misplaced(field, 'yii2-ng');
+  });
+
+type ConnectionEntry = z.infer<typeof connectionEntry>;
+
+function layoutOf(entry: ConnectionEntry): LayoutSettings {
+  if (entry.layout === 'staticphp') return { layout: 'staticphp' };
+  const channels = entry.channels ?? [entry.channel ?? DEFAULT_YII2_CHANNEL];
+  if (entry.layout === 'yii2') return { layout: 'yii2', channels };
+  const { defaultPriority, aging, retryPosition, delayPosition, batchSize } = { ...DEFAULT_YII2_NG_SETTINGS, ...definedOnly(entry) };
+  return { layout: 'yii2-ng', channels, ng: { defaultPriority, aging, retryPosition, delayPosition, batchSize } };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
 
 const connectionsFile = z
   .object({ connections: z.array(connectionEntry).min(1) })
@@ -54,20 +92,32 @@ export function parseConnections(text: string, source: string): Connection[] {
   const parsed = connectionsFile.safeParse(json);
   if (!parsed.success) throw new Error(`${source} is not a QueueLens connections file (${describeIssue(parsed.error)})`);
   return parsed.data.connections.map((entry) => {
-    const layout = { ...(entry.prefix !== undefined ? { prefix: entry.prefix } : {}), ...(entry.group !== undefined ? { group: entry.group } : {}) };
-    const settings = entry.url !== undefined ? settingsFromUrl(entry.url, layout) : readSettings({ ...entry.redis, ...layout });
-    return { name: entry.name, label: entry.label ?? entry.name, settings, readOnly: entry.readOnly, alerts: entry.alerts ?? NO_ALERTS, marks: entry.marks ?? DEFAULT_MARKS };
+    const overrides = {
+      ...(entry.prefix !== undefined ? { prefix: entry.prefix } : {}),
+      ...(entry.group !== undefined ? { group: entry.group } : {}),
+      ...(entry.database !== undefined ? { database: entry.database } : {}),
+    };
+    const settings = entry.url !== undefined ? settingsFromUrl(entry.url, overrides) : readSettings({ ...entry.redis, ...overrides });
+    return {
+      name: entry.name,
+      label: entry.label ?? entry.name,
+      settings,
+      layout: layoutOf(entry),
+      readOnly: entry.readOnly,
+      alerts: entry.alerts ?? NO_ALERTS,
+      marks: entry.marks ?? DEFAULT_MARKS,
+    };
   });
 }
 
 /**
  * The one connection of a dashboard without a config file: REDIS_URL, QUEUE_PREFIX and
- * QUEUE_GROUP, QUEUELENS_ALERT_WAIT_SECONDS and QUEUELENS_ALERT_BACKLOG for every queue,
+ * QUEUE_GROUP, QUEUE_LAYOUT and QUEUE_CHANNELS, QUEUELENS_ALERT_WAIT_SECONDS and QUEUELENS_ALERT_BACKLOG for every queue,
  * and the QUEUELENS_MARK_* thresholds (see markRulesFromEnv).
  */
 export function connectionFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Connection {
   const settings = settingsFromEnv(env);
-  return { name: 'default', label: `${settings.hostname}:${settings.port}`, settings, readOnly: false, alerts: alertRulesFromEnv(env), marks: markRulesFromEnv(env) };
+  return { name: 'default', label: `${settings.hostname}:${settings.port}`, settings, layout: layoutSettingsFromEnv(env), readOnly: false, alerts: alertRulesFromEnv(env), marks: markRulesFromEnv(env) };
 }
 
 /**

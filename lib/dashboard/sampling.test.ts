@@ -16,9 +16,9 @@ describe('startSampling', () => {
     const dashboardPrefix = `${queue.keys.prefix}ql:`;
     const sampling = startSampling({
       connections: [
-        { name: 'main', label: 'main', settings: queue.settings, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
+        { name: 'main', label: 'main', settings: queue.settings, layout: { layout: 'staticphp' }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
         // Nothing listens on port 1.
-        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
+        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, layout: { layout: 'staticphp' }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
       ],
       dashboardPrefix,
       intervalMs: 250,

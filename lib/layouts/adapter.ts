@@ -1,8 +1,17 @@
+import type { QueueAttention } from '../dashboard/attention';
+import type { MarkRules } from '../dashboard/marks';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng'] as const;
 export type LayoutName = (typeof LAYOUT_NAMES)[number];
+
+/** Each layout's driver as an operator knows it, for the header and the connection switcher. */
+export const LAYOUT_TITLES: Readonly<Record<LayoutName, string>> = {
+  staticphp: 'StaticPHP QueueRedis',
+  yii2: 'yii2-queue',
+  'yii2-ng': 'yii2-queue-redis-ng',
+};
 
 /**
  * What a layout cannot do, in the words a page or the CLI shows instead of
@@ -34,8 +43,20 @@ export interface LayoutCounts<Row extends QueueCounts = QueueCounts> {
   failed: number | null;
 }
 
-/** Failed jobs kept in Redis, to list, retry and forget. */
-export type FailedJobs = Pick<RedisQueue, 'failedCount' | 'failedRows' | 'retryFailed' | 'forgetFailed'>;
+/**
+ * What needs attention in each queue (the overview's marks), judged from
+ * the figures `counts` read, against the connection's thresholds.
+ */
+export interface Attention {
+  read(counts: readonly QueueCounts[], failed: number, rules: MarkRules): Promise<{ now: number; queues: QueueAttention[] }>;
+}
+
+/**
+ * Failed jobs kept in Redis, to list, search, retry and forget: StaticPHP's
+ * failed set and job hashes, which the failed page and the CLI read through
+ * the driver.
+ */
+export type FailedJobs = RedisQueue;
 
 /**
  * One connection's queues as one layout lays them out: what it can tell and
@@ -45,11 +66,35 @@ export interface QueueLayout {
   readonly name: LayoutName;
   /** the driver and what of the database it covers, for a header or a log line */
   readonly description: string;
-  counts(): Promise<LayoutCounts>;
+  /** the Redis connection the layout is read over; the server's facts (INFO) are every layout's */
+  readonly connection: RedisQueue;
+  /**
+   * Every queue's figures: by default by the rule of the driver's own report
+   * (StaticPHP's stats() leaves out a queue with no jobs); `everyQueue` keeps
+   * every queue the layout knows, empty ones with zeros (the overview's rows
+   * must not come and go).
+   */
+  counts(options?: { everyQueue?: boolean }): Promise<LayoutCounts>;
+  readonly attention: Attention | Absent;
+  /** the sampled history of processed, pushed and failed jobs, kept under QueueLens's own prefix */
+  readonly throughput: RedisQueue | Absent;
   readonly failedJobs: FailedJobs | Absent;
   /** QueueLens's own driver and worker for this layout: pushing and running jobs */
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */
   readonly doctor: RedisQueue | Absent;
+  /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
+  readonly queueDetail: RedisQueue | Absent;
+  /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
+  readonly reservations: RedisQueue | Absent;
+  /** one queue's delayed jobs by when they come due, and running one now */
+  readonly delayedTimeline: RedisQueue | Absent;
+  /** one job's fields and where it is now */
+  readonly jobDetail: RedisQueue | Absent;
+  /** the Redis keys behind the queues, with their types and sizes, and a census of the database */
+  readonly keyLayout: RedisQueue | Absent;
   close(): Promise<void>;
 }
+
+/** The members of a layout that it has or says why not. */
+export type CapabilityName = 'attention' | 'throughput' | 'failedJobs' | 'runner' | 'doctor' | 'queueDetail' | 'reservations' | 'delayedTimeline' | 'jobDetail' | 'keyLayout';

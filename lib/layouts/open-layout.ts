@@ -5,14 +5,18 @@ import type { LayoutSettings } from './settings';
 import { staticphpLayout } from './staticphp/layout';
 import { yii2Layout } from './yii2/layout';
 
-/** Connects to `redis` and reads it as `layout` says; throws QueueError when the server cannot be reached. */
-export async function openLayout(redis: RedisSettings, layout: LayoutSettings): Promise<QueueLayout> {
-  const connection = await RedisQueue.connect(redis);
+/** The queues `connection` holds, read as `layout` says; closing the layout closes the connection. */
+export function layoutOver(connection: RedisQueue, layout: LayoutSettings): QueueLayout {
   switch (layout.layout) {
     case 'staticphp':
       return staticphpLayout(connection);
     case 'yii2':
     case 'yii2-ng':
-      return yii2Layout(connection, layout.layout, layout.channels);
+      return yii2Layout(connection, layout);
   }
+}
+
+/** Connects to `redis` and reads it as `layout` says; throws QueueError when the server cannot be reached. */
+export async function openLayout(redis: RedisSettings, layout: LayoutSettings): Promise<QueueLayout> {
+  return layoutOver(await RedisQueue.connect(redis), layout);
 }

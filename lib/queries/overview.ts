@@ -11,14 +11,25 @@ export interface OverviewQueue extends QueueStats, ThroughputGlance {
   crossed: ThresholdCrossing[];
   /** what is wrong with the queue, each with the page that fixes it; none for a healthy queue */
   marks: QueueMark[];
-  /** its failures over the last `minutes` (its failing mark's window); `atLeast` when more failed than one poll reads */
-  failedRecently: { count: number; minutes: number; atLeast: boolean };
+  /** its failures over the last `minutes` (its failing mark's window); `atLeast` when more failed than one poll reads; null where the layout cannot tell */
+  failedRecently: { count: number; minutes: number; atLeast: boolean } | null;
+}
+
+/** What the connection's layout cannot tell the overview, each in the sentence shown instead. */
+export interface OverviewAbsent {
+  failedJobs?: string;
+  attention?: string;
+  throughput?: string;
 }
 
 /** GET /api/overview: every registered queue's row, empty ones included, the failed count, the Redis server's facts and every queue's throughput together over the last 15 minutes. */
 export interface Overview {
+  /** the connection's layout: its driver and what of the database it covers */
+  layout: string;
+  absent: OverviewAbsent;
   queues: OverviewQueue[];
-  failed: number;
+  /** null where the layout keeps no failed jobs */
+  failed: number | null;
   server: ServerInfo;
   throughput: HistoryPoint[];
   /** the Redis server's clock when the marks were judged, unix seconds */

@@ -9,7 +9,8 @@ import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
-import { chooseConnection, forgetSharedReads, getQueue } from './queue';
+import { isAbsent, type CapabilityName } from '@/lib/layouts/adapter';
+import { chooseConnection, forgetSharedReads, getLayout, getQueue, type Capability } from './queue';
 
 /** What every server action returns: a value, never a thrown error or a stack trace. */
 export type ActionResult<T extends object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -62,11 +63,20 @@ async function prepare<Schema extends z.ZodType>(needed: Role, schema: Schema, i
   return { ok: true, input: parsed.data, access: allowed.access, connection };
 }
 
-async function run<Input, T extends object>(body: (input: Input, queue: RedisQueue) => Promise<T>, input: Input, connection: Connection): Promise<{ ok: true; value: T; queue: RedisQueue } | { ok: false; error: string; queue?: RedisQueue }> {
+/** Runs `body` with the connection's layout's `name`; `queue` is the connection, where the audit log is kept. */
+async function run<Name extends CapabilityName, Input, T extends object>(
+  name: Name,
+  body: (input: Input, capability: Capability<Name>) => Promise<T>,
+  input: Input,
+  connection: Connection,
+): Promise<{ ok: true; value: T; queue: RedisQueue } | { ok: false; error: string; queue?: RedisQueue }> {
   let queue: RedisQueue | undefined;
   try {
-    queue = await getQueue(connection);
-    return { ok: true, value: await body(input, queue), queue };
+    const layout = await getLayout(connection);
+    queue = layout.connection;
+    const capability = layout[name];
+    if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, queue };
+    return { ok: true, value: await body(input, capability as Capability<Name>), queue };
   } catch (error) {
     if (error instanceof QueueError) return { ok: false, error: error.message, queue };
     logEvent('error', 'a server action failed unexpectedly', { error });
@@ -75,15 +85,17 @@ async function run<Input, T extends object>(body: (input: Input, queue: RedisQue
 }
 
 /**
- * A server action that changes queue state: operators only, on a connection
+ * A server action that changes queue state with the connection's layout's
+ * `name` (refused, saying why, on a layout without it): operators only, on a connection
  * that is not read-only, and every attempt by a signed-in user, done,
  * refused or failed, goes to the audit log. A QueueError's message is written
  * for operators and is passed on; anything else is logged and reported
  * generically.
  */
-export function queueAction<Schema extends z.ZodType, T extends object>(
+export function queueAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
+  name: Name,
   schema: Schema,
-  body: (input: z.output<Schema>, queue: RedisQueue) => Promise<T>,
+  body: (input: z.output<Schema>, capability: Capability<Name>) => Promise<T>,
   audit: AuditDescription<z.output<Schema>, T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
@@ -96,7 +108,7 @@ export function queueAction<Schema extends z.ZodType, T extends object>(
       return { ok: false, error: prepared.error };
     }
     const { access, connection } = prepared;
-    const outcome = await run(body, prepared.input, connection);
+    const outcome = await run(name, body, prepared.input, connection);
     // Even a failed change may have done part of its work (a bulk step).
     forgetSharedReads(connection);
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
@@ -118,14 +130,15 @@ function entryOf(access: Access, connection: Connection, action: AuditedAction, 
 }
 
 /** A server action that only reads (a doctor check step, a count for a confirmation): anyone who may view. */
-export function queueReadAction<Schema extends z.ZodType, T extends object>(
+export function queueReadAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
+  name: Name,
   schema: Schema,
-  body: (input: z.output<Schema>, queue: RedisQueue) => Promise<T>,
+  body: (input: z.output<Schema>, capability: Capability<Name>) => Promise<T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
     const prepared = await prepare('viewer', schema, input, requested);
     if (!prepared.ok) return { ok: false, error: prepared.error };
-    const outcome = await run(body, prepared.input, prepared.connection);
+    const outcome = await run(name, body, prepared.input, prepared.connection);
     return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
   };
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { readFailedPage, searchFailed, type FailedFilter, type FailedPage, type FailedSearchChunk } from '@/lib/inspect/failed';
-import { readQueue, type ReadResult } from './queue';
+import { readCapability, type ReadResult } from './queue';
 
 /** How far one search request looks, so that each answers quickly and the page can show progress. */
 const SEARCH_SCAN_PER_REQUEST = 2000;
@@ -20,10 +20,10 @@ export const failedSearchParams = z.object({
 
 /** One page of failed jobs, for GET /api/failed and the page's prefetch. */
 export function readFailed(offset: number, limit: number): Promise<ReadResult<FailedPage>> {
-  return readQueue((queue) => readFailedPage(queue, offset, limit), ['failed', offset, limit]);
+  return readCapability('failedJobs', (queue) => readFailedPage(queue, offset, limit), ['failed', offset, limit]);
 }
 
 /** The next chunk of a search, for GET /api/failed/search. */
 export function readFailedSearch(filter: FailedFilter, offset: number): Promise<ReadResult<FailedSearchChunk>> {
-  return readQueue((queue) => searchFailed(queue, filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
+  return readCapability('failedJobs', (queue) => searchFailed(queue, filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { censusStep, KEY_NAME_LIMIT, readKeyContents, readKeyLayout, type CensusStep, type KeyContents, type KeyLayout } from '@/lib/inspect/key-layout';
 import { isScanCursor } from '@/lib/queue/scan-keys';
-import { readQueue, type ReadResult } from './queue';
+import { readCapability, type ReadResult } from './queue';
 
 /** A key by its name, or by `raw`, its bytes in base64url, for a name that is not UTF-8 (see keyAddressOf). */
 export const keyContentsParams = z
@@ -25,15 +25,15 @@ export const censusParams = z.object({
 
 /** The key table, for GET /api/layout and the page's prefetch. */
 export function readLayoutPage(): Promise<ReadResult<KeyLayout>> {
-  return readQueue((queue) => readKeyLayout(queue), ['layout']);
+  return readCapability('keyLayout', (queue) => readKeyLayout(queue), ['layout']);
 }
 
 /** One page of a key's contents, for GET /api/layout/key and the page's prefetch; keys outside the prefix are refused (400). */
 export function readKeyContentsPage({ name, raw, cursor }: KeyContentsParams): Promise<ReadResult<KeyContents>> {
-  return readQueue((queue) => readKeyContents(queue, raw !== undefined ? Buffer.from(raw, 'base64url') : name!, cursor));
+  return readCapability('keyLayout', (queue) => readKeyContents(queue, raw !== undefined ? Buffer.from(raw, 'base64url') : name!, cursor));
 }
 
 /** One SCAN step of the census, for GET /api/layout/census. */
 export function readCensusStep(cursor: string): Promise<ReadResult<CensusStep>> {
-  return readQueue((queue) => censusStep(queue, cursor));
+  return readCapability('keyLayout', (queue) => censusStep(queue, cursor));
 }

@@ -2,13 +2,13 @@ import 'server-only';
 import { readFailedTotals } from '@/lib/dashboard/history';
 import { formatMetrics } from '@/lib/dashboard/metrics';
 import { sampleThroughput } from '@/lib/inspect/throughput';
-import type { QueueStats } from '@/lib/queue/redis-queue';
-import { readQueue, type ReadResult } from './queue';
+import type { QueueCounts } from '@/lib/layouts/adapter';
+import { readCapability, readLayout, type ReadResult } from './queue';
 import { throughputKeysOf } from './throughput';
 
 /** GET /api/metrics: every queue's figures in the Prometheus text format, read fresh (a scrape is its own sample). */
 export function readMetrics(): Promise<ReadResult<string>> {
-  return readQueue(async (queue, connection) => {
+  return readCapability('throughput', async (queue, connection) => {
     const keys = throughputKeysOf(queue);
     const [sample, failedTotals, failedJobs] = await Promise.all([
       sampleThroughput(queue),
@@ -19,7 +19,7 @@ export function readMetrics(): Promise<ReadResult<string>> {
   });
 }
 
-/** GET /api/stats: stats() as the driver reports it. */
-export function readStats(): Promise<ReadResult<QueueStats[]>> {
-  return readQueue((queue) => queue.stats(), ['stats']);
+/** GET /api/stats: every queue's figures by the rule of the layout's driver's own report (StaticPHP's stats()). */
+export function readStats(): Promise<ReadResult<QueueCounts[]>> {
+  return readLayout(async (layout) => (await layout.counts()).queues, ['stats']);
 }

@@ -1,31 +1,45 @@
 import 'server-only';
 import { crossedThresholds, thresholdsFor } from '@/lib/dashboard/alerts';
-import { readQueueAttention } from '@/lib/dashboard/attention';
+import { isAbsent } from '@/lib/layouts/adapter';
 import { readServerInfo } from '@/lib/inspect/server-info';
-import type { Overview } from '@/lib/queries/overview';
-import { readQueue, type ReadResult } from './queue';
+import type { Overview, OverviewAbsent } from '@/lib/queries/overview';
+import { readLayout, type ReadResult } from './queue';
 import { readThroughputGlance } from './throughput';
 
+const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
+
 /**
- * The overview, for GET /api/overview and the page's prefetch: every
- * registered queue, empty ones included (stats() leaves those out, as the
- * PHP driver does; the overview's rows must not come and go), each judged
- * against its connection's alert thresholds and marked where it needs
- * attention.
+ * The overview, for GET /api/overview and the page's prefetch: every queue
+ * of the connection's layout, empty ones included (StaticPHP's stats() leaves
+ * those out, as the PHP driver does; the overview's rows must not come and
+ * go), each judged against its connection's alert thresholds and, where the
+ * layout can tell, marked where it needs attention. What the layout cannot
+ * tell is said, not shown as zeros.
  */
 export function readOverview(): Promise<ReadResult<Overview>> {
-  return readQueue(async (queue, connection) => {
-    const names = await queue.queueNames();
-    const [counts, failed, server] = await Promise.all([queue.countsOf(names), queue.failedCount(), readServerInfo(queue)]);
-    const [attention, throughput] = await Promise.all([readQueueAttention(queue, counts, failed, connection.marks), readThroughputGlance(queue, connection, names)]);
+  return readLayout(async (layout, connection) => {
+    const { queues: counts, failed } = await layout.counts({ everyQueue: true });
+    const names = counts.map((row) => row.queue);
+    const { attention: marking, throughput: sampled } = layout;
+    const [attention, throughput, server, now] = await Promise.all([
+      isAbsent(marking) ? null : marking.read(counts, failed ?? 0, connection.marks),
+      isAbsent(sampled) ? null : readThroughputGlance(sampled, connection, names),
+      readServerInfo(layout.connection),
+      isAbsent(marking) ? layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])) : null,
+    ]);
+    const absent: OverviewAbsent = {
+      ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
+      ...(isAbsent(marking) ? { attention: marking.absent } : {}),
+      ...(isAbsent(sampled) ? { throughput: sampled.absent } : {}),
+    };
     const queues = counts.map((row, index) => {
-      const glance = throughput.queues[index]!;
-      const { marks, failedRecently, error } = attention.queues[index]!;
+      const glance = throughput?.queues[index] ?? NO_GLANCE;
+      const { marks, failedRecently, error } = attention?.queues[index] ?? { marks: [], failedRecently: null, error: undefined };
       const unread = row.error ?? error;
       // A queue whose keys could not be read has no figures to judge.
       const crossed = unread === undefined ? crossedThresholds(thresholdsFor(connection.alerts, row.queue), { backlog: row.total, waitSeconds: glance.waitSeconds }) : [];
       return { ...row, ...glance, error: unread, crossed, marks, failedRecently };
     });
-    return { queues, failed, server, throughput: throughput.total, now: attention.now };
+    return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now: attention?.now ?? now! };
   }, ['overview']);
 }

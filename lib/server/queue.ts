@@ -2,12 +2,17 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { loadConnections, type Connection } from '@/lib/dashboard/connections';
 import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
+import { isAbsent, type Absent, type CapabilityName, type QueueLayout } from '@/lib/layouts/adapter';
+import { layoutOver } from '@/lib/layouts/open-layout';
 import { parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
 import { authenticate } from './access';
 import { logEvent } from './log';
+
+/** What a layout cannot do, thrown through a shared read to the request that asked. */
+class LayoutLacks extends Error {}
 
 /** A read's value, or why there is none; `status` is the HTTP status an API route answers a refusal with. */
 export type ReadResult<T> = { ok: true; data: T } | { ok: false; error: string; unreachable?: boolean; status?: number };
@@ -112,6 +117,14 @@ export function getQueue(connection: Connection): Promise<RedisQueue> {
   return opening;
 }
 
+/**
+ * The queues of `connection` as its layout lays them out, over the shared
+ * Redis connection of getQueue (an adapter holds no connection of its own).
+ */
+export async function getLayout(connection: Connection): Promise<QueueLayout> {
+  return layoutOver(await getQueue(connection), connection.layout);
+}
+
 /** Closes every open connection, for a graceful shutdown. */
 export async function closeQueues(): Promise<void> {
   const queues = cache.queuelensQueues;
@@ -136,16 +149,59 @@ export async function closeQueues(): Promise<void> {
  * so a viewer and an operator may be answered from one read, and two
  * connections never are.
  */
-export async function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
+export function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
+  return readConnection(async (connection) => read(await getQueue(connection), connection), shared);
+}
+
+/** What a layout has as `name`, when it has it. */
+export type Capability<Name extends CapabilityName> = Exclude<QueueLayout[Name], Absent>;
+
+/**
+ * readQueue for a read that needs the connection's layout to have `name`; a
+ * layout without it answers with the sentence that says why (status 501:
+ * the request was fine, this layout cannot do it).
+ */
+export function readCapability<Name extends CapabilityName, T>(
+  name: Name,
+  read: (capability: Capability<Name>, connection: Connection) => Promise<T>,
+  shared?: SharedReadKey,
+): Promise<ReadResult<T>> {
+  return readConnection(async (connection) => {
+    const capability = (await getLayout(connection))[name];
+    if (isAbsent(capability)) throw new LayoutLacks(capability.absent);
+    return read(capability as Capability<Name>, connection);
+  }, shared);
+}
+
+/**
+ * The sentence a page shows instead of itself when the connection its
+ * request is for has a layout without `name`; null when it has it, or when
+ * that cannot be told (Redis unreachable: the page then says so itself).
+ */
+export async function absentCapability(name: CapabilityName): Promise<string | null> {
+  const choice = await chooseConnection();
+  if (!choice.ok) return null;
+  const layout = await getLayout(choice.connection).catch(() => null);
+  const capability = layout?.[name];
+  return capability !== undefined && isAbsent(capability) ? capability.absent : null;
+}
+
+/** readQueue for a read that asks the connection's layout what it has. */
+export function readLayout<T>(read: (layout: QueueLayout, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
+  return readConnection(async (connection) => read(await getLayout(connection), connection), shared);
+}
+
+async function readConnection<T>(read: (connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
   const allowed = await authenticate();
   if (!allowed.ok) return allowed;
   const choice = await chooseConnection();
   if (!choice.ok) return choice;
   const { connection } = choice;
-  const readNow = async () => read(await getQueue(connection), connection);
+  const readNow = () => read(connection);
   try {
     return { ok: true, data: await (shared === undefined ? readNow() : sharedReads().read(connection.name, shared, await acceptedSnapshotAgeMs(), readNow)) };
   } catch (error) {
+    if (error instanceof LayoutLacks) return { ok: false, error: error.message, status: 501 };
     if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable, ...(error.invalidRequest ? { status: 400 } : {}) };
     logEvent('error', 'reading the queues failed unexpectedly', { error });
     return { ok: false, error: UNKNOWN_ERROR };

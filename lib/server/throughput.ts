@@ -5,7 +5,7 @@ import { dashboardKeys, dashboardPrefixFromEnv, throughputKeys, type ThroughputK
 import { glanceOf, type QueueHistory, type ThroughputGlance } from '@/lib/queries/throughput';
 import type { Connection } from '@/lib/dashboard/connections';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { readQueue, type ReadResult } from './queue';
+import { readCapability, type ReadResult } from './queue';
 
 /** The throughput keys of the layout `queue` reads, under QUEUELENS_PREFIX. */
 export function throughputKeysOf(queue: RedisQueue): ThroughputKeys {
@@ -14,7 +14,7 @@ export function throughputKeysOf(queue: RedisQueue): ThroughputKeys {
 
 /** One queue's history over `range`, for GET /api/queues/{queue}/history and the page's prefetch. */
 export function readQueueHistory(name: string, range: HistoryRange): Promise<ReadResult<QueueHistory>> {
-  return readQueue(async (queue) => ({
+  return readCapability('throughput', async (queue) => ({
     queue: name,
     range,
     resolution: resolutionFor(range),

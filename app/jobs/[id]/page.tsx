@@ -1,3 +1,5 @@
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { jobDetailQuery } from '@/lib/queries/job-detail';
@@ -23,6 +25,8 @@ export default async function JobPage({ params }: Props) {
   const segment = (await params).id;
   const id = parseJobId(segment);
   if (id === null) return <NotAJobId segment={segment} />;
+  const lacks = await absentCapability('jobDetail');
+  if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
   const queryClient = getQueryClient();
   await prefetchLiveQuery(queryClient, jobDetailQuery(id), () => readJobPage(id));
   return (

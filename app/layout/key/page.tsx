@@ -1,3 +1,5 @@
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { keyAddressOf } from '@/lib/inspect/key-layout';
@@ -19,6 +21,8 @@ interface Props {
 export default async function KeyContentsPage({ searchParams }: Props) {
   const params = keyContentsParams.safeParse(await searchParams);
   if (!params.success) return <NotAKeyAddress />;
+  const lacks = await absentCapability('keyLayout');
+  if (lacks !== null) return <LayoutLacks title={'Key contents'} sentence={lacks} />;
   const { name, raw, cursor } = params.data;
   const address = raw === undefined ? { key: name!, raw: null } : keyAddressOf(Buffer.from(raw, 'base64url'));
   const queryClient = getQueryClient();

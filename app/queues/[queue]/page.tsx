@@ -1,3 +1,5 @@
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
@@ -26,6 +28,8 @@ export default async function QueuePage({ params }: Props) {
   const segment = (await params).queue;
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
+  const lacks = await absentCapability('queueDetail');
+  if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
   const queryClient = getQueryClient();
   await Promise.all([
     prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name)),

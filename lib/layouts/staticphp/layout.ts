@@ -1,5 +1,7 @@
+import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
 import type { QueueLayout } from '../adapter';
+import { LAYOUT_TITLES } from '../adapter';
 
 /**
  * StaticPHP's QueueRedis: QueueLens's own wire-compatible driver does all of
@@ -8,14 +10,22 @@ import type { QueueLayout } from '../adapter';
 export function staticphpLayout(queue: RedisQueue): QueueLayout {
   return {
     name: 'staticphp',
-    description: `StaticPHP QueueRedis, prefix ${queue.keys.prefix}`,
-    async counts() {
-      const [queues, failed] = await Promise.all([queue.stats(), queue.failedCount()]);
+    description: `${LAYOUT_TITLES.staticphp}, prefix ${queue.keys.prefix}`,
+    connection: queue,
+    async counts({ everyQueue = false } = {}) {
+      const [queues, failed] = await Promise.all([everyQueue ? queue.attempt(async () => queue.countsOf(await queue.queueNames())) : queue.stats(), queue.failedCount()]);
       return { queues, failed };
     },
+    attention: { read: (counts, failed, rules) => readQueueAttention(queue, counts, failed, rules) },
+    throughput: queue,
     failedJobs: queue,
     runner: queue,
     doctor: queue,
+    queueDetail: queue,
+    reservations: queue,
+    delayedTimeline: queue,
+    jobDetail: queue,
+    keyLayout: queue,
     close: () => queue.close(),
   };
 }

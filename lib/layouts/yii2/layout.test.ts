@@ -5,7 +5,7 @@ import { deleteKeysUnder } from '../../queue/scan-keys';
 import { testQueueFactory } from '../../queue/test-redis';
 import { isAbsent } from '../adapter';
 import { yii2Layout } from './layout';
-import { driverOf, loadYii2Fixture, YII2_FIXTURES, type Yii2Expected } from './test-fixtures';
+import { driverOf, loadYii2Fixture, yii2Settings, YII2_FIXTURES, type Yii2Expected } from './test-fixtures';
 
 const openQueue = testQueueFactory();
 
@@ -40,7 +40,7 @@ describe('the yii2 layout, against what the real drivers wrote', () => {
       try {
         const expected = await loadYii2Fixture(queue.redis, name, channel);
         const driver = driverOf(expected);
-        const { queues, failed } = await yii2Layout(queue, driver, [channel]).counts();
+        const { queues, failed } = await yii2Layout(queue, yii2Settings(driver, [channel])).counts();
         const live = Object.values(expected.jobs).filter((job) => !GONE.has(job.state)).length;
         const expired = statesOf(expected, 'reserved-expired-retry');
         const { waiting, delayed, reserved } = expected.statistics;
@@ -78,7 +78,7 @@ describe('the yii2 layout, against what the real drivers wrote', () => {
         .zadd(k('delayed'), Number(now) - 5, '2', Number(now) + 600, '3')
         .zadd(k('reserved'), Number(now), '4', Number(now) + 30, '5')
         .exec();
-      const [row] = (await yii2Layout(queue, 'yii2', [channel]).counts()).queues;
+      const [row] = (await yii2Layout(queue, yii2Settings('yii2', [channel])).counts()).queues;
       expect(row).toMatchObject({
         pending: 2, delayed: 1, reserved: 2, total: 5, dueDelayed: 1, expiredReserved: 1, messages: 5,
         statistics: { waiting: 1, delayed: 2, reserved: 2, done: 0 },
@@ -94,7 +94,7 @@ describe('the yii2 layout, against what the real drivers wrote', () => {
     try {
       await broken.queue.redis.set(`${broken.channel}.waiting`, 'not a list');
       await fine.queue.redis.lpush(`${fine.channel}.waiting`, '1');
-      const { queues } = await yii2Layout(broken.queue, 'yii2', [broken.channel, fine.channel]).counts();
+      const { queues } = await yii2Layout(broken.queue, yii2Settings('yii2', [broken.channel, fine.channel])).counts();
       expect(queues[0]).toMatchObject({ queue: broken.channel, total: 0, error: expect.stringContaining(`${broken.channel}.waiting`) });
       expect(queues[1]).toMatchObject({ queue: fine.channel, pending: 1, total: 1 });
       expect(queues[1]!.error).toBeUndefined();
@@ -106,7 +106,7 @@ describe('the yii2 layout, against what the real drivers wrote', () => {
 
   it('says what it lacks instead of failing at run time', async () => {
     const { queue, channel } = await openChannel();
-    const layout = yii2Layout(queue, 'yii2-ng', [channel]);
+    const layout = yii2Layout(queue, yii2Settings('yii2-ng', [channel]));
     expect(isAbsent(layout.failedJobs) && layout.failedJobs.absent).toBe('yii2-queue keeps no failed jobs: a job that used its attempts is deleted');
     expect(isAbsent(layout.runner)).toBe(true);
   });
@@ -144,7 +144,7 @@ describe('queuelens on a yii2 channel', () => {
       }
       const push = await queuelens('push', 'mail', 'Job', '{}', '--layout', 'yii2');
       expect(push.code).toBe(2);
-      expect(push.stderr).toMatch(/^queuelens: push is not available on yii2-queue \(stock Redis driver\), channel queue: yii2 jobs are PHP objects/);
+      expect(push.stderr).toMatch(/^queuelens: push is not available on yii2-queue, channel queue: yii2 jobs are PHP objects/);
       const wrong = await queuelens('status', '--layout', 'sidekiq');
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toMatch(/^queuelens: --layout takes one of staticphp, yii2, yii2-ng, not "sidekiq"\n/);

@@ -2,11 +2,15 @@ import { QueueError, refusedCommand } from '../../queue/errors';
 import { settlePipeline } from '../../queue/pipeline';
 import { assertScriptSucceeded } from '../../queue/scripts';
 import type { RedisQueue } from '../../queue/redis-queue';
-import type { LayoutCounts, QueueCounts, QueueLayout } from '../adapter';
+import { LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
+import type { LayoutSettings } from '../settings';
 import { Yii2Keys } from './keys';
 
 /** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
 export type Yii2Driver = 'yii2' | 'yii2-ng';
+
+/** A yii2 connection's layout settings: its driver, its channels and (ng) its queue component's settings. */
+export type Yii2Settings = Extract<LayoutSettings, { layout: Yii2Driver }>;
 
 /**
  * A channel's figures. `statistics` is what the driver's own
@@ -39,7 +43,14 @@ export interface Yii2ChannelCounts extends QueueCounts {
 export const YII2_ABSENT = {
   failedJobs: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted',
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
-  doctor: 'QueueLens does not check yii2 channels yet',
+  attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
+  throughput: 'QueueLens does not sample yii2 throughput yet: yii2-queue records no finished or failed jobs, only its id counter',
+  doctor: 'QueueLens does not check yii2 channels in the dashboard yet: run queuelens doctor --layout yii2 (or yii2-ng) --channel NAME',
+  queueDetail: 'QueueLens does not list a yii2 channel’s jobs yet: the overview has its counts',
+  reservations: 'QueueLens does not list yii2 reservations yet; yii2-queue records no holder, only when a reservation expires',
+  delayedTimeline: 'QueueLens does not show a yii2 channel’s delayed jobs yet: the overview has how many are due',
+  jobDetail: 'QueueLens does not show yii2 jobs yet',
+  keyLayout: 'QueueLens does not map a yii2 channel’s keys yet',
 } as const;
 
 function countsOf(channel: string, driver: Yii2Driver, reply: unknown): Yii2ChannelCounts {
@@ -73,13 +84,15 @@ function unreadable(channel: string): Yii2ChannelCounts {
  * `connection` (a RedisQueue only for its connection handling: its timeouts,
  * cluster and TLS support and error messages; its prefix is not used).
  */
-export function yii2Layout(connection: RedisQueue, driver: Yii2Driver, channels: readonly string[]): QueueLayout & {
+export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): QueueLayout & {
   counts(): Promise<LayoutCounts<Yii2ChannelCounts>>;
 } {
+  const { layout: driver, channels } = settings;
   const keysOf = channels.map((channel) => new Yii2Keys(channel));
   return {
     name: driver,
-    description: `${driver === 'yii2-ng' ? 'yii2-queue-redis-ng' : 'yii2-queue (stock Redis driver)'}, channel${channels.length === 1 ? '' : 's'} ${channels.join(', ')}`,
+    description: `${LAYOUT_TITLES[driver]}, channel${channels.length === 1 ? '' : 's'} ${channels.join(', ')}`,
+    connection,
     async counts() {
       return connection.attempt(async () => {
         const pipeline = connection.redis.pipeline();
@@ -98,9 +111,16 @@ export function yii2Layout(connection: RedisQueue, driver: Yii2Driver, channels:
         return { queues, failed: null };
       });
     },
+    attention: { absent: YII2_ABSENT.attention },
+    throughput: { absent: YII2_ABSENT.throughput },
     failedJobs: { absent: YII2_ABSENT.failedJobs },
     runner: { absent: YII2_ABSENT.runner },
     doctor: { absent: YII2_ABSENT.doctor },
+    queueDetail: { absent: YII2_ABSENT.queueDetail },
+    reservations: { absent: YII2_ABSENT.reservations },
+    delayedTimeline: { absent: YII2_ABSENT.delayedTimeline },
+    jobDetail: { absent: YII2_ABSENT.jobDetail },
+    keyLayout: { absent: YII2_ABSENT.keyLayout },
     close: () => connection.close(),
   };
 }

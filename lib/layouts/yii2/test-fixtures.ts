@@ -1,5 +1,7 @@
 import type { QueueClient } from '../../queue/client';
 import { fixtureTools, readFixtureJson, type Fixture } from '../../queue/test-fixtures';
+import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
+import type { Yii2Driver, Yii2Settings } from './layout';
 
 export const YII2_FIXTURES = ['stock', 'ng-strict', 'ng-aging', 'ng-json-serializer'] as const;
 export type Yii2FixtureName = (typeof YII2_FIXTURES)[number];
@@ -31,4 +33,9 @@ export async function loadYii2Fixture(redis: QueueClient, name: Yii2FixtureName,
   const { loadKeys } = await fixtureTools();
   await loadKeys(redis, readFixtureJson<Fixture>(`yii2/${name}.json`), `${channel}.`, { shiftLayout: expected.layout });
   return expected;
+}
+
+/** A connection's settings for `driver` over `channels`, redis-ng's at their defaults (the fixtures' strict ones). */
+export function yii2Settings(driver: Yii2Driver, channels: string[]): Yii2Settings {
+  return driver === 'yii2-ng' ? { layout: driver, channels, ng: { ...DEFAULT_YII2_NG_SETTINGS } } : { layout: driver, channels };
 }

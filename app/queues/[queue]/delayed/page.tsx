@@ -1,3 +1,5 @@
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
@@ -23,6 +25,8 @@ export default async function DelayedPage({ params }: Props) {
   const segment = (await params).queue;
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
+  const lacks = await absentCapability('delayedTimeline');
+  if (lacks !== null) return <LayoutLacks title={`Delayed jobs of ${name}`} sentence={lacks} />;
   const queryClient = getQueryClient();
   await prefetchLiveQuery(queryClient, delayedTimelineQuery(name), () => readDelayedTimelinePage(name));
   return (

@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test';
+import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
+import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { APP_PORT, YII2_CONNECTIONS, connectE2eQueue } from './support';
+
+/** Makes `page`'s browser show `connection`, as the header's switcher would. */
+async function showConnection(page: Page, connection: string): Promise<void> {
+  await page.context().addCookies([{ name: CONNECTION_COOKIE, value: connection, url: `http://127.0.0.1:${APP_PORT}` }]);
+}
+
+function queuesTable(page: Page) {
+  return page.getByRole('table', { name: 'Jobs per queue' });
+}
+
+test.describe('a yii2 connection beside a StaticPHP one', () => {
+  let queue: RedisQueue;
+  let ng: Yii2Expected;
+  let stock: Yii2Expected;
+  const channels = { ng: YII2_CONNECTIONS.ng.channel(), stock: YII2_CONNECTIONS.stock.channel() };
+
+  test.beforeAll(async () => {
+    queue = await connectE2eQueue();
+    ng = await loadYii2Fixture(queue.redis, 'ng-strict', channels.ng);
+    stock = await loadYii2Fixture(queue.redis, 'stock', channels.stock);
+  });
+
+  test.afterAll(async () => {
+    for (const channel of Object.values(channels)) await deleteKeysUnder(queue.redis, `${channel}.`);
+    await queue.close();
+  });
+
+  test('the overview shows a redis-ng channel’s counts as its driver reports them, and says what yii2 cannot tell', async ({ page }, testInfo) => {
+    await showConnection(page, YII2_CONNECTIONS.ng.name);
+    await page.goto('/');
+    await expect(page.getByText('yii2-queue-redis-ng', { exact: true }).first()).toBeVisible();
+    const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.ng }) });
+    const { waiting, delayed, reserved } = ng.statistics;
+    await expect(row.getByRole('cell').last()).toHaveText(String(waiting + delayed + reserved));
+    await expect(row.getByRole('link', { name: `${reserved} reserved in ${channels.ng}: its reservations` })).toBeVisible();
+    // No failed column and no throughput columns: yii2 records neither.
+    await expect(queuesTable(page).getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total']);
+    const failed = page.getByRole('group', { name: 'Failed jobs' });
+    await expect(failed).toContainText('—');
+    await expect(failed).toContainText('yii2-queue keeps no failed jobs: a job that used its attempts is deleted');
+    await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('QueueLens does not sample yii2 throughput yet');
+    await expect(page.getByRole('heading', { name: 'Throughput' })).toHaveCount(0);
+    for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      await testInfo.attach(`overview of a yii2-ng connection, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    }
+  });
+
+  test('the stock driver’s channel counts its waiting list, delayed and reserved jobs', async ({ page }) => {
+    await showConnection(page, YII2_CONNECTIONS.stock.name);
+    await page.goto('/');
+    await expect(page.getByText('yii2-queue', { exact: true }).first()).toBeVisible();
+    const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.stock }) });
+    const { waiting, delayed, reserved } = stock.statistics;
+    await expect(row.getByRole('cell').last()).toHaveText(String(waiting + delayed + reserved));
+  });
+
+  test('each page a yii2 layout cannot fill says why instead, and its API answers 501 with the same words', async ({ page }) => {
+    await showConnection(page, YII2_CONNECTIONS.ng.name);
+    for (const [path, heading, sentence] of [
+      ['/failed', 'Failed jobs', 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted.'],
+      ['/reservations', 'Reservations', 'yii2-queue records no holder'],
+      ['/layout', 'Key layout', 'QueueLens does not map a yii2 channel’s keys yet.'],
+      [`/queues/${encodeURIComponent(channels.ng)}`, channels.ng, 'QueueLens does not list a yii2 channel’s jobs yet'],
+      ['/jobs/7', 'Job 7', 'QueueLens does not show yii2 jobs yet.'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Not on this connection' })).toContainText(sentence);
+    }
+    const api = await page.request.get('/api/failed');
+    expect(api.status()).toBe(501);
+    expect(await api.json()).toEqual({ ok: false, error: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted' });
+  });
+
+  test('Prometheus metrics of a yii2 connection are refused with the reason, and the StaticPHP connection still shows its own', async ({ page }) => {
+    await showConnection(page, YII2_CONNECTIONS.ng.name);
+    const api = await page.request.get('/api/metrics');
+    expect(api.status()).toBe(501);
+    await showConnection(page, 'default');
+    await page.goto('/');
+    await expect(page.getByRole('group', { name: 'Failed jobs' })).not.toContainText('—');
+    await expect(page.getByText('StaticPHP QueueRedis', { exact: true }).first()).toBeVisible();
+  });
+});
