@@ -11,13 +11,18 @@
  * promotes it: a job held by a worker that was killed (its claim runs out
  * after a minute and nobody takes it back), delayed jobs coming due with
  * nobody to promote them, and a queue whose imports keep failing.
+ *
+ * The header's switcher also offers a yii2-queue-redis-ng channel
+ * (bin/demo-yii2.ts), seeded once and never worked, to show a second layout.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLocalHost, settingsFromEnv } from '../lib/queue/config';
 import { QueueError } from '../lib/queue/errors';
 import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
+import { DEMO_YII2_CHANNEL, seedDemoYii2Channel } from './demo-yii2';
 
 const prefix = process.env.QUEUE_PREFIX ?? 'queuelens-demo:';
 const port = process.env.PORT ?? '3000';
@@ -129,6 +134,24 @@ function ensureBuild(): void {
   if (build.status !== 0) throw new Error('npm run build failed; the output above says why');
 }
 
+/** The dashboard's two connections: the StaticPHP demo queues, and the redis-ng channel on the same Redis. */
+function demoConnectionsFile(queue: RedisQueue): string {
+  // The settings block keeps REDIS_URL's password and TLS; the file is the user's alone.
+  const redis = { ...queue.settings };
+  const path = join(tmpdir(), 'queuelens-demo-connections.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      connections: [
+        { name: 'demo', label: 'Demo queues', redis, prefix },
+        { name: 'demo-ng', label: 'Demo yii2 channel', redis, layout: 'yii2-ng', channel: DEMO_YII2_CHANNEL },
+      ],
+    }),
+    { mode: 0o600 },
+  );
+  return path;
+}
+
 async function main(): Promise<void> {
   let queue: RedisQueue;
   try {
@@ -148,6 +171,8 @@ async function main(): Promise<void> {
     ]);
     console.log(`Seeded the demo queues under the prefix ${prefix}`);
   }
+  if (await seedDemoYii2Channel(queue.redis)) console.log(`Seeded the yii2-queue-redis-ng channel ${DEMO_YII2_CHANNEL} (no PHP worker runs it)`);
+  const connectionsFile = process.env.QUEUELENS_CONFIG || demoConnectionsFile(queue);
 
   await keepTroubleOnScreen(queue);
   const trouble = setInterval(() => {
@@ -171,7 +196,7 @@ async function main(): Promise<void> {
   // `queuelens serve` on the build: a secret of its own and a one-time login link, unless QUEUELENS_SECRET is set.
   const dashboard = spawn(process.execPath, ['bin/queuelens.js', 'serve', '--host', HOST, '--port', port], {
     stdio: 'inherit',
-    env: { ...process.env, QUEUE_PREFIX: prefix, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, QUEUE_PREFIX: prefix, QUEUELENS_CONFIG: connectionsFile, NEXT_TELEMETRY_DISABLED: '1' },
   });
   console.log(`QueueLens demo: http://${HOST}:${port} (prefix ${prefix}); Ctrl+C stops it`);
 
