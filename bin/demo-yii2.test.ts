@@ -18,7 +18,7 @@ describe('the demo’s redis-ng channel', () => {
       const [row] = (await yii2Layout(queue, yii2Settings('yii2-ng', [channel])).counts()).queues;
       expect(row).toMatchObject({ pending: 5, delayed: 2, reserved: 1, expiredReserved: 1, statistics: { waiting: 5, delayed: 2, reserved: 1, done: 0 } });
       // The line runs by priority band, then by the order of joining: both invoices first.
-      expect(await queue.redis.zrange(`${channel}.prioritized`, 0, -1)).toEqual(['1', '2', '3', '4', '5']);
+      expect(await queue.redis.zrange(`${channel}.prioritized`, '0', '-1')).toEqual(['1', '2', '3', '4', '5']);
       expect(await queue.redis.hget(`${channel}.messages`, '1')).toBe('300;O:23:"app\\jobs\\SendInvoiceJob":1:{s:7:"invoice";s:8:"INV-1041";}');
     } finally {
       await deleteKeysUnder(queue.redis, `${channel}.`);

@@ -10,6 +10,11 @@ async function showConnection(page: Page, connection: string): Promise<void> {
   await page.context().addCookies([{ name: CONNECTION_COOKIE, value: connection, url: `http://127.0.0.1:${APP_PORT}` }]);
 }
 
+/** The connection the header's switcher shows, with its layout. */
+function shownConnection(page: Page) {
+  return page.getByRole('combobox', { name: 'Redis' }).locator('option:checked');
+}
+
 function queuesTable(page: Page) {
   return page.getByRole('table', { name: 'Jobs per queue' });
 }
@@ -34,7 +39,7 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
   test('the overview shows a redis-ng channel’s counts as its driver reports them, and says what yii2 cannot tell', async ({ page }, testInfo) => {
     await showConnection(page, YII2_CONNECTIONS.ng.name);
     await page.goto('/');
-    await expect(page.getByText('yii2-queue-redis-ng', { exact: true }).first()).toBeVisible();
+    await expect(shownConnection(page)).toHaveText(`${YII2_CONNECTIONS.ng.label} · yii2-queue-redis-ng`);
     const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.ng }) });
     const { waiting, delayed, reserved } = ng.statistics;
     await expect(row.getByRole('cell').last()).toHaveText(String(waiting + delayed + reserved));
@@ -50,13 +55,15 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
       await testInfo.attach(`overview of a yii2-ng connection, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+      // The table scrolls inside its frame; the page itself never scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     }
   });
 
   test('the stock driver’s channel counts its waiting list, delayed and reserved jobs', async ({ page }) => {
     await showConnection(page, YII2_CONNECTIONS.stock.name);
     await page.goto('/');
-    await expect(page.getByText('yii2-queue', { exact: true }).first()).toBeVisible();
+    await expect(shownConnection(page)).toHaveText(`${YII2_CONNECTIONS.stock.label} · yii2-queue`);
     const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.stock }) });
     const { waiting, delayed, reserved } = stock.statistics;
     await expect(row.getByRole('cell').last()).toHaveText(String(waiting + delayed + reserved));
@@ -87,6 +94,6 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     await showConnection(page, 'default');
     await page.goto('/');
     await expect(page.getByRole('group', { name: 'Failed jobs' })).not.toContainText('—');
-    await expect(page.getByText('StaticPHP QueueRedis', { exact: true }).first()).toBeVisible();
+    await expect(shownConnection(page)).toHaveText('E2E queues · StaticPHP QueueRedis');
   });
 });

@@ -43,7 +43,7 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
     toast.error(result.error);
   };
   return (
-    <p className="flex items-center gap-2 text-sm">
+    <p className="flex min-w-0 max-w-full items-center gap-2 text-sm">
       <label htmlFor={id} className="text-zinc-600 dark:text-zinc-400">
         Redis
       </label>
@@ -52,7 +52,7 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
         value={current}
         disabled={switching}
         onChange={(event) => void change(event.target.value)}
-        className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800"
+        className="min-w-0 max-w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800"
       >
         {choices.map((choice) => (
           <option key={choice.name} value={choice.name}>
@@ -61,7 +61,6 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
           </option>
         ))}
       </select>
-      {shown && <span className={LAYOUT_NOTE}>{shown.layout}</span>}
     </p>
   );
 }
