@@ -118,3 +118,20 @@ export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
       return { ...common, className: null, body: { serializer, text: bytesToText(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES } };
   }
 }
+
+/** What a list row shows of a job's message: its class and TTR from the first bytes, or that it is gone. */
+export interface Yii2MessageSummary {
+  /** null when the channel has no message for the id */
+  messageLength: number | null;
+  /** the id is in an index but its message is gone: ng discards it silently, stock ends `queue/run` on it */
+  dangling: boolean;
+  className: string | null;
+  ttr: number | null;
+}
+
+/** A summary from a message's first bytes and its stored length (-1 when the message is gone, as the read scripts answer). */
+export function summarizeMessage(head: Uint8Array, length: number): Yii2MessageSummary {
+  if (length < 0) return { messageLength: null, dangling: true, className: null, ttr: null };
+  const { className, ttr } = decodeMessage(head, length);
+  return { messageLength: length, dangling: false, className, ttr };
+}

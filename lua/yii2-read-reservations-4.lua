@@ -1,0 +1,40 @@
+--[[
+  YII2 READ RESERVATIONS: one page of a channel's reservations, soonest
+  expiry first, with each job's attempts, stored priority and the start of
+  its message, and how many have expired, in one snapshot by the Redis
+  server's clock. Reads only. A score at or before now is expired: both
+  drivers' movers take `-inf..now`.
+
+  KEYS[1] <ch>.reserved      sorted set, scored by the expiry second
+  KEYS[2] <ch>.attempts      hash
+  KEYS[3] <ch>.priorities    hash (ng; absent for stock)
+  KEYS[4] <ch>.messages      hash
+
+  ARGV[1] offset             rows skipped
+  ARGV[2] limit              rows read, at most 100
+  ARGV[3] head bytes         bytes of each message returned at most
+
+  Returns {now, total, expired, {rows}} with each row {id, expiry, attempts,
+  priority, message length (-1 when the message is gone), message head}, or
+  {ErrorCode, key} when a key has the wrong type.
+]]
+local rcall = redis.call
+-- @include layout
+-- @include server-time
+-- @include yii2-read
+
+local reservedKey, attemptsKey, prioritiesKey, messagesKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local offset, limit, headBytes = tonumber(ARGV[1]), math.min(tonumber(ARGV[2]), 100), tonumber(ARGV[3])
+
+local wrongKey = firstWrongTypedKey({reservedKey, 'zset', attemptsKey, 'hash', prioritiesKey, 'hash', messagesKey, 'hash'})
+if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+
+local now = serverNow()
+local rows = {}
+if limit > 0 then
+  local flat = rcall('ZRANGE', reservedKey, offset, offset + limit - 1, 'WITHSCORES')
+  for i = 1, #flat, 2 do
+    rows[#rows + 1] = jobRow(flat[i], flat[i + 1], attemptsKey, prioritiesKey, messagesKey, headBytes)
+  end
+end
+return {now, rcall('ZCARD', reservedKey), rcall('ZCOUNT', reservedKey, '-inf', now), rows}
