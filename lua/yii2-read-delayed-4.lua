@@ -43,13 +43,7 @@ for i = 3, #ARGV - 1, 2 do
   end
 end
 
-local rows = {}
-if limit > 0 then
-  local flat = rcall('ZRANGE', delayedKey, 0, limit - 1, 'WITHSCORES')
-  for i = 1, #flat, 2 do
-    rows[#rows + 1] = jobRow(flat[i], flat[i + 1], attemptsKey, prioritiesKey, messagesKey, headBytes)
-  end
-end
+local rows = scoredRows(delayedKey, 0, limit, attemptsKey, prioritiesKey, messagesKey, headBytes)
 local oldest = rcall('ZRANGEBYSCORE', delayedKey, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
 return {
   now,

@@ -44,23 +44,12 @@ local wrongKey = firstWrongTypedKey({
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local function stockRows(offset, limit)
-  local rows = {}
-  if limit <= 0 then return rows end
-  for _, id in ipairs(tailFirst(waitingKey, offset, limit)) do
-    rows[#rows + 1] = jobRow(id, nil, attemptsKey, prioritiesKey, messagesKey, headBytes)
-  end
-  return rows
+  return tailRows(waitingKey, offset, limit, attemptsKey, prioritiesKey, messagesKey, headBytes)
 end
 
 if not ng then
   return {serverNow(), rcall('LLEN', waitingKey), -1, stockRows(lineOffset, lineLimit), {}}
 end
 
-local line = {}
-if lineLimit > 0 then
-  local flat = rcall('ZRANGE', prioritizedKey, lineOffset, lineOffset + lineLimit - 1, 'WITHSCORES')
-  for i = 1, #flat, 2 do
-    line[#line + 1] = jobRow(flat[i], flat[i + 1], attemptsKey, prioritiesKey, messagesKey, headBytes)
-  end
-end
+local line = scoredRows(prioritizedKey, lineOffset, lineLimit, attemptsKey, prioritiesKey, messagesKey, headBytes)
 return {serverNow(), rcall('ZCARD', prioritizedKey), rcall('LLEN', waitingKey), line, stockRows(takeoverOffset, takeoverLimit)}

@@ -30,11 +30,5 @@ local wrongKey = firstWrongTypedKey({reservedKey, 'zset', attemptsKey, 'hash', p
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local now = serverNow()
-local rows = {}
-if limit > 0 then
-  local flat = rcall('ZRANGE', reservedKey, offset, offset + limit - 1, 'WITHSCORES')
-  for i = 1, #flat, 2 do
-    rows[#rows + 1] = jobRow(flat[i], flat[i + 1], attemptsKey, prioritiesKey, messagesKey, headBytes)
-  end
-end
+local rows = scoredRows(reservedKey, offset, limit, attemptsKey, prioritiesKey, messagesKey, headBytes)
 return {now, rcall('ZCARD', reservedKey), rcall('ZCOUNT', reservedKey, '-inf', now), rows}

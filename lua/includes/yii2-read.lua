@@ -22,11 +22,27 @@ local function jobRow(id, score, attemptsKey, prioritiesKey, messagesKey, limit)
   return {id, score or '', attempts, priority, length, head}
 end
 
--- A page of a list's ids from its tail, the end both drivers pop first:
--- place 1 is the last element. Reads only the page's range.
-local function tailFirst(listKey, offset, limit)
-  local ids = rcall('LRANGE', listKey, -(offset + limit), -(offset + 1))
-  local reversed = {}
-  for i = #ids, 1, -1 do reversed[#reversed + 1] = ids[i] end
-  return reversed
+-- Rows of the `count` members of a sorted set from rank `start`, lowest
+-- score first (the order ng's line runs, and the order reservations expire
+-- and delayed jobs come due), each with its score.
+local function scoredRows(zsetKey, start, count, attemptsKey, prioritiesKey, messagesKey, limit)
+  local rows = {}
+  if count <= 0 then return rows end
+  local flat = rcall('ZRANGE', zsetKey, start, start + count - 1, 'WITHSCORES')
+  for i = 1, #flat, 2 do
+    rows[#rows + 1] = jobRow(flat[i], flat[i + 1], attemptsKey, prioritiesKey, messagesKey, limit)
+  end
+  return rows
+end
+
+-- Rows of `count` ids of a list from its tail, the end both drivers pop
+-- first: the first row is the last element. Reads only the page's range.
+local function tailRows(listKey, offset, count, attemptsKey, prioritiesKey, messagesKey, limit)
+  local rows = {}
+  if count <= 0 then return rows end
+  local ids = rcall('LRANGE', listKey, -(offset + count), -(offset + 1))
+  for i = #ids, 1, -1 do
+    rows[#rows + 1] = jobRow(ids[i], nil, attemptsKey, prioritiesKey, messagesKey, limit)
+  end
+  return rows
 end

@@ -3,7 +3,7 @@ import { QueueError } from '../../queue/errors';
 import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
 import { Yii2Keys } from './keys';
 import { decodeNgScore, readRunOrder } from './line';
-import { testChannelFactory } from './test-channel';
+import { hugeMessage, testChannelFactory } from './test-channel';
 import { driverOf, loadYii2Fixture, YII2_FIXTURES, type Yii2Expected } from './test-fixtures';
 
 const openChannel = testChannelFactory();
@@ -136,8 +136,7 @@ describe('readRunOrder on channels no driver left so', () => {
   it('reads a 20 MB message of the line from its first bytes, and bytes that are not UTF-8', async () => {
     const { queue, keys, cleanup } = await openChannel();
     try {
-      const blob = Buffer.alloc(20 * 1024 * 1024, 0xff);
-      const big = Buffer.concat([Buffer.from(`300;O:7:"App\\Big":1:{s:4:"blob";s:${blob.length}:"`), blob, Buffer.from('";}')]);
+      const { message: big } = hugeMessage(0xff);
       await queue.redis.hset(keys.messages, '1', big, '2', Buffer.concat([Buffer.from('9;O:4:"A\\'), Buffer.from([0xe9]), Buffer.from('b":0:{}')]));
       await queue.redis.lpush(keys.waiting, '1', '2');
       const { line } = await readRunOrder(queue, keys, 'yii2', null);

@@ -16,3 +16,9 @@ export function testChannelFactory() {
     return { queue, keys, channel: keys.channel, cleanup: () => deleteKeysUnder(queue.redis, `${keys.channel}.`) };
   };
 }
+
+/** A 20 MB message as the PHP serializer would store it: `300;` and an App\Big object whose one string property is `fill` bytes. */
+export function hugeMessage(fill: number): { message: Buffer; blobLength: number } {
+  const blob = Buffer.alloc(20 * 1024 * 1024, fill);
+  return { message: Buffer.concat([Buffer.from(`300;O:7:"App\\Big":1:{s:4:"blob";s:${blob.length}:"`), blob, Buffer.from('";}')]), blobLength: blob.length };
+}
