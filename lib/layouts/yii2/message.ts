@@ -44,7 +44,9 @@ const IGBINARY_HEADER = [0x00, 0x00, 0x00, 0x02];
 /** PHP serialize() output opens with a type letter and a colon, or is `N;`. */
 const PHP_START = /^(?:[bidsaOCERr]:|N;)/;
 
-export const NO_TTR_PREFIX = 'the message does not start with <ttr>; (a whole number of seconds and a semicolon): redis-ng fails to reserve it after popping it, and the stock driver cannot unserialize it';
+/** Why a message without its TTR prefix is trouble (spec §4.5, check 3), in the words a page shows. */
+export const NO_TTR_PREFIX =
+  "the message does not start with <ttr>; (a whole number of seconds and a semicolon): redis-ng's reserve fails after popping it, which leaves it an orphan, and the stock driver cannot unserialize it and deletes it as failed";
 
 function sniff(body: Uint8Array): Yii2Serializer {
   if (IGBINARY_HEADER.every((byte, i) => body[i] === byte)) return 'igbinary';
