@@ -13,12 +13,14 @@
 
   ARGV[1] limit              next jobs read, at most 100
   ARGV[2] head bytes         bytes of each message returned at most
-  ARGV[3..] count, seconds   bucket scales: `count` buckets of `seconds`
+  ARGV[3] copy limit         messages longer than this are not read
+  ARGV[4..] count, seconds   bucket scales: `count` buckets of `seconds`
                              each from now, one pair per scale, in order
 
   Returns {now, total, overdue, oldest due score or '', due after the last
   bucket, {rows}, {bucket counts}} with each row {id, due, attempts,
-  priority, message length (-1 when the message is gone), message head}, or
+  priority, message length (-1 when the message is gone), message head, head
+  read (1 or 0)}, or
   {ErrorCode, key} when a key has the wrong type.
 ]]
 local rcall = redis.call
@@ -27,7 +29,8 @@ local rcall = redis.call
 -- @include yii2-read
 
 local delayedKey, attemptsKey, prioritiesKey, messagesKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local limit, headBytes = math.min(tonumber(ARGV[1]), 100), tonumber(ARGV[2])
+local limit = math.min(tonumber(ARGV[1]), 100)
+local reader = {attempts = attemptsKey, priorities = prioritiesKey, messages = messagesKey, headBytes = tonumber(ARGV[2]), copyLimit = tonumber(ARGV[3])}
 
 local wrongKey = firstWrongTypedKey({delayedKey, 'zset', attemptsKey, 'hash', prioritiesKey, 'hash', messagesKey, 'hash'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
@@ -35,7 +38,7 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 local now = serverNow()
 local counts = {}
 local lastEnd = now
-for i = 3, #ARGV - 1, 2 do
+for i = 4, #ARGV - 1, 2 do
   local count, seconds = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
   for bucket = 0, count - 1 do
     lastEnd = now + (bucket + 1) * seconds
@@ -43,7 +46,7 @@ for i = 3, #ARGV - 1, 2 do
   end
 end
 
-local rows = scoredRows(delayedKey, 0, limit, attemptsKey, prioritiesKey, messagesKey, headBytes)
+local rows = scoredRows(reader, delayedKey, 0, limit)
 local oldest = rcall('ZRANGEBYSCORE', delayedKey, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
 return {
   now,

@@ -20,10 +20,13 @@
   ARGV[4] takeover offset    ng: rows of the stock list skipped
   ARGV[5] takeover limit     ng: rows of the stock list read, at most 100
   ARGV[6] head bytes         bytes of each message returned at most
+  ARGV[7] copy limit         messages longer than this are not read (their
+                             head comes back empty and flagged unread)
 
   Returns {now, line total, takeover total, {line rows}, {takeover rows}}
   with each row {id, score, attempts, priority, message length (-1 when the
-  message is gone), message head}; takeover total is -1 for stock. Or
+  message is gone), message head, head read (1 or 0)}; takeover total is -1
+  for stock. Or
   {ErrorCode, key} when a key has the wrong type.
 ]]
 local rcall = redis.call
@@ -36,7 +39,7 @@ local ng = ARGV[1] == 'yii2-ng'
 local MAX_ROWS = 100
 local lineOffset, lineLimit = tonumber(ARGV[2]), math.min(tonumber(ARGV[3]), MAX_ROWS)
 local takeoverOffset, takeoverLimit = tonumber(ARGV[4]), math.min(tonumber(ARGV[5]), MAX_ROWS)
-local headBytes = tonumber(ARGV[6])
+local reader = {attempts = attemptsKey, priorities = prioritiesKey, messages = messagesKey, headBytes = tonumber(ARGV[6]), copyLimit = tonumber(ARGV[7])}
 
 local wrongKey = firstWrongTypedKey({
   waitingKey, 'list', prioritizedKey, 'zset', attemptsKey, 'hash', prioritiesKey, 'hash', messagesKey, 'hash',
@@ -44,12 +47,12 @@ local wrongKey = firstWrongTypedKey({
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local function stockRows(offset, limit)
-  return tailRows(waitingKey, offset, limit, attemptsKey, prioritiesKey, messagesKey, headBytes)
+  return tailRows(reader, waitingKey, offset, limit)
 end
 
 if not ng then
   return {serverNow(), rcall('LLEN', waitingKey), -1, stockRows(lineOffset, lineLimit), {}}
 end
 
-local line = scoredRows(prioritizedKey, lineOffset, lineLimit, attemptsKey, prioritiesKey, messagesKey, headBytes)
+local line = scoredRows(reader, prioritizedKey, lineOffset, lineLimit)
 return {serverNow(), rcall('ZCARD', prioritizedKey), rcall('LLEN', waitingKey), line, stockRows(takeoverOffset, takeoverLimit)}

@@ -13,36 +13,42 @@ local function messageHead(messagesKey, id, limit)
   return #message, message
 end
 
--- One row of a list page: {id, score, attempts, priority, length, head},
--- '' where the channel stores no attempts, priority or score for the id.
-local function jobRow(id, score, attemptsKey, prioritiesKey, messagesKey, limit)
-  local length, head = messageHead(messagesKey, id, limit)
-  local attempts = rcall('HGET', attemptsKey, id) or ''
-  local priority = rcall('HGET', prioritiesKey, id) or ''
-  return {id, score or '', attempts, priority, length, head}
+-- What list rows read, and how much: `reader` is {attempts = key,
+-- priorities = key, messages = key, headBytes = n, copyLimit = n}.
+-- Copying a 20 MB message into the script holds Redis for a quarter of a
+-- second, so a list reads the head only of messages up to copyLimit bytes
+-- (HSTRLEN costs nothing) and leaves larger ones to the job's own page.
+
+-- One row: {id, score, attempts, priority, message length, message head,
+-- head read (1, or 0 when the message is longer than copyLimit)}, '' where
+-- the channel stores no attempts, priority or score for the id; length -1
+-- when the message is gone.
+local function jobRow(reader, id, score)
+  local attempts = rcall('HGET', reader.attempts, id) or ''
+  local priority = rcall('HGET', reader.priorities, id) or ''
+  local stored = rcall('HSTRLEN', reader.messages, id)
+  if stored > reader.copyLimit then return {id, score or '', attempts, priority, stored, '', 0} end
+  local length, head = messageHead(reader.messages, id, reader.headBytes)
+  return {id, score or '', attempts, priority, length, head, 1}
 end
 
 -- Rows of the `count` members of a sorted set from rank `start`, lowest
 -- score first (the order ng's line runs, and the order reservations expire
 -- and delayed jobs come due), each with its score.
-local function scoredRows(zsetKey, start, count, attemptsKey, prioritiesKey, messagesKey, limit)
+local function scoredRows(reader, zsetKey, start, count)
   local rows = {}
   if count <= 0 then return rows end
   local flat = rcall('ZRANGE', zsetKey, start, start + count - 1, 'WITHSCORES')
-  for i = 1, #flat, 2 do
-    rows[#rows + 1] = jobRow(flat[i], flat[i + 1], attemptsKey, prioritiesKey, messagesKey, limit)
-  end
+  for i = 1, #flat, 2 do rows[#rows + 1] = jobRow(reader, flat[i], flat[i + 1]) end
   return rows
 end
 
 -- Rows of `count` ids of a list from its tail, the end both drivers pop
 -- first: the first row is the last element. Reads only the page's range.
-local function tailRows(listKey, offset, count, attemptsKey, prioritiesKey, messagesKey, limit)
+local function tailRows(reader, listKey, offset, count)
   local rows = {}
   if count <= 0 then return rows end
   local ids = rcall('LRANGE', listKey, -(offset + count), -(offset + 1))
-  for i = #ids, 1, -1 do
-    rows[#rows + 1] = jobRow(ids[i], nil, attemptsKey, prioritiesKey, messagesKey, limit)
-  end
+  for i = #ids, 1, -1 do rows[#rows + 1] = jobRow(reader, ids[i], nil) end
   return rows
 end

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QueueError } from '../../queue/errors';
 import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
 import { Yii2Keys } from './keys';
-import { decodeNgScore, readRunOrder } from './line';
+import { decodeNgScore, readRunOrder, ROW_COPY_LIMIT_BYTES } from './line';
 import { hugeMessage, testChannelFactory } from './test-channel';
 import { driverOf, loadYii2Fixture, YII2_FIXTURES, type Yii2Expected } from './test-fixtures';
 
@@ -133,16 +133,19 @@ describe('readRunOrder on channels no driver left so', () => {
     }
   });
 
-  it('reads a 20 MB message of the line from its first bytes, and bytes that are not UTF-8', async () => {
+  it('leaves a 20 MB message unread in a list, reads one at the copy limit, and shows bytes that are not UTF-8', async () => {
     const { queue, keys, cleanup } = await openChannel();
     try {
       const { message: big } = hugeMessage(0xff);
-      await queue.redis.hset(keys.messages, '1', big, '2', Buffer.concat([Buffer.from('9;O:4:"A\\'), Buffer.from([0xe9]), Buffer.from('b":0:{}')]));
-      await queue.redis.lpush(keys.waiting, '1', '2');
+      const atLimit = Buffer.concat([Buffer.from('7;O:3:"Big":0:{}'), Buffer.alloc(ROW_COPY_LIMIT_BYTES - 16, 0x20)]);
+      expect(atLimit.length).toBe(ROW_COPY_LIMIT_BYTES);
+      await queue.redis.hset(keys.messages, '1', big, '2', Buffer.concat([Buffer.from('9;O:4:"A\\'), Buffer.from([0xe9]), Buffer.from('b":0:{}')]), '3', atLimit);
+      await queue.redis.lpush(keys.waiting, '1', '2', '3');
       const { line } = await readRunOrder(queue, keys, 'yii2', null);
       expect(line.rows).toMatchObject([
-        { id: '1', messageLength: big.length, className: 'App\\Big', ttr: 300 },
-        { id: '2', className: 'A\\\\xE9b', ttr: 9 },
+        { id: '1', messageLength: big.length, messageUnread: true, className: null, ttr: null, dangling: false },
+        { id: '2', messageUnread: false, className: 'A\\\\xE9b', ttr: 9 },
+        { id: '3', messageLength: ROW_COPY_LIMIT_BYTES, messageUnread: false, className: 'Big', ttr: 7 },
       ]);
     } finally {
       await cleanup();

@@ -13,6 +13,13 @@ const AGING_SEQ_SPAN = 1024;
 
 /** Bytes of each message a list row reads: enough for the TTR and the class name. */
 export const ROW_HEAD_BYTES = 512;
+/**
+ * Messages longer than this are not read for a list row: Redis has no
+ * ranged read of a hash field, and copying a 20 MB message into a script
+ * holds the server for about a quarter of a second, a hundred times a page.
+ * A message this size costs about a millisecond.
+ */
+export const ROW_COPY_LIMIT_BYTES = 64 * 1024;
 /** Rows one page reads at most (the read scripts refuse more too). */
 export const MAX_PAGE_ROWS = 100;
 
@@ -94,18 +101,18 @@ export interface Yii2RunOrderPage {
   takeoverLimit?: number;
 }
 
-/** A read script's row: {id, score, attempts, priority, message length, message head}, as bytes. */
-export type Yii2ScriptRow = [Buffer, Buffer, Buffer, Buffer, number, Buffer];
+/** A read script's row: {id, score, attempts, priority, message length, message head, head read (1 or 0)}, as bytes. */
+export type Yii2ScriptRow = [Buffer, Buffer, Buffer, Buffer, number, Buffer, number];
 
 /** A row's shared part. `ng` null means the stock driver: priorities are not its. */
-export function summaryOf([id, , attempts, priority, length, head]: Yii2ScriptRow, ng: Yii2NgSettings | null): Yii2JobSummary {
+export function summaryOf([id, , attempts, priority, length, head, read]: Yii2ScriptRow, ng: Yii2NgSettings | null): Yii2JobSummary {
   const stored = priority.length > 0;
   return {
     id: id.toString(),
     attempts: Number(attempts.toString()) || 0,
     priority: ng === null ? null : stored ? Number(priority.toString()) : ng.defaultPriority,
     priorityStored: ng !== null && stored,
-    ...summarizeMessage(head, Number(length)),
+    ...summarizeMessage(head, Number(length), read === 1),
   };
 }
 
@@ -134,7 +141,7 @@ export async function readRunOrder(connection: RedisQueue, keys: Yii2Keys, drive
   const [takeoverOffset, takeoverLimit] = pageBounds(page.takeoverOffset ?? 0, page.takeoverLimit ?? limit);
   return connection.attempt(async () => {
     const reply = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadLineBuffer(keys.waiting, keys.prioritized, keys.attempts, keys.priorities, keys.messages, driver, offset, limit, takeoverOffset, takeoverLimit, ROW_HEAD_BYTES),
+      await connection.redis.queuelensYii2ReadLineBuffer(keys.waiting, keys.prioritized, keys.attempts, keys.priorities, keys.messages, driver, offset, limit, takeoverOffset, takeoverLimit, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES),
     ) as [number, number, number, Yii2ScriptRow[], Yii2ScriptRow[]];
     const [now, lineTotal, takeoverTotal, lineRows, takeoverRows] = reply;
     const rowsOf = (rows: Yii2ScriptRow[], from: number, scored: boolean): Yii2LineRow[] =>

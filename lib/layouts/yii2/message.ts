@@ -121,19 +121,26 @@ export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
   }
 }
 
-/** What a list row shows of a job's message: its class and TTR from the first bytes, or that it is gone. */
+/** What a list row shows of a job's message: its class and TTR from the first bytes, or that it is gone, or too large for a list to read. */
 export interface Yii2MessageSummary {
   /** null when the channel has no message for the id */
   messageLength: number | null;
   /** the id is in an index but its message is gone: ng discards it silently, stock ends `queue/run` on it */
   dangling: boolean;
+  /** the message is too large for a list to read inside Redis: class and TTR are null, the job's own page reads it */
+  messageUnread: boolean;
   className: string | null;
   ttr: number | null;
 }
 
-/** A summary from a message's first bytes and its stored length (-1 when the message is gone, as the read scripts answer). */
-export function summarizeMessage(head: Uint8Array, length: number): Yii2MessageSummary {
-  if (length < 0) return { messageLength: null, dangling: true, className: null, ttr: null };
+/**
+ * A summary from a message's first bytes and its stored length (-1 when
+ * the message is gone, as the read scripts answer); `read` false when the
+ * script left a message too large for a list unread.
+ */
+export function summarizeMessage(head: Uint8Array, length: number, read: boolean): Yii2MessageSummary {
+  if (length < 0) return { messageLength: null, dangling: true, messageUnread: false, className: null, ttr: null };
+  if (!read) return { messageLength: length, dangling: false, messageUnread: true, className: null, ttr: null };
   const { className, ttr } = decodeMessage(head, length);
-  return { messageLength: length, dangling: false, className, ttr };
+  return { messageLength: length, dangling: false, messageUnread: false, className, ttr };
 }

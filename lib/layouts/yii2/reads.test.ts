@@ -162,7 +162,7 @@ describe('yii2 reads on channels broken by hand', () => {
       });
 
       const timeline = await readYii2DelayedTimeline(queue, keys, 'yii2', null);
-      expect(timeline).toMatchObject({ total: 1, overdue: 1, attendance: { unattended: true, oldestOverdueAt: 1 }, next: [{ id: '1', name: 'App\\Big', messageLength: big.length, dueAt: 1 }] });
+      expect(timeline).toMatchObject({ total: 1, overdue: 1, attendance: { unattended: true, oldestOverdueAt: 1 }, next: [{ id: '1', name: null, messageUnread: true, messageLength: big.length, dueAt: 1 }] });
     } finally {
       await cleanup();
     }

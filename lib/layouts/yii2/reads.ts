@@ -6,7 +6,7 @@ import { assertScriptSucceeded } from '../../queue/scripts';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
-import { decodeNgScore, MAX_PAGE_ROWS, ngSettingsFor, pageBounds, ROW_HEAD_BYTES, summaryOf, type Yii2JobSummary, type Yii2NgScore, type Yii2ScriptRow } from './line';
+import { decodeNgScore, MAX_PAGE_ROWS, ngSettingsFor, pageBounds, ROW_COPY_LIMIT_BYTES, ROW_HEAD_BYTES, summaryOf, type Yii2JobSummary, type Yii2NgScore, type Yii2ScriptRow } from './line';
 import { decodeMessage, type Yii2Message } from './message';
 
 /** Why the reservations of a yii2 channel name nobody, in the words a page shows. */
@@ -51,7 +51,7 @@ export async function readYii2Reservations(connection: RedisQueue, keys: Yii2Key
   const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
   return connection.attempt(async () => {
     const [now, total, expired, rows] = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadReservationsBuffer(keys.reserved, keys.attempts, keys.priorities, keys.messages, offset, limit, ROW_HEAD_BYTES),
+      await connection.redis.queuelensYii2ReadReservationsBuffer(keys.reserved, keys.attempts, keys.priorities, keys.messages, offset, limit, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES),
     ) as [number, number, number, Yii2ScriptRow[]];
     return {
       channel: keys.channel,
@@ -106,7 +106,7 @@ export async function readYii2DelayedTimeline(connection: RedisQueue, keys: Yii2
   return connection.attempt(async () => {
     const [now, total, overdue, oldestDue, later, rows, counts] = assertScriptSucceeded(
       await connection.redis.queuelensYii2ReadDelayedBuffer(
-        keys.delayed, keys.attempts, keys.priorities, keys.messages, shown, ROW_HEAD_BYTES,
+        keys.delayed, keys.attempts, keys.priorities, keys.messages, shown, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES,
         ...SCALES.flatMap(({ count, seconds }) => [count, seconds]),
       ),
     ) as [number, number, number, Buffer, number, Yii2ScriptRow[], number[]];
