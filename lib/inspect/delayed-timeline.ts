@@ -98,7 +98,8 @@ const LEVELS_READ = 100;
 /** Where the levels' reply sits in the first pipeline. */
 const LEVELS_REPLY = 5;
 
-function bucketsOf(now: number, { count, seconds }: { count: number; seconds: number }) {
+/** The buckets of one scale from `now`: `count` stretches of `seconds`, each (start, end]. */
+export function bucketsOf(now: number, { count, seconds }: { count: number; seconds: number }) {
   return Array.from({ length: count }, (_, index) => ({ start: now + index * seconds, end: now + (index + 1) * seconds }));
 }
 

@@ -44,6 +44,11 @@ declare module 'ioredis' {
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: a job's values are shown whatever their encoding.
     queuelensReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: yii2 messages are PHP serialize() output, binary as often as not.
+    queuelensYii2ReadLineBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2ReadReservationsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2ReadDelayedBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2ReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
@@ -84,6 +89,10 @@ const SCRIPT_FILES = {
   queuelensReadJob: 'read-job-1.lua',
   // The yii2 layout's reads share this loader; its keys are the channel's (lib/layouts/yii2/keys.ts).
   queuelensYii2ReadCounts: 'yii2-read-counts-6.lua',
+  queuelensYii2ReadLine: 'yii2-read-line-5.lua',
+  queuelensYii2ReadReservations: 'yii2-read-reservations-4.lua',
+  queuelensYii2ReadDelayed: 'yii2-read-delayed-4.lua',
+  queuelensYii2ReadJob: 'yii2-read-job-9.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

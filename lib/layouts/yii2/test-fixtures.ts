@@ -24,15 +24,20 @@ export function driverOf(expected: Yii2Expected): 'yii2' | 'yii2-ng' {
   return expected.config.class.startsWith('ldkafka\\') ? 'yii2-ng' : 'yii2';
 }
 
+/** What the driver reported, and how far the load moved the stored times (its `*_until_unix_s` are as captured). */
+export interface LoadedYii2Fixture extends Yii2Expected {
+  deltaSeconds: number;
+}
+
 /**
  * Loads a yii2 fixture as channel `channel` (its keys `<channel>.*`) with
  * its times shifted to now, so it shows the states it showed at capture.
  */
-export async function loadYii2Fixture(redis: QueueClient, name: Yii2FixtureName, channel: string): Promise<Yii2Expected> {
+export async function loadYii2Fixture(redis: QueueClient, name: Yii2FixtureName, channel: string): Promise<LoadedYii2Fixture> {
   const expected = readYii2Expected(name);
   const { loadKeys } = await fixtureTools();
-  await loadKeys(redis, readFixtureJson<Fixture>(`yii2/${name}.json`), `${channel}.`, { shiftLayout: expected.layout });
-  return expected;
+  const { deltaSeconds } = await loadKeys(redis, readFixtureJson<Fixture>(`yii2/${name}.json`), `${channel}.`, { shiftLayout: expected.layout });
+  return { ...expected, deltaSeconds };
 }
 
 /** A connection's settings for `driver` over `channels`, redis-ng's at their defaults (the fixtures' strict ones). */

@@ -1,0 +1,261 @@
+import { DISPLAY_LIMIT_BYTES } from '../../inspect/display-text';
+import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
+import { QueueError } from '../../queue/errors';
+import type { RedisQueue } from '../../queue/redis-queue';
+import { assertScriptSucceeded } from '../../queue/scripts';
+import type { Yii2NgSettings } from '../settings';
+import type { Yii2Keys } from './keys';
+import type { Yii2Driver } from './layout';
+import { decodeNgScore, MAX_PAGE_ROWS, ngSettingsFor, pageBounds, ROW_COPY_LIMIT_BYTES, ROW_HEAD_BYTES, summaryOf, type Yii2JobSummary, type Yii2NgScore, type Yii2ScriptRow } from './line';
+import { decodeMessage, type Yii2Message } from './message';
+
+/** Why the reservations of a yii2 channel name nobody, in the words a page shows. */
+export const YII2_NO_HOLDER = 'yii2-queue records no holder: a reservation says only when it expires';
+
+/** Why a job id with no message has nothing more to show. */
+export const YII2_GONE = 'finished, exhausted, dropped or removed: yii2 keeps nothing of a job once it is done';
+
+export interface Yii2ReservationRow extends Yii2JobSummary {
+  /** the reserved set's score: when the reservation runs out, unix seconds */
+  expiresAt: number;
+  /** expiresAt − the message's TTR (the worker's clock under stock); null when the TTR is unknown */
+  reservedSince: number | null;
+  /** expiresAt ≤ now: the next reserve (ng: or push) puts it back in line */
+  expired: boolean;
+}
+
+export interface Yii2Reservations {
+  channel: string;
+  /** the Redis server's clock, unix seconds */
+  now: number;
+  total: number;
+  live: number;
+  expired: number;
+  offset: number;
+  /** soonest expiry first */
+  rows: Yii2ReservationRow[];
+  holderKnown: false;
+  /** YII2_NO_HOLDER */
+  holderAbsent: string;
+}
+
+/**
+ * One page of a channel's reservations, soonest expiry first, with the
+ * live and expired totals, in one read-only script
+ * (lua/yii2-read-reservations-4.lua). Neither driver records who holds a
+ * reservation: a row says when it expires, since when it is held (by the
+ * message's TTR) and how many attempts it is.
+ */
+export async function readYii2Reservations(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: { offset?: number; limit?: number } = {}): Promise<Yii2Reservations> {
+  const settings = ngSettingsFor(driver, ng);
+  const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
+  return connection.attempt(async () => {
+    const [now, total, expired, rows] = assertScriptSucceeded(
+      await connection.redis.queuelensYii2ReadReservationsBuffer(keys.reserved, keys.attempts, keys.priorities, keys.messages, offset, limit, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES),
+    ) as [number, number, number, Yii2ScriptRow[]];
+    return {
+      channel: keys.channel,
+      now,
+      total,
+      live: total - expired,
+      expired,
+      offset,
+      rows: rows.map((row) => {
+        const summary = summaryOf(row, settings);
+        const expiresAt = Number(row[1].toString());
+        return { ...summary, expiresAt, reservedSince: summary.ttr === null ? null : expiresAt - summary.ttr, expired: expiresAt <= now };
+      }),
+      holderKnown: false,
+      holderAbsent: YII2_NO_HOLDER,
+    };
+  });
+}
+
+export interface Yii2DelayedJob extends Yii2JobSummary {
+  /** the class name, as a StaticPHP job's name */
+  name: string | null;
+  /** the delayed set's score: when it is due, unix seconds */
+  dueAt: number;
+  /** yii2 keeps no holder, so a delayed job is never held */
+  heldBy: null;
+}
+
+/**
+ * The delayed timeline of lib/inspect/delayed-timeline.ts for a yii2
+ * channel: the same buckets, overdue count and attendance, with yii2's rows.
+ * Attendance judges by the oldest due job alone: both drivers move due jobs
+ * on every reserve (ng: and push), and yii2 records no delivery, so
+ * `lastDeliveredEntryAt` is always null.
+ */
+export interface Yii2DelayedTimeline extends Omit<DelayedTimeline, 'next'> {
+  next: Yii2DelayedJob[];
+}
+
+const SCALES = [TIMELINE_SCALES.hour, TIMELINE_SCALES.day, TIMELINE_SCALES.week];
+
+/**
+ * A channel's delayed set over time by the Redis server's clock, as the
+ * StaticPHP timeline shows it (buckets of the next hour, day and week, the
+ * overdue ones, the next `limit` due), with each job's class, attempts and
+ * (ng) priority, in one read-only script (lua/yii2-read-delayed-4.lua): one
+ * ZCOUNT per bucket, never the whole set.
+ */
+export async function readYii2DelayedTimeline(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, { limit = 20 } = {}): Promise<Yii2DelayedTimeline> {
+  const settings = ngSettingsFor(driver, ng);
+  const [, shown] = pageBounds(0, limit);
+  return connection.attempt(async () => {
+    const [now, total, overdue, oldestDue, later, rows, counts] = assertScriptSucceeded(
+      await connection.redis.queuelensYii2ReadDelayedBuffer(
+        keys.delayed, keys.attempts, keys.priorities, keys.messages, shown, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES,
+        ...SCALES.flatMap(({ count, seconds }) => [count, seconds]),
+      ),
+    ) as [number, number, number, Buffer, number, Yii2ScriptRow[], number[]];
+    let bucket = 0;
+    const [hour, day, week] = SCALES.map((scale) => bucketsOf(now, scale).map((range) => ({ ...range, count: counts[bucket++] ?? 0 }))) as [
+      DelayedTimeline['hour'], DelayedTimeline['day'], DelayedTimeline['week'],
+    ];
+    const oldestOverdueAt = oldestDue.length > 0 ? Number(oldestDue.toString()) : null;
+    return {
+      queue: keys.channel,
+      now,
+      total,
+      overdue,
+      hour,
+      day,
+      week,
+      later,
+      next: rows.map((row) => {
+        const summary = summaryOf(row, settings);
+        return { ...summary, name: summary.className, dueAt: Number(row[1].toString()), heldBy: null };
+      }),
+      attendance: {
+        unattended: overdue > 0 && nobodyReservedSince({ oldestWaitingAt: oldestOverdueAt, lastDeliveredEntryAt: null, now }, UNATTENDED_AFTER_SECONDS),
+        oldestOverdueAt,
+        lastDeliveredEntryAt: null,
+      },
+    };
+  });
+}
+
+/** Waiting ids LPOS looks at, from the tail, to find a job's place: a longer scan would hold Redis for too long. */
+export const MAX_WAITING_SCAN = 100_000;
+
+/** One index that holds a job, and what it says about it. */
+export type Yii2JobPlace =
+  /** stock: in the waiting list, `place` 1 runs next */
+  | { state: 'waiting'; place: number; of: number }
+  /** ng: in `prioritized`, `rank` 1 runs next */
+  | { state: 'prioritized'; rank: number; of: number; score: Yii2NgScore }
+  /** ng: still in the stock waiting list, taken over tail first */
+  | { state: 'awaiting-takeover'; place: number; of: number }
+  /** `due` once the time has come and no reserve (ng: or push) has moved it yet */
+  | { state: 'delayed'; until: number; due: boolean }
+  /** `expired` once the time ran out; reservedSince = until − TTR, null when the TTR is unknown */
+  | { state: 'reserved'; until: number; expired: boolean; reservedSince: number | null };
+
+/**
+ * - placed: in one index, as a job should be;
+ * - duplicate: in more than one index, so it will run twice;
+ * - orphan: a message in no index: nothing will ever run it;
+ * - dangling: in an index, but its message is gone;
+ * - unsearched: in no index looked at, but the waiting list is longer than
+ *   MAX_WAITING_SCAN and the rest of it was not searched;
+ * - gone: no message and in no index.
+ */
+export type Yii2JobStatus = 'placed' | 'duplicate' | 'orphan' | 'dangling' | 'unsearched' | 'gone';
+
+export interface Yii2JobDetail {
+  id: string;
+  channel: string;
+  /** the Redis server's clock, unix seconds */
+  now: number;
+  status: Yii2JobStatus;
+  /** the status in words, for the page */
+  statusText: string;
+  /** every index holding the id, in the order waiting, prioritized, delayed, reserved */
+  places: Yii2JobPlace[];
+  attempts: number;
+  /** ng: the stored priority, else the default; null for stock */
+  priority: { value: number; stored: boolean } | null;
+  /** ng with an `original` position: `<joined ms>:<seq>`, the place the job first took */
+  rank: string | null;
+  /** the message decoded from its first DISPLAY_LIMIT_BYTES; null when it is gone */
+  message: Yii2Message | null;
+  /** the job's class, as a StaticPHP job's name */
+  name: string | null;
+  /** `<ch>.message_id`: the highest id pushed so far, as decimal text; '' when unset */
+  lastId: string;
+}
+
+function statusOf(places: Yii2JobPlace[], hasMessage: boolean, unsearched: number, lastId: string, id: string): [Yii2JobStatus, string] {
+  const where = places.map((place) => place.state).join(', ');
+  if (!hasMessage && places.length > 0) return ['dangling', `in ${where} with no message: ng discards it when it comes up, and the stock driver's queue/run stops at it`];
+  if (places.length > 1) return ['duplicate', `in ${places.length} indexes (${where}): it will run more than once`];
+  if (places.length === 1) return ['placed', `in ${where}`];
+  if (hasMessage && unsearched > 0) {
+    return ['unsearched', `in no index looked at; the waiting list beyond the first ${MAX_WAITING_SCAN.toLocaleString('en-US')} ids from its run end (${unsearched} more) was not searched`];
+  }
+  if (hasMessage) return ['orphan', 'a message in no index: nothing will run it'];
+  if (/^\d+$/.test(lastId) && BigInt(id) > BigInt(lastId)) return ['gone', `never pushed: the channel's ids go up to ${lastId}`];
+  return ['gone', YII2_GONE];
+}
+
+type JobReply = [number, number, Buffer, Buffer, Buffer, Buffer, number, number, number, Buffer, number, Buffer, Buffer, Buffer];
+
+/**
+ * Everything about one job of a channel, in one read-only script
+ * (lua/yii2-read-job-9.lua), a consistent snapshot: where it is (every
+ * index that holds it), its attempts and (ng) priority, and its message
+ * decoded from its first DISPLAY_LIMIT_BYTES, read inside Redis with the
+ * stored length (never the whole value). Its place in the waiting list is
+ * searched among the MAX_WAITING_SCAN ids nearest the run end. Throws
+ * QueueError for an id that is not a decimal job id, or a key of the wrong
+ * type.
+ */
+export async function readYii2Job(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, id: string): Promise<Yii2JobDetail> {
+  if (!/^[1-9][0-9]{0,19}$/.test(id)) throw new QueueError(`A yii2 job id is a whole number from 1, not "${id}"`);
+  const settings = ngSettingsFor(driver, ng);
+  return connection.attempt(async () => {
+    const reply = assertScriptSucceeded(
+      await connection.redis.queuelensYii2ReadJobBuffer(
+        keys.messages, keys.waiting, keys.prioritized, keys.delayed, keys.reserved, keys.attempts, keys.priorities, keys.ranks, keys.messageId,
+        id, DISPLAY_LIMIT_BYTES, MAX_WAITING_SCAN,
+      ),
+    ) as JobReply;
+    const [now, length, head, attempts, storedPriority, rank, waitingPlace, waitingLength, prioritizedRank, prioritizedScore, prioritizedTotal, delayedScore, reservedScore, messageId] = reply;
+    const message = length < 0 ? null : decodeMessage(head, length);
+    const priority = settings === null ? null : storedPriority.length > 0 ? { value: Number(storedPriority.toString()), stored: true } : { value: settings.defaultPriority, stored: false };
+
+    const places: Yii2JobPlace[] = [];
+    if (waitingPlace > 0) places.push({ state: settings === null ? 'waiting' : 'awaiting-takeover', place: waitingPlace, of: waitingLength });
+    if (settings !== null && prioritizedRank >= 0) {
+      places.push({ state: 'prioritized', rank: prioritizedRank + 1, of: prioritizedTotal, score: decodeNgScore(prioritizedScore.toString(), priority?.value ?? settings.defaultPriority, settings) });
+    }
+    if (delayedScore.length > 0) {
+      const until = Number(delayedScore.toString());
+      places.push({ state: 'delayed', until, due: until <= now });
+    }
+    if (reservedScore.length > 0) {
+      const until = Number(reservedScore.toString());
+      const ttr = message?.ttr ?? null;
+      places.push({ state: 'reserved', until, expired: until <= now, reservedSince: ttr === null ? null : until - ttr });
+    }
+    const lastId = messageId.toString();
+    const unsearched = waitingPlace > 0 ? 0 : Math.max(0, waitingLength - MAX_WAITING_SCAN);
+    const [status, statusText] = statusOf(places, message !== null, unsearched, lastId, id);
+    return {
+      id,
+      channel: keys.channel,
+      now,
+      status,
+      statusText,
+      places,
+      attempts: Number(attempts.toString()) || 0,
+      priority,
+      rank: rank.length > 0 ? rank.toString() : null,
+      message,
+      name: message?.className ?? null,
+      lastId,
+    };
+  });
+}
