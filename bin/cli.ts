@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/queue/config';
-import { describeProgress, runDoctor, type Finding } from '../lib/inspect/doctor';
-import { applyRepairs } from '../lib/queue/doctor-repairs';
 import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/layouts/adapter';
+import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { layoutSettingsFromEnv } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
@@ -26,7 +25,7 @@ Commands:
   forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
                                            PAYLOAD_JSON (an object or an array) is stored as given
-  doctor [--json] [--repair]              check the whole layout; exit 1 when anything is wrong.
+  doctor [--json] [--repair]              check the whole layout (yii2: each channel); exit 1 when anything is wrong.
                                            --repair applies the repairs (exit 0 when all were repaired)
   serve [-H|--host H] [-p|--port P]        run the dashboard from the production build (npm run build first);
                                            default 127.0.0.1:3000. Without QUEUELENS_SECRET on a loopback
@@ -39,7 +38,7 @@ Commands:
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
 Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);
         for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue).
-        status works on every layout; the other commands need what StaticPHP keeps.
+        status and doctor work on every layout; the other commands need what StaticPHP keeps.
 Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;
 
 /** Bad usage: exit 2. */
@@ -222,33 +221,30 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, repair: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError('doctor takes no arguments');
     let status = 0;
-    await withCapability(values, 'doctor', 'doctor', async (queue) => {
-      const findings = await runDoctor(queue, (state) => {
-        if (!values.json && process.stderr.isTTY) process.stderr.write(`\r${describeProgress(state)}`);
-      });
-      if (!values.json && process.stderr.isTTY) process.stderr.write('\n');
+    await withCapability(values, 'doctor', 'doctor', async (doctor) => {
+      const onProgress = !values.json && process.stderr.isTTY ? (progress: string) => process.stderr.write(`\r${progress}`) : undefined;
+      const endProgress = () => onProgress && process.stderr.write('\n');
       if (!values.repair) {
+        const findings = await doctor.check(onProgress);
+        endProgress();
         if (values.json) console.log(JSON.stringify({ findings }));
         else if (findings.length === 0) console.log('No problems found.');
         else for (const finding of findings) console.log(describeFinding(finding));
         status = findings.length > 0 ? 1 : 0;
         return;
       }
-      const repairable = findings.filter((finding) => finding.repair !== null);
-      const outcomes = await applyRepairs(queue, repairable.map((finding) => finding.repair!));
-      const reportOnly = findings.filter((finding) => finding.repair === null);
+      const report = await doctor.checkAndRepair(onProgress);
+      endProgress();
       if (values.json) {
-        console.log(JSON.stringify({
-          repaired: repairable.filter((_, i) => outcomes[i]),
-          unchanged: repairable.filter((_, i) => !outcomes[i]),
-          notRepaired: reportOnly,
-        }));
+        console.log(JSON.stringify(report));
       } else {
-        if (findings.length === 0) console.log('No problems found.');
-        repairable.forEach((finding, i) => console.log(`${outcomes[i] ? 'repaired' : 'unchanged (no longer broken)'}  ${subjectOf(finding)}  ${finding.repairDescription}`));
-        for (const finding of reportOnly) console.log(`not repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        const { repaired, unchanged, notRepaired } = report;
+        if (repaired.length + unchanged.length + notRepaired.length === 0) console.log('No problems found.');
+        for (const finding of repaired) console.log(`repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        for (const finding of unchanged) console.log(`unchanged (no longer broken)  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        for (const finding of notRepaired) console.log(`not repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
       }
-      status = reportOnly.length > 0 ? 1 : 0;
+      status = report.notRepaired.length > 0 ? 1 : 0;
     });
     return status;
   },
@@ -311,11 +307,11 @@ const commands: Record<string, Command> = {
   },
 };
 
-function subjectOf(finding: Finding): string {
+function subjectOf(finding: LayoutFinding): string {
   return `${finding.kind} ${finding.jobId !== undefined ? `job ${finding.jobId} ` : ''}${finding.subject}`;
 }
 
-function describeFinding(finding: Finding): string {
+function describeFinding(finding: LayoutFinding): string {
   return `${finding.severity.padEnd(8)}  ${subjectOf(finding)}\n  ${finding.explanation}\n  repair: ${finding.repairDescription}`;
 }
 

@@ -1,4 +1,5 @@
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { LayoutDoctor } from './layout-doctor';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng'] as const;
@@ -50,6 +51,6 @@ export interface QueueLayout {
   /** QueueLens's own driver and worker for this layout: pushing and running jobs */
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */
-  readonly doctor: RedisQueue | Absent;
+  readonly doctor: LayoutDoctor | Absent;
   close(): Promise<void>;
 }

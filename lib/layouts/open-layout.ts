@@ -12,7 +12,8 @@ export async function openLayout(redis: RedisSettings, layout: LayoutSettings): 
     case 'staticphp':
       return staticphpLayout(connection);
     case 'yii2':
-    case 'yii2-ng':
       return yii2Layout(connection, layout.layout, layout.channels);
+    case 'yii2-ng':
+      return yii2Layout(connection, layout.layout, layout.channels, layout.ng);
   }
 }

@@ -1,5 +1,8 @@
 import type { RedisQueue } from '../../queue/redis-queue';
+import { describeProgress, runDoctor } from '../../inspect/doctor';
+import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout } from '../adapter';
+import { layoutDoctor } from '../layout-doctor';
 
 /**
  * StaticPHP's QueueRedis: QueueLens's own wire-compatible driver does all of
@@ -15,7 +18,10 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     },
     failedJobs: queue,
     runner: queue,
-    doctor: queue,
+    doctor: layoutDoctor(
+      (onProgress) => runDoctor(queue, onProgress && ((state) => onProgress(describeProgress(state)))),
+      (repairs) => applyRepairs(queue, repairs),
+    ),
     close: () => queue.close(),
   };
 }

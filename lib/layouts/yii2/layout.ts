@@ -3,6 +3,8 @@ import { settlePipeline } from '../../queue/pipeline';
 import { assertScriptSucceeded } from '../../queue/scripts';
 import type { RedisQueue } from '../../queue/redis-queue';
 import type { LayoutCounts, QueueCounts, QueueLayout } from '../adapter';
+import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
+import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
 
 /** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
@@ -39,7 +41,6 @@ export interface Yii2ChannelCounts extends QueueCounts {
 export const YII2_ABSENT = {
   failedJobs: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted',
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
-  doctor: 'QueueLens does not check yii2 channels yet',
 } as const;
 
 function countsOf(channel: string, driver: Yii2Driver, reply: unknown): Yii2ChannelCounts {
@@ -72,8 +73,9 @@ function unreadable(channel: string): Yii2ChannelCounts {
  * Channels of yii2-queue's stock Redis driver or of redis-ng, read over
  * `connection` (a RedisQueue only for its connection handling: its timeouts,
  * cluster and TLS support and error messages; its prefix is not used).
+ * `ng` is redis-ng's settings (where its repairs place a job), unused by stock.
  */
-export function yii2Layout(connection: RedisQueue, driver: Yii2Driver, channels: readonly string[]): QueueLayout & {
+export function yii2Layout(connection: RedisQueue, driver: Yii2Driver, channels: readonly string[], ng: Yii2NgSettings = DEFAULT_YII2_NG_SETTINGS): QueueLayout & {
   counts(): Promise<LayoutCounts<Yii2ChannelCounts>>;
 } {
   const keysOf = channels.map((channel) => new Yii2Keys(channel));
@@ -100,7 +102,7 @@ export function yii2Layout(connection: RedisQueue, driver: Yii2Driver, channels:
     },
     failedJobs: { absent: YII2_ABSENT.failedJobs },
     runner: { absent: YII2_ABSENT.runner },
-    doctor: { absent: YII2_ABSENT.doctor },
+    doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng }))),
     close: () => connection.close(),
   };
 }
