@@ -15,7 +15,7 @@
     due second (its stored rank with delayPosition=original), as ng's
     migrate does; then the marker is armed.
 
-  The stock moving_lock is taken first (see takeMovingLock).
+  It waits for the stock moving_lock to be free (see movingLockFree).
 
   KEYS[1] <ch>.waiting       list (the stock line)
   KEYS[2] <ch>.prioritized   sorted set (ng's line)
@@ -56,7 +56,7 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 local nowMs = serverNowMs()
 local nowS = math.floor(nowMs / 1000)
 if rcall('ZCOUNT', keys.delayed, '-inf', nowS) == 0 then return {0, 0} end
-if not takeMovingLock(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
 
 local moved = 0
 if ng then

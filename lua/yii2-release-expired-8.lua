@@ -13,8 +13,8 @@
 
   Placed here rather than by scoring it 0 for the driver to move: it has
   expired already, so a score of 0 would change nothing until a worker comes.
-  The stock moving_lock is taken first (see takeMovingLock), so no stock
-  mover moves it a second time.
+  It waits for the stock moving_lock to be free (see movingLockFree), so no
+  stock mover moves it a second time.
 
   KEYS[1] <ch>.waiting       list (the stock line)
   KEYS[2] <ch>.prioritized   sorted set (ng's line)
@@ -57,7 +57,7 @@ local expiry = tonumber(rcall('ZSCORE', keys.reserved, id))
 if not expiry then return {0} end
 local nowMs = serverNowMs()
 if expiry > math.floor(nowMs / 1000) then return {ErrorCode.LiveReservation, keys.reserved} end
-if not takeMovingLock(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
 
 if ng then
   ngEnqueue(keys, ng, id, nowMs, ng.retryKeepsPlace)

@@ -5,10 +5,10 @@
   sets, and its attempts, priority and rank. Valid for stock channels too,
   where it is atomic and the driver's own remove is not.
 
-  Like the stock remove() it first takes moving_lock, so that no stock mover
+  Like the stock remove() it waits for moving_lock, so that no stock mover
   is between reading this id and pushing it back into the list; the stock
-  remove spins for the lock, a script cannot, so it refuses and the caller
-  tries again. The LREM walks the whole list (O(N)), as both drivers' own
+  remove spins for the lock, a script cannot, so it refuses while the lock
+  is held and the caller tries again (see movingLockFree). The LREM walks the whole list (O(N)), as both drivers' own
   remove does: ids have no index into the list.
 
   Removing a reserved job does not stop the worker running it; that worker's
@@ -44,7 +44,7 @@ local wrongKey = firstWrongTypedKey({
 })
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 if rcall('HEXISTS', messagesKey, id) == 0 then return {0} end
-if not takeMovingLock(lockKey) then return {ErrorCode.MovingLockHeld, lockKey} end
+if not movingLockFree(lockKey) then return {ErrorCode.MovingLockHeld, lockKey} end
 
 rcall('HDEL', messagesKey, id)
 rcall('ZREM', prioritizedKey, id)

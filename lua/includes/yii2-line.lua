@@ -59,10 +59,11 @@ local function ngArm(keys)
 end
 
 -- The stock movers take moving_lock (SET NX EX 1) and then move in several
--- commands; a repair that moves or removes ids takes it the same way, so that
--- no stock mover is between its read and its write (which would put the id
--- in two places) while the repair runs. ng never sets it, so under ng alone
--- it is always free. False when somebody holds it.
-local function takeMovingLock(lockKey)
-  return rcall('SET', lockKey, '1', 'NX', 'EX', 1) ~= false
+-- commands. A repair that moves or removes ids runs only while the lock is
+-- free, so that no stock mover is between its read and its write (which
+-- would put the id in two places). It need not hold the lock itself: the
+-- script is atomic, and a mover that starts after it reads what it left. ng
+-- never sets the lock, so under ng alone it is always free.
+local function movingLockFree(lockKey)
+  return rcall('EXISTS', lockKey) == 0
 end

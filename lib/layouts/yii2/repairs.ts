@@ -45,7 +45,7 @@ function placementArgs({ driver, ng }: Yii2Channel): (string | number)[] {
 }
 
 /**
- * Runs a script that takes the stock moving_lock, again while a stock
+ * Runs a script that waits for the stock moving_lock, again while a stock
  * worker holds it: the stock remove() spins on that lock the same way.
  */
 async function underMovingLock(call: () => Promise<unknown>): Promise<unknown> {
