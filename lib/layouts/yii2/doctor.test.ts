@@ -219,12 +219,18 @@ describe('the yii2 doctor on layouts broken by hand', () => {
       await redis.set(channel.keys.delayed, 'not a set');
       await redis.sadd(channel.keys.ranks, 'x');
       await redis.hset(channel.keys.attempts, '4', '1');
+      await redis.hset(channel.keys.movingLock, 'somebody', 'else');
       const findings = await check(channel);
       expect(summary(findings)).toEqual([
         `leaked-entry ${channel.keys.attempts} 4`,
         `wrong-type ${channel.keys.delayed}`,
+        `wrong-type ${channel.keys.movingLock}`,
         `wrong-type ${channel.keys.ranks}`,
       ]);
+      expect(findings.filter(({ kind }) => kind === 'wrong-type').every(({ repair }) => repair === null)).toBe(true);
+      // A hash without expiry at moving_lock is no lock a clear() left: the lock repair leaves it.
+      expect(await applyYii2Repairs(channel, [{ kind: 'drop-stuck-lock' }])).toEqual([false]);
+      expect(await redis.exists(channel.keys.movingLock)).toBe(1);
     });
   });
 
