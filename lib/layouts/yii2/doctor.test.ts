@@ -260,6 +260,26 @@ describe('the yii2 doctor on layouts broken by hand', () => {
     });
   });
 
+  it('walks a channel larger than one step in bounded windows and still finds the one orphan among them', async () => {
+    await withChannel('stock', async (channel) => {
+      const { redis } = channel.connection;
+      // 2,500 more jobs as stock pushes leave them (ids 27..2526), then job 1300 lost between HSET and LPUSH.
+      const ids = Array.from({ length: 2500 }, (_, i) => String(27 + i));
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.hset(channel.keys.messages, id, `300;{"i":${id}}`);
+      for (const id of ids) if (id !== '1300') pipeline.lpush(channel.keys.waiting, id);
+      pipeline.set(channel.keys.messageId, '2526');
+      await pipeline.exec();
+      const steps: string[] = [];
+      const findings = await runYii2Doctor(channel, { confirmAfterMs: 0, onStep: (state) => steps.push(state.phase) });
+      expect(summary(findings)).toEqual([`orphan-message ${channel.keys.messages} 1300`]);
+      // 2,511 listed ids take three windows of the stock list (a state is reported after each step: the first
+      // one enters the phase, the last window leaves it), and 2,523 messages more than one HSCAN step.
+      expect(steps.filter((phase) => phase === 'waiting').length).toBe(3);
+      expect(steps.filter((phase) => phase === 'messages').length).toBeGreaterThan(1);
+    });
+  });
+
   it('checks every channel of a connection and applies each repair in its own channel', async () => {
     const queue = await openQueue();
     const stock = await openFixtureChannel(queue, 'stock');
