@@ -9,7 +9,7 @@ import { settingsFromEnv } from '../lib/queue/config';
 import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/layouts/adapter';
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
-import { layoutSettingsFromEnv } from '../lib/layouts/settings';
+import { layoutSettingsFromEnv, type LayoutSettings } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
 import { describeUnrunnablePayload, type PushOptions } from '../lib/queue/redis-queue';
 import { demoHandlers } from '../lib/worker/demo-handlers';
@@ -37,7 +37,8 @@ Commands:
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
 Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);
-        for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue).
+        for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue);
+        for yii2-ng, --default-priority N (1024) and --aging S (0: strict) as the PHP side has them.
         status and doctor work on every layout; the other commands need what StaticPHP keeps.
 Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;
 
@@ -52,6 +53,8 @@ const connectionOptions = {
   prefix: { type: 'string' },
   layout: { type: 'string' },
   channel: { type: 'string', multiple: true },
+  'default-priority': { type: 'string' },
+  aging: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -104,6 +107,8 @@ interface ConnectionValues {
   prefix?: string;
   layout?: string;
   channel?: string[];
+  'default-priority'?: string;
+  aging?: string;
 }
 
 async function connect(values: ConnectionValues): Promise<QueueLayout> {
@@ -115,7 +120,25 @@ async function connect(values: ConnectionValues): Promise<QueueLayout> {
     env.QUEUE_LAYOUT = values.layout;
   }
   if (values.channel !== undefined) env.QUEUE_CHANNELS = values.channel.join(',');
-  return openLayout(settingsFromEnv(env), layoutSettingsFromEnv(env));
+  return openLayout(settingsFromEnv(env), withNgOptions(layoutSettingsFromEnv(env), values));
+}
+
+/**
+ * redis-ng's defaultPriority and aging, which Redis does not store and its
+ * scores cannot reveal: the doctor's band check and the repairs' placing
+ * need the values the PHP side runs with.
+ */
+function withNgOptions(settings: LayoutSettings, values: ConnectionValues): LayoutSettings {
+  const { aging: agingText } = values;
+  if (values['default-priority'] === undefined && agingText === undefined) return settings;
+  if (settings.layout !== 'yii2-ng') throw new UsageError('--default-priority and --aging are redis-ng settings: they need --layout yii2-ng');
+  const defaultPriority = wholeNumber(values['default-priority'], '--default-priority', 0);
+  if (defaultPriority !== undefined && defaultPriority > 9000) throw new UsageError(`--default-priority takes 0 to 9000, got "${values['default-priority']}"`);
+  if (agingText !== undefined && !(/^\d+(\.\d+)?$/.test(agingText) && Number(agingText) <= 86400)) {
+    throw new UsageError(`--aging takes seconds per priority point from 0 to 86400, got "${agingText}"`);
+  }
+  const aging = agingText === undefined ? undefined : Number(agingText);
+  return { ...settings, ng: { ...settings.ng, ...(defaultPriority === undefined ? {} : { defaultPriority }), ...(aging === undefined ? {} : { aging }) } };
 }
 
 function printTable(headers: string[], rows: (string | number)[][]): void {

@@ -51,6 +51,24 @@ describe('queuelens doctor on a yii2 channel', () => {
     }
   }, CLI_RUNS_TIMEOUT_MS);
 
+  it("needs ng's aging to tell an aging line from misplaced strict scores", async () => {
+    const { channel, cleanup } = await openFixtureChannel(await openQueue(), 'ng-aging');
+    const args = ['--json', '--layout', 'yii2-ng', '--channel', channel.keys.channel];
+    try {
+      // Read as strict priority (the default), every aging score lands in some other priority's band.
+      const strict = JSON.parse((await queuelens('doctor', ...args)).stdout) as { findings: { kind: string }[] };
+      expect(strict.findings.length).toBe(13);
+      expect(new Set(strict.findings.map(({ kind }) => kind))).toEqual(new Set(['score-outside-band']));
+      expect(await queuelens('doctor', ...args, '--aging', '1')).toEqual({ code: 0, stdout: '{"findings":[]}\n', stderr: '' });
+      const misused = await queuelens('doctor', '--layout', 'yii2', '--channel', channel.keys.channel, '--aging', '1');
+      expect(misused.code).toBe(2);
+      expect(misused.stderr).toMatch(/^queuelens: --default-priority and --aging are redis-ng settings: they need --layout yii2-ng\n/);
+      expect((await queuelens('doctor', ...args, '--default-priority', '9001')).code).toBe(2);
+    } finally {
+      await cleanup();
+    }
+  }, CLI_RUNS_TIMEOUT_MS);
+
   it('names each finding of a stock channel in its text report', async () => {
     const { channel, cleanup } = await openFixtureChannel(await openQueue(), 'stock');
     try {
