@@ -163,7 +163,8 @@ async function pipelined(connection: RedisQueue, count: number, build: (pipeline
 export function yii2DoctorStep(channel: Yii2Channel, previous: Yii2DoctorState): Promise<Yii2DoctorStep> {
   const { connection } = channel;
   return connection.attempt(async () => {
-    const state: Yii2DoctorState = { ...previous, steps: previous.steps + 1 };
+    // A state of its own: the caller may keep the previous one (a page retrying a step sends it again).
+    const state: Yii2DoctorState = { ...previous, types: { ...previous.types }, suspects: [...previous.suspects], steps: previous.steps + 1 };
     const findings: ChannelFinding[] = [];
     const context = { channel, state, findings };
     const advance = () => {
