@@ -6,11 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/queue/config';
-import { describeProgress, runDoctor, type Finding } from '../lib/inspect/doctor';
-import { applyRepairs } from '../lib/queue/doctor-repairs';
 import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/layouts/adapter';
+import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
-import { layoutSettingsFromEnv } from '../lib/layouts/settings';
+import { layoutSettingsFromEnv, type LayoutSettings } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
 import { describeUnrunnablePayload, type PushOptions } from '../lib/queue/redis-queue';
 import { demoHandlers } from '../lib/worker/demo-handlers';
@@ -26,7 +25,7 @@ Commands:
   forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
                                            PAYLOAD_JSON (an object or an array) is stored as given
-  doctor [--json] [--repair]              check the whole layout; exit 1 when anything is wrong.
+  doctor [--json] [--repair]              check the whole layout (yii2: each channel); exit 1 when anything is wrong.
                                            --repair applies the repairs (exit 0 when all were repaired)
   serve [-H|--host H] [-p|--port P]        run the dashboard from the production build (npm run build first);
                                            default 127.0.0.1:3000. Without QUEUELENS_SECRET on a loopback
@@ -38,8 +37,9 @@ Commands:
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
 Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);
-        for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue).
-        status works on every layout; the other commands need what StaticPHP keeps.
+        for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue);
+        for yii2-ng, --default-priority N (1024) and --aging S (0: strict) as the PHP side has them.
+        status and doctor work on every layout; the other commands need what StaticPHP keeps.
 Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;
 
 /** Bad usage: exit 2. */
@@ -53,6 +53,8 @@ const connectionOptions = {
   prefix: { type: 'string' },
   layout: { type: 'string' },
   channel: { type: 'string', multiple: true },
+  'default-priority': { type: 'string' },
+  aging: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -105,6 +107,8 @@ interface ConnectionValues {
   prefix?: string;
   layout?: string;
   channel?: string[];
+  'default-priority'?: string;
+  aging?: string;
 }
 
 async function connect(values: ConnectionValues): Promise<QueueLayout> {
@@ -116,7 +120,25 @@ async function connect(values: ConnectionValues): Promise<QueueLayout> {
     env.QUEUE_LAYOUT = values.layout;
   }
   if (values.channel !== undefined) env.QUEUE_CHANNELS = values.channel.join(',');
-  return openLayout(settingsFromEnv(env), layoutSettingsFromEnv(env));
+  return openLayout(settingsFromEnv(env), withNgOptions(layoutSettingsFromEnv(env), values));
+}
+
+/**
+ * redis-ng's defaultPriority and aging, which Redis does not store and its
+ * scores cannot reveal: the doctor's band check and the repairs' placing
+ * need the values the PHP side runs with.
+ */
+function withNgOptions(settings: LayoutSettings, values: ConnectionValues): LayoutSettings {
+  const { aging: agingText } = values;
+  if (values['default-priority'] === undefined && agingText === undefined) return settings;
+  if (settings.layout !== 'yii2-ng') throw new UsageError('--default-priority and --aging are redis-ng settings: they need --layout yii2-ng');
+  const defaultPriority = wholeNumber(values['default-priority'], '--default-priority', 0);
+  if (defaultPriority !== undefined && defaultPriority > 9000) throw new UsageError(`--default-priority takes 0 to 9000, got "${values['default-priority']}"`);
+  if (agingText !== undefined && !(/^\d+(\.\d+)?$/.test(agingText) && Number(agingText) <= 86400)) {
+    throw new UsageError(`--aging takes seconds per priority point from 0 to 86400, got "${agingText}"`);
+  }
+  const aging = agingText === undefined ? undefined : Number(agingText);
+  return { ...settings, ng: { ...settings.ng, ...(defaultPriority === undefined ? {} : { defaultPriority }), ...(aging === undefined ? {} : { aging }) } };
 }
 
 function printTable(headers: string[], rows: (string | number)[][]): void {
@@ -222,33 +244,30 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, repair: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError('doctor takes no arguments');
     let status = 0;
-    await withCapability(values, 'doctor', 'doctor', async (queue) => {
-      const findings = await runDoctor(queue, (state) => {
-        if (!values.json && process.stderr.isTTY) process.stderr.write(`\r${describeProgress(state)}`);
-      });
-      if (!values.json && process.stderr.isTTY) process.stderr.write('\n');
+    await withCapability(values, 'doctor', 'doctor', async (doctor) => {
+      const onProgress = !values.json && process.stderr.isTTY ? (progress: string) => process.stderr.write(`\r${progress}`) : undefined;
+      const endProgress = () => onProgress && process.stderr.write('\n');
       if (!values.repair) {
+        const findings = await doctor.check(onProgress);
+        endProgress();
         if (values.json) console.log(JSON.stringify({ findings }));
         else if (findings.length === 0) console.log('No problems found.');
         else for (const finding of findings) console.log(describeFinding(finding));
         status = findings.length > 0 ? 1 : 0;
         return;
       }
-      const repairable = findings.filter((finding) => finding.repair !== null);
-      const outcomes = await applyRepairs(queue, repairable.map((finding) => finding.repair!));
-      const reportOnly = findings.filter((finding) => finding.repair === null);
+      const report = await doctor.checkAndRepair(onProgress);
+      endProgress();
       if (values.json) {
-        console.log(JSON.stringify({
-          repaired: repairable.filter((_, i) => outcomes[i]),
-          unchanged: repairable.filter((_, i) => !outcomes[i]),
-          notRepaired: reportOnly,
-        }));
+        console.log(JSON.stringify(report));
       } else {
-        if (findings.length === 0) console.log('No problems found.');
-        repairable.forEach((finding, i) => console.log(`${outcomes[i] ? 'repaired' : 'unchanged (no longer broken)'}  ${subjectOf(finding)}  ${finding.repairDescription}`));
-        for (const finding of reportOnly) console.log(`not repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        const { repaired, unchanged, notRepaired } = report;
+        if (repaired.length + unchanged.length + notRepaired.length === 0) console.log('No problems found.');
+        for (const finding of repaired) console.log(`repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        for (const finding of unchanged) console.log(`unchanged (no longer broken)  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        for (const finding of notRepaired) console.log(`not repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
       }
-      status = reportOnly.length > 0 ? 1 : 0;
+      status = report.notRepaired.length > 0 ? 1 : 0;
     });
     return status;
   },
@@ -311,11 +330,11 @@ const commands: Record<string, Command> = {
   },
 };
 
-function subjectOf(finding: Finding): string {
+function subjectOf(finding: LayoutFinding): string {
   return `${finding.kind} ${finding.jobId !== undefined ? `job ${finding.jobId} ` : ''}${finding.subject}`;
 }
 
-function describeFinding(finding: Finding): string {
+function describeFinding(finding: LayoutFinding): string {
   return `${finding.severity.padEnd(8)}  ${subjectOf(finding)}\n  ${finding.explanation}\n  repair: ${finding.repairDescription}`;
 }
 

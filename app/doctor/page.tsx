@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: 'Doctor · QueueLens' };
 export const dynamic = 'force-dynamic';
 
 export default async function DoctorPage() {
-  const lacks = await absentCapability('doctor');
+  const lacks = await absentCapability('steppedDoctor');
   if (lacks !== null) return <LayoutLacks title="Doctor" sentence={lacks} />;
   return <DoctorPanel />;
 }

@@ -1,6 +1,7 @@
 import type { QueueAttention } from '../dashboard/attention';
 import type { MarkRules } from '../dashboard/marks';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { LayoutDoctor } from './layout-doctor';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng'] as const;
@@ -82,7 +83,9 @@ export interface QueueLayout {
   /** QueueLens's own driver and worker for this layout: pushing and running jobs */
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */
-  readonly doctor: RedisQueue | Absent;
+  readonly doctor: LayoutDoctor | Absent;
+  /** the doctor page's check, run in steps with its state kept in Redis, and its repairs */
+  readonly steppedDoctor: RedisQueue | Absent;
   /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
   readonly queueDetail: RedisQueue | Absent;
   /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
@@ -97,4 +100,4 @@ export interface QueueLayout {
 }
 
 /** The members of a layout that it has or says why not. */
-export type CapabilityName = 'attention' | 'throughput' | 'failedJobs' | 'runner' | 'doctor' | 'queueDetail' | 'reservations' | 'delayedTimeline' | 'jobDetail' | 'keyLayout';
+export type CapabilityName = 'attention' | 'throughput' | 'failedJobs' | 'runner' | 'doctor' | 'steppedDoctor' | 'queueDetail' | 'reservations' | 'delayedTimeline' | 'jobDetail' | 'keyLayout';

@@ -59,22 +59,35 @@ function queueRepairCall(queue: RedisQueue, pipeline: ReturnType<RedisQueue['red
 }
 
 /**
+ * Runs one repair script per repair, REPAIR_BATCH_SIZE to a pipelined round
+ * trip, `queueCall` adding each to the pipeline: `true` when the script
+ * changed something (answered `{1}`). Shared by every layout's repairs.
+ */
+export async function runRepairScripts<Repair>(
+  queue: RedisQueue,
+  repairs: readonly Repair[],
+  queueCall: (pipeline: ReturnType<RedisQueue['redis']['pipeline']>, repair: Repair) => void,
+): Promise<boolean[]> {
+  return queue.attempt(async () => {
+    const outcomes: boolean[] = [];
+    for (let start = 0; start < repairs.length; start += REPAIR_BATCH_SIZE) {
+      const pipeline = queue.redis.pipeline();
+      for (const repair of repairs.slice(start, start + REPAIR_BATCH_SIZE)) queueCall(pipeline, repair);
+      for (const reply of await execPipeline(pipeline)) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
+    }
+    return outcomes;
+  });
+}
+
+/**
  * Applies repairs, each as its own atomic script that first re-checks the
  * broken condition: `true` when it changed something, `false` when the
  * condition no longer held (a worker or another repair got there first), so
  * applying a repair twice is harmless. Throws QueueError when a script
  * refuses (a key of the wrong type) or Redis cannot be reached.
  */
-export async function applyRepairs(queue: RedisQueue, repairs: readonly DoctorRepair[]): Promise<boolean[]> {
-  return queue.attempt(async () => {
-    const outcomes: boolean[] = [];
-    for (let start = 0; start < repairs.length; start += REPAIR_BATCH_SIZE) {
-      const pipeline = queue.redis.pipeline();
-      for (const repair of repairs.slice(start, start + REPAIR_BATCH_SIZE)) queueRepairCall(queue, pipeline, repair);
-      for (const reply of await execPipeline(pipeline)) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
-    }
-    return outcomes;
-  });
+export function applyRepairs(queue: RedisQueue, repairs: readonly DoctorRepair[]): Promise<boolean[]> {
+  return runRepairScripts(queue, repairs, (pipeline, repair) => queueRepairCall(queue, pipeline, repair));
 }
 
 /** One repair; see applyRepairs. */

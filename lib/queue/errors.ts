@@ -30,6 +30,8 @@ export class QueueError extends Error {
 export enum ScriptErrorCode {
   JobIdTaken = -1,
   WrongKeyType = -2,
+  MovingLockHeld = -3,
+  LiveReservation = -4,
 }
 
 export function scriptErrorMessage(code: number, key: string): string {
@@ -38,6 +40,10 @@ export function scriptErrorMessage(code: number, key: string): string {
       return `The next job id is already taken by ${key}: queue:seq is behind the highest job id, and pushing would overwrite a job. Set the counter above the highest id before pushing again.`;
     case ScriptErrorCode.WrongKeyType:
       return `The key ${key} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`;
+    case ScriptErrorCode.MovingLockHeld:
+      return `${key} is held: a stock yii2 worker is moving due and expired jobs right now (or, when it never expires, a clear() died halfway). Nothing was changed; try again in a second, or let the doctor delete a lock that never expires.`;
+    case ScriptErrorCode.LiveReservation:
+      return `The reservation in ${key} has not run out yet: its worker may still be running the job. Nothing was changed; reclaim it instead if you know the worker is gone (the job may then run twice).`;
     default:
       return `A queue script failed with unknown code ${code} on ${key}.`;
   }

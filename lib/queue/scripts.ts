@@ -49,6 +49,18 @@ declare module 'ioredis' {
     queuelensYii2ReadReservationsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2ReadDelayedBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2ReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2Remove(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2ReleaseExpired(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2Reclaim(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2PromoteDue(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2RunNow(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2RequeueOrphan(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2DropDangling(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2CleanLeaked(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2DropStuckLock(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2RaiseMessageId(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2ArmMarker(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2DoctorReadMessages(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
@@ -93,6 +105,19 @@ const SCRIPT_FILES = {
   queuelensYii2ReadReservations: 'yii2-read-reservations-4.lua',
   queuelensYii2ReadDelayed: 'yii2-read-delayed-4.lua',
   queuelensYii2ReadJob: 'yii2-read-job-9.lua',
+  // The yii2 layout's repairs and the doctor's bounded read (lib/layouts/yii2/repairs.ts, doctor.ts).
+  queuelensYii2Remove: 'yii2-remove-9.lua',
+  queuelensYii2ReleaseExpired: 'yii2-release-expired-8.lua',
+  queuelensYii2Reclaim: 'yii2-reclaim-1.lua',
+  queuelensYii2PromoteDue: 'yii2-promote-due-8.lua',
+  queuelensYii2RunNow: 'yii2-run-now-1.lua',
+  queuelensYii2RequeueOrphan: 'yii2-requeue-orphan-5.lua',
+  queuelensYii2DropDangling: 'yii2-drop-dangling-2.lua',
+  queuelensYii2CleanLeaked: 'yii2-clean-leaked-2.lua',
+  queuelensYii2DropStuckLock: 'yii2-drop-stuck-lock-1.lua',
+  queuelensYii2RaiseMessageId: 'yii2-raise-message-id-1.lua',
+  queuelensYii2ArmMarker: 'yii2-arm-marker-2.lua',
+  queuelensYii2DoctorReadMessages: 'yii2-doctor-read-messages-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

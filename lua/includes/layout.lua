@@ -33,6 +33,10 @@ end
 local ErrorCode = {
   JobIdTaken = -1,
   WrongKeyType = -2,
+  -- yii2 repairs: a stock worker holds the channel's moving_lock.
+  MovingLockHeld = -3,
+  -- yii2 repairs: the reservation has not expired; reclaiming it is a separate, confirmed step.
+  LiveReservation = -4,
 }
 
 -- Returns the first key whose type is neither absent nor the expected one.

@@ -1,7 +1,10 @@
 import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
+import { describeProgress, runDoctor } from '../../inspect/doctor';
+import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout } from '../adapter';
 import { LAYOUT_TITLES } from '../adapter';
+import { layoutDoctor } from '../layout-doctor';
 
 /**
  * StaticPHP's QueueRedis: QueueLens's own wire-compatible driver does all of
@@ -20,7 +23,11 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     throughput: queue,
     failedJobs: queue,
     runner: queue,
-    doctor: queue,
+    doctor: layoutDoctor(
+      (onProgress) => runDoctor(queue, onProgress && ((state) => onProgress(describeProgress(state)))),
+      (repairs) => applyRepairs(queue, repairs),
+    ),
+    steppedDoctor: queue,
     queueDetail: queue,
     reservations: queue,
     delayedTimeline: queue,

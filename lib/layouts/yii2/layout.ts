@@ -3,7 +3,8 @@ import { settlePipeline } from '../../queue/pipeline';
 import { assertScriptSucceeded } from '../../queue/scripts';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
-import type { LayoutSettings } from '../settings';
+import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
+import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
 
 /** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
@@ -45,7 +46,7 @@ export const YII2_ABSENT = {
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample yii2 throughput yet: yii2-queue records no finished or failed jobs, only its id counter',
-  doctor: 'QueueLens does not check yii2 channels in the dashboard yet: run queuelens doctor --layout yii2 (or yii2-ng) --channel NAME',
+  steppedDoctor: 'QueueLens does not check yii2 channels on this page yet: run queuelens doctor --layout yii2 (or yii2-ng) --channel NAME, which checks and repairs them',
   queueDetail: 'QueueLens does not list a yii2 channel’s jobs yet: the overview has its counts',
   reservations: 'QueueLens does not list yii2 reservations yet; yii2-queue records no holder, only when a reservation expires',
   delayedTimeline: 'QueueLens does not show a yii2 channel’s delayed jobs yet: the overview has how many are due',
@@ -83,6 +84,7 @@ function unreadable(channel: string): Yii2ChannelCounts {
  * Channels of yii2-queue's stock Redis driver or of redis-ng, read over
  * `connection` (a RedisQueue only for its connection handling: its timeouts,
  * cluster and TLS support and error messages; its prefix is not used).
+ * `ng` is redis-ng's settings (where its repairs place a job), unused by stock.
  */
 export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): QueueLayout & {
   counts(): Promise<LayoutCounts<Yii2ChannelCounts>>;
@@ -115,7 +117,8 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     throughput: { absent: YII2_ABSENT.throughput },
     failedJobs: { absent: YII2_ABSENT.failedJobs },
     runner: { absent: YII2_ABSENT.runner },
-    doctor: { absent: YII2_ABSENT.doctor },
+    doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: settings.layout === 'yii2-ng' ? settings.ng : DEFAULT_YII2_NG_SETTINGS }))),
+    steppedDoctor: { absent: YII2_ABSENT.steppedDoctor },
     queueDetail: { absent: YII2_ABSENT.queueDetail },
     reservations: { absent: YII2_ABSENT.reservations },
     delayedTimeline: { absent: YII2_ABSENT.delayedTimeline },

@@ -1,0 +1,69 @@
+-- How a job re-enters a yii2 channel's line, the way each driver's own
+-- mover puts it there (shared/spec/yii2-queue-redis-layout.md §1.2, §2.2).
+-- Shared by the yii2 repair scripts so that every one places a job by one
+-- set of rules.
+
+-- ng's score constants (its common.lua): strict bands of 10^12 per priority
+-- point, aging counted in ms from 2025-01-01 with 1024 ties per ms.
+local NG_BAND = 1000000000000
+local NG_EPOCH = 1735689600000
+local NG_TIES = 1024
+
+-- ng's settings as ARGV[2..5] carry them in every script that places a job,
+-- in the order ng's own scripts take them: default priority, aging in ms per
+-- priority point (0 = strict), retried jobs keep their place (0/1), delayed
+-- jobs keep their place (0/1).
+local function ngSettingsFrom(argv)
+  return {
+    defaultPriority = tonumber(argv[2]) or 1024,
+    agingMs = tonumber(argv[3]) or 0,
+    retryKeepsPlace = argv[4] == '1',
+    delayKeepsPlace = argv[5] == '1',
+  }
+end
+
+-- Redis TIME in ms, as ng's common.lua reads its clock.
+local function serverNowMs()
+  local time = rcall('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- ng's enqueue: the job's stored or default priority, and its rank: the one
+-- remembered in `ranks` when `keepPlace` (a malformed one counts as none,
+-- where ng would fail), else `atMs` with a fresh INCR of seq, remembered
+-- when retried jobs keep their place (ng stores by the retry option whatever
+-- the caller, spec §1 `ranks`).
+local function ngEnqueue(keys, ng, id, atMs, keepPlace)
+  local priority = tonumber(rcall('HGET', keys.priorities, id)) or ng.defaultPriority
+  local joined, seq
+  if keepPlace then
+    joined, seq = string.match(rcall('HGET', keys.ranks, id) or '', '^(%d+):(%d+)$')
+  end
+  if not joined then
+    local rank = string.format('%.0f:%.0f', atMs, rcall('INCR', keys.seq))
+    if ng.retryKeepsPlace then rcall('HSET', keys.ranks, id, rank) end
+    joined, seq = string.match(rank, '^(%d+):(%d+)$')
+  end
+  local score
+  if ng.agingMs > 0 then
+    score = (tonumber(joined) - NG_EPOCH + priority * ng.agingMs) * NG_TIES + tonumber(seq) % NG_TIES
+  else
+    score = priority * NG_BAND + tonumber(seq) % NG_BAND
+  end
+  rcall('ZADD', keys.prioritized, string.format('%.0f', score), id)
+end
+
+-- ng's arm: blocked ng workers wait on the marker, not on the line.
+local function ngArm(keys)
+  if rcall('ZCARD', keys.prioritized) > 0 then rcall('ZADD', keys.marker, 0, '0') end
+end
+
+-- The stock movers take moving_lock (SET NX EX 1) and then move in several
+-- commands. A repair that moves or removes ids runs only while the lock is
+-- free, so that no stock mover is between its read and its write (which
+-- would put the id in two places). It need not hold the lock itself: the
+-- script is atomic, and a mover that starts after it reads what it left. ng
+-- never sets the lock, so under ng alone it is always free.
+local function movingLockFree(lockKey)
+  return rcall('EXISTS', lockKey) == 0
+end

@@ -1,0 +1,70 @@
+--[[
+  YII2 RELEASE EXPIRED: puts one expired reservation back in line now, where
+  the driver's own mover would put it at the next reserve (or, under ng,
+  push), so the channel shows and runs it right even while nobody reserves:
+  stock RPUSHes it onto the tail of the waiting list (the end that runs next)
+  and ZREMs it; ng joins it to its line at this moment with ng's score (its
+  rank kept with retryPosition=original) and arms the marker.
+
+  Re-checks first that the id is still reserved and that the reservation has
+  run out by the Redis clock (a score at or before now, as both movers
+  compare); a live one is refused: its worker may be running it. Taking a
+  live one is reclaim (yii2-reclaim-1.lua), a separate, confirmed step.
+
+  Placed here rather than by scoring it 0 for the driver to move: it has
+  expired already, so a score of 0 would change nothing until a worker comes.
+  It waits for the stock moving_lock to be free (see movingLockFree), so no
+  stock mover moves it a second time.
+
+  KEYS[1] <ch>.waiting       list (the stock line)
+  KEYS[2] <ch>.prioritized   sorted set (ng's line)
+  KEYS[3] <ch>.reserved      sorted set
+  KEYS[4] <ch>.priorities    hash
+  KEYS[5] <ch>.marker        sorted set
+  KEYS[6] <ch>.seq           string
+  KEYS[7] <ch>.ranks         hash
+  KEYS[8] <ch>.moving_lock   string
+
+  ARGV[1] driver: yii2 or yii2-ng
+  ARGV[2] ng default priority
+  ARGV[3] ng aging, ms per priority point (0: strict)
+  ARGV[4] ng retried jobs keep their place (1) or go to the back (0)
+  ARGV[5] ng delayed jobs keep their place (1) or go to the back (0)
+  ARGV[6] job id
+
+  Returns {1} when released, {0} when the id is not reserved (any more),
+  or {ErrorCode, key}.
+]]
+local rcall = redis.call
+-- @include layout
+-- @include server-time
+-- @include yii2-line
+
+local keys = {
+  waiting = KEYS[1], prioritized = KEYS[2], reserved = KEYS[3], priorities = KEYS[4],
+  marker = KEYS[5], seq = KEYS[6], ranks = KEYS[7], movingLock = KEYS[8],
+}
+local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
+local id = ARGV[6]
+
+local wrongKey = firstWrongTypedKey({
+  keys.waiting, 'list', keys.prioritized, 'zset', keys.reserved, 'zset', keys.priorities, 'hash',
+  keys.marker, 'zset', keys.seq, 'string', keys.ranks, 'hash', keys.movingLock, 'string',
+})
+if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+
+local expiry = tonumber(rcall('ZSCORE', keys.reserved, id))
+if not expiry then return {0} end
+local nowMs = serverNowMs()
+if expiry > math.floor(nowMs / 1000) then return {ErrorCode.LiveReservation, keys.reserved} end
+if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+
+if ng then
+  ngEnqueue(keys, ng, id, nowMs, ng.retryKeepsPlace)
+  rcall('ZREM', keys.reserved, id)
+  ngArm(keys)
+else
+  rcall('RPUSH', keys.waiting, id)
+  rcall('ZREM', keys.reserved, id)
+end
+return {1}

@@ -1,0 +1,57 @@
+--[[
+  YII2 REMOVE: deletes a job wherever it is, as redis-ng's remove.lua does
+  (and the stock remove() does in separate commands, ng's keys aside): its
+  message, its place in the stock list, ng's line, the delayed and reserved
+  sets, and its attempts, priority and rank. Valid for stock channels too,
+  where it is atomic and the driver's own remove is not.
+
+  Like the stock remove() it waits for moving_lock, so that no stock mover
+  is between reading this id and pushing it back into the list; the stock
+  remove spins for the lock, a script cannot, so it refuses while the lock
+  is held and the caller tries again (see movingLockFree). The LREM walks the whole list (O(N)), as both drivers' own
+  remove does: ids have no index into the list.
+
+  Removing a reserved job does not stop the worker running it; that worker's
+  acknowledge is then a no-op.
+
+  KEYS[1] <ch>.messages      hash
+  KEYS[2] <ch>.waiting       list (the stock line)
+  KEYS[3] <ch>.prioritized   sorted set (ng's line)
+  KEYS[4] <ch>.delayed       sorted set
+  KEYS[5] <ch>.reserved      sorted set
+  KEYS[6] <ch>.attempts      hash
+  KEYS[7] <ch>.priorities    hash
+  KEYS[8] <ch>.ranks         hash
+  KEYS[9] <ch>.moving_lock   string
+
+  ARGV[1] job id
+
+  Returns {1} when the job had a message and is gone now, {0} when its
+  message was already gone (nothing is touched then, as ng's remove), or
+  {ErrorCode, key}.
+]]
+local rcall = redis.call
+-- @include layout
+-- @include yii2-line
+
+local messagesKey, waitingKey, prioritizedKey, delayedKey, reservedKey, attemptsKey, prioritiesKey, ranksKey, lockKey =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local id = ARGV[1]
+
+local wrongKey = firstWrongTypedKey({
+  messagesKey, 'hash', waitingKey, 'list', prioritizedKey, 'zset', delayedKey, 'zset', reservedKey, 'zset',
+  attemptsKey, 'hash', prioritiesKey, 'hash', ranksKey, 'hash', lockKey, 'string',
+})
+if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+if rcall('HEXISTS', messagesKey, id) == 0 then return {0} end
+if not movingLockFree(lockKey) then return {ErrorCode.MovingLockHeld, lockKey} end
+
+rcall('HDEL', messagesKey, id)
+rcall('ZREM', prioritizedKey, id)
+rcall('ZREM', delayedKey, id)
+rcall('ZREM', reservedKey, id)
+rcall('LREM', waitingKey, 0, id)
+rcall('HDEL', attemptsKey, id)
+rcall('HDEL', prioritiesKey, id)
+rcall('HDEL', ranksKey, id)
+return {1}
