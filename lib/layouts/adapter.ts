@@ -1,7 +1,9 @@
-import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { Finding } from '../inspect/doctor-kinds';
+import type { JobRow } from '../queue/job';
+import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
-export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng'] as const;
+export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
 export type LayoutName = (typeof LAYOUT_NAMES)[number];
 
 /**
@@ -34,8 +36,52 @@ export interface LayoutCounts<Row extends QueueCounts = QueueCounts> {
   failed: number | null;
 }
 
-/** Failed jobs kept in Redis, to list, retry and forget. */
-export type FailedJobs = Pick<RedisQueue, 'failedCount' | 'failedRows' | 'retryFailed' | 'forgetFailed'>;
+/** Failed jobs QueueLens lists, retries and forgets itself (StaticPHP's: the driver is ours). */
+export type RetriedFailedJobs = Pick<RedisQueue, 'failedCount' | 'failedRows' | 'retryFailed' | 'forgetFailed'>;
+
+/** Why QueueLens does not retry a layout's failed jobs, and the command that does, where the application runs. */
+export interface RetryElsewhere extends Absent {
+  /** the shell commands that retry these failed jobs (null: every one) */
+  commandsFor(ids: readonly string[] | null): string[];
+}
+
+/** A failed job as a layout without retry lists it: the StaticPHP row's columns that fit, with the id as its driver spells it. */
+export type TextIdFailedRow = Pick<JobRow, 'queue' | 'name' | 'attempts' | 'max_attempts' | 'failed_at' | 'error'> & { id: string };
+
+/**
+ * Failed jobs QueueLens lists and forgets but cannot retry: re-creating the
+ * job needs the application (marko signs its jobs with the application's
+ * key). Such a driver's ids come from the application too, so they are text.
+ */
+export interface UnretriedFailedJobs {
+  failedCount(): Promise<number>;
+  failedRows(limit: number, offset?: number): Promise<TextIdFailedRow[]>;
+  forgetFailed(id: string | null, before: string | null, options?: ForgetOptions): Promise<number>;
+  readonly retryFailed: RetryElsewhere;
+}
+
+/** Failed jobs kept in Redis, to list and forget, and to retry where QueueLens can. */
+export type FailedJobs = RetriedFailedJobs | UnretriedFailedJobs;
+
+/** Whether QueueLens retries these failed jobs itself (and their ids are whole numbers). */
+export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is RetriedFailedJobs {
+  return !isAbsent(failedJobs.retryFailed);
+}
+
+/**
+ * A doctor finding as the CLI and pages show it, whatever the layout:
+ * StaticPHP's Finding (lib/inspect/doctor-kinds.ts) with the layout's own
+ * kinds, job ids and repairs.
+ */
+export type LayoutFinding = Omit<Finding, 'kind' | 'jobId' | 'repair'> & { kind: string; jobId?: number | string; repair: object | null };
+
+/** A layout's consistency check and the repairs it proposes. */
+export interface LayoutDoctor<F extends LayoutFinding = LayoutFinding> {
+  /** the whole check, in bounded steps; `onProgress` hears a line after each */
+  check(onProgress?: (line: string) => void): Promise<F[]>;
+  /** each repair as its own atomic script that re-checks first: true where it changed something, false where nothing was broken any more */
+  repair(repairs: readonly NonNullable<F['repair']>[]): Promise<boolean[]>;
+}
 
 /**
  * One connection's queues as one layout lays them out: what it can tell and
@@ -50,6 +96,6 @@ export interface QueueLayout {
   /** QueueLens's own driver and worker for this layout: pushing and running jobs */
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */
-  readonly doctor: RedisQueue | Absent;
+  readonly doctor: LayoutDoctor | Absent;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { RedisSettings } from '../queue/config';
 import { RedisQueue } from '../queue/redis-queue';
 import type { QueueLayout } from './adapter';
+import { markoLayout } from './marko/layout';
 import type { LayoutSettings } from './settings';
 import { staticphpLayout } from './staticphp/layout';
 import { yii2Layout } from './yii2/layout';
@@ -14,5 +15,7 @@ export async function openLayout(redis: RedisSettings, layout: LayoutSettings): 
     case 'yii2':
     case 'yii2-ng':
       return yii2Layout(connection, layout.layout, layout.channels);
+    case 'marko':
+      return markoLayout(connection, layout);
   }
 }
