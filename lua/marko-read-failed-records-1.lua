@@ -12,9 +12,9 @@
   ARGV[1] limit                        bytes of each record returned at most
   ARGV[2..] failed job ids             a bounded batch
 
-  Returns {length, prefix, exception, length, prefix, exception, ...} in the
-  ids' order: exception '' when the record was not cut or has no such key,
-  length -1 (and '' for both) for an id with no record; {ErrorCode, key} when the key has
+  Returns {found, length, prefix, exception, ...} in the ids' order: found 1,
+  or 0 (length 0, '' for both) for an id with no record; exception '' when
+  the record was not cut or has no such key; {ErrorCode, key} when the key has
   the wrong type.
 ]]
 local rcall = redis.call
@@ -34,11 +34,13 @@ for i = 2, #ARGV do
       local _, keyEnd = string.find(record, '"exception"%s*:%s*"')
       if keyEnd then exception = string.sub(record, keyEnd, keyEnd + limit - 1) end
     end
+    reply[#reply + 1] = 1
     reply[#reply + 1] = #record
     reply[#reply + 1] = string.sub(record, 1, limit)
     reply[#reply + 1] = exception
   else
-    reply[#reply + 1] = -1
+    reply[#reply + 1] = 0
+    reply[#reply + 1] = 0
     reply[#reply + 1] = ''
     reply[#reply + 1] = ''
   end

@@ -169,8 +169,8 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
       await this.queue.redis.queuelensMarkoReadFailedRecordsBuffer(this.keys.failedJobs, ROW_RECORD_LIMIT, ...entries.map(([id]) => id)),
     ) as (number | Buffer)[];
     return entries.flatMap(([id, score], i) => {
-      const length = Number(reply[3 * i]);
-      return length < 0 ? [] : [toRow(id, score, length, reply[3 * i + 1] as Buffer, reply[3 * i + 2] as Buffer)];
+      const [found, length, head, exception] = reply.slice(4 * i, 4 * i + 4);
+      return Number(found) === 1 ? [toRow(id, score, Number(length), head as Buffer, exception as Buffer)] : [];
     });
   }
 
@@ -223,7 +223,7 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
    * (`Y-m-d` or `Y-m-d H:i:s`, UTC), or, only when `{ all: true }` asks for
    * it, every one (records without an index entry included). Returns how many.
    */
-  forgetFailed(id: string | null, before: string | null, options: ForgetOptions = {}): Promise<number> {
+  async forgetFailed(id: string | null, before: string | null, options: ForgetOptions = {}): Promise<number> {
     if (id !== null && before !== null) throw new QueueError('Forget either one id or the jobs failed before a date, not both');
     if (id === null && before === null && options.all !== true) {
       throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');

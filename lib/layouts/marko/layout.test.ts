@@ -1,27 +1,17 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../../queue/test-redis';
 import { isAbsent, retriesFailedJobs } from '../adapter';
-import { markoLayout, type MarkoLayoutSettings } from './layout';
-import { MarkoTestWorker, serializeJob, signPayload } from './test-worker';
+import { markoLayout } from './layout';
+import { MAIL_JOB as MAIL, testMarkoFactory } from './test-layout';
+import { serializeJob, signPayload } from './test-worker';
 
-const openQueue = testQueueFactory();
-
-/** A marko prefix under the test queue's own, so the factory deletes its keys after the test. */
-async function openMarko(settings: Partial<MarkoLayoutSettings> = {}) {
-  const queue = await openQueue();
-  const prefix = `${queue.keys.prefix}marko:`;
-  const layout = markoLayout(queue, { prefix, retryAfter: null, queues: null, ...settings });
-  return { queue, prefix, layout, redis: queue.redis, keys: layout.keys, worker: new MarkoTestWorker(queue.redis, prefix) };
-}
+const openMarko = testMarkoFactory();
 
 function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
 }
-
-const MAIL = { className: 'App\\Jobs\\SendMail', data: { to: 'a@example.com' } };
 
 describe('the marko layout, on keys written as its README describes them', () => {
   it('counts ready, due and future delayed, live and expired reservations and failed jobs per queue, by the server clock', async () => {

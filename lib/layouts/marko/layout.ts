@@ -23,7 +23,7 @@ export interface MarkoLayoutSettings {
  * marko/queue-redis's queues under one prefix, read over `connection` (a
  * RedisQueue only for its connection handling; its own prefix is not used).
  */
-export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSettings): QueueLayout & {
+export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSettings): Omit<QueueLayout, 'counts' | 'failedJobs'> & {
   counts(): Promise<MarkoCounts>;
   readonly failedJobs: MarkoFailedJobs;
   readonly keys: MarkoKeys;
