@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { decodeMessage, NO_TTR_PREFIX } from './message';
+import { YII2_FIXTURES } from './test-fixtures';
+import { readYii2Messages } from './test-messages';
+
+const decode = (bytes: Buffer) => decodeMessage(bytes, bytes.length);
+
+/** The class each harness job was pushed as, by id, in every fixture (shared/fixtures/README.md "yii2/*"). */
+function harnessClass(id: number): string {
+  if (id === 1) return 'harness\\jobs\\CrashJob';
+  if (id === 2 || id === 5) return 'harness\\jobs\\FailingJob';
+  return 'harness\\jobs\\NoteJob';
+}
+
+describe('decodeMessage on what the real drivers stored', () => {
+  for (const name of YII2_FIXTURES) {
+    it(`decodes every message of ${name}: its TTR, its serializer and its class`, () => {
+      const messages = readYii2Messages(name);
+      expect(messages.size).toBe(23);
+      for (const [id, bytes] of messages) {
+        const message = decode(bytes);
+        expect(message.ttr, `job ${id}`).toBe({ 1: 30, 2: 600, 5: 2 }[Number(id)] ?? 300);
+        expect(message.ttrError).toBeNull();
+        expect(message.cut).toBe(false);
+        expect(message.className, `job ${id}`).toBe(harnessClass(Number(id)));
+        if (name === 'ng-json-serializer') {
+          expect(message.body).toMatchObject({ serializer: 'json', error: null, value: { class: harnessClass(Number(id)) } });
+        } else {
+          expect(message.body).toMatchObject({ serializer: 'php', parse: { error: null, value: { type: 'object', cut: false } } });
+        }
+      }
+    });
+  }
+
+  it('still names the class of a message read only in part, and says it is cut', () => {
+    for (const name of ['stock', 'ng-json-serializer'] as const) {
+      const whole = readYii2Messages(name).get('7')!;
+      const message = decodeMessage(whole.subarray(0, 40), whole.length);
+      expect(message).toMatchObject({ cut: true, ttr: 300, className: 'harness\\jobs\\NoteJob', length: whole.length });
+      if (message.body.serializer === 'json') {
+        expect(message.body.value).toBeUndefined();
+        expect(message.body.error).toBe(`only the first 40 of ${whole.length} bytes were read: the JSON is not complete`);
+      } else {
+        expect(message.body).toMatchObject({ serializer: 'php', parse: { error: expect.stringMatching(/^the data ends at byte 36 inside/) } });
+      }
+    }
+  });
+});
+
+describe('decodeMessage on what no driver should have stored', () => {
+  it('says a message has no TTR prefix, and still shows what is there', () => {
+    for (const text of ['O:8:"stdClass":0:{}', '0;N;', 'abc;N;', ';N;', '300N;']) {
+      expect(decode(Buffer.from(text)).ttrError, text).toBe(NO_TTR_PREFIX);
+    }
+    expect(decode(Buffer.from('O:8:"stdClass":0:{}'))).toMatchObject({ ttr: null, className: 'stdClass', bodyOffset: 0, body: { serializer: 'php' } });
+  });
+
+  it('shows igbinary as bytes, unparsed, and anything else as text', () => {
+    const igbinary = Buffer.concat([Buffer.from('60;'), Buffer.from([0, 0, 0, 2, 0x17, 0x08]), Buffer.from('stdClass')]);
+    expect(decode(igbinary)).toMatchObject({ ttr: 60, className: null, body: { serializer: 'igbinary', hex: '00 00 00 02 17 08 73 74 64 43 6c 61 73 73', cut: false } });
+    expect(decode(Buffer.from([0x33, 0x3b, 0xff, 0x41]))).toMatchObject({ ttr: 3, body: { serializer: 'unknown', text: '\\xFFA', cut: false } });
+  });
+
+  it('reports broken JSON, naming its leading class all the same, and JSON without a class', () => {
+    expect(decode(Buffer.from('300;{"class":"A","x":'))).toMatchObject({ className: 'A', body: { serializer: 'json', error: expect.stringMatching(/^not valid JSON: /) } });
+    expect(decode(Buffer.from('300;{"name":"x"}'))).toMatchObject({ className: null, body: { serializer: 'json', error: null, value: { name: 'x' } } });
+  });
+
+  it('reads a 20 MB message from its 64 KiB prefix without the rest', () => {
+    const length = 20 * 1024 * 1024;
+    const head = Buffer.from(`300;O:7:"App\\Big":1:{s:4:"blob";s:${length}:"`);
+    const prefix = Buffer.concat([head, Buffer.alloc(64 * 1024 - head.length, 0xff)]);
+    const message = decodeMessage(prefix, head.length + length + 3);
+    expect(message).toMatchObject({ cut: true, ttr: 300, className: 'App\\Big' });
+    expect(message.body).toMatchObject({
+      serializer: 'php',
+      parse: {
+        error: `the data ends at byte ${64 * 1024 - 4} inside a string of ${length} bytes`,
+        value: { type: 'object', cut: true, properties: [{ name: 'blob', value: { type: 'string', length, binary: true, cut: true } }] },
+      },
+    });
+  });
+});

@@ -1,0 +1,120 @@
+import { bytesToText } from '../../inspect/display-text';
+import { parsePhpSerialized, type PhpParse } from '../php-serialized';
+
+/**
+ * Which serializer wrote a message, sniffed from its first bytes: Redis
+ * keeps no note of it and the queue component's setting is not visible
+ * (shared/spec/yii2-queue-redis-layout.md §1.1).
+ */
+export type Yii2Serializer = 'php' | 'json' | 'igbinary' | 'unknown';
+
+/** What a message's body is, shown as its serializer allows. */
+export type Yii2MessageBody =
+  | { serializer: 'php'; parse: PhpParse }
+  /** value is undefined when the JSON could not be read whole; error says why */
+  | { serializer: 'json'; value: unknown; error: string | null }
+  /** igbinary is not parsed: its first bytes in hex */
+  | { serializer: 'igbinary'; hex: string; cut: boolean }
+  | { serializer: 'unknown'; text: string; cut: boolean };
+
+export interface Yii2Message {
+  /** the stored value's length in bytes */
+  length: number;
+  /** only the first bytes were read (the body's error then says so) */
+  cut: boolean;
+  /** the TTR prefix in seconds; null when the message does not start with `<ttr>;` */
+  ttr: number | null;
+  /** why ttr is null, in words; null when there is one */
+  ttrError: string | null;
+  /** where the body starts, after the TTR prefix: the PHP parse's byte positions count from there */
+  bodyOffset: number;
+  /** the job's class: PHP's top object, JSON's "class" key; null when it cannot be told */
+  className: string | null;
+  body: Yii2MessageBody;
+}
+
+/** Both drivers split a message at its first `;` and need a whole positive number before it. */
+const TTR_PREFIX = /^([1-9][0-9]*);/;
+/** A TTR has a few digits; a longer run before the first `;` is no TTR. */
+const MAX_TTR_DIGITS = 20;
+/** Bytes of a body shown as hex or text when it is neither PHP nor JSON. */
+const RAW_SHOWN_BYTES = 1024;
+
+const IGBINARY_HEADER = [0x00, 0x00, 0x00, 0x02];
+/** PHP serialize() output opens with a type letter and a colon, or is `N;`. */
+const PHP_START = /^(?:[bidsaOCERr]:|N;)/;
+
+export const NO_TTR_PREFIX = 'the message does not start with <ttr>; (a whole number of seconds and a semicolon): redis-ng fails to reserve it after popping it, and the stock driver cannot unserialize it';
+
+function sniff(body: Uint8Array): Yii2Serializer {
+  if (IGBINARY_HEADER.every((byte, i) => body[i] === byte)) return 'igbinary';
+  const start = String.fromCharCode(...body.subarray(0, 2));
+  if (PHP_START.test(start)) return 'php';
+  if (body[0] === 0x7b) return 'json';
+  return 'unknown';
+}
+
+function hexOf(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(' ');
+}
+
+/** JsonSerializer writes "class" first: a message read only in part still names its class. */
+const LEADING_CLASS = /^\{\s*"class"\s*:\s*("(?:[^"\\]|\\.)*")/;
+
+function jsonBody(body: Uint8Array, cut: boolean, length: number, bodyStart: number): { body: Yii2MessageBody; className: string | null } {
+  const text = bytesToText(body);
+  let value: unknown;
+  let error: string | null = null;
+  if (cut) {
+    error = `only the first ${bodyStart + body.length} of ${length} bytes were read: the JSON is not complete`;
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch (failure) {
+      error = `not valid JSON: ${failure instanceof Error ? failure.message : String(failure)}`;
+    }
+  }
+  let className: string | null = null;
+  if (value !== undefined) {
+    const named = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).class : undefined;
+    className = typeof named === 'string' ? named : null;
+  } else {
+    const leading = LEADING_CLASS.exec(text)?.[1];
+    if (leading) className = JSON.parse(leading) as string;
+  }
+  return { body: { serializer: 'json', value, error }, className };
+}
+
+/**
+ * One message of `<ch>.messages` decoded for a page: its TTR prefix, the
+ * serializer that wrote it, the job's class and its data as a tree. `bytes`
+ * may be only the beginning of the stored value (the reads take a prefix
+ * inside Redis) and `length` is the stored length, so a 20 MB message is
+ * shown from its first bytes and said to be cut. Never throws and never
+ * instantiates anything.
+ */
+export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
+  const cut = bytes.length < length;
+  const head = String.fromCharCode(...bytes.subarray(0, MAX_TTR_DIGITS + 1));
+  const ttrText = TTR_PREFIX.exec(head)?.[1];
+  const ttr = ttrText === undefined ? null : Number(ttrText);
+  // Without a prefix the whole value is sniffed: an operator sees what is there.
+  const bodyStart = ttrText === undefined ? 0 : ttrText.length + 1;
+  const body = bytes.subarray(bodyStart);
+  const common = { length, cut, ttr, ttrError: ttr === null ? NO_TTR_PREFIX : null, bodyOffset: bodyStart };
+  const serializer = sniff(body);
+  switch (serializer) {
+    case 'php': {
+      const parse = parsePhpSerialized(body);
+      const top = parse.value;
+      const className = top?.type === 'object' || top?.type === 'custom' ? top.className : null;
+      return { ...common, className, body: { serializer, parse } };
+    }
+    case 'json':
+      return { ...common, ...jsonBody(body, cut, length, bodyStart) };
+    case 'igbinary':
+      return { ...common, className: null, body: { serializer, hex: hexOf(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES } };
+    default:
+      return { ...common, className: null, body: { serializer, text: bytesToText(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES } };
+  }
+}
