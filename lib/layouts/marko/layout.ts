@@ -1,15 +1,12 @@
 import type { RedisQueue } from '../../queue/redis-queue';
 import type { QueueLayout } from '../adapter';
+import { MARKO_ABSENT } from './absent';
 import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
 import { MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
+import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';
 
-/** What a marko connection lacks, in the words a page shows. */
-export const MARKO_ABSENT = {
-  runner: 'marko jobs are signed PHP objects: QueueLens reads and repairs them but does not push or run them',
-  holder: 'marko/queue-redis records no holder: a reservation says only when it expires',
-} as const;
 
 export interface MarkoLayoutSettings {
   prefix: string;
@@ -28,6 +25,13 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
   readonly failedJobs: MarkoFailedJobs;
   readonly keys: MarkoKeys;
   readonly settings: MarkoLayoutSettings;
+  /** what the pages read of marko's jobs (lib/layouts/marko/reads.ts), until the layout interface names these capabilities */
+  readonly reads: {
+    readyJobs(queue: string, offset: number, limit: number): ReturnType<typeof readReadyJobs>;
+    delayedTimeline(queue: string, options?: { limit?: number }): ReturnType<typeof readMarkoDelayedTimeline>;
+    reservations(queue: string, offset: number, limit: number): ReturnType<typeof readMarkoReservations>;
+    job(id: string): ReturnType<typeof readMarkoJob>;
+  };
 } {
   const keys = new MarkoKeys(settings.prefix);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
@@ -37,6 +41,12 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     keys,
     settings,
     counts: () => readMarkoCounts(connection, keys, settings.queues),
+    reads: {
+      readyJobs: (queue, offset, limit) => readReadyJobs(connection, keys, queue, offset, limit),
+      delayedTimeline: (queue, options) => readMarkoDelayedTimeline(connection, keys, queue, options),
+      reservations: (queue, offset, limit) => readMarkoReservations(connection, keys, queue, settings.retryAfter, offset, limit),
+      job: (id) => readMarkoJob(connection, keys, id),
+    },
     failedJobs: new MarkoFailedJobs(connection, keys),
     runner: { absent: MARKO_ABSENT.runner },
     doctor: markoDoctor(connection, keys, settings.queues),
