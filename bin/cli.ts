@@ -145,8 +145,10 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parse(args, { json: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError('status takes no arguments');
     await withLayout(values, async (layout) => {
-      const { queues, failed } = await layout.counts();
-      if (values.json) return console.log(JSON.stringify({ queues, failed }));
+      const counts = await layout.counts();
+      const { queues, failed } = counts;
+      // Whole, with what a layout adds (marko: how its queues were found and how far failed jobs were counted per queue).
+      if (values.json) return console.log(JSON.stringify(counts));
       if (queues.length === 0) console.log('No jobs in any queue.');
       else printTable(['queue', 'pending', 'delayed', 'reserved', 'total'], queues.map((row) => [row.queue, row.pending, row.delayed, row.reserved, row.total]));
       console.log(isAbsent(layout.failedJobs) ? `failed: none kept (${layout.failedJobs.absent})` : `failed: ${failed}`);

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { isAbsent, retriesFailedJobs } from '../adapter';
+import { readMarkoCounts } from './counts';
 import { markoLayout } from './layout';
 import { MAIL_JOB as MAIL, testMarkoFactory } from './test-layout';
 import { serializeJob, signPayload } from './test-worker';
@@ -57,6 +58,19 @@ describe('the marko layout, on keys written as its README describes them', () =>
     expect(queues[1]).toMatchObject({ pending: 1, total: 1 });
   });
 
+  it('counts failed jobs per queue from a bounded window of the newest, a big record by its queue key alone', async () => {
+    const { redis, keys, queue } = await openMarko();
+    const big = JSON.stringify({ id: 'big', queue: 'imports', payload: signPayload(serializeJob('App\\Jobs\\Import', { rows: 'x'.repeat(200_000) })), exception: 'e' });
+    await redis.hset(keys.failedJobs, 'big', big, 'old', JSON.stringify({ id: 'old', queue: 'mail' }), 'bad', 'not json');
+    await redis.zadd(keys.failedIndex, 3, 'big', 2, 'bad', 1, 'old', 0, 'missing');
+    const all = await readMarkoCounts(queue, keys, ['imports', 'mail']);
+    expect(all.queues.map((row) => [row.queue, row.statistics.failed])).toEqual([['imports', 1], ['mail', 1]]);
+    expect(all.failedByQueue).toEqual({ looked: 4, total: 4, complete: true });
+    const newest = await readMarkoCounts(queue, keys, ['imports', 'mail'], 2);
+    expect(newest.queues.map((row) => [row.queue, row.statistics.failed])).toEqual([['imports', 1], ['mail', 0]]);
+    expect(newest.failedByQueue).toEqual({ looked: 2, total: 4, complete: false });
+  });
+
   it('follows a worker through push, later, pop, crash, release and fail', async () => {
     const { layout, worker } = await openMarko();
     const now = await worker.now();
@@ -105,8 +119,9 @@ describe('queuelens on a marko prefix', () => {
 
     const status = await queuelens('status', '--json', ...connection);
     expect(status.code).toBe(0);
-    const counts = JSON.parse(status.stdout) as { queues: { queue: string; statistics: unknown }[]; failed: number };
+    const counts = JSON.parse(status.stdout) as { queues: { queue: string; statistics: unknown }[]; failed: number; discovery: unknown };
     expect(counts.failed).toBe(1);
+    expect(counts.discovery).toEqual({ names: ['mail'], complete: true });
     expect(counts.queues).toEqual([expect.objectContaining({ queue: 'mail', statistics: { ready: 0, size: 0, delayed: 0, reserved: 1, failed: 1 } })]);
 
     const failed = await queuelens('failed', '--json', ...connection);
