@@ -1,5 +1,5 @@
 import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../inspect/display-text';
-import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type Attendance, type DelayedBucket } from '../../inspect/delayed-timeline';
+import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
 import { jobHashOf } from '../../inspect/job-detail';
 import { QueueError } from '../../queue/errors';
 import { execPipeline, settlePipeline } from '../../queue/pipeline';
@@ -83,23 +83,17 @@ export interface MarkoDelayedJob extends MarkoJobSummary {
   retry: boolean;
 }
 
-/** lib/inspect/delayed-timeline.ts's DelayedTimeline, with marko's jobs. */
-export interface MarkoDelayedTimeline {
-  queue: string;
-  /** the Redis server's clock, unix seconds: an approximation of the PHP hosts' clocks, which marko compares by */
-  now: number;
-  total: number;
-  /** due already: the next pop of this queue moves every one of them to the ready list */
-  overdue: number;
-  hour: DelayedBucket[];
-  day: DelayedBucket[];
-  week: DelayedBucket[];
-  later: number;
+/**
+ * lib/inspect/delayed-timeline.ts's DelayedTimeline with marko's jobs. `now`
+ * is the Redis server's clock, an approximation of the PHP hosts' clocks,
+ * which marko compares by; every pop moves all due jobs, so `attendance`
+ * calls a queue unattended when a job has been due for a minute, and marko
+ * records no delivery (lastDeliveredEntryAt is null).
+ */
+export type MarkoDelayedTimeline = Omit<DelayedTimeline, 'next'> & {
   /** soonest first, overdue ones included */
   next: MarkoDelayedJob[];
-  /** every pop moves all due jobs, so one overdue for a minute means no pop of this queue since; marko records no delivery (lastDeliveredEntryAt null) */
-  attendance: Attendance;
-}
+};
 
 /** One queue's delayed set over time: counts per bucket (a ZCOUNT each, pipelined) and the next `limit` jobs due. */
 export function readMarkoDelayedTimeline(queue: RedisQueue, keys: MarkoKeys, name: string, { limit = 20 } = {}): Promise<MarkoDelayedTimeline> {
