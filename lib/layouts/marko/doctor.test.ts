@@ -24,6 +24,27 @@ describe("marko's doctor", () => {
     expect(await doctorOf(layout).check()).toEqual([]);
   });
 
+  it('finds nothing while a worker pushes, pops, completes and fails under it: each page is read in one snapshot', async () => {
+    const { layout, worker } = await openMarko();
+    for (let i = 0; i < 300; i++) await worker.push(i % 2 === 0 ? 'mail' : 'reports', MAIL_JOB);
+    let running = true;
+    const work = (async () => {
+      for (let round = 0; running; round++) {
+        const queue = round % 2 === 0 ? 'mail' : 'reports';
+        await worker.push(queue, MAIL_JOB);
+        const job = await worker.pop(queue);
+        if (job && round % 3 === 0) await worker.fail(queue, job.id, 'boom');
+        else if (job) await worker.complete(queue, job.id);
+      }
+    })();
+    try {
+      for (let check = 0; check < 5; check++) expect((await doctorOf(layout).check()).map((f) => f.explanation)).toEqual([]);
+    } finally {
+      running = false;
+      await work;
+    }
+  });
+
   it('reports each broken state with the right kind, and repairs only the index entry with no record', async () => {
     const { layout, redis, keys, worker } = await openMarko();
     const now = await worker.now();

@@ -178,12 +178,14 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
 
       case 'jobs': {
         const { cursor, found } = await scanStep(nodeServingPrefix(queue.redis, keys.prefix), state.cursor, patternUnder(keys.jobsPrefix), JOB_SCAN_KEYS);
-        const replies = found.length > 0 ? await settlePipeline(found.reduce((p, key) => p.hget(key, 'queue'), queue.redis.pipeline())) : [];
+        // Type and queue field in one transaction: a job deleted after SCAN found it is gone, not a hash without a queue.
+        const replies = found.length > 0 ? await settlePipeline(found.reduce((m, key) => m.type(key).hget(key, 'queue'), queue.redis.multi())) : [];
         const byQueue = new Map<string, string[]>();
         found.forEach((key, i) => {
           const id = key.slice(keys.jobsPrefix.length);
-          const reply = replies[i];
-          if (reply instanceof Error) return findings.push(wrongType(key, 'hash', reply.message));
+          const [type, reply] = [String(replies[2 * i]), replies[2 * i + 1]];
+          if (type === 'none') return;
+          if (type !== 'hash') return findings.push(wrongType(key, 'hash', `it is a ${type}`));
           if (typeof reply !== 'string' || reply === '') {
             return findings.push(finding('orphan-job', key, undefined, id,
               `${key} has no queue field, so QueueLens cannot tell which queue's lists should hold it.`,

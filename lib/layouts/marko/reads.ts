@@ -231,8 +231,9 @@ export function readMarkoJob(queue: RedisQueue, keys: MarkoKeys, id: string): Pr
 }
 
 async function placeOf(queue: RedisQueue, keys: MarkoKeys, name: string, id: string, now: number): Promise<MarkoJobPlace> {
+  // One transaction: a pop moving the job between the three reads would otherwise leave it nowhere.
   const [position, delayed, reserved] = (await execPipeline(
-    queue.redis.pipeline().lpos(keys.ready(name), id, 'MAXLEN', PLACE_SEARCH_LIMIT).zscore(keys.delayed(name), id).zscore(keys.reserved(name), id),
+    queue.redis.multi().lpos(keys.ready(name), id, 'MAXLEN', PLACE_SEARCH_LIMIT).zscore(keys.delayed(name), id).zscore(keys.reserved(name), id),
   )) as [number | null, string | null, string | null];
   if (reserved !== null) return { state: 'reserved', until: Number(reserved), expired: Number(reserved) <= now };
   if (delayed !== null) return { state: 'delayed', until: Number(delayed) };
