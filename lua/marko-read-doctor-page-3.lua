@@ -58,10 +58,18 @@ end
 
 local reply = {}
 for _, id in ipairs(ids) do
+  local delayed = rcall('ZSCORE', delayedKey, id) and 1 or 0
+  local reserved = rcall('ZSCORE', reservedKey, id) and 1 or 0
   reply[#reply + 1] = id
   reply[#reply + 1] = rcall('TYPE', prefix .. 'jobs:' .. id).ok
-  reply[#reply + 1] = inReady(id)
-  reply[#reply + 1] = rcall('ZSCORE', delayedKey, id) and 1 or 0
-  reply[#reply + 1] = rcall('ZSCORE', reservedKey, id) and 1 or 0
+  -- A job hash found delayed or reserved is not searched for in the ready
+  -- list: the ready walk reports it if it is there too (-1: not searched).
+  if source == 'jobs' and delayed + reserved > 0 then
+    reply[#reply + 1] = -1
+  else
+    reply[#reply + 1] = inReady(id)
+  end
+  reply[#reply + 1] = delayed
+  reply[#reply + 1] = reserved
 end
 return reply

@@ -53,8 +53,10 @@ export interface MarkoDoctorState {
   steps: number;
 }
 
-/** Ids per script call: each costs a few commands, and a job hash's id one bounded LPOS. */
+/** Ids per script call of a structure walk: a few O(1) or O(log n) commands each. */
 const PAGE = 200;
+/** Job hash ids per script call: each may cost an LPOS over LIST_SEARCH_LIMIT entries, so 50 keep a call near a few ms. */
+const JOB_PAGE = 50;
 /** Ready-list entries searched for a job hash's id; a longer list is not searched past them. */
 export const LIST_SEARCH_LIMIT = 10_000;
 /** Job hash keys per SCAN step of the doctor. */
@@ -194,8 +196,8 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
           byQueue.set(reply, [...(byQueue.get(reply) ?? []), id]);
         });
         for (const [name, ids] of byQueue) {
-          for (let start = 0; start < ids.length; start += PAGE) {
-            for (const row of (await readPlaces(name, 'jobs', 0, ids.slice(start, start + PAGE))) ?? []) {
+          for (let start = 0; start < ids.length; start += JOB_PAGE) {
+            for (const row of (await readPlaces(name, 'jobs', 0, ids.slice(start, start + JOB_PAGE))) ?? []) {
               if (row.type !== 'hash' || placesOf(row).length > 0) continue;
               if (row.ready === -1) {
                 state.unsearched[name] = (state.unsearched[name] ?? 0) + 1;
