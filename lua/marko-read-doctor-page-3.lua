@@ -4,22 +4,27 @@
   lost or doubled. Read only. The page is read here (a range of one of the
   queue's three structures) or given (ids of job hashes a SCAN found).
 
+  A given id in neither sorted set is looked for at both ends of the ready
+  list, `searchLimit` entries from each: LPOS walks the list (about 150 ns an
+  entry), so the middle of a long list is not searched; the caller knows the
+  ids it saw there when it walked the list.
+
   KEYS[1] {prefix}queues:{name}            list, ready ids
   KEYS[2] {prefix}queues:{name}:delayed    sorted set
   KEYS[3] {prefix}queues:{name}:reserved   sorted set
 
   ARGV[1] prefix                           job hashes are {prefix}jobs:{id}
   ARGV[2] source                           'ready', 'delayed', 'reserved' (a range of that
-                                           structure) or 'jobs' (the ids in ARGV[5..])
+                                           structure) or 'jobs' (the ids in ARGV[6..])
   ARGV[3] offset                           of the range (ignored for 'jobs')
   ARGV[4] count                            of the range (ignored for 'jobs')
-  ARGV[5] list search limit                ready-list entries LPOS looks through at most
+  ARGV[5] searchLimit                      ready-list entries searched from each end
   ARGV[6..] ids                            for 'jobs'
 
-  Returns {id, job hash type, in ready, in delayed, in reserved, ...}: 1 or
-  0; for the ready list -1 when not searched (a delayed or reserved page) or
-  when it is longer than the search limit and the id was not among its first
-  entries. {ErrorCode, key} when a key has
+  Returns {id, job hash type, in ready, in delayed, in reserved, ...}, each
+  place 1 or 0; in ready is -1 when not searched (a delayed or reserved
+  page, or a job found in a sorted set) or when the list is longer than both
+  searched ends and the id was at neither. {ErrorCode, key} when a key has
   the wrong type.
 ]]
 local rcall = redis.call
@@ -45,14 +50,11 @@ else
 end
 
 local readyLength = rcall('LLEN', readyKey)
-local function inReady(id)
-  -- A page of the ready list is in it. Only job hashes' ids are searched
-  -- for: the walk of the ready list itself finds a delayed or reserved id
-  -- that is also ready, without searching the list once per id.
-  if source == 'ready' then return 1 end
-  if source ~= 'jobs' then return -1 end
+local function searchReady(id)
+  -- The tail first: a job pushed after the caller walked the list is near one end, and which end push uses is not documented.
+  if rcall('LPOS', readyKey, id, 'RANK', -1, 'MAXLEN', searchLimit) then return 1 end
   if rcall('LPOS', readyKey, id, 'MAXLEN', searchLimit) then return 1 end
-  if readyLength > searchLimit then return -1 end
+  if readyLength > 2 * searchLimit then return -1 end
   return 0
 end
 
@@ -60,15 +62,16 @@ local reply = {}
 for _, id in ipairs(ids) do
   local delayed = rcall('ZSCORE', delayedKey, id) and 1 or 0
   local reserved = rcall('ZSCORE', reservedKey, id) and 1 or 0
+  local ready = -1
+  -- The ready walk reports a delayed or reserved id that is also ready, without a search per id.
+  if source == 'ready' then
+    ready = 1
+  elseif source == 'jobs' and delayed + reserved == 0 then
+    ready = searchReady(id)
+  end
   reply[#reply + 1] = id
   reply[#reply + 1] = rcall('TYPE', prefix .. 'jobs:' .. id).ok
-  -- A job hash found delayed or reserved is not searched for in the ready
-  -- list: the ready walk reports it if it is there too (-1: not searched).
-  if source == 'jobs' and delayed + reserved > 0 then
-    reply[#reply + 1] = -1
-  else
-    reply[#reply + 1] = inReady(id)
-  end
+  reply[#reply + 1] = ready
   reply[#reply + 1] = delayed
   reply[#reply + 1] = reserved
 end

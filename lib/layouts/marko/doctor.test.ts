@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAbsent, type LayoutDoctor } from '../adapter';
-import type { MarkoFinding } from './doctor';
+import { LIST_SEARCH_LIMIT, type MarkoFinding } from './doctor';
 import { MAIL_JOB, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();
@@ -43,6 +43,17 @@ describe("marko's doctor", () => {
       running = false;
       await work;
     }
+  });
+
+  it('tells an orphan from a job deep in a ready list too long to search, by the ids its walk of the list saw', async () => {
+    const { layout, redis, keys } = await openMarko();
+    const ids = Array.from({ length: 2 * LIST_SEARCH_LIMIT + 500 }, (_, i) => `job-${i}`);
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.hset(keys.job(id), 'queue', 'mail', 'payload', 'p', 'attempts', 0);
+    pipeline.rpush(keys.ready('mail'), ...ids).hset(keys.job('lost'), 'queue', 'mail', 'payload', 'p', 'attempts', 0);
+    await pipeline.exec();
+    const findings = await doctorOf(layout).check();
+    expect(findings.map((finding) => [finding.kind, finding.jobId])).toEqual([['orphan-job', 'lost']]);
   });
 
   it('reports each broken state with the right kind, and repairs only the index entry with no record', async () => {

@@ -47,7 +47,15 @@ export interface MarkoDoctorState {
   /** which queue of `queues` the phase is at */
   index: number;
   queues: string[];
-  /** job hashes not looked for in their ready list, which is longer than LIST_SEARCH_LIMIT, by queue */
+  /**
+   * The ids the ready walk saw, by queue, READY_IDS_KEPT together at most: a
+   * job hash is looked for in them before its ready list is searched, since
+   * LPOS cannot search a long list quickly.
+   */
+  seenReady: Record<string, string[]>;
+  /** queues whose ready list had more ids than were kept */
+  readyNotKept: string[];
+  /** job hashes whose place could not be checked (their queue's ready list is long and its ids were not all kept), by queue */
   unsearched: Record<string, number>;
   examined: number;
   steps: number;
@@ -55,10 +63,20 @@ export interface MarkoDoctorState {
 
 /** Ids per script call of a structure walk: a few O(1) or O(log n) commands each. */
 const PAGE = 200;
-/** Job hash ids per script call: each may cost an LPOS over LIST_SEARCH_LIMIT entries, so 50 keep a call near a few ms. */
-const JOB_PAGE = 50;
-/** Ready-list entries searched for a job hash's id; a longer list is not searched past them. */
-export const LIST_SEARCH_LIMIT = 10_000;
+/** Job hash ids per script call: each may cost two LPOS of LIST_SEARCH_LIMIT entries (about 0.3 ms), so 10 keep a call near 3 ms. */
+const JOB_PAGE = 10;
+/** Ready-list entries searched for a job hash's id from each end; the middle of a longer list is not searched. */
+export const LIST_SEARCH_LIMIT = 1_000;
+/** Ready ids the doctor keeps from its walk of the ready lists (a few MB). */
+export const READY_IDS_KEPT = 200_000;
+
+// Sets built once per kept array, however many steps ask for them.
+const seenSets = new WeakMap<string[], Set<string>>();
+function seenSet(ids: string[]): Set<string> {
+  let set = seenSets.get(ids);
+  if (!set) seenSets.set(ids, (set = new Set(ids)));
+  return set;
+}
 /** Job hash keys per SCAN step of the doctor. */
 const JOB_SCAN_KEYS = 4 * SCAN_COUNT;
 
@@ -113,7 +131,7 @@ function placesOf(row: PlaceRow): string[] {
  */
 export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, previous: MarkoDoctorState): Promise<{ state: MarkoDoctorState; findings: MarkoFinding[]; done: boolean }> {
   return queue.attempt(async () => {
-    const state: MarkoDoctorState = { ...previous, unsearched: { ...previous.unsearched }, steps: previous.steps + 1 };
+    const state: MarkoDoctorState = { ...previous, seenReady: { ...previous.seenReady }, unsearched: { ...previous.unsearched }, steps: previous.steps + 1 };
     const findings: MarkoFinding[] = [];
     const next = (phase: Phase) => {
       state.phase = phase;
@@ -151,6 +169,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
         const offset = Number(state.cursor);
         const rows = await readPlaces(name, structure, offset);
         const key = structureKey(structure, name);
+        if (structure === 'ready') keepReadyIds(state, name, (rows ?? []).map((row) => row.id));
         for (const row of rows ?? []) {
           if (row.type === 'none') {
             findings.push(finding('dangling-id', key, row.id, row.id,
@@ -196,10 +215,15 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
           byQueue.set(reply, [...(byQueue.get(reply) ?? []), id]);
         });
         for (const [name, ids] of byQueue) {
-          for (let start = 0; start < ids.length; start += JOB_PAGE) {
-            for (const row of (await readPlaces(name, 'jobs', 0, ids.slice(start, start + JOB_PAGE))) ?? []) {
+          // A job the ready walk saw is no orphan; only the others are looked for.
+          const seen = seenSet(state.seenReady[name] ?? []);
+          const unseen = ids.filter((id) => !seen.has(id));
+          const allKept = !state.readyNotKept.includes(name);
+          for (let start = 0; start < unseen.length; start += JOB_PAGE) {
+            for (const row of (await readPlaces(name, 'jobs', 0, unseen.slice(start, start + JOB_PAGE))) ?? []) {
               if (row.type !== 'hash' || placesOf(row).length > 0) continue;
-              if (row.ready === -1) {
+              // Not seen by the walk nor at either end now: only a job pushed since, and already past LIST_SEARCH_LIMIT newer ones, would be missed.
+              if (row.ready === -1 && !allKept) {
                 state.unsearched[name] = (state.unsearched[name] ?? 0) + 1;
                 continue;
               }
@@ -214,7 +238,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
         if (cursor === '0') {
           for (const [name, count] of Object.entries(state.unsearched)) {
             findings.push(finding('orphan-search-skipped', keys.ready(name), undefined, undefined,
-              `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found among the first ${LIST_SEARCH_LIMIT} ids of ${keys.ready(name)}, which is longer: whether they are orphans was not checked.`,
+              `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found within ${LIST_SEARCH_LIMIT} ids of either end of ${keys.ready(name)}, which is too long for the doctor to keep its ids: whether they are orphans was not checked.`,
               'Nothing to repair; run the doctor again when the ready list is shorter.', null));
           }
           next('failed-index');
@@ -259,8 +283,20 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
   });
 }
 
+/** Keeps the ids the ready walk saw while fewer than READY_IDS_KEPT are kept; past that, the queue is marked as not kept. */
+function keepReadyIds(state: MarkoDoctorState, name: string, ids: string[]): void {
+  const kept = Object.values(state.seenReady).reduce((sum, list) => sum + list.length, 0);
+  if (state.readyNotKept.includes(name)) return;
+  if (kept + ids.length > READY_IDS_KEPT) {
+    state.readyNotKept = [...state.readyNotKept, name];
+    delete state.seenReady[name];
+    return;
+  }
+  (state.seenReady[name] ??= []).push(...ids);
+}
+
 export function startMarkoDoctor(): MarkoDoctorState {
-  return { phase: 'queues', cursor: '0', index: 0, queues: [], unsearched: {}, examined: 0, steps: 0 };
+  return { phase: 'queues', cursor: '0', index: 0, queues: [], seenReady: {}, readyNotKept: [], unsearched: {}, examined: 0, steps: 0 };
 }
 
 /** The check and its repairs for marko queues under `keys.prefix`. */
