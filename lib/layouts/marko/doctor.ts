@@ -65,6 +65,8 @@ export interface MarkoDoctorState {
 const PAGE = 200;
 /** Job hash ids per script call: each may cost two LPOS of LIST_SEARCH_LIMIT entries (about 0.3 ms), so 10 keep a call near 3 ms. */
 const JOB_PAGE = 10;
+/** Failed records per check call: each is JSON-decoded inside Redis, about 0.2 ms for a record of 20 KB. */
+const FAILED_PAGE = 25;
 /** Ready-list entries searched for a job hash's id from each end; the middle of a longer list is not searched. */
 export const LIST_SEARCH_LIMIT = 1_000;
 /** Ready ids the doctor keeps from its walk of the ready lists (a few MB). */
@@ -249,7 +251,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
       case 'failed-index':
       case 'failed-records': {
         const source = state.phase === 'failed-index' ? 'index' : 'records';
-        const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, PAGE)) as (string | number)[];
+        const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, FAILED_PAGE)) as (string | number)[];
         const [position, ...rows] = flat;
         for (let i = 0; i + 3 < rows.length; i += 4) {
           const id = String(rows[i]);
@@ -270,7 +272,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
           }
         }
         state.examined += rows.length / 4;
-        const done = source === 'index' ? rows.length / 4 < PAGE : String(position) === '0';
+        const done = source === 'index' ? rows.length / 4 < FAILED_PAGE : String(position) === '0';
         if (done) next(source === 'index' ? 'failed-records' : 'done');
         else state.cursor = String(position);
         break;
