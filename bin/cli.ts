@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/queue/config';
-import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type LayoutFinding, type QueueLayout } from '../lib/layouts/adapter';
+import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayout } from '../lib/layouts/adapter';
+import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { layoutSettingsFromEnv } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
@@ -242,32 +243,29 @@ const commands: Record<string, Command> = {
     if (positionals.length > 0) throw new UsageError('doctor takes no arguments');
     let status = 0;
     await withCapability(values, 'doctor', 'doctor', async (doctor) => {
-      const findings = await doctor.check((line) => {
-        if (!values.json && process.stderr.isTTY) process.stderr.write(`\r${line}`);
-      });
-      if (!values.json && process.stderr.isTTY) process.stderr.write('\n');
+      const onProgress = !values.json && process.stderr.isTTY ? (progress: string) => process.stderr.write(`\r${progress}`) : undefined;
+      const endProgress = () => onProgress && process.stderr.write('\n');
       if (!values.repair) {
+        const findings = await doctor.check(onProgress);
+        endProgress();
         if (values.json) console.log(JSON.stringify({ findings }));
         else if (findings.length === 0) console.log('No problems found.');
         else for (const finding of findings) console.log(describeFinding(finding));
         status = findings.length > 0 ? 1 : 0;
         return;
       }
-      const repairable = findings.filter((finding) => finding.repair !== null);
-      const outcomes = await doctor.repair(repairable.map((finding) => finding.repair!));
-      const reportOnly = findings.filter((finding) => finding.repair === null);
+      const report = await doctor.checkAndRepair(onProgress);
+      endProgress();
       if (values.json) {
-        console.log(JSON.stringify({
-          repaired: repairable.filter((_, i) => outcomes[i]),
-          unchanged: repairable.filter((_, i) => !outcomes[i]),
-          notRepaired: reportOnly,
-        }));
+        console.log(JSON.stringify(report));
       } else {
-        if (findings.length === 0) console.log('No problems found.');
-        repairable.forEach((finding, i) => console.log(`${outcomes[i] ? 'repaired' : 'unchanged (no longer broken)'}  ${subjectOf(finding)}  ${finding.repairDescription}`));
-        for (const finding of reportOnly) console.log(`not repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        const { repaired, unchanged, notRepaired } = report;
+        if (repaired.length + unchanged.length + notRepaired.length === 0) console.log('No problems found.');
+        for (const finding of repaired) console.log(`repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        for (const finding of unchanged) console.log(`unchanged (no longer broken)  ${subjectOf(finding)}  ${finding.repairDescription}`);
+        for (const finding of notRepaired) console.log(`not repaired  ${subjectOf(finding)}  ${finding.repairDescription}`);
       }
-      status = reportOnly.length > 0 ? 1 : 0;
+      status = report.notRepaired.length > 0 ? 1 : 0;
     });
     return status;
   },

@@ -17,9 +17,13 @@ export type FindingKind =
   | 'seq-behind'
   | 'wrong-type';
 
-/** One thing the doctor found wrong. */
-export interface Finding {
-  kind: FindingKind;
+/**
+ * One thing the doctor found wrong. Every layout's doctor reports in this
+ * shape, with its own kinds and repairs (StaticPHP's are the defaults), so
+ * the doctor page and the CLI show any layout's findings alike.
+ */
+export interface Finding<Kind extends string = FindingKind, Repair = DoctorRepair> {
+  kind: Kind;
   severity: Severity;
   /** the job id it concerns, when it concerns a job */
   jobId?: number;
@@ -36,7 +40,7 @@ export interface Finding {
   /** what the repair would change (the dry run), or why there is none */
   repairDescription: string;
   /** null: reported only */
-  repair: DoctorRepair | null;
+  repair: Repair | null;
 }
 
 /** Each kind's severity and title, for grouping and for the CLI. */
@@ -58,7 +62,7 @@ export const FINDING_KINDS: Record<FindingKind, { severity: Severity; title: str
  * broken thing is one finding, and the same thing found twice (SCAN may
  * return a key twice) is still one.
  */
-export function findingId(finding: Finding): string {
+export function findingId(finding: Finding<string, unknown>): string {
   return `${finding.kind}\u0000${finding.subject}`;
 }
 

@@ -1,6 +1,6 @@
-import type { Finding } from '../inspect/doctor-kinds';
 import type { JobRow } from '../queue/job';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { LayoutDoctor } from './layout-doctor';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -66,21 +66,6 @@ export type FailedJobs = RetriedFailedJobs | UnretriedFailedJobs;
 /** Whether QueueLens retries these failed jobs itself (and their ids are whole numbers). */
 export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is RetriedFailedJobs {
   return !isAbsent(failedJobs.retryFailed);
-}
-
-/**
- * A doctor finding as the CLI and pages show it, whatever the layout:
- * StaticPHP's Finding (lib/inspect/doctor-kinds.ts) with the layout's own
- * kinds, job ids and repairs.
- */
-export type LayoutFinding = Omit<Finding, 'kind' | 'jobId' | 'repair'> & { kind: string; jobId?: number | string; repair: object | null };
-
-/** A layout's consistency check and the repairs it proposes. */
-export interface LayoutDoctor<F extends LayoutFinding = LayoutFinding> {
-  /** the whole check, in bounded steps; `onProgress` hears a line after each */
-  check(onProgress?: (line: string) => void): Promise<F[]>;
-  /** each repair as its own atomic script that re-checks first: true where it changed something, false where nothing was broken any more */
-  repair(repairs: readonly NonNullable<F['repair']>[]): Promise<boolean[]>;
 }
 
 /**

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { isAbsent, type LayoutDoctor } from '../adapter';
-import { LIST_SEARCH_LIMIT, type MarkoFinding } from './doctor';
+import { isAbsent } from '../adapter';
+import { checkMarko, LIST_SEARCH_LIMIT, repairMarko } from './doctor';
 import { MAIL_JOB, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();
 
-function doctorOf(layout: { doctor: object }): LayoutDoctor<MarkoFinding> {
-  if (isAbsent(layout.doctor)) throw new Error('the marko layout has a doctor');
-  return layout.doctor as LayoutDoctor<MarkoFinding>;
+/** The check over the layout's keys, every queue found by SCAN. */
+async function openChecked() {
+  const opened = await openMarko();
+  return { ...opened, check: (onProgress?: (line: string) => void) => checkMarko(opened.queue, opened.keys, null, onProgress) };
 }
 
 describe("marko's doctor", () => {
   it('finds nothing wrong in a layout a worker keeps moving', async () => {
-    const { layout, worker } = await openMarko();
+    const { check, worker } = await openChecked();
     const now = await worker.now();
     for (let i = 0; i < 5; i++) await worker.push('mail', MAIL_JOB);
     await worker.later(30, 'mail', MAIL_JOB, now);
@@ -21,11 +22,11 @@ describe("marko's doctor", () => {
     await worker.fail('mail', (await worker.pop('mail', { now }))!.id, 'boom', now);
     await worker.complete('mail', (await worker.pop('mail', { now }))!.id);
     await worker.pop('mail', { now });
-    expect(await doctorOf(layout).check()).toEqual([]);
+    expect(await check()).toEqual([]);
   });
 
   it('finds nothing while a worker pushes, pops, completes and fails under it: each page is read in one snapshot', async () => {
-    const { layout, worker } = await openMarko();
+    const { check, worker } = await openChecked();
     for (let i = 0; i < 300; i++) await worker.push(i % 2 === 0 ? 'mail' : 'reports', MAIL_JOB);
     let running = true;
     const work = (async () => {
@@ -38,7 +39,7 @@ describe("marko's doctor", () => {
       }
     })();
     try {
-      for (let check = 0; check < 5; check++) expect((await doctorOf(layout).check()).map((f) => f.explanation)).toEqual([]);
+      for (let round = 0; round < 5; round++) expect((await check()).map((finding) => finding.explanation)).toEqual([]);
     } finally {
       running = false;
       await work;
@@ -46,18 +47,17 @@ describe("marko's doctor", () => {
   });
 
   it('tells an orphan from a job deep in a ready list too long to search, by the ids its walk of the list saw', async () => {
-    const { layout, redis, keys } = await openMarko();
+    const { check, redis, keys } = await openChecked();
     const ids = Array.from({ length: 2 * LIST_SEARCH_LIMIT + 500 }, (_, i) => `job-${i}`);
     const pipeline = redis.pipeline();
     for (const id of ids) pipeline.hset(keys.job(id), 'queue', 'mail', 'payload', 'p', 'attempts', 0);
     pipeline.rpush(keys.ready('mail'), ...ids).hset(keys.job('lost'), 'queue', 'mail', 'payload', 'p', 'attempts', 0);
     await pipeline.exec();
-    const findings = await doctorOf(layout).check();
-    expect(findings.map((finding) => [finding.kind, finding.jobId])).toEqual([['orphan-job', 'lost']]);
+    expect((await check()).map((finding) => [finding.kind, finding.subject])).toEqual([['orphan-job', keys.job('lost')]]);
   });
 
   it('reports each broken state with the right kind, and repairs only the index entry with no record', async () => {
-    const { layout, redis, keys, worker } = await openMarko();
+    const { check, queue, layout, redis, keys, worker } = await openChecked();
     const now = await worker.now();
     const twice = await worker.push('mail', MAIL_JOB);
     await redis.zadd(keys.reserved('mail'), now + 90, twice);
@@ -69,30 +69,35 @@ describe("marko's doctor", () => {
     await redis.hset(keys.failedJobs, 'unindexed', '{}', 'garbled', 'not json');
     await redis.zadd(keys.failedIndex, now, 'garbled', now, 'recordless');
 
-    const doctor = doctorOf(layout);
     const progress: string[] = [];
-    const findings = await doctor.check((line) => progress.push(line));
+    const findings = await check((line) => progress.push(line));
     expect(progress.at(-1)).toMatch(/^Checked \d+ keys and entries$/);
-    const byKind = findings.map((finding) => [finding.kind, finding.subject, finding.jobId ?? null, finding.repair !== null]).sort();
+    const byKind = findings.map((finding) => [finding.kind, finding.subject, finding.repair !== null]).sort();
     expect(byKind).toEqual([
-      ['dangling-id', `${keys.delayed('mail')} vanished`, 'vanished', false],
-      ['id-in-two-places', keys.job(twice), twice, false],
-      ['index-without-record', `${keys.failedIndex} recordless`, 'recordless', true],
-      ['orphan-job', keys.job('nowhere'), 'nowhere', false],
-      ['orphan-job', keys.job(orphan), orphan, false],
-      ['record-without-index', `${keys.failedJobs} unindexed`, 'unindexed', false],
-      ['unreadable-failed-record', `${keys.failedJobs} garbled`, 'garbled', false],
-      ['wrong-type', keys.job('stringy'), null, false],
+      ['dangling-id', `${keys.delayed('mail')} vanished`, false],
+      ['id-in-two-places', keys.job(twice), false],
+      ['index-without-record', `${keys.failedIndex} recordless`, true],
+      ['orphan-job', keys.job('nowhere'), false],
+      ['orphan-job', keys.job(orphan), false],
+      ['record-without-index', `${keys.failedJobs} unindexed`, false],
+      ['unreadable-failed-record', `${keys.failedJobs} garbled`, false],
+      ['wrong-type', keys.job('stringy'), false],
     ].sort());
     expect(findings.find((finding) => finding.kind === 'id-in-two-places')!.explanation).toContain('is ready and reserved at once');
 
-    const repairable = findings.filter((finding) => finding.repair !== null);
+    const repairs = findings.flatMap((finding) => (finding.repair ? [finding.repair] : []));
     // The record comes back before the repair runs: the repair re-checks and leaves it alone.
     await redis.hset(keys.failedJobs, 'recordless', '{}');
-    expect(await doctor.repair(repairable.map((finding) => finding.repair!))).toEqual([false]);
+    expect(await repairMarko(queue, keys, repairs)).toEqual([false]);
     await redis.hdel(keys.failedJobs, 'recordless');
-    expect(await doctor.repair(repairable.map((finding) => finding.repair!))).toEqual([true]);
+    expect(await repairMarko(queue, keys, repairs)).toEqual([true]);
     expect(await redis.zscore(keys.failedIndex, 'recordless')).toBeNull();
     expect(await redis.zscore(keys.failedIndex, 'garbled')).not.toBeNull();
+
+    // Through the layout: what is left is reported, nothing more is repaired.
+    if (isAbsent(layout.doctor)) throw new Error('the marko layout has a doctor');
+    const report = await layout.doctor.checkAndRepair();
+    expect(report.repaired).toEqual([]);
+    expect(report.notRepaired.map((finding) => finding.kind).sort()).toEqual(byKind.filter(([kind]) => kind !== 'index-without-record').map(([kind]) => kind).sort());
   });
 });

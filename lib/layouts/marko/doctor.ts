@@ -1,11 +1,11 @@
-import type { Finding, Severity } from '../../inspect/doctor-kinds';
+import { findingId, type Finding, type Severity } from '../../inspect/doctor-kinds';
 import { nodeServingPrefix } from '../../queue/client';
 import { QueueError } from '../../queue/errors';
 import { execPipeline, settlePipeline } from '../../queue/pipeline';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { patternUnder, scanStep, SCAN_COUNT } from '../../queue/scan-keys';
 import { assertScriptSucceeded } from '../../queue/scripts';
-import type { LayoutDoctor } from '../adapter';
+import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
 
@@ -22,8 +22,12 @@ export type MarkoFindingKind =
 /** The one repair the layout note calls safe while marko's workers run (see lua/marko-doctor-drop-index-entry-2.lua). */
 export type MarkoRepair = { kind: 'drop-index-entry'; id: string };
 
-/** StaticPHP's Finding shape, with marko's kinds, text job ids and repairs. */
-export type MarkoFinding = Omit<Finding, 'kind' | 'jobId' | 'repair'> & { kind: MarkoFindingKind; jobId?: string; repair: MarkoRepair | null };
+/**
+ * StaticPHP's Finding shape with marko's kinds and repairs. `jobId` stays
+ * unset: marko's ids are text its application makes, not Finding's numbers;
+ * each finding's subject names the id.
+ */
+export type MarkoFinding = Finding<MarkoFindingKind, MarkoRepair>;
 
 export const MARKO_FINDING_KINDS: Record<MarkoFindingKind, { severity: Severity; title: string }> = {
   'wrong-type': { severity: 'critical', title: 'Keys of the wrong type' },
@@ -97,15 +101,12 @@ export function describeMarkoProgress(state: MarkoDoctorState): string {
   return state.phase === 'done' ? `Checked ${state.examined} keys and entries` : `Checking ${PHASE_LABELS[state.phase]} (${state.examined} keys and entries so far)`;
 }
 
-function finding(kind: MarkoFindingKind, key: string, inside: string | undefined, jobId: string | undefined, explanation: string, repairDescription: string, repair: MarkoRepair | null): MarkoFinding {
-  return {
-    kind, severity: MARKO_FINDING_KINDS[kind].severity, key, subject: inside === undefined ? key : `${key} ${inside}`,
-    explanation, repairDescription, repair, ...(jobId === undefined ? {} : { jobId }),
-  };
+function finding(kind: MarkoFindingKind, key: string, inside: string | undefined, explanation: string, repairDescription: string, repair: MarkoRepair | null): MarkoFinding {
+  return { kind, severity: MARKO_FINDING_KINDS[kind].severity, key, subject: inside === undefined ? key : `${key} ${inside}`, explanation, repairDescription, repair };
 }
 
 function wrongType(key: string, expected: string, message: string): MarkoFinding {
-  return finding('wrong-type', key, undefined, undefined,
+  return finding('wrong-type', key, undefined,
     `${key} is not a ${expected}, which marko's layout keeps there (${message}). The driver's scripts fail on it.`,
     'No automatic repair: what the key holds is not the queue\'s. Inspect it and rename or delete it by hand.', null);
 }
@@ -174,7 +175,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
         if (structure === 'ready') keepReadyIds(state, name, (rows ?? []).map((row) => row.id));
         for (const row of rows ?? []) {
           if (row.type === 'none') {
-            findings.push(finding('dangling-id', key, row.id, row.id,
+            findings.push(finding('dangling-id', key, row.id,
               `Job ${row.id} is in ${key}, but ${keys.job(row.id)} is gone. How marko's pop treats an id with no hash is not documented.`,
               `${NOT_REPAIRED} (removing the id is part of deleting a job, which marko's own delete() does better). Check it with marko first.`, null));
           } else if (row.type !== 'hash') {
@@ -184,7 +185,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
           const places = placesOf(row);
           const reported = structure === 'ready' ? places.length > 1 : structure === 'delayed' && row.reserved === 1;
           if (reported) {
-            findings.push(finding('id-in-two-places', keys.job(row.id), undefined, row.id,
+            findings.push(finding('id-in-two-places', keys.job(row.id), undefined,
               `Job ${row.id} of queue ${name} is ${places.join(' and ')} at once. Each pop hands out a ready id, so it may be run while it is still reserved, or twice.`,
               `${NOT_REPAIRED}: which of its places is right cannot be known from Redis. Let its worker finish, then delete the job with marko or remove the stray id by hand.`, null));
           }
@@ -210,7 +211,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
           if (type === 'none') return;
           if (type !== 'hash') return findings.push(wrongType(key, 'hash', `it is a ${type}`));
           if (typeof reply !== 'string' || reply === '') {
-            return findings.push(finding('orphan-job', key, undefined, id,
+            return findings.push(finding('orphan-job', key, undefined,
               `${key} has no queue field, so QueueLens cannot tell which queue's lists should hold it.`,
               `${NOT_REPAIRED}. Read it on its job page; delete it with marko if it is not needed.`, null));
           }
@@ -229,7 +230,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
                 state.unsearched[name] = (state.unsearched[name] ?? 0) + 1;
                 continue;
               }
-              findings.push(finding('orphan-job', keys.job(row.id), undefined, row.id,
+              findings.push(finding('orphan-job', keys.job(row.id), undefined,
                 `Job ${row.id} of queue ${name} is in none of ${keys.ready(name)}, its :delayed or its :reserved set: no pop will ever run it.`,
                 `${NOT_REPAIRED} (requeueing needs one script and is fragile while the list's direction is undocumented). To run it, \`ZADD ${keys.delayed(name)} <now> ${row.id}\`, which its next pop moves to the ready list; or delete it with marko.`, null));
             }
@@ -239,7 +240,7 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
         state.cursor = cursor;
         if (cursor === '0') {
           for (const [name, count] of Object.entries(state.unsearched)) {
-            findings.push(finding('orphan-search-skipped', keys.ready(name), undefined, undefined,
+            findings.push(finding('orphan-search-skipped', keys.ready(name), undefined,
               `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found within ${LIST_SEARCH_LIMIT} ids of either end of ${keys.ready(name)}, which is too long for the doctor to keep its ids: whether they are orphans was not checked.`,
               'Nothing to repair; run the doctor again when the ready list is shorter.', null));
           }
@@ -257,16 +258,16 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
           const id = String(rows[i]);
           const [hasRecord, inIndex, json] = [Number(rows[i + 1]), Number(rows[i + 2]), Number(rows[i + 3])];
           if (hasRecord === 0) {
-            findings.push(finding('index-without-record', keys.failedIndex, id, id,
+            findings.push(finding('index-without-record', keys.failedIndex, id,
               `Failed job ${id} is in ${keys.failedIndex} with no record in ${keys.failedJobs}: it counts as failed, but there is nothing to read or retry.`,
               `Remove ${id} from ${keys.failedIndex} (only if its record is still missing).`, { kind: 'drop-index-entry', id }));
           }
           if (inIndex === 0) {
-            findings.push(finding('record-without-index', keys.failedJobs, id, id,
+            findings.push(finding('record-without-index', keys.failedJobs, id,
               `Failed job ${id} has a record in ${keys.failedJobs} but no entry in ${keys.failedIndex}, so marko's queue:failed, which lists through the index, does not show it${json === 0 ? ', and the record is not JSON' : ''}.`,
               `${NOT_REPAIRED}: the time it failed is not known to index it by. Read it and forget it (queuelens forget --id ${id}) if it is not needed.`, null));
           } else if (json === 0) {
-            findings.push(finding('unreadable-failed-record', keys.failedJobs, id, id,
+            findings.push(finding('unreadable-failed-record', keys.failedJobs, id,
               `Failed job ${id}'s record in ${keys.failedJobs} is not a JSON object: marko's find() cannot decode it, so queue:retry cannot retry it.`,
               `${NOT_REPAIRED}. Forget it (queuelens forget --id ${id}) once its content is no longer needed.`, null));
           }
@@ -301,30 +302,33 @@ export function startMarkoDoctor(): MarkoDoctorState {
   return { phase: 'queues', cursor: '0', index: 0, queues: [], seenReady: {}, readyNotKept: [], unsearched: {}, examined: 0, steps: 0 };
 }
 
+/** The whole marko check, step after step; findings deduplicated. */
+export async function checkMarko(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, onProgress?: (progress: string) => void): Promise<MarkoFinding[]> {
+  let state = startMarkoDoctor();
+  const findings = new Map<string, MarkoFinding>();
+  for (;;) {
+    const step = await markoDoctorStep(queue, keys, names, state);
+    for (const item of step.findings) findings.set(findingId(item), item);
+    state = step.state;
+    onProgress?.(describeMarkoProgress(state));
+    if (step.done) return [...findings.values()];
+  }
+}
+
+/** Applies marko repairs, each its own script that re-checks first: true where it changed something. */
+export function repairMarko(queue: RedisQueue, keys: MarkoKeys, repairs: readonly MarkoRepair[]): Promise<boolean[]> {
+  return queue.attempt(async () => {
+    const outcomes: boolean[] = [];
+    for (let start = 0; start < repairs.length; start += PAGE) {
+      const pipeline = queue.redis.pipeline();
+      for (const repair of repairs.slice(start, start + PAGE)) pipeline.queuelensMarkoDoctorDropIndexEntry(keys.failedJobs, keys.failedIndex, repair.id);
+      for (const reply of await execPipeline(pipeline)) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
+    }
+    return outcomes;
+  });
+}
+
 /** The check and its repairs for marko queues under `keys.prefix`. */
-export function markoDoctor(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null): LayoutDoctor<MarkoFinding> {
-  return {
-    async check(onProgress) {
-      let state = startMarkoDoctor();
-      const findings = new Map<string, MarkoFinding>();
-      for (;;) {
-        const step = await markoDoctorStep(queue, keys, names, state);
-        for (const item of step.findings) findings.set(`${item.kind}\u0000${item.subject}`, item);
-        state = step.state;
-        onProgress?.(describeMarkoProgress(state));
-        if (step.done) return [...findings.values()];
-      }
-    },
-    repair(repairs) {
-      return queue.attempt(async () => {
-        const outcomes: boolean[] = [];
-        for (let start = 0; start < repairs.length; start += PAGE) {
-          const pipeline = queue.redis.pipeline();
-          for (const repair of repairs.slice(start, start + PAGE)) pipeline.queuelensMarkoDoctorDropIndexEntry(keys.failedJobs, keys.failedIndex, repair.id);
-          for (const reply of await execPipeline(pipeline)) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
-        }
-        return outcomes;
-      });
-    },
-  };
+export function markoDoctor(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null): LayoutDoctor {
+  return layoutDoctor((onProgress) => checkMarko(queue, keys, names, onProgress), (repairs) => repairMarko(queue, keys, repairs));
 }

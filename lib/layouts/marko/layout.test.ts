@@ -144,7 +144,7 @@ describe('queuelens on a marko prefix', () => {
     await redis.zadd(keys.failedIndex, 1, 'lost');
     const broken = await queuelens('doctor', '--repair', ...connection);
     expect(broken.code).toBe(0);
-    expect(broken.stdout).toBe(`repaired  index-without-record job lost ${keys.failedIndex} lost  Remove lost from ${keys.failedIndex} (only if its record is still missing).\n`);
+    expect(broken.stdout).toBe(`repaired  index-without-record ${keys.failedIndex} lost  Remove lost from ${keys.failedIndex} (only if its record is still missing).\n`);
     expect(await redis.exists(keys.failedIndex)).toBe(0);
   });
 });

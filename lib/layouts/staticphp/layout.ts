@@ -1,13 +1,12 @@
+import type { RedisQueue } from '../../queue/redis-queue';
 import { describeProgress, runDoctor } from '../../inspect/doctor';
 import { applyRepairs } from '../../queue/doctor-repairs';
-import type { Finding } from '../../inspect/doctor-kinds';
-import type { RedisQueue } from '../../queue/redis-queue';
-import type { LayoutDoctor, QueueLayout } from '../adapter';
+import type { QueueLayout } from '../adapter';
+import { layoutDoctor } from '../layout-doctor';
 
 /**
  * StaticPHP's QueueRedis: QueueLens's own wire-compatible driver does all of
- * it, so every capability is the driver itself (its doctor as the layout
- * interface's check and repair).
+ * it, so every capability is the driver itself.
  */
 export function staticphpLayout(queue: RedisQueue): QueueLayout {
   return {
@@ -19,15 +18,10 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     },
     failedJobs: queue,
     runner: queue,
-    doctor: staticphpDoctor(queue),
+    doctor: layoutDoctor(
+      (onProgress) => runDoctor(queue, onProgress && ((state) => onProgress(describeProgress(state)))),
+      (repairs) => applyRepairs(queue, repairs),
+    ),
     close: () => queue.close(),
-  };
-}
-
-/** The driver's own doctor (lib/inspect/doctor.ts) and repairs, as the layout interface asks for them. */
-function staticphpDoctor(queue: RedisQueue): LayoutDoctor<Finding> {
-  return {
-    check: (onProgress) => runDoctor(queue, onProgress && ((state) => onProgress(describeProgress(state)))),
-    repair: (repairs) => applyRepairs(queue, repairs),
   };
 }
