@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/queue/config';
-import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/layouts/adapter';
+import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayout } from '../lib/layouts/adapter';
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { layoutSettingsFromEnv, type LayoutSettings } from '../lib/layouts/settings';
@@ -21,7 +21,8 @@ Commands:
   status [--json]                          jobs per queue, and the failed count
   failed [--limit N] [--json]              failed jobs, newest first
   retry (--id N ... | --all) [--max-attempts N]
-                                           put failed jobs back on their queue
+                                           put failed jobs back on their queue (marko: prints
+                                           the marko command that does, and exits 2)
   forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
                                            PAYLOAD_JSON (an object or an array) is stored as given
@@ -36,10 +37,12 @@ Commands:
                                            While Redis cannot be reached (at the start too) it waits and retries
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
-Layout: --layout staticphp|yii2|yii2-ng (or QUEUE_LAYOUT; default staticphp);
+Layout: --layout staticphp|yii2|yii2-ng|marko (or QUEUE_LAYOUT; default staticphp);
         for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue);
+        for marko, --prefix (default marko:), --queue NAME, one or more (or QUEUE_NAMES=a,b;
+        default: found by a bounded SCAN) and --retry-after S (or QUEUE_RETRY_AFTER).
         for yii2-ng, --default-priority N (1024) and --aging S (0: strict) as the PHP side has them.
-        status and doctor work on every layout; the other commands need what StaticPHP keeps.
+        status and doctor work on every layout; the other commands need what the layout keeps.
 Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;
 
 /** Bad usage: exit 2. */
@@ -55,6 +58,8 @@ const connectionOptions = {
   channel: { type: 'string', multiple: true },
   'default-priority': { type: 'string' },
   aging: { type: 'string' },
+  queue: { type: 'string', multiple: true },
+  'retry-after': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -109,6 +114,8 @@ interface ConnectionValues {
   channel?: string[];
   'default-priority'?: string;
   aging?: string;
+  queue?: string[];
+  'retry-after'?: string;
 }
 
 async function connect(values: ConnectionValues): Promise<QueueLayout> {
@@ -120,6 +127,8 @@ async function connect(values: ConnectionValues): Promise<QueueLayout> {
     env.QUEUE_LAYOUT = values.layout;
   }
   if (values.channel !== undefined) env.QUEUE_CHANNELS = values.channel.join(',');
+  if (values.queue !== undefined) env.QUEUE_NAMES = values.queue.join(',');
+  if (values['retry-after'] !== undefined) env.QUEUE_RETRY_AFTER = values['retry-after'];
   return openLayout(settingsFromEnv(env), withNgOptions(layoutSettingsFromEnv(env), values));
 }
 
@@ -160,8 +169,10 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parse(args, { json: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError('status takes no arguments');
     await withLayout(values, async (layout) => {
-      const { queues, failed } = await layout.counts();
-      if (values.json) return console.log(JSON.stringify({ queues, failed }));
+      const counts = await layout.counts();
+      const { queues, failed } = counts;
+      // Whole, with what a layout adds (marko: how its queues were found and how far failed jobs were counted per queue).
+      if (values.json) return console.log(JSON.stringify(counts));
       if (queues.length === 0) console.log('No jobs in any queue.');
       else printTable(['queue', 'pending', 'delayed', 'reserved', 'total'], queues.map((row) => [row.queue, row.pending, row.delayed, row.reserved, row.total]));
       console.log(isAbsent(layout.failedJobs) ? `failed: none kept (${layout.failedJobs.absent})` : `failed: ${failed}`);
@@ -178,7 +189,8 @@ const commands: Record<string, Command> = {
       if (rows.length === 0) return console.log('No failed jobs.');
       printTable(
         ['id', 'queue', 'name', 'attempts', 'failed_at (UTC)', 'error'],
-        rows.map((row) => [row.id, row.queue, row.name, `${row.attempts}/${row.max_attempts}`, row.failed_at ?? '', firstLine(row.error)]),
+        // marko keeps the attempts inside the signed job, unread: the cell stays empty.
+        rows.map((row) => [row.id, row.queue, row.name, row.attempts === '' ? '' : `${row.attempts}/${row.max_attempts}`, row.failed_at ?? '', firstLine(row.error)]),
       );
     });
   },
@@ -190,10 +202,16 @@ const commands: Record<string, Command> = {
       'max-attempts': { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError('retry takes no positional arguments');
-    const ids = (values.id ?? []).map((id) => wholeNumber(id, '--id', 1)!);
-    if ((ids.length > 0) === Boolean(values.all)) throw new UsageError('retry needs --id N (one or more) or --all');
+    const texts = values.id ?? [];
+    if ((texts.length > 0) === Boolean(values.all)) throw new UsageError('retry needs --id N (one or more) or --all');
     const maxAttempts = wholeNumber(values['max-attempts'], '--max-attempts', 1);
     await withCapability(values, 'failedJobs', 'retry', async (queue) => {
+      if (!retriesFailedJobs(queue)) {
+        // The command to run instead goes to stdout, to be copied or piped; why, to stderr.
+        console.log(queue.retryFailed.commandsFor(values.all ? null : texts).join('\n'));
+        throw new UnsupportedError(`retry is not available on this layout: ${queue.retryFailed.absent}. Run the command above where the application runs.`);
+      }
+      const ids = texts.map((id) => wholeNumber(id, '--id', 1)!);
       const outcome = await queue.retryFailed(values.all ? null : ids, maxAttempts);
       const parts = [`Retried ${outcome.requeued.length} job${outcome.requeued.length === 1 ? '' : 's'}`];
       if (outcome.notFailed.length > 0) parts.push(`not failed (skipped): ${outcome.notFailed.join(', ')}`);
@@ -207,9 +225,12 @@ const commands: Record<string, Command> = {
     if (positionals.length > 0) throw new UsageError('forget takes no positional arguments');
     const chosen = [values.id !== undefined, values.before !== undefined, Boolean(values.all)].filter(Boolean).length;
     if (chosen !== 1) throw new UsageError('forget needs exactly one of --id N, --before DATE or --all');
-    const id = wholeNumber(values.id, '--id', 1) ?? null;
     await withCapability(values, 'failedJobs', 'forget', async (queue) => {
-      const forgotten = await queue.forgetFailed(id, values.before ?? null, { all: Boolean(values.all) });
+      const [before, options] = [values.before ?? null, { all: Boolean(values.all) }];
+      // StaticPHP's ids are whole numbers; a layout QueueLens cannot retry names its jobs with its application's text ids.
+      const forgotten = retriesFailedJobs(queue)
+        ? await queue.forgetFailed(wholeNumber(values.id, '--id', 1) ?? null, before, options)
+        : await queue.forgetFailed(values.id ?? null, before, options);
       console.log(`Forgot ${forgotten} failed job${forgotten === 1 ? '' : 's'}`);
     });
   },

@@ -16,7 +16,7 @@ function describeRetry({ requeued, notFailed, missing }: RetryOutcome): string {
 }
 
 /** Requeues these failed jobs; ids no longer in the failed set are reported, not requeued. */
-export const retryJobs = queueAction('failedJobs', z.object({ ids: jobIds, maxAttempts }), ({ ids, maxAttempts }, queue) => queue.retryFailed(ids, maxAttempts), {
+export const retryJobs = queueAction('failedList', z.object({ ids: jobIds, maxAttempts }), ({ ids, maxAttempts }, queue) => queue.retryFailed(ids, maxAttempts), {
   action: 'retry failed jobs',
   target: ({ ids }) => describeJobs(ids),
   outcome: describeRetry,
@@ -24,7 +24,7 @@ export const retryJobs = queueAction('failedJobs', z.object({ ids: jobIds, maxAt
 
 /** Forgets these failed jobs; ids no longer in the failed set are left alone. */
 export const forgetJobs = queueAction(
-  'failedJobs',
+  'failedList',
   z.object({ ids: jobIds }),
   async ({ ids }, queue) => {
     const forgotten = await queue.forgetFailedIds(ids);
@@ -34,20 +34,20 @@ export const forgetJobs = queueAction(
 );
 
 /** One bounded step of "retry every failed job"; the client repeats it while `remaining` > 0. */
-export const retryOldestStep = queueAction('failedJobs', z.object({ maxAttempts }), ({ maxAttempts }, queue) => queue.retryOldestFailed(maxAttempts), {
+export const retryOldestStep = queueAction('failedList', z.object({ maxAttempts }), ({ maxAttempts }, queue) => queue.retryOldestFailed(maxAttempts), {
   action: 'retry all failed jobs (one step)',
   target: () => 'the oldest failed jobs',
   outcome: (step) => `${describeRetry(step)}; ${step.remaining} still failed`,
 });
 
 /** One bounded step of "forget every failed job" or "forget those failed before a date". */
-export const forgetOldestStep = queueAction('failedJobs', z.object({ before: utcDate.nullable() }), ({ before }, queue) => queue.forgetOldestFailed(before), {
+export const forgetOldestStep = queueAction('failedList', z.object({ before: utcDate.nullable() }), ({ before }, queue) => queue.forgetOldestFailed(before), {
   action: 'forget all failed jobs (one step)',
   target: ({ before }) => (before === null ? 'every failed job' : `failed jobs that failed before ${before} UTC`),
   outcome: ({ forgotten, remaining }) => `forgot ${forgotten}; ${remaining} left to forget`,
 });
 
 /** How many failed jobs a forget would touch, for the confirmation. */
-export const previewForget = queueReadAction('failedJobs', z.object({ before: utcDate.nullable() }), async ({ before }, queue) => ({
+export const previewForget = queueReadAction('failedList', z.object({ before: utcDate.nullable() }), async ({ before }, queue) => ({
   count: await queue.countFailedBefore(before),
 }));

@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Failed jobs · QueueLens' };
 
 export default async function FailedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const lacks = await absentCapability('failedJobs');
+  const lacks = await absentCapability('failedList');
   if (lacks !== null) return <LayoutLacks title={'Failed jobs'} sentence={lacks} />;
   const single = (name: string) => {
     const value = params[name];

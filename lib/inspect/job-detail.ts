@@ -42,9 +42,9 @@ export function readJobGone(queue: RedisQueue, id: number): Promise<JobGone> {
 const MAX_JOB_FIELDS = 1_000;
 
 /** j:{id} as lua/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
-type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
+export type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
 
-function jobHashOf(reply: (Buffer | number)[]): JobHashReply {
+export function jobHashOf(reply: (Buffer | number)[]): JobHashReply {
   const [type, ...rest] = reply;
   const typeName = String(type);
   if (typeName !== 'hash') return { type: typeName };

@@ -1,10 +1,11 @@
 import type { QueueAttention } from '../dashboard/attention';
 import type { MarkRules } from '../dashboard/marks';
-import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { JobRow } from '../queue/job';
+import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
-export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng'] as const;
+export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
 export type LayoutName = (typeof LAYOUT_NAMES)[number];
 
 /** Each layout's driver as an operator knows it, for the header and the connection switcher. */
@@ -12,6 +13,7 @@ export const LAYOUT_TITLES: Readonly<Record<LayoutName, string>> = {
   staticphp: 'StaticPHP QueueRedis',
   yii2: 'yii2-queue',
   'yii2-ng': 'yii2-queue-redis-ng',
+  marko: 'marko/queue-redis',
 };
 
 /**
@@ -52,12 +54,37 @@ export interface Attention {
   read(counts: readonly QueueCounts[], failed: number, rules: MarkRules): Promise<{ now: number; queues: QueueAttention[] }>;
 }
 
+/** Failed jobs QueueLens lists, retries and forgets itself (StaticPHP's: the driver is ours). */
+export type RetriedFailedJobs = Pick<RedisQueue, 'failedCount' | 'failedRows' | 'retryFailed' | 'forgetFailed'>;
+
+/** Why QueueLens does not retry a layout's failed jobs, and the command that does, where the application runs. */
+export interface RetryElsewhere extends Absent {
+  /** the shell commands that retry these failed jobs (null: every one) */
+  commandsFor(ids: readonly string[] | null): string[];
+}
+
+/** A failed job as a layout without retry lists it: the StaticPHP row's columns that fit, with the id as its driver spells it. */
+export type TextIdFailedRow = Pick<JobRow, 'queue' | 'name' | 'attempts' | 'max_attempts' | 'failed_at' | 'error'> & { id: string };
+
 /**
- * Failed jobs kept in Redis, to list, search, retry and forget: StaticPHP's
- * failed set and job hashes, which the failed page and the CLI read through
- * the driver.
+ * Failed jobs QueueLens lists and forgets but cannot retry: re-creating the
+ * job needs the application (marko signs its jobs with the application's
+ * key). Such a driver's ids come from the application too, so they are text.
  */
-export type FailedJobs = RedisQueue;
+export interface UnretriedFailedJobs {
+  failedCount(): Promise<number>;
+  failedRows(limit: number, offset?: number): Promise<TextIdFailedRow[]>;
+  forgetFailed(id: string | null, before: string | null, options?: ForgetOptions): Promise<number>;
+  readonly retryFailed: RetryElsewhere;
+}
+
+/** Failed jobs kept in Redis, to list and forget, and to retry where QueueLens can. */
+export type FailedJobs = RetriedFailedJobs | UnretriedFailedJobs;
+
+/** Whether QueueLens retries these failed jobs itself (and their ids are whole numbers). */
+export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is RetriedFailedJobs {
+  return !isAbsent(failedJobs.retryFailed);
+}
 
 /**
  * One connection's queues as one layout lays them out: what it can tell and
@@ -86,6 +113,8 @@ export interface QueueLayout {
   readonly doctor: LayoutDoctor | Absent;
   /** the doctor page's check, run in steps with its state kept in Redis, and its repairs */
   readonly steppedDoctor: RedisQueue | Absent;
+  /** the failed jobs page: StaticPHP's failed set listed, searched, retried and forgotten in the browser */
+  readonly failedList: RedisQueue | Absent;
   /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
   readonly queueDetail: RedisQueue | Absent;
   /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
@@ -100,4 +129,4 @@ export interface QueueLayout {
 }
 
 /** The members of a layout that it has or says why not. */
-export type CapabilityName = 'attention' | 'throughput' | 'failedJobs' | 'runner' | 'doctor' | 'steppedDoctor' | 'queueDetail' | 'reservations' | 'delayedTimeline' | 'jobDetail' | 'keyLayout';
+export type CapabilityName = 'attention' | 'throughput' | 'failedJobs' | 'runner' | 'doctor' | 'steppedDoctor' | 'failedList' | 'queueDetail' | 'reservations' | 'delayedTimeline' | 'jobDetail' | 'keyLayout';

@@ -1,6 +1,7 @@
 import type { RedisSettings } from '../queue/config';
 import { RedisQueue } from '../queue/redis-queue';
 import type { QueueLayout } from './adapter';
+import { markoLayout } from './marko/layout';
 import type { LayoutSettings } from './settings';
 import { staticphpLayout } from './staticphp/layout';
 import { yii2Layout } from './yii2/layout';
@@ -13,6 +14,8 @@ export function layoutOver(connection: RedisQueue, layout: LayoutSettings): Queu
     case 'yii2':
     case 'yii2-ng':
       return yii2Layout(connection, layout);
+    case 'marko':
+      return markoLayout(connection, layout);
   }
 }
 

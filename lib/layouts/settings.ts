@@ -25,22 +25,51 @@ export interface Yii2NgSettings {
 
 export const DEFAULT_YII2_NG_SETTINGS: Yii2NgSettings = { defaultPriority: 1024, aging: 0, retryPosition: 'back', delayPosition: 'back', batchSize: 100 };
 
+/** marko/queue-redis's default `queue-redis.prefix`. */
+export const DEFAULT_MARKO_PREFIX = 'marko:';
+
 /**
  * Which layout a connection's keys follow, and the settings of that layout
  * that Redis does not store. StaticPHP's are the driver settings' prefix and
  * group; a yii2 connection names its channels (in the connection's
- * database), and redis-ng adds its queue component's settings.
+ * database), and redis-ng adds its queue component's settings. marko names
+ * its prefix, `queue.retry_after` when known (seconds a reservation lasts:
+ * only used to say when one began) and its queues (null: found by a bounded
+ * SCAN).
  */
 export type LayoutSettings =
   | { layout: 'staticphp' }
   | { layout: 'yii2'; channels: string[] }
-  | { layout: 'yii2-ng'; channels: string[]; ng: Yii2NgSettings };
+  | { layout: 'yii2-ng'; channels: string[]; ng: Yii2NgSettings }
+  | { layout: 'marko'; prefix: string; retryAfter: number | null; queues: string[] | null };
+
+/** Names separated by commas, each non-empty; the error names the variable. */
+function namesFrom(text: string, variable: string, what: string): string[] {
+  const names = text.split(',').map((name) => name.trim());
+  if (names.some((name) => name === '')) throw new QueueError(`${variable} must list ${what} separated by commas, not "${text}"`);
+  return names;
+}
+
+function markoSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): LayoutSettings {
+  const retryAfter = env.QUEUE_RETRY_AFTER ? Number(env.QUEUE_RETRY_AFTER) : null;
+  if (retryAfter !== null && !(/^\d+$/.test(env.QUEUE_RETRY_AFTER!) && Number.isSafeInteger(retryAfter) && retryAfter > 0)) {
+    throw new QueueError(`QUEUE_RETRY_AFTER must be a whole number of seconds above 0 (marko's queue.retry_after), not "${env.QUEUE_RETRY_AFTER}"`);
+  }
+  return {
+    layout: 'marko',
+    prefix: env.QUEUE_PREFIX || DEFAULT_MARKO_PREFIX,
+    retryAfter,
+    queues: env.QUEUE_NAMES ? namesFrom(env.QUEUE_NAMES, 'QUEUE_NAMES', 'queue names') : null,
+  };
+}
 
 /**
  * The layout from the environment: `QUEUE_LAYOUT` (staticphp when unset or
  * empty) and, for yii2, `QUEUE_CHANNELS` (comma-separated, default `queue`);
  * redis-ng's settings take their defaults here (a connections file can set
- * them). Errors name the variable.
+ * them). For marko: `QUEUE_PREFIX` (default `marko:`), `QUEUE_RETRY_AFTER`
+ * (seconds, unset when unknown) and `QUEUE_NAMES` (comma-separated; unset:
+ * found by SCAN). Errors name the variable.
  */
 export function layoutSettingsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): LayoutSettings {
   const layout = env.QUEUE_LAYOUT || 'staticphp';
@@ -48,10 +77,8 @@ export function layoutSettingsFromEnv(env: Readonly<Record<string, string | unde
     throw new QueueError(`QUEUE_LAYOUT must be one of ${LAYOUT_NAMES.join(', ')}, not "${layout}"`);
   }
   if (layout === 'staticphp') return { layout };
-  const channels = env.QUEUE_CHANNELS ? env.QUEUE_CHANNELS.split(',').map((channel) => channel.trim()) : [DEFAULT_YII2_CHANNEL];
-  if (channels.some((channel) => channel === '')) {
-    throw new QueueError(`QUEUE_CHANNELS must list channel names separated by commas, not "${env.QUEUE_CHANNELS}"`);
-  }
+  if (layout === 'marko') return markoSettingsFromEnv(env);
+  const channels = env.QUEUE_CHANNELS ? namesFrom(env.QUEUE_CHANNELS, 'QUEUE_CHANNELS', 'channel names') : [DEFAULT_YII2_CHANNEL];
   return layout === 'yii2-ng' ? { layout, channels, ng: { ...DEFAULT_YII2_NG_SETTINGS } } : { layout: 'yii2', channels };
 }
 

@@ -37,6 +37,14 @@ declare module 'ioredis' {
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2ReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoReadFailedQueues(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoForgetFailed(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoDoctorDropIndexEntry(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoReadDoctorPage(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoReadFailedCheck(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: a record's JSON is cut at a byte limit, which may fall inside a character.
+    queuelensMarkoReadFailedRecordsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadAttention(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: queue names and errors are shown whatever their encoding.
     queuelensReadRecentFailuresBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -118,6 +126,14 @@ const SCRIPT_FILES = {
   queuelensYii2RaiseMessageId: 'yii2-raise-message-id-1.lua',
   queuelensYii2ArmMarker: 'yii2-arm-marker-2.lua',
   queuelensYii2DoctorReadMessages: 'yii2-doctor-read-messages-1.lua',
+  // The marko layout's reads and repairs; its keys are lib/layouts/marko/keys.ts's.
+  queuelensMarkoReadCounts: 'marko-read-counts-4.lua',
+  queuelensMarkoReadFailedQueues: 'marko-read-failed-queues-2.lua',
+  queuelensMarkoReadFailedRecords: 'marko-read-failed-records-1.lua',
+  queuelensMarkoForgetFailed: 'marko-forget-failed-2.lua',
+  queuelensMarkoDoctorDropIndexEntry: 'marko-doctor-drop-index-entry-2.lua',
+  queuelensMarkoReadDoctorPage: 'marko-read-doctor-page-3.lua',
+  queuelensMarkoReadFailedCheck: 'marko-read-failed-check-2.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

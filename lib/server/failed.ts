@@ -20,10 +20,10 @@ export const failedSearchParams = z.object({
 
 /** One page of failed jobs, for GET /api/failed and the page's prefetch. */
 export function readFailed(offset: number, limit: number): Promise<ReadResult<FailedPage>> {
-  return readCapability('failedJobs', (queue) => readFailedPage(queue, offset, limit), ['failed', offset, limit]);
+  return readCapability('failedList', (queue) => readFailedPage(queue, offset, limit), ['failed', offset, limit]);
 }
 
 /** The next chunk of a search, for GET /api/failed/search. */
 export function readFailedSearch(filter: FailedFilter, offset: number): Promise<ReadResult<FailedSearchChunk>> {
-  return readCapability('failedJobs', (queue) => searchFailed(queue, filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
+  return readCapability('failedList', (queue) => searchFailed(queue, filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
 }

@@ -28,6 +28,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       (repairs) => applyRepairs(queue, repairs),
     ),
     steppedDoctor: queue,
+    failedList: queue,
     queueDetail: queue,
     reservations: queue,
     delayedTimeline: queue,

@@ -119,6 +119,7 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     runner: { absent: YII2_ABSENT.runner },
     doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: settings.layout === 'yii2-ng' ? settings.ng : DEFAULT_YII2_NG_SETTINGS }))),
     steppedDoctor: { absent: YII2_ABSENT.steppedDoctor },
+    failedList: { absent: YII2_ABSENT.failedJobs },
     queueDetail: { absent: YII2_ABSENT.queueDetail },
     reservations: { absent: YII2_ABSENT.reservations },
     delayedTimeline: { absent: YII2_ABSENT.delayedTimeline },

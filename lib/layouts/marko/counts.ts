@@ -1,0 +1,120 @@
+import { QueueError, refusedCommand } from '../../queue/errors';
+import { settlePipeline } from '../../queue/pipeline';
+import type { RedisQueue } from '../../queue/redis-queue';
+import { assertScriptSucceeded } from '../../queue/scripts';
+import type { LayoutCounts, QueueCounts } from '../adapter';
+import type { MarkoKeys } from './keys';
+import { findQueues, type FoundQueues } from './queues';
+
+/**
+ * A marko queue's figures. The shared columns are QueueLens's (pending can
+ * run now, due delayed jobs included); `statistics` is marko's own terms.
+ */
+export interface MarkoQueueCounts extends QueueCounts {
+  statistics: {
+    /** the ready list */
+    ready: number;
+    /** what the driver's size() and queue:status report: ready plus due delayed jobs */
+    size: number;
+    /** every delayed job, due ones no pop has moved yet included */
+    delayed: number;
+    /** every reservation, expired ones no pop has reclaimed yet included */
+    reserved: number;
+    /** failed jobs whose record names this queue, among the failed jobs looked at (see MarkoCounts.failedByQueue) */
+    failed: number;
+  };
+  /** delayed jobs already due: the next pop of this queue moves them to the ready list */
+  dueDelayed: number;
+  /** reservations whose time ran out: the next pop of this queue puts them back */
+  expiredReserved: number;
+  /** tokens in the notify list that a blocking pop waits on */
+  notifyTokens: number;
+}
+
+export interface MarkoCounts extends LayoutCounts<MarkoQueueCounts> {
+  /** every failed job, from the failed index */
+  failed: number;
+  /**
+   * Per-queue failed counts decode each record's queue, so they come from the
+   * newest `looked` failed jobs of `total` at most (FAILED_COUNT_WINDOW);
+   * `complete` when that was all of them.
+   */
+  failedByQueue: { looked: number; total: number; complete: boolean };
+  /** how the queue names were found: null when the connection names them */
+  discovery: FoundQueues | null;
+}
+
+/** Failed ids one counting script call looks at: about 5 ms for records of 20 KB (each is copied into the script). */
+const FAILED_COUNT_PER_CALL = 50;
+/** Failed jobs whose queue is counted, newest first; older ones count only in the total. */
+export const FAILED_COUNT_WINDOW = 1_000;
+
+/** How many of the newest `window` failed jobs each queue has, in bounded script calls. */
+async function failedPerQueue(queue: RedisQueue, keys: MarkoKeys, window: number) {
+  const byQueue = new Map<string, number>();
+  const total = await queue.redis.zcard(keys.failedIndex);
+  let looked = 0;
+  while (looked < Math.min(total, window)) {
+    const count = Math.min(FAILED_COUNT_PER_CALL, window - looked);
+    const reply = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedQueues(keys.failedJobs, keys.failedIndex, looked, count)) as (number | string)[];
+    const [seen, , ...pairs] = reply;
+    for (let i = 0; i + 1 < pairs.length; i += 2) byQueue.set(String(pairs[i]), (byQueue.get(String(pairs[i])) ?? 0) + Number(pairs[i + 1]));
+    looked += Number(seen);
+    if (Number(seen) < count) break;
+  }
+  return { byQueue, looked, total };
+}
+
+function countsOf(name: string, reply: unknown, failed: number): MarkoQueueCounts {
+  const [ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens] = (assertScriptSucceeded(reply) as number[]).map(Number) as [
+    number, number, number, number, number, number,
+  ];
+  return {
+    queue: name,
+    pending: ready + dueDelayed,
+    delayed: delayed - dueDelayed,
+    reserved,
+    total: ready + delayed + reserved,
+    statistics: { ready, size: ready + dueDelayed, delayed, reserved, failed },
+    dueDelayed,
+    expiredReserved,
+    notifyTokens,
+  };
+}
+
+function unreadable(name: string, failed: number, error: string): MarkoQueueCounts {
+  const statistics = { ready: 0, size: 0, delayed: 0, reserved: 0, failed };
+  return { queue: name, pending: 0, delayed: 0, reserved: 0, total: 0, statistics, dueDelayed: 0, expiredReserved: 0, notifyTokens: 0, error };
+}
+
+/**
+ * Every queue's counts: the given names, or those a bounded SCAN finds plus
+ * any that only failed records name. One read-only script per queue, in one
+ * pipeline; a queue whose keys cannot be read gets zeros and its error.
+ */
+export function readMarkoCounts(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, failedWindow = FAILED_COUNT_WINDOW): Promise<MarkoCounts> {
+  return queue.attempt(async () => {
+    const discovery = names === null ? await findQueues(queue.redis, keys) : null;
+    const failed = await failedPerQueue(queue, keys, failedWindow);
+    const queueNames = names ?? [...new Set([...discovery!.names, ...[...failed.byQueue.keys()].filter((name) => name !== '')])].sort();
+    const pipeline = queue.redis.pipeline();
+    for (const name of queueNames) pipeline.queuelensMarkoReadCounts(keys.ready(name), keys.delayed(name), keys.reserved(name), keys.notify(name));
+    const replies = queueNames.length > 0 ? await settlePipeline(pipeline) : [];
+    const queues = queueNames.map((name, i) => {
+      const failedOfQueue = failed.byQueue.get(name) ?? 0;
+      try {
+        const reply = replies[i];
+        if (reply instanceof Error) throw reply;
+        return countsOf(name, reply, failedOfQueue);
+      } catch (error) {
+        return unreadable(name, failedOfQueue, error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)));
+      }
+    });
+    return {
+      queues,
+      failed: failed.total,
+      failedByQueue: { looked: failed.looked, total: failed.total, complete: failed.looked >= failed.total },
+      discovery,
+    };
+  });
+}

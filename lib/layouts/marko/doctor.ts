@@ -1,0 +1,334 @@
+import { findingId, type Finding, type Severity } from '../../inspect/doctor-kinds';
+import { nodeServingPrefix } from '../../queue/client';
+import { QueueError } from '../../queue/errors';
+import { execPipeline, settlePipeline } from '../../queue/pipeline';
+import type { RedisQueue } from '../../queue/redis-queue';
+import { patternUnder, scanStep, SCAN_COUNT } from '../../queue/scan-keys';
+import { assertScriptSucceeded } from '../../queue/scripts';
+import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
+import type { MarkoKeys } from './keys';
+import { findQueues } from './queues';
+
+export type MarkoFindingKind =
+  | 'wrong-type'
+  | 'id-in-two-places'
+  | 'orphan-job'
+  | 'unreadable-failed-record'
+  | 'record-without-index'
+  | 'dangling-id'
+  | 'index-without-record'
+  | 'orphan-search-skipped';
+
+/** The one repair the layout note calls safe while marko's workers run (see lua/marko-doctor-drop-index-entry-2.lua). */
+export type MarkoRepair = { kind: 'drop-index-entry'; id: string };
+
+/**
+ * StaticPHP's Finding shape with marko's kinds and repairs. `jobId` stays
+ * unset: marko's ids are text its application makes, not Finding's numbers;
+ * each finding's subject names the id.
+ */
+export type MarkoFinding = Finding<MarkoFindingKind, MarkoRepair>;
+
+export const MARKO_FINDING_KINDS: Record<MarkoFindingKind, { severity: Severity; title: string }> = {
+  'wrong-type': { severity: 'critical', title: 'Keys of the wrong type' },
+  'id-in-two-places': { severity: 'warning', title: 'Jobs in two of ready, delayed and reserved' },
+  'orphan-job': { severity: 'warning', title: 'Job hashes in no list or set' },
+  'unreadable-failed-record': { severity: 'warning', title: 'Failed records that are not JSON' },
+  'record-without-index': { severity: 'warning', title: 'Failed records the index does not list' },
+  'dangling-id': { severity: 'info', title: 'Ids whose job hash is gone' },
+  'index-without-record': { severity: 'info', title: 'Failed index entries with no record' },
+  'orphan-search-skipped': { severity: 'info', title: 'Job hashes not looked for in a long ready list' },
+};
+
+type Phase = 'queues' | 'ready' | 'delayed' | 'reserved' | 'jobs' | 'failed-index' | 'failed-records' | 'done';
+const STRUCTURES = ['ready', 'delayed', 'reserved'] as const;
+
+/** Where a check is between two steps; plain data, as StaticPHP's DoctorState. */
+export interface MarkoDoctorState {
+  phase: Phase;
+  /** range offset, SCAN or HSCAN cursor, depending on the phase */
+  cursor: string;
+  /** which queue of `queues` the phase is at */
+  index: number;
+  queues: string[];
+  /**
+   * The ids the ready walk saw, by queue, READY_IDS_KEPT together at most: a
+   * job hash is looked for in them before its ready list is searched, since
+   * LPOS cannot search a long list quickly.
+   */
+  seenReady: Record<string, string[]>;
+  /** queues whose ready list had more ids than were kept */
+  readyNotKept: string[];
+  /** job hashes whose place could not be checked (their queue's ready list is long and its ids were not all kept), by queue */
+  unsearched: Record<string, number>;
+  examined: number;
+  steps: number;
+}
+
+/** Ids per script call of a structure walk: a few O(1) or O(log n) commands each. */
+const PAGE = 200;
+/** Job hash ids per script call: each may cost two LPOS of LIST_SEARCH_LIMIT entries (about 0.3 ms), so 10 keep a call near 3 ms. */
+const JOB_PAGE = 10;
+/** Failed records per check call: each is JSON-decoded inside Redis, about 0.2 ms for a record of 20 KB. */
+const FAILED_PAGE = 25;
+/** Ready-list entries searched for a job hash's id from each end; the middle of a longer list is not searched. */
+export const LIST_SEARCH_LIMIT = 1_000;
+/** Ready ids the doctor keeps from its walk of the ready lists (a few MB). */
+export const READY_IDS_KEPT = 200_000;
+
+// Sets built once per kept array, however many steps ask for them.
+const seenSets = new WeakMap<string[], Set<string>>();
+function seenSet(ids: string[]): Set<string> {
+  let set = seenSets.get(ids);
+  if (!set) seenSets.set(ids, (set = new Set(ids)));
+  return set;
+}
+/** Job hash keys per SCAN step of the doctor. */
+const JOB_SCAN_KEYS = 4 * SCAN_COUNT;
+
+const PHASE_LABELS: Record<Phase, string> = {
+  queues: 'the queue names',
+  ready: 'the ready lists',
+  delayed: 'the delayed sets',
+  reserved: 'the reserved sets',
+  jobs: 'the job hashes',
+  'failed-index': 'the failed index',
+  'failed-records': 'the failed records',
+  done: 'done',
+};
+
+export function describeMarkoProgress(state: MarkoDoctorState): string {
+  return state.phase === 'done' ? `Checked ${state.examined} keys and entries` : `Checking ${PHASE_LABELS[state.phase]} (${state.examined} keys and entries so far)`;
+}
+
+function finding(kind: MarkoFindingKind, key: string, inside: string | undefined, explanation: string, repairDescription: string, repair: MarkoRepair | null): MarkoFinding {
+  return { kind, severity: MARKO_FINDING_KINDS[kind].severity, key, subject: inside === undefined ? key : `${key} ${inside}`, explanation, repairDescription, repair };
+}
+
+function wrongType(key: string, expected: string, message: string): MarkoFinding {
+  return finding('wrong-type', key, undefined,
+    `${key} is not a ${expected}, which marko's layout keeps there (${message}). The driver's scripts fail on it.`,
+    'No automatic repair: what the key holds is not the queue\'s. Inspect it and rename or delete it by hand.', null);
+}
+
+const NOT_REPAIRED = 'No automatic repair: the layout note does not call this change safe while marko\'s workers run';
+
+interface PlaceRow { id: string; type: string; ready: number; delayed: number; reserved: number }
+
+function placeRows(reply: unknown): PlaceRow[] {
+  const flat = assertScriptSucceeded(reply) as (string | number)[];
+  const rows: PlaceRow[] = [];
+  for (let i = 0; i + 4 < flat.length; i += 5) {
+    rows.push({ id: String(flat[i]), type: String(flat[i + 1]), ready: Number(flat[i + 2]), delayed: Number(flat[i + 3]), reserved: Number(flat[i + 4]) });
+  }
+  return rows;
+}
+
+function placesOf(row: PlaceRow): string[] {
+  return STRUCTURES.filter((structure) => row[structure] === 1);
+}
+
+/**
+ * One bounded step of the marko check: a handful of script calls over at
+ * most PAGE ids each, or one SCAN step. Reads only; repeat until `done`.
+ */
+export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, previous: MarkoDoctorState): Promise<{ state: MarkoDoctorState; findings: MarkoFinding[]; done: boolean }> {
+  return queue.attempt(async () => {
+    const state: MarkoDoctorState = { ...previous, seenReady: { ...previous.seenReady }, unsearched: { ...previous.unsearched }, steps: previous.steps + 1 };
+    const findings: MarkoFinding[] = [];
+    const next = (phase: Phase) => {
+      state.phase = phase;
+      state.cursor = '0';
+      state.index = 0;
+    };
+    const structureKey = (structure: (typeof STRUCTURES)[number], name: string) => (structure === 'ready' ? keys.ready(name) : structure === 'delayed' ? keys.delayed(name) : keys.reserved(name));
+    const readPlaces = async (name: string, source: string, offset: number, ids: string[] = []) => {
+      try {
+        return placeRows(await queue.redis.queuelensMarkoReadDoctorPage(keys.ready(name), keys.delayed(name), keys.reserved(name), keys.prefix, source, offset, PAGE, LIST_SEARCH_LIMIT, ...ids));
+      } catch (error) {
+        if (!(error instanceof QueueError)) throw error;
+        findings.push(wrongType(keys.ready(name), 'list (or sorted set, for :delayed and :reserved)', error.message));
+        return null;
+      }
+    };
+
+    switch (state.phase) {
+      case 'queues': {
+        state.queues = names === null ? (await findQueues(queue.redis, keys)).names : [...names];
+        state.examined += state.queues.length;
+        next('ready');
+        break;
+      }
+
+      case 'ready':
+      case 'delayed':
+      case 'reserved': {
+        const structure = state.phase;
+        const name = state.queues[state.index];
+        if (name === undefined) {
+          next(structure === 'ready' ? 'delayed' : structure === 'delayed' ? 'reserved' : 'jobs');
+          break;
+        }
+        const offset = Number(state.cursor);
+        const rows = await readPlaces(name, structure, offset);
+        const key = structureKey(structure, name);
+        if (structure === 'ready') keepReadyIds(state, name, (rows ?? []).map((row) => row.id));
+        for (const row of rows ?? []) {
+          if (row.type === 'none') {
+            findings.push(finding('dangling-id', key, row.id,
+              `Job ${row.id} is in ${key}, but ${keys.job(row.id)} is gone. How marko's pop treats an id with no hash is not documented.`,
+              `${NOT_REPAIRED} (removing the id is part of deleting a job, which marko's own delete() does better). Check it with marko first.`, null));
+          } else if (row.type !== 'hash') {
+            findings.push(wrongType(keys.job(row.id), 'hash', `it is a ${row.type}`));
+          }
+          // The ready walk reports ready+delayed and ready+reserved, the delayed walk delayed+reserved: each pair once.
+          const places = placesOf(row);
+          const reported = structure === 'ready' ? places.length > 1 : structure === 'delayed' && row.reserved === 1;
+          if (reported) {
+            findings.push(finding('id-in-two-places', keys.job(row.id), undefined,
+              `Job ${row.id} of queue ${name} is ${places.join(' and ')} at once. Each pop hands out a ready id, so it may be run while it is still reserved, or twice.`,
+              `${NOT_REPAIRED}: which of its places is right cannot be known from Redis. Let its worker finish, then delete the job with marko or remove the stray id by hand.`, null));
+          }
+        }
+        state.examined += rows?.length ?? 0;
+        if (rows === null || rows.length < PAGE) {
+          state.index += 1;
+          state.cursor = '0';
+        } else {
+          state.cursor = String(offset + rows.length);
+        }
+        break;
+      }
+
+      case 'jobs': {
+        const { cursor, found } = await scanStep(nodeServingPrefix(queue.redis, keys.prefix), state.cursor, patternUnder(keys.jobsPrefix), JOB_SCAN_KEYS);
+        // Type and queue field in one transaction: a job deleted after SCAN found it is gone, not a hash without a queue.
+        const replies = found.length > 0 ? await settlePipeline(found.reduce((m, key) => m.type(key).hget(key, 'queue'), queue.redis.multi())) : [];
+        const byQueue = new Map<string, string[]>();
+        found.forEach((key, i) => {
+          const id = key.slice(keys.jobsPrefix.length);
+          const [type, reply] = [String(replies[2 * i]), replies[2 * i + 1]];
+          if (type === 'none') return;
+          if (type !== 'hash') return findings.push(wrongType(key, 'hash', `it is a ${type}`));
+          if (typeof reply !== 'string' || reply === '') {
+            return findings.push(finding('orphan-job', key, undefined,
+              `${key} has no queue field, so QueueLens cannot tell which queue's lists should hold it.`,
+              `${NOT_REPAIRED}. Read it on its job page; delete it with marko if it is not needed.`, null));
+          }
+          byQueue.set(reply, [...(byQueue.get(reply) ?? []), id]);
+        });
+        for (const [name, ids] of byQueue) {
+          // A job the ready walk saw is no orphan; only the others are looked for.
+          const seen = seenSet(state.seenReady[name] ?? []);
+          const unseen = ids.filter((id) => !seen.has(id));
+          const allKept = !state.readyNotKept.includes(name);
+          for (let start = 0; start < unseen.length; start += JOB_PAGE) {
+            for (const row of (await readPlaces(name, 'jobs', 0, unseen.slice(start, start + JOB_PAGE))) ?? []) {
+              if (row.type !== 'hash' || placesOf(row).length > 0) continue;
+              // Not seen by the walk nor at either end now: only a job pushed since, and already past LIST_SEARCH_LIMIT newer ones, would be missed.
+              if (row.ready === -1 && !allKept) {
+                state.unsearched[name] = (state.unsearched[name] ?? 0) + 1;
+                continue;
+              }
+              findings.push(finding('orphan-job', keys.job(row.id), undefined,
+                `Job ${row.id} of queue ${name} is in none of ${keys.ready(name)}, its :delayed or its :reserved set: no pop will ever run it.`,
+                `${NOT_REPAIRED} (requeueing needs one script and is fragile while the list's direction is undocumented). To run it, \`ZADD ${keys.delayed(name)} <now> ${row.id}\`, which its next pop moves to the ready list; or delete it with marko.`, null));
+            }
+          }
+        }
+        state.examined += found.length;
+        state.cursor = cursor;
+        if (cursor === '0') {
+          for (const [name, count] of Object.entries(state.unsearched)) {
+            findings.push(finding('orphan-search-skipped', keys.ready(name), undefined,
+              `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found within ${LIST_SEARCH_LIMIT} ids of either end of ${keys.ready(name)}, which is too long for the doctor to keep its ids: whether they are orphans was not checked.`,
+              'Nothing to repair; run the doctor again when the ready list is shorter.', null));
+          }
+          next('failed-index');
+        }
+        break;
+      }
+
+      case 'failed-index':
+      case 'failed-records': {
+        const source = state.phase === 'failed-index' ? 'index' : 'records';
+        const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, FAILED_PAGE)) as (string | number)[];
+        const [position, ...rows] = flat;
+        for (let i = 0; i + 3 < rows.length; i += 4) {
+          const id = String(rows[i]);
+          const [hasRecord, inIndex, json] = [Number(rows[i + 1]), Number(rows[i + 2]), Number(rows[i + 3])];
+          if (hasRecord === 0) {
+            findings.push(finding('index-without-record', keys.failedIndex, id,
+              `Failed job ${id} is in ${keys.failedIndex} with no record in ${keys.failedJobs}: it counts as failed, but there is nothing to read or retry.`,
+              `Remove ${id} from ${keys.failedIndex} (only if its record is still missing).`, { kind: 'drop-index-entry', id }));
+          }
+          if (inIndex === 0) {
+            findings.push(finding('record-without-index', keys.failedJobs, id,
+              `Failed job ${id} has a record in ${keys.failedJobs} but no entry in ${keys.failedIndex}, so marko's queue:failed, which lists through the index, does not show it${json === 0 ? ', and the record is not JSON' : ''}.`,
+              `${NOT_REPAIRED}: the time it failed is not known to index it by. Read it and forget it (queuelens forget --id ${id}) if it is not needed.`, null));
+          } else if (json === 0) {
+            findings.push(finding('unreadable-failed-record', keys.failedJobs, id,
+              `Failed job ${id}'s record in ${keys.failedJobs} is not a JSON object: marko's find() cannot decode it, so queue:retry cannot retry it.`,
+              `${NOT_REPAIRED}. Forget it (queuelens forget --id ${id}) once its content is no longer needed.`, null));
+          }
+        }
+        state.examined += rows.length / 4;
+        const done = source === 'index' ? rows.length / 4 < FAILED_PAGE : String(position) === '0';
+        if (done) next(source === 'index' ? 'failed-records' : 'done');
+        else state.cursor = String(position);
+        break;
+      }
+
+      case 'done':
+        break;
+    }
+    return { state, findings, done: state.phase === 'done' };
+  });
+}
+
+/** Keeps the ids the ready walk saw while fewer than READY_IDS_KEPT are kept; past that, the queue is marked as not kept. */
+function keepReadyIds(state: MarkoDoctorState, name: string, ids: string[]): void {
+  const kept = Object.values(state.seenReady).reduce((sum, list) => sum + list.length, 0);
+  if (state.readyNotKept.includes(name)) return;
+  if (kept + ids.length > READY_IDS_KEPT) {
+    state.readyNotKept = [...state.readyNotKept, name];
+    delete state.seenReady[name];
+    return;
+  }
+  (state.seenReady[name] ??= []).push(...ids);
+}
+
+export function startMarkoDoctor(): MarkoDoctorState {
+  return { phase: 'queues', cursor: '0', index: 0, queues: [], seenReady: {}, readyNotKept: [], unsearched: {}, examined: 0, steps: 0 };
+}
+
+/** The whole marko check, step after step; findings deduplicated. */
+export async function checkMarko(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, onProgress?: (progress: string) => void): Promise<MarkoFinding[]> {
+  let state = startMarkoDoctor();
+  const findings = new Map<string, MarkoFinding>();
+  for (;;) {
+    const step = await markoDoctorStep(queue, keys, names, state);
+    for (const item of step.findings) findings.set(findingId(item), item);
+    state = step.state;
+    onProgress?.(describeMarkoProgress(state));
+    if (step.done) return [...findings.values()];
+  }
+}
+
+/** Applies marko repairs, each its own script that re-checks first: true where it changed something. */
+export function repairMarko(queue: RedisQueue, keys: MarkoKeys, repairs: readonly MarkoRepair[]): Promise<boolean[]> {
+  return queue.attempt(async () => {
+    const outcomes: boolean[] = [];
+    for (let start = 0; start < repairs.length; start += PAGE) {
+      const pipeline = queue.redis.pipeline();
+      for (const repair of repairs.slice(start, start + PAGE)) pipeline.queuelensMarkoDoctorDropIndexEntry(keys.failedJobs, keys.failedIndex, repair.id);
+      for (const reply of await execPipeline(pipeline)) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
+    }
+    return outcomes;
+  });
+}
+
+/** The check and its repairs for marko queues under `keys.prefix`. */
+export function markoDoctor(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null): LayoutDoctor {
+  return layoutDoctor((onProgress) => checkMarko(queue, keys, names, onProgress), (repairs) => repairMarko(queue, keys, repairs));
+}

@@ -1,0 +1,290 @@
+import { firstLine } from '../../inspect/failed';
+import { formatUtcSeconds, parseUtcDateToSeconds } from '../../queue/dates';
+import { QueueError } from '../../queue/errors';
+import { execPipeline } from '../../queue/pipeline';
+import type { ForgetOptions, RedisQueue } from '../../queue/redis-queue';
+import { assertScriptSucceeded } from '../../queue/scripts';
+import type { RetryElsewhere, TextIdFailedRow, UnretriedFailedJobs } from '../adapter';
+import type { MarkoKeys } from './keys';
+import { payloadClassName } from './payload';
+
+/** `text` as one word of a POSIX shell command line. */
+function shellWord(text: string): string {
+  return /^[\w.:-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** Why QueueLens does not retry a marko failed job, and what does. */
+export const MARKO_RETRY: RetryElsewhere = {
+  absent:
+    "a failed marko job is retried by marko itself: its payload is signed with the application's encryption.key, which QueueLens does not have, and pushing the stored payload back would fail it again at once (it carries the attempts it used)",
+  // marko's queue:retry takes one id, or --all.
+  commandsFor: (ids) => (ids === null ? ['marko queue:retry --all'] : ids.map((id) => `marko queue:retry ${shellWord(id)}`)),
+};
+
+/**
+ * A failed marko job as the failed list shows it: StaticPHP's columns that
+ * fit (attempts and max_attempts are inside the signed object and read as ''),
+ * and the record itself, read generically.
+ */
+export interface MarkoFailedRow extends TextIdFailedRow {
+  /** the record's exception: message, newline, trace ('' when it has none) */
+  error: string;
+  failed_at: string;
+  /** the index's score: when it failed, unix seconds (failed_at is the same, as Y-m-d H:i:s UTC) */
+  failedAtSeconds: number;
+  /** the record's JSON, every key as stored; null when it was cut at the read limit or is not a JSON object */
+  record: Record<string, unknown> | null;
+  /** the record's stored length in bytes */
+  recordLength: number;
+  /** why `record` is null, in words a page shows */
+  recordProblem: string | null;
+  /** the exception's first line, cut for a table cell */
+  errorFirstLine: string;
+  /** the command that retries it where the application runs */
+  retryCommand: string;
+}
+
+/** Bytes of each record read for a row: the record whole, unless its payload is big. */
+export const ROW_RECORD_LIMIT = 64 * 1024;
+/** Ids per forget script call: an HDEL and a ZREM each. */
+export const FAILED_BATCH = 200;
+/** Records per read script call of a search: each is copied into the script, about 0.1 ms for a record of 20 KB. */
+const SEARCH_BATCH = 50;
+
+/** A JSON string literal's text from its opening quote on, also when it was cut before its closing quote. */
+function jsonStringFrom(text: string): string {
+  const match = /^"((?:[^"\\]|\\.)*)/.exec(text);
+  if (!match) return '';
+  // A cut literal may end inside an escape (`\`, `\u00`): drop the broken tail.
+  const body = match[1]!.replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return body;
+  }
+}
+
+/** A top-level string of a JSON object cut at a byte limit: the first `"key": "` and its (possibly cut) value. */
+function cutString(head: string, key: string): string | undefined {
+  const at = new RegExp(`"${key}"\\s*:\\s*(?=")`).exec(head);
+  return at ? jsonStringFrom(head.slice(at.index + at[0].length)) : undefined;
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
+function toRow(id: string, score: number, length: number, head: Buffer, exceptionTail: Buffer): MarkoFailedRow {
+  const text = head.toString('utf8');
+  const cut = length > head.length;
+  let record: Record<string, unknown> | null = null;
+  let recordProblem: string | null = cut ? `The record is ${length} bytes; only its first ${head.length} were read.` : null;
+  if (!cut) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) record = parsed as Record<string, unknown>;
+      else recordProblem = 'The record is JSON, but not an object.';
+    } catch {
+      recordProblem = 'The record is not valid JSON.';
+    }
+  }
+  // The FailedJob's property names (id, queue, payload, exception): the keys marko's JSON is read by.
+  const field = (key: string) => (record ? textOf(record[key]) : cutString(text, key) ?? '');
+  const exception = record ? field('exception') : cutString(text, 'exception') ?? (exceptionTail.length > 0 ? jsonStringFrom(exceptionTail.toString('utf8')) : '');
+  const payload = field('payload');
+  return {
+    id,
+    queue: field('queue'),
+    name: payloadClassName(Buffer.from(payload, 'latin1'), cut && !record ? Infinity : payload.length),
+    attempts: '',
+    max_attempts: '',
+    failed_at: formatUtcSeconds(score),
+    error: exception,
+    errorFirstLine: firstLine(exception),
+    failedAtSeconds: score,
+    record,
+    recordLength: length,
+    recordProblem,
+    retryCommand: MARKO_RETRY.commandsFor([id])[0]!,
+  };
+}
+
+/** Pairs from a WITHSCORES reply. */
+function withScores(flat: string[]): [string, number][] {
+  const pairs: [string, number][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, Number(flat[i + 1])]);
+  return pairs;
+}
+
+export interface MarkoFailedPage {
+  rows: MarkoFailedRow[];
+  /** the failed index's size */
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export interface MarkoFailedFilter {
+  /** exact queue name */
+  queue?: string;
+  /** part of the job's class, any case */
+  name?: string;
+  /** part of the exception, any case */
+  error?: string;
+}
+
+export interface MarkoFailedSearchChunk {
+  matches: MarkoFailedRow[];
+  /** where the next chunk starts in the index, newest first */
+  nextOffset: number;
+  scanned: number;
+  total: number;
+  done: boolean;
+}
+
+function matches(row: MarkoFailedRow, filter: MarkoFailedFilter): boolean {
+  const contains = (text: string, part: string | undefined) => !part || text.toLowerCase().includes(part.toLowerCase());
+  return (!filter.queue || row.queue === filter.queue) && contains(row.name, filter.name) && contains(row.error, filter.error);
+}
+
+/**
+ * marko's failed jobs, `{prefix}failed_jobs` (id → JSON) and its index
+ * (id scored by the second it failed): listed newest first through the
+ * index, searched, and forgotten record and index entry together.
+ */
+export class MarkoFailedJobs implements UnretriedFailedJobs {
+  readonly retryFailed = MARKO_RETRY;
+
+  constructor(
+    private readonly queue: RedisQueue,
+    private readonly keys: MarkoKeys,
+  ) {}
+
+  failedCount(): Promise<number> {
+    return this.queue.attempt(() => this.queue.redis.zcard(this.keys.failedIndex));
+  }
+
+  /** Rows for index entries; an id whose record is gone is left out (the doctor reports it). */
+  private async rowsOf(entries: [string, number][]): Promise<MarkoFailedRow[]> {
+    if (entries.length === 0) return [];
+    const reply = assertScriptSucceeded(
+      await this.queue.redis.queuelensMarkoReadFailedRecordsBuffer(this.keys.failedJobs, ROW_RECORD_LIMIT, ...entries.map(([id]) => id)),
+    ) as (number | Buffer)[];
+    return entries.flatMap(([id, score], i) => {
+      const [found, length, head, exception] = reply.slice(4 * i, 4 * i + 4);
+      return Number(found) === 1 ? [toRow(id, score, Number(length), head as Buffer, exception as Buffer)] : [];
+    });
+  }
+
+  /** Failed jobs newest first: `limit` rows from `offset` of the index. */
+  failedRows(limit: number, offset = 0): Promise<MarkoFailedRow[]> {
+    return this.queue.attempt(async () => (await this.failedPage(offset, limit)).rows);
+  }
+
+  /** One page of the failed list with the index's size, newest first. */
+  failedPage(offset: number, limit: number): Promise<MarkoFailedPage> {
+    const start = Math.max(0, Math.floor(offset));
+    const count = Math.max(1, Math.floor(limit));
+    return this.queue.attempt(async () => {
+      const [total, flat] = (await execPipeline(
+        this.queue.redis.pipeline().zcard(this.keys.failedIndex).zrevrange(this.keys.failedIndex, start, start + count - 1, 'WITHSCORES'),
+      )) as [number, string[]];
+      return { rows: await this.rowsOf(withScores(flat)), total, offset: start, limit: count };
+    });
+  }
+
+  /**
+   * Looks through the index from `offset`, newest first, SEARCH_BATCH at a
+   * time, for rows matching `filter`; stops after `scanLimit` entries so one
+   * call stays short. Continue from `nextOffset` until `done`.
+   */
+  searchFailed(filter: MarkoFailedFilter, { offset = 0, scanLimit = 2000 }: { offset?: number; scanLimit?: number } = {}): Promise<MarkoFailedSearchChunk> {
+    return this.queue.attempt(async () => {
+      const found: MarkoFailedRow[] = [];
+      let position = offset;
+      let total = 0;
+      let done = false;
+      while (position - offset < scanLimit) {
+        const size = Math.min(SEARCH_BATCH, scanLimit - (position - offset));
+        const page = await this.failedPage(position, size);
+        total = page.total;
+        found.push(...page.rows.filter((row) => matches(row, filter)));
+        const looked = Math.min(size, Math.max(0, total - position));
+        position += looked;
+        if (looked < size) {
+          done = true;
+          break;
+        }
+      }
+      return { matches: found, nextOffset: position, scanned: position - offset, total, done };
+    });
+  }
+
+  /**
+   * Deletes failed jobs: the one `id`, or those that failed before `before`
+   * (`Y-m-d` or `Y-m-d H:i:s`, UTC), or, only when `{ all: true }` asks for
+   * it, every one (records without an index entry included). Returns how many.
+   */
+  async forgetFailed(id: string | null, before: string | null, options: ForgetOptions = {}): Promise<number> {
+    if (id !== null && before !== null) throw new QueueError('Forget either one id or the jobs failed before a date, not both');
+    if (id === null && before === null && options.all !== true) {
+      throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
+    }
+    if (id !== null) return this.forgetFailedIds([id]);
+    const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
+    return this.queue.attempt(async () => {
+      let forgotten = await this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () =>
+        this.forget(await this.queue.redis.zrangebyscore(this.keys.failedIndex, '-inf', upTo, 'LIMIT', 0, FAILED_BATCH)),
+      );
+      if (before === null) forgotten += await this.forgetUnindexedRecords();
+      return forgotten;
+    });
+  }
+
+  /** Forgets these ids (the selected rows), FAILED_BATCH per script call. */
+  forgetFailedIds(ids: readonly string[]): Promise<number> {
+    return this.queue.attempt(async () => {
+      let forgotten = 0;
+      for (let i = 0; i < ids.length; i += FAILED_BATCH) forgotten += await this.forget(ids.slice(i, i + FAILED_BATCH));
+      return forgotten;
+    });
+  }
+
+  /** How many failed jobs a forget would touch: all of them, or those failed before `before`. */
+  countFailedBefore(before: string | null): Promise<number> {
+    const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
+    return this.queue.attempt(() => this.queue.redis.zcount(this.keys.failedIndex, '-inf', upTo));
+  }
+
+  // Records no index entry points at are failed jobs too; forgetting all
+  // walks the hash for them once the index is empty, HSCAN step by step.
+  private async forgetUnindexedRecords(): Promise<number> {
+    let forgotten = 0;
+    let cursor = '0';
+    const maxSteps = Math.ceil((await this.queue.redis.hlen(this.keys.failedJobs)) / FAILED_BATCH) + 1;
+    for (let step = 0; step < maxSteps; step++) {
+      const [next, flat] = await this.queue.redis.hscan(this.keys.failedJobs, cursor, 'COUNT', FAILED_BATCH);
+      forgotten += await this.forget(flat.filter((_, i) => i % 2 === 0));
+      cursor = next;
+      if (cursor === '0') break;
+    }
+    return forgotten;
+  }
+
+  private async forget(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return Number((assertScriptSucceeded(await this.queue.redis.queuelensMarkoForgetFailed(this.keys.failedJobs, this.keys.failedIndex, ...ids)) as number[])[0]);
+  }
+
+  // Repeats a bounded step until it forgets nothing; capped by the index's
+  // size at the start, so jobs failing meanwhile cannot keep it going.
+  private async inBoundedSteps(size: number, step: () => Promise<number>): Promise<number> {
+    let affected = 0;
+    for (let round = 0; round < Math.ceil(size / FAILED_BATCH) + 1; round++) {
+      const count = await step();
+      if (count === 0) break;
+      affected += count;
+    }
+    return affected;
+  }
+}

@@ -1,0 +1,66 @@
+import type { RedisQueue } from '../../queue/redis-queue';
+import { LAYOUT_TITLES, type QueueLayout } from '../adapter';
+import { MARKO_ABSENT } from './absent';
+import { readMarkoCounts, type MarkoCounts } from './counts';
+import { markoDoctor } from './doctor';
+import { MarkoFailedJobs } from './failed';
+import { MarkoKeys } from './keys';
+import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';
+
+
+export interface MarkoLayoutSettings {
+  prefix: string;
+  /** `queue.retry_after` in seconds when known: only used to say when a reservation began */
+  retryAfter: number | null;
+  /** the queues to read; null: found by a bounded SCAN */
+  queues: readonly string[] | null;
+}
+
+/**
+ * marko/queue-redis's queues under one prefix, read over `connection` (a
+ * RedisQueue only for its connection handling; its own prefix is not used).
+ */
+export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSettings): Omit<QueueLayout, 'counts' | 'failedJobs'> & {
+  /** marko's queues, found or named; a queue with no jobs has no keys, so every queue the layout knows is listed whatever `everyQueue` says */
+  counts(options?: { everyQueue?: boolean }): Promise<MarkoCounts>;
+  readonly failedJobs: MarkoFailedJobs;
+  readonly keys: MarkoKeys;
+  readonly settings: MarkoLayoutSettings;
+  /** what the pages read of marko's jobs (lib/layouts/marko/reads.ts), until the layout interface names these capabilities */
+  readonly reads: {
+    readyJobs(queue: string, offset: number, limit: number): ReturnType<typeof readReadyJobs>;
+    delayedTimeline(queue: string, options?: { limit?: number }): ReturnType<typeof readMarkoDelayedTimeline>;
+    reservations(queue: string, offset: number, limit: number): ReturnType<typeof readMarkoReservations>;
+    job(id: string): ReturnType<typeof readMarkoJob>;
+  };
+} {
+  const keys = new MarkoKeys(settings.prefix);
+  const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
+  return {
+    name: 'marko',
+    description: `${LAYOUT_TITLES.marko}, prefix ${settings.prefix}${named}`,
+    connection,
+    keys,
+    settings,
+    counts: () => readMarkoCounts(connection, keys, settings.queues),
+    reads: {
+      readyJobs: (queue, offset, limit) => readReadyJobs(connection, keys, queue, offset, limit),
+      delayedTimeline: (queue, options) => readMarkoDelayedTimeline(connection, keys, queue, options),
+      reservations: (queue, offset, limit) => readMarkoReservations(connection, keys, queue, settings.retryAfter, offset, limit),
+      job: (id) => readMarkoJob(connection, keys, id),
+    },
+    failedJobs: new MarkoFailedJobs(connection, keys),
+    runner: { absent: MARKO_ABSENT.runner },
+    doctor: markoDoctor(connection, keys, settings.queues),
+    attention: { absent: MARKO_ABSENT.attention },
+    throughput: { absent: MARKO_ABSENT.throughput },
+    steppedDoctor: { absent: MARKO_ABSENT.steppedDoctor },
+    failedList: { absent: MARKO_ABSENT.failedList },
+    queueDetail: { absent: MARKO_ABSENT.queueDetail },
+    reservations: { absent: MARKO_ABSENT.reservations },
+    delayedTimeline: { absent: MARKO_ABSENT.delayedTimeline },
+    jobDetail: { absent: MARKO_ABSENT.jobDetail },
+    keyLayout: { absent: MARKO_ABSENT.keyLayout },
+    close: () => connection.close(),
+  };
+}

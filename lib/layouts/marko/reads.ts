@@ -1,0 +1,241 @@
+import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../inspect/display-text';
+import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
+import { jobHashOf } from '../../inspect/job-detail';
+import { QueueError } from '../../queue/errors';
+import { execPipeline, settlePipeline } from '../../queue/pipeline';
+import type { RedisQueue } from '../../queue/redis-queue';
+import { parsePhpSerialized, type PhpParse } from '../php-serialized';
+import type { MarkoKeys } from './keys';
+import { MARKO_ABSENT } from './absent';
+import { jobClassOf, splitSignedPayload, UNVERIFIED_SIGNATURE } from './payload';
+
+/**
+ * marko's jobs as the pages read them: a page of a queue's ready list, its
+ * delayed timeline, its reservations and one job's detail. Bounded: ranges
+ * of a page, and each job hash read inside Redis as its fields' first bytes
+ * (lua/read-job-1.lua, shared with StaticPHP's job page).
+ */
+
+/** Bytes of each field read for a row of a list: enough for the class at the start of the serialized job. */
+const ROW_FIELD_LIMIT = 1024;
+/** A job hash with more fields than this is not read (marko's has three). */
+const MAX_JOB_FIELDS = 256;
+/** Ready-list entries searched for a job's place on its page. */
+export const PLACE_SEARCH_LIMIT = 10_000;
+
+/** What a list row shows of a job: from its hash, which is read generically. */
+export interface MarkoJobSummary {
+  id: string;
+  /** false when the id's hash is gone (the doctor reports it) */
+  exists: boolean;
+  /** the serialized job's class, '' when its payload is no signed PHP object */
+  className: string;
+  /** the hash's `attempts` field (reservations so far), null when it has none */
+  attempts: number | null;
+}
+
+async function summariesOf(queue: RedisQueue, keys: MarkoKeys, ids: readonly string[]): Promise<MarkoJobSummary[]> {
+  if (ids.length === 0) return [];
+  const pipeline = queue.redis.pipeline();
+  for (const id of ids) pipeline.queuelensReadJobBuffer(keys.job(id), ROW_FIELD_LIMIT, MAX_JOB_FIELDS);
+  const replies = await settlePipeline(pipeline);
+  return ids.map((id, i) => {
+    const reply = replies[i];
+    const hash = Array.isArray(reply) ? jobHashOf(reply as (Buffer | number)[]) : { type: 'none' };
+    if (!('fields' in hash)) return { id, exists: hash.type === 'hash', className: '', attempts: null };
+    let className = '';
+    for (const field of hash.fields) {
+      const payload = splitSignedPayload(field.prefix, field.bytes);
+      if (payload) {
+        className = jobClassOf(payload.serialized)?.className ?? '';
+        break;
+      }
+    }
+    const attempts = hash.fields.find((field) => field.name === 'attempts');
+    const count = attempts ? Number(attempts.prefix.toString()) : NaN;
+    return { id, exists: true, className, attempts: Number.isFinite(count) ? count : null };
+  });
+}
+
+export interface MarkoReadyPage {
+  queue: string;
+  /** the ready list's length */
+  total: number;
+  offset: number;
+  /** in list order from its head: marko's README says "in order" without naming the end a pop takes, so the head is taken to run first */
+  jobs: (MarkoJobSummary & { position: number })[];
+}
+
+/** `limit` ready jobs of `name` from `offset`, head first. */
+export function readReadyJobs(queue: RedisQueue, keys: MarkoKeys, name: string, offset: number, limit: number): Promise<MarkoReadyPage> {
+  return queue.attempt(async () => {
+    const [total, ids] = (await execPipeline(queue.redis.pipeline().llen(keys.ready(name)).lrange(keys.ready(name), offset, offset + limit - 1))) as [number, string[]];
+    const jobs = (await summariesOf(queue, keys, ids)).map((job, i) => ({ ...job, position: offset + i }));
+    return { queue: name, total, offset, jobs };
+  });
+}
+
+/** A delayed job as the timeline lists it. */
+export interface MarkoDelayedJob extends MarkoJobSummary {
+  /** the delayed set's score: when it becomes available, unix seconds */
+  dueAt: number;
+  /** a backed-off retry rather than a first run: its hash counts a reservation already */
+  retry: boolean;
+}
+
+/**
+ * lib/inspect/delayed-timeline.ts's DelayedTimeline with marko's jobs. `now`
+ * is the Redis server's clock, an approximation of the PHP hosts' clocks,
+ * which marko compares by; every pop moves all due jobs, so `attendance`
+ * calls a queue unattended when a job has been due for a minute, and marko
+ * records no delivery (lastDeliveredEntryAt is null).
+ */
+export type MarkoDelayedTimeline = Omit<DelayedTimeline, 'next'> & {
+  /** soonest first, overdue ones included */
+  next: MarkoDelayedJob[];
+};
+
+/** One queue's delayed set over time: counts per bucket (a ZCOUNT each, pipelined) and the next `limit` jobs due. */
+export function readMarkoDelayedTimeline(queue: RedisQueue, keys: MarkoKeys, name: string, { limit = 20 } = {}): Promise<MarkoDelayedTimeline> {
+  return queue.attempt(async () => {
+    const now = Number((await queue.redis.time())[0]);
+    const key = keys.delayed(name);
+    const scales = Object.fromEntries(
+      Object.entries(TIMELINE_SCALES).map(([scale, { count, seconds }]) => [scale, Array.from({ length: count }, (_, i) => ({ start: now + i * seconds, end: now + (i + 1) * seconds }))]),
+    ) as Record<keyof typeof TIMELINE_SCALES, { start: number; end: number }[]>;
+    const weekEnd = now + TIMELINE_SCALES.week.count * TIMELINE_SCALES.week.seconds;
+    const reads = queue.redis.pipeline()
+      .zcard(key)
+      .zcount(key, '-inf', now)
+      .zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
+      .zcount(key, `(${weekEnd}`, '+inf')
+      .zrange(key, 0, String(limit - 1), 'WITHSCORES');
+    const buckets = [...scales.hour, ...scales.day, ...scales.week];
+    for (const bucket of buckets) reads.zcount(key, `(${bucket.start}`, bucket.end);
+    const [total, overdue, oldestFlat, later, nextFlat, ...counts] = (await execPipeline(reads)) as [number, number, string[], number, string[], ...number[]];
+    let at = 0;
+    const counted = (list: { start: number; end: number }[]) => list.map((bucket) => ({ ...bucket, count: Number(counts[at++] ?? 0) }));
+    const pairs: [string, number][] = [];
+    for (let i = 0; i + 1 < nextFlat.length; i += 2) pairs.push([nextFlat[i]!, Number(nextFlat[i + 1])]);
+    const summaries = await summariesOf(queue, keys, pairs.map(([id]) => id));
+    const oldestOverdueAt = oldestFlat.length >= 2 ? Number(oldestFlat[1]) : null;
+    return {
+      queue: name, now, total, overdue,
+      hour: counted(scales.hour), day: counted(scales.day), week: counted(scales.week),
+      later,
+      next: summaries.map((job, i) => ({ ...job, dueAt: pairs[i]![1], retry: (job.attempts ?? 0) > 0 })),
+      attendance: {
+        unattended: overdue > 0 && nobodyReservedSince({ oldestWaitingAt: oldestOverdueAt, lastDeliveredEntryAt: null, now }, UNATTENDED_AFTER_SECONDS),
+        oldestOverdueAt,
+        lastDeliveredEntryAt: null,
+      },
+    };
+  });
+}
+
+export interface MarkoReservation extends MarkoJobSummary {
+  /** the reserved set's score: when the reservation expires, unix seconds */
+  expiresAt: number;
+  /** expired by the server's clock: the next pop of this queue puts it back in line */
+  expired: boolean;
+  /** expiresAt − queue.retry_after, when the connection knows retry_after; null otherwise */
+  reservedSince: number | null;
+}
+
+export interface MarkoReservations {
+  queue: string;
+  now: number;
+  total: number;
+  offset: number;
+  reservations: MarkoReservation[];
+  holderKnown: false;
+  /** what a page says instead of a holder */
+  holderAbsent: string;
+}
+
+/** `limit` reservations of `name` from `offset`, soonest to expire first. */
+export function readMarkoReservations(queue: RedisQueue, keys: MarkoKeys, name: string, retryAfter: number | null, offset: number, limit: number): Promise<MarkoReservations> {
+  return queue.attempt(async () => {
+    const [time, total, flat] = (await execPipeline(
+      queue.redis.pipeline().time().zcard(keys.reserved(name)).zrange(keys.reserved(name), offset, String(offset + limit - 1), 'WITHSCORES'),
+    )) as [[string, string], number, string[]];
+    const now = Number(time[0]);
+    const pairs: [string, number][] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, Number(flat[i + 1])]);
+    const summaries = await summariesOf(queue, keys, pairs.map(([id]) => id));
+    const reservations = summaries.map((job, i) => {
+      const expiresAt = pairs[i]![1];
+      return { ...job, expiresAt, expired: expiresAt <= now, reservedSince: retryAfter === null ? null : expiresAt - retryAfter };
+    });
+    return { queue: name, now, total, offset, reservations, holderKnown: false, holderAbsent: MARKO_ABSENT.holder };
+  });
+}
+
+/** A field of the job hash holding a signed payload, split into its parts. */
+export interface MarkoSignedField {
+  signature: string;
+  encoding: 'b64' | 'raw';
+  /** the job as a tree, never instantiated; read from the field's first 64 KiB */
+  job: PhpParse;
+  className: string | null;
+  /** the could-not-serialize placeholder marko stores instead of the job */
+  placeholder: boolean;
+  signatureNote: string;
+}
+
+/** Where a job's id is, read from the structures of the queue its hash names. */
+export type MarkoJobPlace =
+  | { state: 'ready'; position: number }
+  | { state: 'delayed'; until: number }
+  | { state: 'reserved'; until: number; expired: boolean }
+  /** further down a ready list than PLACE_SEARCH_LIMIT, or in none */
+  | { state: 'unknown' };
+
+export interface MarkoJobDetail {
+  id: string;
+  /** every field of the hash, generically: its name and value as text (the first 64 KiB) */
+  fields: { name: string; value: DisplayValue; signed: MarkoSignedField | null }[];
+  /** the hash's `queue` field, '' when none */
+  queue: string;
+  place: MarkoJobPlace;
+  now: number;
+}
+
+/** One job's hash, every field shown and a signed payload decoded; null when gone. Throws QueueError when the key is no job hash. */
+export function readMarkoJob(queue: RedisQueue, keys: MarkoKeys, id: string): Promise<MarkoJobDetail | null> {
+  return queue.attempt(async () => {
+    const key = keys.job(id);
+    const [time, reply] = (await execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS))) as [[string, string], (Buffer | number)[]];
+    const hash = jobHashOf(reply);
+    if (hash.type === 'none') return null;
+    if (!('fields' in hash)) {
+      throw new QueueError('tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`);
+    }
+    const now = Number(time[0]);
+    const fields = hash.fields.map(({ name, bytes, prefix }) => {
+      const payload = splitSignedPayload(prefix, bytes);
+      const head = payload && jobClassOf(payload.serialized);
+      const signed = payload && {
+        signature: payload.signature,
+        encoding: payload.encoding,
+        job: parsePhpSerialized(payload.serialized),
+        className: head?.className ?? null,
+        placeholder: head?.placeholder ?? false,
+        signatureNote: UNVERIFIED_SIGNATURE,
+      };
+      return { name, value: displayValueOf(prefix, bytes), signed };
+    });
+    const queueName = hash.fields.find((field) => field.name === 'queue')?.prefix.toString() ?? '';
+    return { id, fields, queue: queueName, place: queueName === '' ? { state: 'unknown' } : await placeOf(queue, keys, queueName, id, now), now };
+  });
+}
+
+async function placeOf(queue: RedisQueue, keys: MarkoKeys, name: string, id: string, now: number): Promise<MarkoJobPlace> {
+  // One transaction: a pop moving the job between the three reads would otherwise leave it nowhere.
+  const [position, delayed, reserved] = (await execPipeline(
+    queue.redis.multi().lpos(keys.ready(name), id, 'MAXLEN', PLACE_SEARCH_LIMIT).zscore(keys.delayed(name), id).zscore(keys.reserved(name), id),
+  )) as [number | null, string | null, string | null];
+  if (reserved !== null) return { state: 'reserved', until: Number(reserved), expired: Number(reserved) <= now };
+  if (delayed !== null) return { state: 'delayed', until: Number(delayed) };
+  return position !== null ? { state: 'ready', position } : { state: 'unknown' };
+}
