@@ -12,6 +12,7 @@ import { formatCount } from '@/components/ui/format-count';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import type { QueueDetail } from '@/lib/queries/queue-detail';
+import type { HistoryRange } from '@/lib/queries/throughput';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
 import { failedOfQueueHref, overviewHref } from '@/lib/routes';
 
@@ -49,7 +50,7 @@ function hasNothing(detail: QueueDetail): boolean {
 }
 
 /** One queue, live: counts, priority levels, the next jobs, the delayed ones due soonest and its latest failures. */
-export function QueueDetailView({ name }: { name: string }) {
+export function QueueDetailView({ name, chartRange }: { name: string; chartRange: HistoryRange }) {
   const view = useLiveQuery(queueDetailQuery(name));
   const detail = view.data;
 
@@ -71,7 +72,7 @@ export function QueueDetailView({ name }: { name: string }) {
           </p>
         </div>
       ) : (
-        <QueueBody detail={detail} />
+        <QueueBody detail={detail} chartRange={chartRange} />
       )}
     </div>
   );
@@ -82,7 +83,7 @@ function levelsDescription({ levels, levelCount }: QueueDetail): string {
   return `One stream per priority level; workers take from the highest level first.${shown}`;
 }
 
-function QueueBody({ detail }: { detail: QueueDetail }) {
+function QueueBody({ detail, chartRange }: { detail: QueueDetail; chartRange: HistoryRange }) {
   const { counts, now } = detail;
   return (
     <>
@@ -97,7 +98,7 @@ function QueueBody({ detail }: { detail: QueueDetail }) {
         <Banner title="Cannot count this queue's jobs">{counts.error}</Banner>
       )}
 
-      <QueueThroughput queue={detail.queue} />
+      <QueueThroughput queue={detail.queue} initialRange={chartRange} />
 
       <Section title={LEVELS} description={levelsDescription(detail)}>
         {detail.levels.length > 0 ? (
