@@ -160,6 +160,35 @@ test.describe('the failed list holds still', () => {
     await expect(page.getByRole('checkbox', { name: `Select job ${first}` })).toBeChecked();
   });
 
+  test('the queue filter picks among the registered queues, and a filtered view stays live: "N new matches since you searched — show"', async ({ page }) => {
+    const name = keys.queueName('live-filter');
+    const other = keys.queueName('live-other');
+    const first = await failOne(name, 'first of the filtered queue');
+    await failOne(other, 'another queue');
+    await page.goto('/failed');
+    const filter = page.getByRole('search', { name: 'Filter failed jobs' });
+    const picker = filter.getByRole('combobox', { name: 'Queue' });
+    await expect(picker.getByRole('option', { name, exact: true })).toHaveCount(1);
+    await expect(picker.getByRole('option', { name: other, exact: true })).toHaveCount(1);
+    await picker.selectOption(name);
+    await filter.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]queue=${encodeURIComponent(name)}(&|$)`));
+    await expect(page.getByRole('status').filter({ hasText: /^Searched .*, 1 match/ })).toBeVisible();
+    const ids = page.getByRole('table', { name: 'Failed jobs, newest first' }).getByRole('rowheader');
+    await expect(ids).toHaveText([String(first)]);
+
+    // One new failure of the filtered queue and one of another: only the first is a new match, counted and not inserted.
+    const later = await failOne(name, 'second of the filtered queue');
+    await failOne(other, 'another queue again');
+    const show = page.getByRole('button', { name: '1 new match since you searched — show' });
+    await expect(show).toBeVisible();
+    await expect(ids).toHaveText([String(first)]);
+
+    await show.click();
+    await expect(ids).toHaveText([String(later), String(first)]);
+    await expect(show).toHaveCount(0);
+  });
+
   test('forget-before sits above the rows, its date and time typed as UTC text', async ({ page }) => {
     await failOne(keys.queueName('forget-before'), 'old');
     await page.goto('/failed');

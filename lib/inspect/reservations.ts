@@ -166,7 +166,8 @@ export function serverMs([seconds, micros]: [string, string]): number {
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
-async function readQueueNames(queue: RedisQueue, maxQueues: number): Promise<{ names: string[]; truncated: boolean }> {
+/** The registered queues' names, sorted, at most `maxQueues` (SSCAN, 200 a step): what a page can be filtered by. */
+export async function readQueueNames(queue: RedisQueue, maxQueues: number): Promise<{ names: string[]; truncated: boolean }> {
   const names = new Set<string>();
   let cursor = '0';
   do {
