@@ -73,7 +73,7 @@ test.describe('the overview as a triage page', () => {
       new RegExp(`^Stuck\\s*1 claim ran out at \\d\\d:\\d\\d:\\d\\d UTC \\(10 min( \\d+ s)? ago\\), held by e2e-dead-worker:4242\\s*Release or fail them$`),
     ]);
     await expect(marksOf(page, names.failing)).toHaveText([/^Failing\s*1 failure in the last 15 min, latest: SMTP refused the message\s*See its failed jobs$/]);
-    await expect(marksOf(page, names.delayed)).toHaveText([/^No worker\s*1 job ready/, /^Overdue delayed\s*1 delayed job due for 10 min( \d+ s)?, not moved to the queue\s*Promote them$/]);
+    await expect(marksOf(page, names.delayed)).toHaveText([/^No worker\s*1 job ready/, /^Overdue delayed\s*1 delayed job due for 10 min( \d+ s)?, not moved into the queue\s*Move them in$/]);
 
     const summary = page.getByRole('note', { name: /queues? needs? attention$/ });
     await expect(summary).toContainText(`${names.stuck}: stuck`);
@@ -86,7 +86,7 @@ test.describe('the overview as a triage page', () => {
     await expect(marksOf(page, names.unattended).getByRole('link', { name: 'See the queue' })).toHaveAttribute('href', `/queues/${names.unattended}`);
     await expect(marksOf(page, names.stuck).getByRole('link', { name: 'Release or fail them' })).toHaveAttribute('href', `/reservations?queue=${names.stuck}`);
     await expect(marksOf(page, names.failing).getByRole('link', { name: 'See its failed jobs' })).toHaveAttribute('href', `/failed?queue=${names.failing}`);
-    await expect(marksOf(page, names.delayed).getByRole('link', { name: 'Promote them' })).toHaveAttribute('href', `/queues/${names.delayed}/delayed`);
+    await expect(marksOf(page, names.delayed).getByRole('link', { name: 'Move them in' })).toHaveAttribute('href', `/queues/${names.delayed}/delayed`);
 
     await expect(rowOf(page, names.stuck).getByRole('link', { name: /^1 reserved in / })).toHaveAttribute('href', `/reservations?queue=${names.stuck}`);
     await expect(rowOf(page, names.failing).getByRole('link', { name: /^1 failed in .* in the last 15 min/ })).toHaveAttribute('href', `/failed?queue=${names.failing}`);

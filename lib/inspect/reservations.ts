@@ -298,7 +298,7 @@ function classify(pending: PendingEntry, job: EntryJob, now: number, keys: Queue
   row.maxAttempts = maxAttempts ?? null;
   row.state = 'mismatch';
   if ((hashEntry ?? '') !== pending.entry) {
-    row.mismatch = hashEntry ? `the job now points at entry ${hashEntry}` : 'the job points at no stream entry (parked, failed or delayed)';
+    row.mismatch = hashEntry ? `the job has since been handed out again (entry ${hashEntry})` : 'the job is no longer handed out (it is parked, failed or delayed)';
     return row;
   }
   const deadline = Number(reservedUntil ?? 0) || 0;

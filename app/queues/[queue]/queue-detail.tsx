@@ -1,8 +1,10 @@
 'use client';
 
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { QueueThroughput } from '@/components/charts/queue-throughput';
 import { DelayedTimelineCompact } from '@/components/delayed/delayed-compact';
+import { GlossaryLink } from '@/components/glossary/glossary-link';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { LevelsTable } from '@/components/queues/levels-table';
@@ -78,9 +80,31 @@ export function QueueDetailView({ name, chartRange }: { name: string; chartRange
   );
 }
 
-function levelsDescription({ levels, levelCount }: QueueDetail): string {
+function levelsDescription({ levels, levelCount }: QueueDetail): ReactNode {
   const shown = levelCount > levels.length ? ` The highest ${formatCount(levels.length)} of its ${formatCount(levelCount)} levels are shown.` : '';
-  return `One stream per priority level; workers take from the highest level first.${shown}`;
+  return (
+    <>
+      One line of waiting jobs per <GlossaryLink term="level">priority level</GlossaryLink> (a Redis stream); workers take from the highest
+      level first.{shown}
+    </>
+  );
+}
+
+/**
+ * Why no job waits in a level while the Pending figure above says some are
+ * pending: that figure counts due delayed jobs too, which wait for a worker to
+ * move them in. Said here so the two figures agree.
+ */
+function nothingWaiting(pending: number | undefined): ReactNode {
+  if (pending === undefined || pending === 0) return 'No job is waiting to run.';
+  const one = pending === 1;
+  return (
+    <>
+      No job waits in a level: the {formatCount(pending)} <GlossaryLink term="pending">pending</GlossaryLink> {one ? 'is a' : 'are all'}{' '}
+      <GlossaryLink term="due">due</GlossaryLink> delayed {one ? 'job' : 'jobs'}, moved into {one ? 'its level' : 'their levels'} when a
+      worker next takes a job from this queue.
+    </>
+  );
 }
 
 function QueueBody({ detail, chartRange }: { detail: QueueDetail; chartRange: HistoryRange }) {
@@ -104,7 +128,7 @@ function QueueBody({ detail, chartRange }: { detail: QueueDetail; chartRange: Hi
         {detail.levels.length > 0 ? (
           <LevelsTable label={LEVELS} levels={detail.levels} />
         ) : (
-          <EmptyList>No priority levels: no job of this queue has been in a stream yet.</EmptyList>
+          <EmptyList>No priority levels: no job of this queue has waited in a level yet.</EmptyList>
         )}
       </Section>
 
@@ -112,13 +136,13 @@ function QueueBody({ detail, chartRange }: { detail: QueueDetail; chartRange: Hi
         {detail.nextJobs.length > 0 ? (
           <NextJobsTable label={NEXT} jobs={detail.nextJobs} now={now} />
         ) : (
-          <EmptyList>No job is waiting in a stream.</EmptyList>
+          <EmptyList>{nothingWaiting(counts.error === undefined ? counts.pending : undefined)}</EmptyList>
         )}
       </Section>
 
       <DelayedTimelineCompact queue={detail.queue} />
 
-      <Section title={DELAYED} description="A delayed job joins its stream once it is due and a worker reserving from this queue promotes it.">
+      <Section title={DELAYED} description="A delayed job moves into its level once it is due and a worker takes a job from this queue.">
         {detail.delayedSoonest.length > 0 ? (
           <DelayedJobsTable label={DELAYED} jobs={detail.delayedSoonest} now={now} />
         ) : (
