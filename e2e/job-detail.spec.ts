@@ -288,7 +288,7 @@ test.describe('job page', () => {
 
     await expect(field(page, 'name')).toHaveText('bin\\xFF\\xFE');
     await expect(page.getByRole('region', { name: 'payload' })).toHaveText('{"a":"\\xC3("}');
-    for (const missing of ['queue', 'attempts', 'created_at', 'entry']) await expect(field(page, missing)).toHaveText('—not in the hash');
+    for (const missing of ['queue', 'attempts', 'created_at', 'entry']) await expect(field(page, missing)).toHaveText('—not stored');
     await expect(location(page)).toContainText('Stray: in no level, not delayed and not failed');
   });
 
