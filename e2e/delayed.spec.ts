@@ -119,10 +119,10 @@ test.describe('delayed timeline', () => {
 
     await page.getByRole('button', { name: `Run now job ${weekly}` }).click();
     const dialog = page.getByRole('dialog', { name: `Run job ${weekly} now?` });
-    await expect(dialog).toContainText('joins the back of its priority');
+    await expect(dialog).toContainText('joins the back of its level');
     await dialog.getByRole('button', { name: `Run job ${weekly} now` }).click();
 
-    await expect(page.getByRole('status').filter({ hasText: `Job ${weekly} is ready: it joined the stream of level 4` })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: `Job ${weekly} is ready: it joined level 4` })).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('table', { name: 'Next jobs due' }).getByRole('link')).toHaveText([`#${raced}`]);
     expect(await queue.redis.zscore(queue.keys.delayed(name), String(weekly))).toBeNull();

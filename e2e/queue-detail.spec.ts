@@ -65,7 +65,7 @@ test.describe('queue page', () => {
     await expect(stat(page, 'Total')).toContainText('7');
 
     const levels = table(page, 'Priority levels');
-    await expect(levels.getByRole('columnheader')).toHaveText(['Level', 'Stream key', 'Length', 'Delivered, not acknowledged', 'Consumer group']);
+    await expect(levels.getByRole('columnheader')).toHaveText(['Level', 'Stream key', 'Length', 'Reserved', 'Consumer group']);
     expect(await rowsOf(levels)).toEqual([
       ['9', queue.keys.stream(name, 9), '0', '0', 'Present'],
       ['5', queue.keys.stream(name, 5), '2', '1', 'Present'],
