@@ -89,24 +89,24 @@ function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canCh
         </div>
         <div className="text-xs text-zinc-500 dark:text-zinc-400">not in a level</div>
       </Cell>
-      <Cell>
+      <Cell label="Queue, level">
         <span className="font-mono text-xs">{job.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">with the delayed jobs</span>
       </Cell>
-      <Cell>
+      <Cell label="State">
         <Badge tone="info">Parked</Badge>
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
           A worker tried to take it back before its holder&apos;s deadline, so it waits with the delayed jobs until then instead of
           running twice. Parking is not an attempt.
         </p>
       </Cell>
-      <Cell numeric>
-        <Absent label="not pending" />
+      <Cell numeric label="Idle">
+        <Absent label="not handed out" />
       </Cell>
-      <Cell numeric>
-        <Absent label="not pending" />
+      <Cell numeric label="Handed out">
+        <Absent label="not handed out" />
       </Cell>
-      <Cell numeric>{job.attempts === null ? <Absent label="unknown" /> : `${job.attempts}/${job.maxAttempts ?? '?'}`}</Cell>
-      <Cell>{Number.isFinite(deadline) && deadline > 0 ? <UtcMoment seconds={deadline} now={now} /> : <Absent label="no deadline" />}</Cell>
+      <Cell numeric label="Attempts">{job.attempts === null ? <Absent label="unknown" /> : `${job.attempts}/${job.maxAttempts ?? '?'}`}</Cell>
+      <Cell label="Deadline">{Number.isFinite(deadline) && deadline > 0 ? <UtcMoment seconds={deadline} now={now} /> : <Absent label="no deadline" />}</Cell>
       {canChange && (
         <Cell>
           <Absent label="nothing to repair: it runs once the deadline passes" />
