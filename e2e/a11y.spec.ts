@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { delayedOfQueueHref, doctorHref, failedHref, jobHref, layoutHref, layoutKeyHref, queueHref, reservationsHref } from '@/lib/routes';
+import { delayedOfQueueHref, doctorHref, failedHref, glossaryHref, jobHref, layoutHref, layoutKeyHref, queueHref, reservationsHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 
 // WCAG 2.2 A and AA, and axe's best practices.
@@ -70,6 +70,7 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
     { name: 'keys', path: layoutHref, ready: (page) => page.getByRole('table', { name: 'Queue keys', exact: true }) },
     { name: 'key contents', path: layoutKeyHref(queue.keys.stream(seeded.queue, 0)), ready: (page) => page.getByRole('table', { name: 'Contents', exact: true }) },
     { name: 'audit', path: '/audit', ready: (page) => page.getByRole('heading', { level: 1 }) },
+    { name: 'glossary', path: glossaryHref, ready: (page) => page.getByRole('heading', { level: 1 }) },
   ];
 
   test('axe finds nothing on any page, light and dark, wide and on a phone; no page runs wider than a phone', async ({ page }, testInfo) => {

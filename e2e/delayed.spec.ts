@@ -57,9 +57,9 @@ test.describe('delayed timeline', () => {
     await expect(week.nth(0)).toHaveAccessibleName('in the next 1 d: 4 jobs');
     await expect(week.nth(2)).toHaveAccessibleName('in 2 d to 3 d: 1 job');
 
-    const due = page.getByRole('region', { name: 'Due, not promoted' });
-    await expect(due).toContainText('2 jobs are due but not promoted. Nothing promotes them unless a worker reserves from this queue');
-    await expect(due).toContainText('No worker seems to reserve from this queue');
+    const due = page.getByRole('region', { name: 'Due, not moved in' });
+    await expect(due).toContainText('2 jobs are due but not moved into their levels yet. Only a worker taking a job from this queue moves them in');
+    await expect(due).toContainText('No worker seems to take jobs from this queue');
 
     const next = page.getByRole('table', { name: 'Next jobs due' });
     await expect(next.getByRole('link')).toHaveCount(8);
@@ -96,12 +96,12 @@ test.describe('delayed timeline', () => {
     await page.goto(delayedOfQueueHref(name));
     await expect(stat(page, 'Overdue')).toContainText('60');
 
-    await page.getByRole('button', { name: 'Promote due jobs now' }).click();
+    await page.getByRole('button', { name: 'Move due jobs now' }).click();
 
-    await expect(page.getByRole('status').filter({ hasText: 'Promoted 60 jobs to their streams' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Moved 60 jobs into their levels' })).toBeVisible();
     await expect(stat(page, 'Overdue')).toContainText('0');
     await expect(stat(page, 'Delayed')).toContainText('1');
-    await expect(page.getByRole('region', { name: 'Due, not promoted' })).toContainText('No delayed job is overdue');
+    await expect(page.getByRole('region', { name: 'Due, not moved in' })).toContainText('No delayed job is overdue');
     const [counts] = await queue.countsOf([name]);
     expect(counts).toMatchObject({ pending: 60, delayed: 1, reserved: 0 });
     const entries = await queue.redis.xrange(queue.keys.stream(name, 0), '-', '+');
@@ -119,10 +119,10 @@ test.describe('delayed timeline', () => {
 
     await page.getByRole('button', { name: `Run now job ${weekly}` }).click();
     const dialog = page.getByRole('dialog', { name: `Run job ${weekly} now?` });
-    await expect(dialog).toContainText('joins the back of its priority');
+    await expect(dialog).toContainText('joins the back of its level');
     await dialog.getByRole('button', { name: `Run job ${weekly} now` }).click();
 
-    await expect(page.getByRole('status').filter({ hasText: `Job ${weekly} is ready: it joined the stream of level 4` })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: `Job ${weekly} is ready: it joined level 4` })).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('table', { name: 'Next jobs due' }).getByRole('link')).toHaveText([`#${raced}`]);
     expect(await queue.redis.zscore(queue.keys.delayed(name), String(weekly))).toBeNull();

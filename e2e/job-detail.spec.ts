@@ -68,13 +68,13 @@ test.describe('job page', () => {
 
     await page.goto(jobHref(overdue));
     await expect(location(page)).toContainText(withUtcMoment(String.raw`Held by web-2:7, claim ran out at {moment} \(\d+ s ago\)`));
-    await expect(location(page)).toContainText('The next reserve on this queue reclaims it.');
+    await expect(location(page)).toContainText('takes it back and runs it again.');
 
     await page.goto(jobHref(delayed));
     await expect(location(page)).toContainText(withUtcMoment(String.raw`Delayed until {moment} \(in (59 min \d+ s|1 h)\)`));
 
     await page.goto(jobHref(stray));
-    await expect(location(page)).toContainText('Stray: in no stream, delayed set or failed set');
+    await expect(location(page)).toContainText('Stray: in no level, not delayed and not failed');
   });
 
   test('retries a failed job from its page: it is ready on its own queue with 0 attempts', async ({ page }) => {
@@ -288,8 +288,8 @@ test.describe('job page', () => {
 
     await expect(field(page, 'name')).toHaveText('bin\\xFF\\xFE');
     await expect(page.getByRole('region', { name: 'payload' })).toHaveText('{"a":"\\xC3("}');
-    for (const missing of ['queue', 'attempts', 'created_at', 'entry']) await expect(field(page, missing)).toHaveText('—not in the hash');
-    await expect(location(page)).toContainText('Stray: in no stream, delayed set or failed set');
+    for (const missing of ['queue', 'attempts', 'created_at', 'entry']) await expect(field(page, missing)).toHaveText('—not stored');
+    await expect(location(page)).toContainText('Stray: in no level, not delayed and not failed');
   });
 
   test('pretty-prints a JSON payload and copies it', async ({ page, context }) => {

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { parseInfo } from '@/lib/inspect/server-info';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { UNREACHABLE_APP_PORT, connectE2eQueue } from './support';
-import { deleteKeysButSessions } from './spec-keys';
+import { SpecKeys, deleteKeysButSessions, withSpecKeys } from './spec-keys';
 
 const FIRST_PUSH = `npx queuelens push default demo.noop '{}'`;
 const OVERVIEW_API = '**/api/overview';
@@ -236,7 +236,16 @@ test.describe('queues overview', () => {
 });
 
 test.describe('the header', () => {
-  test('"Go to job" opens the job typed, and says what a job id is otherwise', async ({ page }) => {
+  let queue: RedisQueue;
+  let keys: SpecKeys;
+  withSpecKeys((opened) => ({ queue, keys } = opened));
+
+  test('"Go to job" opens a job that exists, and says in place what a job id is, or that the job is gone or never was', async ({ page }) => {
+    const name = keys.queueName('go-to-job');
+    const kept = await queue.push(name, 'go.kept', {});
+    const finished = await queue.push(name, 'go.finished', {});
+    await queue.redis.del(queue.keys.job(String(finished)));
+    const highest = Number(await queue.redis.get(queue.keys.seq));
     await page.goto('/');
     const box = page.getByRole('textbox', { name: 'Go to job' });
 
@@ -250,9 +259,21 @@ test.describe('the header', () => {
     await page.getByRole('button', { name: 'Go' }).click();
     await expect(box).toHaveAccessibleDescription('A job id is a whole number above 0.');
 
-    await box.fill(' 42 ');
+    // Ids are handed out in order: one above the highest was never pushed, one below whose hash is gone finished or was forgotten.
+    await box.fill(String(highest + 1000));
     await box.press('Enter');
-    await expect(page).toHaveURL(/\/jobs\/42$/);
+    await expect(box).toHaveAccessibleDescription(`No job ${highest + 1000}: no such job was ever pushed (the highest id so far is ${highest}).`);
+    await expect(page).toHaveURL(/\/$/);
+
+    await box.fill(String(finished));
+    await box.press('Enter');
+    await expect(box).toHaveAccessibleDescription(`Job ${finished} is gone: it finished or was forgotten.`);
+    await expect(page).toHaveURL(/\/$/);
+
+    await box.fill(` ${kept} `);
+    await box.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/jobs/${kept}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(String(kept));
   });
 
   test('keeps the chosen refresh interval across reloads, and says when updates are off', async ({ page }) => {

@@ -65,7 +65,7 @@ test.describe('queue page', () => {
     await expect(stat(page, 'Total')).toContainText('7');
 
     const levels = table(page, 'Priority levels');
-    await expect(levels.getByRole('columnheader')).toHaveText(['Level', 'Stream key', 'Length', 'Delivered, not acknowledged', 'Consumer group']);
+    await expect(levels.getByRole('columnheader')).toHaveText(['Level', 'Stream key', 'Length', 'Reserved', 'Consumer group']);
     expect(await rowsOf(levels)).toEqual([
       ['9', queue.keys.stream(name, 9), '0', '0', 'Present'],
       ['5', queue.keys.stream(name, 5), '2', '1', 'Present'],
@@ -88,7 +88,7 @@ test.describe('queue page', () => {
     await expect(delayed.getByRole('link')).toHaveText([`#${soon}`, `#${later}`]);
     const [soonRow, laterRow] = await rowsOf(delayed);
     expect(soonRow?.[1]).toBe('mail.soon');
-    expect(soonRow?.[2]).toMatch(/UTC \((\d+ s ago|now)\)due, waiting for a worker to promote it$/);
+    expect(soonRow?.[2]).toMatch(/UTC \((\d+ s ago|now)\)due, waiting for a worker to move it into its level$/);
     expect(laterRow?.[1]).toBe('mail.later');
     expect(laterRow?.[2]).toMatch(/UTC \(in (59 min \d+ s|1 h)\)$/);
 
@@ -108,12 +108,28 @@ test.describe('queue page', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Job ${a}`);
   });
 
+  test('says the pending jobs are due delayed ones when none waits in a level, so the two figures agree', async ({ page }) => {
+    const name = keys.queueName('due-only');
+    const [seconds] = await queue.redis.time();
+    for (let i = 0; i < 2; i++) {
+      const id = await queue.push(name, 'due.delayed', {}, { delaySeconds: 600 });
+      // Due a minute ago, and nobody takes jobs from this queue to move it into its level.
+      await queue.redis.zadd(queue.keys.delayed(name), Number(seconds) - 60, String(id));
+    }
+    await page.goto(queueHref(name));
+    await expect(stat(page, 'Pending')).toContainText('2');
+    await expect(section(page, 'Next jobs to run')).toContainText(
+      'No job waits in a level: the 2 pending are all due delayed jobs, moved into their levels when a worker next takes a job from this queue.',
+    );
+    await expect(section(page, 'Next jobs to run').getByRole('link', { name: 'pending' })).toHaveAttribute('href', '/glossary#pending');
+  });
+
   test('shows each list empty on its own, and a job pushed after the page loaded without a reload', async ({ page }) => {
     const name = keys.queueName('quiet');
     await queue.push(name, 'only.delayed', {}, { delaySeconds: 600 });
     await page.goto(queueHref(name));
 
-    await expect(section(page, 'Next jobs to run')).toContainText('No job is waiting in a stream.');
+    await expect(section(page, 'Next jobs to run')).toContainText('No job is waiting to run.');
     await expect(section(page, 'Priority levels')).toContainText('No priority levels');
     await expect(section(page, 'Latest failed jobs')).toContainText('No failed jobs of this queue.');
     await expect(table(page, 'Delayed jobs, due soonest').getByRole('row')).toHaveCount(2);

@@ -42,7 +42,7 @@ test.describe('reservations page', () => {
     await expect(row).toContainText('mail.send');
     await expect(row).toContainText('1/3');
     await expect(row).toContainText(/UTC \(\d+ s ago\)/);
-    await expect(page.getByRole('note', { name: 'Overdue jobs' })).toContainText('stats() still counts it reserved; the next reserve on this queue reclaims it.');
+    await expect(page.getByRole('note', { name: 'Overdue jobs' })).toContainText('It still counts as reserved until the next worker that takes a job from this queue takes it back and runs it again.');
     await expect(stat(page, 'Overdue')).toContainText('1');
 
     await row.getByRole('button', { name: `Release now job ${id}` }).click();
@@ -67,7 +67,7 @@ test.describe('reservations page', () => {
 
     const row = holderTable(page, 'e2e-slow:7').getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}` }) });
     await expect(row).toContainText('Parked');
-    await expect(row).toContainText("A reclaim arrived before its holder's deadline");
+    await expect(row).toContainText("A worker tried to take it back before its holder's deadline");
     await expect(row).toContainText('import.slow');
     await expect(row).toContainText('1/3');
     await expect(row).toContainText(new RegExp(`${new Date(Number(held.fields.reserved_until) * 1000).toISOString().slice(11, 16)}`));
@@ -124,15 +124,15 @@ test.describe('reservations page', () => {
 
     const warning = page.getByRole('alert', { name: 'Workers are claiming jobs with different timeouts' });
     await expect(warning).toContainText('web-1:4242 uses 30 s and web-2:977 uses 5 min');
-    await expect(warning).toContainText('run one $config[\'queue\'][\'timeout\'] across the fleet');
+    await expect(warning).toContainText('give every worker the same timeout ($config[\'queue\'][\'timeout\'])');
     await expect(holderTable(page, 'web-1:4242').getByRole('link', { name: `#${short}` })).toBeVisible();
     await expect(holderTable(page, 'web-2:977').getByRole('link', { name: `#${long}` })).toBeVisible();
-    const nobody = page.getByRole('table', { name: 'Entries nobody holds' });
-    await expect(nobody).toContainText('Tombstone');
+    const nobody = page.getByRole('table', { name: 'Hand-outs nobody holds' });
+    await expect(nobody).toContainText('Job gone');
     await testInfo.attach('reservations page', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
 
     await nobody.getByRole('button', { name: `Clean up job ${gone}` }).click();
-    await expect(page.getByText(`Job ${gone}: the tombstone entry was acknowledged and deleted.`)).toBeVisible();
+    await expect(page.getByText(`Job ${gone}: its left-over hand-out was removed.`)).toBeVisible();
     await expect(nobody).toHaveCount(0);
   });
 
@@ -154,21 +154,21 @@ test.describe('reservations page', () => {
 
     const pager = page.getByRole('navigation', { name: 'Pages of reservations', exact: true });
     const table = holderTable(page, 'pager-host:1');
-    await expect(pager).toContainText('Entries 1–25 of 55, page 1 of 3');
+    await expect(pager).toContainText('Reservations 1–25 of 55, page 1 of 3');
     await expect(stat(page, 'Running')).toContainText('55');
-    await expect(page.getByText('55 entries, 25 on this page')).toBeVisible();
+    await expect(page.getByText('55 jobs, 25 on this page')).toBeVisible();
     await expect(table.getByRole('row')).toHaveCount(26);
     await expect(table.getByRole('link', { name: `#${ids[0]}`, exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: `#${quietId}`, exact: true })).toHaveCount(0);
 
     await pager.getByRole('link', { name: 'Next' }).click();
     await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=2`);
-    await expect(pager).toContainText('Entries 26–50 of 55, page 2 of 3');
+    await expect(pager).toContainText('Reservations 26–50 of 55, page 2 of 3');
     await expect(table.getByRole('link', { name: `#${ids[25]}`, exact: true })).toBeVisible();
     await pager.getByRole('link', { name: 'Last' }).focus();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=3`);
-    await expect(pager).toContainText('Entries 51–55 of 55, page 3 of 3');
+    await expect(pager).toContainText('Reservations 51–55 of 55, page 3 of 3');
     await expect(table.getByRole('row')).toHaveCount(6);
     for (const id of ids.slice(50)) await expect(table.getByRole('link', { name: `#${id}`, exact: true })).toBeVisible();
     await expect(pager.getByRole('link', { name: 'Next' })).toHaveCount(0);

@@ -37,6 +37,8 @@ test.describe('throughput', () => {
   let worker: Worker;
   let running: Promise<void>;
   const bearer = { authorization: `Bearer ${e2eSecrets().viewer}` };
+  // A browser far from UTC, so a chart that wrote its times in the browser's zone would show it.
+  test.use({ timezoneId: 'America/Los_Angeles', locale: 'en-US' });
 
   withSpecKeys(
     (opened) => ({ queue, keys } = opened),
@@ -78,11 +80,21 @@ test.describe('throughput', () => {
     await expect(chart.locator('canvas')).toBeVisible();
     expect(await hoverUntilProcessed(page, chart)).toMatch(/\/s$/);
     await expect(legendValue(chart, 'Pending')).toHaveText(/^[\d,]+$/);
+    // The hovered moment in the dashboard's one clock, UTC and 24-hour, not the browser's 12-hour local time.
+    const hovered = (await legendValue(chart, 'Time').textContent()) ?? '';
+    expect(hovered).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    expect(Math.abs(Date.parse(`${hovered.slice(0, 10)}T${hovered.slice(11, 19)}Z`) - Date.now())).toBeLessThan(3_600_000);
     await testInfo.attach('queue throughput chart', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
 
     await region.getByRole('button', { name: '15 min' }).click();
     await expect(region.getByRole('button', { name: '15 min' })).toHaveAttribute('aria-pressed', 'true');
     await expect(region.getByRole('figure', { name: `Throughput of queue ${name}, last 15 min` }).locator('canvas')).toBeVisible();
+    // The range is in the address: the page reloaded, or the link opened elsewhere, shows the same range.
+    await expect(page).toHaveURL(/[?&]range=15m(&|$)/);
+    await page.reload();
+    const reloaded = page.getByRole('region', { name: 'Throughput', exact: true });
+    await expect(reloaded.getByRole('button', { name: '15 min' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(reloaded.getByRole('figure', { name: `Throughput of queue ${name}, last 15 min` }).locator('canvas')).toBeVisible();
   });
 
   test('the overview charts every queue together and gives each queue row a sparkline and its wait', async ({ page, request }) => {

@@ -73,7 +73,7 @@ test.describe('the overview as a triage page', () => {
       new RegExp(`^Stuck\\s*1 claim ran out at \\d\\d:\\d\\d:\\d\\d UTC \\(10 min( \\d+ s)? ago\\), held by e2e-dead-worker:4242\\s*Release or fail them$`),
     ]);
     await expect(marksOf(page, names.failing)).toHaveText([/^Failing\s*1 failure in the last 15 min, latest: SMTP refused the message\s*See its failed jobs$/]);
-    await expect(marksOf(page, names.delayed)).toHaveText([/^No worker\s*1 job ready/, /^Overdue delayed\s*1 delayed job due for 10 min( \d+ s)?, not moved to the queue\s*Promote them$/]);
+    await expect(marksOf(page, names.delayed)).toHaveText([/^No worker\s*1 job ready/, /^Overdue delayed\s*1 delayed job due for 10 min( \d+ s)?, not moved into the queue\s*Move them in$/]);
 
     const summary = page.getByRole('note', { name: /queues? needs? attention$/ });
     await expect(summary).toContainText(`${names.stuck}: stuck`);
@@ -86,7 +86,7 @@ test.describe('the overview as a triage page', () => {
     await expect(marksOf(page, names.unattended).getByRole('link', { name: 'See the queue' })).toHaveAttribute('href', `/queues/${names.unattended}`);
     await expect(marksOf(page, names.stuck).getByRole('link', { name: 'Release or fail them' })).toHaveAttribute('href', `/reservations?queue=${names.stuck}`);
     await expect(marksOf(page, names.failing).getByRole('link', { name: 'See its failed jobs' })).toHaveAttribute('href', `/failed?queue=${names.failing}`);
-    await expect(marksOf(page, names.delayed).getByRole('link', { name: 'Promote them' })).toHaveAttribute('href', `/queues/${names.delayed}/delayed`);
+    await expect(marksOf(page, names.delayed).getByRole('link', { name: 'Move them in' })).toHaveAttribute('href', `/queues/${names.delayed}/delayed`);
 
     await expect(rowOf(page, names.stuck).getByRole('link', { name: /^1 reserved in / })).toHaveAttribute('href', `/reservations?queue=${names.stuck}`);
     await expect(rowOf(page, names.failing).getByRole('link', { name: /^1 failed in .* in the last 15 min/ })).toHaveAttribute('href', `/failed?queue=${names.failing}`);
@@ -158,6 +158,35 @@ test.describe('the failed list holds still', () => {
     await expect(ids.nth(1)).toHaveText(String(third));
     await expect(show).toHaveCount(0);
     await expect(page.getByRole('checkbox', { name: `Select job ${first}` })).toBeChecked();
+  });
+
+  test('the queue filter picks among the registered queues, and a filtered view stays live: "N new matches since you searched — show"', async ({ page }) => {
+    const name = keys.queueName('live-filter');
+    const other = keys.queueName('live-other');
+    const first = await failOne(name, 'first of the filtered queue');
+    await failOne(other, 'another queue');
+    await page.goto('/failed');
+    const filter = page.getByRole('search', { name: 'Filter failed jobs' });
+    const picker = filter.getByRole('combobox', { name: 'Queue' });
+    await expect(picker.getByRole('option', { name, exact: true })).toHaveCount(1);
+    await expect(picker.getByRole('option', { name: other, exact: true })).toHaveCount(1);
+    await picker.selectOption(name);
+    await filter.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]queue=${encodeURIComponent(name)}(&|$)`));
+    await expect(page.getByRole('status').filter({ hasText: /^Searched .*, 1 match/ })).toBeVisible();
+    const ids = page.getByRole('table', { name: 'Failed jobs, newest first' }).getByRole('rowheader');
+    await expect(ids).toHaveText([String(first)]);
+
+    // One new failure of the filtered queue and one of another: only the first is a new match, counted and not inserted.
+    const later = await failOne(name, 'second of the filtered queue');
+    await failOne(other, 'another queue again');
+    const show = page.getByRole('button', { name: '1 new match since you searched — show' });
+    await expect(show).toBeVisible();
+    await expect(ids).toHaveText([String(first)]);
+
+    await show.click();
+    await expect(ids).toHaveText([String(later), String(first)]);
+    await expect(show).toHaveCount(0);
   });
 
   test('forget-before sits above the rows, its date and time typed as UTC text', async ({ page }) => {

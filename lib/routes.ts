@@ -11,6 +11,12 @@ export const reservationsHref = '/reservations' as Route;
 export const doctorHref = '/doctor' as Route;
 export const auditHref = '/audit' as Route;
 export const sessionsHref = '/sessions' as Route;
+export const glossaryHref = '/glossary' as Route;
+
+/** One word of the glossary: its definition on `/glossary`. */
+export function glossaryTermHref(id: string): Route {
+  return `${glossaryHref}#${id}` as Route;
+}
 
 /** The page of one queue; any queue name, slashes and markup included, is one path segment. */
 export function queueHref(queue: string): Route {

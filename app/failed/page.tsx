@@ -5,7 +5,7 @@ import type { Metadata } from 'next';
 import { FailedJobs } from '@/components/failed/failed-jobs';
 import { FAILED_PAGE_SIZE, failedPageQuery, filterFromParams, isFiltered } from '@/lib/queries/failed';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { readFailed } from '@/lib/server/failed';
+import { readFailed, readFailedFilterQueues } from '@/lib/server/failed';
 import { prefetchLiveQuery } from '@/lib/server/live';
 
 export const dynamic = 'force-dynamic';
@@ -24,13 +24,15 @@ export default async function FailedPage({ searchParams }: { searchParams: Promi
   const page = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
 
   const queryClient = getQueryClient();
-  if (!isFiltered(filter)) {
-    const offset = (page - 1) * FAILED_PAGE_SIZE;
-    await prefetchLiveQuery(queryClient, failedPageQuery(offset), () => readFailed(offset, FAILED_PAGE_SIZE));
-  }
+  // A filtered view polls the newest page too: it tells when new failures arrived since the search.
+  const offset = isFiltered(filter) ? 0 : (page - 1) * FAILED_PAGE_SIZE;
+  const [, queues] = await Promise.all([
+    prefetchLiveQuery(queryClient, failedPageQuery(offset), () => readFailed(offset, FAILED_PAGE_SIZE)),
+    readFailedFilterQueues(),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <FailedJobs filter={filter} page={page} />
+      <FailedJobs filter={filter} page={page} queues={queues.ok ? queues.data : []} />
     </HydrationBoundary>
   );
 }

@@ -28,7 +28,7 @@ function JobOfButton({ subject }: { subject: string }) {
 /** What the repairs act on: the entry, and the job as the operator saw it (the reservations page's row, or the job page's). */
 export type SeenReservation = Pick<ReservationRow, 'queue' | 'level' | 'entry' | 'jobId' | 'state' | 'reservedBy' | 'reservedUntil' | 'attempts'>;
 
-/** The repairs one pending entry allows: release or fail a held job, clean up a tombstone. Mismatches are left to the next reserve. */
+/** The repairs one hand-out allows: release or fail a held job, clean up one whose job is gone. One out of date is left to the next reserve. */
 export function ReservationActions({ row }: { row: SeenReservation }) {
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -61,7 +61,7 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
       await refresh();
     });
 
-  if (row.state === 'mismatch') return <span className="text-xs text-zinc-500 dark:text-zinc-400">Left to the next reserve</span>;
+  if (row.state === 'mismatch') return <span className="text-xs text-zinc-500 dark:text-zinc-400">Cleared by the next worker</span>;
 
   if (row.state === 'tombstone') {
     return (
@@ -72,7 +72,7 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
         onClick={() =>
           run(
             () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId: row.jobId }, getTabConnection()),
-            `${subject}: the tombstone entry was acknowledged and deleted.`,
+            `${subject}: its left-over hand-out was removed.`,
           )
         }
       >

@@ -25,7 +25,7 @@ export function ReservationsPager({ label, scope, page, total }: { label: string
   return (
     <nav aria-label={label} className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
       <p>
-        Entries {formatCount(page.first)}–{formatCount(page.last)} of {formatCount(total)}, page {formatCount(page.number)} of {formatCount(page.count)}
+        Reservations {formatCount(page.first)}–{formatCount(page.last)} of {formatCount(total)}, page {formatCount(page.number)} of {formatCount(page.count)}
       </p>
       <ul className="flex flex-wrap gap-2">
         {links.map(({ label, page: target, rel }) => (

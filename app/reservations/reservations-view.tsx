@@ -13,6 +13,7 @@ import { Note } from '@/components/ui/note';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { GlossaryLink } from '@/components/glossary/glossary-link';
 import type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, ReservationsPage, ReservationState, ReservationsScope } from '@/lib/queries/reservations';
 import { reservationsQuery } from '@/lib/queries/reservations';
 import { reservationRowId } from '@/lib/routes';
@@ -20,13 +21,13 @@ import { ReservationActions } from './reservation-actions';
 import { ReservationsFilter } from './reservations-filter';
 import { ReservationsPager } from './reservations-pager';
 
-const OVERDUE_EXPLANATION = 'stats() still counts it reserved; the next reserve on this queue reclaims it.';
+const OVERDUE_EXPLANATION = 'It still counts as reserved until the next worker that takes a job from this queue takes it back and runs it again.';
 
 const BADGE: Record<ReservationState, { label: string; tone: BadgeTone }> = {
   running: { label: 'Running', tone: 'info' },
   overdue: { label: 'Overdue', tone: 'warning' },
-  tombstone: { label: 'Tombstone', tone: 'neutral' },
-  mismatch: { label: 'Mismatch', tone: 'bad' },
+  tombstone: { label: 'Job gone', tone: 'neutral' },
+  mismatch: { label: 'Out of date', tone: 'bad' },
 };
 
 function StateBadge({ state }: { state: ReservationState }) {
@@ -45,11 +46,12 @@ function ParkingWarning({ hazard }: { hazard: ParkingHazard }) {
             <span className="font-mono [overflow-wrap:anywhere]">{holder}</span> uses {formatDuration(timeoutSeconds)}
           </span>
         ))}
-        . A worker with a short timeout that reclaims a job held under a longer one parks it until that deadline instead of
-        running it, and a dead holder with a longer timeout leaves its job waiting longer than the reclaiming worker expects.
+        . A worker with a short timeout that tries to take back a job held under a longer one parks it until that deadline
+        instead of running it, and a stopped holder with a longer timeout leaves its job waiting longer than the other workers
+        expect.
       </p>
       <p>
-        The spec&apos;s advice: <q>The way to avoid both is to run one $config[&apos;queue&apos;][&apos;timeout&apos;] across the fleet.</q>
+        To avoid both, give every worker the same timeout (<span className="font-mono">$config[&apos;queue&apos;][&apos;timeout&apos;]</span>).
       </p>
     </Note>
   );
@@ -61,12 +63,17 @@ function Deadline({ row, now }: { row: ReservationRow; now: number }) {
   return <UtcMoment seconds={seconds} now={now} />;
 }
 
+/** A clause as the start of a sentence. */
+function sentence(clause: string): string {
+  return clause.charAt(0).toUpperCase() + clause.slice(1);
+}
+
 function Detail({ row }: { row: ReservationRow }) {
   if (row.state === 'tombstone') {
-    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{row.jobId === null ? 'The entry itself was deleted; only its pending record is left.' : 'The job hash is gone: nothing to run.'}</p>;
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{row.jobId === null ? 'Its entry was deleted too; only the record that it was handed out is left.' : 'The job was deleted while a worker held it: nothing to run.'}</p>;
   }
   if (row.state === 'mismatch') {
-    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{row.mismatch}. The next reserve that reclaims this entry sorts it out.</p>;
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{sentence(row.mismatch ?? 'the job no longer agrees with this hand-out')}. The next worker that takes a job from this queue clears it.</p>;
   }
   return null;
 }
@@ -80,26 +87,26 @@ function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canCh
         <div className="mt-0.5">
           <JobName name={job.name} />
         </div>
-        <div className="text-xs text-zinc-500 dark:text-zinc-400">no stream entry</div>
+        <div className="text-xs text-zinc-500 dark:text-zinc-400">not in a level</div>
       </Cell>
-      <Cell>
-        <span className="font-mono text-xs">{job.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">delayed set</span>
+      <Cell label="Queue, level">
+        <span className="font-mono text-xs">{job.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">with the delayed jobs</span>
       </Cell>
-      <Cell>
+      <Cell label="State">
         <Badge tone="info">Parked</Badge>
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
-          A reclaim arrived before its holder&apos;s deadline, so it waits in the delayed set until then instead of running twice. Parking is
-          not an attempt.
+          A worker tried to take it back before its holder&apos;s deadline, so it waits with the delayed jobs until then instead of
+          running twice. Parking is not an attempt.
         </p>
       </Cell>
-      <Cell numeric>
-        <Absent label="not pending" />
+      <Cell numeric label="Idle">
+        <Absent label="not handed out" />
       </Cell>
-      <Cell numeric>
-        <Absent label="not pending" />
+      <Cell numeric label="Handed out">
+        <Absent label="not handed out" />
       </Cell>
-      <Cell numeric>{job.attempts === null ? <Absent label="unknown" /> : `${job.attempts}/${job.maxAttempts ?? '?'}`}</Cell>
-      <Cell>{Number.isFinite(deadline) && deadline > 0 ? <UtcMoment seconds={deadline} now={now} /> : <Absent label="no deadline" />}</Cell>
+      <Cell numeric label="Attempts">{job.attempts === null ? <Absent label="unknown" /> : `${job.attempts}/${job.maxAttempts ?? '?'}`}</Cell>
+      <Cell label="Deadline">{Number.isFinite(deadline) && deadline > 0 ? <UtcMoment seconds={deadline} now={now} /> : <Absent label="no deadline" />}</Cell>
       {canChange && (
         <Cell>
           <Absent label="nothing to repair: it runs once the deadline passes" />
@@ -111,7 +118,7 @@ function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canCh
 
 function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
   const canChange = useChangePermission().allowed;
-  const label = group.holder === null ? 'Entries nobody holds' : `Jobs held by ${group.holder}`;
+  const label = group.holder === null ? 'Hand-outs nobody holds' : `Jobs held by ${group.holder}`;
   return (
     <DataTable
       label={label}
@@ -123,7 +130,7 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
           <HeaderCell>Queue, level</HeaderCell>
           <HeaderCell>State</HeaderCell>
           <HeaderCell numeric>Idle</HeaderCell>
-          <HeaderCell numeric>Deliveries</HeaderCell>
+          <HeaderCell numeric>Handed out</HeaderCell>
           <HeaderCell numeric>Attempts</HeaderCell>
           <HeaderCell>Deadline</HeaderCell>
           {canChange && <HeaderCell>Actions</HeaderCell>}
@@ -145,7 +152,7 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
             <Detail row={row} />
           </Cell>
           <Cell numeric label="Idle">{formatDuration(row.idleMs / 1000)}</Cell>
-          <Cell numeric label="Deliveries">{formatCount(row.deliveries)}</Cell>
+          <Cell numeric label="Handed out">{`${formatCount(row.deliveries)}×`}</Cell>
           <Cell numeric label="Attempts">{row.attempts === null ? <Absent label="unknown" /> : `${row.attempts}/${row.maxAttempts ?? '?'}`}</Cell>
           <Cell label="Deadline">
             <Deadline row={row} now={now} />
@@ -166,8 +173,8 @@ function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
 
 function holderDescription(group: HolderGroup): string {
   const shown = group.rows.length < group.held ? `, ${formatCount(group.rows.length)} on this page` : '';
-  const entries = `${formatCount(group.held)} ${group.held === 1 ? 'entry' : 'entries'}${shown}`;
-  if (group.holder === null) return `${entries} in a pending list whose job is gone or no longer points at them.`;
+  const entries = `${formatCount(group.held)} ${group.held === 1 ? 'job' : 'jobs'}${shown}`;
+  if (group.holder === null) return `${formatCount(group.held)} left-over ${group.held === 1 ? 'hand-out' : 'hand-outs'}${shown}: the job is gone, or has moved on since.`;
   const parked = group.parked.length === 0 ? '' : `, ${formatCount(group.parked.length)} parked ${group.parked.length === 1 ? 'job' : 'jobs'}`;
   const count = group.held === 0 ? parked.slice(2) : `${entries}${parked}`;
   return group.timeoutSeconds === null ? count : `${count}; its claims imply a timeout of ${formatDuration(group.timeoutSeconds)}.`;
@@ -181,23 +188,23 @@ function Body({ reservations, scope }: { reservations: ReservationsPage; scope: 
         <Stat label="Running" value={counts.running} />
         <Stat label="Overdue" value={counts.overdue} />
         <Stat label="Parked" value={reservations.parkedTotal} />
-        <Stat label="Tombstones" value={counts.tombstone} />
-        <Stat label="Mismatches" value={counts.mismatch} />
+        <Stat label="Job gone" value={counts.tombstone} />
+        <Stat label="Out of date" value={counts.mismatch} />
       </div>
       {reservations.total > 0 && <ChangeControls />}
       {reservations.parkingHazard && <ParkingWarning hazard={reservations.parkingHazard} />}
       {counts.overdue > 0 && (
         <Note title="Overdue jobs">
           <p>
-            An overdue job&apos;s claim has run out and nobody has reclaimed it yet. {OVERDUE_EXPLANATION} If no worker reserves from
-            that queue any more, release it now or fail it.
+            An overdue job&apos;s claim has run out and no worker has taken it back yet. {OVERDUE_EXPLANATION} If no worker takes
+            jobs from that queue any more, release it now or fail it.
           </p>
         </Note>
       )}
       {reservations.truncated && (
         <Note title="Not every reservation is shown">
           <p>
-            There are more queues or pending entries than one read looks at; the first {formatCount(reservations.total)} entries are shown
+            There are more queues or reserved jobs than one read looks at; the first {formatCount(reservations.total)} are shown
             {reservations.queue === null ? '. Filter by a queue to see all of its own.' : '.'}
           </p>
         </Note>
@@ -211,8 +218,8 @@ function Body({ reservations, scope }: { reservations: ReservationsPage; scope: 
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           <p className="font-semibold">{reservations.queue === null ? 'No job is reserved.' : `No job of ${reservations.queue} is reserved.`}</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-            No stream of {reservations.queue !== null ? 'the queue' : reservations.queuesRead === 1 ? 'the one queue' : `the ${formatCount(reservations.queuesRead)} queues`} has an
-            entry delivered to a worker and not acknowledged, and no job waits parked until its holder&apos;s deadline.
+            No worker holds a job of {reservations.queue !== null ? 'the queue' : reservations.queuesRead === 1 ? 'the one queue' : `the ${formatCount(reservations.queuesRead)} queues`},
+            and no job waits parked until a holder&apos;s deadline.
           </p>
         </div>
       ) : (
@@ -251,9 +258,8 @@ export function ReservationsView({ scope }: { scope: ReservationsScope }) {
       <div className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">Reservations</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Every entry a worker was handed and has not acknowledged, read from the consumer groups&apos; pending lists and joined with
-          its job, and every job parked in a delayed set until its holder&apos;s deadline. Who holds a job is its{' '}
-          <span className="font-mono">reserved_by</span> (host:pid).
+          Every job handed to a worker and not finished yet, by the worker holding it (its host and process id), and every job parked
+          until its holder&apos;s deadline. <GlossaryLink>What these words mean</GlossaryLink>
         </p>
       </div>
       <LiveErrorBanner title="Cannot read the reservations" view={view} />

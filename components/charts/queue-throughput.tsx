@@ -4,14 +4,25 @@ import { useState } from 'react';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { EmptyList, Section } from '@/components/ui/section';
-import { CHART_RANGES, DEFAULT_CHART_RANGE, queueHistoryQuery, type HistoryRange } from '@/lib/queries/throughput';
+import { CHART_RANGES, queueHistoryQuery, type HistoryRange } from '@/lib/queries/throughput';
 import { ThroughputChart } from './throughput-chart';
 
 const RANGE_NAMES: Record<HistoryRange, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours', '7d': '7 days' };
 
-/** One queue's throughput over a chosen range, live. */
-export function QueueThroughput({ queue }: { queue: string }) {
-  const [range, setRange] = useState<HistoryRange>(DEFAULT_CHART_RANGE);
+/**
+ * One queue's throughput over a chosen range, live. The range is the page's
+ * `?range=` (`initialRange`, read on the server): choosing another writes it
+ * there without a navigation, so the address shared or reloaded shows the
+ * same range.
+ */
+export function QueueThroughput({ queue, initialRange }: { queue: string; initialRange: HistoryRange }) {
+  const [range, setRange] = useState<HistoryRange>(initialRange);
+  const choose = (choice: HistoryRange) => {
+    setRange(choice);
+    const address = new URL(window.location.href);
+    address.searchParams.set('range', choice);
+    window.history.replaceState(null, '', address);
+  };
   const view = useLiveQuery(queueHistoryQuery(queue, range));
   const points = view.data?.points;
   return (
@@ -25,7 +36,7 @@ export function QueueThroughput({ queue }: { queue: string }) {
               key={choice}
               type="button"
               aria-pressed={choice === range}
-              onClick={() => setRange(choice)}
+              onClick={() => choose(choice)}
               className="rounded border border-zinc-300 px-2 py-0.5 aria-pressed:bg-zinc-900 aria-pressed:text-white dark:border-zinc-700 dark:aria-pressed:bg-zinc-100 dark:aria-pressed:text-zinc-900"
             >
               {RANGE_NAMES[choice]}

@@ -7,6 +7,7 @@ import { formatUtc } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { perSecond, type HistoryPoint } from '@/lib/queries/throughput';
 import { useDarkScheme } from './use-dark-scheme';
+import { utcAxisLabels, utcLegendMoment } from './utc-axis';
 
 const HEIGHT = 260;
 
@@ -51,16 +52,18 @@ function options(width: number, palette: Palette): uPlot.Options {
     // The legend shows each series' value under the cursor: the hover values.
     legend: { live: true },
     cursor: { drag: { x: false, y: false } },
+    // Ticks fall on UTC minutes, hours and days, whatever the browser's zone.
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
     scales: { x: { time: true }, rate: { auto: true, range: (_chart, min, max) => [0, Math.max(1, max, min)] }, jobs: { auto: true } },
     series: [
-      {},
+      { label: 'Time', value: (_chart, seconds: number | null) => (seconds === null ? '—' : utcLegendMoment(seconds)) },
       { label: 'Processed', scale: 'rate', stroke: palette.processed, width: 2, value: rate },
       { label: 'Pushed', scale: 'rate', stroke: palette.pushed, width: 1.5, value: rate },
       { label: 'Failed', scale: 'rate', stroke: palette.failed, width: 1.5, value: rate },
       { label: 'Pending', scale: 'jobs', stroke: palette.pending, width: 1, dash: [4, 4], value: count },
     ],
     axes: [
-      { ...axis },
+      { ...axis, values: (_chart, splits, _axis, _space, step) => utcAxisLabels(splits, step) },
       { ...axis, scale: 'rate', label: 'jobs per second', size: 60 },
       { ...axis, scale: 'jobs', side: 1, label: 'pending', size: 60, grid: { show: false } },
     ],

@@ -39,7 +39,7 @@ export function DelayedTimelineCompact({ queue }: { queue: string }) {
             <span className={timeline.overdue > 0 ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}>
               {formatCount(timeline.overdue)} overdue
             </span>
-            {timeline.overdue > 0 && ' (due, waiting for a worker reserving from this queue to promote them)'}
+            {timeline.overdue > 0 && ' (due, waiting for a worker taking a job from this queue to move them into their levels)'}
             {timeline.attendance.unattended && <strong className="font-semibold">; no worker seems to reserve from this queue</strong>}
             {' · '}
             {formatCount(hourTotal)} due in the next hour · {formatCount(timeline.total)} delayed in all

@@ -13,11 +13,11 @@ function jobs(count: number): string {
 
 /** A whole "promote due jobs now" run: every step's promoted and vanished ids added up. */
 export function promoteOutcome({ promoted, vanished, cancelled, error }: { promoted: number; vanished: number; cancelled: boolean; error?: string }): Outcome {
-  const gone = vanished > 0 ? `; ${jobs(vanished)} whose hash was gone ${vanished === 1 ? 'was' : 'were'} removed from the delayed set` : '';
-  if (error !== undefined) return { tone: 'error', message: promoted + vanished > 0 ? `Promoted ${jobs(promoted)}${gone}, then: ${error}` : error };
-  if (cancelled) return { tone: 'success', message: `Stopped after promoting ${jobs(promoted)}${gone}` };
-  if (promoted + vanished === 0) return { tone: 'error', message: 'No job was due any more: a worker promoted them meanwhile' };
-  return { tone: 'success', message: `Promoted ${jobs(promoted)} to ${promoted === 1 ? 'its stream' : 'their streams'}${gone}` };
+  const gone = vanished > 0 ? `; ${jobs(vanished)} already deleted ${vanished === 1 ? 'was' : 'were'} removed from the delayed jobs` : '';
+  if (error !== undefined) return { tone: 'error', message: promoted + vanished > 0 ? `Moved ${jobs(promoted)} in${gone}, then: ${error}` : error };
+  if (cancelled) return { tone: 'success', message: `Stopped after moving ${jobs(promoted)} in${gone}` };
+  if (promoted + vanished === 0) return { tone: 'error', message: 'No job was due any more: a worker moved them in meanwhile' };
+  return { tone: 'success', message: `Moved ${jobs(promoted)} into ${promoted === 1 ? 'its level' : 'their levels'}${gone}` };
 }
 
 /** What running one delayed job now did. */
@@ -32,10 +32,10 @@ export function runNowOutcome(
         message: `Job ${id} stays parked: ${result.holder === '' ? 'its holder' : result.holder} holds its claim until ${formatUtc(result.until, result.until)}, and running it now would run it a second time beside that worker. It runs once the claim ends.`,
       };
     case 'promoted':
-      return { tone: 'success', message: `Job ${id} is ready: it joined the stream of level ${result.level}` };
+      return { tone: 'success', message: `Job ${id} is ready: it joined level ${result.level}` };
     case 'gone':
-      return { tone: 'error', message: `Job ${id} is gone: its hash was deleted, so it was only removed from the delayed set` };
+      return { tone: 'error', message: `Job ${id} is gone: it was deleted, so it was only removed from the delayed jobs` };
     case 'not-delayed':
-      return { tone: 'error', message: `Job ${id} was no longer delayed: a worker promoted it meanwhile, or it already ran` };
+      return { tone: 'error', message: `Job ${id} was no longer delayed: a worker moved it in meanwhile, or it already ran` };
   }
 }

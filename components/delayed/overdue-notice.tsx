@@ -22,8 +22,9 @@ export function OverdueNotice({ timeline }: { timeline: DelayedTimeline }) {
       }`}
     >
       <p>
-        <strong className="tabular-nums">{formatCount(overdue)}</strong> {overdue === 1 ? 'job is' : 'jobs are'} due but not promoted.
-        Nothing promotes them unless a worker reserves from this queue (each reserve moves at most 50), or you promote them here.
+        <strong className="tabular-nums">{formatCount(overdue)}</strong> {overdue === 1 ? 'job is' : 'jobs are'} due but not moved into
+        {overdue === 1 ? ' its level' : ' their levels'} yet. Only a worker taking a job from this queue moves them in (at most 50 each
+        time), or you do it here.
       </p>
       {attendance.oldestOverdueAt !== null && (
         <p>
@@ -32,9 +33,9 @@ export function OverdueNotice({ timeline }: { timeline: DelayedTimeline }) {
       )}
       {attendance.unattended && (
         <p className="font-semibold">
-          No worker seems to reserve from this queue: its oldest due job has waited over a minute, and no stream of the queue has handed
-          out an entry added since then
-          {attendance.lastDeliveredEntryAt === null ? ' (none has ever handed one out).' : '.'}
+          No worker seems to take jobs from this queue: its oldest due job has waited over a minute, and no job that became ready since
+          then has been handed to a worker
+          {attendance.lastDeliveredEntryAt === null ? ' (no job of it ever was).' : '.'}
         </p>
       )}
     </div>

@@ -12,7 +12,7 @@ import { getTabConnection } from '@/lib/queries/tab-connection';
 const NO_ANSWER = 'The QueueLens server did not answer; jobs may or may not have moved. The page shows where they are as soon as a read succeeds.';
 
 /**
- * "Promote due jobs now" and "run this job now" for one queue. Promotion
+ * "Move due jobs now" and "run this job now" for one queue. Promotion
  * runs as a sequence of bounded server calls (each one script moving at
  * most 50), with progress and Cancel between them; both report with a toast
  * and refresh whatever shows the queue's jobs.

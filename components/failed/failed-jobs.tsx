@@ -2,7 +2,7 @@
 
 import type { Route } from 'next';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { Banner } from '@/components/ui/banner';
@@ -15,13 +15,22 @@ import { holdRows, type HeldRows } from './hold-rows';
 import { useFailedSearch } from './use-failed-search';
 
 /** `/failed`: every failed job page by page, or the jobs matching a filter. */
-export function FailedJobs({ filter, page }: { filter: FailedFilter; page: number }) {
+export function FailedJobs({ filter, page, queues }: { filter: FailedFilter; page: number; queues: readonly string[] }) {
   return (
     <div className="space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight">Failed jobs</h1>
-      <FailedFilterForm filter={filter} />
+      <FailedFilterForm filter={filter} queues={queues} />
       {isFiltered(filter) ? <SearchResults filter={filter} /> : <BrowsePages page={page} />}
     </div>
+  );
+}
+
+/** The button that puts rows which arrived while the list held still on top of it. */
+function ShowArrivals({ onShow, children }: { onShow: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="rounded-md border border-blue-300 bg-blue-50 px-3 py-1.5 font-medium text-blue-900 hover:bg-blue-100 dark:border-blue-800 dark:bg-blue-950/60 dark:text-blue-100" onClick={onShow}>
+      {children}
+    </button>
   );
 }
 
@@ -75,9 +84,9 @@ function BrowsePages({ page }: { page: number }) {
           {/* Always in the page, so the count is announced when newer failures arrive. */}
           <div role="status" aria-live="polite" className="text-sm">
             {held !== null && held.arrived > 0 && (
-              <button type="button" className="rounded-md border border-blue-300 bg-blue-50 px-3 py-1.5 font-medium text-blue-900 hover:bg-blue-100 dark:border-blue-800 dark:bg-blue-950/60 dark:text-blue-100" onClick={show}>
+              <ShowArrivals onShow={show}>
                 {formatCount(held.arrived)} new {held.arrived === 1 ? 'failure' : 'failures'} — show
-              </button>
+              </ShowArrivals>
             )}
           </div>
           <FailedList
@@ -117,8 +126,17 @@ function PageLink({ page, disabled, label }: { page: number; disabled: boolean; 
   );
 }
 
+/** The newest failure in a poll of the newest page, as a key that changes when a failure arrives; null before the first poll. */
+function newestFailureOf(rows: readonly FailedRowView[] | undefined): string | null {
+  if (rows === undefined) return null;
+  const newest = rows[0];
+  return newest === undefined ? 'none' : `${newest.failedAtSeconds} ${newest.id}`;
+}
+
 function SearchResults({ filter }: { filter: FailedFilter }) {
-  const { search, cancel, restart } = useFailedSearch(filter);
+  // The newest page's poll (a shared read) says when failures arrive; only then is the newest part of the set searched again.
+  const newest = useLiveQuery(failedPageQuery(0));
+  const { search, arrived, showArrived, cancel, restart } = useFailedSearch(filter, newestFailureOf(newest.data?.rows));
   const [page, setPage] = useState(1);
   const lastPage = Math.max(1, Math.ceil(search.matches.length / FAILED_PAGE_SIZE));
   const shownPage = Math.min(page, lastPage);
@@ -143,6 +161,11 @@ function SearchResults({ filter }: { filter: FailedFilter }) {
           <button type="button" className="button-secondary" onClick={restart}>
             Search again
           </button>
+        )}
+        {arrived > 0 && (
+          <ShowArrivals onShow={showArrived}>
+            {formatCount(arrived)} new {arrived === 1 ? 'match' : 'matches'} since you searched — show
+          </ShowArrivals>
         )}
       </div>
       {!search.running && search.error === null && search.matches.length === 0 ? (

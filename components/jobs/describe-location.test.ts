@@ -11,7 +11,7 @@ describe('describeLocation', () => {
       NOW - 22,
     );
     expect(words).toMatchObject({ kind: 'reserved', headline: 'Reserved by web-1:4242 until 12:00:03 UTC (in 25 s)' });
-    expect(words.detail).toContain('Delivered 2 times, last 25 s ago.');
+    expect(words.detail).toContain('Handed out 2 times, last 25 s ago.');
   });
 
   it('says a claim that ran out waits for the next reserve', () => {
@@ -20,7 +20,7 @@ describe('describeLocation', () => {
       kind: 'overdue',
       headline: 'Held by web-1:4242, claim ran out at 11:57:00 UTC (3 min ago)',
     });
-    expect(describeLocation(location, NOW).detail).toMatch(/^The next reserve on this queue reclaims it\. Delivered once/);
+    expect(describeLocation(location, NOW).detail).toMatch(/^Handed out once, .* the next worker that takes a job from this queue takes it back/);
     expect(describeLocation({ ...location, reservedUntil: NOW }, NOW).headline).toBe('Held by web-1:4242, claim ran out at 12:00:00 UTC (just now)');
     expect(describeLocation({ ...location, reservedUntil: 0, reservedBy: '' }, NOW).headline).toBe('Held by an unnamed worker, its claim has no deadline');
   });
@@ -31,11 +31,11 @@ describe('describeLocation', () => {
     );
     expect(describeLocation({ state: 'delayed', until: NOW - 5, parked: false }, NOW)).toMatchObject({
       kind: 'due',
-      headline: 'Due since 11:59:55 UTC (5 s ago), waiting for a worker to promote it',
+      headline: 'Due since 11:59:55 UTC (5 s ago), waiting for a worker to move it into its level',
     });
     expect(describeLocation({ state: 'delayed', until: NOW + 25, parked: true }, NOW)).toMatchObject({
       kind: 'parked',
-      headline: "Parked until 12:00:25 UTC, in 25 s (a reclaim arrived before the holder's deadline)",
+      headline: "Parked until 12:00:25 UTC, in 25 s (a worker tried to take it back before the holder's deadline)",
     });
   });
 
@@ -46,6 +46,6 @@ describe('describeLocation', () => {
       headline: 'Ready at priority -5: waiting for a worker',
       detail: expect.stringContaining('entry 1785649677469-0'),
     });
-    expect(describeLocation({ state: 'stray' }, NOW).headline).toBe('Stray: in no stream, delayed set or failed set');
+    expect(describeLocation({ state: 'stray' }, NOW).headline).toBe('Stray: in no level, not delayed and not failed');
   });
 });

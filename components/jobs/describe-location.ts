@@ -33,11 +33,11 @@ export function describeLocation(location: JobLocation, now: number): LocationWo
       return {
         kind: 'ready',
         headline: `Ready at priority ${location.level}: waiting for a worker`,
-        detail: `In its queue's stream as entry ${location.entry}. Workers take higher levels first, then each level oldest first.`,
+        detail: `In its level (entry ${location.entry}). Workers take higher levels first, then each level oldest first.`,
       };
     case 'reserved': {
       const { reservedBy, reservedUntil, deliveries } = location;
-      const delivered = `Delivered ${times(deliveries)}, last ${formatDuration(location.idleMs / 1000)} ago.`;
+      const delivered = `Handed out ${times(deliveries)}, last ${formatDuration(location.idleMs / 1000)} ago.`;
       if (!location.overdue) {
         return {
           kind: 'reserved',
@@ -52,7 +52,7 @@ export function describeLocation(location: JobLocation, now: number): LocationWo
       return {
         kind: 'overdue',
         headline: `Held by ${holder(reservedBy)}, ${ranOut}`,
-        detail: `The next reserve on this queue reclaims it. ${delivered} The holder most likely stopped; the job counts as reserved until a worker reclaims it.`,
+        detail: `${delivered} The holder most likely stopped. The job counts as reserved until the next worker that takes a job from this queue takes it back and runs it again.`,
       };
     }
     case 'delayed': {
@@ -60,21 +60,21 @@ export function describeLocation(location: JobLocation, now: number): LocationWo
       if (location.parked) {
         return {
           kind: 'parked',
-          headline: `Parked until ${formatUtc(until, now)}, ${formatRelative(until, now)} (a reclaim arrived before the holder's deadline)`,
+          headline: `Parked until ${formatUtc(until, now)}, ${formatRelative(until, now)} (a worker tried to take it back before the holder's deadline)`,
           detail: 'It waits for the deadline of the worker that held it instead of running twice at once; parking is not an attempt.',
         };
       }
       if (until <= now) {
         return {
           kind: 'due',
-          headline: `Due since ${formatUtc(until, now)} (${formatRelative(until, now)}), waiting for a worker to promote it`,
-          detail: 'Only a worker reserving from this queue moves a due job into its stream; none has since it became due.',
+          headline: `Due since ${formatUtc(until, now)} (${formatRelative(until, now)}), waiting for a worker to move it into its level`,
+          detail: 'Only a worker taking a job from this queue moves a due job into its level; none has since it became due.',
         };
       }
       return {
         kind: 'delayed',
         headline: `Delayed until ${formatUtc(until, now)} (${formatRelative(until, now)})`,
-        detail: 'Once it is due, the next worker reserving from this queue moves it to the back of its stream.',
+        detail: 'Once it is due, the next worker taking a job from this queue moves it to the back of its level.',
       };
     }
     case 'failed':
@@ -86,8 +86,8 @@ export function describeLocation(location: JobLocation, now: number): LocationWo
     case 'stray':
       return {
         kind: 'stray',
-        headline: 'Stray: in no stream, delayed set or failed set',
-        detail: 'Its hash exists, but no worker will find it: it may be half-written, or left by a script that did not finish.',
+        headline: 'Stray: in no level, not delayed and not failed',
+        detail: 'The job is stored, but no worker will find it: it may be half-written, or left by a script that did not finish. The doctor can put it back in its level.',
       };
   }
 }

@@ -25,7 +25,7 @@ export interface Outcome {
 export function retryOutcome(id: number, result: { requeued: readonly number[]; notFailed: readonly number[]; missing: readonly number[] }): Outcome {
   if (result.requeued.includes(id)) return { tone: 'success', message: `Retried job ${id}` };
   if (result.missing.includes(id)) {
-    return { tone: 'error', message: `Job ${id} is gone: its hash was deleted, so it was only removed from the failed list` };
+    return { tone: 'error', message: `Job ${id} is gone: it was already deleted, so it was only removed from the failed list` };
   }
   return { tone: 'error', message: `Job ${id} was no longer failed` };
 }

@@ -34,7 +34,7 @@ function TruncationNote({ id, field, value }: { id: number; field: string; value
 }
 
 function FieldValue({ detail, name, value }: { detail: JobDetail; name: string; value: DisplayValue | null }) {
-  if (value === null) return <Absent label="not in the hash" />;
+  if (value === null) return <Absent label="not stored" />;
   if (value.bytes === 0) return <span className="text-zinc-500 italic dark:text-zinc-400">empty</span>;
 
   if (name === 'payload') {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { JobLocation } from '@/lib/inspect/job-detail';
+import { GlossaryLink } from '@/components/glossary/glossary-link';
 import { describeLocation, type LocationKind } from './describe-location';
 
 const TONE: Record<LocationKind, string> = {
@@ -13,13 +14,33 @@ const TONE: Record<LocationKind, string> = {
   failed: 'border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50',
 };
 
+/** The glossary's word for each place a job can be; a stray job is the doctor's to explain. */
+const TERM: Record<LocationKind, { id: string; word: string } | null> = {
+  ready: { id: 'level', word: 'level' },
+  reserved: { id: 'claim', word: 'claim' },
+  delayed: { id: 'delayed', word: 'delayed' },
+  parked: { id: 'parked', word: 'parked' },
+  due: { id: 'due', word: 'due' },
+  overdue: { id: 'overdue', word: 'overdue' },
+  stray: null,
+  failed: { id: 'failed', word: 'failed' },
+};
+
 /** Where the job is now, in plain words, and what follows from it; `children` (its errors' first lines) below. */
 export function JobLocationNote({ location, now, children }: { location: JobLocation; now: number; children?: ReactNode }) {
   const { kind, headline, detail } = describeLocation(location, now);
   return (
     <div className={`rounded-md border px-4 py-3 ${TONE[kind]}`}>
       <p className="font-medium [overflow-wrap:anywhere]">{headline}</p>
-      <p className="mt-1 text-sm opacity-90">{detail}</p>
+      <p className="mt-1 text-sm opacity-90">
+        {detail}
+        {TERM[kind] !== null && (
+          <>
+            {' '}
+            <GlossaryLink term={TERM[kind].id}>What “{TERM[kind].word}” means</GlossaryLink>
+          </>
+        )}
+      </p>
       {children}
     </div>
   );

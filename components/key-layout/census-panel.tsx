@@ -111,7 +111,7 @@ export function CensusPanel({ prefix }: { prefix: string }) {
             <Stat label="Job hashes" value={census.jobs} />
             <Stat label="Unique keys" value={census.uniques} />
             <Stat label="Queue structures" value={census.structural} />
-            <Stat label="Strangers" value={census.strangerCount} />
+            <Stat label={STRANGERS} value={census.strangerCount} />
           </div>
           {census.wrongTypeCount > 0 && <KeyList label={WRONG_TYPE} keys={census.wrongType} count={census.wrongTypeCount} />}
           {census.strangerCount > 0 ? (

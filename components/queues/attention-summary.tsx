@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { GlossaryLink } from '@/components/glossary/glossary-link';
 import { Callout } from '@/components/ui/banner';
 import type { OverviewQueue } from '@/lib/queries/overview';
 import { describeMark, describeQueuesMarked } from './describe-mark';
@@ -27,6 +28,9 @@ export function AttentionSummary({ queues, now }: { queues: readonly OverviewQue
           </li>
         ))}
       </ul>
+      <p className="mt-1 text-sm">
+        <GlossaryLink term="no-worker">What the marks mean</GlossaryLink>
+      </p>
     </Callout>
   );
 }

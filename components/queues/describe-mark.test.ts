@@ -23,7 +23,7 @@ describe('describeMark', () => {
     });
     expect(describeMark('mail', { kind: 'failing', failures: 3, minutes: 15, latestError: '' }, NOW).detail).toBe('3 failures in the last 15 min');
     expect(describeMark('mail', { kind: 'overdueDelayed', due: 1, dueSeconds: 4000 }, NOW)).toMatchObject({
-      detail: '1 delayed job due for 1 h 6 min, not moved to the queue',
+      detail: '1 delayed job due for 1 h 6 min, not moved into the queue',
       href: '/queues/mail/delayed',
     });
   });

@@ -45,9 +45,9 @@ export function describeMark(queue: string, mark: QueueMark, now: number): MarkV
     case 'overdueDelayed':
       return {
         title: 'Overdue delayed',
-        detail: `${plural(mark.due, 'delayed job', 'delayed jobs')} due for ${formatDuration(mark.dueSeconds)}, not moved to the queue`,
+        detail: `${plural(mark.due, 'delayed job', 'delayed jobs')} due for ${formatDuration(mark.dueSeconds)}, not moved into the queue`,
         href: delayedOfQueueHref(queue),
-        action: 'Promote them',
+        action: 'Move them in',
       };
   }
 }

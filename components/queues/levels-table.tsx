@@ -18,7 +18,7 @@ export function LevelsTable({ label, levels }: { label: string; levels: readonly
           <HeaderCell numeric>Level</HeaderCell>
           <HeaderCell>Stream key</HeaderCell>
           <HeaderCell numeric>Length</HeaderCell>
-          <HeaderCell numeric>Delivered, not acknowledged</HeaderCell>
+          <HeaderCell numeric>Reserved</HeaderCell>
           <HeaderCell>Consumer group</HeaderCell>
         </>
       }

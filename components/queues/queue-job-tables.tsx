@@ -39,7 +39,7 @@ export function NextJobsTable({ label, jobs, now }: { label: string; jobs: Queue
   );
 }
 
-/** Delayed jobs, due soonest first; a due one waits for a worker reserving from this queue to promote it. */
+/** Delayed jobs, due soonest first; a due one waits for a worker taking a job from this queue to move it into its level. */
 export function DelayedJobsTable({ label, jobs, now }: { label: string; jobs: QueueDetail['delayedSoonest']; now: number }) {
   return (
     <DataTable
@@ -62,7 +62,7 @@ export function DelayedJobsTable({ label, jobs, now }: { label: string; jobs: Qu
             <JobName name={job.name} />
           </Cell>
           <Cell>
-            <DueMoment dueAt={job.dueAt} now={now} overdueLabel="due, waiting for a worker to promote it" />
+            <DueMoment dueAt={job.dueAt} now={now} overdueLabel="due, waiting for a worker to move it into its level" />
           </Cell>
         </tr>
       ))}

@@ -57,7 +57,7 @@ describe('readReservations', () => {
     expect(rowOf(reservations, running!).idleMs).toBeGreaterThanOrEqual(1000);
     expect(rowOf(reservations, overdue!)).toMatchObject({ state: 'overdue', reservedBy: 'web-2:200', timeoutSeconds: 1 });
     expect(rowOf(reservations, gone!)).toMatchObject({ state: 'tombstone', entry: goneJob.entry, name: null, reservedBy: '' });
-    expect(rowOf(reservations, parked!)).toMatchObject({ state: 'mismatch', entry: parkedJob.entry, mismatch: expect.stringContaining('no stream entry') });
+    expect(rowOf(reservations, parked!)).toMatchObject({ state: 'mismatch', entry: parkedJob.entry, mismatch: expect.stringContaining('no longer handed out') });
     expect(rowOf(reservations, unmarked!)).toMatchObject({ state: 'mismatch', entry: unmarkedJob.entry, mismatch: 'the job says it is not reserved' });
     expect(rowOf(reservations, null, deletedJob.entry)).toMatchObject({ state: 'tombstone', jobId: null });
     expect(deleted).toBe(deletedJob.id);

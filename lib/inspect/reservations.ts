@@ -167,7 +167,8 @@ export function serverMs([seconds, micros]: [string, string]): number {
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
-async function readQueueNames(queue: RedisQueue, maxQueues: number): Promise<{ names: string[]; truncated: boolean }> {
+/** The registered queues' names, sorted, at most `maxQueues` (SSCAN, 200 a step): what a page can be filtered by. */
+export async function readQueueNames(queue: RedisQueue, maxQueues: number): Promise<{ names: string[]; truncated: boolean }> {
   const names = new Set<string>();
   let cursor = '0';
   do {
@@ -298,7 +299,7 @@ function classify(pending: PendingEntry, job: EntryJob, now: number, keys: Queue
   row.maxAttempts = maxAttempts ?? null;
   row.state = 'mismatch';
   if ((hashEntry ?? '') !== pending.entry) {
-    row.mismatch = hashEntry ? `the job now points at entry ${hashEntry}` : 'the job points at no stream entry (parked, failed or delayed)';
+    row.mismatch = hashEntry ? `the job has since been handed out again (entry ${hashEntry})` : 'the job is no longer handed out (it is parked, failed or delayed)';
     return row;
   }
   const deadline = Number(reservedUntil ?? 0) || 0;

@@ -11,6 +11,11 @@ export const CHART_RANGES = ['15m', '1h', '24h', '7d'] as const satisfies readon
 /** The range a queue's chart opens on (and the page prefetches): an hour of 5-second points. */
 export const DEFAULT_CHART_RANGE: HistoryRange = '1h';
 
+/** The chart range a queue page's `?range=` names; the default for none or one it does not offer, so an old or mistyped link still opens the page. */
+export function chartRangeFromParam(value: string | null | undefined): HistoryRange {
+  return CHART_RANGES.find((range) => range === value) ?? DEFAULT_CHART_RANGE;
+}
+
 /** GET /api/queues/{queue}/history?range=: one queue's throughput points over the range, oldest first. */
 export interface QueueHistory {
   queue: string;

@@ -1,7 +1,11 @@
 import 'server-only';
 import { z } from 'zod';
 import { readFailedPage, searchFailed, type FailedFilter, type FailedPage, type FailedSearchChunk } from '@/lib/inspect/failed';
+import { readQueueNames } from '@/lib/inspect/reservations';
 import { readCapability, type ReadResult } from './queue';
+
+/** The queue filter offers as many queues as the reservations page's picker. */
+const FILTER_QUEUES = 1000;
 
 /** How far one search request looks, so that each answers quickly and the page can show progress. */
 const SEARCH_SCAN_PER_REQUEST = 2000;
@@ -26,4 +30,9 @@ export function readFailed(offset: number, limit: number): Promise<ReadResult<Fa
 /** The next chunk of a search, for GET /api/failed/search. */
 export function readFailedSearch(filter: FailedFilter, offset: number): Promise<ReadResult<FailedSearchChunk>> {
   return readCapability('failedList', (queue) => searchFailed(queue, filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
+}
+
+/** The registered queues, sorted, for the failed list's queue picker; shared like the pages' reads. */
+export function readFailedFilterQueues(): Promise<ReadResult<string[]>> {
+  return readCapability('failedList', async (queue) => (await readQueueNames(queue, FILTER_QUEUES)).names, ['queue-names']);
 }

@@ -109,7 +109,7 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
         onConfirm={forget}
         onCancel={() => setConfirming(false)}
       >
-        <p>Job {id} is removed from the failed list and its hash is deleted: its payload and error are gone for good.</p>
+        <p>Job {id} is removed from the failed list and deleted: its payload and error are gone for good.</p>
         <p>This cannot be undone.</p>
       </ConfirmDialog>
     </div>

@@ -67,7 +67,7 @@ function GoneJob({ gone }: { gone: JobGone }) {
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
         {neverExisted
           ? `Ids are handed out in order, and the highest so far is ${gone.lastId}. Check the id, or the connection the page shows.`
-          : 'A job’s hash is deleted when it completes or is forgotten, so nothing of it is left to show.'}
+          : 'A job is deleted when it completes or is forgotten, so nothing of it is left to show.'}
       </p>
     </div>
   );
@@ -120,7 +120,7 @@ export function JobDetailView({ id }: { id: number }) {
             )}
             <HeldJobControls detail={detail} />
           </Section>
-          <Section title="Fields" description="The job's hash as stored. Bytes that are not UTF-8 show as \xNN.">
+          <Section title="Fields" description="Every field of the job as stored (a Redis hash). Bytes that are not UTF-8 show as \xNN.">
             <JobFields detail={detail} />
           </Section>
         </>

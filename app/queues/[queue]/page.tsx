@@ -4,7 +4,7 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
-import { DEFAULT_CHART_RANGE, queueHistoryQuery } from '@/lib/queries/throughput';
+import { chartRangeFromParam, queueHistoryQuery } from '@/lib/queries/throughput';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
 import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
@@ -18,14 +18,18 @@ export const dynamic = 'force-dynamic';
 
 interface Props {
   params: Promise<{ queue: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Queue ${queueFromMetadataParam((await params).queue)} · QueueLens` };
 }
 
-export default async function QueuePage({ params }: Props) {
+export default async function QueuePage({ params, searchParams }: Props) {
   const segment = (await params).queue;
+  const { range: rangeParam } = await searchParams;
+  // The chart's range is in the address, so a link shows the same range.
+  const range = chartRangeFromParam(typeof rangeParam === 'string' ? rangeParam : null);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
   const lacks = await absentCapability('queueDetail');
@@ -35,11 +39,11 @@ export default async function QueuePage({ params }: Props) {
     prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name)),
     // The delayed timeline's glance (components/delayed/delayed-compact.tsx) arrives drawn too.
     prefetchLiveQuery(queryClient, delayedTimelineQuery(name), () => readDelayedTimelinePage(name)),
-    prefetchLiveQuery(queryClient, queueHistoryQuery(name, DEFAULT_CHART_RANGE), () => readQueueHistory(name, DEFAULT_CHART_RANGE)),
+    prefetchLiveQuery(queryClient, queueHistoryQuery(name, range), () => readQueueHistory(name, range)),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <QueueDetailView name={name} />
+      <QueueDetailView name={name} chartRange={range} />
     </HydrationBoundary>
   );
 }

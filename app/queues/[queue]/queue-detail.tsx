@@ -1,8 +1,10 @@
 'use client';
 
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { QueueThroughput } from '@/components/charts/queue-throughput';
 import { DelayedTimelineCompact } from '@/components/delayed/delayed-compact';
+import { GlossaryLink } from '@/components/glossary/glossary-link';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { LevelsTable } from '@/components/queues/levels-table';
@@ -12,6 +14,7 @@ import { formatCount } from '@/components/ui/format-count';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import type { QueueDetail } from '@/lib/queries/queue-detail';
+import type { HistoryRange } from '@/lib/queries/throughput';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
 import { failedOfQueueHref, overviewHref } from '@/lib/routes';
 
@@ -49,7 +52,7 @@ function hasNothing(detail: QueueDetail): boolean {
 }
 
 /** One queue, live: counts, priority levels, the next jobs, the delayed ones due soonest and its latest failures. */
-export function QueueDetailView({ name }: { name: string }) {
+export function QueueDetailView({ name, chartRange }: { name: string; chartRange: HistoryRange }) {
   const view = useLiveQuery(queueDetailQuery(name));
   const detail = view.data;
 
@@ -71,18 +74,40 @@ export function QueueDetailView({ name }: { name: string }) {
           </p>
         </div>
       ) : (
-        <QueueBody detail={detail} />
+        <QueueBody detail={detail} chartRange={chartRange} />
       )}
     </div>
   );
 }
 
-function levelsDescription({ levels, levelCount }: QueueDetail): string {
+function levelsDescription({ levels, levelCount }: QueueDetail): ReactNode {
   const shown = levelCount > levels.length ? ` The highest ${formatCount(levels.length)} of its ${formatCount(levelCount)} levels are shown.` : '';
-  return `One stream per priority level; workers take from the highest level first.${shown}`;
+  return (
+    <>
+      One line of waiting jobs per <GlossaryLink term="level">priority level</GlossaryLink> (a Redis stream); workers take from the highest
+      level first.{shown}
+    </>
+  );
 }
 
-function QueueBody({ detail }: { detail: QueueDetail }) {
+/**
+ * Why no job waits in a level while the Pending figure above says some are
+ * pending: that figure counts due delayed jobs too, which wait for a worker to
+ * move them in. Said here so the two figures agree.
+ */
+function nothingWaiting(pending: number | undefined): ReactNode {
+  if (pending === undefined || pending === 0) return 'No job is waiting to run.';
+  const one = pending === 1;
+  return (
+    <>
+      No job waits in a level: the {formatCount(pending)} <GlossaryLink term="pending">pending</GlossaryLink> {one ? 'is a' : 'are all'}{' '}
+      <GlossaryLink term="due">due</GlossaryLink> delayed {one ? 'job' : 'jobs'}, moved into {one ? 'its level' : 'their levels'} when a
+      worker next takes a job from this queue.
+    </>
+  );
+}
+
+function QueueBody({ detail, chartRange }: { detail: QueueDetail; chartRange: HistoryRange }) {
   const { counts, now } = detail;
   return (
     <>
@@ -97,13 +122,13 @@ function QueueBody({ detail }: { detail: QueueDetail }) {
         <Banner title="Cannot count this queue's jobs">{counts.error}</Banner>
       )}
 
-      <QueueThroughput queue={detail.queue} />
+      <QueueThroughput queue={detail.queue} initialRange={chartRange} />
 
       <Section title={LEVELS} description={levelsDescription(detail)}>
         {detail.levels.length > 0 ? (
           <LevelsTable label={LEVELS} levels={detail.levels} />
         ) : (
-          <EmptyList>No priority levels: no job of this queue has been in a stream yet.</EmptyList>
+          <EmptyList>No priority levels: no job of this queue has waited in a level yet.</EmptyList>
         )}
       </Section>
 
@@ -111,13 +136,13 @@ function QueueBody({ detail }: { detail: QueueDetail }) {
         {detail.nextJobs.length > 0 ? (
           <NextJobsTable label={NEXT} jobs={detail.nextJobs} now={now} />
         ) : (
-          <EmptyList>No job is waiting in a stream.</EmptyList>
+          <EmptyList>{nothingWaiting(counts.error === undefined ? counts.pending : undefined)}</EmptyList>
         )}
       </Section>
 
       <DelayedTimelineCompact queue={detail.queue} />
 
-      <Section title={DELAYED} description="A delayed job joins its stream once it is due and a worker reserving from this queue promotes it.">
+      <Section title={DELAYED} description="A delayed job moves into its level once it is due and a worker takes a job from this queue.">
         {detail.delayedSoonest.length > 0 ? (
           <DelayedJobsTable label={DELAYED} jobs={detail.delayedSoonest} now={now} />
         ) : (

@@ -78,13 +78,13 @@ function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
       {timeline.total > 0 && <ChangeControls />}
 
       <Section
-        title="Due, not promoted"
+        title="Due, not moved in"
         actions={
           canChange &&
           timeline.overdue > 0 &&
           promoting === null && (
             <button type="button" onClick={() => void promoteDue(timeline.overdue)} className="button-primary">
-              Promote due jobs now
+              Move due jobs now
             </button>
           )
         }
@@ -103,7 +103,7 @@ function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
         <BucketChart label="Coming due in the next week" buckets={timeline.week} now={now} />
       </Section>
 
-      <Section title={NEXT} description="Soonest first. Running one now puts it at the back of its priority's stream at once.">
+      <Section title={NEXT} description="Soonest first. Running one now puts it at the back of its level at once.">
         {timeline.next.length > 0 ? (
           <NextDueTable label={NEXT} timeline={timeline} runningId={runningId} onRunNow={canChange ? setConfirming : undefined} />
         ) : (
@@ -127,10 +127,10 @@ function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
         {confirming !== null && (
           <>
             <p>
-              It is due <UtcMoment seconds={confirming.dueAt} now={now} />. It leaves the delayed set and joins the back of its
-              priority&apos;s stream, and the next worker reserving from this queue takes it in turn.
+              It is due <UtcMoment seconds={confirming.dueAt} now={now} />. It leaves the delayed jobs and joins the back of its
+              level, and the next worker taking a job from this queue takes it in turn.
             </p>
-            <p>If a worker promoted it meanwhile, nothing changes and you are told so.</p>
+            <p>If a worker moved it in meanwhile, nothing changes and you are told so.</p>
           </>
         )}
       </ConfirmDialog>
