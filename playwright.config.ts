@@ -63,7 +63,8 @@ export default defineConfig({
       url: `http://127.0.0.1:${APP_PORT}`,
       env: { ...serverEnv, QUEUELENS_CONFIG: connectionsFile },
       reuseExistingServer: false,
-      timeout: 180_000,
+      // The build runs first: minutes on a busy 2-core machine.
+      timeout: 420_000,
     },
     {
       command: `npm run start -- --host 127.0.0.1 --port ${UNREACHABLE_APP_PORT}`,
