@@ -1,6 +1,7 @@
 import type { QueueAttention } from '../dashboard/attention';
 import type { MarkRules } from '../dashboard/marks';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng'] as const;
@@ -93,8 +94,34 @@ export interface QueueLayout {
   readonly jobDetail: RedisQueue | Absent;
   /** the Redis keys behind the queues, with their types and sizes, and a census of the database */
   readonly keyLayout: RedisQueue | Absent;
+  /*
+   * The same pages in shapes of lib/layouts/pages.ts that any layout can
+   * fill; a page shows these when the StaticPHP-shaped member above is absent.
+   */
+  /** a queue's waiting jobs in the order they run, paged, and what joins the line next */
+  readonly jobLine: JobLineReader | Absent;
+  /** reservations with their expiry, for a layout that records no holder */
+  readonly expiringReservations: ExpiringReservationsReader | Absent;
+  /** the delayed timeline with layout-neutral rows */
+  readonly dueTimeline: DueTimelineReader | Absent;
+  /** one job by its decimal id: where it is and its data decoded */
+  readonly jobSnapshot: JobSnapshotReader | Absent;
   close(): Promise<void>;
 }
 
 /** The members of a layout that it has or says why not. */
-export type CapabilityName = 'attention' | 'throughput' | 'failedJobs' | 'runner' | 'doctor' | 'queueDetail' | 'reservations' | 'delayedTimeline' | 'jobDetail' | 'keyLayout';
+export type CapabilityName =
+  | 'attention'
+  | 'throughput'
+  | 'failedJobs'
+  | 'runner'
+  | 'doctor'
+  | 'queueDetail'
+  | 'reservations'
+  | 'delayedTimeline'
+  | 'jobDetail'
+  | 'keyLayout'
+  | 'jobLine'
+  | 'expiringReservations'
+  | 'dueTimeline'
+  | 'jobSnapshot';
