@@ -100,7 +100,10 @@ test.describe('a yii2 connection’s pages', () => {
       await showConnection(page, connection.name);
       await page.goto(`/queues/${encodeURIComponent(channel)}/delayed`);
       await expect(page.getByRole('group', { name: 'Delayed', exact: true })).toContainText(String(delayed));
-      await expect(page.getByRole('table', { name: 'Coming due in the next hour' })).toBeVisible();
+      // Every scale of the shared timeline: 12 five-minute buckets, 24 hours, 7 days.
+      for (const [chart, buckets] of [['Coming due in the next hour', 12], ['Coming due in the next day', 24], ['Coming due in the next week', 7]] as const) {
+        await expect(page.getByRole('list', { name: chart }).getByRole('listitem')).toHaveCount(buckets);
+      }
       const soonest = await queue.redis.zrange(new Yii2Keys(channel).delayed, '0', '19');
       expect(await jobIds(page, 'Next jobs due')).toEqual(soonest);
       await expect(page.getByRole('button', { name: /promote|run now/i })).toHaveCount(0);

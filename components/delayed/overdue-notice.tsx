@@ -1,6 +1,22 @@
 import { formatCount } from '@/components/ui/format-count';
 import { UtcMoment } from '@/components/ui/moment';
 import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
+import type { ReactNode } from 'react';
+
+/** The frame of what is due and not moved: amber when the queue looks unattended. */
+export function AttendanceBox({ unattended, children }: { unattended: boolean; children: ReactNode }) {
+  return (
+    <div
+      className={`space-y-1 rounded-md border px-4 py-3 text-sm ${
+        unattended
+          ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50'
+          : 'border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900'
+      }`}
+    >
+      {children}
+    </div>
+  );
+}
 
 /**
  * The overdue count and what it means: due jobs sit in the delayed set
@@ -14,13 +30,7 @@ export function OverdueNotice({ timeline }: { timeline: DelayedTimeline }) {
     return <p className="text-sm text-zinc-600 dark:text-zinc-400">No delayed job is overdue: every one is still waiting for its time.</p>;
   }
   return (
-    <div
-      className={`space-y-1 rounded-md border px-4 py-3 text-sm ${
-        attendance.unattended
-          ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50'
-          : 'border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900'
-      }`}
-    >
+    <AttendanceBox unattended={attendance.unattended}>
       <p>
         <strong className="tabular-nums">{formatCount(overdue)}</strong> {overdue === 1 ? 'job is' : 'jobs are'} due but not promoted.
         Nothing promotes them unless a worker reserves from this queue (each reserve moves at most 50), or you promote them here.
@@ -37,6 +47,6 @@ export function OverdueNotice({ timeline }: { timeline: DelayedTimeline }) {
           {attendance.lastDeliveredEntryAt === null ? ' (none has ever handed one out).' : '.'}
         </p>
       )}
-    </div>
+    </AttendanceBox>
   );
 }

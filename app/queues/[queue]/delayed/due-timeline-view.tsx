@@ -1,7 +1,8 @@
 'use client';
 
-import Link from 'next/link';
-import { BucketChart } from '@/components/delayed/bucket-chart';
+import { DelayedHeading } from '@/components/delayed/delayed-heading';
+import { AttendanceBox } from '@/components/delayed/overdue-notice';
+import { TimelineBuckets } from '@/components/delayed/timeline-buckets';
 import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
@@ -13,7 +14,6 @@ import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { DueTimeline } from '@/lib/layouts/pages';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
-import { queueHref } from '@/lib/routes';
 
 const NEXT = 'Next jobs due';
 
@@ -25,13 +25,7 @@ function sum(buckets: readonly { count: number }[]): number {
 function DueNotice({ timeline }: { timeline: DueTimeline }) {
   const { overdue, now, attendance } = timeline;
   return (
-    <div
-      className={`space-y-1 rounded-md border px-4 py-3 text-sm ${
-        attendance.unattended
-          ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50'
-          : 'border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900'
-      }`}
-    >
+    <AttendanceBox unattended={attendance.unattended}>
       <p>
         {overdue === 0 ? (
           'No delayed job is due yet: every one is still waiting for its time.'
@@ -48,7 +42,7 @@ function DueNotice({ timeline }: { timeline: DueTimeline }) {
         </p>
       )}
       {attendance.unattended && <p className="font-semibold">Nobody seems to reserve from this queue: its oldest due job has waited over a minute.</p>}
-    </div>
+    </AttendanceBox>
   );
 }
 
@@ -104,16 +98,7 @@ export function DueTimelineView({ name }: { name: string }) {
   const timeline = view.data;
   return (
     <div className="space-y-8">
-      <div className="space-y-2">
-        <p className="text-sm">
-          <Link href={queueHref(name)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
-            <span aria-hidden="true">← </span>Queue <span className="font-mono">{name}</span>
-          </Link>
-        </p>
-        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
-          Delayed jobs of <span className="font-mono">{name}</span>
-        </h1>
-      </div>
+      <DelayedHeading name={name} />
       <LiveErrorBanner title="Cannot read the delayed jobs" view={view} />
       {timeline === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the delayed jobs…</p>
@@ -131,15 +116,7 @@ export function DueTimelineView({ name }: { name: string }) {
           <Section title="Due, not moved">
             <DueNotice timeline={timeline} />
           </Section>
-          <Section title="Next hour" description="How many come due in each 5 minutes of the next hour.">
-            <BucketChart label="Coming due in the next hour" buckets={timeline.hour} now={timeline.now} />
-          </Section>
-          <Section title="Next day" description="Per hour over the next 24 hours.">
-            <BucketChart label="Coming due in the next day" buckets={timeline.day} now={timeline.now} />
-          </Section>
-          <Section title="Next week" description={`Per day over the next 7 days; ${timeline.later} due later than that.`}>
-            <BucketChart label="Coming due in the next week" buckets={timeline.week} now={timeline.now} />
-          </Section>
+          <TimelineBuckets timeline={timeline} />
           <Section title={NEXT} description="Soonest first, due ones included.">
             <NextDue timeline={timeline} />
           </Section>
