@@ -4,7 +4,7 @@ import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, typ
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
-import { readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage } from './line';
+import { ngSettingsFor, readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage } from './line';
 import type { Yii2Message } from './message';
 import { readYii2DelayedTimeline, readYii2Job, readYii2Reservations, type Yii2JobPlace } from './reads';
 
@@ -56,7 +56,7 @@ export function yii2JobLine(connection: RedisQueue, channelKeys: ChannelKeys, dr
       const order = await readRunOrder(connection, channelKeys(queue), driver, ng, { offset, limit: PAGE_ROWS, takeoverOffset: offset, takeoverLimit: PAGE_ROWS });
       const sections = [sectionOf(order.line, 'Next jobs to run', LINE_DESCRIPTION[driver])];
       if (order.takeover !== null && order.takeover.total > 0) {
-        const batch = (ng?.batchSize ?? 100).toLocaleString('en-US');
+        const batch = (ngSettingsFor(driver, ng)?.batchSize ?? 0).toLocaleString('en-US');
         sections.push(sectionOf(order.takeover, 'Taken over from the stock list next', `Ids still in the stock waiting list: each reserve moves up to ${batch} of them, tail first, into the prioritized set at their priority.`));
       }
       return { queue: order.channel, now: order.now, sections };
@@ -100,10 +100,11 @@ export function yii2ExpiringReservations(connection: RedisQueue, channels: reado
   };
 }
 
-const DUE_MOVED_BY: Record<Yii2Driver, string> = {
-  yii2: 'Due jobs stay in the delayed set until a worker reserves from this channel: each reserve moves every due job onto the waiting list.',
-  'yii2-ng': 'Due jobs stay in the delayed set until a worker reserves from this channel or a job is pushed to it: each moves up to batchSize due jobs into the line.',
-};
+function dueMovedBy(ng: Yii2NgSettings | null): string {
+  return ng === null
+    ? 'Due jobs stay in the delayed set until a worker reserves from this channel: each reserve moves every due job onto the waiting list.'
+    : `Due jobs stay in the delayed set until a worker reserves from this channel or a job is pushed to it: each moves up to ${ng.batchSize.toLocaleString('en-US')} due jobs (batchSize) into the line.`;
+}
 
 /** How many of the next due jobs the timeline lists. */
 const NEXT_DUE_ROWS = 20;
@@ -112,9 +113,10 @@ export function yii2DueTimeline(connection: RedisQueue, channelKeys: ChannelKeys
   return {
     async read(queue) {
       const timeline = await readYii2DelayedTimeline(connection, channelKeys(queue), driver, ng, { limit: NEXT_DUE_ROWS });
+      const settings = ngSettingsFor(driver, ng);
       return {
         ...timeline,
-        dueMovedBy: DUE_MOVED_BY[driver],
+        dueMovedBy: dueMovedBy(settings),
         next: timeline.next.map((job) => ({ id: job.id, name: job.name, attempts: job.attempts, priority: job.priority, dueAt: job.dueAt, note: noteOf(job) })),
       };
     },
