@@ -81,6 +81,11 @@ export function jobHref(id: number): Route {
   return `/jobs/${id}` as Route;
 }
 
+/** A job of a layout whose ids count per queue (yii2's channels): its decimal id and its queue. */
+export function jobOfQueueHref(id: string, queue: string): Route {
+  return `/jobs/${id}?${new URLSearchParams({ queue })}` as Route;
+}
+
 export const layoutHref = '/layout' as Route;
 
 /**
@@ -104,6 +109,11 @@ export function layoutKeyHref(address: string | KeyAddress, cursor = ''): Route 
 /** The whole stored value of one field of a job, as a download (app/api/jobs/[id]/fields/[field]). */
 export function jobFieldDownloadHref(id: number, field: string): string {
   return `/api/jobs/${id}/fields/${encodeURIComponent(field)}`;
+}
+
+/** A job id as decimal text, up to PHP's 64-bit ids (beyond what parseJobId's numbers hold exactly); null when it is none. */
+export function parseJobIdText(text: string): string | null {
+  return /^[1-9]\d{0,19}$/.test(text) ? text : null;
 }
 
 /**

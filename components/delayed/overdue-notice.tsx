@@ -1,6 +1,22 @@
 import { formatCount } from '@/components/ui/format-count';
 import { UtcMoment } from '@/components/ui/moment';
 import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
+import type { ReactNode } from 'react';
+
+/** The frame of what is due and not moved: amber when the queue looks unattended. */
+export function AttendanceBox({ unattended, children }: { unattended: boolean; children: ReactNode }) {
+  return (
+    <div
+      className={`space-y-1 rounded-md border px-4 py-3 text-sm ${
+        unattended
+          ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50'
+          : 'border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900'
+      }`}
+    >
+      {children}
+    </div>
+  );
+}
 
 /**
  * The overdue count and what it means: due jobs sit in the delayed set
@@ -14,13 +30,7 @@ export function OverdueNotice({ timeline }: { timeline: DelayedTimeline }) {
     return <p className="text-sm text-zinc-600 dark:text-zinc-400">No delayed job is overdue: every one is still waiting for its time.</p>;
   }
   return (
-    <div
-      className={`space-y-1 rounded-md border px-4 py-3 text-sm ${
-        attendance.unattended
-          ? 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50'
-          : 'border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900'
-      }`}
-    >
+    <AttendanceBox unattended={attendance.unattended}>
       <p>
         <strong className="tabular-nums">{formatCount(overdue)}</strong> {overdue === 1 ? 'job is' : 'jobs are'} due but not moved into
         {overdue === 1 ? ' its level' : ' their levels'} yet. Only a worker taking a job from this queue moves them in (at most 50 each
@@ -38,6 +48,6 @@ export function OverdueNotice({ timeline }: { timeline: DelayedTimeline }) {
           {attendance.lastDeliveredEntryAt === null ? ' (no job of it ever was).' : '.'}
         </p>
       )}
-    </div>
+    </AttendanceBox>
   );
 }

@@ -3,6 +3,7 @@ import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from '../queue/job';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
+import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -125,8 +126,36 @@ export interface QueueLayout {
   readonly jobDetail: RedisQueue | Absent;
   /** the Redis keys behind the queues, with their types and sizes, and a census of the database */
   readonly keyLayout: RedisQueue | Absent;
+  /*
+   * The same pages in shapes of lib/layouts/pages.ts that any layout can
+   * fill; a page shows these when the StaticPHP-shaped member above is absent.
+   */
+  /** a queue's waiting jobs in the order they run, paged, and what joins the line next */
+  readonly jobLine: JobLineReader | Absent;
+  /** reservations with their expiry, for a layout that records no holder */
+  readonly expiringReservations: ExpiringReservationsReader | Absent;
+  /** the delayed timeline with layout-neutral rows */
+  readonly dueTimeline: DueTimelineReader | Absent;
+  /** one job by its decimal id: where it is and its data decoded */
+  readonly jobSnapshot: JobSnapshotReader | Absent;
   close(): Promise<void>;
 }
 
 /** The members of a layout that it has or says why not. */
-export type CapabilityName = 'attention' | 'throughput' | 'failedJobs' | 'runner' | 'doctor' | 'steppedDoctor' | 'failedList' | 'queueDetail' | 'reservations' | 'delayedTimeline' | 'jobDetail' | 'keyLayout';
+export type CapabilityName =
+  | 'attention'
+  | 'throughput'
+  | 'failedJobs'
+  | 'runner'
+  | 'doctor'
+  | 'steppedDoctor'
+  | 'failedList'
+  | 'queueDetail'
+  | 'reservations'
+  | 'delayedTimeline'
+  | 'jobDetail'
+  | 'keyLayout'
+  | 'jobLine'
+  | 'expiringReservations'
+  | 'dueTimeline'
+  | 'jobSnapshot';

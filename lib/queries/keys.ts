@@ -16,14 +16,18 @@ export const queryKeys = {
     detail: (queue: string) => ['queues', 'detail', queue] as const,
     delayed: (queue: string) => ['queues', 'delayed', queue] as const,
     history: (queue: string, range: string) => ['queues', 'history', queue, range] as const,
+    line: (queue: string, page: number) => ['queues', 'line', queue, page] as const,
+    due: (queue: string) => ['queues', 'due', queue] as const,
   },
   jobs: {
     all: ['jobs'] as const,
     detail: (id: number) => ['jobs', 'detail', id] as const,
+    snapshot: (id: string, queue: string) => ['jobs', 'snapshot', id, queue] as const,
   },
   reservations: {
     all: ['reservations'] as const,
     page: (queue: string, page: number) => ['reservations', 'page', queue, page] as const,
+    expiring: (queue: string, page: number) => ['reservations', 'expiring', queue, page] as const,
   },
   failed: {
     all: ['failed'] as const,

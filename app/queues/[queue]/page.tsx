@@ -3,14 +3,17 @@ import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
+import { jobLineQuery } from '@/lib/queries/layout-pages';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
 import { chartRangeFromParam, queueHistoryQuery } from '@/lib/queries/throughput';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
 import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
+import { pageParams, readJobLinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readQueuePage } from '@/lib/server/queue-detail';
 import { readQueueHistory } from '@/lib/server/throughput';
+import { JobLineView } from './job-line-view';
 import { NotAQueueName, QueueDetailView } from './queue-detail';
 
 // Read from Redis on every request; a cached page would show a stale queue.
@@ -32,8 +35,7 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const range = chartRangeFromParam(typeof rangeParam === 'string' ? rangeParam : null);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
-  const lacks = await absentCapability('queueDetail');
-  if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
+  if ((await absentCapability('queueDetail')) !== null) return <JobLinePage name={name} page={pageParams.safeParse(await searchParams).data?.page ?? 1} />;
   const queryClient = getQueryClient();
   await Promise.all([
     prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name)),
@@ -44,6 +46,19 @@ export default async function QueuePage({ params, searchParams }: Props) {
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <QueueDetailView name={name} chartRange={range} />
+    </HydrationBoundary>
+  );
+}
+
+/** The queue's page for a layout without StaticPHP's queue detail: its line, when it has one. */
+async function JobLinePage({ name, page }: { name: string; page: number }) {
+  const lacks = await absentCapability('jobLine');
+  if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
+  const queryClient = getQueryClient();
+  await prefetchLiveQuery(queryClient, jobLineQuery(name, page), () => readJobLinePage(name, page));
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <JobLineView name={name} page={page} />
     </HydrationBoundary>
   );
 }

@@ -61,6 +61,10 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     delayedTimeline: { absent: MARKO_ABSENT.delayedTimeline },
     jobDetail: { absent: MARKO_ABSENT.jobDetail },
     keyLayout: { absent: MARKO_ABSENT.keyLayout },
+    jobLine: { absent: MARKO_ABSENT.jobLine },
+    expiringReservations: { absent: MARKO_ABSENT.expiringReservations },
+    dueTimeline: { absent: MARKO_ABSENT.dueTimeline },
+    jobSnapshot: { absent: MARKO_ABSENT.jobSnapshot },
     close: () => connection.close(),
   };
 }

@@ -6,6 +6,9 @@ import type { QueueLayout } from '../adapter';
 import { LAYOUT_TITLES } from '../adapter';
 import { layoutDoctor } from '../layout-doctor';
 
+/** The layout-neutral pages are for layouts without the driver's own: StaticPHP's pages show more. */
+const DRIVER_PAGES_INSTEAD = 'A StaticPHP connection has its driver’s own, fuller page for this';
+
 /**
  * StaticPHP's QueueRedis: QueueLens's own wire-compatible driver does all of
  * it, so every capability is the driver itself.
@@ -34,6 +37,10 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     delayedTimeline: queue,
     jobDetail: queue,
     keyLayout: queue,
+    jobLine: { absent: DRIVER_PAGES_INSTEAD },
+    expiringReservations: { absent: DRIVER_PAGES_INSTEAD },
+    dueTimeline: { absent: DRIVER_PAGES_INSTEAD },
+    jobSnapshot: { absent: DRIVER_PAGES_INSTEAD },
     close: () => queue.close(),
   };
 }

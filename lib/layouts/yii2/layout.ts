@@ -6,6 +6,7 @@ import { LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } 
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
+import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot } from './pages';
 
 /** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
 export type Yii2Driver = 'yii2' | 'yii2-ng';
@@ -47,10 +48,10 @@ export const YII2_ABSENT = {
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample yii2 throughput yet: yii2-queue records no finished or failed jobs, only its id counter',
   steppedDoctor: 'QueueLens does not check yii2 channels on this page yet: run queuelens doctor --layout yii2 (or yii2-ng) --channel NAME, which checks and repairs them',
-  queueDetail: 'QueueLens does not list a yii2 channel’s jobs yet: the overview has its counts',
-  reservations: 'QueueLens does not list yii2 reservations yet; yii2-queue records no holder, only when a reservation expires',
-  delayedTimeline: 'QueueLens does not show a yii2 channel’s delayed jobs yet: the overview has how many are due',
-  jobDetail: 'QueueLens does not show yii2 jobs yet',
+  queueDetail: 'A yii2 channel has no priority levels, failed jobs or throughput: its page lists its line',
+  reservations: 'yii2-queue records no holder: a reservation says only when it expires',
+  delayedTimeline: 'yii2-queue has no StaticPHP delayed repairs: its page shows the timeline without them',
+  jobDetail: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded',
   keyLayout: 'QueueLens does not map a yii2 channel’s keys yet',
 } as const;
 
@@ -91,6 +92,8 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
 } {
   const { layout: driver, channels } = settings;
   const keysOf = channels.map((channel) => new Yii2Keys(channel));
+  const channelKeys = channelKeysOf(keysOf);
+  const ng = settings.layout === 'yii2-ng' ? settings.ng : null;
   return {
     name: driver,
     description: `${LAYOUT_TITLES[driver]}, channel${channels.length === 1 ? '' : 's'} ${channels.join(', ')}`,
@@ -125,6 +128,10 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     delayedTimeline: { absent: YII2_ABSENT.delayedTimeline },
     jobDetail: { absent: YII2_ABSENT.jobDetail },
     keyLayout: { absent: YII2_ABSENT.keyLayout },
+    jobLine: yii2JobLine(connection, channelKeys, driver, ng),
+    expiringReservations: yii2ExpiringReservations(connection, channels, channelKeys, driver, ng),
+    dueTimeline: yii2DueTimeline(connection, channelKeys, driver, ng),
+    jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
     close: () => connection.close(),
   };
 }

@@ -1,10 +1,10 @@
 'use client';
 
-import Link from 'next/link';
 import { useState } from 'react';
-import { BucketChart } from '@/components/delayed/bucket-chart';
+import { DelayedHeading } from '@/components/delayed/delayed-heading';
 import { NextDueTable } from '@/components/delayed/next-due-table';
 import { OverdueNotice } from '@/components/delayed/overdue-notice';
+import { TimelineBuckets } from '@/components/delayed/timeline-buckets';
 import { useDelayedActions } from '@/components/delayed/use-delayed-actions';
 import { BulkProgressBar } from '@/components/failed/bulk-progress-bar';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
@@ -15,7 +15,6 @@ import { UtcMoment } from '@/components/ui/moment';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { delayedTimelineQuery, type DelayedTimeline } from '@/lib/queries/delayed-timeline';
-import { queueHref } from '@/lib/routes';
 
 const OVERDUE = 'Overdue';
 const NEXT = 'Next jobs due';
@@ -33,16 +32,7 @@ export function DelayedTimelineView({ name }: { name: string }) {
 
   return (
     <div className="space-y-8">
-      <div className="space-y-2">
-        <p className="text-sm">
-          <Link href={queueHref(name)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
-            <span aria-hidden="true">← </span>Queue <span className="font-mono">{name}</span>
-          </Link>
-        </p>
-        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
-          Delayed jobs of <span className="font-mono">{name}</span>
-        </h1>
-      </div>
+      <DelayedHeading name={name} />
       <LiveErrorBanner title="Cannot read the delayed jobs" view={view} />
       {timeline === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the delayed jobs…</p>
@@ -93,15 +83,7 @@ function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
         {promoting !== null && <BulkProgressBar progress={promoting} onCancel={cancelPromote} />}
       </Section>
 
-      <Section title="Next hour" description="How many come due in each 5 minutes of the next hour.">
-        <BucketChart label="Coming due in the next hour" buckets={timeline.hour} now={now} />
-      </Section>
-      <Section title="Next day" description="Per hour over the next 24 hours.">
-        <BucketChart label="Coming due in the next day" buckets={timeline.day} now={now} />
-      </Section>
-      <Section title="Next week" description={`Per day over the next 7 days; ${timeline.later} due later than that.`}>
-        <BucketChart label="Coming due in the next week" buckets={timeline.week} now={now} />
-      </Section>
+      <TimelineBuckets timeline={timeline} />
 
       <Section title={NEXT} description="Soonest first. Running one now puts it at the back of its level at once.">
         {timeline.next.length > 0 ? (

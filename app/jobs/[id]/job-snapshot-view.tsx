@@ -1,0 +1,108 @@
+'use client';
+
+import Link from 'next/link';
+import { DataTree } from '@/components/jobs/data-tree';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { Note } from '@/components/ui/note';
+import { UtcMoment } from '@/components/ui/moment';
+import { Section } from '@/components/ui/section';
+import type { JobSnapshot } from '@/lib/layouts/pages';
+import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
+import { overviewHref, queueHref } from '@/lib/routes';
+
+/** The facts a page gives of a job beside its data: label and value, as a description list. */
+function Facts({ snapshot }: { snapshot: JobSnapshot }) {
+  const facts: [string, string][] = [
+    ['Queue', snapshot.queue],
+    ['Class', snapshot.name ?? 'not known'],
+    ['Attempts', String(snapshot.attempts)],
+    ...(snapshot.priority === null ? [] : [['Priority', `${snapshot.priority.value}${snapshot.priority.stored ? '' : ' (the default: none stored)'}`] as [string, string]]),
+    ['TTR', snapshot.ttr === null ? 'none' : `${snapshot.ttr} s`],
+    ...(snapshot.message?.parts.map(({ label, value }) => [label, value] as [string, string]) ?? []),
+  ];
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+      {facts.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+          <dd className="font-mono text-xs leading-5 [overflow-wrap:anywhere]">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Where({ snapshot }: { snapshot: JobSnapshot }) {
+  return (
+    <div className="space-y-1 rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <p>
+        <span className="font-semibold capitalize">{snapshot.status}</span>: {snapshot.statusText}.
+      </p>
+      {snapshot.places.length > 0 && (
+        <ul className="list-disc pl-5">
+          {snapshot.places.map((place) => (
+            <li key={place.state}>
+              {place.sentence}
+              {place.at !== null && (
+                <>
+                  {' '}
+                  <UtcMoment seconds={place.at} now={snapshot.now} />
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** One job of a layout without StaticPHP's job hashes, live: where it is, its figures, and its message decoded as a tree. */
+export function JobSnapshotView({ id, queue }: { id: string; queue?: string }) {
+  const view = useLiveQuery(jobSnapshotQuery(id, queue));
+  const snapshot = view.data;
+  const shownQueue = snapshot?.queue ?? queue;
+  return (
+    <div className="space-y-8">
+      <div className="space-y-2">
+        <p className="text-sm">
+          <Link href={shownQueue ? queueHref(shownQueue) : overviewHref} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]">
+            <span aria-hidden="true">← </span>
+            {shownQueue ? (
+              <>
+                Queue <span className="font-mono">{shownQueue}</span>
+              </>
+            ) : (
+              'All queues'
+            )}
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight">Job {id}</h1>
+        {snapshot?.name && <p className="font-mono text-sm text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{snapshot.name}</p>}
+      </div>
+      <LiveErrorBanner title={`Cannot read job ${id}`} view={view} />
+      {snapshot === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the job…</p>
+      ) : snapshot.status === 'gone' ? (
+        <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+          <p className="font-semibold">Job {id} is not in {snapshot.queue}.</p>
+          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{snapshot.statusText}.</p>
+        </div>
+      ) : (
+        <>
+          <Section title="Where it is now">
+            <Where snapshot={snapshot} />
+          </Section>
+          <Section title="The job">
+            <Facts snapshot={snapshot} />
+            {snapshot.message?.problem && <Note title="This message is malformed">{snapshot.message.problem}.</Note>}
+          </Section>
+          <Section title="Its data" description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN.">
+            {snapshot.message === null ? <p className="text-sm">Its message is gone: nothing to decode.</p> : <DataTree data={snapshot.message.data} />}
+          </Section>
+        </>
+      )}
+    </div>
+  );
+}

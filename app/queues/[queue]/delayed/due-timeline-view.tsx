@@ -1,0 +1,127 @@
+'use client';
+
+import { DelayedHeading } from '@/components/delayed/delayed-heading';
+import { AttendanceBox } from '@/components/delayed/overdue-notice';
+import { TimelineBuckets } from '@/components/delayed/timeline-buckets';
+import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { DueMoment } from '@/components/ui/due-moment';
+import { formatCount } from '@/components/ui/format-count';
+import { UtcMoment } from '@/components/ui/moment';
+import { EmptyList, Section } from '@/components/ui/section';
+import { Stat } from '@/components/ui/stat';
+import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import type { DueTimeline } from '@/lib/layouts/pages';
+import { dueTimelineQuery } from '@/lib/queries/layout-pages';
+
+const NEXT = 'Next jobs due';
+
+function sum(buckets: readonly { count: number }[]): number {
+  return buckets.reduce((total, bucket) => total + bucket.count, 0);
+}
+
+/** How many are due and not moved, who moves them, and whether anybody seems to. */
+function DueNotice({ timeline }: { timeline: DueTimeline }) {
+  const { overdue, now, attendance } = timeline;
+  return (
+    <AttendanceBox unattended={attendance.unattended}>
+      <p>
+        {overdue === 0 ? (
+          'No delayed job is due yet: every one is still waiting for its time.'
+        ) : (
+          <>
+            <strong className="tabular-nums">{formatCount(overdue)}</strong> {overdue === 1 ? 'job is' : 'jobs are'} due but not moved into the line yet.
+          </>
+        )}{' '}
+        {timeline.dueMovedBy}
+      </p>
+      {attendance.oldestOverdueAt !== null && (
+        <p>
+          Oldest due since <UtcMoment seconds={attendance.oldestOverdueAt} now={now} />.
+        </p>
+      )}
+      {attendance.unattended && <p className="font-semibold">Nobody seems to reserve from this queue: its oldest due job has waited over a minute.</p>}
+    </AttendanceBox>
+  );
+}
+
+function NextDue({ timeline }: { timeline: DueTimeline }) {
+  const prioritized = timeline.next.some((job) => job.priority !== null);
+  return (
+    <DataTable
+      label={NEXT}
+      minWidthClass="min-w-[40rem]"
+      stacked
+      head={
+        <>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Class</HeaderCell>
+          <HeaderCell>Due</HeaderCell>
+          <HeaderCell numeric>Attempts</HeaderCell>
+          {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
+        </>
+      }
+    >
+      {timeline.next.map((job) => (
+        <tr key={job.id}>
+          <Cell>
+            <QueueJobLink id={job.id} queue={timeline.queue} />
+          </Cell>
+          <Cell label="Class">
+            <JobNameAndNote name={job.name} note={job.note} />
+          </Cell>
+          <Cell label="Due">
+            <DueMoment dueAt={job.dueAt} now={timeline.now} overdueLabel="due, not moved" />
+          </Cell>
+          <Cell label="Attempts" numeric>
+            {job.attempts}
+          </Cell>
+          {prioritized && (
+            <Cell label="Priority" numeric>
+              <OptionalFigure value={job.priority} missing="no priority" />
+            </Cell>
+          )}
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+/**
+ * A queue's delayed timeline for a layout without StaticPHP's: the same
+ * counts and buckets, the next jobs due with what the layout knows of them,
+ * and no repairs; live.
+ */
+export function DueTimelineView({ name }: { name: string }) {
+  const view = useLiveQuery(dueTimelineQuery(name));
+  const timeline = view.data;
+  return (
+    <div className="space-y-8">
+      <DelayedHeading name={name} />
+      <LiveErrorBanner title="Cannot read the delayed jobs" view={view} />
+      {timeline === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the delayed jobs…</p>
+      ) : timeline.total === 0 ? (
+        <EmptyList>This queue has no delayed jobs.</EmptyList>
+      ) : (
+        <>
+          <div className="grid grid-cols-2 gap-4 sm:grid-cols-5">
+            <Stat label="Delayed" value={timeline.total} />
+            <Stat label="Due, not moved" value={timeline.overdue} />
+            <Stat label="Due in the next hour" value={sum(timeline.hour)} />
+            <Stat label="Due in the next day" value={sum(timeline.day)} />
+            <Stat label="Due later than a week" value={timeline.later} />
+          </div>
+          <Section title="Due, not moved">
+            <DueNotice timeline={timeline} />
+          </Section>
+          <TimelineBuckets timeline={timeline} />
+          <Section title={NEXT} description="Soonest first, due ones included.">
+            <NextDue timeline={timeline} />
+          </Section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+'use client';
+
+import type { Route } from 'next';
+import Link from 'next/link';
+import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
+import { PageLinks } from '@/components/layouts/page-links';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { EmptyList, Section } from '@/components/ui/section';
+import { Stat } from '@/components/ui/stat';
+import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { PAGE_ROWS, type LineSection } from '@/lib/layouts/pages';
+import { jobLineQuery } from '@/lib/queries/layout-pages';
+import { delayedOfQueueHref, overviewHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
+
+function linePageHref(queue: string, page: number): Route {
+  return (page > 1 ? `${queueHref(queue)}?page=${page}` : queueHref(queue)) as Route;
+}
+
+function SectionTable({ queue, section }: { queue: string; section: LineSection }) {
+  const prioritized = section.rows.some((row) => row.priority !== null);
+  return (
+    <DataTable
+      label={section.title}
+      minWidthClass="min-w-[36rem]"
+      head={
+        <>
+          <HeaderCell numeric>Place</HeaderCell>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Class</HeaderCell>
+          <HeaderCell numeric>Attempts</HeaderCell>
+          {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
+          <HeaderCell numeric>TTR</HeaderCell>
+        </>
+      }
+    >
+      {section.rows.map((row) => (
+        <tr key={`${row.place}-${row.id}`}>
+          <Cell numeric>{row.place}</Cell>
+          <Cell>
+            <QueueJobLink id={row.id} queue={queue} />
+          </Cell>
+          <Cell>
+            <JobNameAndNote name={row.name} note={row.note} />
+          </Cell>
+          <Cell numeric>{row.attempts}</Cell>
+          {prioritized && (
+            <Cell numeric>
+              <OptionalFigure value={row.priority} missing="no priority" />
+            </Cell>
+          )}
+          <Cell numeric>
+            <OptionalFigure value={row.ttr} unit=" s" missing="TTR not known" />
+          </Cell>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+/**
+ * A queue's page for a layout without StaticPHP's queue detail: its waiting
+ * jobs in the order they run, a page at a time, and what joins the line
+ * next; live.
+ */
+export function JobLineView({ name, page }: { name: string; page: number }) {
+  const view = useLiveQuery(jobLineQuery(name, page));
+  const line = view.data;
+  return (
+    <div className="space-y-8">
+      <div className="space-y-2">
+        <p className="text-sm">
+          <Link href={overviewHref} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+            <span aria-hidden="true">← </span>All queues
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+          Queue <span className="font-mono">{name}</span>
+        </h1>
+        <p className="flex flex-wrap gap-x-4 text-sm">
+          <Link href={reservationsOfQueueHref(name)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+            Its reservations<span aria-hidden="true"> →</span>
+          </Link>
+          <Link href={delayedOfQueueHref(name)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+            Its delayed timeline<span aria-hidden="true"> →</span>
+          </Link>
+        </p>
+      </div>
+      <LiveErrorBanner title="Cannot read this queue" view={view} />
+      {line === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the queue…</p>
+      ) : (
+        <>
+          <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+            {line.sections.map((section) => (
+              <Stat key={section.title} label={section.title} value={section.total} />
+            ))}
+          </div>
+          {line.sections.map((section) => (
+            <Section key={section.title} title={section.title} description={section.description}>
+              {section.rows.length > 0 ? <SectionTable queue={line.queue} section={section} /> : <EmptyList>{section.total > 0 ? 'No rows on this page.' : 'No job is waiting.'}</EmptyList>}
+            </Section>
+          ))}
+          <PageLinks label="Pages of the line" page={page} pageRows={PAGE_ROWS} total={Math.max(...line.sections.map((section) => section.total))} hrefOf={(target) => linePageHref(name, target)} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+'use client';
+
+import type { Route } from 'next';
+import { Badge } from '@/components/ui/badge';
+import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
+import { PageLinks } from '@/components/layouts/page-links';
+import { LiveErrorBanner } from '@/components/live/live-error-banner';
+import { useLiveQuery } from '@/components/live/use-live-query';
+import { UtcMoment } from '@/components/ui/moment';
+import { EmptyList, Section } from '@/components/ui/section';
+import { Stat } from '@/components/ui/stat';
+import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { PAGE_ROWS, type QueueReservations } from '@/lib/layouts/pages';
+import { expiringReservationsQuery } from '@/lib/queries/layout-pages';
+import { reservationsSearch, type ReservationsScope } from '@/lib/queries/reservations';
+import { reservationsHref } from '@/lib/routes';
+
+function ReservationsTable({ reservations, now }: { reservations: QueueReservations; now: number }) {
+  const prioritized = reservations.rows.some((row) => row.priority !== null);
+  const label = `Reservations of ${reservations.queue}`;
+  return (
+    <DataTable
+      label={label}
+      minWidthClass="min-w-[44rem]"
+      stacked
+      head={
+        <>
+          <HeaderCell>Job</HeaderCell>
+          <HeaderCell>Class</HeaderCell>
+          <HeaderCell>State</HeaderCell>
+          <HeaderCell>Expires</HeaderCell>
+          <HeaderCell>Reserved since</HeaderCell>
+          <HeaderCell numeric>Attempts</HeaderCell>
+          {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
+        </>
+      }
+    >
+      {reservations.rows.map((row) => (
+        <tr key={row.id}>
+          <Cell>
+            <QueueJobLink id={row.id} queue={reservations.queue} />
+          </Cell>
+          <Cell label="Class">
+            <JobNameAndNote name={row.name} note={row.note} />
+          </Cell>
+          <Cell label="State">{row.expired ? <Badge tone="warning">Expired</Badge> : <Badge tone="info">Live</Badge>}</Cell>
+          <Cell label="Expires">
+            <UtcMoment seconds={row.expiresAt} now={now} />
+          </Cell>
+          <Cell label="Reserved since">{row.reservedSince === null ? <Absent label="not known: the message has no TTR" /> : <UtcMoment seconds={row.reservedSince} now={now} />}</Cell>
+          <Cell label="Attempts" numeric>
+            {row.attempts}
+          </Cell>
+          {prioritized && (
+            <Cell label="Priority" numeric>
+              <OptionalFigure value={row.priority} missing="no priority" />
+            </Cell>
+          )}
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+/**
+ * The reservations page for a layout that records no holder: each queue's
+ * reservations, soonest expiry first, live or expired, 25 a page; live.
+ */
+export function ExpiringReservationsView({ scope }: { scope: ReservationsScope }) {
+  const view = useLiveQuery(expiringReservationsQuery(scope));
+  const page = view.data;
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-semibold tracking-tight">Reservations</h1>
+      <LiveErrorBanner title="Cannot read the reservations" view={view} />
+      {page === undefined ? (
+        view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the reservations…</p>
+      ) : (
+        <>
+          <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">{page.holderAbsent}.</p>
+          {page.queues.map((reservations) => (
+            <Section key={reservations.queue} title={<span className="[overflow-wrap:anywhere]">Queue <span className="font-mono">{reservations.queue}</span></span>} description={reservations.expiredMeans}>
+              <div className="grid grid-cols-3 gap-4">
+                <Stat label="Reserved" value={reservations.total} />
+                <Stat label="Live" value={reservations.live} />
+                <Stat label="Expired" value={reservations.expired} />
+              </div>
+              {reservations.rows.length > 0 ? (
+                <ReservationsTable reservations={reservations} now={page.now} />
+              ) : (
+                <EmptyList>{reservations.total > 0 ? 'No reservations on this page.' : 'No job of this queue is reserved.'}</EmptyList>
+              )}
+              <PageLinks
+                label={`Pages of the reservations of ${reservations.queue}`}
+                page={scope.page}
+                pageRows={PAGE_ROWS}
+                total={reservations.total}
+                hrefOf={(target) => `${reservationsHref}${reservationsSearch({ ...scope, page: target })}` as Route}
+              />
+            </Section>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}

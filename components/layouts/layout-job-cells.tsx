@@ -1,0 +1,27 @@
+import Link from 'next/link';
+import { Absent } from '@/components/ui/table';
+import { jobOfQueueHref } from '@/lib/routes';
+
+/** A job's decimal id as a link to its page, in its queue. */
+export function QueueJobLink({ id, queue }: { id: string; queue: string }) {
+  return (
+    <Link href={jobOfQueueHref(id, queue)} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+      #{id}
+    </Link>
+  );
+}
+
+/** A job's class or name (text, never markup), and under it what is wrong with the row. */
+export function JobNameAndNote({ name, note }: { name: string | null; note: string | null }) {
+  return (
+    <>
+      {name === null ? <Absent label="no class known" /> : <span className="font-mono text-xs [overflow-wrap:anywhere]">{name}</span>}
+      {note !== null && <p className="mt-0.5 text-xs text-amber-800 dark:text-amber-300">{note}</p>}
+    </>
+  );
+}
+
+/** A number a layout may lack (a priority, a TTR): the figure, or a dash saying why not. */
+export function OptionalFigure({ value, unit = '', missing }: { value: number | null; unit?: string; missing: string }) {
+  return value === null ? <Absent label={missing} /> : <>{`${value}${unit}`}</>;
+}

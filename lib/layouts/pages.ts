@@ -1,0 +1,180 @@
+import type { DelayedTimeline } from '../inspect/delayed-timeline';
+import type { PhpParse } from './php-serialized';
+
+/**
+ * The shapes of the pages a layout fills without StaticPHP's driver: plain
+ * data, no React, the same for every layout that has the page (yii2's
+ * channels today, marko's queues later). Ids are decimal text: PHP's are
+ * 64-bit, beyond what a JS number holds exactly.
+ */
+
+/** Rows one page of a paged list shows (the reservations page's size, so both read alike). */
+export const PAGE_ROWS = 25;
+
+/** Which page of a list: from 1. */
+export interface PageRequest {
+  page: number;
+}
+
+/** One waiting job as a line shows it. */
+export interface LineJob {
+  /** 1 runs next */
+  place: number;
+  id: string;
+  /** the job's class or name; null when the message cannot be read for a list (see note) */
+  name: string | null;
+  attempts: number;
+  /** null where the layout has no priorities */
+  priority: number | null;
+  /** seconds; null when the message carries none or was not read */
+  ttr: number | null;
+  /** what is wrong with the row, in words: an id with no message, a message too large to read here */
+  note: string | null;
+}
+
+/** One part of a queue's line, in the order it runs, one page of it. */
+export interface LineSection {
+  title: string;
+  /** how the layout's driver takes jobs from this section */
+  description: string;
+  /** jobs in the section in all */
+  total: number;
+  /** places before the first row */
+  offset: number;
+  rows: LineJob[];
+}
+
+/** A queue's waiting jobs in the order its driver runs them: the line first (its first row the next job), then what joins it next. */
+export interface JobLine {
+  queue: string;
+  /** the Redis server's clock, unix seconds */
+  now: number;
+  sections: LineSection[];
+}
+
+/** A queue's waiting jobs, a page at a time. Throws QueueError for a queue the connection does not have. */
+export interface JobLineReader {
+  read(queue: string, page: PageRequest): Promise<JobLine>;
+}
+
+/** One reservation as a layout that records no holder knows it. */
+export interface ExpiringReservation {
+  id: string;
+  name: string | null;
+  attempts: number;
+  priority: number | null;
+  /** when the reservation runs out, unix seconds */
+  expiresAt: number;
+  /** when it was taken, as well as the layout can tell; null when it cannot */
+  reservedSince: number | null;
+  /** expiresAt ≤ now */
+  expired: boolean;
+  note: string | null;
+}
+
+/** One queue's reservations, soonest expiry first, one page of them. */
+export interface QueueReservations {
+  queue: string;
+  total: number;
+  live: number;
+  expired: number;
+  offset: number;
+  rows: ExpiringReservation[];
+  /** what happens to an expired one, in the layout's words */
+  expiredMeans: string;
+}
+
+export interface ExpiringReservationsPage {
+  now: number;
+  /** why no row names a holder, in the words a page shows */
+  holderAbsent: string;
+  /** one per queue asked for (every queue of the connection when none was named) */
+  queues: QueueReservations[];
+}
+
+/** Reservations with their expiry and no holder. Throws QueueError for a queue the connection does not have. */
+export interface ExpiringReservationsReader {
+  read(scope: { queue?: string } & PageRequest): Promise<ExpiringReservationsPage>;
+}
+
+/** One delayed job as a layout-neutral timeline lists it. */
+export interface DueJob {
+  id: string;
+  name: string | null;
+  attempts: number;
+  priority: number | null;
+  /** unix seconds */
+  dueAt: number;
+  note: string | null;
+}
+
+/**
+ * The delayed timeline of lib/inspect/delayed-timeline.ts (buckets, overdue,
+ * attendance) with rows any layout can fill, and the layout's sentence on
+ * what moves a due job into the line.
+ */
+export interface DueTimeline extends Omit<DelayedTimeline, 'next'> {
+  next: DueJob[];
+  /** who moves due jobs, e.g. "every reserve (and, under redis-ng, every push) moves due jobs into the line" */
+  dueMovedBy: string;
+}
+
+/** A queue's delayed jobs by when they come due. Throws QueueError for a queue the connection does not have. */
+export interface DueTimelineReader {
+  read(queue: string): Promise<DueTimeline>;
+}
+
+/** One index that holds a job: a short name, what it says in words, and the moment it names (a deadline) if any. */
+export interface JobPlace {
+  state: string;
+  sentence: string;
+  /** unix seconds; null when the place names no moment */
+  at: number | null;
+}
+
+/**
+ * A job's stored data, as the layout could decode it: a PHP serialize tree
+ * (never instantiated), JSON, or the first bytes when neither can be read.
+ */
+export type JobData =
+  | { kind: 'php'; parse: PhpParse }
+  /** value undefined when the JSON could not be read whole; error says why */
+  | { kind: 'json'; value: unknown; error: string | null }
+  | { kind: 'hex'; hex: string; cut: boolean; format: string }
+  | { kind: 'text'; text: string; cut: boolean };
+
+/** What one job's stored message is: its parts, labelled, and its data decoded. */
+export interface JobMessage {
+  /** stored bytes */
+  length: number;
+  /** only the first bytes were read */
+  cut: boolean;
+  /** the message's parts in the order stored, each labelled, e.g. TTR 300, serializer PHP serialize() */
+  parts: { label: string; value: string }[];
+  /** what is wrong with the message as a whole; null when nothing is */
+  problem: string | null;
+  data: JobData;
+}
+
+/** Everything a page shows about one job, from one consistent read. */
+export interface JobSnapshot {
+  id: string;
+  queue: string;
+  now: number;
+  /** placed, duplicate, orphan, dangling, unsearched or gone */
+  status: string;
+  /** where it is or why it is nowhere, in words */
+  statusText: string;
+  places: JobPlace[];
+  attempts: number;
+  priority: { value: number; stored: boolean } | null;
+  ttr: number | null;
+  name: string | null;
+  /** null when the job's message is gone */
+  message: JobMessage | null;
+}
+
+/** One job by its decimal id; `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
+export interface JobSnapshotReader {
+  read(id: string, queue?: string): Promise<JobSnapshot>;
+}

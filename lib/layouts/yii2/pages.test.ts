@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { QueueError } from '../../queue/errors';
+import { testQueueFactory } from '../../queue/test-redis';
+import { isAbsent, type QueueLayout } from '../adapter';
+import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from '../pages';
+import { staticphpLayout } from '../staticphp/layout';
+import { yii2Layout } from './layout';
+import { YII2_GONE, YII2_NO_HOLDER } from './reads';
+import { testChannelFactory } from './test-channel';
+import { driverOf, loadYii2Fixture, yii2Settings } from './test-fixtures';
+
+const openChannel = testChannelFactory();
+const openQueue = testQueueFactory();
+
+function present<T extends object>(capability: T | { absent: string }): T {
+  if (isAbsent(capability)) throw new Error(`absent: ${capability.absent}`);
+  return capability;
+}
+
+/** A layout over one fixture's channel, with the four layout-neutral readers. */
+async function fixtureLayout(name: 'stock' | 'ng-strict') {
+  const channel = await openChannel();
+  const expected = await loadYii2Fixture(channel.queue.redis, name, channel.channel);
+  const driver = driverOf(expected);
+  const layout: QueueLayout = yii2Layout(channel.queue, yii2Settings(driver, [channel.channel]));
+  return {
+    ...channel,
+    expected,
+    driver,
+    line: present<JobLineReader>(layout.jobLine),
+    reservations: present<ExpiringReservationsReader>(layout.expiringReservations),
+    timeline: present<DueTimelineReader>(layout.dueTimeline),
+    snapshot: present<JobSnapshotReader>(layout.jobSnapshot),
+  };
+}
+
+describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
+  for (const name of ['stock', 'ng-strict'] as const) {
+    it(`${name}: the line lists the waiting jobs in the order the driver pops them, 25 a page`, async () => {
+      const { queue, keys, channel, expected, driver, line, cleanup } = await fixtureLayout(name);
+      try {
+        // Read without taking: stock pops the list's tail, ng the lowest score.
+        const order = driver === 'yii2-ng' ? await queue.redis.zrange(keys.prioritized, '0', '-1') : (await queue.redis.lrange(keys.waiting, '0', '-1')).reverse();
+        const { queue: shown, sections } = await line.read(channel, { page: 1 });
+        expect(shown).toBe(channel);
+        // ng's takeover section is there only while the stock list holds ids; these captures have none.
+        expect(sections).toHaveLength(1);
+        const [first] = sections;
+        expect(first).toMatchObject({ title: 'Next jobs to run', total: expected.statistics.waiting, offset: 0 });
+        expect(first!.rows.map((row) => row.id)).toEqual(order);
+        expect(first!.rows.map((row) => row.place)).toEqual(order.map((_, i) => i + 1));
+        for (const row of first!.rows) {
+          const job = expected.jobs[row.id]!;
+          expect(row).toMatchObject({ attempts: job.attempts ?? 0, priority: driver === 'yii2-ng' ? job.priority : null, note: null });
+          expect(row.name).toMatch(/^harness\\jobs\\/);
+        }
+        const second = await line.read(channel, { page: 2 });
+        expect(second.sections[0]).toMatchObject({ total: expected.statistics.waiting, offset: 25, rows: [] });
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it(`${name}: reservations come with their expiry, since when, live or expired, and the reason no holder is named`, async () => {
+      const { queue, keys, channel, expected, reservations, cleanup } = await fixtureLayout(name);
+      try {
+        const reserved = await queue.redis.zrange(keys.reserved, '0', '-1', 'WITHSCORES');
+        const page = await reservations.read({ page: 1 });
+        expect(page.holderAbsent).toBe(YII2_NO_HOLDER);
+        expect(page.queues).toHaveLength(1);
+        const [only] = page.queues;
+        expect(only).toMatchObject({ queue: channel, total: expected.statistics.reserved, offset: 0 });
+        expect(only!.live + only!.expired).toBe(only!.total);
+        expect(only!.rows.map((row) => [row.id, String(row.expiresAt)])).toEqual(reserved.flatMap((value, i) => (i % 2 === 0 ? [[value, reserved[i + 1]]] : [])));
+        for (const row of only!.rows) {
+          expect(row.expired).toBe(row.expiresAt <= page.now);
+          expect(row.attempts).toBe(expected.jobs[row.id]!.attempts ?? 0);
+          expect(row.reservedSince).not.toBeNull();
+          expect(row.reservedSince!).toBeLessThan(row.expiresAt);
+        }
+        expect(only!.expired).toBe(only!.rows.filter((row) => row.expired).length);
+        expect(await reservations.read({ queue: channel, page: 2 })).toMatchObject({ queues: [{ total: expected.statistics.reserved, offset: 25, rows: [] }] });
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it(`${name}: the delayed timeline has the shared buckets and the next jobs due, soonest first`, async () => {
+      const { queue, keys, channel, expected, driver, timeline, cleanup } = await fixtureLayout(name);
+      try {
+        const soonest = await queue.redis.zrange(keys.delayed, '0', '19');
+        const read = await timeline.read(channel);
+        expect(read).toMatchObject({ queue: channel, total: expected.statistics.delayed, overdue: 0 });
+        expect(read.hour).toHaveLength(12);
+        expect(read.next.map((job) => job.id)).toEqual(soonest);
+        expect(read.dueMovedBy).toMatch(driver === 'yii2-ng' ? /or a job is pushed to it: each moves up to 100 due jobs \(batchSize\) into the line.$/ : /each reserve moves every due job onto the waiting list.$/);
+        for (const job of read.next) expect(job.name).toMatch(/^harness\\jobs\\/);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it(`${name}: a job's snapshot says where it is and decodes its message; a job the driver deleted is gone`, async () => {
+      const { queue, keys, channel, expected, driver, snapshot, cleanup } = await fixtureLayout(name);
+      try {
+        const { waiting } = expected.statistics;
+        const next = driver === 'yii2-ng' ? (await queue.redis.zrange(keys.prioritized, '0', '0'))[0]! : (await queue.redis.lindex(keys.waiting, '-1'))!;
+        const job = await snapshot.read(next);
+        expect(job).toMatchObject({ id: next, queue: channel, status: 'placed', ttr: 300, name: 'harness\\jobs\\NoteJob' });
+        expect(job.places).toHaveLength(1);
+        expect(job.places[0]!.sentence).toMatch(
+          driver === 'yii2-ng' ? new RegExp(String.raw`^in line at place 1 of ${waiting} \(1 runs next\); score \d+, join sequence \d+, scored at priority 0$`) : `waiting at place 1 of ${waiting} in the waiting list (1 runs next)`,
+        );
+        expect(job.message?.parts).toEqual([
+          { label: 'TTR prefix', value: '300 s (4 bytes)' },
+          { label: 'Serializer', value: 'PHP serialize()' },
+          { label: 'Stored', value: `${job.message!.length.toLocaleString('en-US')} bytes` },
+        ]);
+        expect(job.message?.problem).toBeNull();
+        expect(job.message?.data).toMatchObject({ kind: 'php', parse: { error: null, value: { type: 'object', className: 'harness\\jobs\\NoteJob' } } });
+
+        const reserved = (await queue.redis.zrange(keys.reserved, '0', '0', 'WITHSCORES')) as [string, string];
+        const held = await snapshot.read(reserved[0], channel);
+        expect(held.places).toEqual([{ state: 'reserved', sentence: expect.stringMatching(/^reserved/), at: Number(reserved[1]) }]);
+
+        expect(await snapshot.read('3')).toMatchObject({ status: 'gone', statusText: YII2_GONE, places: [], message: null });
+      } finally {
+        await cleanup();
+      }
+    });
+  }
+});
+
+describe('the yii2 layout’s pages on channels no driver left so', () => {
+  it('notes a dangling id and an unread message in the line, and decodes a message without its TTR prefix as malformed', async () => {
+    const { queue, keys, channel, cleanup } = await openChannel();
+    try {
+      await queue.redis.hset(keys.messages, '2', Buffer.concat([Buffer.from('300;s:3:"abc";'), Buffer.alloc(70 * 1024, 0x20)]), '3', 'O:3:"Foo":0:{}');
+      await queue.redis.lpush(keys.waiting, '1', '2', '3');
+      const layout = yii2Layout(queue, yii2Settings('yii2', [channel]));
+      const { sections } = await present<JobLineReader>(layout.jobLine).read(channel, { page: 1 });
+      expect(sections[0]!.rows.map((row) => [row.id, row.note])).toEqual([
+        ['1', expect.stringMatching(/^no message: the id is left in the index/)],
+        ['2', expect.stringMatching(/^message over 64 KiB, not read for a list/)],
+        ['3', null],
+      ]);
+      const malformed = await present<JobSnapshotReader>(layout.jobSnapshot).read('3');
+      expect(malformed.message?.problem).toMatch(/^the message does not start with <ttr>;/);
+      expect(malformed.message?.parts[0]).toEqual({ label: 'TTR prefix', value: 'none' });
+      expect(malformed.ttr).toBeNull();
+      expect((await present<JobSnapshotReader>(layout.jobSnapshot).read('1')).status).toBe('dangling');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('refuses a channel the connection does not list, and a job without its channel when there are several', async () => {
+    const { queue, channel, cleanup } = await openChannel();
+    try {
+      const layout = yii2Layout(queue, yii2Settings('yii2-ng', [channel, `${channel}-other`]));
+      const line = present<JobLineReader>(layout.jobLine);
+      const refusal = await line.read('nope', { page: 1 }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(QueueError);
+      expect(refusal).toMatchObject({ invalidRequest: true, message: `There is no channel "nope" on this connection: it reads ${channel}, ${channel}-other` });
+      await expect(present<DueTimelineReader>(layout.dueTimeline).read('nope')).rejects.toThrow('There is no channel "nope"');
+      await expect(present<ExpiringReservationsReader>(layout.expiringReservations).read({ queue: 'nope', page: 1 })).rejects.toThrow('There is no channel "nope"');
+      await expect(present<JobSnapshotReader>(layout.jobSnapshot).read('1')).rejects.toThrow('This connection reads 2 channels and a yii2 job id counts per channel');
+      // Without a queue the reservations page reads every channel.
+      expect((await present<ExpiringReservationsReader>(layout.expiringReservations).read({ page: 1 })).queues.map((each) => each.queue)).toEqual([channel, `${channel}-other`]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('StaticPHP lacks the layout-neutral pages: its own fuller ones serve it', async () => {
+    const queue = await openQueue();
+    const layout = staticphpLayout(queue);
+    for (const capability of [layout.jobLine, layout.expiringReservations, layout.dueTimeline, layout.jobSnapshot]) expect(isAbsent(capability)).toBe(true);
+  });
+});

@@ -1,0 +1,196 @@
+import { QueueError } from '../../queue/errors';
+import type { RedisQueue } from '../../queue/redis-queue';
+import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection } from '../pages';
+import type { Yii2NgSettings } from '../settings';
+import type { Yii2Keys } from './keys';
+import type { Yii2Driver } from './layout';
+import { ngSettingsFor, readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage } from './line';
+import type { Yii2Message } from './message';
+import { readYii2DelayedTimeline, readYii2Job, readYii2Reservations, type Yii2JobPlace } from './reads';
+
+/** A channel's keys by name; a name the connection does not list is the caller's mistake, said plainly. */
+export type ChannelKeys = (channel: string) => Yii2Keys;
+
+export function channelKeysOf(keysOf: readonly Yii2Keys[]): ChannelKeys {
+  return (channel) => {
+    const keys = keysOf.find((candidate) => candidate.channel === channel);
+    if (keys) return keys;
+    const listed = keysOf.map((candidate) => candidate.channel).join(', ');
+    throw new QueueError(`There is no channel "${channel.slice(0, 200)}" on this connection: it reads ${listed}`, { invalidRequest: true });
+  };
+}
+
+const DANGLING_NOTE = 'no message: the id is left in the index, ng discards it when it comes up and the stock queue/run stops at it';
+const UNREAD_NOTE = `message over ${ROW_COPY_LIMIT_BYTES / 1024} KiB, not read for a list: its page reads its first bytes`;
+
+/** What is wrong with a list row, in words; null when nothing is. */
+function noteOf(summary: Yii2JobSummary): string | null {
+  if (summary.dangling) return DANGLING_NOTE;
+  if (summary.messageUnread) return UNREAD_NOTE;
+  return null;
+}
+
+function sectionOf(page: Yii2LinePage, title: string, description: string): LineSection {
+  return {
+    title,
+    description,
+    total: page.total,
+    offset: page.offset,
+    rows: page.rows.map((row) => ({ place: row.place, id: row.id, name: row.className, attempts: row.attempts, priority: row.priority, ttr: row.ttr, note: noteOf(row) })),
+  };
+}
+
+function offsetOf(page: number): number {
+  return (page - 1) * PAGE_ROWS;
+}
+
+const LINE_DESCRIPTION: Record<Yii2Driver, string> = {
+  yii2: 'The waiting list, in the order queue/run pops it: from the tail, so row 1 is the next job a worker reserves.',
+  'yii2-ng': 'The prioritized set, lowest score first: row 1 is the next job a worker reserves (lower priority runs first, then the order jobs joined).',
+};
+
+export function yii2JobLine(connection: RedisQueue, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobLineReader {
+  return {
+    async read(queue, { page }) {
+      const offset = offsetOf(page);
+      const order = await readRunOrder(connection, channelKeys(queue), driver, ng, { offset, limit: PAGE_ROWS, takeoverOffset: offset, takeoverLimit: PAGE_ROWS });
+      const sections = [sectionOf(order.line, 'Next jobs to run', LINE_DESCRIPTION[driver])];
+      if (order.takeover !== null && order.takeover.total > 0) {
+        const batch = (ngSettingsFor(driver, ng)?.batchSize ?? 0).toLocaleString('en-US');
+        sections.push(sectionOf(order.takeover, 'Taken over from the stock list next', `Ids still in the stock waiting list: each reserve moves up to ${batch} of them, tail first, into the prioritized set at their priority.`));
+      }
+      return { queue: order.channel, now: order.now, sections };
+    },
+  };
+}
+
+const EXPIRED_MEANS: Record<Yii2Driver, string> = {
+  yii2: 'An expired reservation goes back to the waiting list on the next reserve, attempts kept: a killed worker’s job, or a failed one waiting out its TTR for a retry.',
+  'yii2-ng': 'An expired reservation goes back into the line on the next reserve or push, attempts kept: a killed worker’s job, or a failed one waiting out its TTR for a retry.',
+};
+
+export function yii2ExpiringReservations(connection: RedisQueue, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): ExpiringReservationsReader {
+  return {
+    async read({ queue, page }) {
+      const asked = queue === undefined ? channels : [queue];
+      const read = await Promise.all(asked.map((channel) => readYii2Reservations(connection, channelKeys(channel), driver, ng, { offset: offsetOf(page), limit: PAGE_ROWS })));
+      return {
+        now: read[0]?.now ?? 0,
+        holderAbsent: read[0]?.holderAbsent ?? '',
+        queues: read.map((reservations) => ({
+          queue: reservations.channel,
+          total: reservations.total,
+          live: reservations.live,
+          expired: reservations.expired,
+          offset: reservations.offset,
+          expiredMeans: EXPIRED_MEANS[driver],
+          rows: reservations.rows.map((row) => ({
+            id: row.id,
+            name: row.className,
+            attempts: row.attempts,
+            priority: row.priority,
+            expiresAt: row.expiresAt,
+            reservedSince: row.reservedSince,
+            expired: row.expired,
+            note: noteOf(row),
+          })),
+        })),
+      };
+    },
+  };
+}
+
+function dueMovedBy(ng: Yii2NgSettings | null): string {
+  return ng === null
+    ? 'Due jobs stay in the delayed set until a worker reserves from this channel: each reserve moves every due job onto the waiting list.'
+    : `Due jobs stay in the delayed set until a worker reserves from this channel or a job is pushed to it: each moves up to ${ng.batchSize.toLocaleString('en-US')} due jobs (batchSize) into the line.`;
+}
+
+/** How many of the next due jobs the timeline lists. */
+const NEXT_DUE_ROWS = 20;
+
+export function yii2DueTimeline(connection: RedisQueue, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): DueTimelineReader {
+  return {
+    async read(queue) {
+      const timeline = await readYii2DelayedTimeline(connection, channelKeys(queue), driver, ng, { limit: NEXT_DUE_ROWS });
+      const settings = ngSettingsFor(driver, ng);
+      return {
+        ...timeline,
+        dueMovedBy: dueMovedBy(settings),
+        next: timeline.next.map((job) => ({ id: job.id, name: job.name, attempts: job.attempts, priority: job.priority, dueAt: job.dueAt, note: noteOf(job) })),
+      };
+    },
+  };
+}
+
+function placeOf(place: Yii2JobPlace): JobPlace {
+  switch (place.state) {
+    case 'waiting':
+      return { state: 'waiting', sentence: `waiting at place ${place.place} of ${place.of} in the waiting list (1 runs next)`, at: null };
+    case 'awaiting-takeover':
+      return { state: 'awaiting takeover', sentence: `in the stock waiting list at place ${place.place} of ${place.of}: ng takes it over into the line, tail first`, at: null };
+    case 'prioritized': {
+      const priority = place.score.scorePriority === null ? '' : `, scored at priority ${place.score.scorePriority}`;
+      return { state: 'in line', sentence: `in line at place ${place.rank} of ${place.of} (1 runs next); score ${place.score.score}, join sequence ${place.score.seq}${priority}`, at: null };
+    }
+    case 'delayed':
+      return { state: 'delayed', sentence: place.due ? 'delayed, due since' : 'delayed until', at: place.until };
+    case 'reserved':
+      return { state: 'reserved', sentence: place.expired ? 'reserved, its reservation expired at' : 'reserved until', at: place.until };
+  }
+}
+
+const SERIALIZER_NAMES: Record<Yii2Message['body']['serializer'], string> = {
+  php: 'PHP serialize()',
+  json: 'JSON (JsonSerializer)',
+  igbinary: 'igbinary',
+  unknown: 'not recognized',
+};
+
+function dataOf(body: Yii2Message['body']): JobData {
+  switch (body.serializer) {
+    case 'php':
+      return { kind: 'php', parse: body.parse };
+    case 'json':
+      return { kind: 'json', value: body.value, error: body.error };
+    case 'igbinary':
+      return { kind: 'hex', hex: body.hex, cut: body.cut, format: 'igbinary is not decoded: its first bytes in hex' };
+    case 'unknown':
+      return { kind: 'text', text: body.text, cut: body.cut };
+  }
+}
+
+function messageOf(message: Yii2Message): JobMessage {
+  const parts = [
+    { label: 'TTR prefix', value: message.ttr === null ? 'none' : `${message.ttr} s (${message.bodyOffset} bytes)` },
+    { label: 'Serializer', value: SERIALIZER_NAMES[message.body.serializer] },
+    { label: 'Stored', value: `${message.length.toLocaleString('en-US')} bytes${message.cut ? ', of which the first were read' : ''}` },
+  ];
+  return { length: message.length, cut: message.cut, parts, problem: message.ttrError, data: dataOf(message.body) };
+}
+
+export function yii2JobSnapshot(connection: RedisQueue, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobSnapshotReader {
+  return {
+    async read(id, queue) {
+      // yii2's ids count per channel: without a channel a job is only found on a connection with one.
+      const channel = queue ?? (channels.length === 1 ? channels[0] : undefined);
+      if (channel === undefined) {
+        throw new QueueError(`This connection reads ${channels.length} channels and a yii2 job id counts per channel: open the job from its channel’s page`, { invalidRequest: true });
+      }
+      const job = await readYii2Job(connection, channelKeys(channel), driver, ng, id);
+      return {
+        id: job.id,
+        queue: job.channel,
+        now: job.now,
+        status: job.status,
+        statusText: job.statusText,
+        places: job.places.map(placeOf),
+        attempts: job.attempts,
+        priority: job.priority,
+        ttr: job.message?.ttr ?? null,
+        name: job.name,
+        message: job.message === null ? null : messageOf(job.message),
+      };
+    },
+  };
+}

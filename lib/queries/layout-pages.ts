@@ -1,0 +1,31 @@
+import type { DueTimeline, ExpiringReservationsPage, JobLine, JobSnapshot } from '../layouts/pages';
+import { queryKeys } from './keys';
+import { liveQueryOptions } from './live';
+
+export type { DueTimeline, ExpiringReservationsPage, JobLine, JobSnapshot };
+
+function search(params: Record<string, string | number | undefined>): string {
+  const entries = Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== 1);
+  const query = new URLSearchParams(entries.map(([name, value]) => [name, String(value)]));
+  return query.size > 0 ? `?${query}` : '';
+}
+
+/** GET /api/queues/{queue}/line?page=: one page of a queue's waiting jobs in the order they run. */
+export function jobLineQuery(queue: string, page: number) {
+  return liveQueryOptions<JobLine>(queryKeys.queues.line(queue, page), `/api/queues/${encodeURIComponent(queue)}/line${search({ page })}`);
+}
+
+/** GET /api/reservations/expiring?queue=&page=: reservations with their expiry, for a layout that records no holder. */
+export function expiringReservationsQuery(scope: { queue?: string; page: number }) {
+  return liveQueryOptions<ExpiringReservationsPage>(queryKeys.reservations.expiring(scope.queue ?? '', scope.page), `/api/reservations/expiring${search(scope)}`);
+}
+
+/** GET /api/queues/{queue}/due: a queue's delayed timeline with layout-neutral rows. */
+export function dueTimelineQuery(queue: string) {
+  return liveQueryOptions<DueTimeline>(queryKeys.queues.due(queue), `/api/queues/${encodeURIComponent(queue)}/due`);
+}
+
+/** GET /api/jobs/{id}/snapshot?queue=: one job by its decimal id, where it is and its data decoded. */
+export function jobSnapshotQuery(id: string, queue?: string) {
+  return liveQueryOptions<JobSnapshot>(queryKeys.jobs.snapshot(id, queue ?? ''), `/api/jobs/${id}/snapshot${search({ queue })}`);
+}
