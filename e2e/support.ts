@@ -87,6 +87,9 @@ export const YII2_CONNECTIONS = {
   stock: { name: 'yii2-stock', label: 'yii2 channel', layout: 'yii2', channel: () => `${e2ePrefix()}stock` },
 } as const;
 
+/** The main server's marko/queue-redis connection, under a prefix of its own inside the run's. */
+export const MARKO_CONNECTION = { name: 'marko', label: 'marko queues', layout: 'marko', prefix: () => `${e2ePrefix()}marko:` } as const;
+
 /**
  * The queues alerts.spec.ts seeds, by the names the main server's default
  * connection gives alert thresholds (its connections file is written before
