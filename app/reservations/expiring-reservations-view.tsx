@@ -3,6 +3,8 @@
 import type { Route } from 'next';
 import { Badge } from '@/components/ui/badge';
 import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
+import { LineRepairButton } from '@/components/layouts/line-repair-button';
+import { useChangePermission } from '@/components/shell/change-permission';
 import { PageLinks } from '@/components/layouts/page-links';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
@@ -13,10 +15,51 @@ import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { PAGE_ROWS, type QueueReservations } from '@/lib/layouts/pages';
 import { expiringReservationsQuery } from '@/lib/queries/layout-pages';
 import { reservationsSearch, type ReservationsScope } from '@/lib/queries/reservations';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 import { reservationsHref } from '@/lib/routes';
+import { reclaimLiveJob, releaseExpiredJob } from '../queues/[queue]/line-actions';
 
-function ReservationsTable({ reservations, now }: { reservations: QueueReservations; now: number }) {
+/** An expired reservation goes back in line at once; a live one is ended only after the operator is told its job may run twice. */
+function ReservationRepair({ queue, id, expired }: { queue: string; id: string; expired: boolean }) {
+  const subject = `job ${id} on ${queue}`;
+  if (expired) {
+    return (
+      <LineRepairButton
+        label="Put back in line"
+        busyLabel="Putting back…"
+        subject={subject}
+        action={() => releaseExpiredJob({ queue, id }, getTabConnection())}
+        done={`Job ${id} is back in line on ${queue}, where its driver would have put it.`}
+        unchanged={`Job ${id} is no longer reserved: a worker took it back first.`}
+      />
+    );
+  }
+  return (
+    <LineRepairButton
+      label="End reservation…"
+      busyLabel="Ending…"
+      subject={subject}
+      tone="danger"
+      question={{
+        title: `End the reservation of job ${id}?`,
+        confirmLabel: `End job ${id}'s reservation`,
+        body: (
+          <p>
+            Its time has not run out, and nothing in Redis says whether a worker is still running it. If one is, the job runs twice: there and
+            once more after the driver puts it back in line, which its next reserve (or push) does.
+          </p>
+        ),
+      }}
+      action={() => reclaimLiveJob({ queue, id }, getTabConnection())}
+      done={`Job ${id}'s reservation ended: the driver's next move puts it back in line.`}
+      unchanged={`Job ${id} is no longer reserved.`}
+    />
+  );
+}
+
+function ReservationsTable({ reservations, now, repairable }: { reservations: QueueReservations; now: number; repairable: boolean }) {
   const prioritized = reservations.rows.some((row) => row.priority !== null);
+  const mayChange = useChangePermission().allowed && repairable;
   const label = `Reservations of ${reservations.queue}`;
   return (
     <DataTable
@@ -32,6 +75,7 @@ function ReservationsTable({ reservations, now }: { reservations: QueueReservati
           <HeaderCell>Reserved since</HeaderCell>
           <HeaderCell numeric>Attempts</HeaderCell>
           {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
+          {mayChange && <HeaderCell>Actions</HeaderCell>}
         </>
       }
     >
@@ -56,6 +100,11 @@ function ReservationsTable({ reservations, now }: { reservations: QueueReservati
               <OptionalFigure value={row.priority} missing="no priority" />
             </Cell>
           )}
+          {mayChange && (
+            <Cell label="Actions">
+              <ReservationRepair queue={reservations.queue} id={row.id} expired={row.expired} />
+            </Cell>
+          )}
         </tr>
       ))}
     </DataTable>
@@ -65,8 +114,9 @@ function ReservationsTable({ reservations, now }: { reservations: QueueReservati
 /**
  * The reservations page for a layout that records no holder: each queue's
  * reservations, soonest expiry first, live or expired, 25 a page; live.
+ * `repairable`: the layout can put one back in line (and the session may).
  */
-export function ExpiringReservationsView({ scope }: { scope: ReservationsScope }) {
+export function ExpiringReservationsView({ scope, repairable }: { scope: ReservationsScope; repairable: boolean }) {
   const view = useLiveQuery(expiringReservationsQuery(scope));
   const page = view.data;
   return (
@@ -86,7 +136,7 @@ export function ExpiringReservationsView({ scope }: { scope: ReservationsScope }
                 <Stat label="Expired" value={reservations.expired} />
               </div>
               {reservations.rows.length > 0 ? (
-                <ReservationsTable reservations={reservations} now={page.now} />
+                <ReservationsTable reservations={reservations} now={page.now} repairable={repairable} />
               ) : (
                 <EmptyList>{reservations.total > 0 ? 'No reservations on this page.' : 'No job of this queue is reserved.'}</EmptyList>
               )}

@@ -39,10 +39,10 @@ async function ExpiringReservationsPage({ scope }: { scope: ReservationsScope })
   const lacks = await absentCapability('expiringReservations');
   if (lacks !== null) return <LayoutLacks title="Reservations" sentence={lacks} />;
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, expiringReservationsQuery(scope), () => readExpiringReservationsPage(scope));
+  const [repairs] = await Promise.all([absentCapability('lineRepairs'), prefetchLiveQuery(queryClient, expiringReservationsQuery(scope), () => readExpiringReservationsPage(scope))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <ExpiringReservationsView scope={scope} />
+      <ExpiringReservationsView scope={scope} repairable={repairs === null} />
     </HydrationBoundary>
   );
 }

@@ -30,6 +30,9 @@ export const AUDITED_ACTIONS = [
   'promote due jobs (one step)',
   'run a delayed job now',
   'repair doctor findings',
+  'remove a job',
+  'put an expired reservation back in line',
+  'end a live reservation',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

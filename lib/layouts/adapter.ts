@@ -3,7 +3,7 @@ import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from '../queue/job';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
-import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from './pages';
+import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader, LineRepairs } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -138,6 +138,8 @@ export interface QueueLayout {
   readonly dueTimeline: DueTimelineReader | Absent;
   /** one job by its decimal id: where it is and its data decoded */
   readonly jobSnapshot: JobSnapshotReader | Absent;
+  /** the repairs of those four pages: remove a job, release an expired reservation, run a delayed job now, move due jobs */
+  readonly lineRepairs: LineRepairs | Absent;
   close(): Promise<void>;
 }
 
@@ -158,4 +160,5 @@ export type CapabilityName =
   | 'jobLine'
   | 'expiringReservations'
   | 'dueTimeline'
-  | 'jobSnapshot';
+  | 'jobSnapshot'
+  | 'lineRepairs';

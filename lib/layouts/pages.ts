@@ -178,3 +178,23 @@ export interface JobSnapshot {
 export interface JobSnapshotReader {
   read(id: string, queue?: string): Promise<JobSnapshot>;
 }
+
+/**
+ * The repairs the line, reservations, delayed and job pages offer on a
+ * layout whose driver QueueLens does not run: each one atomic script that
+ * re-checks first; `false` when the condition was already gone (a worker or
+ * another operator got there first). Throw QueueError for a queue the
+ * connection does not have, or a change the script refused.
+ */
+export interface LineRepairs {
+  /** deletes the job wherever it is, as the driver's own remove does */
+  remove(queue: string, id: string): Promise<boolean>;
+  /** puts a reservation whose time ran out back in line where the driver's mover would; refuses a live one */
+  releaseExpired(queue: string, id: string): Promise<boolean>;
+  /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */
+  reclaim(queue: string, id: string): Promise<boolean>;
+  /** makes a delayed job due now; the driver's next move puts it in line */
+  runDelayedNow(queue: string, id: string): Promise<boolean>;
+  /** moves due delayed jobs into the line, a bounded batch per call */
+  moveDueJobs(queue: string): Promise<{ moved: number; stillDue: number }>;
+}

@@ -2,6 +2,8 @@
 
 import Link from 'next/link';
 import { DataTree } from '@/components/jobs/data-tree';
+import { LineRepairButton } from '@/components/layouts/line-repair-button';
+import { useChangePermission } from '@/components/shell/change-permission';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { Note } from '@/components/ui/note';
@@ -9,6 +11,8 @@ import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
 import type { JobSnapshot } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
+import { getTabConnection } from '@/lib/queries/tab-connection';
+import { removeLineJob } from '../../queues/[queue]/line-actions';
 import { overviewHref, queueHref } from '@/lib/routes';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
@@ -58,8 +62,41 @@ function Where({ snapshot }: { snapshot: JobSnapshot }) {
   );
 }
 
-/** One job of a layout without StaticPHP's job hashes, live: where it is, its figures, and its message decoded as a tree. */
-export function JobSnapshotView({ id, queue }: { id: string; queue?: string }) {
+/** Removing the job, asked first: its message and every entry of it go, as the driver's own remove does. */
+function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
+  const { id, queue } = snapshot;
+  return (
+    <Section title="Remove it" description="Deletes the job wherever it is, as the driver’s own remove does: nothing of it is kept.">
+      <LineRepairButton
+        label="Remove job…"
+        busyLabel="Removing…"
+        subject={`${id} on ${queue}`}
+        tone="danger"
+        question={{
+          title: `Remove job ${id}?`,
+          confirmLabel: `Remove job ${id}`,
+          body: (
+            <p>
+              Its message, attempts and place in <span className="font-mono [overflow-wrap:anywhere]">{queue}</span> are deleted and cannot be
+              brought back. A worker running it now finishes it, and its acknowledge then finds nothing.
+            </p>
+          ),
+        }}
+        action={() => removeLineJob({ queue, id }, getTabConnection())}
+        done={`Job ${id} was removed from ${queue}.`}
+        unchanged={`Job ${id} was gone already.`}
+      />
+    </Section>
+  );
+}
+
+/**
+ * One job of a layout without StaticPHP's job hashes, live: where it is, its
+ * figures, its message decoded as a tree and (`repairable`: the layout's)
+ * removing it.
+ */
+export function JobSnapshotView({ id, queue, repairable }: { id: string; queue?: string; repairable: boolean }) {
+  const mayChange = useChangePermission().allowed && repairable;
   const view = useLiveQuery(jobSnapshotQuery(id, queue));
   const snapshot = view.data;
   const shownQueue = snapshot?.queue ?? queue;
@@ -101,6 +138,7 @@ export function JobSnapshotView({ id, queue }: { id: string; queue?: string }) {
           <Section title="Its data" description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN.">
             {snapshot.message === null ? <p className="text-sm">Its message is gone: nothing to decode.</p> : <DataTree data={snapshot.message.data} />}
           </Section>
+          {mayChange && <RemoveJob snapshot={snapshot} />}
         </>
       )}
     </div>

@@ -46,10 +46,10 @@ async function JobSnapshotPage({ id, queue }: { id: string; queue?: string }) {
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue));
+  const [repairs] = await Promise.all([absentCapability('lineRepairs'), prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobSnapshotView id={id} queue={queue} />
+      <JobSnapshotView id={id} queue={queue} repairable={repairs === null} />
     </HydrationBoundary>
   );
 }

@@ -15,4 +15,5 @@ export const MARKO_ABSENT = {
   expiringReservations: 'QueueLens does not list marko reservations on this page yet; marko/queue-redis records no holder, only when a reservation expires',
   dueTimeline: 'QueueLens does not show a marko queue’s delayed jobs on this page yet: the overview has how many are due',
   jobSnapshot: 'QueueLens does not show marko jobs on this page yet',
+  lineRepairs: 'QueueLens does not repair marko jobs from these pages yet: queuelens doctor --layout marko repairs what is safe',
 } as const;

@@ -65,6 +65,7 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     expiringReservations: { absent: MARKO_ABSENT.expiringReservations },
     dueTimeline: { absent: MARKO_ABSENT.dueTimeline },
     jobSnapshot: { absent: MARKO_ABSENT.jobSnapshot },
+    lineRepairs: { absent: MARKO_ABSENT.lineRepairs },
     close: () => connection.close(),
   };
 }

@@ -41,6 +41,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     expiringReservations: { absent: DRIVER_PAGES_INSTEAD },
     dueTimeline: { absent: DRIVER_PAGES_INSTEAD },
     jobSnapshot: { absent: DRIVER_PAGES_INSTEAD },
+    lineRepairs: { absent: DRIVER_PAGES_INSTEAD },
     close: () => queue.close(),
   };
 }

@@ -6,7 +6,7 @@ import { LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } 
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
-import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot } from './pages';
+import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot, yii2LineRepairs } from './pages';
 
 /** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
 export type Yii2Driver = 'yii2' | 'yii2-ng';
@@ -94,6 +94,8 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
   const keysOf = channels.map((channel) => new Yii2Keys(channel));
   const channelKeys = channelKeysOf(keysOf);
   const ng = settings.layout === 'yii2-ng' ? settings.ng : null;
+  // The stock driver ignores ng's settings; its repairs take the defaults only to fill the scripts' arguments.
+  const placing = ng ?? DEFAULT_YII2_NG_SETTINGS;
   return {
     name: driver,
     description: `${LAYOUT_TITLES[driver]}, channel${channels.length === 1 ? '' : 's'} ${channels.join(', ')}`,
@@ -120,7 +122,7 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     throughput: { absent: YII2_ABSENT.throughput },
     failedJobs: { absent: YII2_ABSENT.failedJobs },
     runner: { absent: YII2_ABSENT.runner },
-    doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: settings.layout === 'yii2-ng' ? settings.ng : DEFAULT_YII2_NG_SETTINGS }))),
+    doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: placing }))),
     steppedDoctor: { absent: YII2_ABSENT.steppedDoctor },
     failedList: { absent: YII2_ABSENT.failedJobs },
     queueDetail: { absent: YII2_ABSENT.queueDetail },
@@ -132,6 +134,7 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     expiringReservations: yii2ExpiringReservations(connection, channels, channelKeys, driver, ng),
     dueTimeline: yii2DueTimeline(connection, channelKeys, driver, ng),
     jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
+    lineRepairs: yii2LineRepairs(connection, channelKeys, driver, placing),
     close: () => connection.close(),
   };
 }

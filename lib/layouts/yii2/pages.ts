@@ -1,12 +1,13 @@
 import { QueueError } from '../../queue/errors';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection } from '../pages';
+import { PAGE_ROWS, type LineRepairs, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection } from '../pages';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
 import { ngSettingsFor, readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage } from './line';
 import type { Yii2Message } from './message';
 import { readYii2DelayedTimeline, readYii2Job, readYii2Reservations, type Yii2JobPlace } from './reads';
+import { promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow } from './repairs';
 
 /** A channel's keys by name; a name the connection does not list is the caller's mistake, said plainly. */
 export type ChannelKeys = (channel: string) => Yii2Keys;
@@ -192,5 +193,17 @@ export function yii2JobSnapshot(connection: RedisQueue, channels: readonly strin
         message: job.message === null ? null : messageOf(job.message),
       };
     },
+  };
+}
+
+/** The pages' repairs on yii2 channels: lib/layouts/yii2/repairs.ts, each channel's scripts with its own keys. */
+export function yii2LineRepairs(connection: RedisQueue, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings): LineRepairs {
+  const channel = (queue: string) => ({ connection, driver, keys: channelKeys(queue), ng });
+  return {
+    remove: (queue, id) => removeYii2Job(channel(queue), id),
+    releaseExpired: (queue, id) => releaseExpiredReservation(channel(queue), id),
+    reclaim: (queue, id) => reclaimReservation(channel(queue), id),
+    runDelayedNow: (queue, id) => runDelayedNow(channel(queue), id),
+    moveDueJobs: (queue) => promoteDueJobs(channel(queue)),
   };
 }

@@ -4,6 +4,8 @@ import { DelayedHeading } from '@/components/delayed/delayed-heading';
 import { AttendanceBox } from '@/components/delayed/overdue-notice';
 import { TimelineBuckets } from '@/components/delayed/timeline-buckets';
 import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
+import { LineRepairButton } from '@/components/layouts/line-repair-button';
+import { useChangePermission } from '@/components/shell/change-permission';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { DueMoment } from '@/components/ui/due-moment';
@@ -14,6 +16,23 @@ import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { DueTimeline } from '@/lib/layouts/pages';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
+import { getTabConnection } from '@/lib/queries/tab-connection';
+import { moveDueJobsNow, runDueJobNow } from '../line-actions';
+
+/** Batches of due jobs one click moves at most; a queue with more is moved by clicking again. */
+const MOVE_BATCHES = 20;
+
+/** Moves the due jobs into the line in bounded batches, as the driver's own mover would place them. */
+async function moveAllDue(queue: string) {
+  let moved = 0;
+  for (let batch = 0; batch < MOVE_BATCHES; batch++) {
+    const result = await moveDueJobsNow({ queue }, getTabConnection());
+    if (!result.ok) return result;
+    moved += result.moved;
+    if (result.stillDue === 0) break;
+  }
+  return { ok: true as const, changed: moved > 0 };
+}
 
 const NEXT = 'Next jobs due';
 
@@ -22,8 +41,9 @@ function sum(buckets: readonly { count: number }[]): number {
 }
 
 /** How many are due and not moved, who moves them, and whether anybody seems to. */
-function DueNotice({ timeline }: { timeline: DueTimeline }) {
+function DueNotice({ timeline, repairable }: { timeline: DueTimeline; repairable: boolean }) {
   const { overdue, now, attendance } = timeline;
+  const mayChange = useChangePermission().allowed && repairable;
   return (
     <AttendanceBox unattended={attendance.unattended}>
       <p>
@@ -42,12 +62,25 @@ function DueNotice({ timeline }: { timeline: DueTimeline }) {
         </p>
       )}
       {attendance.unattended && <p className="font-semibold">Nobody seems to reserve from this queue: its oldest due job has waited over a minute.</p>}
+      {mayChange && overdue > 0 && (
+        <p>
+          <LineRepairButton
+            label="Move due jobs now"
+            busyLabel="Moving…"
+            subject={`of ${timeline.queue}`}
+            action={() => moveAllDue(timeline.queue)}
+            done={`The due jobs of ${timeline.queue} are in the line, where its driver would have put them.`}
+            unchanged={`No job of ${timeline.queue} was due any more: a worker moved them first.`}
+          />
+        </p>
+      )}
     </AttendanceBox>
   );
 }
 
-function NextDue({ timeline }: { timeline: DueTimeline }) {
+function NextDue({ timeline, repairable }: { timeline: DueTimeline; repairable: boolean }) {
   const prioritized = timeline.next.some((job) => job.priority !== null);
+  const mayChange = useChangePermission().allowed && repairable;
   return (
     <DataTable
       label={NEXT}
@@ -60,6 +93,7 @@ function NextDue({ timeline }: { timeline: DueTimeline }) {
           <HeaderCell>Due</HeaderCell>
           <HeaderCell numeric>Attempts</HeaderCell>
           {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
+          {mayChange && <HeaderCell>Actions</HeaderCell>}
         </>
       }
     >
@@ -82,6 +116,20 @@ function NextDue({ timeline }: { timeline: DueTimeline }) {
               <OptionalFigure value={job.priority} missing="no priority" />
             </Cell>
           )}
+          {mayChange && (
+            <Cell label="Actions">
+              {job.dueAt > timeline.now && (
+                <LineRepairButton
+                  label="Run now"
+                  busyLabel="Making it due…"
+                  subject={`job ${job.id} on ${timeline.queue}`}
+                  action={() => runDueJobNow({ queue: timeline.queue, id: job.id }, getTabConnection())}
+                  done={`Job ${job.id} is due now: the next reserve (or push) moves it into the line.`}
+                  unchanged={`Job ${job.id} is no longer delayed.`}
+                />
+              )}
+            </Cell>
+          )}
         </tr>
       ))}
     </DataTable>
@@ -91,9 +139,9 @@ function NextDue({ timeline }: { timeline: DueTimeline }) {
 /**
  * A queue's delayed timeline for a layout without StaticPHP's: the same
  * counts and buckets, the next jobs due with what the layout knows of them,
- * and no repairs; live.
+ * and (`repairable`: the layout's) running one now or moving the due ones; live.
  */
-export function DueTimelineView({ name }: { name: string }) {
+export function DueTimelineView({ name, repairable }: { name: string; repairable: boolean }) {
   const view = useLiveQuery(dueTimelineQuery(name));
   const timeline = view.data;
   return (
@@ -114,11 +162,11 @@ export function DueTimelineView({ name }: { name: string }) {
             <Stat label="Due later than a week" value={timeline.later} />
           </div>
           <Section title="Due, not moved">
-            <DueNotice timeline={timeline} />
+            <DueNotice timeline={timeline} repairable={repairable} />
           </Section>
           <TimelineBuckets timeline={timeline} />
           <Section title={NEXT} description="Soonest first, due ones included.">
-            <NextDue timeline={timeline} />
+            <NextDue timeline={timeline} repairable={repairable} />
           </Section>
         </>
       )}

@@ -43,10 +43,10 @@ async function DueTimelinePage({ name }: { name: string }) {
   const lacks = await absentCapability('dueTimeline');
   if (lacks !== null) return <LayoutLacks title={`Delayed jobs of ${name}`} sentence={lacks} />;
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name));
+  const [repairs] = await Promise.all([absentCapability('lineRepairs'), prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <DueTimelineView name={name} />
+      <DueTimelineView name={name} repairable={repairs === null} />
     </HydrationBoundary>
   );
 }

@@ -1,0 +1,83 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Yii2Keys } from '@/lib/layouts/yii2/keys';
+import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
+import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { APP_PORT, YII2_CONNECTIONS, connectE2eQueue } from './support';
+
+async function showNg(page: Page): Promise<void> {
+  await page.context().addCookies([{ name: CONNECTION_COOKIE, value: YII2_CONNECTIONS.ng.name, url: `http://127.0.0.1:${APP_PORT}` }]);
+}
+
+/** The row of job `id` in the table named `table`. */
+function rowOf(page: Page, table: string, id: string) {
+  return page.getByRole('table', { name: table }).getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}`, exact: true }) });
+}
+
+test.describe('repairing a redis-ng channel from its pages', () => {
+  test.describe.configure({ mode: 'serial' });
+  let queue: RedisQueue;
+  const channel = YII2_CONNECTIONS.ng.channel();
+  const keys = new Yii2Keys(channel);
+
+  test.beforeAll(async () => {
+    queue = await connectE2eQueue();
+    await loadYii2Fixture(queue.redis, 'ng-strict', channel);
+  });
+
+  test.afterAll(async () => {
+    await deleteKeysUnder(queue.redis, `${channel}.`);
+    await queue.close();
+  });
+
+  test('a live reservation is ended after a warning, then put back in line where ng places it', async ({ page }) => {
+    await showNg(page);
+    await page.goto('/reservations');
+    const table = `Reservations of ${channel}`;
+    // Job 2 failed and waits out its 600 s TTR: live, and nothing in Redis tells it from a running job.
+    await rowOf(page, table, '2').getByRole('button', { name: 'End reservation… job 2' }).click();
+    const dialog = page.getByRole('dialog', { name: 'End the reservation of job 2?' });
+    await expect(dialog).toContainText('the job runs twice');
+    await dialog.getByRole('button', { name: 'End job 2\'s reservation' }).click();
+    await expect(page.getByText('Job 2\'s reservation ended')).toBeVisible();
+    expect(await queue.redis.zscore(keys.reserved, '2')).toBe('0');
+
+    await rowOf(page, table, '2').getByRole('button', { name: 'Put back in line job 2' }).click();
+    await expect(page.getByText(`Job 2 is back in line on ${channel}`)).toBeVisible();
+    await expect(rowOf(page, table, '2')).toHaveCount(0);
+    expect(await queue.redis.zscore(keys.reserved, '2')).toBeNull();
+    // Priority 200 under strict scoring: ng's own formula, priority × 10¹² + its join sequence.
+    expect(Math.floor(Number(await queue.redis.zscore(keys.prioritized, '2')) / 1e12)).toBe(200);
+  });
+
+  test('a delayed job runs now, and the due jobs are moved into the line', async ({ page }) => {
+    await showNg(page);
+    await page.goto(`/queues/${encodeURIComponent(channel)}/delayed`);
+    const table = 'Next jobs due';
+    const first = (await page.getByRole('table', { name: table }).getByRole('link', { name: /^#\d+$/ }).first().textContent())!.slice(1);
+    await rowOf(page, table, first).getByRole('button', { name: `Run now job ${first} on ${channel}` }).click();
+    await expect(page.getByText(`Job ${first} is due now`)).toBeVisible();
+    await page.getByRole('button', { name: `Move due jobs now of ${channel}` }).click();
+    await expect(page.getByText(`The due jobs of ${channel} are in the line`)).toBeVisible();
+    expect(await queue.redis.zscore(keys.delayed, first)).toBeNull();
+    expect(await queue.redis.zscore(keys.prioritized, first)).not.toBeNull();
+    await page.goto(`/queues/${encodeURIComponent(channel)}`);
+    await expect(page.getByRole('link', { name: `#${first}`, exact: true })).toBeVisible();
+  });
+
+  test('a job is removed after a confirmation, and its page then says it is gone', async ({ page }) => {
+    await showNg(page);
+    await page.goto('/jobs/7');
+    await page.getByRole('button', { name: `Remove job… 7 on ${channel}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove job 7?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await queue.redis.hexists(keys.messages, '7')).toBe(1);
+    await page.getByRole('button', { name: `Remove job… 7 on ${channel}` }).click();
+    await dialog.getByRole('button', { name: 'Remove job 7' }).click();
+    await expect(page.getByText(`Job 7 was removed from ${channel}.`)).toBeVisible();
+    await expect(page.getByText(`Job 7 is not in ${channel}.`)).toBeVisible();
+    expect(await queue.redis.hexists(keys.messages, '7')).toBe(0);
+    expect(await queue.redis.zscore(keys.prioritized, '7')).toBeNull();
+  });
+});
