@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
@@ -29,6 +30,28 @@ test.describe('repairing a redis-ng channel from its pages', () => {
   test.afterAll(async () => {
     await deleteKeysUnder(queue.redis, `${channel}.`);
     await queue.close();
+  });
+
+  test('every page of the channel, and the repair dialog, has no axe violations, light and dark, at both widths', async ({ page }) => {
+    await showNg(page);
+    const paths = ['/', `/queues/${encodeURIComponent(channel)}`, '/reservations', `/queues/${encodeURIComponent(channel)}/delayed`, '/jobs/9'];
+    for (const path of paths) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      for (const colorScheme of ['light', 'dark'] as const) {
+        for (const width of [1400, 390]) {
+          await page.emulateMedia({ colorScheme });
+          await page.setViewportSize({ width, height: 900 });
+          const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze();
+          expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`), `${path}, ${colorScheme}, ${width} px`).toEqual([]);
+        }
+      }
+    }
+    await page.goto('/jobs/9');
+    await page.getByRole('button', { name: `Remove job… 9 on ${channel}` }).click();
+    const { violations } = await new AxeBuilder({ page }).include('dialog[open]').analyze();
+    expect(violations.map((violation) => violation.id)).toEqual([]);
+    await page.getByRole('dialog', { name: 'Remove job 9?' }).getByRole('button', { name: 'Cancel' }).click();
   });
 
   test('a live reservation is ended after a warning, then put back in line where ng places it', async ({ page }) => {
