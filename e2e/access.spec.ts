@@ -267,6 +267,8 @@ test.describe('access', () => {
     const sessions = await operator.newPage();
     await sessions.goto(`${ORIGIN}/`);
     await sessions.getByRole('link', { name: 'Sessions' }).click();
+    // The page is rendered on the server when the link is followed: on a busy machine that can take longer than an assertion waits.
+    await sessions.waitForURL(`${ORIGIN}/sessions`);
     await expect(sessions.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();
     const ended = sessions.getByRole('table', { name: 'Open sessions' }).getByRole('row').filter({ hasText: 'ended by an operator' });
     await expect(ended).toHaveCount(1);
