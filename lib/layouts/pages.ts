@@ -4,8 +4,8 @@ import type { PhpParse } from './php-serialized';
 /**
  * The shapes of the pages a layout fills without StaticPHP's driver: plain
  * data, no React, the same for every layout that has the page (yii2's
- * channels today, marko's queues later). Ids are decimal text: PHP's are
- * 64-bit, beyond what a JS number holds exactly.
+ * channels, marko's queues). Ids are text: yii2's are decimal and 64-bit,
+ * beyond what a JS number holds exactly; marko's are UUIDs.
  */
 
 /** Rows one page of a paged list shows (the reservations page's size, so both read alike). */
@@ -153,6 +153,8 @@ export interface JobMessage {
   parts: { label: string; value: string }[];
   /** what is wrong with the message as a whole; null when nothing is */
   problem: string | null;
+  /** what a reader must know of the message though nothing is wrong with it, e.g. that its signature cannot be checked here */
+  notice?: string;
   data: JobData;
 }
 
@@ -168,13 +170,14 @@ export interface JobSnapshot {
   places: JobPlace[];
   attempts: number;
   priority: { value: number; stored: boolean } | null;
-  ttr: number | null;
+  /** seconds, null when the message carries none; left out where the layout's jobs have no TTR of their own (marko's reservations last the connection's retry_after) */
+  ttr?: number | null;
   name: string | null;
   /** null when the job's message is gone */
   message: JobMessage | null;
 }
 
-/** One job by its decimal id; `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
+/** One job by its id (decimal for yii2, the application's text for marko); `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
 export interface JobSnapshotReader {
   read(id: string, queue?: string): Promise<JobSnapshot>;
 }

@@ -18,7 +18,7 @@ function Facts({ snapshot }: { snapshot: JobSnapshot }) {
     ['Class', snapshot.name ?? 'not known'],
     ['Attempts', String(snapshot.attempts)],
     ...(snapshot.priority === null ? [] : [['Priority', `${snapshot.priority.value}${snapshot.priority.stored ? '' : ' (the default: none stored)'}`] as [string, string]]),
-    ['TTR', snapshot.ttr === null ? 'none' : `${snapshot.ttr} s`],
+    ...(snapshot.ttr === undefined ? [] : [['TTR', snapshot.ttr === null ? 'none' : `${snapshot.ttr} s`] as [string, string]]),
     ...(snapshot.message?.parts.map(({ label, value }) => [label, value] as [string, string]) ?? []),
   ];
   return (
@@ -97,6 +97,7 @@ export function JobSnapshotView({ id, queue }: { id: string; queue?: string }) {
           <Section title="The job">
             <Facts snapshot={snapshot} />
             {snapshot.message?.problem && <Note title="This message is malformed">{snapshot.message.problem}.</Note>}
+            {snapshot.message?.notice && <Note title="Not verified">{snapshot.message.notice}</Note>}
           </Section>
           <Section title="Its data" description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN.">
             {snapshot.message === null ? <p className="text-sm">Its message is gone: nothing to decode.</p> : <DataTree data={snapshot.message.data} />}

@@ -11,8 +11,4 @@ export const MARKO_ABSENT = {
   delayedTimeline: 'QueueLens does not show a marko queue’s delayed jobs on this page yet: the overview has how many are due',
   jobDetail: 'QueueLens does not show marko jobs on this page yet',
   keyLayout: 'QueueLens does not map marko’s keys yet',
-  jobLine: 'QueueLens does not list a marko queue’s jobs on this page yet: the overview has its counts',
-  expiringReservations: 'QueueLens does not list marko reservations on this page yet; marko/queue-redis records no holder, only when a reservation expires',
-  dueTimeline: 'QueueLens does not show a marko queue’s delayed jobs on this page yet: the overview has how many are due',
-  jobSnapshot: 'QueueLens does not show marko jobs on this page yet',
 } as const;

@@ -5,6 +5,7 @@ import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
 import { MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
+import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
 import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';
 
 
@@ -61,10 +62,10 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     delayedTimeline: { absent: MARKO_ABSENT.delayedTimeline },
     jobDetail: { absent: MARKO_ABSENT.jobDetail },
     keyLayout: { absent: MARKO_ABSENT.keyLayout },
-    jobLine: { absent: MARKO_ABSENT.jobLine },
-    expiringReservations: { absent: MARKO_ABSENT.expiringReservations },
-    dueTimeline: { absent: MARKO_ABSENT.dueTimeline },
-    jobSnapshot: { absent: MARKO_ABSENT.jobSnapshot },
+    jobLine: markoJobLine(connection, keys),
+    expiringReservations: markoExpiringReservations(connection, keys, markoQueueNames(connection, keys, settings.queues), settings.retryAfter),
+    dueTimeline: markoDueTimeline(connection, keys),
+    jobSnapshot: markoJobSnapshot(connection, keys),
     close: () => connection.close(),
   };
 }
