@@ -6,9 +6,9 @@ export const MARKO_ABSENT = {
   throughput: 'QueueLens does not sample marko throughput yet: marko/queue-redis records no finished jobs',
   steppedDoctor: 'QueueLens does not check marko queues on this page yet: run queuelens doctor --layout marko --prefix PREFIX',
   failedList: 'QueueLens does not list marko’s failed jobs on this page yet: run queuelens failed --layout marko --prefix PREFIX (and forget), or marko queue:retry ID',
-  queueDetail: 'QueueLens does not list a marko queue’s jobs on this page yet: the overview has its counts',
-  reservations: 'QueueLens does not list marko reservations on this page yet; marko/queue-redis records no holder, only when a reservation expires',
-  delayedTimeline: 'QueueLens does not show a marko queue’s delayed jobs on this page yet: the overview has how many are due',
-  jobDetail: 'QueueLens does not show marko jobs on this page yet',
+  queueDetail: 'A marko queue has no priority levels or throughput: its page lists its ready jobs',
+  reservations: 'marko/queue-redis records no holder, and QueueLens does not release or fail its reservations: its page lists them with their expiry',
+  delayedTimeline: 'marko/queue-redis has no StaticPHP delayed repairs: its page shows the timeline without them',
+  jobDetail: 'marko jobs are no StaticPHP job hashes: their page shows the hash’s fields and the signed payload decoded',
   keyLayout: 'QueueLens does not map marko’s keys yet',
 } as const;

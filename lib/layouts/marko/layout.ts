@@ -6,7 +6,6 @@ import { markoDoctor } from './doctor';
 import { MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
-import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';
 
 
 export interface MarkoLayoutSettings {
@@ -27,13 +26,6 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
   readonly failedJobs: MarkoFailedJobs;
   readonly keys: MarkoKeys;
   readonly settings: MarkoLayoutSettings;
-  /** what the pages read of marko's jobs (lib/layouts/marko/reads.ts), until the layout interface names these capabilities */
-  readonly reads: {
-    readyJobs(queue: string, offset: number, limit: number): ReturnType<typeof readReadyJobs>;
-    delayedTimeline(queue: string, options?: { limit?: number }): ReturnType<typeof readMarkoDelayedTimeline>;
-    reservations(queue: string, offset: number, limit: number): ReturnType<typeof readMarkoReservations>;
-    job(id: string): ReturnType<typeof readMarkoJob>;
-  };
 } {
   const keys = new MarkoKeys(settings.prefix);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
@@ -44,12 +36,6 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     keys,
     settings,
     counts: () => readMarkoCounts(connection, keys, settings.queues),
-    reads: {
-      readyJobs: (queue, offset, limit) => readReadyJobs(connection, keys, queue, offset, limit),
-      delayedTimeline: (queue, options) => readMarkoDelayedTimeline(connection, keys, queue, options),
-      reservations: (queue, offset, limit) => readMarkoReservations(connection, keys, queue, settings.retryAfter, offset, limit),
-      job: (id) => readMarkoJob(connection, keys, id),
-    },
     failedJobs: new MarkoFailedJobs(connection, keys),
     runner: { absent: MARKO_ABSENT.runner },
     doctor: markoDoctor(connection, keys, settings.queues),
