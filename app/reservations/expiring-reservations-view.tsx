@@ -15,7 +15,7 @@ import { expiringReservationsQuery } from '@/lib/queries/layout-pages';
 import { reservationsSearch, type ReservationsScope } from '@/lib/queries/reservations';
 import { reservationsHref } from '@/lib/routes';
 
-function ReservationsTable({ reservations, now }: { reservations: QueueReservations; now: number }) {
+function ReservationsTable({ reservations, now, reservedSinceUnknown }: { reservations: QueueReservations; now: number; reservedSinceUnknown: string }) {
   const prioritized = reservations.rows.some((row) => row.priority !== null);
   const label = `Reservations of ${reservations.queue}`;
   return (
@@ -47,7 +47,7 @@ function ReservationsTable({ reservations, now }: { reservations: QueueReservati
           <Cell label="Expires">
             <UtcMoment seconds={row.expiresAt} now={now} />
           </Cell>
-          <Cell label="Reserved since">{row.reservedSince === null ? <Absent label="not known: the message has no TTR" /> : <UtcMoment seconds={row.reservedSince} now={now} />}</Cell>
+          <Cell label="Reserved since">{row.reservedSince === null ? <Absent label={reservedSinceUnknown} /> : <UtcMoment seconds={row.reservedSince} now={now} />}</Cell>
           <Cell label="Attempts" numeric>
             {row.attempts}
           </Cell>
@@ -86,7 +86,7 @@ export function ExpiringReservationsView({ scope }: { scope: ReservationsScope }
                 <Stat label="Expired" value={reservations.expired} />
               </div>
               {reservations.rows.length > 0 ? (
-                <ReservationsTable reservations={reservations} now={page.now} />
+                <ReservationsTable reservations={reservations} now={page.now} reservedSinceUnknown={page.reservedSinceUnknown ?? 'not known: the message has no TTR'} />
               ) : (
                 <EmptyList>{reservations.total > 0 ? 'No reservations on this page.' : 'No job of this queue is reserved.'}</EmptyList>
               )}

@@ -26,8 +26,8 @@ export interface LineJob {
   attempts: number;
   /** null where the layout has no priorities */
   priority: number | null;
-  /** seconds; null when the message carries none or was not read */
-  ttr: number | null;
+  /** seconds; null when the message carries none or was not read; left out where the layout's jobs have no TTR of their own */
+  ttr?: number | null;
   /** what is wrong with the row, in words: an id with no message, a message too large to read here */
   note: string | null;
 }
@@ -88,6 +88,8 @@ export interface ExpiringReservationsPage {
   now: number;
   /** why no row names a holder, in the words a page shows */
   holderAbsent: string;
+  /** why a row's reservedSince is null, in the words its cell shows; left out, the page says the message has no TTR (yii2's reason) */
+  reservedSinceUnknown?: string;
   /** one per queue asked for (every queue of the connection when none was named) */
   queues: QueueReservations[];
 }

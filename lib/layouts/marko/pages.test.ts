@@ -25,7 +25,7 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
     expect(first.sections).toHaveLength(1);
     expect(first.sections[0]).toMatchObject({ title: 'Next jobs to run', total: PAGE_ROWS + 3, offset: 0 });
     expect(first.sections[0]!.rows.map((row) => row.id)).toEqual(ids.slice(0, PAGE_ROWS));
-    expect(first.sections[0]!.rows[0]).toEqual({ place: 1, id: ids[0], name: 'App\\Jobs\\Job0', attempts: 0, priority: null, ttr: null, note: null });
+    expect(first.sections[0]!.rows[0]).toEqual({ place: 1, id: ids[0], name: 'App\\Jobs\\Job0', attempts: 0, priority: null, note: null });
     const second = await line.read('mail', { page: 2 });
     expect(second.sections[0]!.rows.map((row) => [row.place, row.id, row.note])).toEqual([
       [26, ids[25], null],
@@ -65,8 +65,10 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
     const unknown = await openMarko();
     await unknown.worker.push('mail', MAIL_JOB);
     await unknown.worker.pop('mail');
-    const [row] = (await present<ExpiringReservationsReader>(unknown.layout.expiringReservations).read({ page: 1 })).queues[0]!.rows;
-    expect(row!.reservedSince).toBeNull();
+    const withoutRetryAfter = await present<ExpiringReservationsReader>(unknown.layout.expiringReservations).read({ page: 1 });
+    expect(withoutRetryAfter.queues[0]!.rows[0]!.reservedSince).toBeNull();
+    expect(withoutRetryAfter.reservedSinceUnknown).toBe('not known: the connection sets no retryAfter (queue.retry_after)');
+    expect(page).not.toHaveProperty('reservedSinceUnknown');
   });
 
   it('shows the delayed timeline with the next jobs due, a backed-off retry noted, and what moves them', async () => {

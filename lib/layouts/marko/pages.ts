@@ -44,7 +44,7 @@ export function markoJobLine(connection: RedisQueue, keys: MarkoKeys): JobLineRe
       return {
         queue: ready.queue,
         now: Number(time[0]),
-        sections: [{ title: 'Next jobs to run', description: LINE_DESCRIPTION, total: ready.total, offset: ready.offset, rows: ready.jobs.map((job) => ({ place: job.position + 1, ttr: null, ...rowOf(job) })) }],
+        sections: [{ title: 'Next jobs to run', description: LINE_DESCRIPTION, total: ready.total, offset: ready.offset, rows: ready.jobs.map((job) => ({ place: job.position + 1, ...rowOf(job) })) }],
       };
     },
   };
@@ -52,6 +52,9 @@ export function markoJobLine(connection: RedisQueue, keys: MarkoKeys): JobLineRe
 
 const EXPIRED_MEANS =
   'An expired reservation goes back to the ready list on the next pop of its queue, its attempts kept; once they reach the worker’s maximum, the pop fails the job instead (“exceeded max attempts after worker crash or timeout”).';
+
+/** marko stores only a reservation's expiry: when it began is that less retry_after, which Redis does not hold. */
+const RESERVED_SINCE_UNKNOWN = 'not known: the connection sets no retryAfter (queue.retry_after)';
 
 export function markoExpiringReservations(connection: RedisQueue, keys: MarkoKeys, queueNames: MarkoQueueNames, retryAfter: number | null): ExpiringReservationsReader {
   return {
@@ -63,18 +66,17 @@ export function markoExpiringReservations(connection: RedisQueue, keys: MarkoKey
       return {
         now,
         holderAbsent: MARKO_ABSENT.holder,
-        queues: read.map((reservations) => {
-          // The page's rows are one page; live and expired count the whole set, split at the server's second in one ZCOUNT.
-          return {
-            queue: reservations.queue,
-            total: reservations.total,
-            live: reservations.total - reservations.expiredTotal,
-            expired: reservations.expiredTotal,
-            offset: reservations.offset,
-            expiredMeans: EXPIRED_MEANS,
-            rows: reservations.reservations.map((row) => ({ ...rowOf(row), expiresAt: row.expiresAt, reservedSince: row.reservedSince, expired: row.expired })),
-          };
-        }),
+        ...(retryAfter === null ? { reservedSinceUnknown: RESERVED_SINCE_UNKNOWN } : {}),
+        // Live and expired count the whole set, not the page's rows.
+        queues: read.map((reservations) => ({
+          queue: reservations.queue,
+          total: reservations.total,
+          live: reservations.total - reservations.expiredTotal,
+          expired: reservations.expiredTotal,
+          offset: reservations.offset,
+          expiredMeans: EXPIRED_MEANS,
+          rows: reservations.reservations.map((row) => ({ ...rowOf(row), expiresAt: row.expiresAt, reservedSince: row.reservedSince, expired: row.expired })),
+        })),
       };
     },
   };
