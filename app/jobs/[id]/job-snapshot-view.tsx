@@ -78,7 +78,7 @@ export function JobSnapshotView({ id, queue }: { id: string; queue?: string }) {
             )}
           </Link>
         </p>
-        <h1 className="text-2xl font-semibold tracking-tight">Job {id}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">Job {id}</h1>
         {snapshot?.name && <p className="font-mono text-sm text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{snapshot.name}</p>}
       </div>
       <LiveErrorBanner title={`Cannot read job ${id}`} view={view} />
