@@ -1,32 +1,16 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { MARKO_ABSENT } from '@/lib/layouts/marko/absent';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MARKO_GONE } from '@/lib/layouts/marko/pages';
 import { UNVERIFIED_SIGNATURE } from '@/lib/layouts/marko/payload';
 import { MarkoTestWorker, serializeJob, signPayload } from '@/lib/layouts/marko/test-worker';
-import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { APP_PORT, MARKO_CONNECTION, connectE2eQueue } from './support';
+import { jobIds, screenshots, showConnection } from './layout-pages';
+import { MARKO_CONNECTION, connectE2eQueue } from './support';
 
 async function showMarko(page: Page): Promise<void> {
-  await page.context().addCookies([{ name: CONNECTION_COOKIE, value: MARKO_CONNECTION.name, url: `http://127.0.0.1:${APP_PORT}` }]);
-}
-
-/** Light and dark at a desktop's and a phone's width, attached; the page itself never scrolls sideways (marko's ids are 36-character UUIDs). */
-async function screenshots(page: Page, testInfo: TestInfo, what: string): Promise<void> {
-  for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.setViewportSize({ width, height: 900 });
-    await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${what} at ${width} px`).toBe(true);
-  }
-}
-
-/** The ids in a table's Job column, in the order shown. */
-async function jobIds(page: Page, table: string): Promise<string[]> {
-  const links = page.getByRole('table', { name: table }).getByRole('link', { name: /^#/ });
-  return (await links.allTextContents()).map((text) => text.slice(1));
+  await showConnection(page, MARKO_CONNECTION.name);
 }
 
 /** A job hash in no list or set whose data holds markup: the page must show it as text. */
