@@ -1,32 +1,11 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { YII2_GONE, YII2_NO_HOLDER } from '@/lib/layouts/yii2/reads';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
-import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { APP_PORT, YII2_CONNECTIONS, connectE2eQueue } from './support';
-
-/** Makes `page`'s browser show `connection`, as the header's switcher would. */
-async function showConnection(page: Page, connection: string): Promise<void> {
-  await page.context().addCookies([{ name: CONNECTION_COOKIE, value: connection, url: `http://127.0.0.1:${APP_PORT}` }]);
-}
-
-/** Light and dark at a desktop's and a phone's width, attached; the page itself never scrolls sideways. */
-async function screenshots(page: Page, testInfo: TestInfo, what: string): Promise<void> {
-  for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.setViewportSize({ width, height: 900 });
-    await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${what} at ${width} px`).toBe(true);
-  }
-}
-
-/** The ids in a table's Job column, in the order shown. */
-async function jobIds(page: Page, table: string): Promise<string[]> {
-  const links = page.getByRole('table', { name: table }).getByRole('link', { name: /^#\d+$/ });
-  return (await links.allTextContents()).map((text) => text.slice(1));
-}
+import { jobIds, screenshots, showConnection } from './layout-pages';
+import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 
 /** A job whose data holds markup: the page must show it as text. */
 const MARKUP_JOB = '900';

@@ -1,27 +1,40 @@
 import { expect, test, type Page } from '@playwright/test';
-import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
-import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
+import { MARKO_ABSENT } from '@/lib/layouts/marko/absent';
+import { MarkoKeys } from '@/lib/layouts/marko/keys';
+import { MARKO_GONE } from '@/lib/layouts/marko/pages';
+import { UNVERIFIED_SIGNATURE } from '@/lib/layouts/marko/payload';
+import { MarkoTestWorker, serializeJob, signPayload } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { APP_PORT, MARKO_CONNECTION, connectE2eQueue } from './support';
+import { jobIds, screenshots, showConnection } from './layout-pages';
+import { MARKO_CONNECTION, connectE2eQueue } from './support';
 
 async function showMarko(page: Page): Promise<void> {
-  await page.context().addCookies([{ name: CONNECTION_COOKIE, value: MARKO_CONNECTION.name, url: `http://127.0.0.1:${APP_PORT}` }]);
+  await showConnection(page, MARKO_CONNECTION.name);
 }
+
+/** A job hash in no list or set whose data holds markup: the page must show it as text. */
+const MARKUP_JOB = 'markup-job';
+const MARKUP = '<b id="injected">bold</b><script>document.title="owned"</script>';
 
 test.describe('a marko/queue-redis connection', () => {
   let queue: RedisQueue;
   const prefix = MARKO_CONNECTION.prefix();
+  const ids = { ready: '', delayed: '', reserved: '', failed: '' };
 
   test.beforeAll(async () => {
     queue = await connectE2eQueue();
     // Written as marko's documented scripts write it: one ready, one delayed, one reserved and one failed job in "mail".
     const worker = new MarkoTestWorker(queue.redis, prefix);
-    for (const to of ['a@example.test', 'b@example.test', 'c@example.test']) await worker.push('mail', { className: 'App\\Jobs\\SendMail', data: { to } });
-    await worker.later(3600, 'mail', { className: 'App\\Jobs\\SendMail', data: { to: 'later@example.test' } });
-    await worker.pop('mail');
+    const pushed: string[] = [];
+    for (const to of ['a@example.test', 'b@example.test', 'c@example.test']) pushed.push(await worker.push('mail', { className: 'App\\Jobs\\SendMail', data: { to } }));
+    ids.ready = pushed[2]!;
+    ids.delayed = await worker.later(3600, 'mail', { className: 'App\\Jobs\\SendMail', data: { to: 'later@example.test' } });
+    ids.reserved = (await worker.pop('mail'))!.id;
     const failing = (await worker.pop('mail'))!;
+    ids.failed = failing.id;
     await worker.fail('mail', failing.id, 'RuntimeException: <b>SMTP</b> refused');
+    await queue.redis.hset(new MarkoKeys(prefix).job(MARKUP_JOB), 'queue', 'mail', 'payload', signPayload(serializeJob('App\\Evil', { html: MARKUP })), 'attempts', '0');
   });
 
   test.afterAll(async () => {
@@ -29,7 +42,7 @@ test.describe('a marko/queue-redis connection', () => {
     await queue.close();
   });
 
-  test('the overview shows its queues’ counts and failed jobs; the pages it cannot fill yet say so', async ({ page }, testInfo) => {
+  test('the overview shows its queues’ counts and failed jobs; the failed page says what it cannot do yet', async ({ page }, testInfo) => {
     await showMarko(page);
     await page.goto('/');
     await expect(page.getByRole('combobox', { name: 'Redis' }).locator('option:checked')).toHaveText(`${MARKO_CONNECTION.label} · marko/queue-redis`);
@@ -46,9 +59,83 @@ test.describe('a marko/queue-redis connection', () => {
 
     await page.goto('/failed');
     await expect(page.getByRole('region', { name: 'Not on this connection' })).toContainText('marko queue:retry ID');
-    await page.goto('/queues/mail');
-    await expect(page.getByRole('region', { name: 'Not on this connection' })).toContainText('QueueLens does not list a marko queue’s jobs on this page yet');
     const api = await page.request.get('/api/failed');
     expect(api.status()).toBe(501);
+  });
+
+  test('the queue page lists the ready jobs head first, with their class and no TTR column', async ({ page }, testInfo) => {
+    await showMarko(page);
+    await page.goto('/queues/mail');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('mail');
+    const table = page.getByRole('table', { name: 'Next jobs to run' });
+    await expect(table).toBeVisible();
+    expect(await jobIds(page, 'Next jobs to run')).toEqual(await queue.redis.lrange(new MarkoKeys(prefix).ready('mail'), '0', '24'));
+    expect(await jobIds(page, 'Next jobs to run')).toEqual([ids.ready]);
+    const first = table.getByRole('row').nth(1);
+    await expect(first.getByRole('cell').first()).toHaveText('1');
+    await expect(first).toContainText('App\\Jobs\\SendMail');
+    await expect(table.getByRole('columnheader', { name: 'TTR' })).toHaveCount(0);
+    await expect(page.getByText('marko’s documentation says a pop takes jobs in order without naming the end')).toBeVisible();
+    await expect(page.getByRole('button', { name: /remove|release|run now|promote/i })).toHaveCount(0);
+    await screenshots(page, testInfo, 'queue page of a marko queue');
+  });
+
+  test('the reservations page lists the reservation with its expiry and, retryAfter being set, since when; no holder is recorded', async ({ page }, testInfo) => {
+    await showMarko(page);
+    await page.goto('/reservations');
+    await expect(page.getByRole('heading', { level: 1, name: 'Reservations' })).toBeVisible();
+    await expect(page.getByText(`${MARKO_ABSENT.holder}.`)).toBeVisible();
+    const table = page.getByRole('table', { name: 'Reservations of mail' });
+    expect(await jobIds(page, 'Reservations of mail')).toEqual([ids.reserved]);
+    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ids.reserved}` }) });
+    await expect(row).toContainText('Live');
+    await expect(row).toContainText('UTC');
+    await expect(row).not.toContainText('not known');
+    await expect(page.getByRole('group', { name: 'Live', exact: true })).toContainText('1');
+    await expect(page.getByRole('group', { name: 'Expired', exact: true })).toContainText('0');
+    await expect(page.getByRole('button', { name: /release|fail/i })).toHaveCount(0);
+    await screenshots(page, testInfo, 'reservations of a marko connection');
+  });
+
+  test('the delayed page shows the timeline and the next job due', async ({ page }, testInfo) => {
+    await showMarko(page);
+    await page.goto('/queues/mail/delayed');
+    await expect(page.getByRole('group', { name: 'Delayed', exact: true })).toContainText('1');
+    for (const [chart, buckets] of [['Coming due in the next hour', 12], ['Coming due in the next day', 24], ['Coming due in the next week', 7]] as const) {
+      await expect(page.getByRole('list', { name: chart }).getByRole('listitem')).toHaveCount(buckets);
+    }
+    expect(await jobIds(page, 'Next jobs due')).toEqual([ids.delayed]);
+    await expect(page.getByText('each pop moves every due job')).toBeVisible();
+    await expect(page.getByRole('button', { name: /promote|run now/i })).toHaveCount(0);
+    await screenshots(page, testInfo, 'delayed timeline of a marko queue');
+  });
+
+  test('a job page shows every field of its hash, the signed payload’s parts, unverified, and the job as a tree; a failed job’s hash is gone', async ({ page }, testInfo) => {
+    await showMarko(page);
+    await page.goto('/queues/mail');
+    await page.getByRole('table', { name: 'Next jobs to run' }).getByRole('link', { name: `#${ids.ready}` }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Job ${ids.ready}` })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Where it is now' })).toContainText('ready at place 1 of the ready list');
+    const job = page.getByRole('region', { name: 'The job' });
+    for (const fact of ['Field queue', 'Field payload', 'Field attempts', 'Signature', 'Encoding', 'not checked', 'b64: the PHP serialization in base64']) await expect(job).toContainText(fact);
+    await expect(job).not.toContainText('TTR');
+    await expect(job.getByRole('note').filter({ hasText: 'Not verified' })).toContainText(UNVERIFIED_SIGNATURE);
+    const data = page.getByRole('region', { name: 'Its data' });
+    await expect(data.locator('details').first()).toHaveAttribute('open', '');
+    await expect(data.locator('details > summary').first()).toContainText('App\\Jobs\\SendMail');
+    await expect(data).toContainText('c@example.test');
+    await screenshots(page, testInfo, 'job page of a marko job');
+
+    await page.goto(`/jobs/${ids.failed}?queue=mail`);
+    await expect(page.getByText(`${MARKO_GONE}.`)).toBeVisible();
+  });
+
+  test('markup in a job’s data is shown as text, and a hash in no list or set says it was not found in one', async ({ page }) => {
+    await showMarko(page);
+    await page.goto(`/jobs/${MARKUP_JOB}?queue=mail`);
+    await expect(page.getByRole('region', { name: 'Where it is now' })).toContainText('its id is in neither its queue’s delayed nor reserved set');
+    await expect(page.getByRole('region', { name: 'Its data' })).toContainText(MARKUP);
+    await expect(page.locator('#injected')).toHaveCount(0);
+    expect(await page.title()).not.toBe('owned');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedOfQueueHref, jobFieldDownloadHref, parseJobId, queueFromMetadataParam, queueFromSegment, queueHref } from './routes';
+import { failedOfQueueHref, jobFieldDownloadHref, parseJobId, parseJobIdText, queueFromMetadataParam, queueFromSegment, queueHref } from './routes';
 
 describe('parseJobId', () => {
   it('takes a whole number above 0, written with digits only', () => {
@@ -9,6 +9,16 @@ describe('parseJobId', () => {
 
   it('refuses anything else', () => {
     for (const text of ['', '0', '-1', '01', '1.5', '1e3', ' 1', '#1', 'abc', '9007199254740993']) expect(parseJobId(text)).toBeNull();
+  });
+});
+
+describe('parseJobIdText', () => {
+  it('takes decimal ids beyond what a number holds, and an application’s text ids such as marko’s UUIDs', () => {
+    for (const text of ['1', '18446744073709551615', '3f2b8c1e-5a4d-4e6f-9b7a-0c1d2e3f4a5b', 'job_1.retry:2']) expect(parseJobIdText(text)).toBe(text);
+  });
+
+  it('refuses what could reach another key or markup', () => {
+    for (const text of ['', '-1', '.hidden', 'a b', 'a/b', 'a*', '<b>x</b>', 'x'.repeat(201)]) expect(parseJobIdText(text)).toBeNull();
   });
 });
 

@@ -111,9 +111,14 @@ export function jobFieldDownloadHref(id: number, field: string): string {
   return `/api/jobs/${id}/fields/${encodeURIComponent(field)}`;
 }
 
-/** A job id as decimal text, up to PHP's 64-bit ids (beyond what parseJobId's numbers hold exactly); null when it is none. */
+/**
+ * A job id as text: decimal up to PHP's 64-bit ids (beyond what parseJobId's
+ * numbers hold exactly), or an id an application made, such as marko's
+ * UUIDs: letters, digits and `-_.:` up to 200 characters, nothing that could
+ * reach another key or a page's markup. Null when it is none.
+ */
 export function parseJobIdText(text: string): string | null {
-  return /^[1-9]\d{0,19}$/.test(text) ? text : null;
+  return /^[1-9]\d{0,19}$/.test(text) || /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/.test(text) ? text : null;
 }
 
 /**

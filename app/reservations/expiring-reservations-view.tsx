@@ -57,7 +57,7 @@ function ReservationRepair({ queue, id, expired }: { queue: string; id: string; 
   );
 }
 
-function ReservationsTable({ reservations, now, repairable }: { reservations: QueueReservations; now: number; repairable: boolean }) {
+function ReservationsTable({ reservations, now, repairable, reservedSinceUnknown }: { reservations: QueueReservations; now: number; repairable: boolean; reservedSinceUnknown: string }) {
   const prioritized = reservations.rows.some((row) => row.priority !== null);
   const mayChange = useChangePermission().allowed && repairable;
   const label = `Reservations of ${reservations.queue}`;
@@ -91,7 +91,7 @@ function ReservationsTable({ reservations, now, repairable }: { reservations: Qu
           <Cell label="Expires">
             <UtcMoment seconds={row.expiresAt} now={now} />
           </Cell>
-          <Cell label="Reserved since">{row.reservedSince === null ? <Absent label="not known: the message has no TTR" /> : <UtcMoment seconds={row.reservedSince} now={now} />}</Cell>
+          <Cell label="Reserved since">{row.reservedSince === null ? <Absent label={reservedSinceUnknown} /> : <UtcMoment seconds={row.reservedSince} now={now} />}</Cell>
           <Cell label="Attempts" numeric>
             {row.attempts}
           </Cell>
@@ -136,7 +136,7 @@ export function ExpiringReservationsView({ scope, repairable }: { scope: Reserva
                 <Stat label="Expired" value={reservations.expired} />
               </div>
               {reservations.rows.length > 0 ? (
-                <ReservationsTable reservations={reservations} now={page.now} repairable={repairable} />
+                <ReservationsTable reservations={reservations} now={page.now} repairable={repairable} reservedSinceUnknown={page.reservedSinceUnknown ?? 'not known: the message has no TTR'} />
               ) : (
                 <EmptyList>{reservations.total > 0 ? 'No reservations on this page.' : 'No job of this queue is reserved.'}</EmptyList>
               )}

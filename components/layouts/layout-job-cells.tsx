@@ -2,10 +2,10 @@ import Link from 'next/link';
 import { Absent } from '@/components/ui/table';
 import { jobOfQueueHref } from '@/lib/routes';
 
-/** A job's decimal id as a link to its page, in its queue. */
+/** A job's id as a link to its page, in its queue; a long one (marko's UUIDs) wraps rather than widening a phone's table. */
 export function QueueJobLink({ id, queue }: { id: string; queue: string }) {
   return (
-    <Link href={jobOfQueueHref(id, queue)} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+    <Link href={jobOfQueueHref(id, queue)} className="font-mono text-blue-700 underline-offset-2 [overflow-wrap:anywhere] hover:underline dark:text-blue-400">
       #{id}
     </Link>
   );

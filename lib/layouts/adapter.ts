@@ -136,7 +136,7 @@ export interface QueueLayout {
   readonly expiringReservations: ExpiringReservationsReader | Absent;
   /** the delayed timeline with layout-neutral rows */
   readonly dueTimeline: DueTimelineReader | Absent;
-  /** one job by its decimal id: where it is and its data decoded */
+  /** one job by its id (decimal, or text such as marko’s UUIDs): where it is and its data decoded */
   readonly jobSnapshot: JobSnapshotReader | Absent;
   /** the repairs of those four pages: remove a job, release an expired reservation, run a delayed job now, move due jobs */
   readonly lineRepairs: LineRepairs | Absent;

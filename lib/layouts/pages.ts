@@ -4,8 +4,8 @@ import type { PhpParse } from './php-serialized';
 /**
  * The shapes of the pages a layout fills without StaticPHP's driver: plain
  * data, no React, the same for every layout that has the page (yii2's
- * channels today, marko's queues later). Ids are decimal text: PHP's are
- * 64-bit, beyond what a JS number holds exactly.
+ * channels, marko's queues). Ids are text: yii2's are decimal and 64-bit,
+ * beyond what a JS number holds exactly; marko's are UUIDs.
  */
 
 /** Rows one page of a paged list shows (the reservations page's size, so both read alike). */
@@ -26,8 +26,8 @@ export interface LineJob {
   attempts: number;
   /** null where the layout has no priorities */
   priority: number | null;
-  /** seconds; null when the message carries none or was not read */
-  ttr: number | null;
+  /** seconds; null when the message carries none or was not read; left out where the layout's jobs have no TTR of their own */
+  ttr?: number | null;
   /** what is wrong with the row, in words: an id with no message, a message too large to read here */
   note: string | null;
 }
@@ -88,6 +88,8 @@ export interface ExpiringReservationsPage {
   now: number;
   /** why no row names a holder, in the words a page shows */
   holderAbsent: string;
+  /** why a row's reservedSince is null, in the words its cell shows; left out, the page says the message has no TTR (yii2's reason) */
+  reservedSinceUnknown?: string;
   /** one per queue asked for (every queue of the connection when none was named) */
   queues: QueueReservations[];
 }
@@ -153,6 +155,8 @@ export interface JobMessage {
   parts: { label: string; value: string }[];
   /** what is wrong with the message as a whole; null when nothing is */
   problem: string | null;
+  /** what a reader must know of the message though nothing is wrong with it, e.g. that its signature cannot be checked here */
+  notice?: string;
   data: JobData;
 }
 
@@ -168,13 +172,14 @@ export interface JobSnapshot {
   places: JobPlace[];
   attempts: number;
   priority: { value: number; stored: boolean } | null;
-  ttr: number | null;
+  /** seconds, null when the message carries none; left out where the layout's jobs have no TTR of their own (marko's reservations last the connection's retry_after) */
+  ttr?: number | null;
   name: string | null;
   /** null when the job's message is gone */
   message: JobMessage | null;
 }
 
-/** One job by its decimal id; `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
+/** One job by its id (decimal for yii2, the application's text for marko); `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
 export interface JobSnapshotReader {
   read(id: string, queue?: string): Promise<JobSnapshot>;
 }

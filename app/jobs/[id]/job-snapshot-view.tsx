@@ -22,7 +22,7 @@ function Facts({ snapshot }: { snapshot: JobSnapshot }) {
     ['Class', snapshot.name ?? 'not known'],
     ['Attempts', String(snapshot.attempts)],
     ...(snapshot.priority === null ? [] : [['Priority', `${snapshot.priority.value}${snapshot.priority.stored ? '' : ' (the default: none stored)'}`] as [string, string]]),
-    ['TTR', snapshot.ttr === null ? 'none' : `${snapshot.ttr} s`],
+    ...(snapshot.ttr === undefined ? [] : [['TTR', snapshot.ttr === null ? 'none' : `${snapshot.ttr} s`] as [string, string]]),
     ...(snapshot.message?.parts.map(({ label, value }) => [label, value] as [string, string]) ?? []),
   ];
   return (
@@ -115,7 +115,7 @@ export function JobSnapshotView({ id, queue, repairable }: { id: string; queue?:
             )}
           </Link>
         </p>
-        <h1 className="text-2xl font-semibold tracking-tight">Job {id}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">Job {id}</h1>
         {snapshot?.name && <p className="font-mono text-sm text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{snapshot.name}</p>}
       </div>
       <LiveErrorBanner title={`Cannot read job ${id}`} view={view} />
@@ -134,6 +134,7 @@ export function JobSnapshotView({ id, queue, repairable }: { id: string; queue?:
           <Section title="The job">
             <Facts snapshot={snapshot} />
             {snapshot.message?.problem && <Note title="This message is malformed">{snapshot.message.problem}.</Note>}
+            {snapshot.message?.notice && <Note title="Not verified">{snapshot.message.notice}</Note>}
           </Section>
           <Section title="Its data" description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN.">
             {snapshot.message === null ? <p className="text-sm">Its message is gone: nothing to decode.</p> : <DataTree data={snapshot.message.data} />}

@@ -41,7 +41,7 @@ export default async function JobPage({ params, searchParams }: Props) {
   );
 }
 
-/** The job page for a layout without StaticPHP's job hashes: its snapshot by decimal id, when the layout has one. */
+/** The job page for a layout without StaticPHP's job hashes: its snapshot by id (decimal, or text such as marko’s UUIDs), when the layout has one. */
 async function JobSnapshotPage({ id, queue }: { id: string; queue?: string }) {
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;

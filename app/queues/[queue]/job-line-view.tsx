@@ -19,6 +19,7 @@ function linePageHref(queue: string, page: number): Route {
 
 function SectionTable({ queue, section }: { queue: string; section: LineSection }) {
   const prioritized = section.rows.some((row) => row.priority !== null);
+  const timed = section.rows.some((row) => row.ttr !== undefined);
   return (
     <DataTable
       label={section.title}
@@ -30,7 +31,7 @@ function SectionTable({ queue, section }: { queue: string; section: LineSection 
           <HeaderCell>Class</HeaderCell>
           <HeaderCell numeric>Attempts</HeaderCell>
           {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
-          <HeaderCell numeric>TTR</HeaderCell>
+          {timed && <HeaderCell numeric>TTR</HeaderCell>}
         </>
       }
     >
@@ -49,9 +50,11 @@ function SectionTable({ queue, section }: { queue: string; section: LineSection 
               <OptionalFigure value={row.priority} missing="no priority" />
             </Cell>
           )}
-          <Cell numeric>
-            <OptionalFigure value={row.ttr} unit=" s" missing="TTR not known" />
-          </Cell>
+          {timed && (
+            <Cell numeric>
+              <OptionalFigure value={row.ttr ?? null} unit=" s" missing="TTR not known" />
+            </Cell>
+          )}
         </tr>
       ))}
     </DataTable>

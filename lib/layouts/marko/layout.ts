@@ -5,7 +5,7 @@ import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
 import { MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
-import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';
+import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
 
 
 export interface MarkoLayoutSettings {
@@ -26,13 +26,6 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
   readonly failedJobs: MarkoFailedJobs;
   readonly keys: MarkoKeys;
   readonly settings: MarkoLayoutSettings;
-  /** what the pages read of marko's jobs (lib/layouts/marko/reads.ts), until the layout interface names these capabilities */
-  readonly reads: {
-    readyJobs(queue: string, offset: number, limit: number): ReturnType<typeof readReadyJobs>;
-    delayedTimeline(queue: string, options?: { limit?: number }): ReturnType<typeof readMarkoDelayedTimeline>;
-    reservations(queue: string, offset: number, limit: number): ReturnType<typeof readMarkoReservations>;
-    job(id: string): ReturnType<typeof readMarkoJob>;
-  };
 } {
   const keys = new MarkoKeys(settings.prefix);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
@@ -43,12 +36,6 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     keys,
     settings,
     counts: () => readMarkoCounts(connection, keys, settings.queues),
-    reads: {
-      readyJobs: (queue, offset, limit) => readReadyJobs(connection, keys, queue, offset, limit),
-      delayedTimeline: (queue, options) => readMarkoDelayedTimeline(connection, keys, queue, options),
-      reservations: (queue, offset, limit) => readMarkoReservations(connection, keys, queue, settings.retryAfter, offset, limit),
-      job: (id) => readMarkoJob(connection, keys, id),
-    },
     failedJobs: new MarkoFailedJobs(connection, keys),
     runner: { absent: MARKO_ABSENT.runner },
     doctor: markoDoctor(connection, keys, settings.queues),
@@ -61,10 +48,10 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     delayedTimeline: { absent: MARKO_ABSENT.delayedTimeline },
     jobDetail: { absent: MARKO_ABSENT.jobDetail },
     keyLayout: { absent: MARKO_ABSENT.keyLayout },
-    jobLine: { absent: MARKO_ABSENT.jobLine },
-    expiringReservations: { absent: MARKO_ABSENT.expiringReservations },
-    dueTimeline: { absent: MARKO_ABSENT.dueTimeline },
-    jobSnapshot: { absent: MARKO_ABSENT.jobSnapshot },
+    jobLine: markoJobLine(connection, keys),
+    expiringReservations: markoExpiringReservations(connection, keys, markoQueueNames(connection, keys, settings.queues), settings.retryAfter),
+    dueTimeline: markoDueTimeline(connection, keys),
+    jobSnapshot: markoJobSnapshot(connection, keys),
     lineRepairs: { absent: MARKO_ABSENT.lineRepairs },
     close: () => connection.close(),
   };

@@ -146,6 +146,8 @@ export interface MarkoReservations {
   queue: string;
   now: number;
   total: number;
+  /** of the whole set, expired by the server's clock */
+  expiredTotal: number;
   offset: number;
   reservations: MarkoReservation[];
   holderKnown: false;
@@ -162,12 +164,12 @@ export function readMarkoReservations(queue: RedisQueue, keys: MarkoKeys, name: 
     const now = Number(time[0]);
     const pairs: [string, number][] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, Number(flat[i + 1])]);
-    const summaries = await summariesOf(queue, keys, pairs.map(([id]) => id));
+    const [summaries, expiredTotal] = await Promise.all([summariesOf(queue, keys, pairs.map(([id]) => id)), queue.redis.zcount(keys.reserved(name), '-inf', now)]);
     const reservations = summaries.map((job, i) => {
       const expiresAt = pairs[i]![1];
       return { ...job, expiresAt, expired: expiresAt <= now, reservedSince: retryAfter === null ? null : expiresAt - retryAfter };
     });
-    return { queue: name, now, total, offset, reservations, holderKnown: false, holderAbsent: MARKO_ABSENT.holder };
+    return { queue: name, now, total, expiredTotal, offset, reservations, holderKnown: false, holderAbsent: MARKO_ABSENT.holder };
   });
 }
 

@@ -1,5 +1,6 @@
 import { testQueueFactory } from '../../queue/test-redis';
 import { markoLayout, type MarkoLayoutSettings } from './layout';
+import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';
 import { MarkoTestWorker } from './test-worker';
 
 /**
@@ -13,7 +14,15 @@ export function testMarkoFactory() {
     const queue = await openQueue();
     const prefix = `${queue.keys.prefix}marko:`;
     const layout = markoLayout(queue, { prefix, retryAfter: null, queues: null, ...settings });
-    return { queue, prefix, layout, redis: queue.redis, keys: layout.keys, worker: new MarkoTestWorker(queue.redis, prefix) };
+    const { keys } = layout;
+    // reads.ts's readers over this layout, as its pages (pages.ts) call them.
+    const reads = {
+      readyJobs: (name: string, offset: number, limit: number) => readReadyJobs(queue, keys, name, offset, limit),
+      delayedTimeline: (name: string) => readMarkoDelayedTimeline(queue, keys, name),
+      reservations: (name: string, offset: number, limit: number) => readMarkoReservations(queue, keys, name, layout.settings.retryAfter, offset, limit),
+      job: (id: string) => readMarkoJob(queue, keys, id),
+    };
+    return { queue, prefix, layout, reads, redis: queue.redis, keys, worker: new MarkoTestWorker(queue.redis, prefix) };
   };
 }
 
