@@ -2,14 +2,12 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
-import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { APP_PORT, YII2_CONNECTIONS, connectE2eQueue } from './support';
+import { showConnection } from './layout-pages';
+import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 
-async function showNg(page: Page): Promise<void> {
-  await page.context().addCookies([{ name: CONNECTION_COOKIE, value: YII2_CONNECTIONS.ng.name, url: `http://127.0.0.1:${APP_PORT}` }]);
-}
+const showNg = (page: Page) => showConnection(page, YII2_CONNECTIONS.ng.name);
 
 /** The row of job `id` in the table named `table`. */
 function rowOf(page: Page, table: string, id: string) {

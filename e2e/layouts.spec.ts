@@ -1,14 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
-import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { APP_PORT, YII2_CONNECTIONS, connectE2eQueue } from './support';
-
-/** Makes `page`'s browser show `connection`, as the header's switcher would. */
-async function showConnection(page: Page, connection: string): Promise<void> {
-  await page.context().addCookies([{ name: CONNECTION_COOKIE, value: connection, url: `http://127.0.0.1:${APP_PORT}` }]);
-}
+import { showConnection } from './layout-pages';
+import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 
 /** The connection the header's switcher shows, with its layout. */
 function shownConnection(page: Page) {
