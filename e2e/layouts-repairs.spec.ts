@@ -31,6 +31,8 @@ test.describe('repairing a redis-ng channel from its pages', () => {
   });
 
   test('every page of the channel, and the repair dialog, has no axe violations, light and dark, at both widths', async ({ page }) => {
+    // Twenty axe runs over five pages.
+    test.setTimeout(180_000);
     await showNg(page);
     const paths = ['/', `/queues/${encodeURIComponent(channel)}`, '/reservations', `/queues/${encodeURIComponent(channel)}/delayed`, '/jobs/9'];
     for (const path of paths) {
