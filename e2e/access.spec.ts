@@ -272,9 +272,11 @@ test.describe('access', () => {
     await operator.addCookies([{ name: SESSION_COOKIE, value: operatorCookie.split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
     const sessions = await operator.newPage();
     await sessions.goto(`${ORIGIN}/`);
-    await sessions.getByRole('link', { name: 'Sessions' }).click();
-    // The page is rendered on the server when the link is followed: on a busy machine that can take longer than an assertion waits.
-    await sessions.waitForURL(`${ORIGIN}/sessions`);
+    // A click while the page is still hydrating can be lost on a busy machine: click again until the header's link has taken the browser there.
+    await expect(async () => {
+      await sessions.getByRole('link', { name: 'Sessions' }).click();
+      await sessions.waitForURL(`${ORIGIN}/sessions`, { timeout: 5_000 });
+    }).toPass({ timeout: 30_000 });
     await expect(sessions.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();
     const ended = sessions.getByRole('table', { name: 'Open sessions' }).getByRole('row').filter({ hasText: 'ended by an operator' });
     await expect(ended).toHaveCount(1);

@@ -119,7 +119,8 @@ test.describe('failed jobs', () => {
   test('forgetting every failed job asks for the word forget', async ({ page }) => {
     await failJobs(queue, 60);
     await page.goto('/failed');
-    await page.getByRole('checkbox', { name: 'Select the jobs shown' }).check();
+    // Checked before the page has hydrated, the box does not stay checked: check again until it does.
+    await expect(async () => page.getByRole('checkbox', { name: 'Select the jobs shown' }).check({ timeout: 2_000 })).toPass();
     await page.getByRole('button', { name: 'Select all 60 jobs failed' }).click();
     await page.getByRole('button', { name: 'Forget 60' }).click();
     const dialog = page.getByRole('dialog', { name: 'Forget every failed job (60 jobs)?' });
