@@ -17,11 +17,14 @@ import { expiringReservationsQuery } from '@/lib/queries/layout-pages';
 import { reservationsSearch, type ReservationsScope } from '@/lib/queries/reservations';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { reservationsHref } from '@/lib/routes';
+import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { reclaimLiveJob, releaseExpiredJob } from '../queues/[queue]/line-actions';
 
 /** An expired reservation goes back in line at once; a live one is ended only after the operator is told its job may run twice. */
-function ReservationRepair({ queue, id, expired }: { queue: string; id: string; expired: boolean }) {
+function ReservationRepair({ queue, id, expired, repairs }: { queue: string; id: string; expired: boolean; repairs: LineRepairOffer }) {
   const subject = `job ${id} on ${queue}`;
+  const whyNot = expired ? repairs.releaseExpired : repairs.reclaim;
+  if (whyNot !== null) return <span className="text-xs text-zinc-600 dark:text-zinc-400">{whyNot}</span>;
   if (expired) {
     return (
       <LineRepairButton
@@ -57,9 +60,9 @@ function ReservationRepair({ queue, id, expired }: { queue: string; id: string; 
   );
 }
 
-function ReservationsTable({ reservations, now, repairable, reservedSinceUnknown }: { reservations: QueueReservations; now: number; repairable: boolean; reservedSinceUnknown: string }) {
+function ReservationsTable({ reservations, now, repairs, reservedSinceUnknown }: { reservations: QueueReservations; now: number; repairs: LineRepairOffer; reservedSinceUnknown: string }) {
   const prioritized = reservations.rows.some((row) => row.priority !== null);
-  const mayChange = useChangePermission().allowed && repairable;
+  const mayChange = useChangePermission().allowed && (repairs.releaseExpired === null || repairs.reclaim === null);
   const label = `Reservations of ${reservations.queue}`;
   return (
     <DataTable
@@ -102,7 +105,7 @@ function ReservationsTable({ reservations, now, repairable, reservedSinceUnknown
           )}
           {mayChange && (
             <Cell label="Actions">
-              <ReservationRepair queue={reservations.queue} id={row.id} expired={row.expired} />
+              <ReservationRepair queue={reservations.queue} id={row.id} expired={row.expired} repairs={repairs} />
             </Cell>
           )}
         </tr>
@@ -114,9 +117,9 @@ function ReservationsTable({ reservations, now, repairable, reservedSinceUnknown
 /**
  * The reservations page for a layout that records no holder: each queue's
  * reservations, soonest expiry first, live or expired, 25 a page; live.
- * `repairable`: the layout can put one back in line (and the session may).
+ * `repairs`: what the layout offers to put one back in line (the session may too).
  */
-export function ExpiringReservationsView({ scope, repairable }: { scope: ReservationsScope; repairable: boolean }) {
+export function ExpiringReservationsView({ scope, repairs }: { scope: ReservationsScope; repairs: LineRepairOffer }) {
   const view = useLiveQuery(expiringReservationsQuery(scope));
   const page = view.data;
   return (
@@ -136,7 +139,7 @@ export function ExpiringReservationsView({ scope, repairable }: { scope: Reserva
                 <Stat label="Expired" value={reservations.expired} />
               </div>
               {reservations.rows.length > 0 ? (
-                <ReservationsTable reservations={reservations} now={page.now} repairable={repairable} reservedSinceUnknown={page.reservedSinceUnknown ?? 'not known: the message has no TTR'} />
+                <ReservationsTable reservations={reservations} now={page.now} repairs={repairs} reservedSinceUnknown={page.reservedSinceUnknown ?? 'not known: the message has no TTR'} />
               ) : (
                 <EmptyList>{reservations.total > 0 ? 'No reservations on this page.' : 'No job of this queue is reserved.'}</EmptyList>
               )}

@@ -1,5 +1,5 @@
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { absentCapability } from '@/lib/server/queue';
+import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -39,10 +39,10 @@ async function ExpiringReservationsPage({ scope }: { scope: ReservationsScope })
   const lacks = await absentCapability('expiringReservations');
   if (lacks !== null) return <LayoutLacks title="Reservations" sentence={lacks} />;
   const queryClient = getQueryClient();
-  const [repairs] = await Promise.all([absentCapability('lineRepairs'), prefetchLiveQuery(queryClient, expiringReservationsQuery(scope), () => readExpiringReservationsPage(scope))]);
+  const [repairs] = await Promise.all([offeredLineRepairs(), prefetchLiveQuery(queryClient, expiringReservationsQuery(scope), () => readExpiringReservationsPage(scope))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <ExpiringReservationsView scope={scope} repairable={repairs === null} />
+      <ExpiringReservationsView scope={scope} repairs={repairs} />
     </HydrationBoundary>
   );
 }

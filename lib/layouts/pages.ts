@@ -1,4 +1,5 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
+import type { Absent } from './adapter';
 import type { PhpParse } from './php-serialized';
 
 /**
@@ -189,17 +190,23 @@ export interface JobSnapshotReader {
  * layout whose driver QueueLens does not run: each one atomic script that
  * re-checks first; `false` when the condition was already gone (a worker or
  * another operator got there first). Throw QueueError for a queue the
- * connection does not have, or a change the script refused.
+ * connection does not have, or a change the script refused. A repair that
+ * is not safe while the layout's workers run is Absent, saying why.
  */
 export interface LineRepairs {
   /** deletes the job wherever it is, as the driver's own remove does */
-  remove(queue: string, id: string): Promise<boolean>;
+  remove: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** puts a reservation whose time ran out back in line where the driver's mover would; refuses a live one */
-  releaseExpired(queue: string, id: string): Promise<boolean>;
+  releaseExpired: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */
-  reclaim(queue: string, id: string): Promise<boolean>;
+  reclaim: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** makes a delayed job due now; the driver's next move puts it in line */
-  runDelayedNow(queue: string, id: string): Promise<boolean>;
+  runDelayedNow: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** moves due delayed jobs into the line, a bounded batch per call */
-  moveDueJobs(queue: string): Promise<{ moved: number; stillDue: number }>;
+  moveDueJobs: ((queue: string) => Promise<{ moved: number; stillDue: number }>) | Absent;
 }
+
+export type LineRepairName = keyof LineRepairs;
+
+/** Which repairs a page may offer: null for one it may, else why not, in the words the page shows. */
+export type LineRepairOffer = Record<LineRepairName, string | null>;

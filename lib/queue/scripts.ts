@@ -43,6 +43,10 @@ declare module 'ioredis' {
     queuelensMarkoDoctorDropIndexEntry(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensMarkoReadDoctorPage(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensMarkoReadFailedCheck(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoRemove(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoReleaseExpired(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoReclaim(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensMarkoRunNow(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: a record's JSON is cut at a byte limit, which may fall inside a character.
     queuelensMarkoReadFailedRecordsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadAttention(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -134,6 +138,11 @@ const SCRIPT_FILES = {
   queuelensMarkoDoctorDropIndexEntry: 'marko-doctor-drop-index-entry-2.lua',
   queuelensMarkoReadDoctorPage: 'marko-read-doctor-page-3.lua',
   queuelensMarkoReadFailedCheck: 'marko-read-failed-check-2.lua',
+  // The marko line repairs (lib/layouts/marko/repairs.ts).
+  queuelensMarkoRemove: 'marko-remove-4.lua',
+  queuelensMarkoReleaseExpired: 'marko-release-expired-2.lua',
+  queuelensMarkoReclaim: 'marko-reclaim-1.lua',
+  queuelensMarkoRunNow: 'marko-run-now-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

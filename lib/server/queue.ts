@@ -3,7 +3,9 @@ import { cookies, headers } from 'next/headers';
 import { loadConnections, type Connection } from '@/lib/dashboard/connections';
 import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
 import { isAbsent, type Absent, type CapabilityName, type QueueLayout } from '@/lib/layouts/adapter';
+import { lineRepairOffer } from '@/lib/layouts/line-repairs';
 import { layoutOver } from '@/lib/layouts/open-layout';
+import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/queue/errors';
@@ -184,6 +186,18 @@ export async function absentCapability(name: CapabilityName): Promise<string | n
   const layout = await getLayout(choice.connection).catch(() => null);
   const capability = layout?.[name];
   return capability !== undefined && isAbsent(capability) ? capability.absent : null;
+}
+
+/**
+ * Which line repairs (lib/layouts/pages.ts LineRepairs) the pages may offer
+ * on the connection the request is for: each null, or the sentence a page
+ * shows instead. Every one when that cannot be told, as absentCapability
+ * answers (Redis unreachable: the page then says so itself).
+ */
+export async function offeredLineRepairs(): Promise<LineRepairOffer> {
+  const choice = await chooseConnection();
+  const layout = choice.ok ? await getLayout(choice.connection).catch(() => null) : null;
+  return lineRepairOffer(layout?.lineRepairs ?? null);
 }
 
 /** readQueue for a read that asks the connection's layout what it has. */

@@ -12,6 +12,7 @@ import { Section } from '@/components/ui/section';
 import type { JobSnapshot } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getTabConnection } from '@/lib/queries/tab-connection';
+import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { removeLineJob } from '../../queues/[queue]/line-actions';
 import { overviewHref, queueHref } from '@/lib/routes';
 
@@ -92,11 +93,11 @@ function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
 
 /**
  * One job of a layout without StaticPHP's job hashes, live: where it is, its
- * figures, its message decoded as a tree and (`repairable`: the layout's)
+ * figures, its message decoded as a tree and (when the layout offers it)
  * removing it.
  */
-export function JobSnapshotView({ id, queue, repairable }: { id: string; queue?: string; repairable: boolean }) {
-  const mayChange = useChangePermission().allowed && repairable;
+export function JobSnapshotView({ id, queue, repairs }: { id: string; queue?: string; repairs: LineRepairOffer }) {
+  const mayChange = useChangePermission().allowed && repairs.remove === null;
   const view = useLiveQuery(jobSnapshotQuery(id, queue));
   const snapshot = view.data;
   const shownQueue = snapshot?.queue ?? queue;

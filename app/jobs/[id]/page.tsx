@@ -1,5 +1,5 @@
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { absentCapability } from '@/lib/server/queue';
+import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { jobDetailQuery } from '@/lib/queries/job-detail';
@@ -46,10 +46,10 @@ async function JobSnapshotPage({ id, queue }: { id: string; queue?: string }) {
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
   const queryClient = getQueryClient();
-  const [repairs] = await Promise.all([absentCapability('lineRepairs'), prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue))]);
+  const [repairs] = await Promise.all([offeredLineRepairs(), prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobSnapshotView id={id} queue={queue} repairable={repairs === null} />
+      <JobSnapshotView id={id} queue={queue} repairs={repairs} />
     </HydrationBoundary>
   );
 }

@@ -1,6 +1,7 @@
 'use server';
 
 import { z } from 'zod';
+import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
 import { queueAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -11,35 +12,35 @@ const jobOn = ({ queue, id }: z.infer<typeof job>) => `job ${id} on ${queue}`;
 const changedOrNot = (done: string, gone: string) => ({ changed }: { changed: boolean }) => (changed ? done : gone);
 
 /** Deletes a job wherever it is; `changed` false when it was gone already. */
-export const removeLineJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await repairs.remove(queue, id) }), {
+export const removeLineJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'remove')(queue, id) }), {
   action: 'remove a job',
   target: jobOn,
   outcome: changedOrNot('removed', 'already gone'),
 });
 
 /** Puts a reservation whose time ran out back in line; refused while it is live. */
-export const releaseExpiredJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await repairs.releaseExpired(queue, id) }), {
+export const releaseExpiredJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'releaseExpired')(queue, id) }), {
   action: 'put an expired reservation back in line',
   target: jobOn,
   outcome: changedOrNot('back in line', 'no longer reserved'),
 });
 
 /** Ends a live reservation, after the operator was told the job may run twice. */
-export const reclaimLiveJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await repairs.reclaim(queue, id) }), {
+export const reclaimLiveJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'reclaim')(queue, id) }), {
   action: 'end a live reservation',
   target: jobOn,
   outcome: changedOrNot('reservation ended', 'no longer reserved'),
 });
 
 /** Makes a delayed job due now. */
-export const runDueJobNow = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await repairs.runDelayedNow(queue, id) }), {
+export const runDueJobNow = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'runDelayedNow')(queue, id) }), {
   action: 'run a delayed job now',
   target: jobOn,
   outcome: changedOrNot('due now', 'no longer delayed'),
 });
 
 /** One bounded batch of due delayed jobs into the line; the client repeats it while `stillDue` > 0. */
-export const moveDueJobsNow = queueAction('lineRepairs', z.object({ queue: job.shape.queue }), ({ queue }, repairs) => repairs.moveDueJobs(queue), {
+export const moveDueJobsNow = queueAction('lineRepairs', z.object({ queue: job.shape.queue }), ({ queue }, repairs) => lineRepairOrThrow(repairs, 'moveDueJobs')(queue), {
   action: 'promote due jobs (one step)',
   target: ({ queue }) => `due jobs of ${queue}`,
   outcome: ({ moved, stillDue }) => `moved ${moved}, ${stillDue} still due`,

@@ -11,5 +11,4 @@ export const MARKO_ABSENT = {
   delayedTimeline: 'marko/queue-redis has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobDetail: 'marko jobs are no StaticPHP job hashes: their page shows the hash’s fields and the signed payload decoded',
   keyLayout: 'QueueLens does not map marko’s keys yet',
-  lineRepairs: 'QueueLens does not repair marko jobs from these pages yet: queuelens doctor --layout marko repairs what is safe',
 } as const;

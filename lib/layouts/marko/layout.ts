@@ -5,6 +5,7 @@ import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
 import { MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
+import { markoLineRepairs } from './repairs';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
 
 
@@ -52,7 +53,7 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     expiringReservations: markoExpiringReservations(connection, keys, markoQueueNames(connection, keys, settings.queues), settings.retryAfter),
     dueTimeline: markoDueTimeline(connection, keys),
     jobSnapshot: markoJobSnapshot(connection, keys),
-    lineRepairs: { absent: MARKO_ABSENT.lineRepairs },
+    lineRepairs: markoLineRepairs(connection, keys, settings.queues),
     close: () => connection.close(),
   };
 }

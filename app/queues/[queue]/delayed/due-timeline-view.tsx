@@ -17,6 +17,7 @@ import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { DueTimeline } from '@/lib/layouts/pages';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { getTabConnection } from '@/lib/queries/tab-connection';
+import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { moveDueJobsNow, runDueJobNow } from '../line-actions';
 
 /** Batches of due jobs one click moves at most; a queue with more is moved by clicking again. */
@@ -41,9 +42,9 @@ function sum(buckets: readonly { count: number }[]): number {
 }
 
 /** How many are due and not moved, who moves them, and whether anybody seems to. */
-function DueNotice({ timeline, repairable }: { timeline: DueTimeline; repairable: boolean }) {
+function DueNotice({ timeline, whyNot }: { timeline: DueTimeline; whyNot: string | null }) {
   const { overdue, now, attendance } = timeline;
-  const mayChange = useChangePermission().allowed && repairable;
+  const mayChange = useChangePermission().allowed;
   return (
     <AttendanceBox unattended={attendance.unattended}>
       <p>
@@ -62,7 +63,8 @@ function DueNotice({ timeline, repairable }: { timeline: DueTimeline; repairable
         </p>
       )}
       {attendance.unattended && <p className="font-semibold">Nobody seems to reserve from this queue: its oldest due job has waited over a minute.</p>}
-      {mayChange && overdue > 0 && (
+      {mayChange && overdue > 0 && whyNot !== null && <p>{whyNot}.</p>}
+      {mayChange && overdue > 0 && whyNot === null && (
         <p>
           <LineRepairButton
             label="Move due jobs now"
@@ -78,9 +80,9 @@ function DueNotice({ timeline, repairable }: { timeline: DueTimeline; repairable
   );
 }
 
-function NextDue({ timeline, repairable }: { timeline: DueTimeline; repairable: boolean }) {
+function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOffered: boolean }) {
   const prioritized = timeline.next.some((job) => job.priority !== null);
-  const mayChange = useChangePermission().allowed && repairable;
+  const mayChange = useChangePermission().allowed && runNowOffered;
   return (
     <DataTable
       label={NEXT}
@@ -124,7 +126,7 @@ function NextDue({ timeline, repairable }: { timeline: DueTimeline; repairable: 
                   busyLabel="Making it due…"
                   subject={`job ${job.id} on ${timeline.queue}`}
                   action={() => runDueJobNow({ queue: timeline.queue, id: job.id }, getTabConnection())}
-                  done={`Job ${job.id} is due now: the next reserve (or push) moves it into the line.`}
+                  done={`Job ${job.id} is due now: the driver's next move takes it into the line.`}
                   unchanged={`Job ${job.id} is no longer delayed.`}
                 />
               )}
@@ -139,9 +141,9 @@ function NextDue({ timeline, repairable }: { timeline: DueTimeline; repairable: 
 /**
  * A queue's delayed timeline for a layout without StaticPHP's: the same
  * counts and buckets, the next jobs due with what the layout knows of them,
- * and (`repairable`: the layout's) running one now or moving the due ones; live.
+ * and (where the layout offers them) running one now or moving the due ones; live.
  */
-export function DueTimelineView({ name, repairable }: { name: string; repairable: boolean }) {
+export function DueTimelineView({ name, repairs }: { name: string; repairs: LineRepairOffer }) {
   const view = useLiveQuery(dueTimelineQuery(name));
   const timeline = view.data;
   return (
@@ -162,11 +164,11 @@ export function DueTimelineView({ name, repairable }: { name: string; repairable
             <Stat label="Due later than a week" value={timeline.later} />
           </div>
           <Section title="Due, not moved">
-            <DueNotice timeline={timeline} repairable={repairable} />
+            <DueNotice timeline={timeline} whyNot={repairs.moveDueJobs} />
           </Section>
           <TimelineBuckets timeline={timeline} />
           <Section title={NEXT} description="Soonest first, due ones included.">
-            <NextDue timeline={timeline} repairable={repairable} />
+            <NextDue timeline={timeline} runNowOffered={repairs.runDelayedNow === null} />
           </Section>
         </>
       )}

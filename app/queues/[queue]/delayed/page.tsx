@@ -1,5 +1,5 @@
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { absentCapability } from '@/lib/server/queue';
+import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
@@ -43,10 +43,10 @@ async function DueTimelinePage({ name }: { name: string }) {
   const lacks = await absentCapability('dueTimeline');
   if (lacks !== null) return <LayoutLacks title={`Delayed jobs of ${name}`} sentence={lacks} />;
   const queryClient = getQueryClient();
-  const [repairs] = await Promise.all([absentCapability('lineRepairs'), prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name))]);
+  const [repairs] = await Promise.all([offeredLineRepairs(), prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <DueTimelineView name={name} repairable={repairs === null} />
+      <DueTimelineView name={name} repairs={repairs} />
     </HydrationBoundary>
   );
 }

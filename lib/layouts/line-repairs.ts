@@ -1,0 +1,22 @@
+import { QueueError } from '../queue/errors';
+import { isAbsent, type Absent } from './adapter';
+import type { LineRepairName, LineRepairOffer, LineRepairs } from './pages';
+
+const LINE_REPAIR_NAMES: readonly LineRepairName[] = ['remove', 'releaseExpired', 'reclaim', 'runDelayedNow', 'moveDueJobs'];
+
+/** What of `repairs` a page may offer (all of it absent when the layout repairs nothing; null: not known, so every one). */
+export function lineRepairOffer(repairs: LineRepairs | Absent | null): LineRepairOffer {
+  const whyNot = (name: LineRepairName) => {
+    if (repairs === null) return null;
+    const repair: object = isAbsent(repairs) ? repairs : repairs[name];
+    return isAbsent(repair) ? repair.absent : null;
+  };
+  return Object.fromEntries(LINE_REPAIR_NAMES.map((name) => [name, whyNot(name)])) as LineRepairOffer;
+}
+
+/** The repair `name` of `repairs`; a QueueError saying why when the layout leaves it out. */
+export function lineRepairOrThrow<Name extends LineRepairName>(repairs: LineRepairs, name: Name): Exclude<LineRepairs[Name], Absent> {
+  const repair: LineRepairs[Name] = repairs[name];
+  if (isAbsent(repair)) throw new QueueError(`${repair.absent}.`);
+  return repair as Exclude<LineRepairs[Name], Absent>;
+}
