@@ -77,8 +77,9 @@ export function queueFromMetadataParam(value: string): string {
   return decoded !== null && encodeURIComponent(decoded) === value ? decoded : value;
 }
 
-export function jobHref(id: number): Route {
-  return `/jobs/${id}` as Route;
+/** A job's page by its id: a StaticPHP job's decimal one, or the text id of a layout whose ids are the application's (marko's UUIDs). */
+export function jobHref(id: number | string): Route {
+  return `/jobs/${encodeURIComponent(String(id))}` as Route;
 }
 
 /** A job of a layout whose ids count per queue (yii2's channels): its decimal id and its queue. */

@@ -1,12 +1,15 @@
 'use server';
 
 import { z } from 'zod';
+import { retriesFailedJobs, type FailedJobs, type RetriedFailedJobs } from '@/lib/layouts/adapter';
+import { QueueError } from '@/lib/queue/errors';
 import { BATCH_SIZE, type RetryOutcome } from '@/lib/queue/redis-queue';
 import { describeJobs, queueAction, queueReadAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
-const jobIds = z.array(z.number().int().positive()).min(1).max(BATCH_SIZE);
+/** Failed job ids as the failed page has them: text (StaticPHP's decimal, marko's UUIDs); each layout checks them. */
+const jobIds = z.array(z.string().min(1).max(200)).min(1).max(BATCH_SIZE);
 const maxAttempts = z.number().int().min(1).max(1000).optional();
 /** Y-m-d or Y-m-d H:i:s in UTC; the driver checks the date itself. */
 const utcDate = z.string().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'expected Y-m-d or Y-m-d H:i:s (UTC)');
@@ -15,39 +18,54 @@ function describeRetry({ requeued, notFailed, missing }: RetryOutcome): string {
   return `requeued ${requeued.length}, ${notFailed.length} no longer failed, ${missing.length} gone`;
 }
 
+/** The failed jobs where QueueLens retries them itself; refused, with the command that does, where it does not. */
+function retriedHere(failed: FailedJobs): RetriedFailedJobs {
+  if (retriesFailedJobs(failed)) return failed;
+  throw new QueueError(`${failed.retryFailed.absent}. Run ${failed.retryFailed.commandsFor(null).join('; ')} (or one id) where the application runs`);
+}
+
+/** StaticPHP's failed ids are its jobs' whole-number ids. */
+function wholeNumberIds(ids: readonly string[]): number[] {
+  return ids.map((id) => {
+    const value = Number(id);
+    if (!/^[1-9]\d*$/.test(id) || !Number.isSafeInteger(value)) throw new QueueError(`"${id.slice(0, 40)}" is no job id of this connection: its ids are whole numbers`, { invalidRequest: true });
+    return value;
+  });
+}
+
 /** Requeues these failed jobs; ids no longer in the failed set are reported, not requeued. */
-export const retryJobs = queueAction('failedList', z.object({ ids: jobIds, maxAttempts }), ({ ids, maxAttempts }, queue) => queue.retryFailed(ids, maxAttempts), {
+export const retryJobs = queueAction('failedJobs', z.object({ ids: jobIds, maxAttempts }), ({ ids, maxAttempts }, failed) => retriedHere(failed).retryFailed(wholeNumberIds(ids), maxAttempts), {
   action: 'retry failed jobs',
   target: ({ ids }) => describeJobs(ids),
   outcome: describeRetry,
 });
 
-/** Forgets these failed jobs; ids no longer in the failed set are left alone. */
+/** Forgets these failed jobs; ids no longer failed are left alone. */
 export const forgetJobs = queueAction(
-  'failedList',
+  'failedJobs',
   z.object({ ids: jobIds }),
-  async ({ ids }, queue) => {
-    const forgotten = await queue.forgetFailedIds(ids);
+  async ({ ids }, failed) => {
+    const forgotten = retriesFailedJobs(failed) ? await failed.forgetFailedIds(wholeNumberIds(ids)) : await failed.forgetFailedIds(ids);
     return { forgotten, notFailed: ids.length - forgotten };
   },
   { action: 'forget failed jobs', target: ({ ids }) => describeJobs(ids), outcome: ({ forgotten, notFailed }) => `forgot ${forgotten}, ${notFailed} no longer failed` },
 );
 
 /** One bounded step of "retry every failed job"; the client repeats it while `remaining` > 0. */
-export const retryOldestStep = queueAction('failedList', z.object({ maxAttempts }), ({ maxAttempts }, queue) => queue.retryOldestFailed(maxAttempts), {
+export const retryOldestStep = queueAction('failedJobs', z.object({ maxAttempts }), ({ maxAttempts }, failed) => retriedHere(failed).retryOldestFailed(maxAttempts), {
   action: 'retry all failed jobs (one step)',
   target: () => 'the oldest failed jobs',
   outcome: (step) => `${describeRetry(step)}; ${step.remaining} still failed`,
 });
 
 /** One bounded step of "forget every failed job" or "forget those failed before a date". */
-export const forgetOldestStep = queueAction('failedList', z.object({ before: utcDate.nullable() }), ({ before }, queue) => queue.forgetOldestFailed(before), {
+export const forgetOldestStep = queueAction('failedJobs', z.object({ before: utcDate.nullable() }), ({ before }, failed) => failed.forgetOldestFailed(before), {
   action: 'forget all failed jobs (one step)',
   target: ({ before }) => (before === null ? 'every failed job' : `failed jobs that failed before ${before} UTC`),
   outcome: ({ forgotten, remaining }) => `forgot ${forgotten}; ${remaining} left to forget`,
 });
 
 /** How many failed jobs a forget would touch, for the confirmation. */
-export const previewForget = queueReadAction('failedList', z.object({ before: utcDate.nullable() }), async ({ before }, queue) => ({
-  count: await queue.countFailedBefore(before),
+export const previewForget = queueReadAction('failedJobs', z.object({ before: utcDate.nullable() }), async ({ before }, failed) => ({
+  count: await failed.countFailedBefore(before),
 }));

@@ -5,7 +5,7 @@ import type { Metadata } from 'next';
 import { FailedJobs } from '@/components/failed/failed-jobs';
 import { FAILED_PAGE_SIZE, failedPageQuery, filterFromParams, isFiltered } from '@/lib/queries/failed';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { readFailed, readFailedFilterQueues } from '@/lib/server/failed';
+import { readFailed, readFailedFilterQueues, readFailedRetry } from '@/lib/server/failed';
 import { prefetchLiveQuery } from '@/lib/server/live';
 
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Failed jobs · QueueLens' };
 
 export default async function FailedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const lacks = await absentCapability('failedList');
+  const lacks = (await absentCapability('failedPages')) ?? (await absentCapability('failedJobs'));
   if (lacks !== null) return <LayoutLacks title={'Failed jobs'} sentence={lacks} />;
   const single = (name: string) => {
     const value = params[name];
@@ -26,13 +26,15 @@ export default async function FailedPage({ searchParams }: { searchParams: Promi
   const queryClient = getQueryClient();
   // A filtered view polls the newest page too: it tells when new failures arrived since the search.
   const offset = isFiltered(filter) ? 0 : (page - 1) * FAILED_PAGE_SIZE;
-  const [, queues] = await Promise.all([
+  const [, queues, retry] = await Promise.all([
     prefetchLiveQuery(queryClient, failedPageQuery(offset), () => readFailed(offset, FAILED_PAGE_SIZE)),
     readFailedFilterQueues(),
+    readFailedRetry(),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <FailedJobs filter={filter} page={page} queues={queues.ok ? queues.data : []} />
+      {/* Unreadable (Redis away): QueueLens's own retry is offered, and refused with the reason if the layout turns out to lack it. */}
+      <FailedJobs filter={filter} page={page} queues={queues.ok ? queues.data : []} retry={retry.ok ? retry.data : { here: true }} />
     </HydrationBoundary>
   );
 }

@@ -12,12 +12,11 @@ import { UtcMoment } from '@/components/ui/moment';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import { PAGE_ROWS, type QueueReservations } from '@/lib/layouts/pages';
+import { PAGE_ROWS, type LineRepairOffer, type QueueReservations } from '@/lib/layouts/pages';
 import { expiringReservationsQuery } from '@/lib/queries/layout-pages';
 import { reservationsSearch, type ReservationsScope } from '@/lib/queries/reservations';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { reservationsHref } from '@/lib/routes';
-import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { reclaimLiveJob, releaseExpiredJob } from '../queues/[queue]/line-actions';
 
 /** An expired reservation goes back in line at once; a live one is ended only after the operator is told its job may run twice. */

@@ -7,7 +7,8 @@ import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { Banner } from '@/components/ui/banner';
 import { formatCount } from '@/components/ui/format-count';
-import { FAILED_PAGE_SIZE, failedPageQuery, isFiltered, SEARCH_MATCH_CAP, type FailedFilter, type FailedRowView } from '@/lib/queries/failed';
+import { CopyButton } from '@/components/ui/copy-button';
+import { FAILED_PAGE_SIZE, failedPageQuery, isFiltered, SEARCH_MATCH_CAP, type FailedFilter, type FailedRetry, type FailedRowView } from '@/lib/queries/failed';
 import { failedHref } from '@/lib/routes';
 import { FailedFilterForm } from './failed-filter-form';
 import { FailedList } from './failed-list';
@@ -15,13 +16,30 @@ import { holdRows, type HeldRows } from './hold-rows';
 import { useFailedSearch } from './use-failed-search';
 
 /** `/failed`: every failed job page by page, or the jobs matching a filter. */
-export function FailedJobs({ filter, page, queues }: { filter: FailedFilter; page: number; queues: readonly string[] }) {
+export function FailedJobs({ filter, page, queues, retry }: { filter: FailedFilter; page: number; queues: readonly string[]; retry: FailedRetry }) {
   return (
     <div className="space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight">Failed jobs</h1>
+      {!retry.here && <RetryElsewhere retry={retry} />}
       <FailedFilterForm filter={filter} queues={queues} />
-      {isFiltered(filter) ? <SearchResults filter={filter} /> : <BrowsePages page={page} />}
+      {isFiltered(filter) ? <SearchResults filter={filter} retry={retry} /> : <BrowsePages page={page} retry={retry} />}
     </div>
+  );
+}
+
+/** Why this page has no Retry button, and the command that retries every failed job where the application runs. */
+function RetryElsewhere({ retry }: { retry: Extract<FailedRetry, { here: false }> }) {
+  return (
+    <section aria-labelledby="retry-elsewhere" className="space-y-2 rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <h2 id="retry-elsewhere" className="text-base font-semibold">
+        Retrying is done where the application runs
+      </h2>
+      <p>QueueLens has no Retry button here: {retry.why}. Each job’s row has its command; select jobs for theirs, or retry every failed job with:</p>
+      <div className="flex flex-wrap items-center gap-3">
+        <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs dark:bg-zinc-800">{retry.everyCommand}</code>
+        <CopyButton text={retry.everyCommand} label="Copy the command that retries every failed job" />
+      </div>
+    </section>
   );
 }
 
@@ -60,7 +78,7 @@ function useHeldRows(page: number, polled: readonly FailedRowView[] | undefined)
   return { held: held?.page === page ? held.view : null, show: () => polled !== undefined && setHeld(fresh(polled)) };
 }
 
-function BrowsePages({ page }: { page: number }) {
+function BrowsePages({ page, retry }: { page: number; retry: FailedRetry }) {
   const view = useLiveQuery(failedPageQuery((page - 1) * FAILED_PAGE_SIZE));
   const data = view.data;
   const { held, show } = useHeldRows(page, data?.rows);
@@ -92,6 +110,7 @@ function BrowsePages({ page }: { page: number }) {
           <FailedList
             rows={held?.rows ?? data.rows}
             matching={{ kind: 'every-failed-job', count: data.total }}
+            retry={retry}
             readAt={view.readAt ?? 0}
             pager={
               <nav aria-label="Pages of failed jobs" className="flex flex-wrap items-center gap-2 text-sm">
@@ -133,7 +152,7 @@ function newestFailureOf(rows: readonly FailedRowView[] | undefined): string | n
   return newest === undefined ? 'none' : `${newest.failedAtSeconds} ${newest.id}`;
 }
 
-function SearchResults({ filter }: { filter: FailedFilter }) {
+function SearchResults({ filter, retry }: { filter: FailedFilter; retry: FailedRetry }) {
   // The newest page's poll (a shared read) says when failures arrive; only then is the newest part of the set searched again.
   const newest = useLiveQuery(failedPageQuery(0));
   const { search, arrived, showArrived, cancel, restart } = useFailedSearch(filter, newestFailureOf(newest.data?.rows));
@@ -182,7 +201,8 @@ function SearchResults({ filter }: { filter: FailedFilter }) {
         search.matches.length > 0 && (
         <FailedList
           rows={rows}
-          matching={{ kind: 'search-matches', ids: search.matches.map((row) => row.id) }}
+          matching={{ kind: 'search-matches', rows: search.matches }}
+          retry={retry}
           readAt={search.readAt}
           onChanged={restart}
           pager={

@@ -4,7 +4,9 @@ import { useId, useState, type ReactNode } from 'react';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount } from '@/components/ui/format-count';
-import type { FailedRowView } from '@/lib/queries/failed';
+import { CodeBlock } from '@/components/ui/code-block';
+import { CopyButton } from '@/components/ui/copy-button';
+import type { FailedRetry, FailedRowView } from '@/lib/queries/failed';
 import { BulkProgressBar } from './bulk-progress-bar';
 import { FailedTable } from './failed-table';
 import { ForgetBeforeForm } from './forget-before-form';
@@ -12,12 +14,16 @@ import { useFailedActions } from './use-failed-actions';
 
 /**
  * What "all matching" means for the rows on screen: every failed job (the
- * driver works through the set in bounded steps), or the ids a search found.
+ * driver works through the set in bounded steps), or the rows a search found.
  */
-export type Matching = { kind: 'every-failed-job'; count: number } | { kind: 'search-matches'; ids: readonly number[] };
+export type Matching = { kind: 'every-failed-job'; count: number } | { kind: 'search-matches'; rows: readonly FailedRowView[] };
 
 function matchingCount(matching: Matching): number {
-  return matching.kind === 'every-failed-job' ? matching.count : matching.ids.length;
+  return matching.kind === 'every-failed-job' ? matching.count : matching.rows.length;
+}
+
+function idsOf(rows: Iterable<FailedRowView>): string[] {
+  return [...rows].map((row) => row.id);
 }
 
 function jobs(count: number): string {
@@ -27,6 +33,8 @@ function jobs(count: number): string {
 interface FailedListProps {
   rows: readonly FailedRowView[];
   matching: Matching;
+  /** QueueLens's own retry, or the commands that retry where the application runs */
+  retry: FailedRetry;
   /** when the rows were read, ms since the epoch: "failed 3 min ago" counts from here */
   readAt: number;
   /** after a retry or forget, for views that are not polled */
@@ -48,12 +56,27 @@ export function FailedList(props: FailedListProps) {
   );
 }
 
-/** The failed rows with selection, bulk retry and forget, their confirmations and progress. */
-function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: FailedListProps) {
+/** The commands that retry the chosen jobs where the application runs, to copy: QueueLens cannot retry them itself. */
+function RetryCommands({ commands }: { commands: string }) {
+  const lines = commands.split('\n').length;
+  return (
+    <div className="space-y-1">
+      <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+        <span>Retry {lines === 1 ? 'it' : 'them'} where the application runs:</span>
+        <CopyButton text={commands} label={lines === 1 ? 'Copy retry command' : `Copy ${formatCount(lines)} retry commands`} />
+      </div>
+      <CodeBlock label="Retry commands for the selected jobs" text={commands} />
+    </div>
+  );
+}
+
+/** The failed rows with selection, bulk retry (or its commands) and forget, their confirmations and progress. */
+function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager }: FailedListProps) {
   const actions = useFailedActions();
   const maxAttemptsId = useId();
   const forgetBeforeId = useId();
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  // By id, with the row as it was selected: a selected row's retry command is known when it is on another page.
+  const [selected, setSelected] = useState<ReadonlyMap<string, FailedRowView>>(new Map());
   const [allMatching, setAllMatching] = useState(false);
   const [maxAttemptsText, setMaxAttemptsText] = useState('');
   const [confirming, setConfirming] = useState(false);
@@ -65,19 +88,19 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
   const maxAttempts = maxAttemptsText === '' ? undefined : Number(maxAttemptsText);
   const maxAttemptsValid = maxAttempts === undefined || (Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 1000);
 
-  const select = (ids: readonly number[], on: boolean) => {
+  const select = (chosen: readonly FailedRowView[], on: boolean) => {
     setAllMatching(false);
     setSelected((current) => {
-      const next = new Set(current);
-      for (const id of ids) {
-        if (on) next.add(id);
-        else next.delete(id);
+      const next = new Map(current);
+      for (const row of chosen) {
+        if (on) next.set(row.id, row);
+        else next.delete(row.id);
       }
       return next;
     });
   };
   const clearSelection = () => {
-    setSelected(new Set());
+    setSelected(new Map());
     setAllMatching(false);
   };
   const act = async (action: () => Promise<void>) => {
@@ -86,16 +109,18 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
     onChanged?.();
   };
 
-  const retry = () =>
+  const retryHere = () =>
     act(() => {
-      if (!allMatching) return actions.retryIds([...selected], maxAttempts);
-      return matching.kind === 'every-failed-job' ? actions.retryAll(total, maxAttempts) : actions.retryIds(matching.ids, maxAttempts);
+      if (!allMatching) return actions.retryIds([...selected.keys()], maxAttempts);
+      return matching.kind === 'every-failed-job' ? actions.retryAll(total, maxAttempts) : actions.retryIds(idsOf(matching.rows), maxAttempts);
     });
   const forget = () =>
     act(() => {
-      if (!allMatching) return actions.forgetIds([...selected]);
-      return matching.kind === 'every-failed-job' ? actions.forgetOldest(total, null) : actions.forgetIds(matching.ids);
+      if (!allMatching) return actions.forgetIds([...selected.keys()]);
+      return matching.kind === 'every-failed-job' ? actions.forgetOldest(total, null) : actions.forgetIds(idsOf(matching.rows));
     });
+  const chosenRows = allMatching && matching.kind === 'search-matches' ? matching.rows : [...selected.values()];
+  const retryCommands = retry.here || count === 0 ? null : everyJob ? retry.everyCommand : chosenRows.flatMap((row) => (row.retryCommand === null ? [] : [row.retryCommand])).join('\n');
 
   const shownAllSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
   return (
@@ -125,6 +150,8 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
             </button>
           )}
           <span className="ml-auto flex items-center gap-2">
+            {retry.here && (
+              <>
             <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
               Max attempts on retry
             </label>
@@ -139,16 +166,19 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
               aria-invalid={!maxAttemptsValid}
               className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
             />
-            <button type="button" className="button-primary" disabled={count === 0 || !maxAttemptsValid} onClick={retry}>
+            <button type="button" className="button-primary" disabled={count === 0 || !maxAttemptsValid} onClick={retryHere}>
               Retry {count > 0 ? formatCount(count) : ''}
             </button>
+              </>
+            )}
             <button type="button" className="button-danger" disabled={count === 0} onClick={() => setConfirming(true)}>
               Forget {count > 0 ? formatCount(count) : ''}
             </button>
           </span>
         </div>
       )}
-      <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(rows.map((row) => row.id)) : selected, onSelect: select }} now={readAt / 1000} />
+      {retryCommands && <RetryCommands commands={retryCommands} />}
+      <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(idsOf(rows)) : new Set(selected.keys()), onSelect: select }} now={readAt / 1000} />
       {pager}
       <ConfirmDialog
         open={confirming}

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { CopyButton } from '@/components/ui/copy-button';
 import { formatDuration } from '@/components/ui/format-duration';
 import { ScrollX } from '@/components/ui/scroll-x';
 import type { FailedRowView } from '@/lib/queries/failed';
@@ -14,8 +15,8 @@ function orDash(text: string): string {
 }
 
 export interface Selection {
-  selected: ReadonlySet<number>;
-  onSelect: (ids: readonly number[], selected: boolean) => void;
+  selected: ReadonlySet<string>;
+  onSelect: (rows: readonly FailedRowView[], selected: boolean) => void;
 }
 
 interface FailedTableProps {
@@ -26,10 +27,16 @@ interface FailedTableProps {
   now: number;
 }
 
-/** Failed jobs, with a checkbox each when they can be selected; the header checkbox selects the rows shown. */
+/**
+ * Failed jobs, with a checkbox each when they can be selected; the header
+ * checkbox selects the rows shown. Rows whose layout keeps no attempts show
+ * no Attempts column; rows QueueLens cannot retry show the command that does.
+ */
 export function FailedTable({ rows, selection, now }: FailedTableProps) {
   const ids = rows.map((row) => row.id);
   const allShownSelected = ids.length > 0 && selection !== undefined && ids.every((id) => selection.selected.has(id));
+  const withAttempts = rows.some((row) => row.attempts !== '' || row.maxAttempts !== '');
+  const withRetryCommands = rows.some((row) => row.retryCommand !== null);
   return (
     <ScrollX label={CAPTION}>
       {/* table-stacked: on a phone each job is a block, its error and checkbox in reach (app/globals.css). */}
@@ -43,7 +50,7 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                   type="checkbox"
                   aria-label="Select the jobs shown"
                   checked={allShownSelected}
-                  onChange={(event) => selection.onSelect(ids, event.target.checked)}
+                  onChange={(event) => selection.onSelect(rows, event.target.checked)}
                   disabled={ids.length === 0}
                 />
               </th>
@@ -51,9 +58,10 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
             <th scope="col" className="px-3 py-2 font-medium">Id</th>
             <th scope="col" className="px-3 py-2 font-medium">Queue</th>
             <th scope="col" className="px-3 py-2 font-medium">Name</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Attempts</th>
+            {withAttempts && <th scope="col" className="px-3 py-2 text-right font-medium">Attempts</th>}
             <th scope="col" className="px-3 py-2 font-medium">Failed at (UTC)</th>
             <th scope="col" className="px-3 py-2 font-medium">Error</th>
+            {withRetryCommands && <th scope="col" className="px-3 py-2 font-medium">Retry where the application runs</th>}
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
@@ -65,7 +73,7 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                     type="checkbox"
                     aria-label={`Select job ${row.id}`}
                     checked={selection.selected.has(row.id)}
-                    onChange={(event) => selection.onSelect([row.id], event.target.checked)}
+                    onChange={(event) => selection.onSelect([row], event.target.checked)}
                   />
                 </td>
               )}
@@ -82,14 +90,26 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                 )}
               </td>
               <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono break-all">{orDash(row.name)}</td>
-              <td data-label="Attempts" className="px-3 py-2 text-right tabular-nums">
-                {orDash(row.attempts)}/{orDash(row.maxAttempts)}
-              </td>
+              {withAttempts && (
+                <td data-label="Attempts" className="px-3 py-2 text-right tabular-nums">
+                  {orDash(row.attempts)}/{orDash(row.maxAttempts)}
+                </td>
+              )}
               <td data-label="Failed at (UTC)" className="px-3 py-2 whitespace-nowrap">
                 <span className="font-mono">{orDash(row.failedAt)}</span>
                 <span className="block text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(now - row.failedAtSeconds)} ago</span>
               </td>
               <td data-label="Error" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">{orDash(row.errorFirstLine)}</td>
+              {withRetryCommands && (
+                <td data-label="Retry where the application runs" className="px-3 py-2">
+                  {row.retryCommand !== null && (
+                    <span className="flex flex-col items-start gap-1">
+                      <code className="font-mono text-xs [overflow-wrap:anywhere]">{row.retryCommand}</code>
+                      <CopyButton text={row.retryCommand} label={`Copy the retry command of job ${row.id}`} />
+                    </span>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -39,7 +39,7 @@ export function useFailedActions() {
 
   /** Retries these ids, IDS_PER_CALL per call. */
   const retryIds = useCallback(
-    async (ids: readonly number[], maxAttempts: number | undefined) => {
+    async (ids: readonly string[], maxAttempts: number | undefined) => {
       const counts = { requeued: 0, notFailed: 0, missing: 0 };
       let next = 0;
       const outcome = await run('Retrying', ids.length, async (): Promise<BulkStep> => {
@@ -59,7 +59,7 @@ export function useFailedActions() {
 
   /** Forgets these ids, IDS_PER_CALL per call. */
   const forgetIds = useCallback(
-    async (ids: readonly number[]) => {
+    async (ids: readonly string[]) => {
       const counts = { forgotten: 0, notFailed: 0 };
       let next = 0;
       const outcome = await run('Forgetting', ids.length, async (): Promise<BulkStep> => {

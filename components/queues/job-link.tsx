@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { jobHref } from '@/lib/routes';
 
 /** A job's id as a link to its page. */
-export function JobLink({ id }: { id: number }) {
+export function JobLink({ id }: { id: number | string }) {
   return (
     <Link href={jobHref(id)} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
       #{id}

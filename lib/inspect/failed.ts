@@ -3,9 +3,13 @@ import type { RedisQueue } from '../queue/redis-queue';
 import { assertScriptSucceeded } from '../queue/scripts';
 import { bytesToText } from './display-text';
 
-/** A failed job as the failed list shows it; a field missing from the hash reads as ''. */
+/**
+ * A failed job as the failed list shows it, for every layout that keeps
+ * failed jobs; a field missing from the record reads as ''. The id is text:
+ * StaticPHP's are decimal, marko's the application's UUIDs.
+ */
 export interface FailedRowView {
-  id: number;
+  id: string;
   queue: string;
   name: string;
   attempts: string;
@@ -16,6 +20,8 @@ export interface FailedRowView {
   failedAtSeconds: number;
   /** the first line of error, cut for a table cell */
   errorFirstLine: string;
+  /** the shell command that retries it where the application runs; null where QueueLens retries it itself */
+  retryCommand: string | null;
 }
 
 export interface FailedPage {
@@ -83,7 +89,7 @@ async function readRows(queue: RedisQueue, entries: [string, string][]): Promise
     ) as [string, string, string, string, string, string];
     return [
       {
-        row: { id: Number(id), queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText) },
+        row: { id, queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText), retryCommand: null },
         error: errorText,
       },
     ];

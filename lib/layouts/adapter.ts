@@ -3,7 +3,7 @@ import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from '../queue/job';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
-import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader, LineRepairs } from './pages';
+import type { DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobLineReader, JobSnapshotReader, LineRepairs } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -56,7 +56,10 @@ export interface Attention {
 }
 
 /** Failed jobs QueueLens lists, retries and forgets itself (StaticPHP's: the driver is ours). */
-export type RetriedFailedJobs = Pick<RedisQueue, 'failedCount' | 'failedRows' | 'retryFailed' | 'forgetFailed'>;
+export type RetriedFailedJobs = Pick<
+  RedisQueue,
+  'failedCount' | 'failedRows' | 'retryFailed' | 'forgetFailed' | 'forgetFailedIds' | 'forgetOldestFailed' | 'retryOldestFailed' | 'countFailedBefore'
+>;
 
 /** Why QueueLens does not retry a layout's failed jobs, and the command that does, where the application runs. */
 export interface RetryElsewhere extends Absent {
@@ -76,6 +79,12 @@ export interface UnretriedFailedJobs {
   failedCount(): Promise<number>;
   failedRows(limit: number, offset?: number): Promise<TextIdFailedRow[]>;
   forgetFailed(id: string | null, before: string | null, options?: ForgetOptions): Promise<number>;
+  /** forgets these ids (the selected rows); ids no longer failed are left alone; how many were forgotten */
+  forgetFailedIds(ids: readonly string[]): Promise<number>;
+  /** one bounded step of forgetting every failed job (or those failed before `before`, Y-m-d[ H:i:s] UTC), oldest first; `remaining` is what is left to forget */
+  forgetOldestFailed(before: string | null): Promise<{ forgotten: number; remaining: number }>;
+  /** how many failed jobs a forget would touch: every one, or those failed before `before` */
+  countFailedBefore(before: string | null): Promise<number>;
   readonly retryFailed: RetryElsewhere;
 }
 
@@ -114,8 +123,6 @@ export interface QueueLayout {
   readonly doctor: LayoutDoctor | Absent;
   /** the doctor page's check, run in steps with its state kept in Redis, and its repairs */
   readonly steppedDoctor: RedisQueue | Absent;
-  /** the failed jobs page: StaticPHP's failed set listed, searched, retried and forgotten in the browser */
-  readonly failedList: RedisQueue | Absent;
   /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
   readonly queueDetail: RedisQueue | Absent;
   /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
@@ -140,6 +147,8 @@ export interface QueueLayout {
   readonly jobSnapshot: JobSnapshotReader | Absent;
   /** the repairs of those four pages: remove a job, release an expired reservation, run a delayed job now, move due jobs */
   readonly lineRepairs: LineRepairs | Absent;
+  /** the failed jobs page's reads, for every layout that keeps failed jobs (failedJobs retries and forgets them) */
+  readonly failedPages: FailedPagesReader | Absent;
   close(): Promise<void>;
 }
 
@@ -151,7 +160,6 @@ export type CapabilityName =
   | 'runner'
   | 'doctor'
   | 'steppedDoctor'
-  | 'failedList'
   | 'queueDetail'
   | 'reservations'
   | 'delayedTimeline'
@@ -161,4 +169,5 @@ export type CapabilityName =
   | 'expiringReservations'
   | 'dueTimeline'
   | 'jobSnapshot'
-  | 'lineRepairs';
+  | 'lineRepairs'
+  | 'failedPages';

@@ -1,4 +1,5 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
+import type { FailedFilter, FailedPage, FailedSearchChunk } from '../inspect/failed';
 import type { Absent } from './adapter';
 import type { PhpParse } from './php-serialized';
 
@@ -166,7 +167,7 @@ export interface JobSnapshot {
   id: string;
   queue: string;
   now: number;
-  /** placed, duplicate, orphan, dangling, unsearched or gone */
+  /** placed, duplicate, orphan, dangling, unsearched, failed or gone */
   status: string;
   /** where it is or why it is nowhere, in words */
   statusText: string;
@@ -178,6 +179,8 @@ export interface JobSnapshot {
   name: string | null;
   /** null when the job's message is gone */
   message: JobMessage | null;
+  /** set when the id is one of the layout's failed jobs (a layout that keeps them apart from the job, as marko does): when it failed and the command that retries it where the application runs */
+  failed?: { at: number; retryCommand: string };
 }
 
 /** One job by its id (decimal for yii2, the application's text for marko); `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
@@ -210,3 +213,17 @@ export type LineRepairName = keyof LineRepairs;
 
 /** Which repairs a page may offer: null for one it may, else why not, in the words the page shows. */
 export type LineRepairOffer = Record<LineRepairName, string | null>;
+
+/**
+ * The failed jobs page's reads, the same for every layout that keeps failed
+ * jobs: newest first, paged through the whole set, and searched a bounded
+ * chunk per call so that the page shows progress.
+ */
+export interface FailedPagesReader {
+  /** `limit` rows from `offset`, newest first, with the set's size */
+  page(offset: number, limit: number): Promise<FailedPage>;
+  /** looks through at most `scanLimit` failed jobs from `offset`, newest first, for those matching `filter`; continue from `nextOffset` until `done` */
+  search(filter: FailedFilter, chunk: { offset: number; scanLimit: number }): Promise<FailedSearchChunk>;
+  /** the queue names the filter offers, sorted, at most `limit` */
+  queueNames(limit: number): Promise<string[]>;
+}

@@ -4,6 +4,13 @@ import { liveQueryOptions } from './live';
 
 export type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../inspect/failed';
 
+/**
+ * How the failed page retries: QueueLens requeues the jobs itself, or (a
+ * layout whose jobs only the application can re-create) the page shows the
+ * commands that retry them where it runs, and why.
+ */
+export type FailedRetry = { here: true } | { here: false; why: string; everyCommand: string };
+
 export const FAILED_PAGE_SIZE = 50;
 /** A search stops collecting here and says "showing the first N matches" rather than running on. */
 export const SEARCH_MATCH_CAP = 1000;

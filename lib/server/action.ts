@@ -120,7 +120,7 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
 }
 
 /** Ids for an audit target: the first few and how many more, so a bulk step stays one short line. */
-export function describeJobs(ids: readonly number[]): string {
+export function describeJobs(ids: readonly (number | string)[]): string {
   const shown = ids.slice(0, 5).join(', ');
   return ids.length > 5 ? `jobs ${shown} (+${ids.length - 5} more)` : `job${ids.length === 1 ? '' : 's'} ${shown}`;
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { readFailedPage, searchFailed, type FailedFilter, type FailedPage, type FailedSearchChunk } from '@/lib/inspect/failed';
-import { readQueueNames } from '@/lib/inspect/reservations';
+import { retriesFailedJobs } from '@/lib/layouts/adapter';
+import type { FailedFilter, FailedPage, FailedRetry, FailedSearchChunk } from '@/lib/queries/failed';
 import { readCapability, type ReadResult } from './queue';
 
 /** The queue filter offers as many queues as the reservations page's picker. */
@@ -24,15 +24,22 @@ export const failedSearchParams = z.object({
 
 /** One page of failed jobs, for GET /api/failed and the page's prefetch. */
 export function readFailed(offset: number, limit: number): Promise<ReadResult<FailedPage>> {
-  return readCapability('failedList', (queue) => readFailedPage(queue, offset, limit), ['failed', offset, limit]);
+  return readCapability('failedPages', (pages) => pages.page(offset, limit), ['failed', offset, limit]);
 }
 
 /** The next chunk of a search, for GET /api/failed/search. */
 export function readFailedSearch(filter: FailedFilter, offset: number): Promise<ReadResult<FailedSearchChunk>> {
-  return readCapability('failedList', (queue) => searchFailed(queue, filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
+  return readCapability('failedPages', (pages) => pages.search(filter, { offset, scanLimit: SEARCH_SCAN_PER_REQUEST }));
 }
 
-/** The registered queues, sorted, for the failed list's queue picker; shared like the pages' reads. */
+/** The connection's queues, sorted, for the failed list's queue picker; shared like the pages' reads. */
 export function readFailedFilterQueues(): Promise<ReadResult<string[]>> {
-  return readCapability('failedList', async (queue) => (await readQueueNames(queue, FILTER_QUEUES)).names, ['queue-names']);
+  return readCapability('failedPages', (pages) => pages.queueNames(FILTER_QUEUES), ['queue-names']);
+}
+
+/** How the failed page offers retry on the request's connection: QueueLens's own, or the command that retries where the application runs, and why. */
+export function readFailedRetry(): Promise<ReadResult<FailedRetry>> {
+  return readCapability('failedJobs', async (failed) =>
+    retriesFailedJobs(failed) ? { here: true } : { here: false, why: failed.retryFailed.absent, everyCommand: failed.retryFailed.commandsFor(null).join('\n') },
+  );
 }

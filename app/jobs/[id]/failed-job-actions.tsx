@@ -39,7 +39,7 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
     const input = parseMaxAttempts(String(data.get('maxAttempts') ?? ''));
     if (!input.ok) return { inputError: input.error };
     try {
-      const result = await retryJobs({ ids: [id], maxAttempts: input.value }, getTabConnection());
+      const result = await retryJobs({ ids: [String(id)], maxAttempts: input.value }, getTabConnection());
       if (result.ok) report(retryOutcome(id, result));
       else toast.error(result.error);
     } catch {
@@ -52,7 +52,7 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
   const forget = () =>
     startForget(async () => {
       try {
-        const result = await forgetJobs({ ids: [id] }, getTabConnection());
+        const result = await forgetJobs({ ids: [String(id)] }, getTabConnection());
         if (result.ok) report(forgetOutcome(id, result));
         else toast.error(result.error);
       } catch {

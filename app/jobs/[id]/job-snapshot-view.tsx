@@ -6,15 +6,15 @@ import { LineRepairButton } from '@/components/layouts/line-repair-button';
 import { useChangePermission } from '@/components/shell/change-permission';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Note } from '@/components/ui/note';
 import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
-import type { JobSnapshot } from '@/lib/layouts/pages';
+import type { JobSnapshot, LineRepairOffer } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { removeLineJob } from '../../queues/[queue]/line-actions';
-import { overviewHref, queueHref } from '@/lib/routes';
+import { failedHref, overviewHref, queueHref } from '@/lib/routes';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
 function Facts({ snapshot }: { snapshot: JobSnapshot }) {
@@ -60,6 +60,26 @@ function Where({ snapshot }: { snapshot: JobSnapshot }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** A job the layout keeps only as a failed record: when it failed, where the record is, and the command that retries it. */
+function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: NonNullable<JobSnapshot['failed']> }) {
+  return (
+    <Section title="It failed">
+      <p className="text-sm">
+        Failed <UtcMoment seconds={failed.at} now={snapshot.now} />: {snapshot.statusText}.{' '}
+        <Link href={failedHref} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+          The failed jobs
+        </Link>{' '}
+        list it.
+      </p>
+      <p className="text-sm">Retry it where the application runs:</p>
+      <div className="flex flex-wrap items-center gap-3">
+        <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] dark:bg-zinc-800">{failed.retryCommand}</code>
+        <CopyButton text={failed.retryCommand} label="Copy retry command" />
+      </div>
+    </Section>
   );
 }
 
@@ -122,6 +142,8 @@ export function JobSnapshotView({ id, queue, repairs }: { id: string; queue?: st
       <LiveErrorBanner title={`Cannot read job ${id}`} view={view} />
       {snapshot === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the job…</p>
+      ) : snapshot.failed ? (
+        <FailedSnapshot snapshot={snapshot} failed={snapshot.failed} />
       ) : snapshot.status === 'gone' ? (
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           <p className="font-semibold">Job {id} is not in {snapshot.queue}.</p>

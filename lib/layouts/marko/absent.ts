@@ -5,7 +5,6 @@ export const MARKO_ABSENT = {
   attention: 'QueueLens does not mark marko queues that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample marko throughput yet: marko/queue-redis records no finished jobs',
   steppedDoctor: 'QueueLens does not check marko queues on this page yet: run queuelens doctor --layout marko --prefix PREFIX',
-  failedList: 'QueueLens does not list marko’s failed jobs on this page yet: run queuelens failed --layout marko --prefix PREFIX (and forget), or marko queue:retry ID',
   queueDetail: 'A marko queue has no priority levels or throughput: its page lists its ready jobs',
   reservations: 'marko/queue-redis records no holder, and QueueLens does not release or fail its reservations: its page lists them with their expiry',
   delayedTimeline: 'marko/queue-redis has no StaticPHP delayed repairs: its page shows the timeline without them',

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAIL_JOB, testMarkoFactory } from './test-layout';
+import type { FailedPagesReader, JobSnapshotReader } from '../pages';
+import { FAILED_BATCH } from './failed';
+import { MARKO_FAILED, MARKO_GONE } from './pages';
+import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
 import { serializeJob, signPayload } from './test-worker';
 
 const openMarko = testMarkoFactory();
@@ -75,5 +78,47 @@ describe("marko's failed jobs", () => {
     expect(await redis.zrange(keys.failedIndex, 0, '-1')).toEqual([ids[2], ids[3]]);
     expect(await failed.forgetFailed(null, null, { all: true })).toBe(3);
     expect(await redis.exists(keys.failedJobs, keys.failedIndex)).toBe(0);
+  });
+
+  it('forgets every one in bounded steps the page repeats, records the index lost last, and counts what is left', async () => {
+    const { layout, redis, keys, worker } = await openMarko();
+    const now = await worker.now();
+    for (let i = 0; i < FAILED_BATCH + 1; i++) await redis.hset(keys.failedJobs, `f${i}`, '{}');
+    await redis.zadd(keys.failedIndex, ...Array.from({ length: FAILED_BATCH }, (_, i) => [now - i, `f${i}`]).flat());
+    const failed = layout.failedJobs;
+    expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: FAILED_BATCH, remaining: 1 });
+    expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: 1, remaining: 0 });
+    expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: 0, remaining: 0 });
+    expect(await redis.exists(keys.failedJobs, keys.failedIndex)).toBe(0);
+  });
+
+  it('gives the failed page its rows with their retry commands, and its queues', async () => {
+    const { layout, worker } = await openMarko({ queues: ['mail', 'sms'] });
+    const id = await worker.push('mail', MAIL_JOB);
+    await worker.pop('mail');
+    await worker.fail('mail', id, 'RuntimeException: no mailer\n#0 trace');
+    const pages = present<FailedPagesReader>(layout.failedPages);
+    const page = await pages.page(0, 50);
+    expect(page).toEqual({
+      total: 1,
+      offset: 0,
+      limit: 50,
+      rows: [{ id, queue: 'mail', name: MAIL_JOB.className, attempts: '', maxAttempts: '', failedAt: expect.stringMatching(/^\d{4}-/), failedAtSeconds: expect.any(Number), errorFirstLine: 'RuntimeException: no mailer', retryCommand: `marko queue:retry ${id}` }],
+    });
+    expect((await pages.search({ error: 'mailer' }, { offset: 0, scanLimit: 10 })).matches).toEqual(page.rows);
+    expect((await pages.search({ queue: 'sms' }, { offset: 0, scanLimit: 10 })).matches).toEqual([]);
+    expect(await pages.queueNames(1000)).toEqual(['mail', 'sms']);
+  });
+
+  it('says on a failed job’s page that it failed, when, and the command that retries it', async () => {
+    const { layout, worker } = await openMarko();
+    const id = await worker.push('mail', MAIL_JOB);
+    await worker.pop('mail');
+    const now = await worker.now();
+    await worker.fail('mail', id, 'boom', now);
+    const snapshot = await present<JobSnapshotReader>(layout.jobSnapshot).read(id);
+    expect(snapshot).toMatchObject({ id, status: 'failed', statusText: MARKO_FAILED, message: null, failed: { at: now, retryCommand: `marko queue:retry ${id}` } });
+    await layout.failedJobs.forgetFailedIds([id]);
+    expect(await present<JobSnapshotReader>(layout.jobSnapshot).read(id)).toMatchObject({ status: 'gone', statusText: MARKO_GONE });
   });
 });

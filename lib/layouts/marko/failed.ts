@@ -4,7 +4,9 @@ import { QueueError } from '../../queue/errors';
 import { execPipeline } from '../../queue/pipeline';
 import type { ForgetOptions, RedisQueue } from '../../queue/redis-queue';
 import { assertScriptSucceeded } from '../../queue/scripts';
+import type { FailedRowView } from '../../inspect/failed';
 import type { RetryElsewhere, TextIdFailedRow, UnretriedFailedJobs } from '../adapter';
+import type { FailedPagesReader } from '../pages';
 import type { MarkoKeys } from './keys';
 import { payloadClassName } from './payload';
 
@@ -231,13 +233,23 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
       throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
     }
     if (id !== null) return this.forgetFailedIds([id]);
+    return this.queue.attempt(async () => this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () => (await this.forgetOldestFailed(before)).forgotten));
+  }
+
+  /**
+   * One bounded step of forgetting, oldest first: FAILED_BATCH index entries
+   * (of those failed before `before`, when given), each with its record; or,
+   * forgetting every one once the index is empty, the records no index entry
+   * points at. `remaining` is what is left to forget, for progress.
+   */
+  forgetOldestFailed(before: string | null): Promise<{ forgotten: number; remaining: number }> {
     const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
     return this.queue.attempt(async () => {
-      let forgotten = await this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () =>
-        this.forget(await this.queue.redis.zrangebyscore(this.keys.failedIndex, '-inf', upTo, 'LIMIT', 0, FAILED_BATCH)),
-      );
-      if (before === null) forgotten += await this.forgetUnindexedRecords();
-      return forgotten;
+      let forgotten = await this.forget(await this.queue.redis.zrangebyscore(this.keys.failedIndex, '-inf', upTo, 'LIMIT', 0, FAILED_BATCH));
+      if (forgotten === 0 && before === null) forgotten = await this.forgetUnindexedRecords();
+      const [indexed, records] = (await execPipeline(this.queue.redis.pipeline().zcount(this.keys.failedIndex, '-inf', upTo).hlen(this.keys.failedJobs))) as [number, number];
+      // Either half alone counts as a failed job (the forget script removes both): the larger of the two is left at least.
+      return { forgotten, remaining: before === null ? Math.max(indexed, records) : indexed };
     });
   }
 
@@ -287,4 +299,34 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     }
     return affected;
   }
+}
+
+/** A marko row in the failed page's layout-neutral shape, with the command that retries it. */
+function rowView(row: MarkoFailedRow): FailedRowView {
+  return {
+    id: row.id,
+    queue: row.queue,
+    name: row.name,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    failedAt: row.failed_at,
+    failedAtSeconds: row.failedAtSeconds,
+    errorFirstLine: row.errorFirstLine,
+    retryCommand: row.retryCommand,
+  };
+}
+
+/** The failed page's reads over marko's failed jobs; `queueNames` are the connection's queues, for the filter. */
+export function markoFailedPages(failed: MarkoFailedJobs, queueNames: () => Promise<readonly string[]>): FailedPagesReader {
+  return {
+    async page(offset, limit) {
+      const { rows, total } = await failed.failedPage(offset, limit);
+      return { rows: rows.map(rowView), total, offset, limit };
+    },
+    async search(filter, chunk) {
+      const found = await failed.searchFailed(filter, chunk);
+      return { matches: found.matches.map(rowView), nextOffset: found.nextOffset, scanned: found.scanned, total: found.total, done: found.done };
+    },
+    queueNames: async (limit) => (await queueNames()).slice(0, limit),
+  };
 }

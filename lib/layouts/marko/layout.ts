@@ -3,7 +3,7 @@ import { LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { MARKO_ABSENT } from './absent';
 import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
-import { MarkoFailedJobs } from './failed';
+import { markoFailedPages, MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
 import { markoLineRepairs } from './repairs';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
@@ -29,6 +29,7 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
   readonly settings: MarkoLayoutSettings;
 } {
   const keys = new MarkoKeys(settings.prefix);
+  const failedJobs = new MarkoFailedJobs(connection, keys);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
   return {
     name: 'marko',
@@ -37,13 +38,12 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     keys,
     settings,
     counts: () => readMarkoCounts(connection, keys, settings.queues),
-    failedJobs: new MarkoFailedJobs(connection, keys),
+    failedJobs,
     runner: { absent: MARKO_ABSENT.runner },
     doctor: markoDoctor(connection, keys, settings.queues),
     attention: { absent: MARKO_ABSENT.attention },
     throughput: { absent: MARKO_ABSENT.throughput },
     steppedDoctor: { absent: MARKO_ABSENT.steppedDoctor },
-    failedList: { absent: MARKO_ABSENT.failedList },
     queueDetail: { absent: MARKO_ABSENT.queueDetail },
     reservations: { absent: MARKO_ABSENT.reservations },
     delayedTimeline: { absent: MARKO_ABSENT.delayedTimeline },
@@ -54,6 +54,7 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     dueTimeline: markoDueTimeline(connection, keys),
     jobSnapshot: markoJobSnapshot(connection, keys),
     lineRepairs: markoLineRepairs(connection, keys, settings.queues),
+    failedPages: markoFailedPages(failedJobs, async () => (await readMarkoCounts(connection, keys, settings.queues)).queues.map((counts) => counts.queue)),
     close: () => connection.close(),
   };
 }

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isAbsent } from '../adapter';
 import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobSnapshotReader } from '../pages';
 import { MARKO_ABSENT } from './absent';
 import { MARKO_GONE } from './pages';
 import { UNVERIFIED_SIGNATURE } from './payload';
-import { MAIL_JOB, testMarkoFactory } from './test-layout';
+import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();
-
-function present<T extends object>(capability: T | { absent: string }): T {
-  if (isAbsent(capability)) throw new Error(`absent: ${capability.absent}`);
-  return capability;
-}
 
 describe('the marko layout’s pages, with a worker moving the jobs', () => {
   it('lists the ready jobs head first, 25 a page, and a pop moves the line up', async () => {

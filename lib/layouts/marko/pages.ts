@@ -1,6 +1,7 @@
 import type { RedisQueue } from '../../queue/redis-queue';
 import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshot, type JobSnapshotReader } from '../pages';
 import { MARKO_ABSENT } from './absent';
+import { MARKO_RETRY } from './failed';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
 import { PLACE_SEARCH_LIMIT, readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs, type MarkoJobDetail, type MarkoJobPlace, type MarkoJobSummary } from './reads';
@@ -96,6 +97,8 @@ export function markoDueTimeline(connection: RedisQueue, keys: MarkoKeys): DueTi
   };
 }
 
+/** A failed job's hash is deleted; its record is kept apart, so QueueLens's job page says where it went. */
+export const MARKO_FAILED = 'it failed: marko deleted its job hash and keeps its record on the failed page, where it can be forgotten; retrying it needs the application';
 export const MARKO_GONE = 'it has no job hash: marko deletes a job when it completes or fails (a failed one is on the failed page), or the id was never one';
 
 function placeOf(place: MarkoJobPlace): { status: string; statusText: string; places: JobPlace[] } {
@@ -153,8 +156,10 @@ export function markoJobSnapshot(connection: RedisQueue, keys: MarkoKeys): JobSn
     async read(id, queue) {
       const detail = await readMarkoJob(connection, keys, id);
       if (detail === null) {
-        const now = Number((await connection.attempt(() => connection.redis.time()))[0]);
-        return { id, queue: queue ?? '', now, status: 'gone', statusText: MARKO_GONE, places: [], attempts: 0, priority: null, name: null, message: null } satisfies JobSnapshot;
+        const [time, failedAt] = await connection.attempt(() => Promise.all([connection.redis.time(), connection.redis.zscore(keys.failedIndex, id)]));
+        const gone = { id, queue: queue ?? '', now: Number(time[0]), places: [], attempts: 0, priority: null, name: null, message: null };
+        if (failedAt === null) return { ...gone, status: 'gone', statusText: MARKO_GONE } satisfies JobSnapshot;
+        return { ...gone, status: 'failed', statusText: MARKO_FAILED, failed: { at: Number(failedAt), retryCommand: MARKO_RETRY.commandsFor([id])[0]! } } satisfies JobSnapshot;
       }
       const signed = detail.fields.find((field) => field.signed !== null)?.signed ?? null;
       const attempts = Number(detail.fields.find((field) => field.name === 'attempts')?.value.text);

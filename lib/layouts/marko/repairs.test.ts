@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isAbsent } from '../adapter';
 import { lineRepairOffer, lineRepairOrThrow } from '../line-repairs';
 import type { LineRepairs } from '../pages';
 import { MARKO_MOVES_DUE_JOBS } from './repairs';
-import { MAIL_JOB, testMarkoFactory } from './test-layout';
+import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();
-
-function repairsOf(layout: { lineRepairs: LineRepairs | { absent: string } }): LineRepairs {
-  if (isAbsent(layout.lineRepairs)) throw new Error(`absent: ${layout.lineRepairs.absent}`);
-  return layout.lineRepairs;
-}
 
 describe('marko’s line repairs, with a worker popping the way marko’s pop does', () => {
   it('removes a job from wherever it waits and its hash, so the next pop takes the job behind it; false once it is gone', async () => {
     const { layout, worker, redis, keys } = await openMarko();
-    const remove = lineRepairOrThrow(repairsOf(layout), 'remove');
+    const remove = lineRepairOrThrow(present<LineRepairs>(layout.lineRepairs), 'remove');
     const first = await worker.push('mail', MAIL_JOB);
     const second = await worker.push('mail', MAIL_JOB);
     const delayed = await worker.later(600, 'mail', MAIL_JOB);
@@ -34,7 +28,7 @@ describe('marko’s line repairs, with a worker popping the way marko’s pop do
 
   it('puts an expired reservation back so the next pop takes it again with its attempts; refuses a live one, and answers false when it is no longer reserved', async () => {
     const { layout, worker, redis, keys } = await openMarko();
-    const release = lineRepairOrThrow(repairsOf(layout), 'releaseExpired');
+    const release = lineRepairOrThrow(present<LineRepairs>(layout.lineRepairs), 'releaseExpired');
     const now = await worker.now();
     const live = await worker.push('mail', MAIL_JOB);
     const stuck = await worker.push('mail', MAIL_JOB);
@@ -55,7 +49,7 @@ describe('marko’s line repairs, with a worker popping the way marko’s pop do
 
   it('ends a live reservation so the next pop takes the job again; false when it is not reserved', async () => {
     const { layout, worker } = await openMarko();
-    const reclaim = lineRepairOrThrow(repairsOf(layout), 'reclaim');
+    const reclaim = lineRepairOrThrow(present<LineRepairs>(layout.lineRepairs), 'reclaim');
     const id = await worker.push('mail', MAIL_JOB);
     await worker.pop('mail');
     expect(await worker.pop('mail')).toBeNull();
@@ -67,7 +61,7 @@ describe('marko’s line repairs, with a worker popping the way marko’s pop do
 
   it('makes a delayed job due so the next pop takes it, leaves the others delayed, and answers false for a job no longer delayed', async () => {
     const { layout, worker, redis, keys } = await openMarko();
-    const runNow = lineRepairOrThrow(repairsOf(layout), 'runDelayedNow');
+    const runNow = lineRepairOrThrow(present<LineRepairs>(layout.lineRepairs), 'runDelayedNow');
     const soon = await worker.later(600, 'mail', MAIL_JOB);
     const wanted = await worker.later(3600, 'mail', MAIL_JOB);
     expect(await worker.pop('mail')).toBeNull();
@@ -79,7 +73,7 @@ describe('marko’s line repairs, with a worker popping the way marko’s pop do
 
   it('leaves moving due jobs to marko’s pop and says why, and refuses a queue the connection does not name', async () => {
     const { layout } = await openMarko({ queues: ['mail'] });
-    const repairs = repairsOf(layout);
+    const repairs = present<LineRepairs>(layout.lineRepairs);
     expect(lineRepairOffer(repairs)).toEqual({ remove: null, releaseExpired: null, reclaim: null, runDelayedNow: null, moveDueJobs: MARKO_MOVES_DUE_JOBS });
     expect(() => lineRepairOrThrow(repairs, 'moveDueJobs')).toThrow(`${MARKO_MOVES_DUE_JOBS}.`);
     await expect(lineRepairOrThrow(repairs, 'remove')('sms', 'x')).rejects.toThrow('This connection reads no marko queue named sms');

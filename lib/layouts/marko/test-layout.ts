@@ -1,4 +1,5 @@
 import { testQueueFactory } from '../../queue/test-redis';
+import { isAbsent } from '../adapter';
 import { markoLayout, type MarkoLayoutSettings } from './layout';
 import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';
 import { MarkoTestWorker } from './test-worker';
@@ -27,3 +28,9 @@ export function testMarkoFactory() {
 }
 
 export const MAIL_JOB = { className: 'App\\Jobs\\SendMail', data: { to: 'a@example.com' } };
+
+/** A capability the test expects the layout to have; its absence fails the test with the layout's sentence. */
+export function present<T extends object>(capability: T | { absent: string }): T {
+  if (isAbsent(capability)) throw new Error(`absent: ${capability.absent}`);
+  return capability;
+}

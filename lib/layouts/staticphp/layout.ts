@@ -1,6 +1,8 @@
 import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { describeProgress, runDoctor } from '../../inspect/doctor';
+import { readFailedPage, searchFailed } from '../../inspect/failed';
+import { readQueueNames } from '../../inspect/reservations';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout } from '../adapter';
 import { LAYOUT_TITLES } from '../adapter';
@@ -31,7 +33,6 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       (repairs) => applyRepairs(queue, repairs),
     ),
     steppedDoctor: queue,
-    failedList: queue,
     queueDetail: queue,
     reservations: queue,
     delayedTimeline: queue,
@@ -42,6 +43,11 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     dueTimeline: { absent: DRIVER_PAGES_INSTEAD },
     jobSnapshot: { absent: DRIVER_PAGES_INSTEAD },
     lineRepairs: { absent: DRIVER_PAGES_INSTEAD },
+    failedPages: {
+      page: (offset, limit) => readFailedPage(queue, offset, limit),
+      search: (filter, chunk) => searchFailed(queue, filter, chunk),
+      queueNames: async (limit) => (await readQueueNames(queue, limit)).names,
+    },
     close: () => queue.close(),
   };
 }

@@ -124,7 +124,6 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     runner: { absent: YII2_ABSENT.runner },
     doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: placing }))),
     steppedDoctor: { absent: YII2_ABSENT.steppedDoctor },
-    failedList: { absent: YII2_ABSENT.failedJobs },
     queueDetail: { absent: YII2_ABSENT.queueDetail },
     reservations: { absent: YII2_ABSENT.reservations },
     delayedTimeline: { absent: YII2_ABSENT.delayedTimeline },
@@ -135,6 +134,7 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     dueTimeline: yii2DueTimeline(connection, channelKeys, driver, ng),
     jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
     lineRepairs: yii2LineRepairs(connection, channelKeys, driver, placing),
+    failedPages: { absent: YII2_ABSENT.failedJobs },
     close: () => connection.close(),
   };
 }

@@ -14,10 +14,9 @@ import { UtcMoment } from '@/components/ui/moment';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { DueTimeline } from '@/lib/layouts/pages';
+import type { DueTimeline, LineRepairOffer } from '@/lib/layouts/pages';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { moveDueJobsNow, runDueJobNow } from '../line-actions';
 
 /** Batches of due jobs one click moves at most; a queue with more is moved by clicking again. */
