@@ -24,8 +24,8 @@ interface Seeded {
 }
 
 const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
-  retryJobs: ({ failedId }) => ({ ids: [failedId] }),
-  forgetJobs: ({ failedId }) => ({ ids: [failedId] }),
+  retryJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
+  forgetJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   retryOldestStep: () => ({}),
   forgetOldestStep: () => ({ before: null }),
   promoteDueJobs: ({ queue }) => ({ queue }),

@@ -83,11 +83,13 @@ describe("marko's failed jobs", () => {
   it('forgets every one in bounded steps the page repeats, records the index lost last, and counts what is left', async () => {
     const { layout, redis, keys, worker } = await openMarko();
     const now = await worker.now();
-    for (let i = 0; i < FAILED_BATCH + 1; i++) await redis.hset(keys.failedJobs, `f${i}`, '{}');
-    await redis.zadd(keys.failedIndex, ...Array.from({ length: FAILED_BATCH }, (_, i) => [now - i, `f${i}`]).flat());
+    // A batch and one more indexed, and one record besides that the index lost.
+    for (let i = 0; i < FAILED_BATCH + 2; i++) await redis.hset(keys.failedJobs, `f${i}`, '{}');
+    await redis.zadd(keys.failedIndex, ...Array.from({ length: FAILED_BATCH + 1 }, (_, i) => [now - i, `f${i}`]).flat());
     const failed = layout.failedJobs;
-    expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: FAILED_BATCH, remaining: 1 });
-    expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: 1, remaining: 0 });
+    expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: FAILED_BATCH, remaining: 2 });
+    expect(await redis.zrange(keys.failedIndex, '0', '-1')).toEqual(['f0']);
+    expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: 2, remaining: 0 });
     expect(await failed.forgetOldestFailed(null)).toEqual({ forgotten: 0, remaining: 0 });
     expect(await redis.exists(keys.failedJobs, keys.failedIndex)).toBe(0);
   });

@@ -238,15 +238,16 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
 
   /**
    * One bounded step of forgetting, oldest first: FAILED_BATCH index entries
-   * (of those failed before `before`, when given), each with its record; or,
-   * forgetting every one once the index is empty, the records no index entry
-   * points at. `remaining` is what is left to forget, for progress.
+   * (of those failed before `before`, when given), each with its record;
+   * forgetting every one, the step that empties the index forgets the
+   * records no index entry points at too. `remaining` is what is left to
+   * forget, for progress.
    */
   forgetOldestFailed(before: string | null): Promise<{ forgotten: number; remaining: number }> {
     const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
     return this.queue.attempt(async () => {
       let forgotten = await this.forget(await this.queue.redis.zrangebyscore(this.keys.failedIndex, '-inf', upTo, 'LIMIT', 0, FAILED_BATCH));
-      if (forgotten === 0 && before === null) forgotten = await this.forgetUnindexedRecords();
+      if (before === null && (await this.queue.redis.zcard(this.keys.failedIndex)) === 0) forgotten += await this.forgetUnindexedRecords();
       const [indexed, records] = (await execPipeline(this.queue.redis.pipeline().zcount(this.keys.failedIndex, '-inf', upTo).hlen(this.keys.failedJobs))) as [number, number];
       // Either half alone counts as a failed job (the forget script removes both): the larger of the two is left at least.
       return { forgotten, remaining: before === null ? Math.max(indexed, records) : indexed };
