@@ -105,7 +105,7 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                   {row.retryCommand !== null && (
                     <span className="flex flex-col items-start gap-1">
                       <code className="font-mono text-xs [overflow-wrap:anywhere]">{row.retryCommand}</code>
-                      <CopyButton text={row.retryCommand} label={`Copy the retry command of job ${row.id}`} />
+                      <CopyButton text={row.retryCommand} label="Copy" subject={`the retry command of job ${row.id}`} />
                     </span>
                   )}
                 </td>

@@ -11,7 +11,7 @@ const SAID_FOR_MS = 2_000;
  * region so a screen reader hears it too. The clipboard can be refused (an
  * insecure origin, a denied permission): then it says to copy by hand.
  */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, subject }: { text: string; label: string; subject?: string }) {
   const [state, setState] = useState<CopyState>('idle');
 
   useEffect(() => {
@@ -33,6 +33,8 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     <span className="inline-flex items-center gap-2">
       <button type="button" onClick={copy} className="button-secondary px-2 py-0.5 text-xs">
         {label}
+        {/* What is copied, for screen readers after the visible words: many such buttons on a page are then told apart. */}
+        {subject && <span className="sr-only"> {subject}</span>}
       </button>
       <span aria-live="polite" className={`text-xs ${state === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-emerald-700 dark:text-emerald-400'}`}>
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Could not copy; select the text and copy it instead' : ''}

@@ -98,7 +98,7 @@ export function markoDueTimeline(connection: RedisQueue, keys: MarkoKeys): DueTi
 }
 
 /** A failed job's hash is deleted; its record is kept apart, so QueueLens's job page says where it went. */
-export const MARKO_FAILED = 'it failed: marko deleted its job hash and keeps its record on the failed page, where it can be forgotten; retrying it needs the application';
+export const MARKO_FAILED = 'marko deleted its job hash and keeps its record apart, on the failed page, where it can be forgotten; retrying it needs the application';
 export const MARKO_GONE = 'it has no job hash: marko deletes a job when it completes or fails (a failed one is on the failed page), or the id was never one';
 
 function placeOf(place: MarkoJobPlace): { status: string; statusText: string; places: JobPlace[] } {
