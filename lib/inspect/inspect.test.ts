@@ -141,10 +141,10 @@ describe('readQueueDetail', () => {
 
     const detail = await readQueueDetail(queue, 'mail');
     const newestMail = Array.from({ length: 20 }, (_, n) => 593 - 8 * n);
-    expect(detail.failed.map((row) => row.id)).toEqual(newestMail);
+    expect(detail.failed.map((row) => Number(row.id))).toEqual(newestMail);
     expect(detail.failed[0]).toMatchObject({ queue: 'mail', name: 'job-593', attempts: '3', maxAttempts: '3', failedAtSeconds: 1_800_000_592, errorFirstLine: 'Error in 593' });
 
-    expect((await readQueueDetail(queue, 'mail', { limit: 5 })).failed.map((row) => row.id)).toEqual(newestMail.slice(0, 5));
+    expect((await readQueueDetail(queue, 'mail', { limit: 5 })).failed.map((row) => Number(row.id))).toEqual(newestMail.slice(0, 5));
   });
 
   it('finds failed jobs of its queue only within the window of newest failed jobs', async () => {
@@ -154,8 +154,8 @@ describe('readQueueDetail', () => {
       ...Array.from({ length: 30 }, (_, n) => ({ id: n + 2, queue: 'other', failedAt: 1_800_000_001 + n })),
       { id: 40, queue: 'mail', failedAt: 1_800_000_100 },
     ]);
-    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 31 })).failed.map((row) => row.id)).toEqual([40]);
-    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 32 })).failed.map((row) => row.id)).toEqual([40, 1]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 31 })).failed.map((row) => Number(row.id))).toEqual([40]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 32 })).failed.map((row) => Number(row.id))).toEqual([40, 1]);
     expect((await readQueueDetail(queue, 'nobody')).failed).toEqual([]);
   });
 
@@ -164,8 +164,8 @@ describe('readQueueDetail', () => {
     // 1,200 failed jobs, newest last; mail's are the newest, the 701st newest and the 1,101st newest.
     const mailRanks = new Set([0, 700, 1100]);
     await addFailed(queue, Array.from({ length: 1200 }, (_, n) => ({ id: n + 1, queue: mailRanks.has(1199 - n) ? 'mail' : 'other', failedAt: 1_800_000_000 + n })));
-    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 1000 })).failed.map((row) => row.id)).toEqual([1200, 500]);
-    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 2000 })).failed.map((row) => row.id)).toEqual([1200, 500, 100]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 1000 })).failed.map((row) => Number(row.id))).toEqual([1200, 500]);
+    expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 2000 })).failed.map((row) => Number(row.id))).toEqual([1200, 500, 100]);
   });
 
   it('lists at most maxLevels levels, the highest, and counts them all', async () => {

@@ -234,8 +234,8 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
 
     expect((await readQueueDetail(queue, 'mail')).counts).toMatchObject({ pending: 0, delayed: 1, reserved: 1 });
     expect((await readJobDetail(queue, held.id))?.location).toMatchObject({ state: 'reserved', reservedBy: 'w:held' });
-    expect((await readFailedPage(queue, 0, 50)).rows.map(({ id }) => id)).toEqual([failed]);
-    expect((await searchFailed(queue, { error: 'paper' })).matches.map(({ id }) => id)).toEqual([failed]);
+    expect((await readFailedPage(queue, 0, 50)).rows.map(({ id }) => Number(id))).toEqual([failed]);
+    expect((await searchFailed(queue, { error: 'paper' })).matches.map(({ id }) => Number(id))).toEqual([failed]);
     expect(await readDelayedTimeline(queue, 'mail')).toMatchObject({ total: 1, overdue: 0, next: [{ id: later, name: 'later' }] });
     expect(await promoteDueStep(queue, 'mail')).toEqual({ promoted: [], vanished: [], remainingDue: 0 });
     expect(await runDelayedJobNow(queue, 'mail', later)).toMatchObject({ outcome: 'promoted', level: '0' });
