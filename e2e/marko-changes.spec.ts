@@ -183,7 +183,7 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await expect(page.getByText(`Job ${stuck} is back in line on mail`)).toBeVisible();
     expect(await queue.redis.zscore(keys.reserved('mail'), stuck)).toBeNull();
     expect(Number(await queue.redis.zscore(keys.delayed('mail'), stuck))).toBeLessThan(await worker.now());
-    expect(await jobIds(page, 'Reservations of mail')).toEqual([live]);
+    await expect.poll(() => jobIds(page, 'Reservations of mail')).toEqual([live]);
 
     await page.getByRole('button', { name: `End reservation… job ${live} on mail` }).click();
     const ask = page.getByRole('dialog', { name: `End the reservation of job ${live}?` });
