@@ -152,23 +152,23 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
           <span className="ml-auto flex items-center gap-2">
             {retry.here && (
               <>
-            <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
-              Max attempts on retry
-            </label>
-            <input
-              id={maxAttemptsId}
-              type="number"
-              min={1}
-              max={1000}
-              placeholder="keep"
-              value={maxAttemptsText}
-              onChange={(event) => setMaxAttemptsText(event.target.value)}
-              aria-invalid={!maxAttemptsValid}
-              className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
-            />
-            <button type="button" className="button-primary" disabled={count === 0 || !maxAttemptsValid} onClick={retryHere}>
-              Retry {count > 0 ? formatCount(count) : ''}
-            </button>
+                <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
+                  Max attempts on retry
+                </label>
+                <input
+                  id={maxAttemptsId}
+                  type="number"
+                  min={1}
+                  max={1000}
+                  placeholder="keep"
+                  value={maxAttemptsText}
+                  onChange={(event) => setMaxAttemptsText(event.target.value)}
+                  aria-invalid={!maxAttemptsValid}
+                  className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
+                />
+                <button type="button" className="button-primary" disabled={count === 0 || !maxAttemptsValid} onClick={retryHere}>
+                  Retry {count > 0 ? formatCount(count) : ''}
+                </button>
               </>
             )}
             <button type="button" className="button-danger" disabled={count === 0} onClick={() => setConfirming(true)}>
