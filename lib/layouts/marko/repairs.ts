@@ -10,7 +10,7 @@ import type { MarkoKeys } from './keys';
  * does not count as safe while marko's workers run.
  */
 export const MARKO_MOVES_DUE_JOBS =
-  'marko’s pop moves every due job into the ready list itself, at an end of the list its documentation does not name; QueueLens leaves that to the next pop rather than guess the order (Run now makes one job due)';
+  'marko’s pop moves every due job into the ready list itself, and its documentation states neither the end of the list they join nor their order; QueueLens leaves that to the next pop rather than guess (Run now makes one job due)';
 
 function changed(reply: unknown): boolean {
   return (assertScriptSucceeded(reply) as number[])[0] === 1;
