@@ -50,7 +50,7 @@ test.describe('the Connect page', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Connect' })).toBeVisible();
     await page.getByLabel('Keys to look at (a SCAN MATCH pattern)').fill(patternUnder(root));
     await page.getByRole('button', { name: 'Scan' }).click();
-    const status = page.getByRole('status');
+    const status = page.getByRole('status', { name: 'Scan progress' });
     await expect(status).toContainText('Scan complete:', { timeout: 90_000 });
     await expect(status).toContainText('3 queue layouts found so far');
     const found = page.getByRole('region', { name: 'Found' });
@@ -78,10 +78,10 @@ test.describe('the Connect page', () => {
     await page.getByLabel('Keys to look at (a SCAN MATCH pattern)').fill(`${root}stranger:*`);
     await expect(async () => {
       await page.getByRole('button', { name: /^Scan/ }).click();
-      await expect(page.getByRole('status')).toContainText('Scanning…', { timeout: 2_000 });
+      await expect(page.getByRole('status', { name: 'Scan progress' })).toContainText('Scanning…', { timeout: 2_000 });
     }).toPass({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Stop' }).click();
-    const status = page.getByRole('status');
+    const status = page.getByRole('status', { name: 'Scan progress' });
     await expect(status).toContainText('Stopped:');
     const scanned = Number(/(\d+) keys looked at/.exec((await status.textContent()) ?? '')?.[1]);
     expect(scanned).toBeLessThan(STRANGERS);

@@ -46,7 +46,7 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
         </button>
       </form>
 
-      <p role="status" aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
+      <p role="status" aria-live="polite" aria-label="Scan progress" className="text-sm text-zinc-700 dark:text-zinc-300">
         {!started
           ? `Scans ${connectionLabel}’s Redis a few hundred keys at a time; nothing is changed.`
           : `${run.running ? 'Scanning…' : run.done ? 'Scan complete:' : run.stopped ? 'Stopped:' : 'Scan failed:'} ${detection.scanned} keys looked at, ${detection.found.length} queue layout${detection.found.length === 1 ? '' : 's'} found so far.`}
