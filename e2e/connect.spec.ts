@@ -52,7 +52,7 @@ test.describe('the Connect page', () => {
     await page.getByRole('button', { name: 'Scan' }).click();
     const status = page.getByRole('status', { name: 'Scan progress' });
     await expect(status).toContainText('Scan complete:', { timeout: 90_000 });
-    await expect(status).toContainText('3 queue layouts found so far');
+    await expect(status).toContainText('3 queue layouts found.');
     const found = page.getByRole('region', { name: 'Found' });
     for (const name of [`StaticPHP QueueRedis, prefix ${place.staticphp}`, `yii2-queue-redis-ng, channel ${place.channel}`, `marko/queue-redis, prefix ${place.marko}`]) {
       await expect(found.getByRole('listitem', { name, exact: true })).toBeVisible();
@@ -61,7 +61,7 @@ test.describe('the Connect page', () => {
     const marko = found.getByRole('listitem', { name: `marko/queue-redis, prefix ${place.marko}`, exact: true });
     await expect(marko.getByRole('list', { name: `What Redis cannot tell about prefix ${place.marko}` })).toContainText('retryAfter');
 
-    await marko.getByRole('button', { name: `Copy the entry for prefix ${place.marko}` }).click();
+    await marko.getByRole('button', { name: `Copy entry for prefix ${place.marko}` }).click();
     await expect(marko.getByText('Copied', { exact: true })).toBeVisible();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await marko.getByRole('region', { name: `Entry for prefix ${place.marko}` }).textContent());

@@ -49,7 +49,7 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
       <p role="status" aria-live="polite" aria-label="Scan progress" className="text-sm text-zinc-700 dark:text-zinc-300">
         {!started
           ? `Scans ${connectionLabel}’s Redis a few hundred keys at a time; nothing is changed.`
-          : `${run.running ? 'Scanning…' : run.done ? 'Scan complete:' : run.stopped ? 'Stopped:' : 'Scan failed:'} ${detection.scanned} keys looked at, ${detection.found.length} queue layout${detection.found.length === 1 ? '' : 's'} found so far.`}
+          : `${run.running ? 'Scanning…' : run.done ? 'Scan complete:' : run.stopped ? 'Stopped:' : 'Scan failed:'} ${detection.scanned} keys looked at, ${detection.found.length} queue layout${detection.found.length === 1 ? '' : 's'} found${run.done ? '' : ' so far'}.`}
       </p>
       {run.error !== null && (
         <Callout title="The scan stopped" tone="error" role="alert">
@@ -80,7 +80,7 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
                       <>
                         <div className="flex items-center justify-between gap-2">
                           <span className="text-sm font-medium">Connections-file entry</span>
-                          <CopyButton text={text} label={`Copy the entry for ${placeOf(find)}`} />
+                          <CopyButton text={text} label="Copy entry" name={`Copy entry for ${placeOf(find)}`} />
                         </div>
                         <CodeBlock label={`Entry for ${placeOf(find)}`} text={text} />
                         <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-700 dark:text-zinc-300" aria-label={`What Redis cannot tell about ${placeOf(find)}`}>

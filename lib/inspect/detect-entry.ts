@@ -52,7 +52,7 @@ const NG_NOTE =
   'redis-ng keeps its queue component’s defaultPriority (default 1024), aging (seconds per priority point, default 0: strict), retryPosition and delayPosition ("back") and batchSize (100) in PHP, not in Redis: add them to the entry as the PHP side has them, or the line order and repairs will be wrong.';
 const YII2_NOTE = 'Only keys both yii2 drivers write were seen; if the PHP side runs yii2-queue-redis-ng, make the layout "yii2-ng" and add its settings.';
 const MARKO_NOTE = 'marko’s queue.retry_after (seconds a reservation lasts, default 90) is not in Redis: add "retryAfter" to show when each reservation began.';
-const STATICPHP_NOTE = 'The consumer group is the PHP driver’s `group` setting (default "workers"), which a key name does not show: add "group" if yours differs.';
+const STATICPHP_NOTE = 'The consumer group is the PHP driver’s group setting (default "workers"), which a key name does not show: add "group" if yours differs.';
 
 /** The entry for each find, named after its prefix or channel. */
 export function suggestedEntries(found: readonly LayoutFind[], location: RedisLocation): SuggestedEntry[] {

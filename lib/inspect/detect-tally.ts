@@ -269,7 +269,7 @@ export interface LayoutFind {
   keys: number;
   /** jobs it holds, as far as the walk could tell (job hashes, or a yii2 messages hash's size) */
   jobs: number;
-  /** the queues its keys name (the first few); a yii2 channel is one queue */
+  /** the queues its keys name (the first few); empty for a yii2 channel, which is one queue */
   queues: string[];
   confidence: Confidence;
   /** what matched, in words */
@@ -351,7 +351,8 @@ export function readDetection(tally: DetectTally): Detection {
     const group = tally.groups[id]!;
     const where = group.family === 'yii2' ? { channel: group.base } : { prefix: group.base };
     const jobs = group.family === 'yii2' ? group.jobs : has(group, 'job');
-    const queues = group.family === 'yii2' ? [group.base] : group.queues;
+    // A yii2 channel is one queue, named by the channel itself.
+    const queues = group.family === 'yii2' ? [] : group.queues;
     return { ...layout, ...where, keys: keys.get(id) ?? 0, jobs, queues };
   });
   found.sort((a, b) => b.keys - a.keys || (a.prefix ?? a.channel ?? '').localeCompare(b.prefix ?? b.channel ?? ''));
