@@ -9,8 +9,10 @@ import { settingsFromEnv } from '../lib/queue/config';
 import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayout } from '../lib/layouts/adapter';
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
+import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
 import { detectLayouts, DETECT_EVERY_KEY } from '../lib/inspect/detect';
 import { redisLocationOf, suggestedEntries } from '../lib/inspect/detect-entry';
+import type { Detection } from '../lib/inspect/detect-tally';
 import { layoutSettingsFromEnv, type LayoutSettings } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
 import { describeUnrunnablePayload, RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
@@ -344,14 +346,14 @@ const commands: Record<string, Command> = {
     const queue = await RedisQueue.connect(settingsFromEnv(env));
     try {
       const onStep = !values.json && process.stderr.isTTY ? ({ scanned, found }: { scanned: number; found: number }) => process.stderr.write(`\rscanned ${scanned} keys, found ${found}`) : undefined;
-      const detection = await detectLayouts(queue.redis, { match, onStep });
+      const detection = await detectLayouts(queue.redis, { match, ownPrefix: dashboardPrefixFromEnv() }, onStep);
       if (onStep) process.stderr.write('\n');
       const entries = suggestedEntries(detection.found, redisLocationOf(queue.settings));
       const found = detection.found.map((find, index) => ({ ...find, ...entries[index]! }));
       if (values.json) {
-        console.log(JSON.stringify({ found, scanned: detection.scanned, strangers: detection.strangers, capped: detection.capped }));
+        console.log(JSON.stringify({ found, scanned: detection.scanned, own: detection.own, strangers: detection.strangers, capped: detection.capped }));
       } else {
-        console.log(describeDetection(detection.scanned, found.length, detection.strangers, detection.capped));
+        console.log(describeDetection(detection, found.length));
         for (const find of found) {
           console.log(`\n${find.layout}  ${find.channel !== undefined ? 'channel' : 'prefix'} ${find.channel ?? find.prefix}  (${find.confidence} confidence: ${find.matched})`);
           console.log(`  ${find.keys} keys, ${find.jobs} jobs${find.queues.length > 0 ? `, queues ${find.queues.join(', ')}` : ''}`);
@@ -388,11 +390,12 @@ const commands: Record<string, Command> = {
   },
 };
 
-function describeDetection(scanned: number, found: number, strangers: { count: number; sample: string[] }, capped: boolean): string {
+function describeDetection({ scanned, own, strangers, capped }: Detection, found: number): string {
   const keys = (n: number) => `${n} key${n === 1 ? '' : 's'}`;
   const head = found === 0 ? `No queue layout found in ${keys(scanned)}.` : `Found ${found} queue layout${found === 1 ? '' : 's'} in ${keys(scanned)}.`;
   const others = strangers.count === 0 ? '' : ` ${keys(strangers.count)} fit${strangers.count === 1 ? 's' : ''} no layout, such as ${strangers.sample.slice(0, 3).map((key) => JSON.stringify(key)).join(', ')}.`;
-  return `${head}${others}${capped ? ' Too many prefixes looked like queues to keep them all: the key counts may be low.' : ''}`;
+  const ours = own === 0 ? '' : ` ${keys(own)} ${own === 1 ? 'is' : 'are'} QueueLens's own (QUEUELENS_PREFIX).`;
+  return `${head}${others}${ours}${capped ? ' Too many prefixes looked like queues to keep them all: the key counts may be low.' : ''}`;
 }
 
 function subjectOf(finding: LayoutFinding): string {

@@ -1,6 +1,7 @@
 'use server';
 
 import { z } from 'zod';
+import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { detectStep } from '@/lib/inspect/detect';
 import { redisLocationOf } from '@/lib/inspect/detect-entry';
 import { isScanCursor } from '@/lib/queue/scan-keys';
@@ -21,6 +22,6 @@ const detectStepInput = z
  * can). The tally goes back to the page, which merges the steps.
  */
 export const runDetectStep = operatorReadAction(detectStepInput, async ({ cursor, match }, queue) => {
-  const step = await detectStep(queue.redis, cursor, match);
+  const step = await detectStep(queue.redis, cursor, { match, ownPrefix: dashboardPrefixFromEnv() });
   return { ...step, location: redisLocationOf(queue.settings) };
 });

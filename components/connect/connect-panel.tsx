@@ -100,6 +100,7 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
               {detection.strangers.count} keys fit no layout, such as <span className="font-mono [overflow-wrap:anywhere]">{detection.strangers.sample.slice(0, 5).join(', ')}</span>.
             </p>
           )}
+          {detection.own > 0 && <p className="text-sm text-zinc-600 dark:text-zinc-400">{detection.own} keys are QueueLens’s own (its audit log and throughput history, under QUEUELENS_PREFIX).</p>}
           {detection.capped && <p className="text-sm text-zinc-600 dark:text-zinc-400">So many prefixes looked like queues that not all could be kept: the key counts may be low.</p>}
         </Section>
       )}

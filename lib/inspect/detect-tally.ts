@@ -124,6 +124,8 @@ export interface DetectTally {
   scanned: number;
   groups: Record<string, CandidateGroup>;
   shares: Record<string, number>;
+  /** QueueLens's own keys (the audit log, the throughput history: lib/dashboard/keys.ts), neither a layout's nor strangers */
+  own: number;
   /** keys no layout's names fit */
   strangers: number;
   strangerSample: string[];
@@ -142,7 +144,7 @@ const shareOf = (ids: string[]) => JSON.stringify(ids.sort());
 const idsOf = (share: string) => JSON.parse(share) as string[];
 
 export function emptyTally(): DetectTally {
-  return { scanned: 0, groups: {}, shares: {}, strangers: 0, strangerSample: [], capped: false };
+  return { scanned: 0, groups: {}, shares: {}, own: 0, strangers: 0, strangerSample: [], capped: false };
 }
 
 export function groupId(family: LayoutFamily, base: string): string {
@@ -250,6 +252,7 @@ export function mergeTallies(a: DetectTally, b: DetectTally): DetectTally {
     scanned: a.scanned + b.scanned,
     groups,
     shares,
+    own: a.own + b.own,
     strangers: a.strangers + b.strangers,
     strangerSample: withSample(a.strangerSample, b.strangerSample, STRANGER_SAMPLE),
     capped: a.capped || b.capped,
@@ -280,6 +283,8 @@ export interface LayoutFind {
 export interface Detection {
   found: LayoutFind[];
   scanned: number;
+  /** keys QueueLens keeps itself, under its own prefix */
+  own: number;
   strangers: { count: number; sample: string[] };
   /** some candidates were dropped to keep the tally bounded: key counts may be low */
   capped: boolean;
@@ -356,5 +361,5 @@ export function readDetection(tally: DetectTally): Detection {
     return { ...layout, ...where, keys: keys.get(id) ?? 0, jobs, queues };
   });
   found.sort((a, b) => b.keys - a.keys || (a.prefix ?? a.channel ?? '').localeCompare(b.prefix ?? b.channel ?? ''));
-  return { found, scanned: tally.scanned, strangers: { count: strangers, sample }, capped: tally.capped };
+  return { found, scanned: tally.scanned, own: tally.own, strangers: { count: strangers, sample }, capped: tally.capped };
 }

@@ -16,7 +16,7 @@ const openQueue = testQueueFactory();
 async function root() {
   const queue = await openQueue();
   const prefix = queue.keys.prefix;
-  return { queue, prefix, redis: queue.redis, detect: () => detectLayouts(queue.redis, { match: patternUnder(prefix) }) };
+  return { queue, prefix, redis: queue.redis, detect: () => detectLayouts(queue.redis, { match: patternUnder(prefix), ownPrefix: `${prefix}ql:` }) };
 }
 
 const summary = (found: Awaited<ReturnType<typeof detectLayouts>>['found']) =>
@@ -36,6 +36,9 @@ describe('detecting queue layouts by their keys’ names and types', () => {
     await marko.pop('mail');
     await marko.fail('mail', failing, 'boom');
     for (let i = 0; i < 40; i++) await redis.set(`${prefix}cache:user:${i}`, 'x');
+    // QueueLens's own keys, under the dashboard prefix: counted apart, whatever their names look like.
+    await redis.xadd(`${prefix}ql:audit`, '*', 'who', 'me');
+    await redis.set(`${prefix}ql:throughput:{x}:seq`, '1');
     // Laravel's queue shape: lists and sorted sets under queues:, but no job hashes. Not marko.
     await redis.rpush(`${prefix}laravel:queues:default`, '{"job":"x"}');
     await redis.zadd(`${prefix}laravel:queues:default:delayed`, 1, '{"job":"y"}');
@@ -56,8 +59,9 @@ describe('detecting queue layouts by their keys’ names and types', () => {
       { layout: 'yii2', at: `${prefix}stock`, keys: await keysUnder(`${prefix}stock.`), confidence: 'high' },
     ]);
     expect(detection.strangers.count).toBe(42);
+    expect(detection.own).toBe(2);
     expect(detection.strangers.sample.length).toBe(STRANGER_SAMPLE);
-    expect(detection.scanned).toBe(detection.strangers.count + detection.found.reduce((sum, find) => sum + find.keys, 0));
+    expect(detection.scanned).toBe(detection.own + detection.strangers.count + detection.found.reduce((sum, find) => sum + find.keys, 0));
     const ng = detection.found.find((find) => find.layout === 'yii2-ng')!;
     expect(ng.matched).toMatch(/a messages hash, an id counter \(message_id\).*redis-ng's .*\.prioritized/);
     expect(ng.jobs).toBe(Number(await redis.hlen(`${prefix}ng.messages`)));
@@ -112,7 +116,7 @@ describe('detecting queue layouts by their keys’ names and types', () => {
       for (let i = start; i < Math.min(strangers, start + 500); i++) batch.hset(`${prefix}cache:${i}:obj:${i}`, 'v', '1').set(`${prefix}plain:${i}`, 'x');
       await batch.exec();
     }
-    const first = await detectStep(redis, '0', patternUnder(prefix), 1000);
+    const first = await detectStep(redis, '0', { match: patternUnder(prefix), ownPrefix: `${prefix}ql:` }, 1000);
     expect(first.cursor).not.toBe('0');
     expect(first.tally.scanned).toBeLessThanOrEqual(1000 + 250);
     const detection = await detect();
