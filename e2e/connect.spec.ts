@@ -9,7 +9,7 @@ import { seedDemoMarkoQueue } from '../bin/demo-marko';
 import { seedDemoQueues } from '../bin/demo-staticphp';
 import { seedDemoYii2Channel } from '../bin/demo-yii2';
 import { screenshots } from './layout-pages';
-import { connectE2eQueue, e2ePrefix } from './support';
+import { connectE2eQueue, e2ePrefix, e2eSecrets } from './support';
 
 /** Many keys of no layout, so a walk over them takes a good many steps: enough to stop one on the way. */
 const STRANGERS = 60_000;
@@ -71,6 +71,19 @@ test.describe('the Connect page', () => {
     const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze();
     expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`)).toEqual([]);
     await screenshots(page, testInfo, 'Connect page with three finds');
+  });
+
+  test('is an operator’s: a viewer is told why, with no Scan button', async ({ browser }) => {
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto(connectHref);
+    await expect(page).toHaveURL(/\/login\?next=%2Fconnect$/);
+    await page.getByLabel('Secret').fill(e2eSecrets().viewer);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/connect$/);
+    await expect(page.getByRole('note', { name: 'Scanning is for operators' })).toContainText('Only an operator can change queues, and you are signed in as a viewer.');
+    await expect(page.getByRole('button', { name: /^Scan/ })).toHaveCount(0);
+    await context.close();
   });
 
   test('stops a scan on the way, keeping what it found so far', async ({ page }) => {
