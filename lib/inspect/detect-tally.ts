@@ -115,9 +115,9 @@ export interface CandidateGroup {
 
 /**
  * What a walk has seen so far. `shares` counts keys by the groups they could
- * belong to (shareOf): most keys have one reading, a
- * few two (`a.seq` may be yii2's or StaticPHP's), and which one a key is
- * counted for is only decided once the walk knows which groups are layouts.
+ * belong to (shareOf): most keys have one reading, a few two (`a.seq` may be
+ * yii2's or StaticPHP's), and which one a key is counted for is only decided
+ * once the walk knows which groups are layouts.
  */
 export interface DetectTally {
   /** keys the walk has looked at */
@@ -147,7 +147,7 @@ export function emptyTally(): DetectTally {
   return { scanned: 0, groups: {}, shares: {}, own: 0, strangers: 0, strangerSample: [], capped: false };
 }
 
-export function groupId(family: LayoutFamily, base: string): string {
+function groupId(family: LayoutFamily, base: string): string {
   return `${family} ${base}`;
 }
 
