@@ -11,7 +11,7 @@ const SAID_FOR_MS = 2_000;
  * region so a screen reader hears it too. The clipboard can be refused (an
  * insecure origin, a denied permission): then it says to copy by hand.
  */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, name }: { text: string; label: string; /** the button's accessible name when several copy buttons share a label; it starts with the label */ name?: string }) {
   const [state, setState] = useState<CopyState>('idle');
 
   useEffect(() => {
@@ -31,7 +31,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 
   return (
     <span className="inline-flex items-center gap-2">
-      <button type="button" onClick={copy} className="button-secondary px-2 py-0.5 text-xs">
+      <button type="button" onClick={copy} aria-label={name} className="button-secondary px-2 py-0.5 text-xs">
         {label}
       </button>
       <span aria-live="polite" className={`text-xs ${state === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-emerald-700 dark:text-emerald-400'}`}>

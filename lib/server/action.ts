@@ -142,3 +142,27 @@ export function queueReadAction<Name extends CapabilityName, Schema extends z.Zo
     return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
   };
 }
+
+/**
+ * A server action for operators that reads the connection's Redis itself,
+ * below any layout (the Connect page's detection walk): refused to viewers
+ * and on read-only connections as a change would be, because it walks the
+ * whole keyspace and shows other applications' key names; not audited, as
+ * it changes nothing.
+ */
+export function operatorReadAction<Schema extends z.ZodType, T extends object>(
+  schema: Schema,
+  body: (input: z.output<Schema>, queue: RedisQueue, connection: Connection) => Promise<T>,
+): ServerAction<z.input<Schema>, T> {
+  return async (input, requested) => {
+    const prepared = await prepare('operator', schema, input, requested);
+    if (!prepared.ok) return { ok: false, error: prepared.error };
+    try {
+      return { ok: true, ...(await body(prepared.input, await getQueue(prepared.connection), prepared.connection)) };
+    } catch (error) {
+      if (error instanceof QueueError) return { ok: false, error: error.message };
+      logEvent('error', 'a server action failed unexpectedly', { error });
+      return { ok: false, error: UNEXPECTED };
+    }
+  };
+}
