@@ -50,7 +50,7 @@ export function Overview() {
               {overview.absent.throughput === undefined && (
                 <Section
                   title="Throughput"
-                  description="Jobs processed, pushed and failed per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds."
+                  description={`Jobs ${overview.absent.throughputGaps?.failed === undefined ? 'processed, pushed and failed' : 'processed and pushed'} per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds.`}
                 >
                   <ThroughputChart points={overview.throughput} label="Throughput of every queue, last 15 minutes" showFailed={overview.absent.throughputGaps?.failed === undefined} />
                 </Section>

@@ -104,7 +104,10 @@ function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
     );
   }
   return (
-    <Section title="In several queues" description={`Each queue counts its own job ids, and ${holders.length} of the ${searched.length} queues of this connection hold a job ${id}: pick one.`}>
+    <Section
+      title="In several queues"
+      description={`Each queue counts its own job ids, and ${holders.length === searched.length ? `every queue of this connection holds a job ${id}` : `${holders.length} of the ${searched.length} queues of this connection hold a job ${id}`}: pick one.`}
+    >
       <ul aria-label={`Queues holding a job ${id}`} className="list-disc space-y-1 pl-5 text-sm">
         {holders.map((holder) => (
           <li key={holder}>
