@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAbsent } from '../lib/layouts/adapter';
-import { PAGE_ROWS } from '../lib/layouts/pages';
+import { isJobIdAcrossQueues, PAGE_ROWS, type DueTimeline, type ExpiringReservationsPage, type JobIdAcrossQueues, type JobLine, type JobSnapshot } from '../lib/layouts/pages';
 import { DEFAULT_YII2_NG_SETTINGS } from '../lib/layouts/settings';
 import { startYii2Doctor, yii2DoctorStep } from '../lib/layouts/yii2/doctor';
 import { Yii2Keys } from '../lib/layouts/yii2/keys';
@@ -124,7 +124,19 @@ async function seedChannel(queue: RedisQueue, driver: Yii2Driver, jobs: number, 
 interface Timed {
   name: string;
   run: () => Promise<unknown>;
+  /** what its answer must hold, checked once before timing: a read that answers nothing would time nothing */
+  holds?: (answer: never) => boolean;
 }
+
+/** Each read once, its answer checked; throws naming the first that does not answer as it should. */
+async function checkAnswers(reads: readonly Timed[]): Promise<void> {
+  for (const read of reads) {
+    const answer = (await read.run()) as never;
+    if (read.holds && !read.holds(answer)) throw new Error(`${read.name}: the answer is not what the seed should give: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+}
+
+const fullPage = (line: JobLine) => line.sections[0]?.rows.length === PAGE_ROWS;
 
 /** Each reader once per round, in the same order every round, so that a slow moment of the machine falls on all of them alike. */
 async function interleaved(reads: readonly Timed[]): Promise<Map<Timed, Spread>> {
@@ -147,15 +159,24 @@ function readsOf(queue: RedisQueue, driver: Yii2Driver, jobs: number): Timed[] {
   const waiting = jobs - plan.reserved - plan.delayed;
   const deepPage = Math.floor(waiting / PAGE_ROWS / 2);
   const label = driver === 'yii2-ng' ? 'ng' : 'stock';
+  const fullReservations = (page: ExpiringReservationsPage) => page.queues[0]?.rows.length === PAGE_ROWS;
   return [
     { name: `${label}: counts (the overview's read)`, run: () => layout.counts({ everyQueue: true }) },
     { name: `${label}: throughput sample (the sampler's and /api/metrics' read)`, run: () => throughput.sample() },
-    { name: `${label}: queue line, page 1`, run: () => jobLine.read(channel, { page: 1 }) },
-    { name: `${label}: queue line, page ${formatCount(deepPage)} (the middle)`, run: () => jobLine.read(channel, { page: deepPage }) },
-    { name: `${label}: reservations, page 1`, run: () => expiringReservations.read({ queue: channel, page: 1 }) },
-    { name: `${label}: reservations, page ${formatCount(Math.floor(plan.reserved / PAGE_ROWS))} (the last)`, run: () => expiringReservations.read({ queue: channel, page: Math.floor(plan.reserved / PAGE_ROWS) }) },
-    { name: `${label}: delayed timeline`, run: () => dueTimeline.read(channel) },
-    { name: `${label}: job snapshot (a waiting job in the middle of the line)`, run: () => jobSnapshot.read(String(jobs - Math.floor(waiting / 2)), channel) },
+    { name: `${label}: queue line, page 1`, run: () => jobLine.read(channel, { page: 1 }), holds: fullPage },
+    { name: `${label}: queue line, page ${formatCount(deepPage)} (the middle)`, run: () => jobLine.read(channel, { page: deepPage }), holds: fullPage },
+    { name: `${label}: reservations, page 1`, run: () => expiringReservations.read({ queue: channel, page: 1 }), holds: fullReservations },
+    {
+      name: `${label}: reservations, page ${formatCount(Math.floor(plan.reserved / PAGE_ROWS))} (the last)`,
+      run: () => expiringReservations.read({ queue: channel, page: Math.floor(plan.reserved / PAGE_ROWS) }),
+      holds: fullReservations,
+    },
+    { name: `${label}: delayed timeline`, run: () => dueTimeline.read(channel), holds: (timeline: DueTimeline) => timeline.total === plan.delayed },
+    {
+      name: `${label}: job snapshot (a waiting job in the middle of the line)`,
+      run: () => jobSnapshot.read(String(jobs - Math.floor(waiting / 2)), channel),
+      holds: (job: JobSnapshot | JobIdAcrossQueues) => !isJobIdAcrossQueues(job) && job.status === 'placed',
+    },
   ];
 }
 
@@ -202,8 +223,13 @@ async function main(): Promise<void> {
     const reads = [
       ...readsOf(queue, 'yii2-ng', jobs),
       ...readsOf(queue, 'yii2', jobs),
-      { name: 'Go to job over both channels, no channel named (an id both hold: the holders)', run: () => lookup.read(String(Math.floor(jobs / 2))) },
+      {
+        name: 'Go to job over both channels, no channel named (an id both hold: the holders)',
+        run: () => lookup.read(String(Math.floor(jobs / 2))),
+        holds: (answer: JobSnapshot | JobIdAcrossQueues) => isJobIdAcrossQueues(answer) && answer.holders.length === 2,
+      },
     ];
+    await checkAnswers(reads);
     console.log(`  timing ${reads.length} reads over ${ROUNDS} interleaved rounds (after ${WARMUP_ROUNDS} unmeasured)…`);
     const spreads = await interleaved(reads);
     console.log('  the doctor’s steps over the ng channel…');
