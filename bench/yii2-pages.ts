@@ -22,6 +22,7 @@ import { startYii2Doctor, yii2DoctorStep } from '../lib/layouts/yii2/doctor';
 import { Yii2Keys } from '../lib/layouts/yii2/keys';
 import { yii2Layout, type Yii2Driver } from '../lib/layouts/yii2/layout';
 import { yii2Settings } from '../lib/layouts/yii2/test-fixtures';
+import { MAX_WAITING_SCAN } from '../lib/layouts/yii2/reads';
 import { readYii2Messages } from '../lib/layouts/yii2/test-messages';
 import { parseInfo } from '../lib/inspect/server-info';
 import { readSettings } from '../lib/queue/config';
@@ -137,6 +138,7 @@ async function checkAnswers(reads: readonly Timed[]): Promise<void> {
 }
 
 const fullPage = (line: JobLine) => line.sections[0]?.rows.length === PAGE_ROWS;
+const placed = (status: string) => (job: JobSnapshot | JobIdAcrossQueues) => !isJobIdAcrossQueues(job) && job.status === status;
 
 /** Each reader once per round, in the same order every round, so that a slow moment of the machine falls on all of them alike. */
 async function interleaved(reads: readonly Timed[]): Promise<Map<Timed, Spread>> {
@@ -172,11 +174,16 @@ function readsOf(queue: RedisQueue, driver: Yii2Driver, jobs: number): Timed[] {
       holds: fullReservations,
     },
     { name: `${label}: delayed timeline`, run: () => dueTimeline.read(channel), holds: (timeline: DueTimeline) => timeline.total === plan.delayed },
-    {
-      name: `${label}: job snapshot (a waiting job in the middle of the line)`,
-      run: () => jobSnapshot.read(String(jobs - Math.floor(waiting / 2)), channel),
-      holds: (job: JobSnapshot | JobIdAcrossQueues) => !isJobIdAcrossQueues(job) && job.status === 'placed',
-    },
+    // ng finds any job by ZSCORE; stock's list is searched from its run end for a bounded stretch, so a job deep in it is "unsearched".
+    ...(driver === 'yii2-ng'
+      ? [{ name: `${label}: job snapshot (a waiting job in the middle of the line)`, run: () => jobSnapshot.read(String(jobs - Math.floor(waiting / 2)), channel), holds: placed('placed') }]
+      : [
+          { name: `${label}: job snapshot (a waiting job 50,000th in line)`, run: () => jobSnapshot.read(String(plan.reserved + plan.delayed + 50_000), channel), holds: placed('placed') },
+          // The newest job, last in line: past the stretch searched once the list is longer.
+          ...(waiting > MAX_WAITING_SCAN
+            ? [{ name: `${label}: job snapshot (the last in line, past the ${formatCount(MAX_WAITING_SCAN)} searched: "unsearched")`, run: () => jobSnapshot.read(String(jobs), channel), holds: placed('unsearched') }]
+            : []),
+        ]),
   ];
 }
 
