@@ -179,9 +179,32 @@ export interface JobSnapshot {
   message: JobMessage | null;
 }
 
-/** One job by its id (decimal for yii2, the application's text for marko); `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
+/**
+ * What a read by id alone answers when the connection's queues each count
+ * their own ids (yii2's channels) and not exactly one of them holds the id:
+ * the queues that do, to pick from, or none.
+ */
+export interface JobIdAcrossQueues {
+  id: string;
+  /** the queues holding a job with this id, in the connection's order; empty when none does */
+  holders: string[];
+  /** every queue looked in */
+  searched: string[];
+}
+
+export function isJobIdAcrossQueues(read: JobSnapshot | JobIdAcrossQueues): read is JobIdAcrossQueues {
+  return 'holders' in read;
+}
+
+/**
+ * One job by its id (decimal for yii2, the application's text for marko).
+ * Without `queue`, on a connection whose queues count ids each on their own,
+ * the id is looked up in each (one existence check per queue, pipelined):
+ * the one holding it is read, else the holders are the answer. Throws
+ * QueueError for a bad id or an unknown queue.
+ */
 export interface JobSnapshotReader {
-  read(id: string, queue?: string): Promise<JobSnapshot>;
+  read(id: string, queue?: string): Promise<JobSnapshot | JobIdAcrossQueues>;
 }
 
 /**
