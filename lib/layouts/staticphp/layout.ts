@@ -1,6 +1,7 @@
+import { FINDING_KINDS } from '../../inspect/doctor-kinds';
 import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { describeProgress, runDoctor } from '../../inspect/doctor';
+import { describeProgress, doctorStep, startDoctor } from '../../inspect/doctor';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout } from '../adapter';
 import { LAYOUT_TITLES } from '../adapter';
@@ -26,10 +27,15 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     throughput: queue,
     failedJobs: queue,
     runner: queue,
-    doctor: layoutDoctor(
-      (onProgress) => runDoctor(queue, onProgress && ((state) => onProgress(describeProgress(state)))),
-      (repairs) => applyRepairs(queue, repairs),
-    ),
+    doctor: layoutDoctor({
+      kinds: FINDING_KINDS,
+      start: startDoctor,
+      step: async (state) => {
+        const step = await doctorStep(queue, state);
+        return { ...step, progress: describeProgress(step.state) };
+      },
+      apply: (repairs) => applyRepairs(queue, repairs),
+    }),
     steppedDoctor: queue,
     failedList: queue,
     queueDetail: queue,
