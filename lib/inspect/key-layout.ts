@@ -108,8 +108,8 @@ async function readQueueNames(queue: RedisQueue, limit: number): Promise<{ names
   return { names: [...names].sort(), count };
 }
 
-/** The size command for a key of `type`. */
-function sizeCommand(type: RedisType): string | null {
+/** The size command for a key of `type`; null for a type without one (none). */
+export function sizeCommand(type: RedisType): string | null {
   switch (type) {
     case 'stream':
       return 'XLEN';

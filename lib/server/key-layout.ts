@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { censusStep, KEY_NAME_LIMIT, readKeyContents, readKeyLayout, type CensusStep, type KeyContents, type KeyLayout } from '@/lib/inspect/key-layout';
+import type { KeyTable, LayoutCensusStep } from '@/lib/layouts/pages';
 import { isScanCursor } from '@/lib/queue/scan-keys';
 import { readCapability, type ReadResult } from './queue';
 
@@ -36,4 +37,17 @@ export function readKeyContentsPage({ name, raw, cursor }: KeyContentsParams): P
 /** One SCAN step of the census, for GET /api/layout/census. */
 export function readCensusStep(cursor: string): Promise<ReadResult<CensusStep>> {
   return readCapability('keyLayout', (queue) => censusStep(queue, cursor));
+}
+
+/** The layout-neutral key table (yii2, marko), for GET /api/layout/table and the page's prefetch. */
+export function readKeyTablePage(): Promise<ReadResult<KeyTable>> {
+  return readCapability('keyTable', (reader) => reader.read(), ['key-table']);
+}
+
+/** A census cursor of the layout-neutral table: the reader refuses one it did not give. */
+export const tableCensusParams = z.object({ cursor: z.string().max(30).default('0') });
+
+/** One step of the layout-neutral census, for GET /api/layout/table/census. */
+export function readKeyTableCensusStep(cursor: string): Promise<ReadResult<LayoutCensusStep>> {
+  return readCapability('keyTable', (reader) => reader.censusStep(cursor));
 }

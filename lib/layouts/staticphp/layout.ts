@@ -48,6 +48,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     dueTimeline: { absent: DRIVER_PAGES_INSTEAD },
     jobSnapshot: { absent: DRIVER_PAGES_INSTEAD },
     lineRepairs: { absent: DRIVER_PAGES_INSTEAD },
+    keyTable: { absent: DRIVER_PAGES_INSTEAD },
     close: () => queue.close(),
   };
 }
