@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isAbsent } from '../layouts/adapter';
+import { testMarkoFactory } from '../layouts/marko/test-layout';
 import { yii2LayoutDoctor } from '../layouts/yii2/doctor';
 import { openFixtureChannel } from '../layouts/yii2/test-drivers';
 import { testQueueFactory } from '../queue/test-redis';
@@ -7,6 +9,7 @@ import type { ShownFinding } from './layout-check-shapes';
 import { LAYOUT_CHECK_SECONDS, repairLayoutFindings, stepLayoutCheck } from './layout-doctor-runs';
 
 const openQueue = testQueueFactory();
+const openMarko = testMarkoFactory();
 
 /** A stock fixture channel with its next job (7) popped off the list by hand: an orphan message. */
 async function brokenStock() {
@@ -79,5 +82,24 @@ describe('layout doctor runs', () => {
     } finally {
       await setup.cleanup();
     }
+  });
+
+  it('runs marko’s check the same way, and repairs its one safe repair by id', async () => {
+    const { layout, queue, keys, worker } = await openMarko();
+    const doctor = layout.doctor;
+    if (isAbsent(doctor)) throw new Error(doctor.absent);
+    await worker.push('mail', { className: 'App\\Jobs\\SendMail', data: {} });
+    await queue.redis.zadd(keys.failedIndex, 1_700_000_000, 'ghost');
+    const dashboard = dashboardKeys(`${queue.keys.prefix}ql:`);
+    let step = await stepLayoutCheck(queue, doctor, dashboard, 'marko', null);
+    const found = [...step.findings];
+    while (!step.done) {
+      step = await stepLayoutCheck(queue, doctor, dashboard, 'marko', step.run);
+      found.push(...step.findings);
+    }
+    expect(found.map(({ kind, subject, repairable }) => [kind, subject, repairable])).toEqual([['index-without-record', `${keys.failedIndex} ghost`, true]]);
+    const { outcomes } = await repairLayoutFindings(queue, doctor, dashboard, 'marko', step.run, [found[0]!.id]);
+    expect(outcomes).toEqual([{ id: found[0]!.id, outcome: 'repaired' }]);
+    expect(await queue.redis.zscore(keys.failedIndex, 'ghost')).toBeNull();
   });
 });
