@@ -5,6 +5,7 @@ import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { layoutKeyHref } from '@/lib/routes';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { screenshots, showConnection } from './layout-pages';
 import { ORIGIN, postAction, serverActions } from './server-actions';
@@ -81,7 +82,7 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await expect(page.getByText(`Checks yii2-queue-redis-ng, channel ${ng.channel}`)).toBeVisible();
     await runCheck(page);
     const orphans = findingsOf(page, 'Messages no index holds');
-    await expect(orphans.getByRole('cell', { name: subject })).toBeVisible();
+    await expect(orphans.getByRole('cell', { name: subject, exact: true })).toBeVisible();
     await expect(orphans).toContainText('warning');
     await expect(orphans).toContainText(`Put job ${taken} in ${ng.delayed}, due this second`);
     await expectNoAxeViolations(page, 'doctor of a redis-ng channel with a finding');
@@ -114,7 +115,7 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await expect(checkStatus(page)).toContainText('Checking suspects again', { timeout: 20_000 });
     await expect(checkStatus(page)).toHaveText(/^Checked \d+ keys and entries/, { timeout: 30_000 });
     const orphans = findingsOf(page, 'Messages no index holds');
-    for (const id of taken) await expect(orphans.getByRole('cell', { name: `${stock.messages} ${id}` })).toBeVisible();
+    for (const id of taken) await expect(orphans.getByRole('cell', { name: `${stock.messages} ${id}`, exact: true })).toBeVisible();
     await screenshots(page, testInfo, 'doctor of a stock yii2 channel with two orphans');
 
     await page.getByRole('button', { name: /^Repair all \d+$/ }).click();
@@ -131,7 +132,7 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await page.goto('/doctor');
     await runCheck(page);
     const entries = findingsOf(page, 'Failed index entries with no record');
-    await expect(entries.getByRole('cell', { name: subject })).toBeVisible();
+    await expect(entries.getByRole('cell', { name: subject, exact: true })).toBeVisible();
     await screenshots(page, testInfo, 'doctor of a marko connection with a finding');
     // Cancel first: nothing changes until the operator confirms.
     await page.getByRole('button', { name: `Repair ${subject}` }).click();
@@ -150,7 +151,7 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await page.goto('/doctor');
     // A real check holds the orphan's finding on the server; the forgeries below name other ids.
     await runCheck(page);
-    await expect(findingsOf(page, 'Messages no index holds').getByRole('cell', { name: `${ng.messages} ${taken}` })).toBeVisible();
+    await expect(findingsOf(page, 'Messages no index holds').getByRole('cell', { name: `${ng.messages} ${taken}`, exact: true })).toBeVisible();
     const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     const action = serverActions().find(({ name }) => name === 'repairLayoutCheckFindings')!;
     const forgedIds = await postAction(request, action, [{ run: 'A'.repeat(24), findings: ['B'.repeat(22)] }, YII2_CONNECTIONS.ng.name], { origin: ORIGIN, cookie });
@@ -194,6 +195,18 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await expectNoAxeViolations(page, 'keys page of a redis-ng channel');
     await screenshots(page, testInfo, 'keys page of a redis-ng channel after a census');
     await queue.redis.del(ng.attempts, `${ng.channel}.left-behind`);
+
+    // A key opens on its own page, a bounded page of its fields; a key outside the channel's name is refused.
+    await page.goto('/layout');
+    await expect(async () => {
+      await page.getByRole('table', { name: 'Queue keys' }).getByRole('link', { name: ng.messages, exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Key ${ng.messages}`, { timeout: 3_000 });
+    }).toPass();
+    const [firstId] = await queue.redis.hkeys(ng.messages);
+    await expect(page.getByRole('table', { name: 'Contents' })).toContainText(`${firstId}`);
+    await screenshots(page, testInfo, 'a redis-ng channel’s messages hash opened from the keys page');
+    await page.goto(layoutKeyHref('not-a-channel.messages'));
+    await expect(page.getByRole('alert', { name: 'Cannot read this key' })).toContainText(`Only keys under ${ng.channel}.`);
   });
 
   test('stock and marko keys pages list their own keys', async ({ page }, testInfo) => {

@@ -48,7 +48,7 @@ export function KeyTableView() {
             {table.keys.length === 0 ? (
               <p className="text-sm text-zinc-600 dark:text-zinc-400">No queue has keys yet: the layout’s queues are found by their keys, and an empty queue has none.</p>
             ) : (
-              <LayoutTable label={TABLE} keys={table.keys.map((row) => ({ ...row, linked: false }))} />
+              <LayoutTable label={TABLE} keys={table.keys.map((row) => ({ ...row, linked: row.type !== 'none' }))} />
             )}
           </>
         )}
@@ -59,7 +59,7 @@ export function KeyTableView() {
           patterns={<span className="font-mono">{table.censusScope}</span>}
           counting="the layout’s keys by kind"
           under="under the layout’s names"
-          linkKeys={false}
+          linkKeys
         />
       )}
     </div>

@@ -81,6 +81,22 @@ describe('the yii2 keys page', () => {
     }
   });
 
+  it('opens a key under the channel’s name a page at a time, and refuses any other key', async () => {
+    const { channel, cleanup } = await openFixtureChannel(await openQueue(), 'stock');
+    try {
+      const reader = yii2KeyTable(channel.connection, [channel.keys], 'yii2');
+      const waiting = await reader.contents(channel.keys.waiting, '');
+      expect(waiting.type).toBe('list');
+      if (waiting.type !== 'list') throw new Error('not a list');
+      expect(waiting.items.map((item) => item.text)).toEqual(await channel.connection.redis.lrange(channel.keys.waiting, 0, 49));
+      await expect(reader.contents('queue-of-someone-else.messages', '')).rejects.toMatchObject({ invalidRequest: true, message: expect.stringContaining(`Only keys under ${channel.keys.channel}.`) });
+      // The bare channel name is no key of the channel.
+      await expect(reader.contents(`${channel.keys.channel}.`, '')).rejects.toMatchObject({ invalidRequest: true });
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('refuses a census cursor it did not give', async () => {
     const { channel, cleanup } = await openFixtureChannel(await openQueue(), 'stock');
     try {

@@ -1,10 +1,11 @@
 import { bytesToText } from '../inspect/display-text';
-import { sizeCommand } from '../inspect/key-layout';
+import { isUnderPrefix, KEY_NAME_LIMIT, readKeyContentsWhere, sizeCommand } from '../inspect/key-layout';
 import { nodeServingPrefix } from '../queue/client';
 import { QueueError } from '../queue/errors';
 import { settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 import { isScanCursor, patternUnder, scanStepBuffers } from '../queue/scan-keys';
+import type { KeyContents } from '../inspect/key-layout';
 import type { KeyRow, KeyTable, KeyType, LayoutCensusStep, NamedKey } from './pages';
 
 /**
@@ -124,4 +125,14 @@ export async function tableCensusStep(connection: RedisQueue, scopes: readonly C
     step.done = next === '0' && last;
     return step;
   });
+}
+
+/** One page of a key under one of `prefixes` (the census's scopes); any other key is refused, saying which it may be under. */
+export function keyContentsUnder(connection: RedisQueue, prefixes: readonly string[], key: string | Buffer, cursor: string): Promise<KeyContents> {
+  return readKeyContentsWhere(connection, key, (name) => {
+    const bytes = typeof name === 'string' ? Buffer.from(name, 'utf8') : name;
+    if (bytes.length > KEY_NAME_LIMIT) return `A key name is at most ${KEY_NAME_LIMIT} bytes.`;
+    if (prefixes.some((prefix) => isUnderPrefix(bytes, prefix))) return null;
+    return `Only keys under ${prefixes.join(', ')} can be opened here; ${bytesToText(bytes)} is not one of them.`;
+  }, cursor);
 }

@@ -1,4 +1,5 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
+import type { KeyContents } from '../inspect/key-layout';
 import type { PhpParse } from './php-serialized';
 
 /**
@@ -282,4 +283,6 @@ export interface KeyTableReader {
   read(): Promise<KeyTable>;
   /** one bounded census step from `cursor` ('0' to start). Throws QueueError for a cursor it did not give. */
   censusStep(cursor: string): Promise<LayoutCensusStep>;
+  /** one bounded page of a key of the layout (under its prefix or a channel's name); throws QueueError for any other key */
+  contents(key: string | Buffer, cursor: string): Promise<KeyContents>;
 }

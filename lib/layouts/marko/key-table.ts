@@ -1,5 +1,5 @@
 import type { RedisQueue } from '../../queue/redis-queue';
-import { keyTableOf, readKeyRows, tableCensusStep, type KeyVerdict, type PlannedKey } from '../key-table';
+import { keyContentsUnder, keyTableOf, readKeyRows, tableCensusStep, type KeyVerdict, type PlannedKey } from '../key-table';
 import type { KeyTableReader, KeyType } from '../pages';
 import { QUEUE_KEY_SUFFIXES, type MarkoKeys } from './keys';
 import type { MarkoQueueNames } from './pages';
@@ -59,5 +59,6 @@ export function markoKeyTable(connection: RedisQueue, keys: MarkoKeys, queueName
       });
     },
     censusStep: (cursor) => tableCensusStep(connection, [{ prefix: keys.prefix, judge: (key, type) => judgeMarkoKey(keys, key, type) }], cursor, Object.values(TALLY)),
+    contents: (key, cursor) => keyContentsUnder(connection, [keys.prefix], key, cursor),
   };
 }

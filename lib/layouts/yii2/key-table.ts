@@ -1,5 +1,5 @@
 import type { RedisQueue } from '../../queue/redis-queue';
-import { keyTableOf, readKeyRows, tableCensusStep, type CensusScope, type PlannedKey } from '../key-table';
+import { keyContentsUnder, keyTableOf, readKeyRows, tableCensusStep, type CensusScope, type PlannedKey } from '../key-table';
 import type { KeyTableReader, KeyType } from '../pages';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
@@ -68,5 +68,6 @@ export function yii2KeyTable(connection: RedisQueue, channels: readonly Yii2Keys
       });
     },
     censusStep: (cursor) => tableCensusStep(connection, scopes, cursor, [CHANNEL_KEYS]),
+    contents: (key, cursor) => keyContentsUnder(connection, scopes.map(({ prefix }) => prefix), key, cursor),
   };
 }
