@@ -19,9 +19,8 @@ function Summary({ table }: { table: KeyTable }) {
   ].filter(Boolean);
   return (
     <div className="space-y-1 text-sm text-zinc-600 dark:text-zinc-400">
-      <p>
-        The keys of the {table.scope}. {table.cut}
-      </p>
+      <p>Keys of {table.scope}</p>
+      {table.cut !== null && <p>{table.cut}</p>}
       {flagged.length > 0 && (
         <p role="status" className="font-medium text-red-700 dark:text-red-400">
           {flagged.join('; ')}. The driver’s commands fail on a key of the wrong type, and a key that expires loses jobs.
