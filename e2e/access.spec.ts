@@ -40,13 +40,15 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   reclaimLiveJob: ({ held }) => ({ queue: held.queue, id: String(held.jobId) }),
   runDueJobNow: ({ queue, delayedId }) => ({ queue, id: String(delayedId) }),
   moveDueJobsNow: ({ queue }) => ({ queue }),
+  // A layout doctor's repair names a check and its findings by id; the refusal comes before either is looked up.
+  repairLayoutCheckFindings: () => ({ run: 'A'.repeat(24), findings: ['B'.repeat(22)] }),
 };
 /** Actions that change nothing but are an operator's all the same (a detection walk shows every key name), each with an input it would run. */
 const OPERATOR_READS: Record<string, unknown> = {
   runDetectStep: { cursor: '0', match: '*' },
 };
 /** Actions anyone signed in may call: they read, or they are about the session itself. */
-const NOT_MUTATIONS = new Set(['runDoctorStep', 'previewForget', 'signIn', 'signInWithLink', 'signOut', 'switchConnection', 'endOpenSession']);
+const NOT_MUTATIONS = new Set(['runDoctorStep', 'runLayoutCheckStep', 'previewForget', 'signIn', 'signInWithLink', 'signOut', 'switchConnection', 'endOpenSession']);
 
 /**
  * Every queue key under the run's prefix with its serialized value: equal

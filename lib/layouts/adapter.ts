@@ -4,7 +4,7 @@ import type { JobRow } from '../queue/job';
 import type { ThroughputSample } from '../inspect/throughput';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
-import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader, LineRepairs } from './pages';
+import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -165,6 +165,8 @@ export interface QueueLayout {
   readonly jobSnapshot: JobSnapshotReader | Absent;
   /** the repairs of those four pages: remove a job, release an expired reservation, run a delayed job now, move due jobs */
   readonly lineRepairs: LineRepairs | Absent;
+  /** the keys page's table with rows any layout fills (types, sizes, memory, TTL, what each holds) and its census */
+  readonly keyTable: KeyTableReader | Absent;
   close(): Promise<void>;
 }
 
@@ -186,4 +188,5 @@ export type CapabilityName =
   | 'expiringReservations'
   | 'dueTimeline'
   | 'jobSnapshot'
-  | 'lineRepairs';
+  | 'lineRepairs'
+  | 'keyTable';

@@ -66,7 +66,7 @@ async function prepare<Schema extends z.ZodType>(needed: Role, schema: Schema, i
 /** Runs `body` with the connection's layout's `name`; `queue` is the connection, where the audit log is kept. */
 async function run<Name extends CapabilityName, Input, T extends object>(
   name: Name,
-  body: (input: Input, capability: Capability<Name>) => Promise<T>,
+  body: (input: Input, capability: Capability<Name>, connection: Connection) => Promise<T>,
   input: Input,
   connection: Connection,
 ): Promise<{ ok: true; value: T; queue: RedisQueue } | { ok: false; error: string; queue?: RedisQueue }> {
@@ -76,7 +76,7 @@ async function run<Name extends CapabilityName, Input, T extends object>(
     queue = layout.connection;
     const capability = layout[name];
     if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, queue };
-    return { ok: true, value: await body(input, capability as Capability<Name>), queue };
+    return { ok: true, value: await body(input, capability as Capability<Name>, connection), queue };
   } catch (error) {
     if (error instanceof QueueError) return { ok: false, error: error.message, queue };
     logEvent('error', 'a server action failed unexpectedly', { error });
@@ -95,7 +95,8 @@ async function run<Name extends CapabilityName, Input, T extends object>(
 export function queueAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
   name: Name,
   schema: Schema,
-  body: (input: z.output<Schema>, capability: Capability<Name>) => Promise<T>,
+  /** `connection` is the one the action runs on, for what QueueLens keeps per connection */
+  body: (input: z.output<Schema>, capability: Capability<Name>, connection: Connection) => Promise<T>,
   audit: AuditDescription<z.output<Schema>, T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
@@ -133,7 +134,7 @@ function entryOf(access: Access, connection: Connection, action: AuditedAction, 
 export function queueReadAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
   name: Name,
   schema: Schema,
-  body: (input: z.output<Schema>, capability: Capability<Name>) => Promise<T>,
+  body: (input: z.output<Schema>, capability: Capability<Name>, connection: Connection) => Promise<T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
     const prepared = await prepare('viewer', schema, input, requested);

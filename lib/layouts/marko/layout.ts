@@ -5,6 +5,7 @@ import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
 import { MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
+import { markoKeyTable } from './key-table';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
 
 
@@ -28,6 +29,7 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
   readonly settings: MarkoLayoutSettings;
 } {
   const keys = new MarkoKeys(settings.prefix);
+  const queueNames = markoQueueNames(connection, keys, settings.queues);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
   return {
     name: 'marko',
@@ -49,10 +51,11 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     jobDetail: { absent: MARKO_ABSENT.jobDetail },
     keyLayout: { absent: MARKO_ABSENT.keyLayout },
     jobLine: markoJobLine(connection, keys),
-    expiringReservations: markoExpiringReservations(connection, keys, markoQueueNames(connection, keys, settings.queues), settings.retryAfter),
+    expiringReservations: markoExpiringReservations(connection, keys, queueNames, settings.retryAfter),
     dueTimeline: markoDueTimeline(connection, keys),
     jobSnapshot: markoJobSnapshot(connection, keys),
     lineRepairs: { absent: MARKO_ABSENT.lineRepairs },
+    keyTable: markoKeyTable(connection, keys, queueNames),
     close: () => connection.close(),
   };
 }

@@ -1,6 +1,7 @@
+import { FINDING_KINDS } from '../../inspect/doctor-kinds';
 import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { describeProgress, runDoctor } from '../../inspect/doctor';
+import { describeProgress, doctorStep, startDoctor } from '../../inspect/doctor';
 import { sampleThroughput } from '../../inspect/throughput';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
@@ -43,10 +44,15 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     throughput: staticphpThroughput(queue),
     failedJobs: queue,
     runner: queue,
-    doctor: layoutDoctor(
-      (onProgress) => runDoctor(queue, onProgress && ((state) => onProgress(describeProgress(state)))),
-      (repairs) => applyRepairs(queue, repairs),
-    ),
+    doctor: layoutDoctor({
+      kinds: FINDING_KINDS,
+      start: startDoctor,
+      step: async (state) => {
+        const step = await doctorStep(queue, state);
+        return { ...step, progress: describeProgress(step.state) };
+      },
+      apply: (repairs) => applyRepairs(queue, repairs),
+    }),
     steppedDoctor: queue,
     failedList: queue,
     queueDetail: queue,
@@ -59,6 +65,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     dueTimeline: { absent: DRIVER_PAGES_INSTEAD },
     jobSnapshot: { absent: DRIVER_PAGES_INSTEAD },
     lineRepairs: { absent: DRIVER_PAGES_INSTEAD },
+    keyTable: { absent: DRIVER_PAGES_INSTEAD },
     close: () => queue.close(),
   };
 }

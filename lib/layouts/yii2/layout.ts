@@ -6,6 +6,7 @@ import { LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } 
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
+import { yii2KeyTable } from './key-table';
 import { yii2Throughput } from './throughput';
 import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot, yii2LineRepairs } from './pages';
 
@@ -47,12 +48,12 @@ export const YII2_ABSENT = {
   failedJobs: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted',
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
-  steppedDoctor: 'QueueLens does not check yii2 channels on this page yet: run queuelens doctor --layout yii2 (or yii2-ng) --channel NAME, which checks and repairs them',
+  steppedDoctor: 'A yii2 channel has no StaticPHP doctor state: the doctor page runs yii2’s own check',
   queueDetail: 'A yii2 channel has no priority levels or failed jobs: its page lists its line and its throughput',
   reservations: 'yii2-queue records no holder: a reservation says only when it expires',
   delayedTimeline: 'yii2-queue has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobDetail: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded',
-  keyLayout: 'QueueLens does not map a yii2 channel’s keys yet',
+  keyLayout: 'A yii2 channel has no StaticPHP key layout: the keys page lists its own keys',
 } as const;
 
 function countsOf(channel: string, driver: Yii2Driver, reply: unknown): Yii2ChannelCounts {
@@ -135,6 +136,7 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     dueTimeline: yii2DueTimeline(connection, channelKeys, driver, ng),
     jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
     lineRepairs: yii2LineRepairs(connection, channelKeys, driver, placing),
+    keyTable: yii2KeyTable(connection, keysOf, driver),
     close: () => connection.close(),
   };
 }
