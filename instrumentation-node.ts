@@ -5,7 +5,6 @@ import { readAccessSettings, startupRefusal, type AccessSettings } from '@/lib/a
 import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/client-address';
 import { SessionStore, shareSessionStore, sharedSessionStore } from '@/lib/auth/session-store';
 import { loadConnections } from '@/lib/dashboard/connections';
-import { hasSampledThroughput } from '@/lib/layouts/settings';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { warmOverviewHistories } from '@/lib/dashboard/overview-history';
 import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/sampling';
@@ -62,9 +61,10 @@ if (server.queuelensDrain === undefined) {
   subscribe('net.server.socket', () => drain.connectionArrived());
 }
 
-// Throughput history is sampled by the server itself, once per process.
+// Throughput history is sampled by the server itself, once per process, on
+// every connection whose layout has it (the loops ask each layout).
 if (server.queuelensSampling === undefined) {
-  const sampled = loadConnections().filter((connection) => hasSampledThroughput(connection.layout));
+  const sampled = loadConnections();
   const sampling = startSampling({
     connections: sampled,
     dashboardPrefix: dashboardPrefixFromEnv(),

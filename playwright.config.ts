@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium, defineConfig } from '@playwright/test';
 import { settingsFromEnv } from './lib/queue/config';
 import { MissingPrerequisite, findChromium } from './lib/test-prerequisites';
-import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, YII2_CONNECTIONS, MARKO_CONNECTION, assertLocalRedis, e2eConnectionsFile, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
+import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, YII2_CONNECTIONS, YII2_PAIR_CONNECTION, MARKO_CONNECTION, assertLocalRedis, e2eConnectionsFile, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
 
 assertLocalRedis();
 // npm run test:e2e has found or installed one already and named it in PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH; `npx playwright test` looks without installing.
@@ -10,7 +10,7 @@ const browser = findChromium(chromium.executablePath());
 if (browser === null) throw new MissingPrerequisite('No Chromium for the e2e tests: run them with npm run test:e2e, which installs one where it can, or set PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH');
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
-// The main server shows four connections: the run's queues (with alert thresholds for alerts.spec.ts' queues), a read-only "archive" under a prefix of its own, and a redis-ng and a stock yii2 channel, and marko/queue-redis queues.
+// The main server's connections: the run's queues (with alert thresholds for alerts.spec.ts' queues), a read-only "archive" under a prefix of its own, a redis-ng and a stock yii2 channel, two redis-ng channels in one connection, and marko/queue-redis queues.
 const connectionsFile = e2eConnectionsFile();
 const { hostname, port } = settingsFromEnv();
 writeFileSync(
@@ -20,6 +20,7 @@ writeFileSync(
       { name: 'default', label: 'E2E queues', redis: { hostname, port }, prefix, alerts: E2E_ALERTS },
       { name: ARCHIVE_CONNECTION.name, label: ARCHIVE_CONNECTION.label, redis: { hostname, port }, prefix: ARCHIVE_CONNECTION.prefix(), readOnly: true },
       ...Object.values(YII2_CONNECTIONS).map(({ name, label, layout, channel }) => ({ name, label, redis: { hostname, port }, layout, channel: channel() })),
+      { name: YII2_PAIR_CONNECTION.name, label: YII2_PAIR_CONNECTION.label, redis: { hostname, port }, layout: YII2_PAIR_CONNECTION.layout, channels: YII2_PAIR_CONNECTION.channels() },
       { name: MARKO_CONNECTION.name, label: MARKO_CONNECTION.label, redis: { hostname, port }, layout: MARKO_CONNECTION.layout, prefix: MARKO_CONNECTION.prefix(), retryAfter: 90 },
     ],
   }),

@@ -6,7 +6,7 @@ import type { ChangePermission } from '@/components/shell/change-permission';
 import { MAIN_CONTENT_ID, SkipLink } from '@/components/ui/skip-link';
 import { LAYOUT_TITLES } from '@/lib/layouts/adapter';
 import { authenticate, changeRefusal } from '@/lib/server/access';
-import { chooseConnection, connections } from '@/lib/server/queue';
+import { absentCapability, chooseConnection, connections } from '@/lib/server/queue';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -31,7 +31,9 @@ async function pageSession(): Promise<PageSession | null> {
   const choices = connections().map(({ name, label, readOnly, layout }) => ({ name, label, readOnly, layout: LAYOUT_TITLES[layout.layout] }));
   const refusal = changeRefusal(check.access, choice.connection);
   const permission: ChangePermission = refusal === null ? { allowed: true } : { allowed: false, reason: refusal };
-  return { access: check.access, connection: choice.connection.name, choices, permission };
+  // The layout says which job page it has; "Go to job" looks the id up the way that page reads it.
+  const jobLookup = (await absentCapability('jobDetail')) === null ? 'job-detail' : 'job-snapshot';
+  return { access: check.access, connection: choice.connection.name, choices, permission, jobLookup };
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -40,13 +40,19 @@ export function Overview() {
           <LayoutLimits absent={overview.absent} />
           {overview.queues.length > 0 ? (
             <>
-              <QueuesTable rows={overview.queues} throughput={overview.throughput} sampled={overview.absent.throughput === undefined} now={overview.now} />
+              <QueuesTable
+                rows={overview.queues}
+                throughput={overview.throughput}
+                sampled={overview.absent.throughput === undefined}
+                waitSampled={overview.absent.throughputGaps?.wait === undefined}
+                now={overview.now}
+              />
               {overview.absent.throughput === undefined && (
                 <Section
                   title="Throughput"
-                  description="Jobs processed, pushed and failed per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds."
+                  description={`Jobs ${overview.absent.throughputGaps?.failed === undefined ? 'processed, pushed and failed' : 'processed and pushed'} per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds.`}
                 >
-                  <ThroughputChart points={overview.throughput} label="Throughput of every queue, last 15 minutes" />
+                  <ThroughputChart points={overview.throughput} label="Throughput of every queue, last 15 minutes" showFailed={overview.absent.throughputGaps?.failed === undefined} />
                 </Section>
               )}
             </>

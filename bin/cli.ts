@@ -9,9 +9,13 @@ import { settingsFromEnv } from '../lib/queue/config';
 import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayout } from '../lib/layouts/adapter';
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
+import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
+import { detectLayouts, DETECT_EVERY_KEY } from '../lib/inspect/detect';
+import { redisLocationOf, suggestedEntries } from '../lib/inspect/detect-entry';
+import type { Detection } from '../lib/inspect/detect-tally';
 import { layoutSettingsFromEnv, type LayoutSettings } from '../lib/layouts/settings';
 import { QueueError } from '../lib/queue/errors';
-import { describeUnrunnablePayload, type PushOptions } from '../lib/queue/redis-queue';
+import { describeUnrunnablePayload, RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
 import { demoHandlers } from '../lib/worker/demo-handlers';
 import { UNREACHABLE_FIRST_WAIT_MS, UNREACHABLE_MAX_WAIT_MS, Worker, type WorkerEvent } from '../lib/worker/worker';
 
@@ -28,6 +32,9 @@ Commands:
                                            PAYLOAD_JSON (an object or an array) is stored as given
   doctor [--json] [--repair]              check the whole layout (yii2: each channel); exit 1 when anything is wrong.
                                            --repair applies the repairs (exit 0 when all were repaired)
+  detect [--match PATTERN] [--json]        find the queues in a Redis: each StaticPHP or marko prefix and yii2
+                                           channel, with its connections-file entry (bounded SCAN steps; PATTERN
+                                           is a SCAN MATCH glob, default *). Exit 1 when none is found
   serve [-H|--host H] [-p|--port P]        run the dashboard from the production build (npm run build first);
                                            default 127.0.0.1:3000. Without QUEUELENS_SECRET on a loopback
                                            address it makes a secret and prints a one-time login link
@@ -328,6 +335,38 @@ const commands: Record<string, Command> = {
     }
   },
 
+  async detect(args) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' }, match: { type: 'string' } });
+    if (positionals.length > 0) throw new UsageError('detect takes no arguments');
+    const unused = (['prefix', 'layout', 'channel', 'queue', 'retry-after', 'default-priority', 'aging'] as const).filter((option) => values[option] !== undefined);
+    if (unused.length > 0) throw new UsageError(`detect finds the layouts itself: it takes no --${unused[0]}`);
+    const match = values.match ?? DETECT_EVERY_KEY;
+    if (match === '') throw new UsageError('--match takes a SCAN MATCH pattern, such as myapp:*');
+    const env = { ...process.env, ...(values['redis-url'] !== undefined ? { REDIS_URL: values['redis-url'] } : {}) };
+    const queue = await RedisQueue.connect(settingsFromEnv(env));
+    try {
+      const onStep = !values.json && process.stderr.isTTY ? ({ scanned, found }: { scanned: number; found: number }) => process.stderr.write(`\rscanned ${scanned} keys, found ${found}`) : undefined;
+      const detection = await detectLayouts(queue.redis, { match, ownPrefix: dashboardPrefixFromEnv() }, onStep);
+      if (onStep) process.stderr.write('\n');
+      const entries = suggestedEntries(detection.found, redisLocationOf(queue.settings));
+      const found = detection.found.map((find, index) => ({ ...find, ...entries[index]! }));
+      if (values.json) {
+        console.log(JSON.stringify({ found, scanned: detection.scanned, own: detection.own, strangers: detection.strangers, capped: detection.capped }));
+      } else {
+        console.log(describeDetection(detection, found.length));
+        for (const find of found) {
+          console.log(`\n${find.layout}  ${find.channel !== undefined ? 'channel' : 'prefix'} ${find.channel ?? find.prefix}  (${find.confidence} confidence: ${find.matched})`);
+          console.log(`  ${find.keys} keys, ${find.jobs} jobs${find.queues.length > 0 ? `, queues ${find.queues.join(', ')}` : ''}`);
+          console.log(`  entry: ${JSON.stringify(find.entry)}`);
+          for (const note of find.notes) console.log(`  note: ${note}`);
+        }
+      }
+      return found.length > 0 ? 0 : 1;
+    } finally {
+      await queue.close();
+    }
+  },
+
   async serve(args) {
     // -H and -p as `next start` spells them, so `npm start -- -p 3000 -H 127.0.0.1` works.
     const { values, positionals } = parse(args, { host: { type: 'string', short: 'H' }, port: { type: 'string', short: 'p' } });
@@ -350,6 +389,14 @@ const commands: Record<string, Command> = {
     return new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
   },
 };
+
+function describeDetection({ scanned, own, strangers, capped }: Detection, found: number): string {
+  const keys = (n: number) => `${n} key${n === 1 ? '' : 's'}`;
+  const head = found === 0 ? `No queue layout found in ${keys(scanned)}.` : `Found ${found} queue layout${found === 1 ? '' : 's'} in ${keys(scanned)}.`;
+  const others = strangers.count === 0 ? '' : ` ${keys(strangers.count)} fit${strangers.count === 1 ? 's' : ''} no layout, such as ${strangers.sample.slice(0, 3).map((key) => JSON.stringify(key)).join(', ')}.`;
+  const ours = own === 0 ? '' : ` ${keys(own)} ${own === 1 ? 'is' : 'are'} QueueLens's own (QUEUELENS_PREFIX).`;
+  return `${head}${others}${ours}${capped ? ' Too many prefixes looked like queues to keep them all: the key counts may be low.' : ''}`;
+}
 
 function subjectOf(finding: LayoutFinding): string {
   return `${finding.kind} ${finding.jobId !== undefined ? `job ${finding.jobId} ` : ''}${finding.subject}`;

@@ -13,7 +13,8 @@
  * nobody to promote them, and a queue whose imports keep failing.
  *
  * The header's switcher also offers a yii2-queue-redis-ng channel
- * (bin/demo-yii2.ts), seeded once and never worked, to show a second layout.
+ * (bin/demo-yii2.ts) and a marko/queue-redis queue (bin/demo-marko.ts),
+ * each seeded once and never worked, to show the other layouts.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLocalHost, settingsFromEnv } from '../lib/queue/config';
 import { QueueError } from '../lib/queue/errors';
-import { RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/queue/redis-queue';
+import { DEMO_MARKO_PREFIX, seedDemoMarkoQueue } from './demo-marko';
+import { randomJob, seedDemoQueues } from './demo-staticphp';
 import { DEMO_YII2_CHANNEL, seedDemoYii2Channel } from './demo-yii2';
 
 const prefix = process.env.QUEUE_PREFIX ?? 'queuelens-demo:';
@@ -34,24 +37,6 @@ const UNWATCHED = { held: 'exports', delayed: 'newsletters' } as const;
 const HELD_CLAIM_SECONDS = 60;
 const UNPROMOTED_KEPT = 5;
 const TROUBLE_CHECK_MS = 15_000;
-
-type DemoJob = { queue: string; name: string; payload: unknown; options?: PushOptions };
-
-const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
-
-function randomJob(): DemoJob {
-  return pick<() => DemoJob>([
-    () => ({ queue: 'emails', name: 'demo.sleep', payload: { ms: 200 + Math.floor(Math.random() * 1500) }, options: { priority: pick([0, 0, 5, 10]) } }),
-    () => ({ queue: 'webhooks', name: 'demo.flaky', payload: { p: 0.4 }, options: { maxAttempts: 3 } }),
-    () => {
-      const file = `batch-${Math.floor(Math.random() * 1000)}.csv`;
-      const failing = Math.random() < 0.4;
-      const payload = failing ? { file, error: `Import of ${file} failed: row ${2 + Math.floor(Math.random() * 500)} has 7 columns, expected 6` } : { file };
-      return { queue: 'imports', name: failing ? 'demo.fail' : 'demo.noop', payload, options: { maxAttempts: 2 } };
-    },
-    () => ({ queue: 'reports', name: 'demo.noop', payload: { report: 'daily' }, options: { delaySeconds: 30 + Math.floor(Math.random() * 600) } }),
-  ])();
-}
 
 async function connect(): Promise<RedisQueue> {
   const settings = settingsFromEnv({ ...process.env, QUEUE_PREFIX: prefix });
@@ -134,7 +119,7 @@ function ensureBuild(): void {
   if (build.status !== 0) throw new Error('npm run build failed; the output above says why');
 }
 
-/** The dashboard's two connections: the StaticPHP demo queues, and the redis-ng channel on the same Redis. */
+/** The dashboard's three connections on the one Redis: the StaticPHP demo queues, the redis-ng channel and the marko queue. */
 function demoConnectionsFile(queue: RedisQueue): string {
   // The settings block keeps REDIS_URL's password and TLS; the file is the user's alone.
   const redis = { ...queue.settings };
@@ -145,6 +130,7 @@ function demoConnectionsFile(queue: RedisQueue): string {
       connections: [
         { name: 'demo', label: 'Demo queues', redis, prefix },
         { name: 'demo-ng', label: 'Demo yii2 channel', redis, layout: 'yii2-ng', channel: DEMO_YII2_CHANNEL },
+        { name: 'demo-marko', label: 'Demo marko queue', redis, layout: 'marko', prefix: DEMO_MARKO_PREFIX, retryAfter: 90 },
       ],
     }),
     { mode: 0o600 },
@@ -162,16 +148,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   ensureBuild();
-  if ((await queue.redis.exists(queue.keys.seq)) === 0) {
-    await queue.pushMany([
-      ...Array.from({ length: 60 }, randomJob),
-      { queue: 'imports', name: 'demo.noop', payload: { nightly: true }, options: { uniqueKey: 'nightly-import', delaySeconds: 3600 } },
-      { queue: 'imports', name: 'demo.noop', payload: { nightly: true }, options: { uniqueKey: 'nightly-import', delaySeconds: 3600 } },
-      { queue: 'webhooks', name: 'demo.noop', payload: { html: '<img src=x onerror=alert(1)>' } },
-    ]);
-    console.log(`Seeded the demo queues under the prefix ${prefix}`);
-  }
+  if (await seedDemoQueues(queue)) console.log(`Seeded the demo queues under the prefix ${prefix}`);
   if (await seedDemoYii2Channel(queue.redis)) console.log(`Seeded the yii2-queue-redis-ng channel ${DEMO_YII2_CHANNEL} (no PHP worker runs it)`);
+  if (await seedDemoMarkoQueue(queue.redis)) console.log(`Seeded the marko/queue-redis queue under the prefix ${DEMO_MARKO_PREFIX} (no PHP worker runs it)`);
   const connectionsFile = process.env.QUEUELENS_CONFIG || demoConnectionsFile(queue);
 
   await keepTroubleOnScreen(queue);

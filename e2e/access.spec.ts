@@ -40,9 +40,15 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   reclaimLiveJob: ({ held }) => ({ queue: held.queue, id: String(held.jobId) }),
   runDueJobNow: ({ queue, delayedId }) => ({ queue, id: String(delayedId) }),
   moveDueJobsNow: ({ queue }) => ({ queue }),
+  // A layout doctor's repair names a check and its findings by id; the refusal comes before either is looked up.
+  repairLayoutCheckFindings: () => ({ run: 'A'.repeat(24), findings: ['B'.repeat(22)] }),
+};
+/** Actions that change nothing but are an operator's all the same (a detection walk shows every key name), each with an input it would run. */
+const OPERATOR_READS: Record<string, unknown> = {
+  runDetectStep: { cursor: '0', match: '*' },
 };
 /** Actions anyone signed in may call: they read, or they are about the session itself. */
-const NOT_MUTATIONS = new Set(['runDoctorStep', 'previewForget', 'signIn', 'signInWithLink', 'signOut', 'switchConnection', 'endOpenSession']);
+const NOT_MUTATIONS = new Set(['runDoctorStep', 'runLayoutCheckStep', 'previewForget', 'signIn', 'signInWithLink', 'signOut', 'switchConnection', 'endOpenSession']);
 
 /**
  * Every queue key under the run's prefix with its serialized value: equal
@@ -117,7 +123,8 @@ test.describe('access', () => {
 
   test('every action that changes queues is listed here with an input that would change them', () => {
     const names = serverActions().map((action) => action.name);
-    expect(names.filter((name) => !NOT_MUTATIONS.has(name) && !(name in MUTATIONS))).toEqual([]);
+    expect(names.filter((name) => !NOT_MUTATIONS.has(name) && !(name in MUTATIONS) && !(name in OPERATOR_READS))).toEqual([]);
+    expect(Object.keys(OPERATOR_READS).filter((name) => !names.includes(name))).toEqual([]);
     expect(Object.keys(MUTATIONS).filter((name) => !names.includes(name))).toEqual([]);
   });
 
@@ -218,6 +225,21 @@ test.describe('access', () => {
     expect(await queue.redis.zscore(queue.keys.failed, String(seeded.failedId))).toBeNull();
     const [recorded] = await auditEntries(queue, 1);
     expect(recorded).toMatchObject({ who: 'operator', role: 'operator', connection: 'default', action: 'retry failed jobs', target: `job ${seeded.failedId}`, result: 'ok', detail: 'requeued 1, 0 no longer failed, 0 gone' });
+  });
+
+  test('an operator’s reads refuse the signed-out and viewers, and run for an operator', async ({ request, browser }) => {
+    const [viewerCookie, operatorCookie] = [await signedInCookie(browser, e2eSecrets().viewer), await signedInCookie(browser, e2eSecrets().operator)];
+    for (const action of serverActions().filter((candidate) => candidate.name in OPERATOR_READS)) {
+      const args = [OPERATOR_READS[action.name]];
+      expect((await postAction(request, action, args, { origin: ORIGIN })).status(), action.name).toBe(401);
+      const asViewer = await postAction(request, action, args, { origin: ORIGIN, cookie: viewerCookie });
+      expect(await asViewer.text(), action.name).toContain('Only an operator can change queues, and you are signed in as a viewer.');
+      const asOperator = await postAction(request, action, args, { origin: ORIGIN, cookie: operatorCookie });
+      expect(await asOperator.text(), action.name).toContain('"ok":true');
+      // A cursor that is not a decimal number is refused by the schema, before Redis is asked.
+      const forged = await postAction(request, action, [{ cursor: '0; FLUSHALL', match: '*' }], { origin: ORIGIN, cookie: operatorCookie });
+      expect(await forged.text(), action.name).toContain('Invalid input, cursor: a SCAN cursor is a decimal number');
+    }
   });
 
   test('a forged, null or missing Origin and an oversize body are refused before any action runs', async ({ request, browser }) => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { doctorHref } from '@/lib/routes';
+import { ORIGIN, postAction, serverActions } from './server-actions';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 
 test.describe('doctor page', () => {
@@ -83,5 +84,23 @@ test.describe('doctor page', () => {
     await page.getByRole('dialog', { name: 'Repair 2 findings?' }).getByRole('button', { name: 'Repair' }).click();
     await expect(page.getByText('Repaired 2 findings.')).toBeVisible();
     expect(await queue.redis.xlen(stream)).toBe(0);
+  });
+
+  test('a made-up state posted with a step is not checked: the step starts a check of the real layout', async ({ page, request }) => {
+    // Issue 15 item 11: a 0.9 MB invented state once made a step check and report on the queues it named (a 5.2 MB answer).
+    const invented = Array.from({ length: 1500 }, (_, n) => ({ name: `invented-queue-${n}`, levels: Array.from({ length: 60 }, (_, level) => String(level)), delayed: 0, delayedReadable: true }));
+    const state = { phase: 'streams', cursor: '0', index: 0, subIndex: 0, queues: invented, highestId: 0, seq: null, seqReadable: true, queuesReadable: true, failedReadable: true, examined: 0, steps: 0 };
+    await page.goto(doctorHref);
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const step = serverActions().find((action) => action.name === 'runDoctorStep')!;
+
+    const answer = await postAction(request, step, [{ run: null, state }], { origin: ORIGIN, cookie });
+    expect(answer.status()).toBe(200);
+    const text = await answer.text();
+    expect(text).toMatch(/"run":"[\w-]{24}"/);
+    expect(text).not.toContain('invented-queue-');
+    expect(text.length).toBeLessThan(200_000);
+    // In the run id's place the state is no id at all, and refused as such.
+    expect(await (await postAction(request, step, [{ run: state }], { origin: ORIGIN, cookie })).text()).toMatch(/"ok":false/);
   });
 });

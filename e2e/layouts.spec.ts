@@ -37,15 +37,18 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     await expect(shownConnection(page)).toHaveText(`${YII2_CONNECTIONS.ng.label} · yii2-queue-redis-ng`);
     const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.ng }) });
     const { waiting, delayed, reserved } = ng.statistics;
-    await expect(row.getByRole('cell').last()).toHaveText(String(waiting + delayed + reserved));
+    // The fourth figure is the total; the throughput cell comes after it.
+    await expect(row.getByRole('cell').nth(3)).toHaveText(String(waiting + delayed + reserved));
     await expect(row.getByRole('link', { name: `${reserved} reserved in ${channels.ng}: its reservations` })).toBeVisible();
-    // No failed column and no throughput columns: yii2 records neither.
-    await expect(queuesTable(page).getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total']);
+    // Processed/s from message_id and done; no failed column and no wait: yii2 records neither.
+    await expect(queuesTable(page).getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total', 'Processed/s, 15 min']);
     const failed = page.getByRole('group', { name: 'Failed jobs' });
     await expect(failed).toContainText('—');
     await expect(failed).toContainText('yii2-queue keeps no failed jobs: a job that used its attempts is deleted');
-    await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('QueueLens does not sample yii2 throughput yet');
-    await expect(page.getByRole('heading', { name: 'Throughput' })).toHaveCount(0);
+    const limits = page.getByRole('list', { name: 'What this layout cannot show' });
+    await expect(limits).toContainText('so no failed figure is sampled');
+    await expect(limits).toContainText('yii2-queue stores no time a job joined its line, so the wait of the oldest job is not known');
+    await expect(page.getByRole('heading', { name: 'Throughput' })).toBeVisible();
     for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
@@ -61,14 +64,14 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     await expect(shownConnection(page)).toHaveText(`${YII2_CONNECTIONS.stock.label} · yii2-queue`);
     const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.stock }) });
     const { waiting, delayed, reserved } = stock.statistics;
-    await expect(row.getByRole('cell').last()).toHaveText(String(waiting + delayed + reserved));
+    // The fourth figure is the total; the throughput cell comes after it.
+    await expect(row.getByRole('cell').nth(3)).toHaveText(String(waiting + delayed + reserved));
   });
 
   test('each page a yii2 layout cannot fill says why instead, and its API answers 501 with the same words', async ({ page }) => {
     await showConnection(page, YII2_CONNECTIONS.ng.name);
     for (const [path, heading, sentence] of [
       ['/failed', 'Failed jobs', 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted.'],
-      ['/layout', 'Key layout', 'QueueLens does not map a yii2 channel’s keys yet.'],
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
@@ -79,10 +82,16 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     expect(await api.json()).toEqual({ ok: false, error: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted' });
   });
 
-  test('Prometheus metrics of a yii2 connection are refused with the reason, and the StaticPHP connection still shows its own', async ({ page }) => {
+  test('Prometheus metrics of a yii2 connection: pushed and processed from message_id and done, no failed or wait series; the StaticPHP connection still shows its own', async ({ page }) => {
     await showConnection(page, YII2_CONNECTIONS.ng.name);
     const api = await page.request.get('/api/metrics');
-    expect(api.status()).toBe(501);
+    expect(api.status()).toBe(200);
+    const text = await api.text();
+    const { waiting, delayed, reserved, done } = ng.statistics;
+    const series = (name: string) => new RegExp(`^${name}\\{connection="${YII2_CONNECTIONS.ng.name}",queue="${channels.ng}"\\} (\\d+)$`, 'm').exec(text)?.[1];
+    expect(Number(series('queuelens_queue_pushed_total'))).toBe(waiting + delayed + reserved + done);
+    expect(Number(series('queuelens_queue_processed_total'))).toBe(done);
+    expect(text).not.toMatch(/queuelens_queue_failed_total|queuelens_failed_jobs|queuelens_queue_wait_seconds/);
     await showConnection(page, 'default');
     await page.goto('/');
     await expect(page.getByRole('group', { name: 'Failed jobs' })).not.toContainText('—');

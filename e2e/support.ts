@@ -87,6 +87,14 @@ export const YII2_CONNECTIONS = {
   stock: { name: 'yii2-stock', label: 'yii2 channel', layout: 'yii2', channel: () => `${e2ePrefix()}stock` },
 } as const;
 
+/** The main server's redis-ng connection of two channels (each counts its own job ids), for "Go to job" and yii2 throughput: channels no fixture is loaded into. */
+export const YII2_PAIR_CONNECTION = {
+  name: 'yii2-pair',
+  label: 'two yii2-ng channels',
+  layout: 'yii2-ng',
+  channels: () => [`${e2ePrefix()}pair-a`, `${e2ePrefix()}pair-b`] as const,
+} as const;
+
 /** The main server's marko/queue-redis connection, under a prefix of its own inside the run's. */
 export const MARKO_CONNECTION = { name: 'marko', label: 'marko queues', layout: 'marko', prefix: () => `${e2ePrefix()}marko:` } as const;
 

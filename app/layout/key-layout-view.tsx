@@ -1,14 +1,56 @@
 'use client';
 
 import { CensusPanel } from '@/components/key-layout/census-panel';
-import { LayoutTable } from '@/components/key-layout/layout-table';
+import { LayoutTable, type TableKey } from '@/components/key-layout/layout-table';
+import { Absent } from '@/components/ui/table';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { formatCount } from '@/components/ui/format-count';
 import { Section } from '@/components/ui/section';
-import { keyLayoutQuery, type KeyLayout } from '@/lib/queries/key-layout';
+import { censusStepPath, keyLayoutQuery, type CensusStep, type KeyLayout, type LayoutKeyView } from '@/lib/queries/key-layout';
+import { staticphpTally } from '@/components/key-layout/census-tally';
+import type { CensusSource } from '@/components/key-layout/use-census';
 
 const TABLE = 'Queue keys';
+const CENSUS: CensusSource<CensusStep> = { path: censusStepPath, tally: staticphpTally };
+
+const ROLE: Record<LayoutKeyView['role'], string> = {
+  queues: 'queue names',
+  seq: 'the id counter',
+  failed: 'failed ids',
+  levels: 'priority levels',
+  delayed: 'delayed ids',
+  stream: 'ready ids',
+};
+
+function GroupCell({ view }: { view: LayoutKeyView }) {
+  if (view.role !== 'stream' || view.type !== 'stream') return <Absent label="not a stream" />;
+  if (!view.group) return <span className="text-zinc-500 dark:text-zinc-400">Not created yet</span>;
+  return (
+    <>
+      {formatCount(view.group.pending)} pending, last delivered <span className="font-mono text-xs">{view.group.lastDeliveredId}</span>
+    </>
+  );
+}
+
+/** A StaticPHP key as the shared table shows it; the driver never sets a TTL, and a stream has its consumer group. */
+function tableKeyOf(view: LayoutKeyView): TableKey {
+  return {
+    key: view.key,
+    holds: view.role === 'stream' ? `${ROLE.stream}, level ${view.level}` : ROLE[view.role],
+    expectedType: view.expectedType,
+    type: view.type,
+    mismatch: view.mismatch,
+    size: view.size,
+    memoryBytes: view.memoryBytes,
+    ttlSeconds: view.ttlSeconds,
+    expires: false,
+    ttlWrong: view.ttlSeconds !== null,
+    ...(view.error !== undefined ? { error: view.error } : {}),
+    linked: view.type !== 'none',
+    extra: <GroupCell view={view} />,
+  };
+}
 
 function Summary({ layout }: { layout: KeyLayout }) {
   const flagged = [
@@ -50,11 +92,19 @@ export function KeyLayoutView() {
         ) : (
           <>
             <Summary layout={layout} />
-            <LayoutTable label={TABLE} keys={layout.keys} />
+            <LayoutTable label={TABLE} keys={layout.keys.map(tableKeyOf)} extraColumn="Consumer group" />
           </>
         )}
       </Section>
-      {layout !== undefined && <CensusPanel prefix={layout.prefix} />}
+      {layout !== undefined && (
+        <CensusPanel
+          source={CENSUS}
+          patterns={<span className="font-mono">{layout.prefix}*</span>}
+          counting="job hashes and unique keys"
+          under="under the prefix"
+          linkKeys
+        />
+      )}
     </div>
   );
 }

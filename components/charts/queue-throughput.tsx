@@ -25,10 +25,11 @@ export function QueueThroughput({ queue, initialRange }: { queue: string; initia
   };
   const view = useLiveQuery(queueHistoryQuery(queue, range));
   const points = view.data?.points;
+  const gaps = view.data?.gaps;
   return (
     <Section
       title="Throughput"
-      description="Processed, pushed and failed per second and the pending backlog, sampled by the dashboard. Hover the chart for the figures at a moment."
+      description={`${gaps?.failed === undefined ? 'Processed, pushed and failed' : 'Processed and pushed'} per second and the pending backlog, sampled by the dashboard. Hover the chart for the figures at a moment.${gaps?.failed === undefined ? '' : ` ${gaps.failed}.`}`}
       actions={
         <div role="group" aria-label="Range" className="flex gap-1 text-sm">
           {CHART_RANGES.map((choice) => (
@@ -51,7 +52,7 @@ export function QueueThroughput({ queue, initialRange }: { queue: string; initia
       ) : points.length === 0 ? (
         <EmptyList>No samples over this range yet: the dashboard samples every few seconds while it runs.</EmptyList>
       ) : (
-        <ThroughputChart points={points} label={`Throughput of queue ${queue}, last ${RANGE_NAMES[range]}`} />
+        <ThroughputChart points={points} label={`Throughput of queue ${queue}, last ${RANGE_NAMES[range]}`} showFailed={gaps?.failed === undefined} />
       )}
     </Section>
   );

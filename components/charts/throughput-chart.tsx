@@ -11,13 +11,13 @@ import { utcAxisLabels, utcLegendMoment } from './utc-axis';
 
 const HEIGHT = 260;
 
-/** The chart's columns: time in unix seconds, then each series, null where unknown. */
-function columnsOf(points: readonly HistoryPoint[]): uPlot.AlignedData {
+/** The chart's columns: time in unix seconds, then each series, null where unknown; failed only where the layout samples failures. */
+function columnsOf(points: readonly HistoryPoint[], showFailed: boolean): uPlot.AlignedData {
   return [
     points.map((point) => point.at / 1000),
     points.map((point) => perSecond(point.processed, point.seconds)),
     points.map((point) => perSecond(point.pushed, point.seconds)),
-    points.map((point) => perSecond(point.failed, point.seconds)),
+    ...(showFailed ? [points.map((point) => perSecond(point.failed, point.seconds))] : []),
     points.map((point) => point.pending),
   ];
 }
@@ -44,7 +44,7 @@ interface Palette {
 const LIGHT: Palette = { text: '#3f3f46', grid: '#e4e4e7', processed: '#2563eb', pushed: '#16a34a', failed: '#dc2626', pending: '#71717a' };
 const DARK: Palette = { text: '#d4d4d8', grid: '#3f3f46', processed: '#60a5fa', pushed: '#4ade80', failed: '#f87171', pending: '#a1a1aa' };
 
-function options(width: number, palette: Palette): uPlot.Options {
+function options(width: number, palette: Palette, showFailed: boolean): uPlot.Options {
   const axis = { stroke: palette.text, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
   return {
     width,
@@ -59,7 +59,7 @@ function options(width: number, palette: Palette): uPlot.Options {
       { label: 'Time', value: (_chart, seconds: number | null) => (seconds === null ? '—' : utcLegendMoment(seconds)) },
       { label: 'Processed', scale: 'rate', stroke: palette.processed, width: 2, value: rate },
       { label: 'Pushed', scale: 'rate', stroke: palette.pushed, width: 1.5, value: rate },
-      { label: 'Failed', scale: 'rate', stroke: palette.failed, width: 1.5, value: rate },
+      ...(showFailed ? [{ label: 'Failed', scale: 'rate', stroke: palette.failed, width: 1.5, value: rate }] : []),
       { label: 'Pending', scale: 'jobs', stroke: palette.pending, width: 1, dash: [4, 4], value: count },
     ],
     axes: [
@@ -74,7 +74,7 @@ function options(width: number, palette: Palette): uPlot.Options {
 const TABLE_ROWS = 60;
 
 /** The chart's figures as a table, newest first, for a screen reader or anyone who wants the numbers; closed until asked for. */
-function FiguresTable({ points, label }: { points: readonly HistoryPoint[]; label: string }) {
+function FiguresTable({ points, label, showFailed }: { points: readonly HistoryPoint[]; label: string; showFailed: boolean }) {
   const newest = points.slice(-TABLE_ROWS).reverse();
   const now = points.at(-1)!.at / 1000;
   return (
@@ -91,7 +91,7 @@ function FiguresTable({ points, label }: { points: readonly HistoryPoint[]; labe
               <HeaderCell>Sampled at</HeaderCell>
               <HeaderCell numeric>Processed</HeaderCell>
               <HeaderCell numeric>Pushed</HeaderCell>
-              <HeaderCell numeric>Failed</HeaderCell>
+              {showFailed && <HeaderCell numeric>Failed</HeaderCell>}
               <HeaderCell numeric>Pending</HeaderCell>
             </>
           }
@@ -101,7 +101,7 @@ function FiguresTable({ points, label }: { points: readonly HistoryPoint[]; labe
               <Cell>{formatUtc(point.at / 1000, now)}</Cell>
               <Cell numeric>{rate(null, perSecond(point.processed, point.seconds))}</Cell>
               <Cell numeric>{rate(null, perSecond(point.pushed, point.seconds))}</Cell>
-              <Cell numeric>{rate(null, perSecond(point.failed, point.seconds))}</Cell>
+              {showFailed && <Cell numeric>{rate(null, perSecond(point.failed, point.seconds))}</Cell>}
               <Cell numeric>{count(null, point.pending)}</Cell>
             </tr>
           ))}
@@ -112,13 +112,13 @@ function FiguresTable({ points, label }: { points: readonly HistoryPoint[]; labe
 }
 
 /**
- * Processed, pushed and failed per second and the pending backlog over
- * time, drawn by uPlot (a canvas that stays quick with thousands of
+ * Processed, pushed and failed (`showFailed`: where the layout samples
+ * failures) per second and the pending backlog over time, drawn by uPlot (a canvas that stays quick with thousands of
  * points) in the page's light or dark colours; the legend under it gives
  * each figure at the hovered moment, and a table under that the figures
  * themselves. `label` names the chart for screen readers.
  */
-export function ThroughputChart({ points, label }: { points: readonly HistoryPoint[]; label: string }) {
+export function ThroughputChart({ points, label, showFailed }: { points: readonly HistoryPoint[]; label: string; showFailed: boolean }) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const dark = useDarkScheme();
@@ -128,7 +128,7 @@ export function ThroughputChart({ points, label }: { points: readonly HistoryPoi
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT), columnsOf(latest.current), element);
+    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT, showFailed), columnsOf(latest.current, showFailed), element);
     chart.current = made;
     const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
     resize.observe(element);
@@ -137,17 +137,17 @@ export function ThroughputChart({ points, label }: { points: readonly HistoryPoi
       made.destroy();
       chart.current = null;
     };
-  }, [dark]);
+  }, [dark, showFailed]);
 
   useEffect(() => {
     latest.current = points;
-    chart.current?.setData(columnsOf(points));
-  }, [points]);
+    chart.current?.setData(columnsOf(points, showFailed));
+  }, [points, showFailed]);
 
   return (
     <div>
       <figure role="figure" aria-label={label} ref={container} className="w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-900" />
-      {points.length > 0 && <FiguresTable points={points} label={label} />}
+      {points.length > 0 && <FiguresTable points={points} label={label} showFailed={showFailed} />}
     </div>
   );
 }

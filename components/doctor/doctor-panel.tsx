@@ -10,7 +10,8 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { Section } from '@/components/ui/section';
 import { useToast } from '@/components/ui/toaster';
-import { FINDING_KINDS, findingId, type Finding, type FindingKind, type Severity } from '@/lib/inspect/doctor-kinds';
+import { FINDING_KINDS, findingId, type Finding, type FindingKind } from '@/lib/inspect/doctor-kinds';
+import { plural, SEVERITY_LOOK } from './finding-look';
 import { useDoctorCheck } from './use-doctor-check';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 
@@ -19,18 +20,8 @@ const REPAIRS_PER_CALL = 200;
 /** Repairs a confirmation lists by name before it says "and N more". */
 const LISTED = 8;
 
-const SEVERITY_LOOK: Record<Severity, string> = {
-  critical: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100',
-  warning: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100',
-  info: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200',
-};
-
 function subjectOf(finding: Finding): string {
   return finding.jobId !== undefined ? `job ${finding.jobId}` : finding.subject;
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** `/doctor`: run the consistency check, read what it found, repair it after a confirmation. */

@@ -3,10 +3,13 @@
 import { useCallback, useRef, useState } from 'react';
 import { runDoctorStep } from '@/app/doctor/actions';
 import { describeProgress, findingId, startDoctor, type Finding } from '@/lib/inspect/doctor-kinds';
+import type { ActionResult } from '@/lib/server/action';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 
-export interface DoctorCheck {
-  findings: Finding[];
+export interface DoctorCheck<F = Finding> {
+  findings: F[];
+  /** the check's id on the server, once its first step answered */
+  run: string | null;
   running: boolean;
   /** a check ran to its end */
   done: boolean;
@@ -15,50 +18,69 @@ export interface DoctorCheck {
   error: string | null;
   /** findings taken off the list since the check ran (repaired, or no longer broken) */
   resolved: number;
+  /** findings the server counted but did not keep to list */
+  notKept: number;
 }
 
-const IDLE: DoctorCheck = { findings: [], running: false, done: false, cancelled: false, progress: '', error: null, resolved: 0 };
+/** What one step of a check answers: the findings it adds, and where to go on from. */
+type StepResult<F> = ActionResult<{ run: string; progress: string; findings: F[]; done: boolean; notKept?: number }>;
+
+function idle<F>(): DoctorCheck<F> {
+  return { findings: [], run: null, running: false, done: false, cancelled: false, progress: '', error: null, resolved: 0, notKept: 0 };
+}
 
 /**
- * Runs the doctor's check as a sequence of server actions, one bounded step
- * each, so that no request holds Redis or the server for long and the page
- * shows progress between steps. `cancel` stops before the next step;
- * `resolve` takes findings off the list once they were repaired.
+ * Runs a check as a sequence of server actions, one bounded step each, so
+ * that no request holds Redis or the server for long and the page shows
+ * progress between steps. `cancel` stops before the next step; `resolve`
+ * takes findings off the list once they were repaired.
  */
-export function useDoctorCheck() {
-  const [check, setCheck] = useState<DoctorCheck>(IDLE);
+export function useSteppedCheck<F>(step: (run: string | null) => Promise<StepResult<F>>, idOf: (finding: F) => string, firstProgress: string) {
+  const [check, setCheck] = useState<DoctorCheck<F>>(idle);
   const generation = useRef(0);
 
   const run = useCallback(async () => {
     const mine = ++generation.current;
-    const found = new Map<string, Finding>();
+    const found = new Map<string, F>();
     let run: string | null = null;
-    setCheck({ ...IDLE, running: true, progress: describeProgress(startDoctor()) });
+    setCheck({ ...idle<F>(), running: true, progress: firstProgress });
     for (;;) {
-      const result: Awaited<ReturnType<typeof runDoctorStep>> = await runDoctorStep({ run }, getTabConnection()).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
+      const result: StepResult<F> = await step(run).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
       if (generation.current !== mine) return;
       if (!result.ok) {
         setCheck((current) => ({ ...current, running: false, error: result.error }));
         return;
       }
-      for (const finding of result.findings) found.set(findingId(finding), finding);
+      for (const finding of result.findings) found.set(idOf(finding), finding);
       run = result.run;
-      setCheck((current) => ({ ...current, findings: [...found.values()], progress: result.progress, running: !result.done, done: result.done }));
+      const notKept = result.notKept ?? 0;
+      setCheck((current) => ({ ...current, run: result.run, findings: [...found.values()], notKept: current.notKept + notKept, progress: result.progress, running: !result.done, done: result.done }));
       if (result.done) return;
     }
-  }, []);
+  }, [step, idOf, firstProgress]);
 
   const cancel = useCallback(() => {
     generation.current += 1;
     setCheck((current) => ({ ...current, running: false, cancelled: true }));
   }, []);
 
-  const resolve = useCallback((ids: ReadonlySet<string>) => {
-    setCheck((current) => {
-      const findings = current.findings.filter((finding) => !ids.has(findingId(finding)));
-      return { ...current, findings, resolved: current.resolved + current.findings.length - findings.length };
-    });
-  }, []);
+  const resolve = useCallback(
+    (ids: ReadonlySet<string>) => {
+      setCheck((current) => {
+        const findings = current.findings.filter((finding) => !ids.has(idOf(finding)));
+        return { ...current, findings, resolved: current.resolved + current.findings.length - findings.length };
+      });
+    },
+    [idOf],
+  );
 
   return { check, run, cancel, resolve };
+}
+
+const stepStaticphp = (run: string | null) => runDoctorStep({ run }, getTabConnection());
+const FIRST_PROGRESS = describeProgress(startDoctor());
+
+/** The StaticPHP doctor's check, its state kept on the server between steps (lib/dashboard/doctor-runs.ts). */
+export function useDoctorCheck() {
+  return useSteppedCheck<Finding>(stepStaticphp, findingId, FIRST_PROGRESS);
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CensusStep } from '@/lib/queries/key-layout';
-import { addStep, IDLE, type Census } from './census-tally';
+import { addStep, IDLE, staticphpTally, type Census, type TallyStep } from './census-tally';
 
-function step(overrides: Partial<CensusStep>): CensusStep {
-  return { cursor: '7', done: false, keys: 0, jobs: 0, uniques: 0, structural: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize: 10_000, ...overrides };
+function step(overrides: Partial<CensusStep>): TallyStep {
+  return staticphpTally({ cursor: '7', done: false, keys: 0, jobs: 0, uniques: 0, structural: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize: 10_000, ...overrides });
 }
 
 const stranger = (index: number) => ({ key: `p:odd:${index}`, raw: null, type: 'string' });
@@ -13,7 +13,7 @@ describe('addStep', () => {
     let census: Census = { ...IDLE, state: 'running' };
     census = addStep(census, step({ keys: 150, jobs: 120, uniques: 5, structural: 5, strangerCount: 150, strangers: Array.from({ length: 150 }, (_, i) => stranger(i)) }));
     census = addStep(census, step({ keys: 100, jobs: 10, strangerCount: 300, strangers: Array.from({ length: 200 }, (_, i) => stranger(1000 + i)) }));
-    expect(census).toMatchObject({ state: 'running', steps: 2, keys: 250, jobs: 130, uniques: 5, structural: 5, strangerCount: 450 });
+    expect(census).toMatchObject({ state: 'running', steps: 2, keys: 250, tallies: { 'Job hashes': 130, 'Unique keys': 5, 'Queue structures': 5 }, strangerCount: 450 });
     expect(census.strangers).toHaveLength(200);
     expect(census.strangers[0]).toEqual(stranger(0));
     expect(census.strangers[199]).toEqual(stranger(1049));
@@ -26,5 +26,12 @@ describe('addStep', () => {
     for (let i = 0; i < 20; i++) census = addStep(census, step({}));
     expect(census.progress).toBe(0.99);
     expect(addStep(census, step({ done: true, cursor: '0' }))).toMatchObject({ state: 'done', progress: 1 });
+  });
+
+  it('counts a census of several patterns as that many walks of the database, and sums a layout’s own tallies', () => {
+    const channels: TallyStep = { done: false, keys: 3, tallies: { 'Channel keys': 3 }, wrongType: [], strangerCount: 0, strangers: [], dbSize: 10_000, walks: 2 };
+    const census = addStep(addStep(IDLE, channels), channels);
+    expect(census.progress).toBeCloseTo(0.1);
+    expect(census.tallies).toEqual({ 'Channel keys': 6 });
   });
 });

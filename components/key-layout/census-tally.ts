@@ -1,45 +1,70 @@
-import { CENSUS_LIST_CAP, type CensusKey, type CensusStep } from '@/lib/queries/key-layout';
+import { CENSUS_LIST_CAP, type CensusStep } from '@/lib/queries/key-layout';
 
-/** Keys SCAN looks at per step (CENSUS_SCAN_COUNT on the server), for the rough progress figure. */
+/** Keys SCAN looks at per step (CENSUS_SCAN_COUNT and TABLE_CENSUS_SCAN_KEYS on the server), for the rough progress figure. */
 const SCAN_COUNT_PER_STEP = 1000;
+
+/** A key the census lists: its name as text, and `raw` (base64url) where the name is not UTF-8 and can be opened. */
+export interface ListedKey {
+  key: string;
+  raw?: string | null;
+  type: string;
+}
+
+/** One census step in the shape every layout's census shares: keys counted by what they are to the layout. */
+export interface TallyStep {
+  done: boolean;
+  keys: number;
+  /** keys that belong to the layout, by what they are, in the order a page shows them */
+  tallies: Record<string, number>;
+  wrongType: ListedKey[];
+  strangerCount: number;
+  strangers: ListedKey[];
+  dbSize: number;
+  /** SCAN walks of the database the census makes in all (one per pattern); 1 when left out */
+  walks?: number;
+}
 
 export interface Census {
   state: 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
   error: string | null;
   steps: number;
-  /** keys under the prefix seen so far (SCAN may show a key twice) */
+  /** keys under the patterns seen so far (SCAN may show a key twice) */
   keys: number;
-  jobs: number;
-  uniques: number;
-  structural: number;
-  /** the first CENSUS_LIST_CAP keys named like the spec's but of another type */
-  wrongType: CensusKey[];
+  tallies: Record<string, number>;
+  /** the first CENSUS_LIST_CAP keys named like the layout's but of another type */
+  wrongType: ListedKey[];
   wrongTypeCount: number;
   /** the first CENSUS_LIST_CAP keys the driver never creates */
-  strangers: CensusKey[];
+  strangers: ListedKey[];
   strangerCount: number;
   /** DBSIZE at the latest step: the whole database, not only the prefix */
   dbSize: number;
-  /** roughly how much of the database SCAN has walked, 0..1 */
+  /** roughly how much of the census is done, 0..1 */
   progress: number;
 }
 
 export const IDLE: Census = {
-  state: 'idle', error: null, steps: 0, keys: 0, jobs: 0, uniques: 0, structural: 0,
+  state: 'idle', error: null, steps: 0, keys: 0, tallies: {},
   wrongType: [], wrongTypeCount: 0, strangers: [], strangerCount: 0, dbSize: 0, progress: 0,
 };
 
+/** StaticPHP's census step with its three kinds of keys as tallies. */
+export function staticphpTally(step: CensusStep): TallyStep {
+  return { ...step, tallies: { 'Job hashes': step.jobs, 'Unique keys': step.uniques, 'Queue structures': step.structural } };
+}
+
 /** The census after one more step: counts summed, lists kept to CENSUS_LIST_CAP, progress estimated. */
-export function addStep(census: Census, step: CensusStep): Census {
+export function addStep(census: Census, step: TallyStep): Census {
   const steps = census.steps + 1;
+  const tallies = { ...census.tallies };
+  for (const [label, count] of Object.entries(step.tallies)) tallies[label] = (tallies[label] ?? 0) + count;
+  const walked = Math.max(step.dbSize, 1) * (step.walks ?? 1);
   return {
     ...census,
     state: step.done ? 'done' : 'running',
     steps,
     keys: census.keys + step.keys,
-    jobs: census.jobs + step.jobs,
-    uniques: census.uniques + step.uniques,
-    structural: census.structural + step.structural,
+    tallies,
     wrongType: [...census.wrongType, ...step.wrongType].slice(0, CENSUS_LIST_CAP),
     wrongTypeCount: census.wrongTypeCount + step.wrongType.length,
     strangers: [...census.strangers, ...step.strangers].slice(0, CENSUS_LIST_CAP),
@@ -47,7 +72,6 @@ export function addStep(census: Census, step: CensusStep): Census {
     dbSize: step.dbSize,
     // SCAN visits about COUNT slots a step whatever MATCH keeps; the table's
     // size is only near DBSIZE, so this never claims to be finished early.
-    progress: step.done ? 1 : Math.min(0.99, (steps * SCAN_COUNT_PER_STEP) / Math.max(step.dbSize, 1)),
+    progress: step.done ? 1 : Math.min(0.99, (steps * SCAN_COUNT_PER_STEP) / walked),
   };
 }
-

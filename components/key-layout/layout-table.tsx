@@ -1,61 +1,54 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { LayoutKeyView } from '@/lib/queries/key-layout';
+import type { KeyRow } from '@/lib/queries/key-layout';
 import { layoutKeyHref } from '@/lib/routes';
 import { formatBytes } from './format-bytes';
 
-const ROLE: Record<LayoutKeyView['role'], string> = {
-  queues: 'queue names',
-  seq: 'the id counter',
-  failed: 'failed ids',
-  levels: 'priority levels',
-  delayed: 'delayed ids',
-  stream: 'ready ids',
+/** A row of the keys table, any layout's: the key's facts, and what a layout adds in a column of its own. */
+export type TableKey = Omit<KeyRow, 'queue'> & {
+  /** link the key to its contents (the layout has that page and the key exists) */
+  linked: boolean;
+  /** the layout's own column, e.g. a stream's consumer group */
+  extra?: ReactNode;
 };
 
-function what(view: LayoutKeyView): string {
-  if (view.role === 'stream') return `${ROLE.stream}, level ${view.level}`;
-  return ROLE[view.role];
-}
-
-function TypeCell({ view }: { view: LayoutKeyView }) {
-  if (view.type === 'none') return <span className="text-zinc-500 dark:text-zinc-400">absent ({view.expectedType} when written)</span>;
-  if (!view.mismatch) return <>{view.type}</>;
+function TypeCell({ row }: { row: TableKey }) {
+  if (row.type === 'none') return <span className="text-zinc-500 dark:text-zinc-400">absent ({row.expectedType} when written)</span>;
+  if (!row.mismatch) return <>{row.type}</>;
   return (
     <span className="font-medium text-red-700 dark:text-red-400">
-      Wrong type: {view.type}, expected {view.expectedType}
+      Wrong type: {row.type}, expected {row.expectedType}
     </span>
   );
 }
 
-function SizeCell({ view }: { view: LayoutKeyView }) {
-  if (view.size === null) return <Absent label="no size" />;
-  return <>{view.type === 'string' ? formatBytes(view.size) : formatCount(view.size)}</>;
+function SizeCell({ row }: { row: TableKey }) {
+  if (row.size === null) return <Absent label="no size" />;
+  return <>{row.type === 'string' ? formatBytes(row.size) : formatCount(row.size)}</>;
 }
 
-function GroupCell({ view }: { view: LayoutKeyView }) {
-  if (view.role !== 'stream' || view.type !== 'stream') return <Absent label="not a stream" />;
-  if (!view.group) return <span className="text-zinc-500 dark:text-zinc-400">Not created yet</span>;
+function TtlCell({ row }: { row: TableKey }) {
+  if (!row.ttlWrong) return <span className="whitespace-nowrap">{row.ttlSeconds === null ? 'none' : `expires in ${formatDuration(row.ttlSeconds)}`}</span>;
   return (
-    <>
-      {formatCount(view.group.pending)} pending, last delivered <span className="font-mono text-xs">{view.group.lastDeliveredId}</span>
-    </>
+    <span className="font-medium text-red-700 dark:text-red-400">
+      {row.ttlSeconds === null ? 'None: the driver always sets one' : `Expires in ${formatDuration(row.ttlSeconds)}: the driver never sets a TTL`}
+    </span>
   );
 }
 
 /**
- * The spec's keys for the configured prefix, one row each: what it holds,
- * its Redis type (a type the driver would not write there is flagged), size,
- * memory, TTL (flagged: the driver never sets one) and a stream's consumer
- * group. Each existing key links to its contents.
+ * The layout's keys, one row each: what it holds, its Redis type (a type the
+ * driver would not write there is flagged), size, memory and TTL (flagged
+ * where it is not the driver's), and the layout's own column if it has one.
  */
-export function LayoutTable({ label, keys }: { label: string; keys: readonly LayoutKeyView[] }) {
+export function LayoutTable({ label, keys, extraColumn }: { label: string; keys: readonly TableKey[]; extraColumn?: string }) {
   return (
     <DataTable
       label={label}
-      minWidthClass="min-w-[64rem]"
+      minWidthClass={extraColumn === undefined ? 'min-w-[56rem]' : 'min-w-[64rem]'}
       head={
         <>
           <HeaderCell>Key</HeaderCell>
@@ -64,40 +57,34 @@ export function LayoutTable({ label, keys }: { label: string; keys: readonly Lay
           <HeaderCell numeric>Size</HeaderCell>
           <HeaderCell numeric>Memory</HeaderCell>
           <HeaderCell>TTL</HeaderCell>
-          <HeaderCell>Consumer group</HeaderCell>
+          {extraColumn !== undefined && <HeaderCell>{extraColumn}</HeaderCell>}
         </>
       }
     >
-      {keys.map((view) => (
-        <tr key={view.key} className={view.mismatch || view.ttlSeconds !== null ? 'bg-red-50/60 dark:bg-red-950/30' : undefined}>
+      {keys.map((row) => (
+        <tr key={row.key} className={row.mismatch || row.ttlWrong ? 'bg-red-50/60 dark:bg-red-950/30' : undefined}>
           <Cell code>
-            {view.type === 'none' ? (
-              view.key
-            ) : (
-              <Link href={layoutKeyHref(view.key)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
-                {view.key}
+            {row.linked ? (
+              <Link href={layoutKeyHref(row.key)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+                {row.key}
               </Link>
+            ) : (
+              row.key
             )}
           </Cell>
-          <Cell>{what(view)}</Cell>
+          <Cell>{row.holds}</Cell>
           <Cell>
-            <TypeCell view={view} />
-            {view.error !== undefined && <span className="block text-red-700 dark:text-red-400">Cannot read it: {view.error}</span>}
+            <TypeCell row={row} />
+            {row.error !== undefined && <span className="block text-red-700 dark:text-red-400">Cannot read it: {row.error}</span>}
           </Cell>
           <Cell numeric>
-            <SizeCell view={view} />
+            <SizeCell row={row} />
           </Cell>
-          <Cell numeric>{view.memoryBytes === null ? <Absent label="no memory figure" /> : formatBytes(view.memoryBytes)}</Cell>
+          <Cell numeric>{row.memoryBytes === null ? <Absent label="no memory figure" /> : formatBytes(row.memoryBytes)}</Cell>
           <Cell>
-            {view.ttlSeconds === null ? (
-              <span className="whitespace-nowrap">none</span>
-            ) : (
-              <span className="font-medium text-red-700 dark:text-red-400">Expires in {formatDuration(view.ttlSeconds)}: the driver never sets a TTL</span>
-            )}
+            <TtlCell row={row} />
           </Cell>
-          <Cell>
-            <GroupCell view={view} />
-          </Cell>
+          {extraColumn !== undefined && <Cell>{row.extra}</Cell>}
         </tr>
       ))}
     </DataTable>

@@ -2,18 +2,23 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchApi } from '@/lib/queries/api';
-import { censusStepPath, type CensusStep } from '@/lib/queries/key-layout';
-import { addStep, IDLE, type Census } from './census-tally';
+import { addStep, IDLE, type Census, type TallyStep } from './census-tally';
 
 export type { Census };
 
+/** Where a census's steps come from: the API path of the step from `cursor`, and the step as tallies. */
+export interface CensusSource<Step extends { cursor: string; done: boolean }> {
+  path(cursor: string): string;
+  tally(step: Step): TallyStep;
+}
+
 /**
- * The census of every key under the prefix, run on demand: one bounded SCAN
- * step per request, the cursor carried from each answer to the next request,
- * so Redis is never held for long and the page shows progress. `cancel`
- * stops before the next step.
+ * A census of the layout's keys, run on demand: one bounded SCAN step per
+ * request, the cursor carried from each answer to the next request, so
+ * Redis is never held for long and the page shows progress. `cancel` stops
+ * before the next step.
  */
-export function useCensus() {
+export function useCensus<Step extends { cursor: string; done: boolean }>(source: CensusSource<Step>) {
   const [census, setCensus] = useState<Census>(IDLE);
   const controller = useRef<AbortController | null>(null);
 
@@ -28,11 +33,11 @@ export function useCensus() {
       let cursor = '0';
       for (;;) {
         try {
-          const result = await fetchApi<CensusStep>(censusStepPath(cursor), abort.signal);
+          const result = await fetchApi<Step>(source.path(cursor), abort.signal);
           if (abort.signal.aborted) return;
           if (!result.ok) return setCensus((current) => ({ ...current, state: 'failed', error: result.error }));
           const step = result.data;
-          setCensus((current) => addStep(current, step));
+          setCensus((current) => addStep(current, source.tally(step)));
           if (step.done) return;
           cursor = step.cursor;
         } catch (error) {
@@ -41,7 +46,7 @@ export function useCensus() {
         }
       }
     })();
-  }, []);
+  }, [source]);
 
   const cancel = useCallback(() => {
     controller.current?.abort();

@@ -42,8 +42,8 @@ export function sumOf(rows: readonly QueueStats[], key: Count): number {
   return rows.reduce((sum, row) => sum + row[key], 0);
 }
 
-/** The sparkline of processed/s with the latest rate beside it, and the wait: the two cells of a glance. A glance of no points has not been sampled yet. */
-function GlanceCells({ glance }: { glance: ThroughputGlance }) {
+/** The sparkline of processed/s with the latest rate beside it, and the wait where the layout samples it: the cells of a glance. A glance of no points has not been sampled yet. */
+function GlanceCells({ glance, waitSampled }: { glance: ThroughputGlance; waitSampled: boolean }) {
   const latest = glance.processedPerSecond.findLast((value) => value !== null);
   const rate = latest === undefined || latest === null ? null : latest.toFixed(2);
   return (
@@ -64,16 +64,18 @@ function GlanceCells({ glance }: { glance: ThroughputGlance }) {
           <span className={MUTED}>no samples yet</span>
         )}
       </Cell>
-      <Cell numeric>
-        {glance.waitSeconds !== null ? (
-          formatDuration(glance.waitSeconds)
-        ) : glance.processedPerSecond.length > 0 ? (
-          <span className={MUTED}>none waiting</span>
-        ) : (
-          // Without a sample the wait is unknown, not zero.
-          <Absent label="not sampled yet" />
-        )}
-      </Cell>
+      {waitSampled && (
+        <Cell numeric>
+          {glance.waitSeconds !== null ? (
+            formatDuration(glance.waitSeconds)
+          ) : glance.processedPerSecond.length > 0 ? (
+            <span className={MUTED}>none waiting</span>
+          ) : (
+            // Without a sample the wait is unknown, not zero.
+            <Absent label="not sampled yet" />
+          )}
+        </Cell>
+      )}
     </>
   );
 }
@@ -88,9 +90,22 @@ function GlanceCells({ glance }: { glance: ThroughputGlance }) {
  * says which and by how much; one whose keys could not be read shows why
  * instead of counts. Queue names are whatever the producers wrote and render
  * as text. The failed and throughput columns are there only where the
- * layout can tell them (`sampled`: its throughput is sampled).
+ * layout can tell them (`sampled`: its throughput is sampled; `waitSampled`:
+ * its samples tell the wait).
  */
-export function QueuesTable({ rows, throughput, sampled, now }: { rows: readonly OverviewQueue[]; throughput: readonly HistoryPoint[]; sampled: boolean; now: number }) {
+export function QueuesTable({
+  rows,
+  throughput,
+  sampled,
+  waitSampled,
+  now,
+}: {
+  rows: readonly OverviewQueue[];
+  throughput: readonly HistoryPoint[];
+  sampled: boolean;
+  waitSampled: boolean;
+  now: number;
+}) {
   const failing = rows.every((row): row is FailingQueue => row.failedRecently !== null) ? rows : null;
   const failed = failing && failedHeading(failing);
   // Ids by position, not by name: queue names are whatever producers wrote.
@@ -112,7 +127,7 @@ export function QueuesTable({ rows, throughput, sampled, now }: { rows: readonly
           {sampled && (
             <>
               <HeaderCell numeric>Processed/s, 15 min</HeaderCell>
-              <HeaderCell numeric>Wait</HeaderCell>
+              {waitSampled && <HeaderCell numeric>Wait</HeaderCell>}
             </>
           )}
         </>
@@ -138,7 +153,7 @@ export function QueuesTable({ rows, throughput, sampled, now }: { rows: readonly
               </Link>
             </Cell>
           )}
-          {sampled && <GlanceCells glance={glanceOf(throughput)} />}
+          {sampled && <GlanceCells glance={glanceOf(throughput)} waitSampled={waitSampled} />}
         </>
       }
     >
@@ -195,7 +210,7 @@ export function QueuesTable({ rows, throughput, sampled, now }: { rows: readonly
               </Link>
             </Cell>
           )}
-          {sampled && <GlanceCells glance={row} />}
+          {sampled && <GlanceCells glance={row} waitSampled={waitSampled} />}
         </tr>
       ))}
     </DataTable>

@@ -1,69 +1,105 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Route } from 'next';
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { jobDetailQuery, type JobPage } from '@/lib/queries/job-detail';
-import type { LiveSnapshot } from '@/lib/queries/live';
-import { jobHref, parseJobId } from '@/lib/routes';
+import { isJobIdAcrossQueues } from '@/lib/layouts/pages';
+import { jobDetailQuery } from '@/lib/queries/job-detail';
+import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
+import { jobHref, jobOfQueueHref, parseJobId, parseJobIdText } from '@/lib/routes';
 
-/** A job id as typed: spaces around it and a leading `#` are allowed. */
-function parseTypedJobId(text: string): number | null {
-  return parseJobId(text.trim().replace(/^#/, ''));
+/**
+ * Which job page the connection's layout has: StaticPHP's job hash page
+ * (ids are whole numbers), or the layout-neutral snapshot (decimal ids
+ * counted per queue, or an application's text ids).
+ */
+export type JobLookup = 'job-detail' | 'job-snapshot';
+
+/** What a lookup found: the page to open, the queues to pick from, or why there is none. */
+type Found = { open: Route } | { pick: { id: string; holders: string[] } } | { problem: string };
+
+function unanswered(id: string, error: string | null | undefined): Found {
+  return { problem: `Cannot look up job ${id}: ${error ?? 'no answer'}` };
 }
 
-/** Why the job's page would show no job, or null when it has one to show. */
-function whyNoJob(id: number, snapshot: LiveSnapshot<JobPage>): string | null {
+/** StaticPHP: the job's page, once a read of the job (the page's own query, so the page opens with it) found it. */
+async function findJobDetail(queryClient: QueryClient, text: string): Promise<Found> {
+  const id = parseJobId(text);
+  if (id === null) return { problem: 'A job id is a whole number above 0.' };
+  const snapshot = await queryClient.fetchQuery(jobDetailQuery(id));
   const page = snapshot.data;
-  if (page === undefined) return `Cannot look up job ${id}: ${snapshot.error ?? 'no answer'}`;
-  if (!('gone' in page)) return null;
+  if (page === undefined) return unanswered(text, snapshot.error);
+  if (!('gone' in page)) return { open: jobHref(id) };
   // Ids are handed out in order, so one above the highest so far was never pushed.
-  return page.id > page.lastId
-    ? `No job ${id}: no such job was ever pushed (the highest id so far is ${page.lastId}).`
-    : `Job ${id} is gone: it finished or was forgotten.`;
+  return {
+    problem: page.id > page.lastId ? `No job ${id}: no such job was ever pushed (the highest id so far is ${page.lastId}).` : `Job ${id} is gone: it finished or was forgotten.`,
+  };
+}
+
+/**
+ * A layout's snapshot by id alone: on a connection of several queues that
+ * each count their own ids (yii2's channels), the one holding it, or the
+ * holders to pick from.
+ */
+async function findJobSnapshot(queryClient: QueryClient, text: string): Promise<Found> {
+  const id = parseJobIdText(text);
+  if (id === null) return { problem: 'A job id is a whole number above 0, or the letters, digits and -_.: of an application’s id.' };
+  const snapshot = await queryClient.fetchQuery(jobSnapshotQuery(id));
+  const answer = snapshot.data;
+  if (answer === undefined) return unanswered(id, snapshot.error);
+  if (isJobIdAcrossQueues(answer)) {
+    return answer.holders.length === 0 ? { problem: `No job ${id} in any queue of this connection (looked in ${answer.searched.join(', ')}).` } : { pick: { id, holders: answer.holders } };
+  }
+  if (answer.status === 'gone') return { problem: `No job ${id}${answer.queue === '' ? '' : ` in ${answer.queue}`}: ${answer.statusText}.` };
+  return { open: jobOfQueueHref(id, answer.queue) };
 }
 
 /**
  * "Go to job": opens a job's page by its id, from any page, once a read of
- * the job (the page's own query, so the page opens with it) found it; a job
- * that is gone or never existed is said here instead of opening a page with
- * nothing on it.
+ * the job found it; a job that is gone or never existed is said here
+ * instead of opening a page with nothing on it, and an id that several of
+ * the connection's queues hold (yii2 counts ids per channel) lists them to
+ * pick from.
  */
-export function GoToJob() {
+export function GoToJob({ lookup }: { lookup: JobLookup }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const inputId = useId();
   const errorId = useId();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [checking, setChecking] = useState<number | null>(null);
+  const [checking, setChecking] = useState<string | null>(null);
+  const [pick, setPick] = useState<{ id: string; holders: string[] } | null>(null);
   // Only the newest lookup answers: an older one that comes back later would tell about an id no longer typed.
-  const lookup = useRef(0);
+  const lookupCount = useRef(0);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const id = parseTypedJobId(text);
-    if (id === null) {
-      setError(text.trim() === '' ? 'Type a job id first.' : 'A job id is a whole number above 0.');
+    const typed = text.trim().replace(/^#/, '');
+    if (typed === '') {
+      setError('Type a job id first.');
       return;
     }
-    const mine = ++lookup.current;
+    const mine = ++lookupCount.current;
     setError(null);
-    setChecking(id);
-    let problem: string | null;
+    setPick(null);
+    setChecking(typed);
+    let found: Found;
     try {
-      problem = whyNoJob(id, await queryClient.fetchQuery(jobDetailQuery(id)));
+      found = await (lookup === 'job-detail' ? findJobDetail : findJobSnapshot)(queryClient, typed);
     } catch (failure) {
-      problem = `Cannot look up job ${id}: ${failure instanceof Error ? failure.message : 'no answer'}`;
+      found = unanswered(typed, failure instanceof Error ? failure.message : undefined);
     }
-    if (mine !== lookup.current) return;
+    if (mine !== lookupCount.current) return;
     setChecking(null);
-    if (problem !== null) {
-      setError(problem);
-      return;
+    if ('problem' in found) setError(found.problem);
+    else if ('pick' in found) setPick(found.pick);
+    else {
+      setText('');
+      router.push(found.open);
     }
-    setText('');
-    router.push(jobHref(id));
   };
 
   return (
@@ -74,15 +110,16 @@ export function GoToJob() {
       <input
         id={inputId}
         type="text"
-        inputMode="numeric"
+        inputMode={lookup === 'job-detail' ? 'numeric' : 'text'}
         autoComplete="off"
         placeholder="id"
         value={text}
         onChange={(event) => {
           setText(event.target.value);
           setError(null);
+          setPick(null);
           setChecking(null);
-          lookup.current++;
+          lookupCount.current++;
         }}
         aria-invalid={error !== null}
         aria-describedby={errorId}
@@ -95,18 +132,38 @@ export function GoToJob() {
         Go
       </button>
       {/* Always in the page, so the message is announced when it appears. */}
-      <p
+      <div
         id={errorId}
         aria-live="polite"
         className={
-          error === null
+          error === null && pick === null
             ? 'sr-only'
             : // Below the box: on its own line while the header wraps, over the page once it is one line.
-              'w-full rounded-md border border-red-300 bg-white px-2 py-1 text-xs text-red-700 lg:absolute lg:top-full lg:left-0 lg:z-10 lg:mt-1 lg:w-auto lg:whitespace-nowrap lg:shadow-md dark:border-red-800 dark:bg-zinc-900 dark:text-red-400'
+              `w-full rounded-md border bg-white px-2 py-1 text-xs lg:absolute lg:top-full lg:left-0 lg:z-10 lg:mt-1 lg:w-auto lg:whitespace-nowrap lg:shadow-md dark:bg-zinc-900 ${
+                error === null ? 'border-zinc-300 text-zinc-800 dark:border-zinc-700 dark:text-zinc-200' : 'border-red-300 text-red-700 dark:border-red-800 dark:text-red-400'
+              }`
         }
       >
-        {error ?? (checking === null ? null : `Looking for job ${checking}…`)}
-      </p>
+        {error ?? (pick !== null ? <QueuesToPick {...pick} onPick={() => setPick(null)} /> : checking === null ? null : `Looking for job ${checking}…`)}
+      </div>
     </form>
+  );
+}
+
+/** An id several queues hold: one link per queue to its job. */
+function QueuesToPick({ id, holders, onPick }: { id: string; holders: string[]; onPick: () => void }) {
+  return (
+    <>
+      <p>Job {id} is in {holders.length} queues, each counting its own ids:</p>
+      <ul aria-label={`Queues holding a job ${id}`} className="mt-1 space-y-0.5">
+        {holders.map((holder) => (
+          <li key={holder}>
+            <Link href={jobOfQueueHref(id, holder)} onClick={onPick} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]">
+              {holder}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Throughput } from '../inspect/throughput';
+import { staticphpThroughput } from '../layouts/staticphp/layout';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
 import { addFailedTotals, mergeThroughput, readFailedTotals, readHistory, RecentHistory, recordThroughput, RESOLUTIONS, ThroughputSampler, totalOf, type ThroughputFigures } from './history';
@@ -30,7 +31,7 @@ describe('throughput history', () => {
     const other = await anotherInstance(queue);
     try {
       await queue.push('mail', 'ok', {});
-      const samplers = [new ThroughputSampler(queue, keys, { lockMs: 5_000 }), new ThroughputSampler(other, keys, { lockMs: 5_000 })];
+      const samplers = [new ThroughputSampler(staticphpThroughput(queue), keys, { lockMs: 5_000 }), new ThroughputSampler(staticphpThroughput(other), keys, { lockMs: 5_000 })];
       const rounds: string[][] = [];
       for (let round = 0; round < 4; round++) {
         if (round > 0) await queue.pushMany(Array.from({ length: round }, () => ({ queue: 'mail', name: 'ok', payload: {} })));
@@ -49,7 +50,7 @@ describe('throughput history', () => {
   it('a new instance continues the same history once the old one stops renewing the lock (a restart keeps history)', async () => {
     const { queue, keys } = await openLayout();
     await queue.push('mail', 'ok', {});
-    const first = new ThroughputSampler(queue, keys, { lockMs: 300 });
+    const first = new ThroughputSampler(staticphpThroughput(queue), keys, { lockMs: 300 });
     expect(await first.tick()).toBe('first-sample');
     await queue.push('mail', 'ok', {});
     expect(await first.tick()).toBe('recorded');
@@ -57,7 +58,7 @@ describe('throughput history', () => {
     // The first instance is gone; the restarted one has a new connection and a new token.
     const restarted = await anotherInstance(queue);
     try {
-      const second = new ThroughputSampler(restarted, keys, { lockMs: 300 });
+      const second = new ThroughputSampler(staticphpThroughput(restarted), keys, { lockMs: 300 });
       expect(await second.tick()).toBe('standby');
       await sleep(400);
       expect(await second.tick()).toBe('first-sample');

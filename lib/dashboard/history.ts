@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sampleThroughput, throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../inspect/throughput';
+import { throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../inspect/throughput';
+import type { ThroughputSource } from '../layouts/adapter';
 import { execPipeline } from '../queue/pipeline';
 import { compareStreamIds, streamIdMs } from '../queue/stream-ids';
 import type { RedisQueue } from '../queue/redis-queue';
@@ -211,7 +212,7 @@ export interface SamplerOptions {
 }
 
 /**
- * Samples one layout's throughput into its history, when it holds the
+ * Samples one layout's throughput (its ThroughputSource) into its history, when it holds the
  * sampler lock. Call tick() every sampling interval. Only one instance
  * holds the lock at a time, so among several dashboards one writes the
  * series and nothing is counted twice; the others stand by and take over
@@ -225,7 +226,7 @@ export class ThroughputSampler {
   private readonly token: string;
 
   constructor(
-    private readonly queue: RedisQueue,
+    private readonly source: ThroughputSource,
     private readonly keys: ThroughputKeys,
     private readonly options: SamplerOptions,
   ) {
@@ -233,8 +234,9 @@ export class ThroughputSampler {
   }
 
   async tick(): Promise<SamplerTick> {
-    const reply = await this.queue.attempt(async () =>
-      assertScriptSucceeded(await this.queue.redis.queuelensHoldSamplerLock(this.keys.sampler, this.token, this.options.lockMs)),
+    const { connection } = this.source;
+    const reply = await connection.attempt(async () =>
+      assertScriptSucceeded(await connection.redis.queuelensHoldSamplerLock(this.keys.sampler, this.token, this.options.lockMs)),
     );
     if ((reply as number[])[0] !== 1) {
       // Whoever holds the lock counts; when this instance takes over it must start from a fresh sample of its own.
@@ -245,15 +247,15 @@ export class ThroughputSampler {
     const previous = this.previous;
     // Cleared first: after a failed sample, counting from an old one would put a long stretch in one 5 s point.
     this.previous = undefined;
-    const sample = await sampleThroughput(this.queue, previous);
+    const sample = await this.source.sample(previous);
     this.previous = sample;
     if (previous === undefined) return 'first-sample';
     const step = throughputBetween(previous, sample);
-    await recordThroughput(this.queue.redis, this.keys, '5s', step);
-    await addFailedTotals(this.queue.redis, this.keys, step);
+    await recordThroughput(connection.redis, this.keys, '5s', step);
+    await addFailedTotals(connection.redis, this.keys, step);
     this.minute = this.minute === undefined ? step : mergeThroughput(this.minute, step);
     if (this.minute.seconds >= RESOLUTIONS['1m'].seconds) {
-      await recordThroughput(this.queue.redis, this.keys, '1m', this.minute);
+      await recordThroughput(connection.redis, this.keys, '1m', this.minute);
       this.minute = undefined;
     }
     return 'recorded';

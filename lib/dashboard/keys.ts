@@ -16,10 +16,18 @@ export interface DashboardKeys {
   readonly sessions: string;
   /** string: the state of one doctor check between its steps, with an expiry (lib/dashboard/doctor-runs.ts) */
   doctorRun(id: string): string;
+  /** hash: one layout doctor check of one connection, its state and the findings it kept, with an expiry (lib/dashboard/layout-doctor-runs.ts) */
+  layoutDoctorRun(connection: string, id: string): string;
 }
 
 export function dashboardKeys(prefix: string): DashboardKeys {
-  return { prefix, audit: `${prefix}audit`, sessions: `${prefix}sessions`, doctorRun: (id) => `${prefix}doctor:${id}` };
+  return {
+    prefix,
+    audit: `${prefix}audit`,
+    sessions: `${prefix}sessions`,
+    doctorRun: (id) => `${prefix}doctor:${id}`,
+    layoutDoctorRun: (connection, id) => `${prefix}layout-doctor:${connection}:${id}`,
+  };
 }
 
 /** The resolutions throughput history is kept at (lib/dashboard/history.ts). */

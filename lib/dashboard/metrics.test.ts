@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleThroughput } from '../inspect/throughput';
+import { staticphpThroughput } from '../layouts/staticphp/layout';
 import { testQueueFactory } from '../queue/test-redis';
 import { formatMetrics } from './metrics';
 
@@ -135,11 +135,13 @@ describe('formatMetrics', () => {
     await queue.complete(job!);
     await queue.reserve(['plain'], 'host:1', 60);
 
+    const source = staticphpThroughput(queue);
     const text = formatMetrics({
       connection: 'main',
-      sample: await sampleThroughput(queue),
-      failedTotals: new Map([[hostile, 4]]),
-      failedJobs: 9,
+      sample: await source.sample(),
+      meaning: source.meaning,
+      failures: { totals: new Map([[hostile, 4]]), jobs: 9 },
+      waitSampled: true,
       alerts: new Map([
         ['*', { waitSeconds: 300 }],
         ['plain', { backlog: 50 }],

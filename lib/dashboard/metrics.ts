@@ -1,4 +1,5 @@
 import type { ThroughputSample } from '../inspect/throughput';
+import type { ThroughputSource } from '../layouts/adapter';
 import { thresholdsFor, type AlertRules } from './alerts';
 
 /** The Content-Type of Prometheus' text exposition format. */
@@ -7,12 +8,14 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
 export interface MetricsInput {
   /** the connection the figures are read on, a label of every series */
   connection: string;
-  /** a fresh sample: backlog, wait and the streams' cumulative counters */
+  /** a fresh sample: backlog, wait and the cumulative counters */
   sample: ThroughputSample;
-  /** failures per queue counted by the sampler since it began (history.ts) */
-  failedTotals: ReadonlyMap<string, number>;
-  /** the failed set's size */
-  failedJobs: number;
+  /** what the counters count on the connection's layout, for the HELP lines */
+  meaning: ThroughputSource['meaning'];
+  /** failures per queue counted by the sampler since it began (history.ts), and the failed set's size; null where the layout keeps no failed jobs */
+  failures: { totals: ReadonlyMap<string, number>; jobs: number } | null;
+  /** false where the layout cannot tell how long a job has waited: no wait series then */
+  waitSampled: boolean;
   /** the connection's alert thresholds, exported beside the figures they limit */
   alerts: AlertRules;
 }
@@ -52,11 +55,13 @@ function formatFamily({ name, type, help, samples }: Family): string {
  * Prometheus reads a counter going down, a stream made again, as a reset)
  * and for failures. Per-queue failures are the sampler's count: the failed
  * set does not say which queue a member belongs to without reading every
- * job, so its size is one gauge for all queues. A queue's alert thresholds
+ * job, so its size is one gauge for all queues. A layout that keeps no
+ * failed jobs, or cannot tell a wait, has those series left out rather than
+ * shown as zeros. A queue's alert thresholds
  * are gauges too, only where set, so an alerting rule can compare the
  * figures with the limits the overview uses.
  */
-export function formatMetrics({ connection, sample, failedTotals, failedJobs, alerts }: MetricsInput): string {
+export function formatMetrics({ connection, sample, meaning, failures, waitSampled, alerts }: MetricsInput): string {
   const perQueue = (name: string, type: Family['type'], help: string, value: (row: ThroughputSample['queues'][number]) => number | null): Family => ({
     name,
     type,
@@ -68,28 +73,26 @@ export function formatMetrics({ connection, sample, failedTotals, failedJobs, al
   });
   const sumStreams = (row: ThroughputSample['queues'][number], of: (stream: { added: number; length: number }) => number) =>
     sample.countersAvailable ? row.streams.reduce((sum, stream) => sum + of({ added: stream.added ?? 0, length: stream.length }), 0) : null;
-  const families: Family[] = [
+  const families: (Family | null)[] = [
     perQueue('queuelens_queue_pending', 'gauge', 'Jobs ready to run: in a stream and not handed out, or delayed and due.', (row) => row.pending),
     perQueue('queuelens_queue_delayed', 'gauge', 'Delayed jobs not due yet.', (row) => row.delayed),
     perQueue('queuelens_queue_reserved', 'gauge', 'Jobs handed to a worker and not settled.', (row) => row.reserved),
-    perQueue('queuelens_queue_wait_seconds', 'gauge', 'How long the oldest job ready and not handed out has waited; 0 when none waits.', (row) => row.waitSeconds ?? 0),
-    perQueue('queuelens_queue_pushed_total', 'counter', 'Entries added to the ready streams (Redis 7 and later).', (row) => sumStreams(row, (stream) => stream.added)),
-    perQueue('queuelens_queue_processed_total', 'counter', 'Entries gone from the ready streams: completed, failed, released or parked (Redis 7 and later).', (row) =>
-      sumStreams(row, (stream) => stream.added - stream.length),
-    ),
-    {
+    waitSampled ? perQueue('queuelens_queue_wait_seconds', 'gauge', 'How long the oldest job ready and not handed out has waited; 0 when none waits.', (row) => row.waitSeconds ?? 0) : null,
+    perQueue('queuelens_queue_pushed_total', 'counter', meaning.pushed, (row) => sumStreams(row, (stream) => stream.added)),
+    perQueue('queuelens_queue_processed_total', 'counter', meaning.processed, (row) => sumStreams(row, (stream) => stream.added - stream.length)),
+    failures && {
       name: 'queuelens_queue_failed_total',
       type: 'counter',
       help: 'Jobs of the queue that failed, as counted by the throughput sampler since its history began.',
-      samples: [...failedTotals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([queue, value]) => ({ labels: { connection, queue }, value })),
+      samples: [...failures.totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([queue, value]) => ({ labels: { connection, queue }, value })),
     },
-    perQueue('queuelens_queue_alert_wait_seconds', 'gauge', 'The wait over which the overview flags the queue (its alert threshold).', (row) =>
-      thresholdsFor(alerts, row.queue).waitSeconds ?? null,
-    ),
+    waitSampled
+      ? perQueue('queuelens_queue_alert_wait_seconds', 'gauge', 'The wait over which the overview flags the queue (its alert threshold).', (row) => thresholdsFor(alerts, row.queue).waitSeconds ?? null)
+      : null,
     perQueue('queuelens_queue_alert_backlog', 'gauge', 'The backlog (pending, delayed and reserved) over which the overview flags the queue (its alert threshold).', (row) =>
       thresholdsFor(alerts, row.queue).backlog ?? null,
     ),
-    { name: 'queuelens_failed_jobs', type: 'gauge', help: 'Jobs in the failed set, every queue together.', samples: [{ labels: { connection }, value: failedJobs }] },
+    failures && { name: 'queuelens_failed_jobs', type: 'gauge', help: 'Jobs in the failed set, every queue together.', samples: [{ labels: { connection }, value: failures.jobs }] },
   ];
-  return `${families.map(formatFamily).join('\n')}\n`;
+  return `${families.filter((family): family is Family => family !== null).map(formatFamily).join('\n')}\n`;
 }

@@ -1,8 +1,9 @@
+import { isAbsent, type QueueLayout } from '../layouts/adapter';
 import type { LogLevel } from '../log-event';
-import { RedisQueue } from '../queue/redis-queue';
 import type { Connection } from './connections';
 import { RecentHistory } from './history';
 import { dashboardKeys, throughputKeys } from './keys';
+import { openOwnLayout } from './sampling';
 
 // On globalThis: the server's start-up (instrumentation) and its routes are
 // bundled apart, and `next dev` re-evaluates modules, but all of them run in
@@ -18,13 +19,13 @@ export function overviewHistoryOf(connection: string): RecentHistory {
 }
 
 /**
- * Reads the overview's 15 minutes of every registered queue, and of all of
- * them together, into its RecentHistory: at start-up, so that the first
+ * Reads the overview's 15 minutes of every queue, and of all of them
+ * together, into its RecentHistory: at start-up, so that the first
  * person to open the overview does not wait for thousands of stream entries
- * to be decoded (about 200–400 ms at 50 queues). Each connection is read
- * on a Redis connection of its own, closed afterwards. Never throws: a
- * connection that cannot be read is logged, and its overview reads cold as
- * before.
+ * to be decoded (about 200–400 ms at 50 queues). Each connection whose
+ * layout has throughput is read on a Redis connection of its own, closed
+ * afterwards. Never throws: a connection that cannot be read is logged, and
+ * its overview reads cold as before.
  */
 export async function warmOverviewHistories({
   connections,
@@ -38,16 +39,17 @@ export async function warmOverviewHistories({
   const keys = dashboardKeys(dashboardPrefix);
   await Promise.all(
     connections.map(async (connection) => {
-      let queue: RedisQueue | undefined;
+      let layout: QueueLayout | undefined;
       try {
-        queue = await RedisQueue.connect(connection.settings, { commandTimeoutMs: connection.settings.timeout * 2500 });
-        const opened = queue;
-        const names = (await opened.attempt(() => opened.redis.smembers(opened.keys.queues))).sort();
-        await opened.attempt(() => overviewHistoryOf(connection.name).read(opened.redis, throughputKeys(keys, opened.keys.prefix), [null, ...names]));
+        layout = await openOwnLayout(connection);
+        const source = layout.throughput;
+        if (isAbsent(source)) return;
+        const names = await source.queueNames();
+        await source.connection.attempt(() => overviewHistoryOf(connection.name).read(source.connection.redis, throughputKeys(keys, source.historyScope), [null, ...names]));
       } catch (error) {
         log('warn', 'could not read the overview’s history at start-up; the first overview reads it', { connection: connection.name, error });
       } finally {
-        await queue?.close();
+        await layout?.close();
       }
     }),
   );

@@ -1,8 +1,18 @@
+import { isAbsent, type QueueLayout } from '../layouts/adapter';
+import { openLayout } from '../layouts/open-layout';
 import type { LogLevel } from '../log-event';
-import { RedisQueue } from '../queue/redis-queue';
 import type { Connection } from './connections';
 import { ThroughputSampler } from './history';
 import { dashboardKeys, throughputKeys } from './keys';
+
+/**
+ * `connection`'s layout over a Redis connection of its own, for a loop that
+ * runs beside the pages (so a slow read never queues behind a page's), with
+ * the pages' command timeout.
+ */
+export function openOwnLayout(connection: Connection): Promise<QueueLayout> {
+  return openLayout(connection.settings, connection.layout, { commandTimeoutMs: connection.settings.timeout * 2500 });
+}
 
 export const DEFAULT_SAMPLE_MS = 5_000;
 /** Faster than this, sampling would cost Redis more than it tells. */
@@ -32,16 +42,17 @@ export interface Sampling {
 }
 
 /**
- * Samples the throughput of every connection every `intervalMs`, each on a
- * Redis connection of its own (so a slow sample never queues behind a page's
- * reads). A failure is logged once and the connection is tried again with
+ * Samples the throughput of every connection whose layout has it (its
+ * ThroughputSource) every `intervalMs`, each on a Redis connection of its
+ * own (so a slow sample never queues behind a page's reads); a layout
+ * without throughput is closed once its connection is made and skipped. A failure is logged once and the connection is tried again with
  * a backoff (doubling, at most a minute), reconnecting when it must; nothing
  * here throws into the server. Ticks never overlap:
  * the next one is scheduled when the last has finished.
  */
 export function startSampling({ connections, dashboardPrefix, intervalMs, log }: SamplingOptions): Sampling {
   const keys = dashboardKeys(dashboardPrefix);
-  const opened = new Map<string, Promise<{ queue: RedisQueue; sampler: ThroughputSampler }>>();
+  const opened = new Map<string, Promise<{ layout: QueueLayout; sampler: ThroughputSampler | null }>>();
   // Per failing connection: failures in a row and when to try again.
   const failing = new Map<string, { failures: number; retryAt: number }>();
   let stopped = false;
@@ -51,10 +62,14 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
   const samplerOf = (connection: Connection) => {
     let open = opened.get(connection.name);
     if (!open) {
-      open = RedisQueue.connect(connection.settings, { commandTimeoutMs: connection.settings.timeout * 2500 }).then((queue) => ({
-        queue,
-        sampler: new ThroughputSampler(queue, throughputKeys(keys, queue.keys.prefix), { lockMs: intervalMs * LOCK_TICKS }),
-      }));
+      open = openOwnLayout(connection).then(async (layout) => {
+        const source = layout.throughput;
+        if (isAbsent(source)) {
+          await layout.close();
+          return { layout, sampler: null };
+        }
+        return { layout, sampler: new ThroughputSampler(source, throughputKeys(keys, source.historyScope), { lockMs: intervalMs * LOCK_TICKS }) };
+      });
       opened.set(connection.name, open);
       open.catch(() => opened.delete(connection.name));
     }
@@ -65,7 +80,7 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
     const outage = failing.get(connection.name);
     if (outage && Date.now() < outage.retryAt) return;
     try {
-      await (await samplerOf(connection)).sampler.tick();
+      await (await samplerOf(connection)).sampler?.tick();
       if (failing.delete(connection.name)) log('info', 'throughput sampling works again', { connection: connection.name });
     } catch (error) {
       // Said once per outage, not every few seconds.
@@ -93,7 +108,7 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
       await running;
       const open = [...opened.values()];
       opened.clear();
-      await Promise.allSettled(open.map(async (opening) => (await opening).queue.close()));
+      await Promise.allSettled(open.map(async (opening) => (await opening).layout.close()));
     },
   };
 }

@@ -108,8 +108,8 @@ async function readQueueNames(queue: RedisQueue, limit: number): Promise<{ names
   return { names: [...names].sort(), count };
 }
 
-/** The size command for a key of `type`. */
-function sizeCommand(type: RedisType): string | null {
+/** The size command for a key of `type`; null for a type without one (none). */
+export function sizeCommand(type: RedisType): string | null {
   switch (type) {
     case 'stream':
       return 'XLEN';
@@ -320,8 +320,22 @@ function pairs(flat: Buffer[]): [Buffer, Buffer][] {
  * the prefix.
  */
 export function readKeyContents(queue: RedisQueue, key: string | Buffer, cursor = '', pageSize = CONTENTS_PAGE_SIZE): Promise<KeyContents> {
+  return readKeyContentsWhere(queue, key, (name) => keyRefusal(name, queue.keys.prefix), cursor, pageSize);
+}
+
+/**
+ * readKeyContents for a layout whose keys are not under one prefix (yii2's
+ * channels): `refuse` says why a key may not be opened, or null when it may.
+ */
+export function readKeyContentsWhere(
+  queue: RedisQueue,
+  key: string | Buffer,
+  refuse: (key: string | Buffer) => string | null,
+  cursor = '',
+  pageSize = CONTENTS_PAGE_SIZE,
+): Promise<KeyContents> {
   return queue.attempt(async () => {
-    const refusal = keyRefusal(key, queue.keys.prefix);
+    const refusal = refuse(key);
     if (refusal !== null) throw new QueueError(refusal, { invalidRequest: true });
     const [type, ttl] = (await execPipeline(queue.redis.pipeline().type(key).ttl(key))) as [string, number];
     const ttlSeconds = ttl >= 0 ? ttl : null;

@@ -10,11 +10,17 @@ import { streamIdMs } from '../queue/stream-ids';
  * samples into counts over the time between them.
  */
 
-/** One priority level's stream at the moment of a sample. */
+/**
+ * One cumulative counter at the moment of a sample: StaticPHP's priority
+ * level streams, one per level; another layout's one per queue (a yii2
+ * channel's `message_id` as `added`, its indexed jobs as `length`). Pushed
+ * is what `added` grew by, processed what `added − length` grew by.
+ */
 export interface StreamCounters {
   level: string;
-  /** XINFO STREAM's `entries-added`: every entry the stream ever got; null before Redis 7.0 */
+  /** every entry the counter ever got (XINFO STREAM's `entries-added`); null before Redis 7.0 */
   added: number | null;
+  /** how many of them are still in */
   length: number;
 }
 

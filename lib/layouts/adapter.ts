@@ -1,9 +1,10 @@
 import type { QueueAttention } from '../dashboard/attention';
 import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from '../queue/job';
+import type { ThroughputSample } from '../inspect/throughput';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
-import type { DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobLineReader, JobSnapshotReader, LineRepairs } from './pages';
+import type { DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -97,6 +98,30 @@ export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is Retried
 }
 
 /**
+ * What a layout's throughput is sampled from: one counter read per queue
+ * (lib/inspect/throughput.ts: cumulative entries added and how many are
+ * still in), the backlog beside it, and the figures the layout cannot give.
+ * The sampler, its history keys and every page that shows throughput use
+ * this alone.
+ */
+export interface ThroughputSource {
+  /** what names the history keys under QueueLens's prefix: dashboards reading the same queues share one sampler and one history */
+  readonly historyScope: string;
+  /** the connection the samples are read over and the history is kept on */
+  readonly connection: RedisQueue;
+  /** the queues a sample covers, sorted */
+  queueNames(): Promise<string[]>;
+  /** one sample of every queue; given the previous one's moment, it also counts the failures since then */
+  sample(previous?: Pick<ThroughputSample, 'at'>): Promise<ThroughputSample>;
+  /** what `pushed` and `processed` count on this layout, in the words of /api/metrics' HELP lines */
+  readonly meaning: { readonly pushed: string; readonly processed: string };
+  /** the failed set, for /api/metrics' gauge; absent where the layout keeps no failed jobs: its samples count none, and no failed figure is shown */
+  readonly failedJobs: Pick<RedisQueue, 'failedCount'> | Absent;
+  /** why the oldest ready job's wait is not sampled (every sample says null); null where it is */
+  readonly waitUnsampled: string | null;
+}
+
+/**
  * One connection's queues as one layout lays them out: what it can tell and
  * what it can do. Callers ask it what it has; none asks which layout it is.
  */
@@ -115,7 +140,7 @@ export interface QueueLayout {
   counts(options?: { everyQueue?: boolean }): Promise<LayoutCounts>;
   readonly attention: Attention | Absent;
   /** the sampled history of processed, pushed and failed jobs, kept under QueueLens's own prefix */
-  readonly throughput: RedisQueue | Absent;
+  readonly throughput: ThroughputSource | Absent;
   readonly failedJobs: FailedJobs | Absent;
   /** QueueLens's own driver and worker for this layout: pushing and running jobs */
   readonly runner: RedisQueue | Absent;
@@ -149,6 +174,8 @@ export interface QueueLayout {
   readonly lineRepairs: LineRepairs | Absent;
   /** the failed jobs page's reads, for every layout that keeps failed jobs (failedJobs retries and forgets them) */
   readonly failedPages: FailedPagesReader | Absent;
+  /** the keys page's table with rows any layout fills (types, sizes, memory, TTL, what each holds) and its census */
+  readonly keyTable: KeyTableReader | Absent;
   close(): Promise<void>;
 }
 
@@ -170,4 +197,5 @@ export type CapabilityName =
   | 'dueTimeline'
   | 'jobSnapshot'
   | 'lineRepairs'
-  | 'failedPages';
+  | 'failedPages'
+  | 'keyTable';

@@ -20,6 +20,6 @@ export function layoutOver(connection: RedisQueue, layout: LayoutSettings): Queu
 }
 
 /** Connects to `redis` and reads it as `layout` says; throws QueueError when the server cannot be reached. */
-export async function openLayout(redis: RedisSettings, layout: LayoutSettings): Promise<QueueLayout> {
-  return layoutOver(await RedisQueue.connect(redis), layout);
+export async function openLayout(redis: RedisSettings, layout: LayoutSettings, options?: { commandTimeoutMs?: number }): Promise<QueueLayout> {
+  return layoutOver(await RedisQueue.connect(redis, options), layout);
 }

@@ -1,6 +1,7 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
 import type { FailedFilter, FailedPage, FailedSearchChunk } from '../inspect/failed';
 import type { Absent } from './adapter';
+import type { KeyContents } from '../inspect/key-layout';
 import type { PhpParse } from './php-serialized';
 
 /**
@@ -183,9 +184,32 @@ export interface JobSnapshot {
   failed?: { at: number; retryCommand: string };
 }
 
-/** One job by its id (decimal for yii2, the application's text for marko); `queue` may be left out when the connection has one queue. Throws QueueError for a bad id or an unknown queue. */
+/**
+ * What a read by id alone answers when the connection's queues each count
+ * their own ids (yii2's channels) and not exactly one of them holds the id:
+ * the queues that do, to pick from, or none.
+ */
+export interface JobIdAcrossQueues {
+  id: string;
+  /** the queues holding a job with this id, in the connection's order; empty when none does */
+  holders: string[];
+  /** every queue looked in */
+  searched: string[];
+}
+
+export function isJobIdAcrossQueues(read: JobSnapshot | JobIdAcrossQueues): read is JobIdAcrossQueues {
+  return 'holders' in read;
+}
+
+/**
+ * One job by its id (decimal for yii2, the application's text for marko).
+ * Without `queue`, on a connection whose queues count ids each on their own,
+ * the id is looked up in each (one existence check per queue, pipelined):
+ * the one holding it is read, else the holders are the answer. Throws
+ * QueueError for a bad id or an unknown queue.
+ */
 export interface JobSnapshotReader {
-  read(id: string, queue?: string): Promise<JobSnapshot>;
+  read(id: string, queue?: string): Promise<JobSnapshot | JobIdAcrossQueues>;
 }
 
 /**
@@ -226,4 +250,86 @@ export interface FailedPagesReader {
   search(filter: FailedFilter, chunk: { offset: number; scanLimit: number }): Promise<FailedSearchChunk>;
   /** the queue names the filter offers, sorted, at most `limit` */
   queueNames(limit: number): Promise<string[]>;
+}
+
+/** A Redis TYPE reply: `none` when the key does not exist. */
+export type KeyType = 'string' | 'list' | 'set' | 'zset' | 'hash' | 'stream' | 'none' | (string & {});
+
+/** One key of a layout's key table, read live. */
+export interface KeyRow {
+  key: string;
+  /** what the layout's driver keeps in it, from the layout's spec */
+  holds: string;
+  /** the queue (yii2: channel) it belongs to; null for a key every queue shares */
+  queue: string | null;
+  expectedType: KeyType;
+  type: KeyType;
+  /** the key exists with a type the driver would not write there */
+  mismatch: boolean;
+  /** LLEN, ZCARD, HLEN, SCARD, XLEN or STRLEN by the key's actual type; null when it does not exist */
+  size: number | null;
+  /** MEMORY USAGE in bytes (sampled); null when it does not exist */
+  memoryBytes: number | null;
+  /** seconds to live; null when the key has no TTL or does not exist */
+  ttlSeconds: number | null;
+  /** the driver writes this key with an expiry (yii2's moving_lock); every other key it never gives one */
+  expires: boolean;
+  /** the key's TTL is not what the driver leaves: a TTL where it sets none, or none on a key it always sets one */
+  ttlWrong: boolean;
+  /** why part of this key could not be read */
+  error?: string;
+}
+
+/** A layout's keys as the keys page shows them. */
+export interface KeyTable {
+  /** what the table covers, e.g. "channel queue" or "prefix marko:" */
+  scope: string;
+  /** which keys the table lists and which the census counts instead */
+  description: string;
+  keys: KeyRow[];
+  /** what the table left out (queues beyond the first ones), in words; null when nothing */
+  cut: string | null;
+  mismatches: number;
+  ttlWrong: number;
+  /** what the census walks and counts, in words */
+  censusScope: string;
+}
+
+/** A key the census names, with its type (the text of the key; names that are not UTF-8 show `\xNN`). */
+export interface NamedKey {
+  key: string;
+  type: KeyType;
+}
+
+/**
+ * One step of a layout's census: one bounded SCAN step over one of its
+ * patterns, the keys it returned counted by what they are to the layout.
+ */
+export interface LayoutCensusStep {
+  /** what to send next; '0' when the census is complete */
+  cursor: string;
+  done: boolean;
+  /** keys this step returned */
+  keys: number;
+  /** keys that belong to the layout, by what they are (e.g. "Job hashes": 12), in the order a page shows them */
+  tallies: Record<string, number>;
+  /** keys named like the layout's but of another type (the first of them) */
+  wrongType: NamedKey[];
+  /** keys under the patterns that the driver never creates */
+  strangerCount: number;
+  /** the first of them */
+  strangers: NamedKey[];
+  /** DBSIZE: every key of the database, for a rough progress figure */
+  dbSize: number;
+  /** how many SCAN walks of the database the census makes (one per pattern) */
+  walks: number;
+}
+
+/** A layout's keys table and its census, for the keys page. */
+export interface KeyTableReader {
+  read(): Promise<KeyTable>;
+  /** one bounded census step from `cursor` ('0' to start). Throws QueueError for a cursor it did not give. */
+  censusStep(cursor: string): Promise<LayoutCensusStep>;
+  /** one bounded page of a key of the layout (under its prefix or a channel's name); throws QueueError for any other key */
+  contents(key: string | Buffer, cursor: string): Promise<KeyContents>;
 }

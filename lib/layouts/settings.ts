@@ -81,11 +81,3 @@ export function layoutSettingsFromEnv(env: Readonly<Record<string, string | unde
   const channels = env.QUEUE_CHANNELS ? namesFrom(env.QUEUE_CHANNELS, 'QUEUE_CHANNELS', 'channel names') : [DEFAULT_YII2_CHANNEL];
   return layout === 'yii2-ng' ? { layout, channels, ng: { ...DEFAULT_YII2_NG_SETTINGS } } : { layout: 'yii2', channels };
 }
-
-/**
- * Whether the dashboard samples a connection's throughput: from StaticPHP's
- * counters. yii2-queue records no finished or failed jobs to sample.
- */
-export function hasSampledThroughput(layout: LayoutSettings): boolean {
-  return layout.layout === 'staticphp';
-}

@@ -4,7 +4,7 @@ import type { ServerInfo } from '../inspect/server-info';
 import type { QueueStats } from '../queue/redis-queue';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
-import type { HistoryPoint, ThroughputGlance } from './throughput';
+import type { HistoryPoint, ThroughputGaps, ThroughputGlance } from './throughput';
 
 /** One queue's row on the overview: its counts, its throughput at a glance, the alert thresholds it is over and what needs attention. */
 export interface OverviewQueue extends QueueStats, ThroughputGlance {
@@ -20,6 +20,8 @@ export interface OverviewAbsent {
   failedJobs?: string;
   attention?: string;
   throughput?: string;
+  /** what the sampled throughput does not hold, where it is sampled */
+  throughputGaps?: ThroughputGaps;
 }
 
 /** GET /api/overview: every registered queue's row, empty ones included, the failed count, the Redis server's facts and every queue's throughput together over the last 15 minutes. */

@@ -16,12 +16,19 @@ export function chartRangeFromParam(value: string | null | undefined): HistoryRa
   return CHART_RANGES.find((range) => range === value) ?? DEFAULT_CHART_RANGE;
 }
 
+/** The figures a layout's throughput samples do not hold, each with the sentence shown instead (and left out of charts and tables). */
+export interface ThroughputGaps {
+  failed?: string;
+  wait?: string;
+}
+
 /** GET /api/queues/{queue}/history?range=: one queue's throughput points over the range, oldest first. */
 export interface QueueHistory {
   queue: string;
   range: HistoryRange;
   resolution: HistoryResolution;
   points: HistoryPoint[];
+  gaps: ThroughputGaps;
 }
 
 /** A queue's throughput at a glance, as the overview's row shows it: processed/s over the last 15 minutes, oldest first, and the wait at the latest sample. */

@@ -91,6 +91,28 @@ describe('a job id beyond 2^53, written by PHP', () => {
     expect(await queue.redis.hget(queue.keys.job(BEYOND_DOUBLES), 'reserved_by')).toBe('w:1');
     expect(await pendingCount(queue, '0')).toBe(1);
   });
+
+  it('is never named by its rounded number: retry and forget refuse it, leave the job that number names alone, and reach it by its text', async () => {
+    const queue = await openQueue();
+    const { keys, redis } = queue;
+    // Two failed neighbours, as ids counted up past 2^53 leave them: Number('…993') is …992, the other job.
+    for (const id of [ROUNDED, BEYOND_DOUBLES]) {
+      await redis.hset(keys.job(id), { queue: 'mail', name: `job ${id}`, payload: '{}', attempts: '1', max_attempts: '1', priority: '0', entry: '', error: 'boom' });
+      await redis.zadd(keys.failed, 1, id);
+    }
+    const rounded = Number(BEYOND_DOUBLES);
+    await expect(queue.retryFailed([rounded])).rejects.toThrow(`A job id must be a whole number from 1 to 2^53 - 1, got ${ROUNDED}`);
+    await expect(queue.forgetFailed(rounded, null)).rejects.toThrow(/past that a JS number has been rounded/);
+    await expect(queue.forgetFailedIds([1, rounded])).rejects.toThrow(/past that a JS number has been rounded/);
+    expect(await redis.zrange(keys.failed, '0', '-1')).toEqual([ROUNDED, BEYOND_DOUBLES]);
+    expect(await redis.hget(keys.job(ROUNDED), 'error')).toBe('boom');
+
+    // Retrying every failed job reads the ids as text: each is requeued on its own key.
+    await queue.retryFailed(null);
+    const entries = await redis.xrange(keys.stream('mail', 0), '-', '+');
+    expect(entries.map(([, fields]) => fields[1]).sort()).toEqual([ROUNDED, BEYOND_DOUBLES]);
+    for (const id of [ROUNDED, BEYOND_DOUBLES]) expect(await redis.hget(keys.job(id), 'name')).toBe(`job ${id}`);
+  });
 });
 
 describe('levelOf', () => {

@@ -73,6 +73,20 @@ function assertInteger(value: number, what: string, min: number): void {
   if (!Number.isSafeInteger(value) || value < min) throw new QueueError(`${what} must be a whole number of at least ${min}, got ${value}`);
 }
 
+/**
+ * A job id given as a JS number names j:{id} only while it is exact: past
+ * 2^53 (a PHP id is 64-bit) it has been rounded to a neighbour's id on its
+ * way here, so it is refused rather than acted on. Ids read from Redis travel
+ * as their text instead (retryOldestFailed, forgetOldestFailed).
+ */
+function assertExactJobIds(ids: readonly number[]): void {
+  for (const id of ids) {
+    if (!Number.isSafeInteger(id) || id < 1) {
+      throw new QueueError(`A job id must be a whole number from 1 to 2^53 - 1, got ${id}: past that a JS number has been rounded and would name another job`);
+    }
+  }
+}
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -460,6 +474,7 @@ export class RedisQueue {
    */
   async retryFailed(ids: readonly number[] | null, maxAttempts?: number): Promise<RetryOutcome> {
     if (maxAttempts !== undefined) assertInteger(maxAttempts, 'max attempts', 1);
+    assertExactJobIds(ids ?? []);
     const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [] };
     const add = (step: RetryOutcome) => {
       outcome.requeued.push(...step.requeued);
@@ -513,6 +528,7 @@ export class RedisQueue {
 
   /** Forgets these ids, BATCH_SIZE per script call; ids not in the failed set are left alone. */
   async forgetFailedIds(ids: readonly number[]): Promise<number> {
+    assertExactJobIds(ids);
     return this.attempt(async () => {
       let forgotten = 0;
       for (const batch of chunks(ids, BATCH_SIZE)) forgotten += await this.forget(batch);

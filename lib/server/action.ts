@@ -66,7 +66,7 @@ async function prepare<Schema extends z.ZodType>(needed: Role, schema: Schema, i
 /** Runs `body` with the connection's layout's `name`; `queue` is the connection, where the audit log is kept. */
 async function run<Name extends CapabilityName, Input, T extends object>(
   name: Name,
-  body: (input: Input, capability: Capability<Name>) => Promise<T>,
+  body: (input: Input, capability: Capability<Name>, connection: Connection) => Promise<T>,
   input: Input,
   connection: Connection,
 ): Promise<{ ok: true; value: T; queue: RedisQueue } | { ok: false; error: string; queue?: RedisQueue }> {
@@ -76,7 +76,7 @@ async function run<Name extends CapabilityName, Input, T extends object>(
     queue = layout.connection;
     const capability = layout[name];
     if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, queue };
-    return { ok: true, value: await body(input, capability as Capability<Name>), queue };
+    return { ok: true, value: await body(input, capability as Capability<Name>, connection), queue };
   } catch (error) {
     if (error instanceof QueueError) return { ok: false, error: error.message, queue };
     logEvent('error', 'a server action failed unexpectedly', { error });
@@ -95,7 +95,8 @@ async function run<Name extends CapabilityName, Input, T extends object>(
 export function queueAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
   name: Name,
   schema: Schema,
-  body: (input: z.output<Schema>, capability: Capability<Name>) => Promise<T>,
+  /** `connection` is the one the action runs on, for what QueueLens keeps per connection */
+  body: (input: z.output<Schema>, capability: Capability<Name>, connection: Connection) => Promise<T>,
   audit: AuditDescription<z.output<Schema>, T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
@@ -133,12 +134,36 @@ function entryOf(access: Access, connection: Connection, action: AuditedAction, 
 export function queueReadAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
   name: Name,
   schema: Schema,
-  body: (input: z.output<Schema>, capability: Capability<Name>) => Promise<T>,
+  body: (input: z.output<Schema>, capability: Capability<Name>, connection: Connection) => Promise<T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
     const prepared = await prepare('viewer', schema, input, requested);
     if (!prepared.ok) return { ok: false, error: prepared.error };
     const outcome = await run(name, body, prepared.input, prepared.connection);
     return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
+  };
+}
+
+/**
+ * A server action for operators that reads the connection's Redis itself,
+ * below any layout (the Connect page's detection walk): refused to viewers
+ * and on read-only connections as a change would be, because it walks the
+ * whole keyspace and shows other applications' key names; not audited, as
+ * it changes nothing.
+ */
+export function operatorReadAction<Schema extends z.ZodType, T extends object>(
+  schema: Schema,
+  body: (input: z.output<Schema>, queue: RedisQueue, connection: Connection) => Promise<T>,
+): ServerAction<z.input<Schema>, T> {
+  return async (input, requested) => {
+    const prepared = await prepare('operator', schema, input, requested);
+    if (!prepared.ok) return { ok: false, error: prepared.error };
+    try {
+      return { ok: true, ...(await body(prepared.input, await getQueue(prepared.connection), prepared.connection)) };
+    } catch (error) {
+      if (error instanceof QueueError) return { ok: false, error: error.message };
+      logEvent('error', 'a server action failed unexpectedly', { error });
+      return { ok: false, error: UNEXPECTED };
+    }
   };
 }

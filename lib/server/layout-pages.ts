@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { DueTimeline, ExpiringReservationsPage, JobLine, JobSnapshot } from '@/lib/layouts/pages';
+import type { DueTimeline, ExpiringReservationsPage, JobIdAcrossQueues, JobLine, JobSnapshot } from '@/lib/layouts/pages';
 import { readCapability, type ReadResult } from './queue';
 
 /** `?page=N` of a paged list, from 1. */
@@ -31,7 +31,7 @@ export function readDueTimelinePage(queue: string): Promise<ReadResult<DueTimeli
   return readCapability('dueTimeline', (timeline) => timeline.read(queue), ['due', queue]);
 }
 
-/** One job by its decimal id (of `queue`, when the connection has several), for GET /api/jobs/{id}/snapshot and the job page's prefetch. */
-export function readJobSnapshotPage(id: string, queue?: string): Promise<ReadResult<JobSnapshot>> {
+/** One job by its id (of `queue`; without one, looked up in each of the connection's queues), for GET /api/jobs/{id}/snapshot, the job page's prefetch and "Go to job". */
+export function readJobSnapshotPage(id: string, queue?: string): Promise<ReadResult<JobSnapshot | JobIdAcrossQueues>> {
   return readCapability('jobSnapshot', (snapshot) => snapshot.read(id, queue), ['job-snapshot', id, queue ?? '']);
 }

@@ -1,21 +1,22 @@
 import 'server-only';
 import { readFailedTotals } from '@/lib/dashboard/history';
 import { formatMetrics } from '@/lib/dashboard/metrics';
-import { sampleThroughput } from '@/lib/inspect/throughput';
-import type { QueueCounts } from '@/lib/layouts/adapter';
+import { isAbsent, type QueueCounts } from '@/lib/layouts/adapter';
 import { readCapability, readLayout, type ReadResult } from './queue';
 import { throughputKeysOf } from './throughput';
 
 /** GET /api/metrics: every queue's figures in the Prometheus text format, read fresh (a scrape is its own sample). */
 export function readMetrics(): Promise<ReadResult<string>> {
-  return readCapability('throughput', async (queue, connection) => {
-    const keys = throughputKeysOf(queue);
-    const [sample, failedTotals, failedJobs] = await Promise.all([
-      sampleThroughput(queue),
-      queue.attempt(() => readFailedTotals(queue.redis, keys)),
-      queue.failedCount(),
+  return readCapability('throughput', async (source, connection) => {
+    const { failedJobs: failedSet, connection: redis } = source;
+    // A layout that keeps no failed jobs has no failure figures to export, rather than zeros that look counted.
+    const [sample, failures] = await Promise.all([
+      source.sample(),
+      isAbsent(failedSet)
+        ? null
+        : Promise.all([redis.attempt(() => readFailedTotals(redis.redis, throughputKeysOf(source))), failedSet.failedCount()]).then(([totals, jobs]) => ({ totals, jobs })),
     ]);
-    return formatMetrics({ connection: connection.name, sample, failedTotals, failedJobs, alerts: connection.alerts });
+    return formatMetrics({ connection: connection.name, sample, failures, meaning: source.meaning, waitSampled: source.waitUnsampled === null, alerts: connection.alerts });
   });
 }
 

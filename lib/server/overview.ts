@@ -4,7 +4,7 @@ import { isAbsent } from '@/lib/layouts/adapter';
 import { readServerInfo } from '@/lib/inspect/server-info';
 import type { Overview, OverviewAbsent } from '@/lib/queries/overview';
 import { readLayout, type ReadResult } from './queue';
-import { readThroughputGlance } from './throughput';
+import { gapsOf, readThroughputGlance } from './throughput';
 
 const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
 
@@ -30,7 +30,7 @@ export function readOverview(): Promise<ReadResult<Overview>> {
     const absent: OverviewAbsent = {
       ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
       ...(isAbsent(marking) ? { attention: marking.absent } : {}),
-      ...(isAbsent(sampled) ? { throughput: sampled.absent } : {}),
+      ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
     };
     const queues = counts.map((row, index) => {
       const glance = throughput?.queues[index] ?? NO_GLANCE;

@@ -119,12 +119,21 @@ export function getQueue(connection: Connection): Promise<RedisQueue> {
   return opening;
 }
 
+/** Each open Redis connection's layout adapter, built once: a page asks for it twice (whether it has a capability, then the read). */
+const layouts = new WeakMap<RedisQueue, QueueLayout>();
+
 /**
  * The queues of `connection` as its layout lays them out, over the shared
  * Redis connection of getQueue (an adapter holds no connection of its own).
  */
 export async function getLayout(connection: Connection): Promise<QueueLayout> {
-  return layoutOver(await getQueue(connection), connection.layout);
+  const queue = await getQueue(connection);
+  let layout = layouts.get(queue);
+  if (layout === undefined) {
+    layout = layoutOver(queue, connection.layout);
+    layouts.set(queue, layout);
+  }
+  return layout;
 }
 
 /** Closes every open connection, for a graceful shutdown. */

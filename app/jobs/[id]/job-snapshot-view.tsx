@@ -10,11 +10,11 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Note } from '@/components/ui/note';
 import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
-import type { JobSnapshot, LineRepairOffer } from '@/lib/layouts/pages';
+import { isJobIdAcrossQueues, type JobIdAcrossQueues, type JobSnapshot, type LineRepairOffer } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { removeLineJob } from '../../queues/[queue]/line-actions';
-import { failedHref, overviewHref, queueHref } from '@/lib/routes';
+import { failedHref, jobOfQueueHref, overviewHref, queueHref } from '@/lib/routes';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
 function Facts({ snapshot }: { snapshot: JobSnapshot }) {
@@ -111,15 +111,49 @@ function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
   );
 }
 
+/** An id asked for without its queue, on a connection whose queues each count their own ids: the queues holding it to pick from, or that none does. */
+function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
+  const { id, holders, searched } = across;
+  if (holders.length === 0) {
+    return (
+      <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+        <p className="font-semibold">No queue of this connection holds a job {id}.</p>
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400 [overflow-wrap:anywhere]">
+          Looked in {searched.join(', ')}: it finished, was removed, or was never pushed.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <Section
+      title="In several queues"
+      description={`Each queue counts its own job ids, and ${holders.length === searched.length ? `every queue of this connection holds a job ${id}` : `${holders.length} of the ${searched.length} queues of this connection hold a job ${id}`}: pick one.`}
+    >
+      <ul aria-label={`Queues holding a job ${id}`} className="list-disc space-y-1 pl-5 text-sm">
+        {holders.map((holder) => (
+          <li key={holder}>
+            <Link href={jobOfQueueHref(id, holder)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]">
+              Job {id} of <span className="font-mono">{holder}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
 /**
  * One job of a layout without StaticPHP's job hashes, live: where it is, its
  * figures, its message decoded as a tree and (when the layout offers it)
- * removing it.
+ * removing it; asked for without its queue on a connection of several, the
+ * queues holding the id.
  */
 export function JobSnapshotView({ id, queue, repairs }: { id: string; queue?: string; repairs: LineRepairOffer }) {
   const mayChange = useChangePermission().allowed && repairs.remove === null;
   const view = useLiveQuery(jobSnapshotQuery(id, queue));
-  const snapshot = view.data;
+  const answer = view.data;
+  const across = answer !== undefined && isJobIdAcrossQueues(answer) ? answer : null;
+  const snapshot = answer === undefined || isJobIdAcrossQueues(answer) ? undefined : answer;
   const shownQueue = snapshot?.queue ?? queue;
   return (
     <div className="space-y-8">
@@ -140,7 +174,9 @@ export function JobSnapshotView({ id, queue, repairs }: { id: string; queue?: st
         {snapshot?.name && <p className="font-mono text-sm text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{snapshot.name}</p>}
       </div>
       <LiveErrorBanner title={`Cannot read job ${id}`} view={view} />
-      {snapshot === undefined ? (
+      {across !== null ? (
+        <QueuesHolding across={across} />
+      ) : snapshot === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the job…</p>
       ) : snapshot.failed ? (
         <FailedSnapshot snapshot={snapshot} failed={snapshot.failed} />

@@ -2,6 +2,7 @@
 
 import type { Route } from 'next';
 import Link from 'next/link';
+import { QueueThroughput } from '@/components/charts/queue-throughput';
 import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
 import { PageLinks } from '@/components/layouts/page-links';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
@@ -11,6 +12,7 @@ import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { PAGE_ROWS, type LineSection } from '@/lib/layouts/pages';
 import { jobLineQuery } from '@/lib/queries/layout-pages';
+import type { HistoryRange } from '@/lib/queries/throughput';
 import { delayedOfQueueHref, overviewHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
 
 function linePageHref(queue: string, page: number): Route {
@@ -64,9 +66,10 @@ function SectionTable({ queue, section }: { queue: string; section: LineSection 
 /**
  * A queue's page for a layout without StaticPHP's queue detail: its waiting
  * jobs in the order they run, a page at a time, and what joins the line
- * next; live.
+ * next; live. `chartRange` is the throughput chart's range, null where the
+ * layout samples no throughput.
  */
-export function JobLineView({ name, page }: { name: string; page: number }) {
+export function JobLineView({ name, page, chartRange }: { name: string; page: number; chartRange: HistoryRange | null }) {
   const view = useLiveQuery(jobLineQuery(name, page));
   const line = view.data;
   return (
@@ -99,6 +102,7 @@ export function JobLineView({ name, page }: { name: string; page: number }) {
               <Stat key={section.title} label={section.title} value={section.total} />
             ))}
           </div>
+          {chartRange !== null && <QueueThroughput queue={line.queue} initialRange={chartRange} />}
           {line.sections.map((section) => (
             <Section key={section.title} title={section.title} description={section.description}>
               {section.rows.length > 0 ? <SectionTable queue={line.queue} section={section} /> : <EmptyList>{section.total > 0 ? 'No rows on this page.' : 'No job is waiting.'}</EmptyList>}

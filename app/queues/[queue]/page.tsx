@@ -5,7 +5,7 @@ import type { Metadata } from 'next';
 import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
 import { jobLineQuery } from '@/lib/queries/layout-pages';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
-import { chartRangeFromParam, queueHistoryQuery } from '@/lib/queries/throughput';
+import { chartRangeFromParam, queueHistoryQuery, type HistoryRange } from '@/lib/queries/throughput';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
 import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
@@ -35,7 +35,7 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const range = chartRangeFromParam(typeof rangeParam === 'string' ? rangeParam : null);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
-  if ((await absentCapability('queueDetail')) !== null) return <JobLinePage name={name} page={pageParams.safeParse(await searchParams).data?.page ?? 1} />;
+  if ((await absentCapability('queueDetail')) !== null) return <JobLinePage name={name} page={pageParams.safeParse(await searchParams).data?.page ?? 1} chartRange={range} />;
   const queryClient = getQueryClient();
   await Promise.all([
     prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name)),
@@ -50,15 +50,18 @@ export default async function QueuePage({ params, searchParams }: Props) {
   );
 }
 
-/** The queue's page for a layout without StaticPHP's queue detail: its line, when it has one. */
-async function JobLinePage({ name, page }: { name: string; page: number }) {
-  const lacks = await absentCapability('jobLine');
+/** The queue's page for a layout without StaticPHP's queue detail: its line, when it has one, and its throughput where the layout samples it. */
+async function JobLinePage({ name, page, chartRange }: { name: string; page: number; chartRange: HistoryRange }) {
+  const [lacks, unsampled] = await Promise.all([absentCapability('jobLine'), absentCapability('throughput')]);
   if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, jobLineQuery(name, page), () => readJobLinePage(name, page));
+  await Promise.all([
+    prefetchLiveQuery(queryClient, jobLineQuery(name, page), () => readJobLinePage(name, page)),
+    unsampled === null && prefetchLiveQuery(queryClient, queueHistoryQuery(name, chartRange), () => readQueueHistory(name, chartRange)),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobLineView name={name} page={page} />
+      <JobLineView name={name} page={page} chartRange={unsampled === null ? chartRange : null} />
     </HydrationBoundary>
   );
 }

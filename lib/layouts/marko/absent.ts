@@ -4,10 +4,10 @@ export const MARKO_ABSENT = {
   holder: 'marko/queue-redis records no holder: a reservation says only when it expires',
   attention: 'QueueLens does not mark marko queues that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample marko throughput yet: marko/queue-redis records no finished jobs',
-  steppedDoctor: 'QueueLens does not check marko queues on this page yet: run queuelens doctor --layout marko --prefix PREFIX',
+  steppedDoctor: 'marko has no StaticPHP doctor state: the doctor page runs marko’s own check',
   queueDetail: 'A marko queue has no priority levels or throughput: its page lists its ready jobs',
   reservations: 'marko/queue-redis records no holder, and QueueLens does not release or fail its reservations: its page lists them with their expiry',
   delayedTimeline: 'marko/queue-redis has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobDetail: 'marko jobs are no StaticPHP job hashes: their page shows the hash’s fields and the signed payload decoded',
-  keyLayout: 'QueueLens does not map marko’s keys yet',
+  keyLayout: 'marko has no StaticPHP key layout: the keys page lists its own keys',
 } as const;

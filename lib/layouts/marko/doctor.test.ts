@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAbsent } from '../adapter';
-import { checkMarko, LIST_SEARCH_LIMIT, repairMarko } from './doctor';
+import { LIST_SEARCH_LIMIT, markoDoctor, repairMarko, type MarkoFinding } from './doctor';
 import { MAIL_JOB, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();
@@ -8,7 +8,7 @@ const openMarko = testMarkoFactory();
 /** The check over the layout's keys, every queue found by SCAN. */
 async function openChecked() {
   const opened = await openMarko();
-  return { ...opened, check: (onProgress?: (line: string) => void) => checkMarko(opened.queue, opened.keys, null, onProgress) };
+  return { ...opened, check: (onProgress?: (line: string) => void) => markoDoctor(opened.queue, opened.keys, null).check(onProgress) as Promise<MarkoFinding[]> };
 }
 
 describe("marko's doctor", () => {

@@ -1,4 +1,4 @@
-import { findingId, type Finding, type Severity } from '../../inspect/doctor-kinds';
+import type { Finding, Severity } from '../../inspect/doctor-kinds';
 import { nodeServingPrefix } from '../../queue/client';
 import { QueueError } from '../../queue/errors';
 import { execPipeline, settlePipeline } from '../../queue/pipeline';
@@ -302,19 +302,6 @@ export function startMarkoDoctor(): MarkoDoctorState {
   return { phase: 'queues', cursor: '0', index: 0, queues: [], seenReady: {}, readyNotKept: [], unsearched: {}, examined: 0, steps: 0 };
 }
 
-/** The whole marko check, step after step; findings deduplicated. */
-export async function checkMarko(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, onProgress?: (progress: string) => void): Promise<MarkoFinding[]> {
-  let state = startMarkoDoctor();
-  const findings = new Map<string, MarkoFinding>();
-  for (;;) {
-    const step = await markoDoctorStep(queue, keys, names, state);
-    for (const item of step.findings) findings.set(findingId(item), item);
-    state = step.state;
-    onProgress?.(describeMarkoProgress(state));
-    if (step.done) return [...findings.values()];
-  }
-}
-
 /** Applies marko repairs, each its own script that re-checks first: true where it changed something. */
 export function repairMarko(queue: RedisQueue, keys: MarkoKeys, repairs: readonly MarkoRepair[]): Promise<boolean[]> {
   return queue.attempt(async () => {
@@ -330,5 +317,13 @@ export function repairMarko(queue: RedisQueue, keys: MarkoKeys, repairs: readonl
 
 /** The check and its repairs for marko queues under `keys.prefix`. */
 export function markoDoctor(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null): LayoutDoctor {
-  return layoutDoctor((onProgress) => checkMarko(queue, keys, names, onProgress), (repairs) => repairMarko(queue, keys, repairs));
+  return layoutDoctor({
+    kinds: MARKO_FINDING_KINDS,
+    start: startMarkoDoctor,
+    step: async (state: MarkoDoctorState) => {
+      const step = await markoDoctorStep(queue, keys, names, state);
+      return { ...step, progress: describeMarkoProgress(step.state) };
+    },
+    apply: (repairs) => repairMarko(queue, keys, repairs),
+  });
 }

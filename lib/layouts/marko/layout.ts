@@ -5,9 +5,9 @@ import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
 import { markoFailedPages, MarkoFailedJobs } from './failed';
 import { MarkoKeys } from './keys';
-import { markoLineRepairs } from './repairs';
+import { markoKeyTable } from './key-table';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
-
+import { markoLineRepairs } from './repairs';
 
 export interface MarkoLayoutSettings {
   prefix: string;
@@ -30,6 +30,7 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
 } {
   const keys = new MarkoKeys(settings.prefix);
   const failedJobs = new MarkoFailedJobs(connection, keys);
+  const queueNames = markoQueueNames(connection, keys, settings.queues);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
   return {
     name: 'marko',
@@ -50,11 +51,12 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     jobDetail: { absent: MARKO_ABSENT.jobDetail },
     keyLayout: { absent: MARKO_ABSENT.keyLayout },
     jobLine: markoJobLine(connection, keys),
-    expiringReservations: markoExpiringReservations(connection, keys, markoQueueNames(connection, keys, settings.queues), settings.retryAfter),
+    expiringReservations: markoExpiringReservations(connection, keys, queueNames, settings.retryAfter),
     dueTimeline: markoDueTimeline(connection, keys),
     jobSnapshot: markoJobSnapshot(connection, keys),
     lineRepairs: markoLineRepairs(connection, keys, settings.queues),
     failedPages: markoFailedPages(failedJobs, async () => (await readMarkoCounts(connection, keys, settings.queues)).queues.map((counts) => counts.queue)),
+    keyTable: markoKeyTable(connection, keys, queueNames),
     close: () => connection.close(),
   };
 }

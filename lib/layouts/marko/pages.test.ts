@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobSnapshotReader } from '../pages';
+import { snapshotsOrThrow } from '../test-pages';
 import { MARKO_ABSENT } from './absent';
 import { MARKO_GONE } from './pages';
 import { UNVERIFIED_SIGNATURE } from './payload';
@@ -86,7 +87,7 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
 
   it('shows a job’s every hash field, its signed payload in parts and the job as a tree, unverified, where it is as it moves, and gone once completed', async () => {
     const { layout, worker, redis, keys } = await openMarko({ retryAfter: 90 });
-    const snapshot = present<JobSnapshotReader>(layout.jobSnapshot);
+    const snapshot = snapshotsOrThrow(present<JobSnapshotReader>(layout.jobSnapshot));
     const id = await worker.push('mail', { className: 'App\\Jobs\\SendMail', data: { to: '<b>a@example.com</b>' } });
     await redis.hset(keys.job(id), 'unique_lock', 'abc');
     const ready = await snapshot.read(id);
@@ -115,7 +116,7 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
   it('says a hash in no structure is unsearched, and one with no signed payload is shown as stored', async () => {
     const { layout, redis, keys } = await openMarko();
     await redis.hset(keys.job('orphan'), 'queue', 'mail', 'payload', 'not signed');
-    const orphan = await present<JobSnapshotReader>(layout.jobSnapshot).read('orphan');
+    const orphan = await snapshotsOrThrow(present<JobSnapshotReader>(layout.jobSnapshot)).read('orphan');
     expect(orphan).toMatchObject({ status: 'unsearched', places: [], name: null });
     expect(orphan.message).toMatchObject({ problem: expect.stringMatching(/^no field of the hash holds a signed payload/), data: { kind: 'text', text: 'not signed', cut: false } });
     expect(orphan.message).not.toHaveProperty('notice');

@@ -1,15 +1,33 @@
+import { FINDING_KINDS } from '../../inspect/doctor-kinds';
 import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { describeProgress, runDoctor } from '../../inspect/doctor';
+import { describeProgress, doctorStep, startDoctor } from '../../inspect/doctor';
 import { readFailedPage, searchFailed } from '../../inspect/failed';
 import { readQueueNames } from '../../inspect/reservations';
+import { sampleThroughput } from '../../inspect/throughput';
 import { applyRepairs } from '../../queue/doctor-repairs';
-import type { QueueLayout } from '../adapter';
+import type { QueueLayout, ThroughputSource } from '../adapter';
 import { LAYOUT_TITLES } from '../adapter';
 import { layoutDoctor } from '../layout-doctor';
 
 /** The layout-neutral pages are for layouts without the driver's own: StaticPHP's pages show more. */
 const DRIVER_PAGES_INSTEAD = 'A StaticPHP connection has its driver’s own, fuller page for this';
+
+/** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
+export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
+  return {
+    historyScope: queue.keys.prefix,
+    connection: queue,
+    queueNames: () => queue.queueNames(),
+    sample: (previous) => sampleThroughput(queue, previous),
+    meaning: {
+      pushed: 'Entries added to the ready streams (Redis 7 and later).',
+      processed: 'Entries gone from the ready streams: completed, failed, released or parked (Redis 7 and later).',
+    },
+    failedJobs: queue,
+    waitUnsampled: null,
+  };
+}
 
 /**
  * StaticPHP's QueueRedis: QueueLens's own wire-compatible driver does all of
@@ -25,13 +43,18 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       return { queues, failed };
     },
     attention: { read: (counts, failed, rules) => readQueueAttention(queue, counts, failed, rules) },
-    throughput: queue,
+    throughput: staticphpThroughput(queue),
     failedJobs: queue,
     runner: queue,
-    doctor: layoutDoctor(
-      (onProgress) => runDoctor(queue, onProgress && ((state) => onProgress(describeProgress(state)))),
-      (repairs) => applyRepairs(queue, repairs),
-    ),
+    doctor: layoutDoctor({
+      kinds: FINDING_KINDS,
+      start: startDoctor,
+      step: async (state) => {
+        const step = await doctorStep(queue, state);
+        return { ...step, progress: describeProgress(step.state) };
+      },
+      apply: (repairs) => applyRepairs(queue, repairs),
+    }),
     steppedDoctor: queue,
     queueDetail: queue,
     reservations: queue,
@@ -48,6 +71,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       search: (filter, chunk) => searchFailed(queue, filter, chunk),
       queueNames: async (limit) => (await readQueueNames(queue, limit)).names,
     },
+    keyTable: { absent: DRIVER_PAGES_INSTEAD },
     close: () => queue.close(),
   };
 }

@@ -554,18 +554,27 @@ export async function runYii2Doctor(channel: Yii2Channel, options: { onStep?: (s
   }
 }
 
+/** Where a check of a yii2 connection is: which of its channels, and how far in it. */
+interface Yii2ConnectionCheck {
+  channel: number;
+  inner: Yii2DoctorState;
+}
+
 /** The doctor of a yii2 connection: every channel checked in turn, each repair applied in the channel it names. */
 export function yii2LayoutDoctor(channels: readonly Yii2Channel[], confirmAfterMs = DEFAULT_CONFIRM_AFTER_MS): LayoutDoctor {
-  return layoutDoctor<Yii2Finding>(
-    async (onProgress) => {
-      const findings: Yii2Finding[] = [];
-      for (const channel of channels) {
-        const onStep = onProgress && ((state: Yii2DoctorState) => onProgress(describeYii2Progress(channel.keys.channel, state)));
-        findings.push(...(await runYii2Doctor(channel, { onStep, confirmAfterMs })));
-      }
-      return findings;
+  return layoutDoctor<Yii2Finding, Yii2ConnectionCheck>({
+    kinds: YII2_FINDING_KINDS,
+    start: () => ({ channel: 0, inner: startYii2Doctor(confirmAfterMs) }),
+    async step({ channel: at, inner }) {
+      const channel = channels[at];
+      if (channel === undefined) return { state: { channel: at, inner }, findings: [], done: true, progress: 'No channel to check' };
+      const step = await yii2DoctorStep(channel, inner);
+      const progress = describeYii2Progress(channel.keys.channel, step.state);
+      const last = at + 1 >= channels.length;
+      if (!step.done || last) return { state: { channel: at, inner: step.state }, findings: step.findings, done: step.done, progress };
+      return { state: { channel: at + 1, inner: startYii2Doctor(confirmAfterMs) }, findings: step.findings, done: false, progress };
     },
-    async (repairs) => {
+    async apply(repairs) {
       const outcomes: boolean[] = new Array<boolean>(repairs.length).fill(false);
       for (const channel of channels) {
         const mine = repairs.flatMap((repair, at) => (repair.channel === channel.keys.channel ? [{ repair, at }] : []));
@@ -574,5 +583,5 @@ export function yii2LayoutDoctor(channels: readonly Yii2Channel[], confirmAfterM
       }
       return outcomes;
     },
-  );
+  });
 }

@@ -6,6 +6,8 @@ import { LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } 
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
+import { yii2KeyTable } from './key-table';
+import { yii2Throughput } from './throughput';
 import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot, yii2LineRepairs } from './pages';
 
 /** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
@@ -46,13 +48,12 @@ export const YII2_ABSENT = {
   failedJobs: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted',
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
-  throughput: 'QueueLens does not sample yii2 throughput yet: yii2-queue records no finished or failed jobs, only its id counter',
-  steppedDoctor: 'QueueLens does not check yii2 channels on this page yet: run queuelens doctor --layout yii2 (or yii2-ng) --channel NAME, which checks and repairs them',
-  queueDetail: 'A yii2 channel has no priority levels, failed jobs or throughput: its page lists its line',
+  steppedDoctor: 'A yii2 channel has no StaticPHP doctor state: the doctor page runs yii2’s own check',
+  queueDetail: 'A yii2 channel has no priority levels or failed jobs: its page lists its line and its throughput',
   reservations: 'yii2-queue records no holder: a reservation says only when it expires',
   delayedTimeline: 'yii2-queue has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobDetail: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded',
-  keyLayout: 'QueueLens does not map a yii2 channel’s keys yet',
+  keyLayout: 'A yii2 channel has no StaticPHP key layout: the keys page lists its own keys',
 } as const;
 
 function countsOf(channel: string, driver: Yii2Driver, reply: unknown): Yii2ChannelCounts {
@@ -96,30 +97,30 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
   const ng = settings.layout === 'yii2-ng' ? settings.ng : null;
   // The stock driver ignores ng's settings; its repairs take the defaults only to fill the scripts' arguments.
   const placing = ng ?? DEFAULT_YII2_NG_SETTINGS;
+  const counts = (): Promise<LayoutCounts<Yii2ChannelCounts>> =>
+    connection.attempt(async () => {
+      const pipeline = connection.redis.pipeline();
+      for (const k of keysOf) pipeline.queuelensYii2ReadCounts(k.waiting, k.prioritized, k.delayed, k.reserved, k.messageId, k.messages);
+      const replies = await settlePipeline(pipeline);
+      // A channel whose keys cannot be read (a key of the wrong type) gets zeros and an error, and does not stop the others.
+      const queues = replies.map((reply, i) => {
+        const channel = channels[i]!;
+        try {
+          if (reply instanceof Error) throw reply;
+          return countsOf(channel, driver, reply);
+        } catch (error) {
+          return { ...unreadable(channel), error: error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)) };
+        }
+      });
+      return { queues, failed: null };
+    });
   return {
     name: driver,
     description: `${LAYOUT_TITLES[driver]}, channel${channels.length === 1 ? '' : 's'} ${channels.join(', ')}`,
     connection,
-    async counts() {
-      return connection.attempt(async () => {
-        const pipeline = connection.redis.pipeline();
-        for (const k of keysOf) pipeline.queuelensYii2ReadCounts(k.waiting, k.prioritized, k.delayed, k.reserved, k.messageId, k.messages);
-        const replies = await settlePipeline(pipeline);
-        // A channel whose keys cannot be read (a key of the wrong type) gets zeros and an error, and does not stop the others.
-        const queues = replies.map((reply, i) => {
-          const channel = channels[i]!;
-          try {
-            if (reply instanceof Error) throw reply;
-            return countsOf(channel, driver, reply);
-          } catch (error) {
-            return { ...unreadable(channel), error: error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)) };
-          }
-        });
-        return { queues, failed: null };
-      });
-    },
+    counts,
     attention: { absent: YII2_ABSENT.attention },
-    throughput: { absent: YII2_ABSENT.throughput },
+    throughput: yii2Throughput(connection, driver, channels, counts),
     failedJobs: { absent: YII2_ABSENT.failedJobs },
     runner: { absent: YII2_ABSENT.runner },
     doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: placing }))),
@@ -135,6 +136,7 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
     lineRepairs: yii2LineRepairs(connection, channelKeys, driver, placing),
     failedPages: { absent: YII2_ABSENT.failedJobs },
+    keyTable: yii2KeyTable(connection, keysOf, driver),
     close: () => connection.close(),
   };
 }

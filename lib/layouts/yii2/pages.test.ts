@@ -3,14 +3,20 @@ import { QueueError } from '../../queue/errors';
 import { testQueueFactory } from '../../queue/test-redis';
 import { isAbsent, type QueueLayout } from '../adapter';
 import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from '../pages';
+import { snapshotsOrThrow } from '../test-pages';
+import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
 import { staticphpLayout } from '../staticphp/layout';
 import { yii2Layout } from './layout';
 import { YII2_GONE, YII2_NO_HOLDER } from './reads';
+import { Yii2Keys } from './keys';
 import { testChannelFactory } from './test-channel';
+import { driverPush } from './test-drivers';
+import { readYii2Messages } from './test-messages';
 import { driverOf, loadYii2Fixture, yii2Settings } from './test-fixtures';
 
 const openChannel = testChannelFactory();
 const openQueue = testQueueFactory();
+const [message] = readYii2Messages('stock').values();
 
 function present<T extends object>(capability: T | { absent: string }): T {
   if (isAbsent(capability)) throw new Error(`absent: ${capability.absent}`);
@@ -30,7 +36,7 @@ async function fixtureLayout(name: 'stock' | 'ng-strict') {
     line: present<JobLineReader>(layout.jobLine),
     reservations: present<ExpiringReservationsReader>(layout.expiringReservations),
     timeline: present<DueTimelineReader>(layout.dueTimeline),
-    snapshot: present<JobSnapshotReader>(layout.jobSnapshot),
+    snapshot: snapshotsOrThrow(present<JobSnapshotReader>(layout.jobSnapshot)),
   };
 }
 
@@ -144,17 +150,17 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
         ['2', expect.stringMatching(/^message over 64 KiB, not read for a list/)],
         ['3', null],
       ]);
-      const malformed = await present<JobSnapshotReader>(layout.jobSnapshot).read('3');
+      const malformed = await snapshotsOrThrow(present<JobSnapshotReader>(layout.jobSnapshot)).read('3');
       expect(malformed.message?.problem).toMatch(/^the message does not start with <ttr>;/);
       expect(malformed.message?.parts[0]).toEqual({ label: 'TTR prefix', value: 'none' });
       expect(malformed.ttr).toBeNull();
-      expect((await present<JobSnapshotReader>(layout.jobSnapshot).read('1')).status).toBe('dangling');
+      expect((await snapshotsOrThrow(present<JobSnapshotReader>(layout.jobSnapshot)).read('1')).status).toBe('dangling');
     } finally {
       await cleanup();
     }
   });
 
-  it('refuses a channel the connection does not list, and a job without its channel when there are several', async () => {
+  it('refuses a channel the connection does not list', async () => {
     const { queue, channel, cleanup } = await openChannel();
     try {
       const layout = yii2Layout(queue, yii2Settings('yii2-ng', [channel, `${channel}-other`]));
@@ -164,11 +170,32 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
       expect(refusal).toMatchObject({ invalidRequest: true, message: `There is no channel "nope" on this connection: it reads ${channel}, ${channel}-other` });
       await expect(present<DueTimelineReader>(layout.dueTimeline).read('nope')).rejects.toThrow('There is no channel "nope"');
       await expect(present<ExpiringReservationsReader>(layout.expiringReservations).read({ queue: 'nope', page: 1 })).rejects.toThrow('There is no channel "nope"');
-      await expect(present<JobSnapshotReader>(layout.jobSnapshot).read('1')).rejects.toThrow('This connection reads 2 channels and a yii2 job id counts per channel');
       // Without a queue the reservations page reads every channel.
       expect((await present<ExpiringReservationsReader>(layout.expiringReservations).read({ page: 1 })).queues.map((each) => each.queue)).toEqual([channel, `${channel}-other`]);
     } finally {
       await cleanup();
+    }
+  });
+
+  it('without a channel, a job id is looked up in each channel: the one holding it is read, several are listed to pick from, none says so', async () => {
+    const [first, second] = [await openChannel(), await openChannel()];
+    const { queue } = first;
+    try {
+      const channels = [first.channel, second.channel];
+      const pushTo = (channel: (typeof channels)[number]) => driverPush({ connection: queue, driver: 'yii2', keys: new Yii2Keys(channel), ng: DEFAULT_YII2_NG_SETTINGS }, message!);
+      // Job 1 in both channels, job 2 in the second only.
+      await pushTo(first.channel);
+      await pushTo(second.channel);
+      await pushTo(second.channel);
+      const snapshot = present<JobSnapshotReader>(yii2Layout(queue, yii2Settings('yii2', channels)).jobSnapshot);
+
+      expect(await snapshot.read('2')).toMatchObject({ id: '2', queue: second.channel, status: 'placed' });
+      expect(await snapshot.read('1')).toEqual({ id: '1', holders: channels, searched: channels });
+      expect(await snapshot.read('9')).toEqual({ id: '9', holders: [], searched: channels });
+      // A channel named reads that channel only, holding the id or not.
+      expect(await snapshot.read('2', first.channel)).toMatchObject({ queue: first.channel, status: 'gone' });
+    } finally {
+      await Promise.all([first.cleanup(), second.cleanup()]);
     }
   });
 

@@ -1,4 +1,5 @@
 import { QueueError } from '../../queue/errors';
+import { execPipeline } from '../../queue/pipeline';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { PAGE_ROWS, type LineRepairs, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection } from '../pages';
 import type { Yii2NgSettings } from '../settings';
@@ -170,13 +171,25 @@ function messageOf(message: Yii2Message): JobMessage {
   return { length: message.length, cut: message.cut, parts, problem: message.ttrError, data: dataOf(message.body) };
 }
 
+/** The channels whose messages hold `id`: one HEXISTS per channel, in one pipeline. */
+async function channelsHolding(connection: RedisQueue, channels: readonly string[], channelKeys: ChannelKeys, id: string): Promise<string[]> {
+  return connection.attempt(async () => {
+    const pipeline = connection.redis.pipeline();
+    for (const channel of channels) pipeline.hexists(channelKeys(channel).messages, id);
+    const replies = await execPipeline(pipeline);
+    return channels.filter((_, index) => replies[index] === 1);
+  });
+}
+
 export function yii2JobSnapshot(connection: RedisQueue, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobSnapshotReader {
   return {
     async read(id, queue) {
-      // yii2's ids count per channel: without a channel a job is only found on a connection with one.
-      const channel = queue ?? (channels.length === 1 ? channels[0] : undefined);
+      // yii2's ids count per channel: without a channel, the channels whose messages hold the id say which job is meant.
+      let channel = queue ?? (channels.length === 1 ? channels[0]! : undefined);
       if (channel === undefined) {
-        throw new QueueError(`This connection reads ${channels.length} channels and a yii2 job id counts per channel: open the job from its channel’s page`, { invalidRequest: true });
+        const holders = await channelsHolding(connection, channels, channelKeys, id);
+        if (holders.length !== 1) return { id, holders, searched: [...channels] };
+        channel = holders[0]!;
       }
       const job = await readYii2Job(connection, channelKeys(channel), driver, ng, id);
       return {

@@ -129,3 +129,34 @@ export async function ngReserve(channel: Yii2Channel): Promise<string | null> {
 export function driverReserve(channel: Yii2Channel): Promise<string | null> {
   return channel.driver === 'yii2-ng' ? ngReserve(channel) : stockReserve(channel);
 }
+
+/**
+ * The push of the channel's own driver, delay 0: stock INCRs the id, HSETs
+ * the message and LPUSHes the id (S-Q 195-210); ng settles, then does the
+ * same but joins its line and arms the marker (NG-PUSH). Returns the id.
+ */
+export async function driverPush(channel: Yii2Channel, message: string | Buffer): Promise<string> {
+  const { connection: { redis }, keys } = channel;
+  if (channel.driver === 'yii2-ng') await ngSettle(channel);
+  const id = String(await redis.incr(keys.messageId));
+  await redis.hset(keys.messages, id, message);
+  if (channel.driver === 'yii2-ng') {
+    await ngJoin(channel, id, (await serverClock(redis)).nowMs, false);
+    await redis.zadd(keys.marker, 0, '0');
+  } else {
+    await redis.lpush(keys.waiting, id);
+  }
+  return id;
+}
+
+/** The acknowledge of the channel's own driver after a job ran (or used its last attempt): stock S-Q 185-190, ng NG-DEL. */
+export async function driverAcknowledge(channel: Yii2Channel, id: string): Promise<void> {
+  const { connection: { redis }, keys } = channel;
+  await redis.zrem(keys.reserved, id);
+  await redis.hdel(keys.attempts, id);
+  await redis.hdel(keys.messages, id);
+  if (channel.driver === 'yii2-ng') {
+    await redis.hdel(keys.priorities, id);
+    await redis.hdel(keys.ranks, id);
+  }
+}

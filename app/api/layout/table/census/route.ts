@@ -1,0 +1,11 @@
+import type { NextRequest } from 'next/server';
+import { apiBadRequest, apiResponse } from '@/lib/server/api';
+import { readKeyTableCensusStep, tableCensusParams } from '@/lib/server/key-layout';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(request: NextRequest): Promise<Response> {
+  const params = tableCensusParams.safeParse(Object.fromEntries(request.nextUrl.searchParams));
+  if (!params.success) return apiBadRequest('cursor must be a census cursor the previous step gave');
+  return apiResponse(await readKeyTableCensusStep(params.data.cursor));
+}

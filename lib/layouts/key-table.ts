@@ -1,0 +1,138 @@
+import { bytesToText } from '../inspect/display-text';
+import { isUnderPrefix, KEY_NAME_LIMIT, readKeyContentsWhere, sizeCommand } from '../inspect/key-layout';
+import { nodeServingPrefix } from '../queue/client';
+import { QueueError } from '../queue/errors';
+import { settlePipeline } from '../queue/pipeline';
+import type { RedisQueue } from '../queue/redis-queue';
+import { isScanCursor, patternUnder, scanStepBuffers } from '../queue/scan-keys';
+import type { KeyContents } from '../inspect/key-layout';
+import type { KeyRow, KeyTable, KeyType, LayoutCensusStep, NamedKey } from './pages';
+
+/**
+ * The keys page's machinery every layout without StaticPHP's page shares:
+ * the facts of a list of known keys, read in pipelined batches, and a
+ * census over one or more key patterns in bounded SCAN steps. Each layout
+ * says which keys it has, what they hold and what a key it meets is.
+ */
+
+/** A key the layout expects, before it is read. */
+export type PlannedKey = Pick<KeyRow, 'key' | 'holds' | 'queue' | 'expectedType'> & { expires?: boolean };
+
+/** Keys per pipelined batch of TYPE/TTL/MEMORY USAGE and of size reads. */
+const BATCH = 200;
+/** Keys SCAN looks at per census step, in SCAN commands of SCAN_COUNT (250). */
+export const TABLE_CENSUS_SCAN_KEYS = 1000;
+/** Strangers and wrong-typed keys one step names; the rest are counted. */
+export const TABLE_CENSUS_NAMED_PER_STEP = 200;
+
+/** The planned keys with their type against the expected one, size, memory and TTL: reads only, two round trips per BATCH keys. */
+export async function readKeyRows(connection: RedisQueue, planned: readonly PlannedKey[]): Promise<KeyRow[]> {
+  const rows: KeyRow[] = [];
+  for (let start = 0; start < planned.length; start += BATCH) {
+    const batch = planned.slice(start, start + BATCH);
+    const facts = connection.redis.pipeline();
+    for (const { key } of batch) facts.type(key).ttl(key).memory('USAGE', key, 'SAMPLES', 5);
+    const replies = await settlePipeline(facts);
+    const read = batch.map(({ expires = false, ...plan }, index): KeyRow => {
+      const type = replies[3 * index];
+      const ttl = replies[3 * index + 1];
+      const memory = replies[3 * index + 2];
+      const actual: KeyType = typeof type === 'string' ? type : 'none';
+      // -1: no TTL, -2: no key.
+      const ttlSeconds = typeof ttl === 'number' && ttl >= 0 ? ttl : null;
+      return {
+        ...plan,
+        type: actual,
+        mismatch: actual !== 'none' && actual !== plan.expectedType,
+        size: null,
+        memoryBytes: typeof memory === 'number' ? memory : null,
+        ttlSeconds,
+        expires,
+        ttlWrong: expires ? actual !== 'none' && ttlSeconds === null : ttlSeconds !== null,
+        ...(type instanceof Error ? { error: type.message } : {}),
+      };
+    });
+    const sizes = connection.redis.pipeline();
+    const asked = read.filter((row) => sizeCommand(row.type) !== null);
+    for (const row of asked) sizes.call(sizeCommand(row.type)!, row.key);
+    const sizeReplies = asked.length > 0 ? await settlePipeline(sizes) : [];
+    asked.forEach((row, index) => {
+      const reply = sizeReplies[index];
+      if (reply instanceof Error) row.error = reply.message;
+      else row.size = Number(reply);
+    });
+    rows.push(...read);
+  }
+  return rows;
+}
+
+/** A key table from its rows, with the flagged ones counted for the page's summary. */
+export function keyTableOf(table: Omit<KeyTable, 'mismatches' | 'ttlWrong'>): KeyTable {
+  return { ...table, mismatches: table.keys.filter((row) => row.mismatch).length, ttlWrong: table.keys.filter((row) => row.ttlWrong).length };
+}
+
+/** What a key the census meets is to the layout: one of its kinds (the tally it counts in), one of its names with another type, or a stranger. */
+export type KeyVerdict = { tally: string } | { wrongType: true } | null;
+
+/** One pattern the census walks: every key under `prefix`, each judged by `judge` from its whole name and its type. */
+export interface CensusScope {
+  prefix: string;
+  judge(key: string, type: KeyType): KeyVerdict;
+}
+
+/** A census cursor: which scope, and the SCAN cursor within it. The first step is asked with '0'. */
+function parseCursor(cursor: string, scopes: number): { scope: number; scan: string } {
+  if (cursor === '0') return { scope: 0, scan: '0' };
+  const match = /^(\d{1,4})-(\d{1,20})$/.exec(cursor);
+  const scope = Number(match?.[1]);
+  if (!match || scope >= scopes || !isScanCursor(match[2]!)) throw new QueueError(`"${cursor.slice(0, 40)}" is not a census cursor.`, { invalidRequest: true });
+  return { scope, scan: match[2]! };
+}
+
+/**
+ * One census step: one bounded SCAN step (SCAN … MATCH {prefix}* COUNT 250,
+ * about TABLE_CENSUS_SCAN_KEYS keys) of one scope and a pipelined TYPE of
+ * each key it returned, the keys counted by what they are. The caller sends
+ * the returned cursor back until `done`; the scopes are walked in turn.
+ */
+export async function tableCensusStep(connection: RedisQueue, scopes: readonly CensusScope[], cursor: string, tallyOrder: readonly string[]): Promise<LayoutCensusStep> {
+  const at = parseCursor(cursor, scopes.length);
+  return connection.attempt(async () => {
+    const scope = scopes[at.scope]!;
+    const node = nodeServingPrefix(connection.redis, scope.prefix);
+    const [{ cursor: next, found }, dbSize] = await Promise.all([scanStepBuffers(node, at.scan, patternUnder(scope.prefix), TABLE_CENSUS_SCAN_KEYS), node.dbsize()]);
+    const types = found.length > 0 ? await settlePipeline(found.reduce((pipeline, key) => pipeline.type(key), node.pipeline())) : [];
+    const tallies: Record<string, number> = Object.fromEntries(tallyOrder.map((label) => [label, 0]));
+    const step: LayoutCensusStep = { cursor: '0', done: false, keys: found.length, tallies, wrongType: [], strangerCount: 0, strangers: [], dbSize, walks: scopes.length };
+    const name = (key: string, type: KeyType): NamedKey => ({ key, type });
+    found.forEach((bytes, index) => {
+      const reply = types[index];
+      const type = typeof reply === 'string' ? reply : 'none';
+      // Deleted between SCAN and TYPE (a job finishing): nothing to count.
+      if (type === 'none') return;
+      const key = bytesToText(bytes);
+      const verdict = scope.judge(key, type);
+      if (verdict === null) {
+        step.strangerCount += 1;
+        if (step.strangers.length < TABLE_CENSUS_NAMED_PER_STEP) step.strangers.push(name(key, type));
+      } else if ('wrongType' in verdict) {
+        if (step.wrongType.length < TABLE_CENSUS_NAMED_PER_STEP) step.wrongType.push(name(key, type));
+      } else tallies[verdict.tally] = (tallies[verdict.tally] ?? 0) + 1;
+    });
+    const last = at.scope + 1 >= scopes.length;
+    if (next !== '0') step.cursor = `${at.scope}-${next}`;
+    else if (!last) step.cursor = `${at.scope + 1}-0`;
+    step.done = next === '0' && last;
+    return step;
+  });
+}
+
+/** One page of a key under one of `prefixes` (the census's scopes); any other key is refused, saying which it may be under. */
+export function keyContentsUnder(connection: RedisQueue, prefixes: readonly string[], key: string | Buffer, cursor: string): Promise<KeyContents> {
+  return readKeyContentsWhere(connection, key, (name) => {
+    const bytes = typeof name === 'string' ? Buffer.from(name, 'utf8') : name;
+    if (bytes.length > KEY_NAME_LIMIT) return `A key name is at most ${KEY_NAME_LIMIT} bytes.`;
+    if (prefixes.some((prefix) => isUnderPrefix(bytes, prefix))) return null;
+    return `Only keys under ${prefixes.join(', ')} can be opened here; ${bytesToText(bytes)} is not one of them.`;
+  }, cursor);
+}

@@ -1,0 +1,73 @@
+import type { RedisQueue } from '../../queue/redis-queue';
+import { keyContentsUnder, keyTableOf, readKeyRows, tableCensusStep, type CensusScope, type PlannedKey } from '../key-table';
+import type { KeyTableReader, KeyType } from '../pages';
+import type { Yii2Keys } from './keys';
+import type { Yii2Driver } from './layout';
+
+/** A channel's keys by their name in Yii2Keys: the type the drivers keep there and what it holds (shared/spec/yii2-queue-redis-layout.md §1). */
+const STOCK_KEYS = {
+  messageId: { type: 'string', holds: 'the id counter: one INCR per push; never lowered' },
+  messages: { type: 'hash', holds: 'id → "<ttr>;<serialized job>", one per live job' },
+  waiting: { type: 'list', holds: 'the stock line: ids pushed at the head, the tail runs next' },
+  delayed: { type: 'zset', holds: 'delayed ids, scored by the unix second they come due' },
+  reserved: { type: 'zset', holds: 'reserved ids, scored by the unix second the reservation expires' },
+  attempts: { type: 'hash', holds: 'id → reservations made so far' },
+  movingLock: { type: 'string', holds: 'the stock movers’ one-second throttle (SET NX EX 1): absent most of the time, never without an expiry' },
+} as const satisfies Partial<Record<keyof Yii2Keys, { type: KeyType; holds: string }>>;
+
+const NG_KEYS = {
+  prioritized: { type: 'zset', holds: 'ng’s line: ids scored by priority and join order, the lowest runs first' },
+  priorities: { type: 'hash', holds: 'id → priority, only where it differs from the default' },
+  ranks: { type: 'hash', holds: 'id → "<joined ms>:<seq>", the place a job first took (original positions only)' },
+  seq: { type: 'string', holds: 'one INCR each time a job joins the line' },
+  marker: { type: 'zset', holds: 'the wake-up hint for blocked workers: at most the member 0' },
+} as const satisfies Partial<Record<keyof Yii2Keys, { type: KeyType; holds: string }>>;
+
+type ChannelKeyName = keyof typeof STOCK_KEYS | keyof typeof NG_KEYS;
+
+const CHANNEL_KEYS = 'Channel keys';
+
+function keysOfDriver(driver: Yii2Driver): [ChannelKeyName, { type: KeyType; holds: string }][] {
+  return Object.entries(driver === 'yii2-ng' ? { ...STOCK_KEYS, ...NG_KEYS } : STOCK_KEYS) as [ChannelKeyName, { type: KeyType; holds: string }][];
+}
+
+/**
+ * The keys page of a yii2 connection: every key of each channel, as the
+ * driver writes it (redis-ng adds its five to the stock seven), and a
+ * census of `<channel>.*` that counts the channel's keys and lists the
+ * rest. The messages are fields of one hash, so a channel has no per-job
+ * keys: a stranger under the channel's name is nobody's key.
+ */
+export function yii2KeyTable(connection: RedisQueue, channels: readonly Yii2Keys[], driver: Yii2Driver): KeyTableReader {
+  const known = keysOfDriver(driver);
+  const expected = new Map<string, KeyType>(channels.flatMap((keys) => known.map(([name, { type }]) => [keys[name], type] as const)));
+  const scopes: CensusScope[] = channels.map((keys) => ({
+    prefix: `${keys.channel}.`,
+    judge(key, type) {
+      // A key of another channel of the connection (channel "a" and "a.b") is that channel's.
+      const wanted = expected.get(key);
+      if (wanted === undefined) return null;
+      return wanted === type ? { tally: CHANNEL_KEYS } : { wrongType: true };
+    },
+  }));
+  const names = channels.map((keys) => keys.channel).join(', ');
+  return {
+    async read() {
+      const planned: PlannedKey[] = channels.flatMap((keys) =>
+        known.map(([name, { type, holds }]) => ({ key: keys[name], holds, queue: keys.channel, expectedType: type, ...(name === 'movingLock' ? { expires: true } : {}) })),
+      );
+      return keyTableOf({
+        scope: `${channels.length === 1 ? 'channel' : 'channels'} ${names}`,
+        description:
+          driver === 'yii2-ng'
+            ? 'Every key of the channel as yii2-queue-redis-ng keeps it: the stock driver’s seven (ng reads and repairs them too) and ng’s five. A job’s message is a field of the messages hash, so there are no per-job keys.'
+            : 'Every key of the channel as the stock yii2-queue Redis driver keeps it. A job’s message is a field of the messages hash, so there are no per-job keys.',
+        keys: await connection.attempt(() => readKeyRows(connection, planned)),
+        cut: null,
+        censusScope: channels.map((keys) => `${keys.channel}.*`).join(', '),
+      });
+    },
+    censusStep: (cursor) => tableCensusStep(connection, scopes, cursor, [CHANNEL_KEYS]),
+    contents: (key, cursor) => keyContentsUnder(connection, scopes.map(({ prefix }) => prefix), key, cursor),
+  };
+}
