@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { MARKO_ABSENT } from '@/lib/layouts/marko/absent';
+import { MARKO_NO_HOLDER } from '@/lib/layouts/marko/absent';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MARKO_FAILED } from '@/lib/layouts/marko/pages';
 import { UNVERIFIED_SIGNATURE } from '@/lib/layouts/marko/payload';
@@ -87,7 +87,7 @@ test.describe('a marko/queue-redis connection', () => {
     await showMarko(page);
     await page.goto('/reservations');
     await expect(page.getByRole('heading', { level: 1, name: 'Reservations' })).toBeVisible();
-    await expect(page.getByText(`${MARKO_ABSENT.holder}.`)).toBeVisible();
+    await expect(page.getByText(`${MARKO_NO_HOLDER}.`)).toBeVisible();
     const table = page.getByRole('table', { name: 'Reservations of mail' });
     expect(await jobIds(page, 'Reservations of mail')).toEqual([ids.reserved]);
     const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ids.reserved}` }) });

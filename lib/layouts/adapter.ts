@@ -33,6 +33,14 @@ export function isAbsent(capability: object): capability is Absent {
 }
 
 /**
+ * The members a layout lacks, from one table of capability and sentence, so
+ * that an adapter says what it cannot do once instead of member by member.
+ */
+export function absentMembers<const Names extends CapabilityName>(sentences: Readonly<Record<Names, string>>): Record<Names, Absent> {
+  return Object.fromEntries(Object.entries<string>(sentences).map(([name, absent]) => [name, { absent }])) as Record<Names, Absent>;
+}
+
+/**
  * One queue's figures (a yii2 channel is one queue), in the StaticPHP
  * driver's columns, which every layout fills the same way: pending can run
  * now (due delayed jobs included), delayed waits for its time, reserved was

@@ -1,5 +1,5 @@
 import type { RedisQueue } from '../../queue/redis-queue';
-import { LAYOUT_TITLES, type QueueLayout } from '../adapter';
+import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { MARKO_ABSENT } from './absent';
 import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
@@ -40,16 +40,8 @@ export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSetting
     settings,
     counts: () => readMarkoCounts(connection, keys, settings.queues),
     failedJobs,
-    runner: { absent: MARKO_ABSENT.runner },
+    ...absentMembers(MARKO_ABSENT),
     doctor: markoDoctor(connection, keys, settings.queues),
-    attention: { absent: MARKO_ABSENT.attention },
-    throughput: { absent: MARKO_ABSENT.throughput },
-    steppedDoctor: { absent: MARKO_ABSENT.steppedDoctor },
-    queueDetail: { absent: MARKO_ABSENT.queueDetail },
-    reservations: { absent: MARKO_ABSENT.reservations },
-    delayedTimeline: { absent: MARKO_ABSENT.delayedTimeline },
-    jobDetail: { absent: MARKO_ABSENT.jobDetail },
-    keyLayout: { absent: MARKO_ABSENT.keyLayout },
     jobLine: markoJobLine(connection, keys),
     expiringReservations: markoExpiringReservations(connection, keys, queueNames, settings.retryAfter),
     dueTimeline: markoDueTimeline(connection, keys),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobSnapshotReader } from '../pages';
 import { snapshotsOrThrow } from '../test-pages';
-import { MARKO_ABSENT } from './absent';
+import { MARKO_NO_HOLDER } from './absent';
 import { MARKO_GONE } from './pages';
 import { UNVERIFIED_SIGNATURE } from './payload';
 import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
@@ -42,7 +42,7 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
     await known.worker.pop('mail', { now: now - 200 });
     await known.worker.pop('sms', { now });
     const page = await present<ExpiringReservationsReader>(known.layout.expiringReservations).read({ page: 1 });
-    expect(page.holderAbsent).toBe(MARKO_ABSENT.holder);
+    expect(page.holderAbsent).toBe(MARKO_NO_HOLDER);
     expect(page.queues.map((each) => each.queue)).toEqual(['mail', 'sms']);
     const [mail] = page.queues;
     expect(mail).toMatchObject({ total: 2, live: 1, expired: 1, offset: 0 });

@@ -1,6 +1,6 @@
 import type { RedisQueue } from '../../queue/redis-queue';
 import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshot, type JobSnapshotReader } from '../pages';
-import { MARKO_ABSENT } from './absent';
+import { MARKO_NO_HOLDER } from './absent';
 import { MARKO_RETRY } from './failed';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
@@ -66,7 +66,7 @@ export function markoExpiringReservations(connection: RedisQueue, keys: MarkoKey
       const now = read[0]?.now ?? Number((await connection.attempt(() => connection.redis.time()))[0]);
       return {
         now,
-        holderAbsent: MARKO_ABSENT.holder,
+        holderAbsent: MARKO_NO_HOLDER,
         ...(retryAfter === null ? { reservedSinceUnknown: RESERVED_SINCE_UNKNOWN } : {}),
         // Live and expired count the whole set, not the page's rows.
         queues: read.map((reservations) => ({

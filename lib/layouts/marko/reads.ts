@@ -6,7 +6,7 @@ import { execPipeline, settlePipeline } from '../../queue/pipeline';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { parsePhpSerialized, type PhpParse } from '../php-serialized';
 import type { MarkoKeys } from './keys';
-import { MARKO_ABSENT } from './absent';
+import { MARKO_NO_HOLDER } from './absent';
 import { jobClassOf, splitSignedPayload, UNVERIFIED_SIGNATURE } from './payload';
 
 /**
@@ -169,7 +169,7 @@ export function readMarkoReservations(queue: RedisQueue, keys: MarkoKeys, name: 
       const expiresAt = pairs[i]![1];
       return { ...job, expiresAt, expired: expiresAt <= now, reservedSince: retryAfter === null ? null : expiresAt - retryAfter };
     });
-    return { queue: name, now, total, expiredTotal, offset, reservations, holderKnown: false, holderAbsent: MARKO_ABSENT.holder };
+    return { queue: name, now, total, expiredTotal, offset, reservations, holderKnown: false, holderAbsent: MARKO_NO_HOLDER };
   });
 }
 

@@ -2,7 +2,7 @@ import { QueueError, refusedCommand } from '../../queue/errors';
 import { settlePipeline } from '../../queue/pipeline';
 import { assertScriptSucceeded } from '../../queue/scripts';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
+import { absentMembers, LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
@@ -43,9 +43,12 @@ export interface Yii2ChannelCounts extends QueueCounts {
   messages: number;
 }
 
+const NO_FAILED_JOBS = 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted';
+
 /** Why each capability yii2 lacks is absent, in the words a page shows. */
 export const YII2_ABSENT = {
-  failedJobs: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted',
+  failedJobs: NO_FAILED_JOBS,
+  failedPages: NO_FAILED_JOBS,
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
   steppedDoctor: 'A yii2 channel has no StaticPHP doctor state: the doctor page runs yii2’s own check',
@@ -119,23 +122,14 @@ export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): Queu
     description: `${LAYOUT_TITLES[driver]}, channel${channels.length === 1 ? '' : 's'} ${channels.join(', ')}`,
     connection,
     counts,
-    attention: { absent: YII2_ABSENT.attention },
+    ...absentMembers(YII2_ABSENT),
     throughput: yii2Throughput(connection, driver, channels, counts),
-    failedJobs: { absent: YII2_ABSENT.failedJobs },
-    runner: { absent: YII2_ABSENT.runner },
     doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: placing }))),
-    steppedDoctor: { absent: YII2_ABSENT.steppedDoctor },
-    queueDetail: { absent: YII2_ABSENT.queueDetail },
-    reservations: { absent: YII2_ABSENT.reservations },
-    delayedTimeline: { absent: YII2_ABSENT.delayedTimeline },
-    jobDetail: { absent: YII2_ABSENT.jobDetail },
-    keyLayout: { absent: YII2_ABSENT.keyLayout },
     jobLine: yii2JobLine(connection, channelKeys, driver, ng),
     expiringReservations: yii2ExpiringReservations(connection, channels, channelKeys, driver, ng),
     dueTimeline: yii2DueTimeline(connection, channelKeys, driver, ng),
     jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
     lineRepairs: yii2LineRepairs(connection, channelKeys, driver, placing),
-    failedPages: { absent: YII2_ABSENT.failedJobs },
     keyTable: yii2KeyTable(connection, keysOf, driver),
     close: () => connection.close(),
   };
