@@ -6,22 +6,34 @@ import { repairFindings } from '@/app/doctor/actions';
 import { JobLink } from '@/components/queues/job-link';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { Banner } from '@/components/ui/banner';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import { Section } from '@/components/ui/section';
 import { useToast } from '@/components/ui/toaster';
 import { FINDING_KINDS, findingId, type Finding, type FindingKind } from '@/lib/inspect/doctor-kinds';
-import { plural, SEVERITY_LOOK } from './finding-look';
+import { plural } from './finding-look';
+import { FindingGroup, NoFindingsLeft, RepairConfirmation, type FindingRowView } from './findings-view';
 import { useDoctorCheck } from './use-doctor-check';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 
 /** Repairs per action call; each is its own short script. */
 const REPAIRS_PER_CALL = 200;
-/** Repairs a confirmation lists by name before it says "and N more". */
-const LISTED = 8;
-
-function subjectOf(finding: Finding): string {
-  return finding.jobId !== undefined ? `job ${finding.jobId}` : finding.subject;
+function rowOf(finding: Finding): FindingRowView {
+  return {
+    key: findingId(finding),
+    subject: finding.jobId !== undefined ? `job ${finding.jobId}` : finding.subject,
+    concerns: (
+      <>
+        {finding.jobId !== undefined && (
+          <>
+            <JobLink id={finding.jobId} />
+            <br />
+          </>
+        )}
+        <span className="font-mono text-xs">{finding.subject}</span>
+      </>
+    ),
+    explanation: finding.explanation,
+    repairDescription: finding.repairDescription,
+    repairable: finding.repair !== null,
+  };
 }
 
 /** `/doctor`: run the consistency check, read what it found, repair it after a confirmation. */
@@ -93,99 +105,39 @@ export function DoctorPanel() {
       </div>
       {check.findings.length > 0 && <ChangeControls />}
       {check.error && <Banner title="The check could not finish">{check.error}</Banner>}
-      {check.done && check.findings.length === 0 && (
-        <p className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
-          {check.resolved === 0
-            ? 'No problems found. The layout is consistent.'
-            : 'Everything the check found was repaired or was no longer broken. Run the check again to confirm.'}
-        </p>
-      )}
+      {check.done && check.findings.length === 0 && <NoFindingsLeft resolved={check.resolved} />}
       {groups.map(({ kind, findings }) => {
         const repairable = findings.filter((finding) => finding.repair !== null);
         const { title, severity } = FINDING_KINDS[kind];
         return (
-          <Section
+          <FindingGroup
             key={kind}
-            title={
-              <>
-                {title} ({findings.length}){' '}
-                <span className={`ml-2 rounded px-2 py-0.5 align-middle text-xs font-medium uppercase ${SEVERITY_LOOK[severity]}`}>{severity}</span>
-              </>
-            }
-            actions={
-              canChange &&
+            title={title}
+            severity={severity}
+            findings={findings}
+            view={rowOf}
+            canChange={canChange}
+            busy={busy}
+            onRepair={(finding) => setPending([finding])}
+            action={
               repairable.length > 0 && (
                 <button type="button" className="button-secondary" onClick={() => setPending(repairable)} disabled={busy}>
                   Repair all {repairable.length}
                 </button>
               )
             }
-          >
-            <DataTable
-              label={title}
-              minWidthClass="min-w-[48rem]"
-              stacked
-              head={
-                <>
-                  <HeaderCell>Concerns</HeaderCell>
-                  <HeaderCell>What is wrong</HeaderCell>
-                  <HeaderCell>Repair</HeaderCell>
-                  {canChange && (
-                    <HeaderCell>
-                      <span className="sr-only">Actions</span>
-                    </HeaderCell>
-                  )}
-                </>
-              }
-            >
-              {findings.map((finding) => (
-                <tr key={findingId(finding)}>
-                  <Cell>
-                    {finding.jobId !== undefined && (
-                      <>
-                        <JobLink id={finding.jobId} />
-                        <br />
-                      </>
-                    )}
-                    <span className="font-mono text-xs">{finding.subject}</span>
-                  </Cell>
-                  <Cell label="What is wrong">{finding.explanation}</Cell>
-                  <Cell label="Repair">{finding.repairDescription}</Cell>
-                  {canChange && (
-                    <Cell>
-                      {finding.repair !== null ? (
-                        <button type="button" className="button-secondary whitespace-nowrap" aria-label={`Repair ${subjectOf(finding)}`} onClick={() => setPending([finding])} disabled={busy}>
-                          Repair
-                        </button>
-                      ) : (
-                        <span className="text-xs text-zinc-600 dark:text-zinc-400">report only</span>
-                      )}
-                    </Cell>
-                  )}
-                </tr>
-              ))}
-            </DataTable>
-          </Section>
+          />
         );
       })}
-      <ConfirmDialog
-        open={pending !== null}
-        title={pending?.length === 1 ? `Repair ${subjectOf(pending[0]!)}?` : `Repair ${plural(pending?.length ?? 0, 'finding')}?`}
-        confirmLabel="Repair"
-        busyLabel="Repairing…"
+      <RepairConfirmation
+        pending={pending}
+        view={rowOf}
         busy={busy}
+        more="more of the same kind"
+        footnote="Each repair checks again first and leaves alone whatever is no longer broken."
         onConfirm={() => void repair(pending ?? [])}
         onCancel={() => setPending(null)}
-      >
-        <p>This will change:</p>
-        <ul className="mt-2 list-disc space-y-1 pl-5">
-          {(pending ?? []).slice(0, LISTED).map((finding) => (
-            <li key={findingId(finding)}>{finding.repairDescription}</li>
-          ))}
-        </ul>
-        {(pending?.length ?? 0) > LISTED && <p className="mt-2">…and {(pending?.length ?? 0) - LISTED} more of the same kind.</p>}
-        <p className="mt-2">Each repair checks again first and leaves alone whatever is no longer broken.</p>
-      </ConfirmDialog>
+      />
     </div>
   );
 }

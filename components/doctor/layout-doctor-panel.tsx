@@ -5,23 +5,28 @@ import { useState } from 'react';
 import { repairLayoutCheckFindings, runLayoutCheckStep } from '@/app/doctor/actions';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { Banner } from '@/components/ui/banner';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Section } from '@/components/ui/section';
-import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { useToast } from '@/components/ui/toaster';
 import { LAYOUT_REPAIRS_PER_CALL, type RepairOutcome, type ShownFinding } from '@/lib/dashboard/layout-check-shapes';
 import type { Severity } from '@/lib/inspect/doctor-kinds';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import { plural, SEVERITY_LOOK } from './finding-look';
+import { plural } from './finding-look';
+import { FindingGroup, NoFindingsLeft, RepairConfirmation, type FindingRowView } from './findings-view';
 import { useSteppedCheck } from './use-doctor-check';
 
-/** Repairs a confirmation lists by name before it says "and N more". */
-const LISTED = 8;
 const SEVERITY_ORDER: Severity[] = ['critical', 'warning', 'info'];
 
 const stepCheck = (run: string | null) => runLayoutCheckStep({ run }, getTabConnection());
 const idOf = (finding: ShownFinding) => finding.id;
 const FIRST_PROGRESS = 'Starting the check';
+
+const rowOf = (finding: ShownFinding): FindingRowView => ({
+  key: finding.id,
+  subject: finding.subject,
+  concerns: <span className="font-mono text-xs break-all">{finding.subject}</span>,
+  explanation: finding.explanation,
+  repairDescription: finding.repairDescription,
+  repairable: finding.repairable,
+});
 
 interface Group {
   kind: string;
@@ -129,92 +134,38 @@ export function LayoutDoctorPanel({ description }: { description: string }) {
           <span className="font-mono">queuelens doctor --repair</span>.
         </Banner>
       )}
-      {check.done && check.findings.length === 0 && (
-        <p className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
-          {check.resolved === 0
-            ? 'No problems found. The layout is consistent.'
-            : 'Everything the check found was repaired or was no longer broken. Run the check again to confirm.'}
-        </p>
-      )}
+      {check.done && check.findings.length === 0 && <NoFindingsLeft resolved={check.resolved} />}
       {groups.map(({ kind, title, severity, findings }) => {
         const fixable = findings.filter((finding) => finding.repairable);
         return (
-          <Section
+          <FindingGroup
             key={kind}
-            title={
-              <>
-                {title} ({findings.length}){' '}
-                <span className={`ml-2 rounded px-2 py-0.5 align-middle text-xs font-medium uppercase ${SEVERITY_LOOK[severity]}`}>{severity}</span>
-              </>
-            }
-            actions={
-              canChange &&
+            title={title}
+            severity={severity}
+            findings={findings}
+            view={rowOf}
+            canChange={canChange}
+            busy={busy}
+            onRepair={(finding) => setPending([finding])}
+            action={
               fixable.length > 1 && (
                 <button type="button" className="button-secondary" onClick={() => setPending(fixable)} disabled={busy}>
                   Repair these {fixable.length}
                 </button>
               )
             }
-          >
-            <DataTable
-              label={title}
-              minWidthClass="min-w-[48rem]"
-              stacked
-              head={
-                <>
-                  <HeaderCell>Concerns</HeaderCell>
-                  <HeaderCell>What is wrong</HeaderCell>
-                  <HeaderCell>Repair</HeaderCell>
-                  {canChange && (
-                    <HeaderCell>
-                      <span className="sr-only">Actions</span>
-                    </HeaderCell>
-                  )}
-                </>
-              }
-            >
-              {findings.map((finding) => (
-                <tr key={finding.id}>
-                  <Cell>
-                    <span className="font-mono text-xs break-all">{finding.subject}</span>
-                  </Cell>
-                  <Cell label="What is wrong">{finding.explanation}</Cell>
-                  <Cell label="Repair">{finding.repairDescription}</Cell>
-                  {canChange && (
-                    <Cell>
-                      {finding.repairable ? (
-                        <button type="button" className="button-secondary whitespace-nowrap" aria-label={`Repair ${finding.subject}`} onClick={() => setPending([finding])} disabled={busy}>
-                          Repair
-                        </button>
-                      ) : (
-                        <span className="text-xs text-zinc-600 dark:text-zinc-400">report only</span>
-                      )}
-                    </Cell>
-                  )}
-                </tr>
-              ))}
-            </DataTable>
-          </Section>
+          />
         );
       })}
-      <ConfirmDialog
-        open={pending !== null}
-        title={pending?.length === 1 ? `Repair ${pending[0]!.subject}?` : `Repair ${plural(pending?.length ?? 0, 'finding')}?`}
-        confirmLabel="Repair"
-        busyLabel="Repairing…"
+      <RepairConfirmation
+        pending={pending}
+        view={rowOf}
         busy={busy}
+        more="more"
+        footnote="Each repair is the one this check proposed, applied by a script that checks again first and leaves alone whatever is no longer broken."
         onConfirm={() => void repair(pending ?? [])}
         onCancel={() => setPending(null)}
-      >
-        <p>This will change:</p>
-        <ul className="mt-2 list-disc space-y-1 pl-5">
-          {(pending ?? []).slice(0, LISTED).map((finding) => (
-            <li key={finding.id}>{finding.repairDescription}</li>
-          ))}
-        </ul>
-        {(pending?.length ?? 0) > LISTED && <p className="mt-2">…and {(pending?.length ?? 0) - LISTED} more.</p>}
-        <p className="mt-2">Each repair is the one this check proposed, applied by a script that checks again first and leaves alone whatever is no longer broken.</p>
-      </ConfirmDialog>
+      />
     </div>
   );
 }
