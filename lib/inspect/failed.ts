@@ -1,11 +1,12 @@
 import { execPipeline, settlePipeline } from '../queue/pipeline';
+import { jobIdAsRead, type JobIdAsRead } from '../queue/job';
 import type { RedisQueue } from '../queue/redis-queue';
 import { assertScriptSucceeded } from '../queue/scripts';
 import { bytesToText } from './display-text';
 
 /** A failed job as the failed list shows it; a field missing from the hash reads as ''. */
 export interface FailedRowView {
-  id: number;
+  id: JobIdAsRead;
   queue: string;
   name: string;
   attempts: string;
@@ -83,7 +84,7 @@ async function readRows(queue: RedisQueue, entries: [string, string][]): Promise
     ) as [string, string, string, string, string, string];
     return [
       {
-        row: { id: Number(id), queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText) },
+        row: { id: jobIdAsRead(id), queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText) },
         error: errorText,
       },
     ];
