@@ -13,6 +13,7 @@ import { FailedFilterForm } from './failed-filter-form';
 import { FailedList } from './failed-list';
 import { holdRows, type HeldRows } from './hold-rows';
 import { useFailedSearch } from './use-failed-search';
+import { actionableJobIds } from '@/lib/queue/job';
 
 /** `/failed`: every failed job page by page, or the jobs matching a filter. */
 export function FailedJobs({ filter, page, queues }: { filter: FailedFilter; page: number; queues: readonly string[] }) {
@@ -182,7 +183,7 @@ function SearchResults({ filter }: { filter: FailedFilter }) {
         search.matches.length > 0 && (
         <FailedList
           rows={rows}
-          matching={{ kind: 'search-matches', ids: search.matches.map((row) => row.id) }}
+          matching={{ kind: 'search-matches', ids: actionableJobIds(search.matches.map((row) => row.id)) }}
           readAt={search.readAt}
           onChanged={restart}
           pager={

@@ -9,6 +9,7 @@ import { BulkProgressBar } from './bulk-progress-bar';
 import { FailedTable } from './failed-table';
 import { ForgetBeforeForm } from './forget-before-form';
 import { useFailedActions } from './use-failed-actions';
+import { actionableJobIds } from '@/lib/queue/job';
 
 /**
  * What "all matching" means for the rows on screen: every failed job (the
@@ -97,7 +98,7 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
       return matching.kind === 'every-failed-job' ? actions.forgetOldest(total, null) : actions.forgetIds(matching.ids);
     });
 
-  const shownAllSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
+  const shownAllSelected = rows.length > 0 && actionableJobIds(rows.map((row) => row.id)).every((id) => selected.has(id));
   return (
     <div className="space-y-3">
       {/* Above the rows, so it is reached without scrolling past a page of 50. */}
@@ -148,7 +149,7 @@ function SelectableFailedList({ rows, matching, readAt, onChanged, pager }: Fail
           </span>
         </div>
       )}
-      <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(rows.map((row) => row.id)) : selected, onSelect: select }} now={readAt / 1000} />
+      <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(actionableJobIds(rows.map((row) => row.id))) : selected, onSelect: select }} now={readAt / 1000} />
       {pager}
       <ConfirmDialog
         open={confirming}

@@ -5,6 +5,7 @@ import { formatDuration } from '@/components/ui/format-duration';
 import { ScrollX } from '@/components/ui/scroll-x';
 import type { FailedRowView } from '@/lib/queries/failed';
 import { jobHref, queueHref } from '@/lib/routes';
+import { BeyondExactId } from '@/components/queues/job-link';
 
 const CAPTION = 'Failed jobs, newest first';
 
@@ -28,7 +29,8 @@ interface FailedTableProps {
 
 /** Failed jobs, with a checkbox each when they can be selected; the header checkbox selects the rows shown. */
 export function FailedTable({ rows, selection, now }: FailedTableProps) {
-  const ids = rows.map((row) => row.id);
+  // Only ids a JS number holds exactly can be retried or forgotten; the others are shown, never selected.
+  const ids = rows.flatMap((row) => (typeof row.id === 'number' ? [row.id] : []));
   const allShownSelected = ids.length > 0 && selection !== undefined && ids.every((id) => selection.selected.has(id));
   return (
     <ScrollX label={CAPTION}>
@@ -61,18 +63,24 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
             <tr key={row.id} className="align-top">
               {selection && (
                 <td className="px-3 py-2">
-                  <input
-                    type="checkbox"
-                    aria-label={`Select job ${row.id}`}
-                    checked={selection.selected.has(row.id)}
-                    onChange={(event) => selection.onSelect([row.id], event.target.checked)}
-                  />
+                  {typeof row.id === 'number' && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select job ${row.id}`}
+                      checked={selection.selected.has(row.id)}
+                      onChange={(event) => selection.onSelect([row.id as number], event.target.checked)}
+                    />
+                  )}
                 </td>
               )}
               <th scope="row" className="px-3 py-2 text-left font-mono font-normal">
-                <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
-                  {row.id}
-                </Link>
+                {typeof row.id === 'number' ? (
+                  <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
+                    {row.id}
+                  </Link>
+                ) : (
+                  <BeyondExactId id={row.id} />
+                )}
               </th>
               <td data-label="Queue" className="px-3 py-2 font-mono">
                 {row.queue === '' ? '—' : (
