@@ -27,7 +27,7 @@ export function BeyondExactId({ id }: { id: string }) {
   return (
     <span className="font-mono break-all">
       #{id}
-      <span className="block font-sans text-xs text-amber-800 dark:text-amber-300">{beyondExactIdNote(id)}</span>
+      <span className="block font-sans text-xs break-normal text-amber-800 dark:text-amber-300">{beyondExactIdNote(id)}</span>
     </span>
   );
 }
