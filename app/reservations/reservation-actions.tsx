@@ -61,6 +61,9 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
       await refresh();
     });
 
+  // An id past 2^53 is shown as its digits; every repair would name the job its rounded number names.
+  const entryJobId = row.jobId;
+  if (typeof entryJobId === 'string') return <span className="text-xs text-zinc-500 dark:text-zinc-400">No action: the row says why</span>;
   if (row.state === 'mismatch') return <span className="text-xs text-zinc-500 dark:text-zinc-400">Cleared by the next worker</span>;
 
   if (row.state === 'tombstone') {
@@ -71,7 +74,7 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
         disabled={busy}
         onClick={() =>
           run(
-            () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId: row.jobId }, getTabConnection()),
+            () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId: entryJobId }, getTabConnection()),
             `${subject}: its left-over hand-out was removed.`,
           )
         }
@@ -82,7 +85,7 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
     );
   }
 
-  const jobId = row.jobId!;
+  const jobId = entryJobId!;
   const seen = { queue: row.queue, level: row.level, entry: row.entry, jobId, reservedBy: row.reservedBy, reservedUntil: row.reservedUntil, attempts: row.attempts ?? '' };
   const release = () => run(() => releaseNow(seen, getTabConnection()), `Job ${jobId} released: it is ready again on ${row.queue}, level ${row.level}.`);
   const fail = () => {

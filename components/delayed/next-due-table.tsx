@@ -60,7 +60,7 @@ export function NextDueTable({
           </Cell>
           {onRunNow && (
             <td className="px-4 py-1.5 text-right align-top">
-              {job.heldBy ? (
+              {typeof job.id === 'string' ? null : job.heldBy ? (
                 // Running it now would run it a second time beside its holder; the server refuses it too.
                 <span className="text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400">Runs once the claim ends</span>
               ) : (

@@ -201,7 +201,7 @@ function SearchResults({ filter, retry }: { filter: FailedFilter; retry: FailedR
         search.matches.length > 0 && (
         <FailedList
           rows={rows}
-          matching={{ kind: 'search-matches', rows: search.matches }}
+          matching={{ kind: 'search-matches', rows: search.matches.filter((row) => row.exact) }}
           retry={retry}
           readAt={search.readAt}
           onChanged={restart}

@@ -22,8 +22,9 @@ function matchingCount(matching: Matching): number {
   return matching.kind === 'every-failed-job' ? matching.count : matching.rows.length;
 }
 
+/** The ids an action may take: every row's but those whose id is not exact (FailedRowView.exact). */
 function idsOf(rows: Iterable<FailedRowView>): string[] {
-  return [...rows].map((row) => row.id);
+  return [...rows].flatMap((row) => (row.exact ? [row.id] : []));
 }
 
 function jobs(count: number): string {
@@ -122,7 +123,8 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
   const chosenRows = allMatching && matching.kind === 'search-matches' ? matching.rows : [...selected.values()];
   const retryCommands = retry.here || count === 0 ? null : everyJob ? retry.everyCommand : chosenRows.flatMap((row) => (row.retryCommand === null ? [] : [row.retryCommand])).join('\n');
 
-  const shownAllSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
+  const shownIds = idsOf(rows);
+  const shownAllSelected = shownIds.length > 0 && shownIds.every((id) => selected.has(id));
   return (
     <div className="space-y-3">
       {/* Above the rows, so it is reached without scrolling past a page of 50. */}

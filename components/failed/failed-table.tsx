@@ -6,6 +6,7 @@ import { formatDuration } from '@/components/ui/format-duration';
 import { ScrollX } from '@/components/ui/scroll-x';
 import type { FailedRowView } from '@/lib/queries/failed';
 import { jobHref, queueHref } from '@/lib/routes';
+import { BeyondExactId } from '@/components/queues/job-link';
 
 const CAPTION = 'Failed jobs, newest first';
 
@@ -33,7 +34,9 @@ interface FailedTableProps {
  * no Attempts column; rows QueueLens cannot retry show the command that does.
  */
 export function FailedTable({ rows, selection, now }: FailedTableProps) {
-  const ids = rows.map((row) => row.id);
+  // A row whose id is not exact is shown, never selected (see FailedRowView.exact).
+  const selectable = rows.filter((row) => row.exact);
+  const ids = selectable.map((row) => row.id);
   const allShownSelected = ids.length > 0 && selection !== undefined && ids.every((id) => selection.selected.has(id));
   const withAttempts = rows.some((row) => row.attempts !== '' || row.maxAttempts !== '');
   const withRetryCommands = rows.some((row) => row.retryCommand !== null);
@@ -50,7 +53,7 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                   type="checkbox"
                   aria-label="Select the jobs shown"
                   checked={allShownSelected}
-                  onChange={(event) => selection.onSelect(rows, event.target.checked)}
+                  onChange={(event) => selection.onSelect(selectable, event.target.checked)}
                   disabled={ids.length === 0}
                 />
               </th>
@@ -69,18 +72,24 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
             <tr key={row.id} className="align-top">
               {selection && (
                 <td className="px-3 py-2">
-                  <input
-                    type="checkbox"
-                    aria-label={`Select job ${row.id}`}
-                    checked={selection.selected.has(row.id)}
-                    onChange={(event) => selection.onSelect([row], event.target.checked)}
-                  />
+                  {row.exact && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select job ${row.id}`}
+                      checked={selection.selected.has(row.id)}
+                      onChange={(event) => selection.onSelect([row], event.target.checked)}
+                    />
+                  )}
                 </td>
               )}
               <th scope="row" className="px-3 py-2 text-left font-mono font-normal">
-                <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
-                  {row.id}
-                </Link>
+                {row.exact ? (
+                  <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
+                    {row.id}
+                  </Link>
+                ) : (
+                  <BeyondExactId id={row.id} />
+                )}
               </th>
               <td data-label="Queue" className="px-3 py-2 font-mono">
                 {row.queue === '' ? '—' : (

@@ -4,6 +4,7 @@ import { DueMoment } from '@/components/ui/due-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { FailedRowView } from '@/lib/inspect/failed';
 import type { QueueDetail } from '@/lib/inspect/queue-detail';
+import { jobIdAsRead } from '@/lib/queue/job';
 import { JobLink, JobName } from './job-link';
 
 /** Jobs not yet handed to a worker, in the order reserve takes them. */
@@ -88,7 +89,7 @@ export function QueueFailedTable({ label, jobs, now }: { label: string; jobs: re
       {jobs.map((job) => (
         <tr key={job.id}>
           <Cell>
-            <JobLink id={job.id} />
+            <JobLink id={jobIdAsRead(job.id)} />
           </Cell>
           <Cell>
             <JobName name={job.name} />

@@ -1,3 +1,4 @@
+import { jobIdAsRead, type JobIdAsRead } from '../queue/job';
 import { settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 import { streamIdMs } from '../queue/stream-ids';
@@ -11,7 +12,7 @@ export interface DelayedBucket {
 }
 
 export interface DelayedJobView {
-  id: number;
+  id: JobIdAsRead;
   /** null when the job's hash is gone */
   name: string | null;
   /** the delayed set's score: when it may run, unix seconds */
@@ -174,8 +175,8 @@ export async function readDelayedTimeline(queue: RedisQueue, name: string, { lim
     const day = withCounts(scales.day);
     const week = withCounts(scales.week);
 
-    const nextPairs: [number, number][] = [];
-    for (let i = 0; i + 1 < nextFlat.length; i += 2) nextPairs.push([Number(nextFlat[i]), Number(nextFlat[i + 1])]);
+    const nextPairs: [JobIdAsRead, number][] = [];
+    for (let i = 0; i + 1 < nextFlat.length; i += 2) nextPairs.push([jobIdAsRead(String(nextFlat[i])), Number(nextFlat[i + 1])]);
 
     const second = queue.redis.pipeline();
     for (const [id] of nextPairs) second.hmgetBuffer(queue.keys.job(id), 'name', 'reserved_by', 'reserved_until');

@@ -1,4 +1,5 @@
 import { execPipeline, settlePipeline } from '../queue/pipeline';
+import { isExactJobId } from '../queue/job';
 import type { RedisQueue } from '../queue/redis-queue';
 import { assertScriptSucceeded } from '../queue/scripts';
 import { bytesToText } from './display-text';
@@ -10,6 +11,12 @@ import { bytesToText } from './display-text';
  */
 export interface FailedRowView {
   id: string;
+  /**
+   * false for a StaticPHP id past 2^53, which a JS number would round to a
+   * neighbour's: such a row is shown with a note, never linked, selected or
+   * acted on (see JobIdAsRead)
+   */
+  exact: boolean;
   queue: string;
   name: string;
   attempts: string;
@@ -89,7 +96,7 @@ async function readRows(queue: RedisQueue, entries: [string, string][]): Promise
     ) as [string, string, string, string, string, string];
     return [
       {
-        row: { id, queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText), retryCommand: null },
+        row: { id, exact: isExactJobId(id), queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText), retryCommand: null },
         error: errorText,
       },
     ];

@@ -1,3 +1,4 @@
+import { jobIdAsRead, type JobIdAsRead } from '../queue/job';
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 import { streamIdMs } from '../queue/stream-ids';
@@ -17,7 +18,7 @@ export interface LevelView {
 }
 
 export interface ListedJob {
-  id: number;
+  id: JobIdAsRead;
   /** null when the job's hash is gone */
   name: string | null;
 }
@@ -100,15 +101,15 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
         const entries = rangeReplies[index];
         if (view.error || !Array.isArray(entries)) return [];
         return (entries as [string, string[]][]).map(([entry, fields]) => ({
-          id: Number(fields[fields.indexOf('job') + 1]),
+          id: jobIdAsRead(fields[fields.indexOf('job') + 1] ?? ''),
           level: view.level,
           enqueuedAt: streamIdMs(entry),
         }));
       })
       .slice(0, limit);
 
-    const delayedIds: [number, number][] = [];
-    for (let i = 0; i + 1 < (delayedFlat ?? []).length; i += 2) delayedIds.push([Number(delayedFlat![i]), Number(delayedFlat![i + 1])]);
+    const delayedIds: [JobIdAsRead, number][] = [];
+    for (let i = 0; i + 1 < (delayedFlat ?? []).length; i += 2) delayedIds.push([jobIdAsRead(delayedFlat![i]!), Number(delayedFlat![i + 1])]);
 
     const [names, failed] = await Promise.all([
       readNames(queue, [...upcoming.map((job) => job.id), ...delayedIds.map(([id]) => id)]),
@@ -128,7 +129,7 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
   });
 }
 
-async function readNames(queue: RedisQueue, ids: number[]): Promise<Map<number, string>> {
+async function readNames(queue: RedisQueue, ids: JobIdAsRead[]): Promise<Map<JobIdAsRead, string>> {
   if (ids.length === 0) return new Map();
   const reads = queue.redis.pipeline();
   for (const id of ids) reads.hgetBuffer(queue.keys.job(id), 'name');

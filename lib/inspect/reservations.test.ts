@@ -85,7 +85,7 @@ describe('readReservations', () => {
     expect(all.truncated).toBe(false);
     expect(all.queuesRead).toBe(2);
     const bulk = all.holders.find((group) => group.holder === 'web-1:1')!;
-    expect(bulk.rows.map((row) => row.jobId).sort((a, b) => a! - b!)).toEqual(ids);
+    expect(bulk.rows.map((row) => row.jobId).sort((a, b) => Number(a) - Number(b))).toEqual(ids);
     expect(new Set(bulk.rows.map((row) => `${row.stream} ${row.entry}`)).size).toBe(25);
     expect(bulk.rows.every((row) => row.state === 'running')).toBe(true);
     expect(all.parkingHazard).toBeNull();
@@ -106,7 +106,7 @@ describe('readReservations', () => {
 
     const all = await readReservations(queue);
     expect(all).toMatchObject({ total: 120, truncated: false, queuesRead: 40 });
-    expect(rowsOf(all).map((row) => row.jobId).sort((a, b) => a! - b!)).toEqual(ids);
+    expect(rowsOf(all).map((row) => row.jobId).sort((a, b) => Number(a) - Number(b))).toEqual(ids);
     expect(rowsOf(all).every((row) => row.state === 'running' && row.name === `${row.queue}.p${row.level}`)).toBe(true);
     // Smaller join batches and XPENDING pages read the same rows.
     const batched = await readReservations(queue, { batchSize: 7, pageSize: 1 });

@@ -1,3 +1,4 @@
+import { compareJobIds, jobIdAsRead, type JobIdAsRead } from '../queue/job';
 import type { QueueKeys } from '../queue/keys';
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import { compareStreamIds } from '../queue/stream-ids';
@@ -25,7 +26,7 @@ export interface ReservationRow {
   /** the stream entry id */
   entry: string;
   /** the id the entry names; null when it names none or the entry was deleted from the stream */
-  jobId: number | null;
+  jobId: JobIdAsRead | null;
   state: ReservationState;
   /** why a mismatch is one, in words */
   mismatch: string | null;
@@ -55,7 +56,7 @@ export interface ReservationRow {
  */
 export interface ParkedJob {
   queue: string;
-  jobId: number;
+  jobId: JobIdAsRead;
   name: string | null;
   /** the holder: reserved_by, kept by the parking */
   reservedBy: string;
@@ -231,14 +232,16 @@ type EntryJob =
   /** the entry names no job, or is gone from its stream */
   | { jobId: null }
   /** j:{id} is a key of another type */
-  | { jobId: number; notAHash: true }
+  | { jobId: JobIdAsRead; notAHash: true }
   /** JOB_FIELDS in order, null where the hash has none; all null when the hash is gone */
-  | { jobId: number; notAHash: false; values: (string | null)[] };
+  | { jobId: JobIdAsRead; notAHash: false; values: (string | null)[] };
 
 function entryJobOf(reply: (Buffer | null)[]): EntryJob {
   const [idBytes, refusal, ...values] = reply;
-  const id = idBytes ? Number(idBytes.toString()) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) return { jobId: null };
+  const text = idBytes ? idBytes.toString() : '';
+  // Past 2^53 the id is carried as its digits: a number would name a neighbour's hash.
+  if (!/^[1-9]\d*$/.test(text)) return { jobId: null };
+  const id = jobIdAsRead(text);
   if (refusal && refusal.length > 0) return { jobId: id, notAHash: true };
   return { jobId: id, notAHash: false, values: values.map((value) => (value === null ? null : bytesToText(value))) };
 }
@@ -330,14 +333,13 @@ async function readParked(queue: RedisQueue, names: readonly string[], maxDelaye
   const perQueue = Math.min(MAX_DELAYED_PER_QUEUE, Math.ceil(maxDelayed / names.length));
   const ranges = queue.redis.pipeline();
   for (const name of names) ranges.zrangebyscore(queue.keys.delayed(name), `(${now}`, '+inf', 'WITHSCORES', 'LIMIT', 0, perQueue);
-  const candidates: { queue: string; jobId: number; untilSeconds: number }[] = [];
+  const candidates: { queue: string; jobId: JobIdAsRead; untilSeconds: number }[] = [];
   (await settlePipeline(ranges)).forEach((reply, index) => {
     const name = names[index]!;
     if (reply instanceof Error) return errors.push({ stream: queue.keys.delayed(name), error: reply.message });
     const flat = reply as string[];
     for (let i = 0; i + 1 < flat.length; i += 2) {
-      const jobId = Number(flat[i]);
-      if (Number.isSafeInteger(jobId) && jobId > 0) candidates.push({ queue: name, jobId, untilSeconds: Number(flat[i + 1]) });
+      if (/^[1-9]\d*$/.test(flat[i]!)) candidates.push({ queue: name, jobId: jobIdAsRead(flat[i]!), untilSeconds: Number(flat[i + 1]) });
     }
   });
   if (candidates.length === 0) return [];
@@ -448,7 +450,7 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
         holder,
         // Entries delivered in one millisecond go by entry id as Redis orders them: as text, 1-10 would sort before 1-9.
         rows: held.sort((a, b) => a.deliveredAtMs - b.deliveredAtMs || compareStreamIds(a.entry, b.entry)),
-        parked: (holder === null ? [] : (parkedBy.get(holder) ?? [])).sort((a, b) => a.untilSeconds - b.untilSeconds || a.jobId - b.jobId),
+        parked: (holder === null ? [] : (parkedBy.get(holder) ?? [])).sort((a, b) => a.untilSeconds - b.untilSeconds || compareJobIds(a.jobId, b.jobId)),
         held: held.length,
         timeoutSeconds: mostCommon(held.flatMap((row) => (row.timeoutSeconds === null ? [] : [row.timeoutSeconds]))),
       }));

@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ReservedJob } from './job';
 import type { RedisQueue } from './redis-queue';
 import { releaseReservation } from './reservation-repairs';
-import { testQueueFactory } from './test-redis';
+import { sleep, testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();
 
@@ -129,5 +130,62 @@ describe('stale-entry detection tells two streams apart', () => {
     expect(await releaseReservation(queue, seen)).toMatchObject({ done: false, reason: 'claim-changed' });
     expect(await pendingCount(queue, 'mail', 5)).toBe(1);
     expect(await queue.redis.hget(queue.keys.job(id), 'entry')).toBe(held.entry);
+  });
+});
+
+describe('a claim ended by an operator stays ended', () => {
+  /**
+   * The claim a worker holds after an operator released its reservation and
+   * a worker of the same id (one process's slots share it) took the job
+   * again within the same second: reserved_by and reserved_until (whole
+   * seconds) are the ones the first claim wrote too. Tried until both claims
+   * land in one second.
+   */
+  async function claimedTwiceInOneSecond(queue: RedisQueue): Promise<[ReservedJob, ReservedJob]> {
+    for (let tries = 0; tries < 5; tries += 1) {
+      const id = await queue.push('mail', 'send', {});
+      const [, micros] = await queue.redis.time();
+      await sleep(1000 - Number(micros) / 1000 + 10);
+      const first = (await queue.reserve(['mail'], 'host:1', 60))!;
+      const released = await releaseReservation(queue, {
+        queue: 'mail', level: '0', entry: first.entry, jobId: id,
+        reservedBy: first.fields.reserved_by, reservedUntil: first.fields.reserved_until, attempts: first.fields.attempts,
+      });
+      expect(released).toMatchObject({ done: true });
+      const second = (await queue.reserve(['mail'], 'host:1', 60))!;
+      expect(second.id).toBe(id);
+      if (second.fields.reserved_until === first.fields.reserved_until) return [first, second];
+      expect(await queue.complete(second)).toBe(true);
+    }
+    throw new Error('no two claims landed in one second in 5 tries');
+  }
+
+  it('the first holder’s settle changes nothing of the claim its worker id made again in the same second', async () => {
+    const queue = await openQueue();
+    const [first, second] = await claimedTwiceInOneSecond(queue);
+
+    // Before: the release stood, the job went to the delayed set due now,
+    // and a third worker was handed it while the second claim was live.
+    expect(await queue.release(first, 0, 'the operator ended this claim')).toBe(false);
+    expect(await queue.reserve(['mail'], 'host:2', 60)).toBeNull();
+    expect(await queue.complete(first)).toBe(false);
+    expect(await queue.redis.hget(queue.keys.job(second.id), 'entry')).toBe(second.entry);
+    expect(await queue.complete(second)).toBe(true);
+    expect(await queue.redis.exists(queue.keys.job(second.id))).toBe(0);
+    expect(await pendingCount(queue, 'mail', 0)).toBe(0);
+  });
+
+  it('a holder whose job was parked and promoted meanwhile still settles it', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('mail', 'send', {});
+    const held = (await queue.reserve(['mail'], 'host:1', 60))!;
+    // A reclaim that met the live deadline parked the job, and the deadline's promotion (here by hand) gave it a new entry no worker was handed.
+    await queue.redis.xack(queue.keys.stream('mail', 0), queue.settings.group, held.entry);
+    await queue.redis.xdel(queue.keys.stream('mail', 0), held.entry);
+    const promoted = await queue.redis.xadd(queue.keys.stream('mail', 0), '*', 'job', String(id));
+    await queue.redis.hset(queue.keys.job(id), 'entry', promoted!);
+
+    expect(await queue.complete(held)).toBe(true);
+    expect(await queue.redis.exists(queue.keys.job(id))).toBe(0);
   });
 });

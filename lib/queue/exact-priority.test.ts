@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { readDelayedTimeline } from '../inspect/delayed-timeline';
 import { runDoctor } from '../inspect/doctor';
+import { readFailedPage } from '../inspect/failed';
+import { readQueueDetail } from '../inspect/queue-detail';
+import { readReservations } from '../inspect/reservations';
 import { readJobDetail } from '../inspect/job-detail';
 import { levelOf } from './keys';
 import type { RedisQueue } from './redis-queue';
@@ -112,6 +117,79 @@ describe('a job id beyond 2^53, written by PHP', () => {
     const entries = await redis.xrange(keys.stream('mail', 0), '-', '+');
     expect(entries.map(([, fields]) => fields[1]).sort()).toEqual([ROUNDED, BEYOND_DOUBLES]);
     for (const id of [ROUNDED, BEYOND_DOUBLES]) expect(await redis.hget(keys.job(id), 'name')).toBe(`job ${id}`);
+  });
+});
+
+/**
+ * Two neighbours as ids counted up past 2^53 leave them, each with a name of
+ * its own: Number('…993') is …992, so a view that rounds shows the other
+ * job's id, or reads the other job's hash.
+ */
+async function neighbours(queue: RedisQueue, place: 'ready' | 'delayed' | 'failed'): Promise<void> {
+  const { keys, redis } = queue;
+  await redis.hset(keys.job(ROUNDED), { queue: 'other', name: 'the neighbour', payload: '{}', attempts: '0', max_attempts: '1', priority: '0', entry: '' });
+  if (place === 'ready') {
+    await pushAsPhp(queue, BEYOND_DOUBLES, '0');
+    return;
+  }
+  const [seconds] = await redis.time();
+  await redis.hset(keys.job(BEYOND_DOUBLES), {
+    queue: 'mail', name: 'App\\Jobs\\Big', payload: '{}', attempts: '1', max_attempts: '1', priority: '0', entry: '', reserved_by: '', reserved_until: '0',
+    ...(place === 'failed' ? { error: 'boom', failed_at: '2026-12-01 00:00:00' } : {}),
+  });
+  await redis.sadd(keys.queues, 'mail');
+  if (place === 'failed') await redis.zadd(keys.failed, Number(seconds), BEYOND_DOUBLES);
+  else await redis.zadd(keys.delayed('mail'), Number(seconds) + 600, BEYOND_DOUBLES);
+}
+
+function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+describe('a job id beyond 2^53, as the read-only views show it', () => {
+  it('is carried digit for digit by failedRows and failed --json (as a JSON string), with its own hash', async () => {
+    const queue = await openQueue();
+    await neighbours(queue, 'failed');
+    expect(await queue.failedRows(10)).toMatchObject([{ id: BEYOND_DOUBLES, name: 'App\\Jobs\\Big', error: 'boom' }]);
+    const printed = await queuelens('failed', '--json', '--prefix', queue.keys.prefix);
+    expect(printed).toMatchObject({ code: 0, stderr: '' });
+    expect(printed.stdout).toContain(`"id":"${BEYOND_DOUBLES}"`);
+    expect(printed.stdout).not.toContain(ROUNDED);
+  });
+
+  it('is carried digit for digit by the failed list', async () => {
+    const queue = await openQueue();
+    await neighbours(queue, 'failed');
+    const { rows } = await readFailedPage(queue, 0, 10);
+    expect(rows).toMatchObject([{ id: BEYOND_DOUBLES, name: 'App\\Jobs\\Big', queue: 'mail' }]);
+  });
+
+  it('is carried digit for digit by the queue page, ready and delayed, each with its own name', async () => {
+    const queue = await openQueue();
+    await neighbours(queue, 'ready');
+    const ready = await readQueueDetail(queue, 'mail');
+    expect(ready.nextJobs).toMatchObject([{ id: BEYOND_DOUBLES, name: 'App\\Jobs\\Send' }]);
+
+    const delayedQueue = await openQueue();
+    await neighbours(delayedQueue, 'delayed');
+    expect((await readQueueDetail(delayedQueue, 'mail')).delayedSoonest).toMatchObject([{ id: BEYOND_DOUBLES, name: 'App\\Jobs\\Big' }]);
+  });
+
+  it('is carried digit for digit by the delayed timeline', async () => {
+    const queue = await openQueue();
+    await neighbours(queue, 'delayed');
+    expect((await readDelayedTimeline(queue, 'mail')).next).toMatchObject([{ id: BEYOND_DOUBLES, name: 'App\\Jobs\\Big', heldBy: null }]);
+  });
+
+  it('is a running claim on the reservations page, not a job gone', async () => {
+    const queue = await openQueue();
+    await neighbours(queue, 'ready');
+    // Reserve refuses to run it and leaves its claim to run out.
+    await expect(queue.reserve(['mail'], 'w:1', 60)).rejects.toThrow(/beyond 2\^53/);
+    const { holders } = await readReservations(queue);
+    expect(holders.flatMap((holder) => holder.rows)).toMatchObject([{ jobId: BEYOND_DOUBLES, state: 'running', name: 'App\\Jobs\\Send', reservedBy: 'w:1' }]);
   });
 });
 

@@ -3,7 +3,7 @@ import { connectFailure, createClient, describeServer, nodeServingPrefix, type Q
 import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
 import { asQueueError, QueueError, refusedCommand } from './errors';
-import { pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
+import { jobIdAsRead, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
 import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from './pipeline';
 import { assertScriptSucceeded, defineQueueScripts } from './scripts';
@@ -461,7 +461,7 @@ export class RedisQueue {
       const hashes = await execPipeline(reads, (error) => error.message.startsWith('WRONGTYPE'));
       return ids.flatMap((id, index) => {
         const hash = hashes[index] as Record<string, string> | null;
-        return hash && Object.keys(hash).length > 0 ? [{ ...toJobHash(hash), id: Number(id) }] : [];
+        return hash && Object.keys(hash).length > 0 ? [{ ...toJobHash(hash), id: jobIdAsRead(id) }] : [];
       });
     });
   }

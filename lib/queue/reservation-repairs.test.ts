@@ -152,7 +152,7 @@ describe('cleanTombstone', () => {
     const row = (await readReservations(queue)).holders.flatMap((group) => group.rows).find((candidate) => candidate.entry === job.entry)!;
     expect(row.state).toBe('tombstone');
 
-    expect(await cleanTombstone(queue, { queue: 'mail', level: '0', entry: row.entry, jobId: row.jobId })).toEqual({ done: true });
+    expect(await cleanTombstone(queue, { queue: 'mail', level: '0', entry: row.entry, jobId: row.jobId as number | null })).toEqual({ done: true });
     expect(await pendingCount(queue, 'mail')).toBe(0);
     expect((await queue.redis.xrange(queue.keys.stream('mail', 0), '-', '+')).map(([, fields]) => fields[1])).toEqual([String(keep)]);
   });

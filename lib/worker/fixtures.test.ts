@@ -25,7 +25,7 @@ describe.each<StaticPhpFixtureName>(['rich-layout', 'after-php-worker'])('a Queu
     const { expected } = await loadStaticPhpFixture(queue.redis, name, queue.keys.prefix, { agedSeconds: LONG_AFTER_CAPTURE_SECONDS });
     const jobKeys = await keysUnder(queue, queue.keys.job(''));
     const ids = jobKeys.map((key) => Number(key.slice(queue.keys.job('').length))).sort((a, b) => a - b);
-    const failed = expected.failed_rows.map((row) => row.id).sort((a, b) => a - b);
+    const failed = expected.failed_rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
     const names = new Set(await Promise.all(ids.map(async (id) => (await queue.redis.hget(queue.keys.job(id), 'name'))!)));
 
     const runs: number[] = [];

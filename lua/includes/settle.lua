@@ -16,6 +16,20 @@ local function dropOwnEntry(stream, group, entry)
   return true
 end
 
+-- A claim is known by reserved_by and reserved_until, and reserved_until
+-- counts whole seconds: after an operator released or failed (and retried) a
+-- live reservation, a worker of the same id (the slots of one process share
+-- it) can claim the job again within the same second, and the two claims
+-- look the same. The new one has its own entry, delivered to the group; a
+-- job parked and promoted meanwhile has a new entry too, but no worker has
+-- been handed it yet. So the caller's claim is gone when the job's entry is
+-- another one that is pending.
+local function claimedAgain(stream, group, entry, currentEntry, ownStream)
+  if not currentEntry or currentEntry == '' or (currentEntry == entry and ownStream == stream) then return false end
+  local pending = redis.pcall('XPENDING', ownStream, group, currentEntry, currentEntry, 1)
+  return type(pending) == 'table' and pending.err == nil and pending[1] ~= nil
+end
+
 -- Settles job `id` as `how` ('complete', 'release' or 'fail'):
 --   complete  the entry is acknowledged and deleted, the unique key freed and
 --             the hash deleted;
@@ -39,7 +53,7 @@ end
 local function settleHeldJob(how, stream, delayedKey, failedKey, job, prefix, group, id, entry, reservedBy, reservedUntil, delaySeconds, message)
   local current = redis.pcall('HMGET', job, 'reserved_by', 'reserved_until', 'entry', 'queue', 'priority', 'unique_key')
   if current.err then return {ErrorCode.WrongKeyType, job} end
-  if current[1] ~= reservedBy or current[2] ~= reservedUntil then
+  if current[1] ~= reservedBy or current[2] ~= reservedUntil or claimedAgain(stream, group, entry, current[3], ownStreamOf(prefix, current[4], current[5])) then
     local movedOn = current[3] ~= entry or ownStreamOf(prefix, current[4], current[5]) ~= stream
     if movedOn and not dropOwnEntry(stream, group, entry) then return {ErrorCode.WrongKeyType, stream} end
     return {0}

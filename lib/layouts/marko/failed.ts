@@ -306,6 +306,8 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
 function rowView(row: MarkoFailedRow): FailedRowView {
   return {
     id: row.id,
+    // marko's pages read a job by its text id: nothing is rounded.
+    exact: true,
     queue: row.queue,
     name: row.name,
     attempts: row.attempts,

@@ -101,7 +101,7 @@ function TimelineBody({ timeline }: { timeline: DelayedTimeline }) {
         busy={runningId !== null}
         onConfirm={() => {
           const job = confirming;
-          if (job === null) return;
+          if (job === null || typeof job.id !== 'number') return;
           void runNow(job.id).then(() => setConfirming(null));
         }}
         onCancel={() => setConfirming(null)}
