@@ -65,5 +65,12 @@ export async function* scanKeysUnder(client: QueueClient, prefix: string, count 
 /** Deletes the keys under `prefix` and nothing else (never FLUSHDB). */
 export async function deleteKeysUnder(client: QueueClient, prefix: string): Promise<void> {
   const node = nodeServingPrefix(client, prefix);
-  for await (const keys of scanKeysUnder(node, prefix)) await node.unlink(...keys);
+  const pattern = patternUnder(prefix);
+  // By their bytes: a name that is not UTF-8, read as text, would name another key and be left behind.
+  let cursor = '0';
+  do {
+    const { cursor: next, found } = await scanStepBuffers(node, cursor, pattern, 1000);
+    if (found.length > 0) await node.unlink(...found);
+    cursor = next;
+  } while (cursor !== '0');
 }
