@@ -109,6 +109,39 @@ async function readQueueNames(queue: RedisQueue, limit: number): Promise<{ names
 }
 
 /** The size command for a key of `type`; null for a type without one (none). */
+/** A key's facts as a keys page shows them: its type against the one expected, its memory and TTL; the size is read next, by the type. */
+export interface KeyFacts {
+  type: RedisType;
+  mismatch: boolean;
+  size: null;
+  memoryBytes: number | null;
+  ttlSeconds: number | null;
+  /** what Redis answered instead, when it refused */
+  error?: string;
+}
+
+/** TYPE, TTL and MEMORY USAGE of each planned key, in one pipeline: reads only. */
+export async function readKeyFacts(queue: RedisQueue, planned: readonly { key: string; expectedType: RedisType }[]): Promise<KeyFacts[]> {
+  const facts = queue.redis.pipeline();
+  for (const { key } of planned) facts.type(key).ttl(key).memory('USAGE', key, 'SAMPLES', 5);
+  const replies = await settlePipeline(facts);
+  return planned.map(({ expectedType }, index) => {
+    const type = replies[3 * index];
+    const ttl = replies[3 * index + 1];
+    const memory = replies[3 * index + 2];
+    const actual = typeof type === 'string' ? type : 'none';
+    return {
+      type: actual,
+      mismatch: actual !== 'none' && actual !== expectedType,
+      size: null,
+      memoryBytes: typeof memory === 'number' ? memory : null,
+      // -1: no TTL, -2: no key.
+      ttlSeconds: typeof ttl === 'number' && ttl >= 0 ? ttl : null,
+      ...(type instanceof Error ? { error: type.message } : {}),
+    };
+  });
+}
+
 export function sizeCommand(type: RedisType): string | null {
   switch (type) {
     case 'stream':
@@ -168,26 +201,8 @@ export function readKeyLayout(
 
     const keys: LayoutKeyView[] = [];
     for (const batch of chunks(planned, BATCH)) {
-      const facts = queue.redis.pipeline();
-      for (const { key } of batch) facts.type(key).ttl(key).memory('USAGE', key, 'SAMPLES', 5);
-      const factReplies = await settlePipeline(facts);
-
-      const views = batch.map((plan, index): LayoutKeyView => {
-        const type = factReplies[3 * index];
-        const ttl = factReplies[3 * index + 1];
-        const memory = factReplies[3 * index + 2];
-        const actual = typeof type === 'string' ? type : 'none';
-        return {
-          ...plan,
-          type: actual,
-          mismatch: actual !== 'none' && actual !== plan.expectedType,
-          size: null,
-          memoryBytes: typeof memory === 'number' ? memory : null,
-          // -1: no TTL, -2: no key.
-          ttlSeconds: typeof ttl === 'number' && ttl >= 0 ? ttl : null,
-          ...(type instanceof Error ? { error: type.message } : {}),
-        };
-      });
+      const facts = await readKeyFacts(queue, batch);
+      const views = batch.map((plan, index): LayoutKeyView => ({ ...plan, ...facts[index]! }));
 
       const sizes = queue.redis.pipeline();
       const asked: { view: LayoutKeyView; group: boolean }[] = [];

@@ -1,5 +1,5 @@
 import { bytesToText } from '../inspect/display-text';
-import { isUnderPrefix, KEY_NAME_LIMIT, readKeyContentsWhere, sizeCommand } from '../inspect/key-layout';
+import { isUnderPrefix, KEY_NAME_LIMIT, readKeyContentsWhere, readKeyFacts, sizeCommand } from '../inspect/key-layout';
 import { nodeServingPrefix } from '../queue/client';
 import { QueueError } from '../queue/errors';
 import { settlePipeline } from '../queue/pipeline';
@@ -30,27 +30,11 @@ export async function readKeyRows(connection: RedisQueue, planned: readonly Plan
   const rows: KeyRow[] = [];
   for (let start = 0; start < planned.length; start += BATCH) {
     const batch = planned.slice(start, start + BATCH);
-    const facts = connection.redis.pipeline();
-    for (const { key } of batch) facts.type(key).ttl(key).memory('USAGE', key, 'SAMPLES', 5);
-    const replies = await settlePipeline(facts);
+    const facts = await readKeyFacts(connection, batch);
     const read = batch.map(({ expires = false, ...plan }, index): KeyRow => {
-      const type = replies[3 * index];
-      const ttl = replies[3 * index + 1];
-      const memory = replies[3 * index + 2];
-      const actual: KeyType = typeof type === 'string' ? type : 'none';
-      // -1: no TTL, -2: no key.
-      const ttlSeconds = typeof ttl === 'number' && ttl >= 0 ? ttl : null;
-      return {
-        ...plan,
-        type: actual,
-        mismatch: actual !== 'none' && actual !== plan.expectedType,
-        size: null,
-        memoryBytes: typeof memory === 'number' ? memory : null,
-        ttlSeconds,
-        expires,
-        ttlWrong: expires ? actual !== 'none' && ttlSeconds === null : ttlSeconds !== null,
-        ...(type instanceof Error ? { error: type.message } : {}),
-      };
+      const fact = facts[index]!;
+      const ttlWrong = expires ? fact.type !== 'none' && fact.ttlSeconds === null : fact.ttlSeconds !== null;
+      return { ...plan, ...fact, expires, ttlWrong };
     });
     const sizes = connection.redis.pipeline();
     const asked = read.filter((row) => sizeCommand(row.type) !== null);
