@@ -1,5 +1,5 @@
 import { subscribe } from 'node:diagnostics_channel';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { readAccessSettings, startupRefusal, type AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/client-address';
@@ -11,6 +11,7 @@ import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/s
 import { logEvent } from '@/lib/log-event';
 import { createClient, describeServer } from '@/lib/queue/client';
 import { settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
+import { BurstAdmission } from '@/lib/serving/burst-admission';
 import { GracefulDrain } from '@/lib/serving/graceful-drain';
 
 // A server that would be unsafe to expose (no secret; a short one, or no
@@ -52,8 +53,19 @@ if (server.queuelensDrain === undefined) {
   // Every request, before Next.js sees it: the client address the sign-in
   // budgets are kept by, from the socket (and X-Forwarded-For only through
   // trusted proxies), replacing any header of that name a client sent.
+  const admission = new BurstAdmission();
+  const admitting = new WeakSet<Server>();
   subscribe('http.server.request.start', (message) => {
-    const { request, response, socket } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket };
+    const { request, response, socket, server: http } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket; server: Server };
+    // Next.js creates its server out of our reach; its request listener is
+    // put behind the burst admission on the first request, which Node
+    // publishes here just before handing it to the listeners.
+    if (!admitting.has(http)) {
+      admitting.add(http);
+      const listeners = http.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+      http.removeAllListeners('request');
+      http.on('request', (request: IncomingMessage, response: ServerResponse) => admission.admit(request, response, () => listeners.forEach((listener) => listener.call(http, request, response))));
+    }
     const forwarded = request.headers['x-forwarded-for'];
     request.headers[CLIENT_ADDRESS_HEADER] = clientAddress(socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trustedProxies);
     drain.requestStarted(response);

@@ -31,6 +31,29 @@ describe('the job page’s bounded read (lua/read-job-1.lua)', () => {
     expect((await readJobFieldBytes(queue, id, 'payload'))?.equals(huge)).toBe(true);
   });
 
+  it('copies a long value into the script once: a later read names the prefix it holds, and Redis leaves it out while its length is the same', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('q', 'big.job', {});
+    const key = queue.keys.job(id);
+    const first = Buffer.alloc(2 * MB, 'a');
+    await queue.redis.hset(key, 'payload', first);
+    const payloadOf = async () => (await readJobDetail(queue, id))!.fields.find((field) => field.name === 'payload')!.value;
+    expect(await payloadOf()).toMatchObject({ text: 'a'.repeat(DISPLAY_LIMIT_BYTES), bytes: 2 * MB });
+
+    // The script's contract: a value named at its stored length comes back as nil, one named at another length whole.
+    const named = (await queue.redis.queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, 1_000, 'payload', String(2 * MB))) as (Buffer | number | null)[];
+    expect(named[named.findIndex((part) => Buffer.isBuffer(part) && part.toString() === 'payload') + 2]).toBeNull();
+    const stale = (await queue.redis.queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, 1_000, 'payload', '5')) as (Buffer | number | null)[];
+    expect((stale[stale.findIndex((part) => Buffer.isBuffer(part) && part.toString() === 'payload') + 2] as Buffer).length).toBe(DISPLAY_LIMIT_BYTES);
+
+    // Rewritten at the same length: the held prefix is what shows, so Redis did not copy the value again.
+    await queue.redis.hset(key, 'payload', Buffer.alloc(2 * MB, 'b'));
+    expect((await payloadOf()).text).toBe('a'.repeat(DISPLAY_LIMIT_BYTES));
+    // At another length the script reads it again.
+    await queue.redis.hset(key, 'payload', Buffer.alloc(2 * MB + 1, 'c'));
+    expect(await payloadOf()).toMatchObject({ text: 'c'.repeat(DISPLAY_LIMIT_BYTES), bytes: 2 * MB + 1, truncated: true });
+  });
+
   it('shows a character torn by the cut, and bytes that are no UTF-8, as \\xNN; a value of exactly 64 KiB is whole', async () => {
     const queue = await openQueue();
     const id = await queue.push('q', 'n', {});

@@ -3,6 +3,7 @@ import { QueueError } from '../queue/errors';
 import { execPipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from './display-text';
+import { heldPrefixesOf, type HeldForRead } from './held-prefixes';
 import { prettyJson } from './pretty-json';
 
 /** Where a job is now, read from the structures that hold ids, not only from its hash. */
@@ -44,14 +45,18 @@ const MAX_JOB_FIELDS = 1_000;
 /** j:{id} as lua/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
 export type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
 
-export function jobHashOf(reply: (Buffer | number)[]): JobHashReply {
+/** The script's reply read; `held` (what the read was told it may leave out) completes the prefixes it left out. */
+export function jobHashOf(reply: (Buffer | number | null)[], held?: HeldForRead): JobHashReply {
   const [type, ...rest] = reply;
   const typeName = String(type);
   if (typeName !== 'hash') return { type: typeName };
   if (rest.length === 1) return { type: 'hash', tooMany: Number(rest[0]) };
   const fields: { name: string; bytes: number; prefix: Buffer }[] = [];
   for (let index = 0; index + 2 < rest.length; index += 3) {
-    fields.push({ name: String(rest[index]), bytes: Number(rest[index + 1]), prefix: rest[index + 2] as Buffer });
+    const name = String(rest[index]);
+    const bytes = Number(rest[index + 1]);
+    const prefix = rest[index + 2] as Buffer | null;
+    fields.push({ name, bytes, prefix: held ? held.fill(name, bytes, prefix) : prefix! });
   }
   return { type: 'hash', fields };
 }
@@ -60,16 +65,18 @@ export function jobHashOf(reply: (Buffer | number)[]): JobHashReply {
  * Everything about one job: its hash, shown safely, and where it is now.
  * Reads at most DISPLAY_LIMIT_BYTES of each value, inside Redis
  * (lua/read-job-1.lua), with each value's stored length: a 20 MB payload
- * costs the page 64 KiB. Returns null when the job is gone; throws
+ * costs the page 64 KiB, and Redis a whole copy of it once a minute
+ * (HeldPrefixes). Returns null when the job is gone; throws
  * QueueError when j:{id} is a key of another type or no job's size. Two
  * pipelined round trips.
  */
 export async function readJobDetail(queue: RedisQueue, id: number): Promise<JobDetail | null> {
   const key = queue.keys.job(id);
+  const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES);
   const [time, reply, failedScore] = (await queue.attempt(() =>
-    execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS).zscore(queue.keys.failed, String(id))),
-  )) as [[string, string], (Buffer | number)[], string | null];
-  const hash = jobHashOf(reply);
+    execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS, ...held.args).zscore(queue.keys.failed, String(id))),
+  )) as [[string, string], (Buffer | number | null)[], string | null];
+  const hash = jobHashOf(reply, held);
   if (hash.type === 'none') return null;
   if (!('fields' in hash)) {
     throw new QueueError('tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`);

@@ -1,6 +1,7 @@
 import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../inspect/display-text';
 import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
 import { jobHashOf } from '../../inspect/job-detail';
+import { heldPrefixesOf } from '../../inspect/held-prefixes';
 import { QueueError } from '../../queue/errors';
 import { execPipeline, settlePipeline } from '../../queue/pipeline';
 import type { RedisQueue } from '../../queue/redis-queue';
@@ -37,11 +38,13 @@ export interface MarkoJobSummary {
 async function summariesOf(queue: RedisQueue, keys: MarkoKeys, ids: readonly string[]): Promise<MarkoJobSummary[]> {
   if (ids.length === 0) return [];
   const pipeline = queue.redis.pipeline();
-  for (const id of ids) pipeline.queuelensReadJobBuffer(keys.job(id), ROW_FIELD_LIMIT, MAX_JOB_FIELDS);
+  const prefixes = heldPrefixesOf(queue);
+  const held = ids.map((id) => prefixes.heldFor(keys.job(id), ROW_FIELD_LIMIT));
+  for (const [i, id] of ids.entries()) pipeline.queuelensReadJobBuffer(keys.job(id), ROW_FIELD_LIMIT, MAX_JOB_FIELDS, ...held[i]!.args);
   const replies = await settlePipeline(pipeline);
   return ids.map((id, i) => {
     const reply = replies[i];
-    const hash = Array.isArray(reply) ? jobHashOf(reply as (Buffer | number)[]) : { type: 'none' };
+    const hash = Array.isArray(reply) ? jobHashOf(reply as (Buffer | number | null)[], held[i]) : { type: 'none' };
     if (!('fields' in hash)) return { id, exists: hash.type === 'hash', className: '', attempts: null };
     let className = '';
     for (const field of hash.fields) {
@@ -207,8 +210,9 @@ export interface MarkoJobDetail {
 export function readMarkoJob(queue: RedisQueue, keys: MarkoKeys, id: string): Promise<MarkoJobDetail | null> {
   return queue.attempt(async () => {
     const key = keys.job(id);
-    const [time, reply] = (await execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS))) as [[string, string], (Buffer | number)[]];
-    const hash = jobHashOf(reply);
+    const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES);
+    const [time, reply] = (await execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS, ...held.args))) as [[string, string], (Buffer | number | null)[]];
+    const hash = jobHashOf(reply, held);
     if (hash.type === 'none') return null;
     if (!('fields' in hash)) {
       throw new QueueError('tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`);
