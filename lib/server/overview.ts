@@ -3,7 +3,7 @@ import { crossedThresholds, thresholdsFor } from '@/lib/dashboard/alerts';
 import { isAbsent } from '@/lib/layouts/adapter';
 import { readServerInfo } from '@/lib/inspect/server-info';
 import type { Overview, OverviewAbsent } from '@/lib/queries/overview';
-import { readLayout, type ReadResult } from './queue';
+import { readJudgement, readLayout, type ReadResult } from './queue';
 import { gapsOf, readThroughputGlance } from './throughput';
 
 const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
@@ -14,7 +14,8 @@ const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
  * those out, as the PHP driver does; the overview's rows must not come and
  * go), each judged against its connection's alert thresholds and, where the
  * layout can tell, marked where it needs attention. What the layout cannot
- * tell is said, not shown as zeros.
+ * tell is said, not shown as zeros. The marks may be a second old (see
+ * readJudgement); the counts are read for every request.
  */
 export function readOverview(): Promise<ReadResult<Overview>> {
   return readLayout(async (layout, connection) => {
@@ -22,10 +23,10 @@ export function readOverview(): Promise<ReadResult<Overview>> {
     const names = counts.map((row) => row.queue);
     const { attention: marking, throughput: sampled } = layout;
     const [attention, throughput, server, now] = await Promise.all([
-      isAbsent(marking) ? null : marking.read(counts, failed ?? 0, connection.marks),
+      isAbsent(marking) ? null : readJudgement(connection, ['overview-attention'], () => marking.read(counts, failed ?? 0, connection.marks)),
       isAbsent(sampled) ? null : readThroughputGlance(sampled, connection, names),
       readServerInfo(layout.connection),
-      isAbsent(marking) ? layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])) : null,
+      layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])),
     ]);
     const absent: OverviewAbsent = {
       ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
@@ -40,6 +41,6 @@ export function readOverview(): Promise<ReadResult<Overview>> {
       const crossed = unread === undefined ? crossedThresholds(thresholdsFor(connection.alerts, row.queue), { backlog: row.total, waitSeconds: glance.waitSeconds }) : [];
       return { ...row, ...glance, error: unread, crossed, marks, failedRecently };
     });
-    return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now: attention?.now ?? now! };
+    return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
   }, ['overview']);
 }
