@@ -312,6 +312,7 @@ async function main(): Promise<void> {
       for (let request = 0; request < OTHER_PAGE_REQUESTS; request++) otherBefore.push(await durationOf(() => fetchPage(other, auth)));
       await fetchPage(`${app.baseUrl}/jobs/${bigId}`, auth);
       const memoryBefore = app.memory();
+      const redisBefore = await redisCpuMs(admin);
       // Another user's page, asked every OTHER_PAGE_EVERY_MS while the opens run, each request on its own.
       const otherDuring: Promise<number>[] = [];
       let storming = true;
@@ -322,12 +323,15 @@ async function main(): Promise<void> {
     }
     const opened = await storm;
     const during = spreadOf(await Promise.all(otherDuring));
+    // The other page's reads are in it too: a few milliseconds of Redis each.
+    const redisDuring = (await redisCpuMs(admin)) - redisBefore;
     const memoryAfter = app.memory();
     const before = spreadOf(otherBefore);
     const polled = await concurrently(`${app.baseUrl}/api/jobs/${bigId}`, poll, BIG_JOB_OPENS, 1);
     const floor = await floorAt(BIG_JOB_OPENS);
     const bigJob = [
       `the ${BIG_JOB_OPENS} opens of \`/jobs/${bigId}\`: ${describeStatuses(opened.statuses)}; ${ms(opened.latency.medianMs)} ms median, ${ms(opened.latency.p95Ms)} ms p95; ${formatCount(opened.bytes)} bytes of HTML each`,
+      `Redis' CPU over the opens: ${ms(redisDuring)} ms (the ${otherDuring.length} other pages' reads included)`,
       `the server's RSS: ${mib(memoryBefore.rssBytes)} before, ${mib(memoryAfter.rssBytes)} after (${mib(memoryAfter.rssBytes - memoryBefore.rssBytes)} more); its peak (VmHWM) ${mib(memoryBefore.peakBytes)} before, ${mib(memoryAfter.peakBytes)} after`,
       `another page (\`GET /api/queues/${plan.queues[1]!}\`): ${ms(before.medianMs)} ms median before, ${ms(during.medianMs)} ms median over ${otherDuring.length} requests meanwhile (${(during.medianMs / before.medianMs).toFixed(2)}×); p95 ${ms(before.p95Ms)} and ${ms(during.p95Ms)} ms`,
       `its poll, \`GET /api/jobs/${bigId}\` ${BIG_JOB_OPENS} at once: ${describeStatuses(polled.statuses)}; ${ms(polled.latency.medianMs)} ms median, ${ms(polled.latency.p95Ms)} ms p95; ${formatCount(polled.bytes)} bytes each`,

@@ -193,6 +193,22 @@ describe('readReservations', () => {
     expect((await second!).holders.map((group) => group.holder)).toEqual(['web-3:3']);
   });
 
+  it('reports a delayed set it cannot read, and passes over a delayed member that names no job hash', async () => {
+    const queue = await openQueue();
+    const id = await queue.push('mail', 'fine', {});
+    await queue.reserve(['mail'], 'web-1:1', 60);
+    const future = Math.floor(Date.now() / 1000) + 600;
+    await queue.redis.zadd(queue.keys.delayed('mail'), future, 'not-an-id', future, '777');
+    await queue.redis.set(queue.keys.job(777), 'a string, not a hash');
+    await queue.redis.sadd(queue.keys.queues, 'sms');
+    await queue.redis.set(queue.keys.delayed('sms'), 'not a sorted set');
+
+    const reservations = await readReservations(queue);
+    expect(reservations.errors).toEqual([{ stream: queue.keys.delayed('sms'), error: expect.stringContaining('WRONGTYPE') }]);
+    expect(reservations.parkedTotal).toBe(0);
+    expect(rowOf(reservations, id).state).toBe('running');
+  });
+
   it('says nothing is held when no queue exists', async () => {
     const queue = await openQueue();
     const reservations = await readReservations(queue);

@@ -146,8 +146,10 @@ export interface ReservationsFilter {
 /** `queue` is in every job hash, so all of them nil means the hash is gone: no EXISTS needed. */
 const JOB_FIELDS = ['queue', 'name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts', 'entry'] as const;
 
-/** The fields of a delayed job's hash that tell whether it is parked, and what to show of it. */
-const PARKED_FIELDS = ['name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts', 'entry'] as const;
+/** What to show of a parked job's hash (lua/read-parked-1.lua reads `reserved_by` and `entry` to tell it is parked). */
+const PARKED_FIELDS = ['name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts'] as const;
+/** Queues a lua/read-parked-1.lua call looks in: at most 25 × MAX_DELAYED_PER_QUEUE hashes read by one call. */
+const PARKED_QUEUES_PER_CALL = 25;
 
 /** Differences this small are the same timeout measured across a second's boundary. */
 const TIMEOUT_TOLERANCE_SECONDS = 1;
@@ -325,41 +327,42 @@ const MAX_DELAYED_PER_QUEUE = 200;
  * no entry (a job pushed with a delay or released names none). A parking
  * deadline is one claim's length ahead, so parked jobs sort among the
  * soonest; more jobs delayed to a sooner second hide them. Once its deadline
- * has passed, a parked job is due and no longer held. Two pipelined round
- * trips: the ranges, then one HMGET per id.
+ * has passed, a parked job is due and no longer held. One round trip:
+ * lua/read-parked-1.lua per PARKED_QUEUES_PER_CALL queues, every call in one
+ * pipeline, each reading its queues' ids and their hashes inside Redis and
+ * sending back only the parked ones.
  */
 async function readParked(queue: RedisQueue, names: readonly string[], maxDelayed: number, now: number, errors: Reservations['errors']): Promise<ParkedJob[]> {
   if (names.length === 0) return [];
   const perQueue = Math.min(MAX_DELAYED_PER_QUEUE, Math.ceil(maxDelayed / names.length));
-  const ranges = queue.redis.pipeline();
-  for (const name of names) ranges.zrangebyscore(queue.keys.delayed(name), `(${now}`, '+inf', 'WITHSCORES', 'LIMIT', 0, perQueue);
-  const candidates: { queue: string; jobId: JobIdAsRead; untilSeconds: number }[] = [];
-  (await settlePipeline(ranges)).forEach((reply, index) => {
-    const name = names[index]!;
-    if (reply instanceof Error) return errors.push({ stream: queue.keys.delayed(name), error: reply.message });
-    const flat = reply as string[];
-    for (let i = 0; i + 1 < flat.length; i += 2) {
-      if (/^[1-9]\d*$/.test(flat[i]!)) candidates.push({ queue: name, jobId: jobIdAsRead(flat[i]!), untilSeconds: Number(flat[i + 1]) });
+  const pipeline = queue.redis.pipeline();
+  for (let start = 0; start < names.length; start += PARKED_QUEUES_PER_CALL) {
+    const batch = names.slice(start, start + PARKED_QUEUES_PER_CALL);
+    pipeline.queuelensReadParkedBuffer(queue.keys.queues, queue.keys.prefix, now, perQueue, PARKED_FIELDS.length, ...PARKED_FIELDS, ...batch);
+  }
+  const replies = ((await execPipeline(pipeline)) as (Buffer | null)[][][]).flat();
+  return names.flatMap((name, index) => {
+    const [head, ...flat] = replies[index]!;
+    if (head!.length > 0) {
+      errors.push({ stream: queue.keys.delayed(name), error: head!.toString() });
+      return [];
     }
-  });
-  if (candidates.length === 0) return [];
-  const reads = queue.redis.pipeline();
-  for (const { jobId } of candidates) reads.hmgetBuffer(queue.keys.job(jobId), ...PARKED_FIELDS);
-  // A j:{id} of another type is not a job; the doctor reports it.
-  const hashes = await settlePipeline(reads);
-  return candidates.flatMap((candidate, index) => {
-    const hash = hashes[index];
-    if (hash instanceof Error) return [];
-    const [name, reservedBy, reservedUntil, attempts, maxAttempts, entry] = (hash as (Buffer | null)[]).map((value) => (value === null ? null : bytesToText(value)));
-    if (!reservedBy || (entry ?? '') !== '') return [];
-    return [{
-      ...candidate,
-      name: name ?? null,
-      reservedBy,
-      reservedUntil: reservedUntil ?? '',
-      attempts: attempts ?? null,
-      maxAttempts: maxAttempts ?? null,
-    }];
+    const parked: ParkedJob[] = [];
+    const stride = 2 + PARKED_FIELDS.length;
+    for (let i = 0; i + stride <= flat.length; i += stride) {
+      const [jobName, reservedBy, reservedUntil, attempts, maxAttempts] = flat.slice(i + 2, i + 2 + PARKED_FIELDS.length).map((value) => (value === null ? null : bytesToText(value)));
+      parked.push({
+        queue: name,
+        jobId: jobIdAsRead(flat[i]!.toString()),
+        untilSeconds: Number(flat[i + 1]!.toString()),
+        name: jobName ?? null,
+        reservedBy: reservedBy!,
+        reservedUntil: reservedUntil ?? '',
+        attempts: attempts ?? null,
+        maxAttempts: maxAttempts ?? null,
+      });
+    }
+    return parked;
   });
 }
 

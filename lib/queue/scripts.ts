@@ -54,6 +54,8 @@ declare module 'ioredis' {
     queuelensReadRecentFailuresBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: job names are shown whatever their encoding.
     queuelensReadReservationJobsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
+    // Read as bytes: job names are shown whatever their encoding.
+    queuelensReadParkedBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: a job's values are shown whatever their encoding.
     queuelensReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: yii2 messages are PHP serialize() output, binary as often as not.
@@ -110,6 +112,7 @@ const SCRIPT_FILES = {
   queuelensReadAttention: 'read-attention-1.lua',
   queuelensReadRecentFailures: 'read-recent-failures-1.lua',
   queuelensReadReservationJobs: 'read-reservation-jobs-1.lua',
+  queuelensReadParked: 'read-parked-1.lua',
   queuelensReadJob: 'read-job-1.lua',
   // The yii2 layout's reads share this loader; its keys are the channel's (lib/layouts/yii2/keys.ts).
   queuelensYii2ReadCounts: 'yii2-read-counts-6.lua',
