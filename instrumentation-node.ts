@@ -11,6 +11,7 @@ import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/s
 import { logEvent } from '@/lib/log-event';
 import { createClient, describeServer } from '@/lib/queue/client';
 import { settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
+import { ARRIVAL_HEADER } from '@/lib/serving/arrival';
 import { BurstAdmission } from '@/lib/serving/burst-admission';
 import { GracefulDrain } from '@/lib/serving/graceful-drain';
 
@@ -52,7 +53,8 @@ if (server.queuelensDrain === undefined) {
   server.queuelensDrain = drain;
   // Every request, before Next.js sees it: the client address the sign-in
   // budgets are kept by, from the socket (and X-Forwarded-For only through
-  // trusted proxies), replacing any header of that name a client sent.
+  // trusted proxies), and the time it arrived (lib/serving/arrival.ts),
+  // each replacing any header of that name a client sent.
   const admission = new BurstAdmission();
   const admitting = new WeakSet<Server>();
   subscribe('http.server.request.start', (message) => {
@@ -68,6 +70,7 @@ if (server.queuelensDrain === undefined) {
     }
     const forwarded = request.headers['x-forwarded-for'];
     request.headers[CLIENT_ADDRESS_HEADER] = clientAddress(socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trustedProxies);
+    request.headers[ARRIVAL_HEADER] = String(Date.now());
     drain.requestStarted(response);
   });
   subscribe('net.server.socket', () => drain.connectionArrived());

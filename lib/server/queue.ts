@@ -10,6 +10,7 @@ import { parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-inte
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
+import { ARRIVAL_HEADER, waitedMs } from '@/lib/serving/arrival';
 import { authenticate } from './access';
 import { logEvent } from './log';
 
@@ -51,13 +52,16 @@ function sharedReads(): SharedReads {
 
 /**
  * How old a snapshot the request accepts: SNAPSHOT_SHARE_OF_INTERVAL of the
- * interval its tab polls at. A request that names no interval (a page load,
- * a script) shares only a read under way: someone who loads a page right
- * after changing Redis by other means (a PHP worker, redis-cli) sees it.
+ * interval its tab polls at, or any read that started after the request
+ * arrived (lib/serving/arrival.ts), whichever is older. A request that names
+ * no interval (a page load, a script) shares only a read under way or one
+ * that started after it arrived: someone who loads a page right after
+ * changing Redis by other means (a PHP worker, redis-cli) sees it.
  */
 async function acceptedSnapshotAgeMs(): Promise<number> {
-  const interval = parsePollInterval((await headers()).get(POLL_INTERVAL_HEADER));
-  return typeof interval === 'number' ? interval * SNAPSHOT_SHARE_OF_INTERVAL : 0;
+  const list = await headers();
+  const interval = parsePollInterval(list.get(POLL_INTERVAL_HEADER));
+  return Math.max(typeof interval === 'number' ? interval * SNAPSHOT_SHARE_OF_INTERVAL : 0, waitedMs(list.get(ARRIVAL_HEADER)));
 }
 
 /**
