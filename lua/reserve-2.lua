@@ -7,7 +7,11 @@
   2. Walks the levels highest first; creates each stream's group lazily at
      id 0 with MKSTREAM (not $: jobs are pushed long before workers start).
   3. Per level, XAUTOCLAIM ... COUNT 1 before XREADGROUP ... >, so a job a
-     dead worker held is not sent to the back of the queue.
+     dead worker held is not sent to the back of the queue. XAUTOCLAIM runs
+     only when one of the ten pending entries it looks at has been idle past
+     the timeout (an XPENDING of those ten says): it would claim nothing
+     otherwise, and with many jobs held it is the dearest command of a
+     reserve.
 
   Every entry taken, reclaimed or fresh, is checked against its hash
   (includes/reserve.lua): a hash that is gone makes it a tombstone (XACK +

@@ -175,6 +175,28 @@ describe('a claim ended by an operator stays ended', () => {
     expect(await pendingCount(queue, 'mail', 0)).toBe(0);
   });
 
+  it('reclaims only once an entry among the first ten pending has been idle past the timeout, and drops an entry deleted by hand then', async () => {
+    const queue = await openQueue();
+    const ids = await queue.pushMany(Array.from({ length: 12 }, (_, n) => ({ queue: 'mail', name: `job.${n}`, payload: {} })));
+    const held: ReservedJob[] = [];
+    for (let n = 0; n < 11; n++) held.push((await queue.reserve(['mail'], `host:${n}`, 60))!);
+    // The oldest pending entry, deleted from the stream by hand while held.
+    await queue.redis.xdel(queue.keys.stream('mail', 0), held[0]!.entry);
+    // Nothing has been idle for a second: the next job is read fresh, and the deleted entry stays pending until it has.
+    const fresh = (await queue.reserve(['mail'], 'quick:1', 1))!;
+    expect(fresh.id).toBe(ids[11]);
+    expect(await pendingCount(queue, 'mail', 0)).toBe(12);
+
+    await sleep(1100);
+    // Now XAUTOCLAIM runs. Dropping the deleted entry uses up its COUNT 1 (Redis counts it as an answer)…
+    expect(await queue.reserve(['mail'], 'quick:2', 1)).toBeNull();
+    expect(await pendingCount(queue, 'mail', 0)).toBe(11);
+    // …and the next reclaims the oldest held entry, whose claim has a minute to go: the job is parked at its deadline.
+    expect(await queue.reserve(['mail'], 'quick:3', 1)).toBeNull();
+    expect(await pendingCount(queue, 'mail', 0)).toBe(10);
+    expect(await queue.redis.zscore(queue.keys.delayed('mail'), String(ids[1]))).toBe(held[1]!.fields.reserved_until);
+  });
+
   it('a holder whose job was parked and promoted meanwhile still settles it', async () => {
     const queue = await openQueue();
     const id = await queue.push('mail', 'send', {});
