@@ -30,6 +30,11 @@ const READ_SCRIPTS = new Map<string, (argv: readonly string[], argc: number) => 
   [shaOf('read-attention-1.lua'), (_argv, argc) => (argc - 6 <= MAX_BATCH ? `${argc - 6} queues' waiting figures` : null)],
   // prefix, since, limit, bytes kept
   [shaOf('read-recent-failures-1.lua'), (argv) => (Number(argv[2]) <= MAX_BATCH ? `${argv[2]} recent failures` : null)],
+  // prefix, now, ids per queue, field count n, n fields, then the queue names
+  [shaOf('read-parked-1.lua'), (argv, argc) => {
+    const ids = Number(argv[2]) * (argc - 4 - Number(argv[3]));
+    return ids <= MAX_BATCH ? `${ids} delayed ids` : null;
+  }],
   // prefix, field count n, n fields, then a triple per entry
   [
     shaOf('read-reservation-jobs-1.lua'),

@@ -148,8 +148,12 @@ const JOB_FIELDS = ['queue', 'name', 'reserved_by', 'reserved_until', 'attempts'
 
 /** What to show of a parked job's hash (lua/read-parked-1.lua reads `reserved_by` and `entry` to tell it is parked). */
 const PARKED_FIELDS = ['name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts'] as const;
-/** Queues a lua/read-parked-1.lua call looks in: at most 25 × MAX_DELAYED_PER_QUEUE hashes read by one call. */
-const PARKED_QUEUES_PER_CALL = 25;
+/**
+ * Delayed ids a lua/read-parked-1.lua call looks at (an HMGET each), as many
+ * as a join call's entries: about a millisecond of Redis. A call takes whole
+ * queues, so one with MAX_DELAYED_PER_QUEUE ids reads that many.
+ */
+const PARKED_IDS_PER_CALL = 100;
 
 /** Differences this small are the same timeout measured across a second's boundary. */
 const TIMEOUT_TOLERANCE_SECONDS = 1;
@@ -328,16 +332,17 @@ const MAX_DELAYED_PER_QUEUE = 200;
  * deadline is one claim's length ahead, so parked jobs sort among the
  * soonest; more jobs delayed to a sooner second hide them. Once its deadline
  * has passed, a parked job is due and no longer held. One round trip:
- * lua/read-parked-1.lua per PARKED_QUEUES_PER_CALL queues, every call in one
+ * lua/read-parked-1.lua per PARKED_IDS_PER_CALL ids' worth of queues, every call in one
  * pipeline, each reading its queues' ids and their hashes inside Redis and
  * sending back only the parked ones.
  */
 async function readParked(queue: RedisQueue, names: readonly string[], maxDelayed: number, now: number, errors: Reservations['errors']): Promise<ParkedJob[]> {
   if (names.length === 0) return [];
   const perQueue = Math.min(MAX_DELAYED_PER_QUEUE, Math.ceil(maxDelayed / names.length));
+  const queuesPerCall = Math.max(1, Math.floor(PARKED_IDS_PER_CALL / perQueue));
   const pipeline = queue.redis.pipeline();
-  for (let start = 0; start < names.length; start += PARKED_QUEUES_PER_CALL) {
-    const batch = names.slice(start, start + PARKED_QUEUES_PER_CALL);
+  for (let start = 0; start < names.length; start += queuesPerCall) {
+    const batch = names.slice(start, start + queuesPerCall);
     pipeline.queuelensReadParkedBuffer(queue.keys.queues, queue.keys.prefix, now, perQueue, PARKED_FIELDS.length, ...PARKED_FIELDS, ...batch);
   }
   const replies = ((await execPipeline(pipeline)) as (Buffer | null)[][][]).flat();
