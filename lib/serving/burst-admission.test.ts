@@ -50,7 +50,7 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('BurstAdmission', () => {
-  it('lets identical GETs in one at a time, in order, while any other request goes straight in', async () => {
+  it('lets identical GETs in one at a time, in order, while any other request, a POST, the build’s static files and the sign-in page go straight in', async () => {
     const admission = new BurstAdmission();
     const { server, started, send, answerOldest } = await serverBehind(admission);
     open = server;
@@ -60,18 +60,22 @@ describe('BurstAdmission', () => {
 
     const other = send('/api/overview');
     const post = send('/jobs/1', 'POST');
-    await until(() => started.length === 3);
-    expect(started).toEqual(['GET /jobs/1', 'GET /api/overview', 'POST /jobs/1']);
+    const neverHeld = [send('/_next/static/chunks/app.js'), send('/_next/static/chunks/app.js'), send('/login?next=%2F'), send('/login?next=%2F')];
+    await until(() => started.length === 7);
+    expect(started).toEqual(['GET /jobs/1', 'GET /api/overview', 'POST /jobs/1', 'GET /_next/static/chunks/app.js', 'GET /_next/static/chunks/app.js', 'GET /login?next=%2F', 'GET /login?next=%2F']);
     answerOldest('GET /api/overview');
     answerOldest('POST /jobs/1');
+    for (let n = 0; n < 2; n++) answerOldest('GET /_next/static/chunks/app.js');
+    for (let n = 0; n < 2; n++) answerOldest('GET /login?next=%2F');
+    await Promise.all(neverHeld.map((sent) => sent.answered));
     expect(await other.answered).toEqual({ status: 200, body: 'GET /api/overview' });
     expect((await post.answered).status).toBe(200);
 
     answerOldest('GET /jobs/1');
-    await until(() => started.length === 4);
+    await until(() => started.length === 8);
     expect(admission.size).toEqual({ running: 1, waiting: 1 });
     answerOldest('GET /jobs/1');
-    await until(() => started.length === 5);
+    await until(() => started.length === 9);
     answerOldest('GET /jobs/1');
     expect((await Promise.all(burst.map((sent) => sent.answered))).map(({ body }) => body)).toEqual(['GET /jobs/1', 'GET /jobs/1', 'GET /jobs/1']);
     expect(admission.size).toEqual({ running: 0, waiting: 0 });

@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/**
+ * Never held: the build's scripts and styles (files, the same for every
+ * page, sent at the client's pace) and the sign-in page, the one page
+ * anybody may load: a client holding a place in its line must not be able
+ * to keep others from signing in.
+ */
+const NEVER_HELD = ['/_next/static/', '/login'];
+
 interface Line {
   /** requests of this line the app is working on */
   running: number;
@@ -17,13 +25,13 @@ interface Line {
  * all, but another request only ever waits for the few renders under way.
  *
  * "Identical" is the method and the whole URL, query included, of a GET or
- * HEAD; other methods (server actions, sign-in) are never held. A request
- * holds its place until the app has finished its answer (`end()`), its
- * client goes away, or `maxHoldMs` has passed: an answer streamed to a
- * client that reads slowly, or not at all (a download, a page to a stalled
- * connection), must not hold the identical requests behind it for longer.
- * The next in line starts after the I/O already waiting, so a request that
- * arrived meanwhile is read first.
+ * HEAD; other methods (server actions) and NEVER_HELD are never held. A request holds its place until the app has finished its answer
+ * (`end()`: Next.js writes a page's HTML and its hydration data in several
+ * chunks, and letting the next render start at the first would run two at
+ * once), its client goes away, or `maxHoldMs` has passed: an answer sent to
+ * a client that reads slowly, or not at all, holds the identical requests
+ * behind it no longer than that. The next in line starts after the I/O
+ * already waiting, so a request that arrived meanwhile is read first.
  */
 export class BurstAdmission {
   private readonly lines = new Map<string, Line>();
@@ -34,7 +42,7 @@ export class BurstAdmission {
   constructor({
     perRequest = 1,
     maxWaiting = 1_000,
-    maxHoldMs = 1_000,
+    maxHoldMs = 500,
   }: {
     /** how many identical requests the app works on at once */
     perRequest?: number;
@@ -50,7 +58,7 @@ export class BurstAdmission {
 
   /** Runs `handle` now, or once the identical requests ahead of this one have been answered. */
   admit(request: IncomingMessage, response: ServerResponse, handle: () => void): void {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url === undefined) return handle();
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url === undefined || NEVER_HELD.some((path) => request.url!.startsWith(path))) return handle();
     const key = `${request.method} ${request.url}`;
     let line = this.lines.get(key);
     if (line === undefined) {
