@@ -7,10 +7,10 @@ interface Held {
   readAtMs: number;
 }
 
-/** What one read of a job hash may leave out, and how its reply's prefixes are completed and kept. */
+/** One read of a job hash by lua/read-job-1.lua: its arguments, and how its reply's prefixes are completed and kept. */
 export interface HeldForRead {
-  /** the (field, length) pairs to pass lua/read-job-1.lua after its limit and field cap */
-  args: string[];
+  /** the script's arguments: the key, the limit, the field cap, then the (field, length) pairs it may leave out */
+  args: (string | number)[];
   /** A field's prefix: the one the script read (kept when the value is longer than the limit), or, when it left it out, the one held. */
   fill(name: string, bytes: number, prefix: Buffer | null): Buffer;
 }
@@ -34,9 +34,9 @@ export class HeldPrefixes {
 
   constructor(private readonly holdMs = HOLD_MS) {}
 
-  /** What a read of `key`, `limit` bytes of each value, may leave out, from now. */
-  heldFor(key: string, limit: number, nowMs = Date.now()): HeldForRead {
-    const args: string[] = [];
+  /** A read of `key`, `limit` bytes of each value, refused past `maxFields` fields, starting now. */
+  heldFor(key: string, limit: number, maxFields: number, nowMs = Date.now()): HeldForRead {
+    const args: (string | number)[] = [key, limit, maxFields];
     // Taken now: a read finishing later must not lose a prefix to another read's eviction meanwhile.
     const prefixes = new Map<string, Buffer>();
     for (const [id, held] of this.held) {

@@ -45,8 +45,8 @@ const MAX_JOB_FIELDS = 1_000;
 /** j:{id} as lua/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
 export type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
 
-/** The script's reply read; `held` (what the read was told it may leave out) completes the prefixes it left out. */
-export function jobHashOf(reply: (Buffer | number | null)[], held?: HeldForRead): JobHashReply {
+/** The script's reply read; `held`, the read it answers, completes the prefixes it left out. */
+export function jobHashOf(reply: (Buffer | number | null)[], held: HeldForRead): JobHashReply {
   const [type, ...rest] = reply;
   const typeName = String(type);
   if (typeName !== 'hash') return { type: typeName };
@@ -55,8 +55,7 @@ export function jobHashOf(reply: (Buffer | number | null)[], held?: HeldForRead)
   for (let index = 0; index + 2 < rest.length; index += 3) {
     const name = String(rest[index]);
     const bytes = Number(rest[index + 1]);
-    const prefix = rest[index + 2] as Buffer | null;
-    fields.push({ name, bytes, prefix: held ? held.fill(name, bytes, prefix) : prefix! });
+    fields.push({ name, bytes, prefix: held.fill(name, bytes, rest[index + 2] as Buffer | null) });
   }
   return { type: 'hash', fields };
 }
@@ -72,9 +71,9 @@ export function jobHashOf(reply: (Buffer | number | null)[], held?: HeldForRead)
  */
 export async function readJobDetail(queue: RedisQueue, id: number): Promise<JobDetail | null> {
   const key = queue.keys.job(id);
-  const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES);
+  const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS);
   const [time, reply, failedScore] = (await queue.attempt(() =>
-    execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS, ...held.args).zscore(queue.keys.failed, String(id))),
+    execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(...held.args).zscore(queue.keys.failed, String(id))),
   )) as [[string, string], (Buffer | number | null)[], string | null];
   const hash = jobHashOf(reply, held);
   if (hash.type === 'none') return null;

@@ -39,12 +39,12 @@ async function summariesOf(queue: RedisQueue, keys: MarkoKeys, ids: readonly str
   if (ids.length === 0) return [];
   const pipeline = queue.redis.pipeline();
   const prefixes = heldPrefixesOf(queue);
-  const held = ids.map((id) => prefixes.heldFor(keys.job(id), ROW_FIELD_LIMIT));
-  for (const [i, id] of ids.entries()) pipeline.queuelensReadJobBuffer(keys.job(id), ROW_FIELD_LIMIT, MAX_JOB_FIELDS, ...held[i]!.args);
+  const held = ids.map((id) => prefixes.heldFor(keys.job(id), ROW_FIELD_LIMIT, MAX_JOB_FIELDS));
+  for (const read of held) pipeline.queuelensReadJobBuffer(...read.args);
   const replies = await settlePipeline(pipeline);
   return ids.map((id, i) => {
     const reply = replies[i];
-    const hash = Array.isArray(reply) ? jobHashOf(reply as (Buffer | number | null)[], held[i]) : { type: 'none' };
+    const hash = Array.isArray(reply) ? jobHashOf(reply as (Buffer | number | null)[], held[i]!) : { type: 'none' };
     if (!('fields' in hash)) return { id, exists: hash.type === 'hash', className: '', attempts: null };
     let className = '';
     for (const field of hash.fields) {
@@ -210,8 +210,8 @@ export interface MarkoJobDetail {
 export function readMarkoJob(queue: RedisQueue, keys: MarkoKeys, id: string): Promise<MarkoJobDetail | null> {
   return queue.attempt(async () => {
     const key = keys.job(id);
-    const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES);
-    const [time, reply] = (await execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS, ...held.args))) as [[string, string], (Buffer | number | null)[]];
+    const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS);
+    const [time, reply] = (await execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(...held.args))) as [[string, string], (Buffer | number | null)[]];
     const hash = jobHashOf(reply, held);
     if (hash.type === 'none') return null;
     if (!('fields' in hash)) {
