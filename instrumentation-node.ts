@@ -11,6 +11,7 @@ import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/s
 import { logEvent } from '@/lib/log-event';
 import { createClient, describeServer } from '@/lib/queue/client';
 import { settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
+import { guardApi, type ApiGate } from '@/lib/serving/api-gate';
 import { ARRIVAL_HEADER } from '@/lib/serving/arrival';
 import { BurstAdmission } from '@/lib/serving/burst-admission';
 import { GracefulDrain } from '@/lib/serving/graceful-drain';
@@ -37,6 +38,7 @@ if (problem !== null || access === undefined || sessionRedis === undefined) {
   process.exit(1);
 }
 const { trustedProxies } = access;
+const apiGate: ApiGate = { settings: access, sessions: sharedSessionStore, log: logEvent };
 
 // Once per process: kept on globalThis because `next dev` evaluates this
 // module again on edits. lib/server modules cannot be imported here
@@ -60,13 +62,16 @@ if (server.queuelensDrain === undefined) {
   subscribe('http.server.request.start', (message) => {
     const { request, response, socket, server: http } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket; server: Server };
     // Next.js creates its server out of our reach; its request listener is
-    // put behind the burst admission on the first request, which Node
+    // put behind the API's gate (lib/serving/api-gate.ts: proxy.ts gates
+    // the pages) and the burst admission on the first request, which Node
     // publishes here just before handing it to the listeners.
     if (!admitting.has(http)) {
       admitting.add(http);
       const listeners = http.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
       http.removeAllListeners('request');
-      http.on('request', (request: IncomingMessage, response: ServerResponse) => admission.admit(request, response, () => listeners.forEach((listener) => listener.call(http, request, response))));
+      http.on('request', (request: IncomingMessage, response: ServerResponse) =>
+        guardApi(request, response, apiGate, () => admission.admit(request, response, () => listeners.forEach((listener) => listener.call(http, request, response)))),
+      );
     }
     const forwarded = request.headers['x-forwarded-for'];
     request.headers[CLIENT_ADDRESS_HEADER] = clientAddress(socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trustedProxies);

@@ -6,11 +6,12 @@ import { sharedSessionStore } from '@/lib/auth/session-store';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '@/lib/auth/security-headers';
 
 /**
- * The first gate of every request: host name, the trailing slash, origin of
- * state-changing requests, body size (declared, or counted when chunked),
- * credentials and whether their session is still open, and the security
- * headers with a fresh CSP nonce. Route handlers and server actions check
- * access again themselves; this is the outer wall, not the only one.
+ * The first gate of every request but the API's (lib/serving/api-gate.ts):
+ * host name, the trailing slash, origin of state-changing requests, body
+ * size (declared, or counted when chunked), credentials and whether their
+ * session is still open, and the security headers with a fresh CSP nonce.
+ * Route handlers and server actions check access again themselves; this is
+ * the outer wall, not the only one.
  */
 
 /** Server actions carry ids and a reason, never more than this; a bigger body is refused before it is read. */
@@ -83,7 +84,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
       sharedSessionStore(),
     );
     if (!credentials.ok) {
-      if (credentials.status === 401 && safeMethod && !pathname.startsWith('/api/')) {
+      if (credentials.status === 401 && safeMethod) {
         const login = new URL('/login', request.url);
         login.searchParams.set('next', `${pathname}${search}`);
         return secured(NextResponse.redirect(login, 303));
@@ -103,6 +104,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  // Static build output carries no data and no credentials; everything else passes the gate.
-  matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'],
+  // Static build output carries no data and no credentials; the JSON API is
+  // gated in front of Next (lib/serving/api-gate.ts), where it costs a poll
+  // less than a proxy does; every other path passes this gate.
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|api/).*)'],
 };

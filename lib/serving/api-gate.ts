@@ -1,0 +1,153 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isAllowedHost, type AccessSettings } from '@/lib/auth/access-settings';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
+import { checkAccess, CLIENT_NAME_HEADER, SESSION_COOKIE } from '@/lib/auth/credentials';
+import type { SessionStore } from '@/lib/auth/session-store';
+import { SECURITY_HEADERS } from '@/lib/auth/security-headers';
+
+/**
+ * The outer gate of the JSON API (`/api/*`), in front of Next.js
+ * (instrumentation-node.ts), where proxy.ts is every page's. Next invokes a
+ * proxy at a cost of its own, whatever the proxy does: about 3.8 ms of CPU
+ * a request, as much again as the route behind it when that route reads
+ * nothing (docs/benchmarks.md), and the API is what every open tab asks for
+ * every few seconds. Its checks are proxy.ts' for a GET: the host name, a
+ * trailing slash, credentials and whether their session is still open. The
+ * API answers GET (and HEAD) only, so any other method is refused here
+ * before a body is read, in place of the origin and body-size checks. Each
+ * route checks access again itself (lib/server/access.ts); this is the outer
+ * wall, not the only one.
+ */
+
+/** What the gate answers instead of letting a request through. */
+export interface ApiRefusal {
+  status: number;
+  /** for the JSON body, `{ ok: false, error }` as the API's own refusals */
+  error?: string;
+  headers?: Record<string, string>;
+}
+
+/** The API's answers are JSON and load nothing: no script, style or frame may come with them. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+const API_PREFIX = '/api/';
+
+/**
+ * A request's target as a URL: a path (`//elsewhere/x` stays a path, never
+ * a host name) or, in the absolute form a client may send, its path.
+ */
+function requestUrl(raw: string): URL {
+  if (!raw.startsWith('/') && URL.canParse(raw)) return new URL(raw);
+  return new URL(`http://gate.invalid${raw.startsWith('/') ? '' : '/'}${raw}`);
+}
+
+/** Doubled slashes and backslashes as the one slash a router reads them as. */
+const oneSlash = (path: string) => path.replaceAll('\\', '/').replace(/\/{2,}/g, '/');
+
+/**
+ * Whether a request's path is under `/api/`, as written or read any way a
+ * router might: dot segments resolved, percent-escapes decoded, doubled
+ * slashes and backslashes made one slash. Next's proxy matcher leaves
+ * `/api/` to this gate, so no API path may pass here as something else;
+ * a page path taken for an API one only meets both gates.
+ */
+export function isApiPath(rawUrl: string | undefined): boolean {
+  const raw = rawUrl ?? '/';
+  const { pathname } = requestUrl(raw);
+  const readings = [raw, pathname];
+  try {
+    readings.push(decodeURIComponent(pathname));
+  } catch {
+    // A malformed escape: the path as URL resolved it is all there is to go on.
+  }
+  return readings.some((path) => oneSlash(path).startsWith(API_PREFIX));
+}
+
+/** A cookie's value from a Cookie header, percent-decoded as Next's cookies() reads it. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator === -1 || pair.slice(0, separator).trim() !== name) continue;
+    const value = pair.slice(separator + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+const single = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
+
+/** Why `request` may not reach the API, or null when it may. */
+async function apiRefusal(request: IncomingMessage, settings: AccessSettings, sessions: SessionStore | undefined): Promise<ApiRefusal | null> {
+  const host = single(request.headers.host);
+  if (!isAllowedHost(settings, host)) return { status: 421, error: 'This dashboard does not answer for that host name.' };
+
+  const url = requestUrl(request.url ?? '/');
+  if (url.pathname.length > 1 && url.pathname.endsWith('/')) {
+    // One leading slash: a path on this host, never `//host` a browser would leave for.
+    return { status: 308, headers: { location: `${oneSlash(url.pathname).replace(/\/+$/, '') || '/'}${url.search}` } };
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return { status: 405, error: 'The API only answers GET.', headers: { allow: 'GET, HEAD' } };
+  }
+
+  const credentials = await checkAccess(
+    settings,
+    {
+      sessionCookie: cookieValue(single(request.headers.cookie) ?? undefined, SESSION_COOKIE),
+      authorization: single(request.headers.authorization),
+      clientName: single(request.headers[CLIENT_NAME_HEADER]),
+      clientAddress: single(request.headers[CLIENT_ADDRESS_HEADER]) ?? 'unknown',
+    },
+    sessions,
+  );
+  if (credentials.ok) return null;
+  return { status: credentials.status, error: credentials.error, headers: credentials.status === 401 ? { 'www-authenticate': 'Bearer realm="QueueLens"' } : {} };
+}
+
+/** Headers every API answer carries, the gate's refusals and the routes' answers alike. */
+function setApiHeaders(response: ServerResponse): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+  response.setHeader('content-security-policy', API_CONTENT_SECURITY_POLICY);
+}
+
+/** Sends `refusal` as the API's own refusals look: JSON, never cached. */
+function sendRefusal(response: ServerResponse, refusal: ApiRefusal): void {
+  response.setHeader('cache-control', 'no-store');
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) response.setHeader(name, value);
+  if (refusal.error === undefined) {
+    response.writeHead(refusal.status).end();
+    return;
+  }
+  response.writeHead(refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: refusal.error }));
+}
+
+export interface ApiGate {
+  settings: AccessSettings;
+  /** the store the server registered, asked at each request */
+  sessions: () => SessionStore | undefined;
+  log: (level: 'error', message: string, fields: Record<string, unknown>) => void;
+}
+
+/**
+ * Hands `request` to `next` unless it is the API's and the gate refuses it,
+ * in which case the gate answers it. Put in front of the app's request
+ * listener; a page's request goes straight to `next`.
+ */
+export function guardApi(request: IncomingMessage, response: ServerResponse, gate: ApiGate, next: () => void): void {
+  if (!isApiPath(request.url)) return next();
+  setApiHeaders(response);
+  // Anything the check throws, synchronously or not, ends in the 500 below, never in an unanswered request.
+  Promise.resolve()
+    .then(() => apiRefusal(request, gate.settings, gate.sessions()))
+    .then(
+    (refusal) => (refusal === null ? next() : sendRefusal(response, refusal)),
+    (error: unknown) => {
+      gate.log('error', 'the API gate could not check a request', { error });
+      sendRefusal(response, { status: 500, error: 'QueueLens could not check this request; the server log says why.' });
+    },
+  );
+}
