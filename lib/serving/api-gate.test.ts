@@ -139,7 +139,7 @@ describe('the API gate over HTTP', () => {
     expect(answer.status).toBe(500);
     expect(answer.body).not.toContain('secret detail');
     expect(JSON.parse(answer.body).error).toContain('server log');
-    expect(logged).toEqual(['the API gate could not check a request']);
+    expect(logged).toEqual(['the API gate failed on a request']);
     expect(reached).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ import { SECURITY_HEADERS } from '@/lib/auth/security-headers';
  */
 
 /** What the gate answers instead of letting a request through. */
-export interface ApiRefusal {
+interface ApiRefusal {
   status: number;
   /** for the JSON body, `{ ok: false, error }` as the API's own refusals */
   error?: string;
@@ -140,14 +140,15 @@ export interface ApiGate {
 export function guardApi(request: IncomingMessage, response: ServerResponse, gate: ApiGate, next: () => void): void {
   if (!isApiPath(request.url)) return next();
   setApiHeaders(response);
-  // Anything the check throws, synchronously or not, ends in the 500 below, never in an unanswered request.
+  // Whatever the check throws, or the app's listener as it is called, ends
+  // in a logged 500 (or, once an answer has begun, a closed connection),
+  // never in an unanswered request or an unhandled rejection.
   Promise.resolve()
     .then(() => apiRefusal(request, gate.settings, gate.sessions()))
-    .then(
-    (refusal) => (refusal === null ? next() : sendRefusal(response, refusal)),
-    (error: unknown) => {
-      gate.log('error', 'the API gate could not check a request', { error });
-      sendRefusal(response, { status: 500, error: 'QueueLens could not check this request; the server log says why.' });
-    },
-  );
+    .then((refusal) => (refusal === null ? next() : sendRefusal(response, refusal)))
+    .catch((error: unknown) => {
+      gate.log('error', 'the API gate failed on a request', { error });
+      if (response.headersSent) response.destroy();
+      else sendRefusal(response, { status: 500, error: 'QueueLens could not check this request; the server log says why.' });
+    });
 }
