@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
+import { FOREIGN_HOST_ERROR, isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
-import { checkAccess, CLIENT_NAME_HEADER, SESSION_COOKIE } from '@/lib/auth/credentials';
+import { checkAccess, CLIENT_NAME_HEADER, refusalHeaders, SESSION_COOKIE } from '@/lib/auth/credentials';
 import { sharedSessionStore } from '@/lib/auth/session-store';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '@/lib/auth/security-headers';
 
@@ -54,7 +54,7 @@ function refuse(status: number, error: string, extra: HeadersInit = {}): NextRes
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   settings ??= readAccessSettings();
   const host = request.headers.get('host');
-  if (!isAllowedHost(settings, host)) return refuse(421, 'This dashboard does not answer for that host name.');
+  if (!isAllowedHost(settings, host)) return refuse(421, FOREIGN_HOST_ERROR);
 
   const { pathname, search } = request.nextUrl;
   // Next's own trailing-slash redirect is switched off (next.config.ts): it answers before any header can be added.
@@ -89,7 +89,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
         login.searchParams.set('next', `${pathname}${search}`);
         return secured(NextResponse.redirect(login, 303));
       }
-      return refuse(credentials.status, credentials.error, credentials.status === 401 ? { 'www-authenticate': 'Bearer realm="QueueLens"' } : {});
+      return refuse(credentials.status, credentials.error, refusalHeaders(credentials.status));
     }
   }
 

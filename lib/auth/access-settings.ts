@@ -108,6 +108,9 @@ export function startupRefusal(settings: AccessSettings, bindHost: string | unde
   return null;
 }
 
+/** What a request for a host name that is not the dashboard's is told (421), by every gate. */
+export const FOREIGN_HOST_ERROR = 'This dashboard does not answer for that host name.';
+
 /**
  * Whether a request's Host header names this dashboard: a loopback name or
  * the host of a configured origin. Anything else is a page that got a browser

@@ -7,6 +7,11 @@ export const SESSION_COOKIE = 'queuelens-session';
 /** Who a script says it is, for the audit log; a bearer secret alone names no one. */
 export const CLIENT_NAME_HEADER = 'x-queuelens-user';
 
+/** The headers a refusal of credentials carries: a 401 says which scheme would do. */
+export function refusalHeaders(status: number): Record<string, string> {
+  return status === 401 ? { 'www-authenticate': 'Bearer realm="QueueLens"' } : {};
+}
+
 export interface Access {
   role: Role;
   who: string;

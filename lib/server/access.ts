@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import { isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
+import { FOREIGN_HOST_ERROR, isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { checkAccess, CLIENT_NAME_HEADER, SESSION_COOKIE, type Access } from '@/lib/auth/credentials';
 import { sharedSessionStore } from '@/lib/auth/session-store';
@@ -37,7 +37,7 @@ export function changeRefusal(access: Access, connection: Pick<Connection, 'labe
 export async function authenticate(): Promise<AccessCheck> {
   const settings = accessSettings();
   const [headerList, cookieJar] = await Promise.all([headers(), cookies()]);
-  if (!isAllowedHost(settings, headerList.get('host'))) return { ok: false, status: 421, error: 'This dashboard does not answer for that host name.' };
+  if (!isAllowedHost(settings, headerList.get('host'))) return { ok: false, status: 421, error: FOREIGN_HOST_ERROR };
   return checkAccess(
     settings,
     {

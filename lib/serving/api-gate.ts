@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAllowedHost, type AccessSettings } from '@/lib/auth/access-settings';
+import { FOREIGN_HOST_ERROR, isAllowedHost, type AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
-import { checkAccess, CLIENT_NAME_HEADER, SESSION_COOKIE } from '@/lib/auth/credentials';
+import { checkAccess, CLIENT_NAME_HEADER, refusalHeaders, SESSION_COOKIE } from '@/lib/auth/credentials';
 import type { SessionStore } from '@/lib/auth/session-store';
 import { SECURITY_HEADERS } from '@/lib/auth/security-headers';
 
 /**
  * The outer gate of the JSON API (`/api/*`), in front of Next.js
  * (instrumentation-node.ts), where proxy.ts is every page's. Next invokes a
- * proxy at a cost of its own, whatever the proxy does: about 3.8 ms of CPU
- * a request, as much again as the route behind it when that route reads
- * nothing (docs/benchmarks.md), and the API is what every open tab asks for
- * every few seconds. Its checks are proxy.ts' for a GET: the host name, a
+ * proxy at a cost of its own: ours cost about 3.8 ms of CPU a request, as
+ * much again as a route behind it that reads nothing, and a proxy that
+ * returned at once answered no sooner (docs/benchmarks.md); the API is what
+ * every open tab asks for every few seconds. Its checks are proxy.ts' for a GET: the host name, a
  * trailing slash, credentials and whether their session is still open. The
  * API answers GET (and HEAD) only, so any other method is refused here
  * before a body is read, in place of the origin and body-size checks. Each
@@ -83,7 +83,7 @@ const single = (value: string | string[] | undefined): string | null => (Array.i
 /** Why `request` may not reach the API, or null when it may. */
 async function apiRefusal(request: IncomingMessage, settings: AccessSettings, sessions: SessionStore | undefined): Promise<ApiRefusal | null> {
   const host = single(request.headers.host);
-  if (!isAllowedHost(settings, host)) return { status: 421, error: 'This dashboard does not answer for that host name.' };
+  if (!isAllowedHost(settings, host)) return { status: 421, error: FOREIGN_HOST_ERROR };
 
   const url = requestUrl(request.url ?? '/');
   if (url.pathname.length > 1 && url.pathname.endsWith('/')) {
@@ -105,7 +105,7 @@ async function apiRefusal(request: IncomingMessage, settings: AccessSettings, se
     sessions,
   );
   if (credentials.ok) return null;
-  return { status: credentials.status, error: credentials.error, headers: credentials.status === 401 ? { 'www-authenticate': 'Bearer realm="QueueLens"' } : {} };
+  return { status: credentials.status, error: credentials.error, headers: refusalHeaders(credentials.status) };
 }
 
 /** Headers every API answer carries, the gate's refusals and the routes' answers alike. */
