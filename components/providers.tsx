@@ -1,7 +1,7 @@
 'use client';
 
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { ChangePermissionProvider, type ChangePermission } from '@/components/shell/change-permission';
 import { ToastProvider } from '@/components/ui/toaster';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -19,9 +19,23 @@ export function Providers({ connection, permission, children }: ProvidersProps) 
   // Set while rendering, before any child's query or action can run.
   if (typeof window !== 'undefined' && connection !== undefined) setTabConnection(connection);
   const queryClient = getQueryClient();
+  useEffect(markHydrated, []);
   return (
     <QueryClientProvider client={queryClient}>
       <ToastProvider>{permission ? <ChangePermissionProvider permission={permission}>{children}</ChangePermissionProvider> : children}</ToastProvider>
     </QueryClientProvider>
   );
+}
+
+/**
+ * Marks `<html data-hydrated>` once React has hydrated the page, for whatever
+ * drives it (e2e/test.ts waits for it): a click on a link in the moments before
+ * can be lost. Set a task after this commit's effects, so the router's own,
+ * which run after its children's, have run too.
+ */
+function markHydrated() {
+  const timer = setTimeout(() => {
+    document.documentElement.dataset.hydrated = '';
+  });
+  return () => clearTimeout(timer);
 }

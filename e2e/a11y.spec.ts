@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { delayedOfQueueHref, doctorHref, failedHref, glossaryHref, jobHref, layoutHref, layoutKeyHref, queueHref, reservationsHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { scanKeysUnder } from '@/lib/queue/scan-keys';
 import { readAuditPage } from '@/lib/dashboard/audit-log';

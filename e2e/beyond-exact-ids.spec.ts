@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { beyondExactIdNote } from '@/lib/queue/job';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { delayedOfQueueHref, failedHref, queueHref, reservationsHref } from '@/lib/routes';

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { parseConnections } from '@/lib/dashboard/connections';
 import { patternUnder, deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { RedisQueue } from '@/lib/queue/redis-queue';

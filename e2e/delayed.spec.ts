@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { delayedOfQueueHref, queueHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';

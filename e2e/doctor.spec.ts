@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { doctorHref } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { connectE2eQueue, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT } from './support';
 import { deleteKeysButSessions } from './spec-keys';

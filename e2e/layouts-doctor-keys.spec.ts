@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';

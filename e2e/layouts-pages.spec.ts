@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { YII2_GONE, YII2_NO_HOLDER } from '@/lib/layouts/yii2/reads';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/queue/redis-queue';

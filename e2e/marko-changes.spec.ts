@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { MARKO_RETRY } from '@/lib/layouts/marko/failed';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MARKO_MOVES_DUE_JOBS } from '@/lib/layouts/marko/repairs';

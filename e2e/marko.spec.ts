@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { MARKO_NO_HOLDER } from '@/lib/layouts/marko/absent';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MARKO_FAILED } from '@/lib/layouts/marko/pages';

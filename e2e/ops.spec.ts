@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { APP_PORT, e2eDashboardPrefix, e2ePrefix } from './support';
 
 /** A fourth server of our own, started and stopped by these tests as an operator would. */

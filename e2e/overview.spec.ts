@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './test';
 import { parseInfo } from '@/lib/inspect/server-info';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { UNREACHABLE_APP_PORT, connectE2eQueue } from './support';

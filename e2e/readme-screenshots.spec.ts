@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import type { QueueHistory } from '@/lib/queries/throughput';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { jobHref, reservationsHref } from '@/lib/routes';

@@ -1,4 +1,4 @@
-import { expect, test as setup } from '@playwright/test';
+import { expect, test as setup } from './test';
 import { OPERATOR_STATE, e2eSecrets } from './support';
 
 setup('signs in as an operator through the form', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { test } from '@playwright/test';
+import { test } from './test';
 import { dashboardKeys } from '@/lib/dashboard/keys';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder, scanKeysUnder } from '@/lib/queue/scan-keys';

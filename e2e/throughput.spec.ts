@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './test';
 import type { QueueHistory } from '@/lib/queries/throughput';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { queueHref } from '@/lib/routes';

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { auditHref, delayedOfQueueHref, doctorHref, failedHref, jobHref, layoutHref, layoutKeyHref, overviewHref, queueHref, reservationsHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { driverAcknowledge, driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
