@@ -1,9 +1,12 @@
 import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { Providers } from '@/components/providers';
 import { SiteHeader, type HeaderSession } from '@/components/shell/site-header';
 import type { ChangePermission } from '@/components/shell/change-permission';
+import { EARLY_LINK_CLICKS_SCRIPT } from '@/components/shell/hydration';
 import { MAIN_CONTENT_ID, SkipLink } from '@/components/ui/skip-link';
+import { nonceOf } from '@/lib/auth/security-headers';
 import { LAYOUT_TITLES } from '@/lib/layouts/adapter';
 import { authenticate, changeRefusal } from '@/lib/server/access';
 import { absentCapability, chooseConnection, connections } from '@/lib/server/queue';
@@ -37,10 +40,12 @@ async function pageSession(): Promise<PageSession | null> {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const session = await pageSession();
+  const [session, requestHeaders] = await Promise.all([pageSession(), headers()]);
   return (
     <html lang="en">
       <body className="min-h-screen bg-zinc-50 text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        {/* The browser hides a script's nonce from the DOM, so hydration would see it differ. */}
+        <script nonce={nonceOf(requestHeaders.get('content-security-policy'))} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_LINK_CLICKS_SCRIPT }} />
         <SkipLink />
         <Providers connection={session?.connection} permission={session?.permission}>
           <SiteHeader session={session} />

@@ -3,6 +3,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { ChangePermissionProvider, type ChangePermission } from '@/components/shell/change-permission';
+import { HYDRATED_ATTRIBUTE } from '@/components/shell/hydration';
 import { ToastProvider } from '@/components/ui/toaster';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { setTabConnection } from '@/lib/queries/tab-connection';
@@ -28,14 +29,12 @@ export function Providers({ connection, permission, children }: ProvidersProps) 
 }
 
 /**
- * Marks `<html data-hydrated>` once React has hydrated the page, for whatever
- * drives it (e2e/test.ts waits for it): a click on a link in the moments before
- * can be lost. Set a task after this commit's effects, so the router's own,
- * which run after its children's, have run too.
+ * Marks the page hydrated (HYDRATED_ATTRIBUTE): until then a link's click is
+ * left to the browser (components/shell/hydration.ts), and e2e/test.ts waits
+ * for it. Set a task after this commit's effects, so the router's own, which
+ * run after its children's, have run too.
  */
 function markHydrated() {
-  const timer = setTimeout(() => {
-    document.documentElement.dataset.hydrated = '';
-  });
+  const timer = setTimeout(() => document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, ''));
   return () => clearTimeout(timer);
 }

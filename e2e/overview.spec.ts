@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
+import { HYDRATED_ATTRIBUTE } from '@/components/shell/hydration';
 import { parseInfo } from '@/lib/inspect/server-info';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { UNREACHABLE_APP_PORT, connectE2eQueue } from './support';
@@ -298,6 +299,25 @@ test.describe('the header', () => {
     await expect(nav.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.getByRole('link', { name: 'Failed' })).toHaveAttribute('href', '/failed');
     await expect(nav.getByRole('link', { name: 'Failed' })).not.toHaveAttribute('aria-current', 'page');
+  });
+
+  test('a link clicked before the page has hydrated is followed as a page load; once hydrated, in place', async ({ page }) => {
+    // In-place navigation keeps the window and what it holds; a page load starts a new one.
+    const keptWindow = () => page.evaluate(() => (window as { kept?: true }).kept === true);
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.evaluate(() => ((window as { kept?: true }).kept = true));
+    await nav.getByRole('link', { name: 'Failed' }).click();
+    await expect(page).toHaveURL(/\/failed$/);
+    await expect(nav.getByRole('link', { name: 'Failed' })).toHaveAttribute('aria-current', 'page');
+    expect(await keptWindow()).toBe(true);
+
+    // As in the moments before hydration ends: no mark yet.
+    await page.evaluate((attribute) => document.documentElement.removeAttribute(attribute), HYDRATED_ATTRIBUTE);
+    await nav.getByRole('link', { name: 'Reservations' }).click();
+    await expect(page).toHaveURL(/\/reservations$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Reservations' })).toBeVisible();
+    expect(await keptWindow()).toBe(false);
   });
 });
 

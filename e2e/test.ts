@@ -1,13 +1,14 @@
 import { test as base, type Page } from '@playwright/test';
+import { HYDRATED_ATTRIBUTE } from '@/components/shell/hydration';
 
 export { expect } from '@playwright/test';
 
 /**
  * Playwright's `test`, whose pages wait after every `goto` and `reload` until
- * React has hydrated what they loaded. A link clicked while the page was still
- * hydrating on a busy machine was lost (no request at all, so the next page
- * never came); components/providers.tsx marks `<html data-hydrated>` once
- * clicks are handled. Every spec imports `test` from here.
+ * React has hydrated what they loaded (HYDRATED_ATTRIBUTE). Before that, a
+ * link's click is a full page load (components/shell/hydration.ts) and a
+ * checkbox checked may be reset; the specs test the hydrated page. Every
+ * spec imports `test` from here.
  */
 export const test = base.extend({
   context: async ({ context }, provide) => {
@@ -18,7 +19,7 @@ export const test = base.extend({
 
 /** Only a page of the app hydrates: an API's JSON, a download or a gate's refusal loads no Next script. */
 function untilHydrated(page: Page) {
-  return page.waitForFunction(() => document.querySelector('script[src*="/_next/static/"]') === null || document.documentElement.dataset.hydrated !== undefined, undefined, {
+  return page.waitForFunction((attribute) => document.querySelector('script[src*="/_next/static/"]') === null || document.documentElement.hasAttribute(attribute), HYDRATED_ATTRIBUTE, {
     timeout: 15_000,
   });
 }

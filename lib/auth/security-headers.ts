@@ -28,3 +28,8 @@ export function contentSecurityPolicy(nonce: string, development: boolean): stri
     `frame-ancestors 'none'`,
   ].join('; ');
 }
+
+/** The nonce `contentSecurityPolicy` put in `policy` (the request's header, as proxy.ts set it); undefined when there is none. */
+export function nonceOf(policy: string | null): string | undefined {
+  return policy?.match(/'nonce-([A-Za-z0-9+/=]+)'/)?.[1];
+}
