@@ -3,12 +3,11 @@
  * scripts, on layouts as the PHP driver leaves them (the states are written
  * here field by field, as ../shared/fixtures' rich-layout shows them).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReservedJob } from './job';
 import type { RedisQueue } from './redis-queue';
 import { releaseReservation } from './reservation-repairs';
+import { readFixtureJson } from './test-fixtures';
 import { sleep, testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();
@@ -61,10 +60,10 @@ describe('a parked job never runs while its holder’s claim is live', () => {
 
 describe('retry writes what PHP’s REQUEUE writes', () => {
   it('leaves the fields as rich-layout’s job 15, put back by retryFailed(15, 3), has them', async () => {
-    const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../../../shared/fixtures/staticphp/rich-layout.json'), 'utf8')) as {
+    const fixture = readFixtureJson<{
       prefix: string;
       keys: { key: string; value: [{ utf8: string }, { utf8: string }][] }[];
-    };
+    }>('staticphp/rich-layout.json');
     const php = Object.fromEntries(fixture.keys.find(({ key }) => key === `${fixture.prefix}j:15`)!.value.map(([field, value]) => [field.utf8, value.utf8]));
 
     const queue = await openQueue();

@@ -1,17 +1,40 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { QueueClient } from './client';
 import type { JobRow } from './job';
 import type { QueueStats } from './redis-queue';
 
+const CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
+
 /**
  * Redis dumps written by the real PHP drivers, with what the drivers' own
  * reports said about them (../shared/fixtures/README.md). They live beside
- * the checkout, not in it: in CI the fresh clone has a copy of shared/ next
- * to it, as every worktree here does.
+ * the checkout, not in it, as they do beside every worktree here. A clone
+ * made elsewhere (CI's check clones /work/main into /tmp) finds them beside
+ * the repository it was cloned from, when that is a folder on this machine.
  */
-export const FIXTURES_DIR = resolve(fileURLToPath(new URL('../..', import.meta.url)), '../shared/fixtures');
+export const FIXTURES_DIR = locateFixtures();
+
+function locateFixtures(): string {
+  const beside = resolve(CHECKOUT, '../shared/fixtures');
+  if (existsSync(beside)) return beside;
+  const origin = originFolder();
+  const besideOrigin = origin === null ? null : resolve(origin, '../shared/fixtures');
+  return besideOrigin !== null && existsSync(besideOrigin) ? besideOrigin : beside;
+}
+
+/** The folder this checkout was cloned from, when its origin is a path on this machine; null otherwise. */
+function originFolder(): string | null {
+  try {
+    const url = execFileSync('git', ['-C', CHECKOUT, 'config', '--get', 'remote.origin.url'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const path = url.startsWith('file://') ? fileURLToPath(url) : url;
+    return isAbsolute(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
 
 export type StaticPhpFixtureName = 'rich-layout' | 'after-php-worker';
 
@@ -49,7 +72,7 @@ interface FixtureTools {
 function assertFixturesPresent(): void {
   if (!existsSync(resolve(FIXTURES_DIR, 'load-keys.mjs'))) {
     throw new Error(
-      `The PHP drivers' fixtures are missing: expected ${FIXTURES_DIR} (shared/fixtures beside the checkout, with load-keys.mjs). ` +
+      `The PHP drivers' fixtures are missing: expected ${FIXTURES_DIR} (shared/fixtures beside the checkout or beside the folder it was cloned from, with load-keys.mjs). ` +
         'These tests check QueueLens against data the real drivers wrote and cannot run without it.',
     );
   }
