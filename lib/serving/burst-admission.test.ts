@@ -81,6 +81,32 @@ describe('BurstAdmission', () => {
     expect(admission.size).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('starts the next of a burst once the other requests under way when its place came free are answered, not those that came after', async () => {
+    const admission = new BurstAdmission();
+    const { server, started, send, answerOldest } = await serverBehind(admission);
+    open = server;
+    const burst = [send('/jobs/1'), send('/jobs/1')];
+    await until(() => admission.size.waiting === 1);
+    const overview = send('/api/overview');
+    await until(() => started.length === 2);
+
+    answerOldest('GET /jobs/1');
+    await burst[0]!.answered;
+    const later = send('/api/queues/mail');
+    await until(() => started.includes('GET /api/queues/mail'));
+    expect(started).toEqual(['GET /jobs/1', 'GET /api/overview', 'GET /api/queues/mail']);
+
+    answerOldest('GET /api/overview');
+    await overview.answered;
+    await until(() => started.length === 4);
+    expect(started.at(-1)).toBe('GET /jobs/1');
+    answerOldest('GET /jobs/1');
+    answerOldest('GET /api/queues/mail');
+    expect((await burst[1]!.answered).status).toBe(200);
+    expect((await later.answered).status).toBe(200);
+    expect(admission.size).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('drops a waiting request whose client went away, and gives a place up when its client goes', async () => {
     const admission = new BurstAdmission();
     const { server, started, send, answerOldest } = await serverBehind(admission);

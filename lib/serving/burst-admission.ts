@@ -31,10 +31,24 @@ interface Line {
  * once), its client goes away, or `maxHoldMs` has passed: an answer sent to
  * a client that reads slowly, or not at all, holds the identical requests
  * behind it no longer than that. The next in line starts after the I/O
- * already waiting, so a request that arrived meanwhile is read first.
+ * already waiting, so a request that arrived meanwhile is read first, and
+ * once the requests outside its line that were being answered when its
+ * place came free have been answered: another request then shares the
+ * thread with the one render under way when it came, not with each render
+ * of the burst that would have started while it waited for Redis. Only the
+ * requests already under way are waited for, each for at most `maxHoldMs`,
+ * so a steady stream of other requests delays a burst but never stops it.
  */
+/** A held request the app is answering now. */
+interface Answering {
+  line: Line;
+  /** settles when its place is given up */
+  released: Promise<void>;
+}
+
 export class BurstAdmission {
   private readonly lines = new Map<string, Line>();
+  private readonly answering = new Set<Answering>();
   private readonly perRequest: number;
   private readonly maxWaiting: number;
   private readonly maxHoldMs: number;
@@ -69,7 +83,14 @@ export class BurstAdmission {
     response.once('close', () => (closed = true));
     const start = () => {
       const timer = setTimeout(() => release(), this.maxHoldMs).unref();
-      const release = this.releaser(key, line, () => clearTimeout(timer));
+      let settle = () => {};
+      const answering: Answering = { line, released: new Promise<void>((resolve) => (settle = resolve)) };
+      this.answering.add(answering);
+      const release = this.releaser(key, line, () => {
+        clearTimeout(timer);
+        this.answering.delete(answering);
+        settle();
+      });
       if (closed) return release();
       // end() is when the app has finished the answer; 'finish' would wait for a slow client to take it.
       const end = response.end;
@@ -114,10 +135,15 @@ export class BurstAdmission {
       onRelease();
       const next = line.waiting.shift();
       // The place passes to the next request as it is: `running` stays the same.
-      if (next !== undefined) return void setImmediate(next);
+      if (next !== undefined) return void this.afterOthersUnderWay(line).then(() => setImmediate(next));
       line.running -= 1;
       if (line.running === 0) this.lines.delete(key);
     };
+  }
+
+  /** Settles once every request outside `line` that is being answered now has given up its place (each within maxHoldMs). */
+  private async afterOthersUnderWay(line: Line): Promise<void> {
+    await Promise.all([...this.answering].filter((other) => other.line !== line).map((other) => other.released));
   }
 }
 
