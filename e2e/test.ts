@@ -24,17 +24,16 @@ function untilHydrated(page: Page) {
   });
 }
 
+/** What `load` answers, once the page it loaded has hydrated. */
+async function thenHydrated<T>(page: Page, load: Promise<T>): Promise<T> {
+  const response = await load;
+  await untilHydrated(page);
+  return response;
+}
+
 function waitForHydrationAfterLoads(page: Page) {
   const goto = page.goto.bind(page);
   const reload = page.reload.bind(page);
-  page.goto = async (...args) => {
-    const response = await goto(...args);
-    await untilHydrated(page);
-    return response;
-  };
-  page.reload = async (...args) => {
-    const response = await reload(...args);
-    await untilHydrated(page);
-    return response;
-  };
+  page.goto = (...args) => thenHydrated(page, goto(...args));
+  page.reload = (...args) => thenHydrated(page, reload(...args));
 }

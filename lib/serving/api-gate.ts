@@ -11,12 +11,12 @@ import { SECURITY_HEADERS } from '@/lib/auth/security-headers';
  * proxy at a cost of its own: ours cost about 3.8 ms of CPU a request, as
  * much again as a route behind it that reads nothing, and a proxy that
  * returned at once answered no sooner (docs/benchmarks.md); the API is what
- * every open tab asks for every few seconds. Its checks are proxy.ts' for a GET: the host name, a
- * trailing slash, credentials and whether their session is still open. The
- * API answers GET (and HEAD) only, so any other method is refused here
- * before a body is read, in place of the origin and body-size checks. Each
- * route checks access again itself (lib/server/access.ts); this is the outer
- * wall, not the only one.
+ * every open tab asks for every few seconds. Its checks are proxy.ts' for a
+ * GET: the host name, a trailing slash, credentials and whether their
+ * session is still open. The API answers GET (and HEAD) only, so any other
+ * method is refused here before a body is read, in place of the origin and
+ * body-size checks. Each route checks access again itself
+ * (lib/server/access.ts); this is the outer wall, not the only one.
  */
 
 /** What the gate answers instead of letting a request through. */

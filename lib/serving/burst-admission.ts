@@ -15,6 +15,13 @@ interface Line {
   waiting: (() => void)[];
 }
 
+/** A held request the app is answering now. */
+interface Answering {
+  line: Line;
+  /** settles when its place is given up */
+  released: Promise<void>;
+}
+
 /**
  * Identical requests that arrive together (a hundred people opening the job
  * an alert links to, fifty tabs reloading /reservations) are let into the
@@ -25,10 +32,11 @@ interface Line {
  * all, but another request only ever waits for the few renders under way.
  *
  * "Identical" is the method and the whole URL, query included, of a GET or
- * HEAD; other methods (server actions) and NEVER_HELD are never held. A request holds its place until the app has finished its answer
- * (`end()`: Next.js writes a page's HTML and its hydration data in several
- * chunks, and letting the next render start at the first would run two at
- * once), its client goes away, or `maxHoldMs` has passed: an answer sent to
+ * HEAD; other methods (server actions) and NEVER_HELD are never held. A
+ * request holds its place until the app has finished its answer (`end()`:
+ * Next.js writes a page's HTML and its hydration data in several chunks,
+ * and letting the next render start at the first would run two at once),
+ * its client goes away, or `maxHoldMs` has passed: an answer sent to
  * a client that reads slowly, or not at all, holds the identical requests
  * behind it no longer than that. The next in line starts after the I/O
  * already waiting, so a request that arrived meanwhile is read first, and
@@ -39,13 +47,6 @@ interface Line {
  * requests already under way are waited for, each for at most `maxHoldMs`,
  * so a steady stream of other requests delays a burst but never stops it.
  */
-/** A held request the app is answering now. */
-interface Answering {
-  line: Line;
-  /** settles when its place is given up */
-  released: Promise<void>;
-}
-
 export class BurstAdmission {
   private readonly lines = new Map<string, Line>();
   private readonly answering = new Set<Answering>();
