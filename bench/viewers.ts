@@ -10,7 +10,8 @@
  *   before and after, the answers, and another page's latency meanwhile
  *   against before;
  * - /reservations with 5,000 reservations: its HTML, and 50 requests at once,
- *   after one such round unmeasured (its p95 printed beside).
+ *   after ten such rounds unmeasured (the first one's p95 printed beside),
+ *   with the time the server's main thread spent a request.
  * Pages rendered many at once are set beside Next's floor (a route that
  * answers 400 before reading anything) asked as many times at once, so that
  * the machine's load, which moves them all alike, can be told from our cost.
