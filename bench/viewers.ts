@@ -59,11 +59,12 @@ const CONCURRENT_REQUESTS = 50;
 const CONCURRENT_ROUNDS = 4;
 /**
  * Rounds of a page asked CONCURRENT_REQUESTS at once before its measured
- * rounds. Measured on a fresh server (2026-12-02), /reservations cost its
- * main thread 23 ms a request over the first 100, 15–17 ms over the next
- * few hundred and 11–13 ms from about the 500th on: V8 optimizes Next's and
- * React's rendering code only as it runs again and again. The first round's
- * p95 is printed beside the warm figures, so a fresh start is not hidden.
+ * rounds. Measured on a fresh server (2026-12-02), /reservations cost the
+ * server's process 23 ms of CPU a request over the first 100, 15–17 ms over
+ * the next few hundred and 11–13 ms from about the 500th on (its main thread
+ * 8–10 ms once warm): V8 optimizes Next's and React's rendering code only
+ * as it runs again and again. The first round's p95 is printed beside the
+ * warm figures, so a fresh start is not hidden.
  */
 const WARM_UP_ROUNDS = 10;
 /** Sequential requests of another page, to compare its latency with and without the 20 MB storm. */
