@@ -55,7 +55,7 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     await page.getByRole('dialog', { name: 'Remove job 9?' }).getByRole('button', { name: 'Cancel' }).click();
   });
 
-  test('a live reservation is ended after a warning, then put back in line where ng places it', async ({ page }) => {
+  test('a live reservation is ended after a warning and put back in line where ng places it', async ({ page }) => {
     await showNg(page);
     await page.goto('/reservations');
     const table = `Reservations of ${channel}`;
@@ -65,14 +65,18 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     await expect(dialog).toContainText('the job runs twice');
     await dialog.getByRole('button', { name: 'End job 2\'s reservation' }).click();
     await expect(page.getByText('Job 2\'s reservation ended')).toBeVisible();
-    expect(await queue.redis.zscore(keys.reserved, '2')).toBe('0');
-
-    await rowOf(page, table, '2').getByRole('button', { name: 'Put back in line job 2' }).click();
-    await expect(page.getByText(`Job 2 is back in line on ${channel}`)).toBeVisible();
     await expect(rowOf(page, table, '2')).toHaveCount(0);
     expect(await queue.redis.zscore(keys.reserved, '2')).toBeNull();
     // Priority 200 under strict scoring: ng's own formula, priority × 10¹² + its join sequence.
     expect(Math.floor(Number(await queue.redis.zscore(keys.prioritized, '2')) / 1e12)).toBe(200);
+
+    // Job 1's killed worker held it 30 s; as if they had passed, it is put back in line without a warning.
+    await queue.redis.zadd(keys.reserved, 'XX', 1, '1');
+    await page.reload();
+    await rowOf(page, table, '1').getByRole('button', { name: 'Put back in line job 1' }).click();
+    await expect(page.getByText(`Job 1 is back in line on ${channel}`)).toBeVisible();
+    await expect(rowOf(page, table, '1')).toHaveCount(0);
+    expect(Math.floor(Number(await queue.redis.zscore(keys.prioritized, '1')) / 1e12)).toBe(100);
   });
 
   test('a delayed job runs now, and the due jobs are moved into the line', async ({ page }) => {
@@ -83,10 +87,10 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     const latest = (await page.getByRole('table', { name: table }).getByRole('link', { name: /^#\d+$/ }).last().textContent())!.slice(1);
     await rowOf(page, table, latest).getByRole('button', { name: `Run now job ${latest} on ${channel}` }).click();
     await expect(page.getByText(`Job ${latest} is due now`)).toBeVisible();
-    await page.getByRole('button', { name: `Move due jobs now of ${channel}` }).click();
-    await expect(page.getByText(`The due jobs of ${channel} are in the line`)).toBeVisible();
     expect(await queue.redis.zscore(keys.delayed, latest)).toBeNull();
     expect(await queue.redis.zscore(keys.prioritized, latest)).not.toBeNull();
+    await page.getByRole('button', { name: `Move due jobs now of ${channel}` }).click();
+    await expect(page.getByText(`The due jobs of ${channel} are in the line`)).toBeVisible();
     await page.goto(`/queues/${encodeURIComponent(channel)}`);
     await expect(page.getByRole('link', { name: `#${latest}`, exact: true })).toBeVisible();
   });

@@ -14,7 +14,6 @@ export const repairSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('requeue-orphan'), id }),
   z.object({ kind: z.literal('drop-tombstone'), queue: name, level, entry: z.string().regex(/^\d{1,20}-\d{1,20}$/) }),
   z.object({ kind: z.literal('clear-entry'), id, entry: z.string().min(1).max(100) }),
-  z.object({ kind: z.literal('drop-delayed'), queue: name, id }),
   z.object({ kind: z.literal('drop-failed'), id }),
   z.object({ kind: z.literal('free-unique'), key: z.string().max(10_000), id: z.string().max(100) }),
   z.object({ kind: z.literal('drop-level'), queue: name, level }),

@@ -48,12 +48,12 @@ function ReservationRepair({ queue, id, expired, repairs }: { queue: string; id:
         body: (
           <p>
             Its time has not run out, and nothing in Redis says whether a worker is still running it. If one is, the job runs twice: there and
-            once more after the driver puts it back in line, which its next reserve (or push) does.
+            once more from the line it goes back to.
           </p>
         ),
       }}
       action={() => reclaimLiveJob({ queue, id }, getTabConnection())}
-      done={`Job ${id}'s reservation ended: the driver's next move puts it back in line.`}
+      done={`Job ${id}'s reservation ended: it goes back in line (under drivers that move jobs only as they reserve, at their next reserve).`}
       unchanged={`Job ${id} is no longer reserved.`}
     />
   );

@@ -52,7 +52,7 @@ export const FINDING_KINDS: Record<FindingKind, { severity: Severity; title: str
   'wrong-unique': { severity: 'warning', title: 'Unique keys held by the wrong job' },
   'tombstone-entry': { severity: 'info', title: 'Stream entries whose job is gone' },
   'dangling-entry': { severity: 'info', title: 'Jobs whose entry field names no entry' },
-  'dangling-delayed': { severity: 'info', title: 'Delayed ids whose job is gone' },
+  'dangling-delayed': { severity: 'info', title: 'Delayed members that are no job id' },
   'dangling-failed': { severity: 'info', title: 'Failed ids whose job is gone' },
   'level-without-stream': { severity: 'info', title: 'Levels without a stream' },
 };

@@ -219,13 +219,15 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
         const ids = await queue.redis.zrange(delayedKey, offset, String(offset + DOCTOR_BATCH - 1));
         const types = await pipelined(queue, (p, i) => p.type(keys.job(ids[i]!)), ids.length);
         ids.forEach((text, i) => {
-          if (types[i] === 'hash') return;
-          const id = jobIdOf(text);
+          // A job id whose hash is gone is the PHP driver's own state, not a
+          // finding: a job parked by a reclaim and then finished by the worker
+          // that still held it. The queue's next reserve drops it when due.
+          if (types[i] === 'hash' || jobIdOf(text) !== undefined) return;
           findings.push(finding(
-            'dangling-delayed', { key: delayedKey, inside: text, jobId: id },
-            `Job ${text} is in ${delayedKey}, but its hash is gone. Counted as delayed until a reserve drops it.`,
-            `Remove ${text} from ${delayedKey} (only if its hash is still gone).`,
-            id === undefined ? null : { kind: 'drop-delayed', queue: info.name, id },
+            'dangling-delayed', { key: delayedKey, inside: text },
+            `${delayedKey} holds ${text}, which is no job id: no driver writes one. The queue's next reserve drops it when it is due; until then it is counted as delayed.`,
+            'No repair: the driver drops it. Remove it by hand to correct the count sooner.',
+            null,
           ));
         });
         state.examined += ids.length;

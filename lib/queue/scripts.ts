@@ -27,7 +27,6 @@ declare module 'ioredis' {
     queuelensDoctorRequeueOrphan(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorDropTombstone(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorClearEntry(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensDoctorDropDelayed(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorDropFailed(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorFreeUnique(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorDropLevel(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -64,8 +63,7 @@ declare module 'ioredis' {
     queuelensYii2ReadDelayedBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2ReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2Remove(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2ReleaseExpired(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2Reclaim(...args: ScriptArgument[]): Result<unknown, Context>;
+    queuelensYii2Release(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2PromoteDue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2RunNow(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2RequeueOrphan(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -100,7 +98,6 @@ const SCRIPT_FILES = {
   queuelensDoctorRequeueOrphan: 'doctor-requeue-orphan-3.lua',
   queuelensDoctorDropTombstone: 'doctor-drop-tombstone-1.lua',
   queuelensDoctorClearEntry: 'doctor-clear-entry-1.lua',
-  queuelensDoctorDropDelayed: 'doctor-drop-delayed-1.lua',
   queuelensDoctorDropFailed: 'doctor-drop-failed-1.lua',
   queuelensDoctorFreeUnique: 'doctor-free-unique-1.lua',
   queuelensDoctorDropLevel: 'doctor-drop-level-1.lua',
@@ -122,11 +119,10 @@ const SCRIPT_FILES = {
   queuelensYii2ReadJob: 'yii2-read-job-9.lua',
   // The yii2 layout's repairs and the doctor's bounded read (lib/layouts/yii2/repairs.ts, doctor.ts).
   queuelensYii2Remove: 'yii2-remove-9.lua',
-  queuelensYii2ReleaseExpired: 'yii2-release-expired-8.lua',
-  queuelensYii2Reclaim: 'yii2-reclaim-1.lua',
+  queuelensYii2Release: 'yii2-release-8.lua',
   queuelensYii2PromoteDue: 'yii2-promote-due-8.lua',
-  queuelensYii2RunNow: 'yii2-run-now-1.lua',
-  queuelensYii2RequeueOrphan: 'yii2-requeue-orphan-5.lua',
+  queuelensYii2RunNow: 'yii2-run-now-8.lua',
+  queuelensYii2RequeueOrphan: 'yii2-requeue-orphan-10.lua',
   queuelensYii2DropDangling: 'yii2-drop-dangling-2.lua',
   queuelensYii2CleanLeaked: 'yii2-clean-leaked-2.lua',
   queuelensYii2DropStuckLock: 'yii2-drop-stuck-lock-1.lua',

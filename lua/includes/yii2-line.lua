@@ -58,6 +58,27 @@ local function ngArm(keys)
   if rcall('ZCARD', keys.prioritized) > 0 then rcall('ZADD', keys.marker, 0, '0') end
 end
 
+-- Puts `id` into line now, where the driver's own mover puts a job that came
+-- due or whose reservation ran out: stock RPUSHes it onto the tail of the
+-- list (the end the next reserve pops); ng joins it at `atMs`, keeping its
+-- remembered place when `keepPlace`, and arms the marker. The caller has
+-- checked the moving_lock and takes the id out of where it was.
+--
+-- Repairs place a job themselves rather than scoring it due for the mover:
+-- the stock mover reads the due ids, pushes them, and only then removes
+-- everything due from the set, so an id made due between its first and last
+-- command is removed without being pushed. Its lock lasts one second, and a
+-- mover with thousands of ids to push one by one can outlast it; a job that
+-- is no longer in the set cannot be caught by that removal.
+local function joinLineNow(keys, ng, id, atMs, keepPlace)
+  if ng then
+    ngEnqueue(keys, ng, id, atMs, keepPlace)
+    ngArm(keys)
+  else
+    rcall('RPUSH', keys.waiting, id)
+  end
+end
+
 -- The stock movers take moving_lock (SET NX EX 1) and then move in several
 -- commands. A repair that moves or removes ids runs only while the lock is
 -- free, so that no stock mover is between its read and its write (which

@@ -459,7 +459,7 @@ function placementFinding({ keys }: Yii2Channel, id: string, placeCount: number,
     return finding(
       'orphan-message', { key: keys.messages, inside: id, id },
       `Job ${id} has a message in ${keys.messages} but is in none of ${keys.waiting}, ${keys.prioritized}, ${keys.delayed} or ${keys.reserved}: nothing will ever run it, and the driver already counts it as done. Causes: a stock push or reserve that died between its commands, an ng reserve that failed on a malformed message, or a hand edit. ${STOCK_NOT_ATOMIC}`,
-      `Put job ${id} in ${keys.delayed}, due this second, for the driver to place it (only if its message still exists and it is still in no index).`,
+      `Put job ${id} in line where the driver puts a job due this second (only if its message still exists, it is still in no index, and no stock worker holds ${keys.movingLock}).`,
       { kind: 'requeue-orphan', id },
     );
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { testQueueFactory } from '../../queue/test-redis';
+import { sleep, testQueueFactory } from '../../queue/test-redis';
 import {
   promoteDueJobs,
   reclaimReservation,
@@ -27,6 +27,12 @@ async function withChannels(names: Yii2FixtureName[], test: (...channels: Yii2Ch
 
 async function redisNow(queue: RedisQueue): Promise<number> {
   return Number((await queue.redis.time())[0]);
+}
+
+/** Waits until the Redis clock is early in a second, so that reads of it a few ms apart agree on the second. */
+async function earlyInASecond(queue: RedisQueue): Promise<void> {
+  const [, micros] = await queue.redis.time();
+  if (Number(micros) > 700_000) await sleep(400);
 }
 
 /** Every key of the channel that a job can be in, for "nothing else changed". */
@@ -139,11 +145,14 @@ describe('releasing an expired yii2 reservation', () => {
 });
 
 describe('reclaiming a live yii2 reservation', () => {
-  it("scores it 0, so the stock mover puts it in front and the next reserve takes it", async () => {
+  it('puts a stock job on the tail of the list now; the expired reservation the next reserve moves goes ahead of it', async () => {
     await withChannels(['stock'], async (channel) => {
+      const { redis } = channel.connection;
       expect(await reclaimReservation(channel, '1')).toBe(true);
-      expect(await channel.connection.redis.zscore(channel.keys.reserved, '1')).toBe('0');
+      expect(await redis.lindex(channel.keys.waiting, -1)).toBe('1');
+      expect(await redis.zscore(channel.keys.reserved, '1')).toBeNull();
       expect(await reclaimReservation(channel, '7')).toBe(false);
+      expect(await stockReserve(channel)).toBe('5');
       expect(await stockReserve(channel)).toBe('1');
     });
   });
@@ -216,25 +225,34 @@ describe('promoting due yii2 delayed jobs in bounded steps', () => {
 });
 
 describe('running a yii2 delayed job now', () => {
-  it('makes it due this second, and the stock reserve takes it in front of the line', async () => {
+  it('puts it on the tail of the stock list now, where a job due this second goes, and leaves a due one to the mover', async () => {
     await withChannels(['stock'], async (channel) => {
-      const now = await redisNow(channel.connection);
+      const { redis } = channel.connection;
       expect(await runDelayedNow(channel, '26')).toBe(true);
-      expect(Number(await channel.connection.redis.zscore(channel.keys.delayed, '26'))).toBeGreaterThanOrEqual(now);
+      expect(await redis.lindex(channel.keys.waiting, -1)).toBe('26');
+      expect(await redis.zscore(channel.keys.delayed, '26')).toBeNull();
       expect(await runDelayedNow(channel, '7')).toBe(false);
-      // The stock mover moves due delayed jobs first and expired reservations after them, nearer the tail: expired job 5 runs first.
+      const dueScore = String((await redisNow(channel.connection)) - 1);
+      await redis.zadd(channel.keys.delayed, 'XX', dueScore, '11');
+      expect(await runDelayedNow(channel, '11')).toBe(true);
+      expect(await redis.zscore(channel.keys.delayed, '11')).toBe(dueScore);
+      // The next mover pushes due job 11 and then expired job 5 behind it, nearer the tail, as it would ahead of a job due this second.
       expect(await stockReserve(channel)).toBe('5');
+      expect(await stockReserve(channel)).toBe('11');
       expect(await stockReserve(channel)).toBe('26');
     });
   });
 
-  it('lets ng place it by its due time at its next reserve', async () => {
-    await withChannels(['ng-aging'], async (channel) => {
-      const { redis } = channel.connection;
-      expect(await runDelayedNow(channel, '11')).toBe(true);
-      await ngReserve(channel);
-      expect(await redis.zscore(channel.keys.delayed, '11')).toBeNull();
-      expect(await redis.zscore(channel.keys.prioritized, '11')).not.toBeNull();
+  it('joins it to ng\'s line as a job due this second, with the score ng\'s own settle gives it', async () => {
+    await withChannels(['ng-aging', 'ng-aging'], async (channel, oracle) => {
+      const { redis } = channel!.connection;
+      await earlyInASecond(channel!.connection);
+      expect(await runDelayedNow(channel!, '11')).toBe(true);
+      expect(await redis.zscore(channel!.keys.delayed, '11')).toBeNull();
+      const now = await redisNow(channel!.connection);
+      await redis.zadd(oracle!.keys.delayed, 'XX', now, '11');
+      await ngSettle(oracle!);
+      expect(await redis.zscore(channel!.keys.prioritized, '11')).toBe(await redis.zscore(oracle!.keys.prioritized, '11'));
     });
   });
 });

@@ -1,5 +1,5 @@
 import { ScriptErrorCode } from '../../queue/errors';
-import { runRepairScripts } from '../../queue/doctor-repairs';
+import { isRefusal, runRepairScripts, type RefusalToWaitOut } from '../../queue/doctor-repairs';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { assertScriptSucceeded } from '../../queue/scripts';
 import type { Yii2NgSettings } from '../settings';
@@ -35,9 +35,12 @@ export type Yii2Repair = Yii2RepairAction & { channel: string };
 /** Promotions per call at most: each call is one script holding Redis for its length. */
 export const MAX_PROMOTE_BATCH = 1000;
 
-/** How long a repair waits for a stock worker's moving_lock (set for one second) before giving up. */
-const MOVING_LOCK_WAIT_MS = 1500;
-const MOVING_LOCK_POLL_MS = 100;
+/**
+ * How long a repair waits for a stock worker's moving_lock (set for one
+ * second, again by every reserve that finds it free) before giving up, and
+ * how often it looks.
+ */
+const MOVING_LOCK_WAIT: RefusalToWaitOut = { code: ScriptErrorCode.MovingLockHeld, forMs: 1500, everyMs: 100 };
 
 /** ng's settings as its own scripts take them (ARGV 2..5), after the driver name; aging in ms per point, as ng rounds it. */
 function placementArgs({ driver, ng }: Yii2Channel): (string | number)[] {
@@ -49,12 +52,11 @@ function placementArgs({ driver, ng }: Yii2Channel): (string | number)[] {
  * worker holds it: the stock remove() spins on that lock the same way.
  */
 async function underMovingLock(call: () => Promise<unknown>): Promise<unknown> {
-  const deadline = Date.now() + MOVING_LOCK_WAIT_MS;
+  const deadline = Date.now() + MOVING_LOCK_WAIT.forMs;
   for (;;) {
     const reply = await call();
-    const held = Array.isArray(reply) && reply[0] === ScriptErrorCode.MovingLockHeld;
-    if (!held || Date.now() >= deadline) return assertScriptSucceeded(reply);
-    await new Promise((resolve) => setTimeout(resolve, MOVING_LOCK_POLL_MS));
+    if (!isRefusal(reply, MOVING_LOCK_WAIT.code) || Date.now() >= deadline) return assertScriptSucceeded(reply);
+    await new Promise((resolve) => setTimeout(resolve, MOVING_LOCK_WAIT.everyMs));
   }
 }
 
@@ -74,32 +76,41 @@ export function removeYii2Job(channel: Yii2Channel, id: string): Promise<boolean
   )));
 }
 
+function release(channel: Yii2Channel, id: string, reservations: 'expired' | 'live'): Promise<boolean> {
+  const { connection, keys } = channel;
+  return connection.attempt(async () => changed(await underMovingLock(() =>
+    connection.redis.queuelensYii2Release(keys.waiting, keys.prioritized, keys.reserved, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock, ...placementArgs(channel), id, reservations),
+  )));
+}
+
 /**
  * Puts an expired reservation back in line now, where the driver's mover
  * would: true when done, false when `id` is not reserved. Throws QueueError
  * (LiveReservation) when it has not expired: see reclaimReservation.
  */
 export function releaseExpiredReservation(channel: Yii2Channel, id: string): Promise<boolean> {
-  const { connection, keys } = channel;
-  return connection.attempt(async () => changed(await underMovingLock(() =>
-    connection.redis.queuelensYii2ReleaseExpired(keys.waiting, keys.prioritized, keys.reserved, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock, ...placementArgs(channel), id),
-  )));
+  return release(channel, id, 'expired');
 }
 
 /**
- * Ends a reservation that has not run out, for a holder known to be gone:
- * the driver's own mover puts the job back in line at its next reserve. If
- * the holder is alive the job runs twice. False when `id` is not reserved.
+ * Ends a reservation that has not run out, for a holder known to be gone,
+ * and puts the job back in line now as for an expired one. If the holder is
+ * alive the job runs twice. False when `id` is not reserved.
  */
 export function reclaimReservation(channel: Yii2Channel, id: string): Promise<boolean> {
-  const { connection, keys } = channel;
-  return connection.attempt(async () => changed(assertScriptSucceeded(await connection.redis.queuelensYii2Reclaim(keys.reserved, id))));
+  return release(channel, id, 'live');
 }
 
-/** Makes delayed job `id` due now, for the driver to move by its own rules; false when it is not delayed. */
+/**
+ * Puts delayed job `id` in line now, where the driver's mover would had it
+ * come due this second; false when it is not delayed. One that is due
+ * already is left to the mover (true).
+ */
 export function runDelayedNow(channel: Yii2Channel, id: string): Promise<boolean> {
   const { connection, keys } = channel;
-  return connection.attempt(async () => changed(assertScriptSucceeded(await connection.redis.queuelensYii2RunNow(keys.delayed, id))));
+  return connection.attempt(async () => changed(await underMovingLock(() =>
+    connection.redis.queuelensYii2RunNow(keys.waiting, keys.prioritized, keys.delayed, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock, ...placementArgs(channel), id),
+  )));
 }
 
 /**
@@ -117,10 +128,14 @@ export function promoteDueJobs(channel: Yii2Channel, limit = 100): Promise<{ mov
   });
 }
 
-function queueRepairCall({ keys }: Yii2Channel, pipeline: ReturnType<RedisQueue['redis']['pipeline']>, repair: Yii2RepairAction): void {
+function queueRepairCall(channel: Yii2Channel, pipeline: ReturnType<RedisQueue['redis']['pipeline']>, repair: Yii2RepairAction): void {
+  const { keys } = channel;
   switch (repair.kind) {
     case 'requeue-orphan':
-      pipeline.queuelensYii2RequeueOrphan(keys.messages, keys.waiting, keys.prioritized, keys.delayed, keys.reserved, repair.id);
+      pipeline.queuelensYii2RequeueOrphan(
+        keys.messages, keys.waiting, keys.prioritized, keys.delayed, keys.reserved, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock,
+        ...placementArgs(channel), repair.id,
+      );
       return;
     case 'drop-dangling':
       pipeline.queuelensYii2DropDangling(keys.messages, keys[repair.index], repair.id);
@@ -148,5 +163,5 @@ function queueRepairCall({ keys }: Yii2Channel, pipeline: ReturnType<RedisQueue[
  * refuses (a key of the wrong type) or Redis cannot be reached.
  */
 export function applyYii2Repairs(channel: Yii2Channel, repairs: readonly Yii2RepairAction[]): Promise<boolean[]> {
-  return runRepairScripts(channel.connection, repairs, (pipeline, repair) => queueRepairCall(channel, pipeline, repair));
+  return runRepairScripts(channel.connection, repairs, (pipeline, repair) => queueRepairCall(channel, pipeline, repair), MOVING_LOCK_WAIT);
 }

@@ -49,19 +49,38 @@ async function markReserved(redis: QueueClient, keys: Yii2Keys, id: string, mess
 }
 
 /**
+ * The stock mover (S-Q 138, 169-178) one command at a time, yielding after
+ * each what it just sent: SET moving_lock NX EX 1 and, when that won, for the
+ * delayed and then the reserved set a ZREVRANGEBYSCORE up to now, an RPUSH of
+ * each id read onto the tail, and a ZREMRANGEBYSCORE up to now. Not atomic,
+ * as the driver's: a test can run anything between two commands.
+ */
+export async function* stockMoverSteps({ connection: { redis }, keys }: Yii2Channel): AsyncGenerator<string> {
+  const won = await redis.set(keys.movingLock, '1', 'EX', 1, 'NX');
+  yield 'SET moving_lock NX EX 1';
+  if (won !== 'OK') return;
+  for (const from of [keys.delayed, keys.reserved]) {
+    const { nowS } = await serverClock(redis);
+    const ids = await redis.zrevrangebyscore(from, nowS, '-inf');
+    yield `ZREVRANGEBYSCORE ${from} ${nowS} -inf`;
+    for (const id of ids) {
+      await redis.rpush(keys.waiting, id);
+      yield `RPUSH ${keys.waiting} ${id}`;
+    }
+    await redis.zremrangebyscore(from, '-inf', nowS);
+    yield `ZREMRANGEBYSCORE ${from} -inf ${nowS}`;
+  }
+}
+
+/**
  * The stock reserve (S-Q 135-164): when it wins moving_lock, due delayed and
  * then expired reserved ids are RPUSHed onto the tail latest first; then
  * RPOP, and a missing message makes the poll come back empty (null).
  */
-export async function stockReserve({ connection: { redis }, keys }: Yii2Channel): Promise<string | null> {
+export async function stockReserve(channel: Yii2Channel): Promise<string | null> {
+  const { connection: { redis }, keys } = channel;
   const { nowS } = await serverClock(redis);
-  if ((await redis.set(keys.movingLock, '1', 'EX', 1, 'NX')) === 'OK') {
-    for (const from of [keys.delayed, keys.reserved]) {
-      const ids = await redis.zrevrangebyscore(from, nowS, '-inf');
-      if (ids.length > 0) await redis.rpush(keys.waiting, ...ids);
-      await redis.zremrangebyscore(from, '-inf', nowS);
-    }
-  }
+  for await (const step of stockMoverSteps(channel)) void step;
   const id = await redis.rpop(keys.waiting);
   if (id === null) return null;
   const message = await redis.hget(keys.messages, id);

@@ -122,10 +122,10 @@ function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOff
               {job.dueAt > timeline.now && (
                 <LineRepairButton
                   label="Run now"
-                  busyLabel="Making it due…"
+                  busyLabel="Running now…"
                   subject={`job ${job.id} on ${timeline.queue}`}
                   action={() => runDueJobNow({ queue: timeline.queue, id: job.id }, getTabConnection())}
-                  done={`Job ${job.id} is due now: the driver's next move takes it into the line.`}
+                  done={`Job ${job.id} is due now: it is in line, or goes there at the driver's next move (drivers that move jobs only as they reserve).`}
                   unchanged={`Job ${job.id} is no longer delayed.`}
                 />
               )}

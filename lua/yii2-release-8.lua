@@ -1,18 +1,19 @@
 --[[
-  YII2 RELEASE EXPIRED: puts one expired reservation back in line now, where
-  the driver's own mover would put it at the next reserve (or, under ng,
-  push), so the channel shows and runs it right even while nobody reserves:
-  stock RPUSHes it onto the tail of the waiting list (the end that runs next)
-  and ZREMs it; ng joins it to its line at this moment with ng's score (its
-  rank kept with retryPosition=original) and arms the marker.
+  YII2 RELEASE: puts one reservation back in line now, where the driver's own
+  mover would put it at the next reserve (or, under ng, push), so the channel
+  shows and runs it right even while nobody reserves: stock RPUSHes it onto
+  the tail of the waiting list (the end that runs next) and ZREMs it; ng
+  joins it to its line at this moment with ng's score (its rank kept with
+  retryPosition=original) and arms the marker (see joinLineNow).
 
-  Re-checks first that the id is still reserved and that the reservation has
-  run out by the Redis clock (a score at or before now, as both movers
-  compare); a live one is refused: its worker may be running it. Taking a
-  live one is reclaim (yii2-reclaim-1.lua), a separate, confirmed step.
+  ARGV[7] says which reservations it takes:
+  - expired: only one that has run out by the Redis clock (a score at or
+    before now, as both movers compare); a live one is refused, its worker
+    may be running it.
+  - live: any, for a holder the operator knows is gone (the confirmed
+    "End reservation"). If the holder is in fact alive, the job runs twice;
+    Redis cannot tell.
 
-  Placed here rather than by scoring it 0 for the driver to move: it has
-  expired already, so a score of 0 would change nothing until a worker comes.
   It waits for the stock moving_lock to be free (see movingLockFree), so no
   stock mover moves it a second time.
 
@@ -31,6 +32,7 @@
   ARGV[4] ng retried jobs keep their place (1) or go to the back (0)
   ARGV[5] ng delayed jobs keep their place (1) or go to the back (0)
   ARGV[6] job id
+  ARGV[7] expired or live
 
   Returns {1} when released, {0} when the id is not reserved (any more),
   or {ErrorCode, key}.
@@ -46,6 +48,7 @@ local keys = {
 }
 local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
 local id = ARGV[6]
+local takesLive = ARGV[7] == 'live'
 
 local wrongKey = firstWrongTypedKey({
   keys.waiting, 'list', keys.prioritized, 'zset', keys.reserved, 'zset', keys.priorities, 'hash',
@@ -56,15 +59,9 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 local expiry = tonumber(rcall('ZSCORE', keys.reserved, id))
 if not expiry then return {0} end
 local nowMs = serverNowMs()
-if expiry > math.floor(nowMs / 1000) then return {ErrorCode.LiveReservation, keys.reserved} end
+if not takesLive and expiry > math.floor(nowMs / 1000) then return {ErrorCode.LiveReservation, keys.reserved} end
 if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
 
-if ng then
-  ngEnqueue(keys, ng, id, nowMs, ng.retryKeepsPlace)
-  rcall('ZREM', keys.reserved, id)
-  ngArm(keys)
-else
-  rcall('RPUSH', keys.waiting, id)
-  rcall('ZREM', keys.reserved, id)
-end
+joinLineNow(keys, ng, id, nowMs, ng and ng.retryKeepsPlace)
+rcall('ZREM', keys.reserved, id)
 return {1}
