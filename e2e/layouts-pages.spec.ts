@@ -7,7 +7,7 @@ import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixt
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { delayedOfQueueHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
-import { jobIds, screenshots, showConnection } from './layout-pages';
+import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 
 /** A job whose data holds markup: the page must show it as text. */
@@ -169,6 +169,7 @@ test.describe('a stock yii2 channel with due delayed jobs and an expired reserva
       const [noteBox, tableBox] = [await note.boundingBox(), await line.getByRole('table').boundingBox()];
       expect(noteBox!.y + noteBox!.height).toBeLessThanOrEqual(tableBox!.y);
       await screenshots(page, testInfo, 'queue page of a stock channel with due and expired jobs not in line yet');
+      await expectNoAxeViolations(page, 'the queue page with its note');
 
       // The stock driver's own reserve takes the expired reservation and puts the due jobs ahead of the rows, earliest first.
       expect(await driverReserve({ connection: queue, driver: 'yii2', keys, ng: DEFAULT_YII2_NG_SETTINGS })).toBe('6');
