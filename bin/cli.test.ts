@@ -120,6 +120,20 @@ describe('queuelens', () => {
     expect((await queuelens('forget', '--all', ...prefix)).stdout).toBe('Forgot 0 failed jobs\n');
   });
 
+  it('takes failed --limit 0 as PHP does: its failedRows floors the limit at 1, so the newest failed job is listed', async () => {
+    const queue = await openQueue();
+    for (const name of ['older', 'newer']) {
+      await queue.push('mail', name, {});
+      await queue.fail((await queue.reserve(['mail'], 'h:1', 30))!, `${name} failed`);
+    }
+    // Distinct scores: failures are scored by the second.
+    await queue.redis.zadd(queue.keys.failed, 1_700_000_000, '1', 1_700_000_001, '2');
+    const zero = await queuelens('failed', '--json', '--limit', '0', '--prefix', queue.keys.prefix);
+    expect(zero).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(zero.stdout)).toEqual([expect.objectContaining({ id: 2, name: 'newer' })]);
+    expect(await queuelens('failed', '--limit', '-1', '--prefix', queue.keys.prefix)).toMatchObject({ code: 2, stderr: expect.stringContaining('--limit takes a whole number of at least 0, got "-1"') });
+  });
+
   it('exits 2 with a usage line on bad usage', async () => {
     for (const args of [[], ['nonsense'], ['push', 'q'], ['push', 'q', 'n', '{bad json'], ['retry'], ['retry', '--id', '1', '--all'], ['forget'], ['forget', '--id', '1', '--all'], ['failed', '--limit', 'ten'], ['status', '--bogus'], ['work']]) {
       const outcome = await queuelens(...args);

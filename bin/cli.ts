@@ -23,7 +23,8 @@ const USAGE = `Usage: queuelens <command> [options]
 
 Commands:
   status [--json]                          jobs per queue, and the failed count
-  failed [--limit N] [--json]              failed jobs, newest first
+  failed [--limit N] [--json]              failed jobs, newest first (20; N floors at 1, as PHP's failedRows:
+                                           --limit 0 lists the newest one)
   retry (--id N ... | --all) [--max-attempts N]
                                            put failed jobs back on their queue (marko: prints
                                            the marko command that does, and exits 2)
@@ -189,7 +190,8 @@ const commands: Record<string, Command> = {
   async failed(args) {
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
     if (positionals.length > 0) throw new UsageError('failed takes no arguments');
-    const limit = wholeNumber(values.limit, '--limit', 1) ?? 20;
+    // PHP's `queue failed --limit=0` answers: its failedRows floors the limit at 1, and every layout's failedRows here does the same.
+    const limit = wholeNumber(values.limit, '--limit', 0) ?? 20;
     await withCapability(values, 'failedJobs', 'failed', async (queue) => {
       const rows = await queue.failedRows(limit);
       if (values.json) return console.log(JSON.stringify(rows));

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
 import { APP_PORT } from './support';
@@ -23,4 +24,16 @@ export async function screenshots(page: Page, testInfo: TestInfo, what: string):
 export async function jobIds(page: Page, table: string): Promise<string[]> {
   const links = page.getByRole('table', { name: table }).getByRole('link', { name: /^#/ });
   return (await links.allTextContents()).map((text) => text.slice(1));
+}
+
+/** axe's WCAG 2.2 A/AA and best-practice violations on the page, light and dark, at a desktop's and a phone's width: none expected. */
+export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const width of [1400, 390]) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze();
+      expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`), `${what}, ${colorScheme}, ${width} px`).toEqual([]);
+    }
+  }
 }

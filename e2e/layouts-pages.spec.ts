@@ -1,10 +1,13 @@
 import { expect, test } from './test';
+import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { YII2_GONE, YII2_NO_HOLDER } from '@/lib/layouts/yii2/reads';
+import { driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { jobIds, screenshots, showConnection } from './layout-pages';
+import { delayedOfQueueHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
+import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 
 /** A job whose data holds markup: the page must show it as text. */
@@ -134,5 +137,48 @@ test.describe('a yii2 connection’s pages', () => {
     const api = await page.request.get('/api/queues/no-such-channel/line');
     expect(api.status()).toBe(400);
     expect((await api.json()).error).toContain('There is no channel "no-such-channel" on this connection');
+  });
+});
+
+test.describe('a stock yii2 channel with due delayed jobs and an expired reservation no worker has moved yet', () => {
+  const channel = YII2_CONNECTIONS.stock.channel();
+  const keys = new Yii2Keys(channel);
+
+  test('the queue page says above row 1 how many go ahead of it, linking to them, and the driver’s next reserve puts them there', async ({ page }, testInfo) => {
+    const queue = await connectE2eQueue();
+    try {
+      // The channel as this test alone leaves it: rows 1 and 2 in line; 3 and 4 due (4 longer), 6's reservation expired.
+      await deleteKeysUnder(queue.redis, `${channel}.`);
+      const now = Number((await queue.redis.time())[0]);
+      await queue.redis.multi()
+        .hset(keys.messages, ...['1', '2', '3', '4', '6'].flatMap((id) => [id, '300;O:8:"App\\Note":0:{}']))
+        .set(keys.messageId, 6)
+        .lpush(keys.waiting, '1', '2')
+        .zadd(keys.delayed, now - 5, '3', now - 20, '4')
+        .zadd(keys.reserved, now - 3, '6')
+        .hset(keys.attempts, '6', '1')
+        .exec();
+      await showConnection(page, YII2_CONNECTIONS.stock.name);
+      await page.goto(queueHref(channel));
+      const line = page.getByRole('region', { name: 'Next jobs to run' });
+      const note = line.getByRole('note', { name: 'Not in the line yet' });
+      await expect(note).toContainText('2 due delayed jobs and 1 expired reservation are not in the line yet: the next reserve puts them ahead of row 1, expired reservations first, then due delayed jobs, each earliest first.');
+      await expect(note.getByRole('link', { name: '2 due delayed jobs' })).toHaveAttribute('href', delayedOfQueueHref(channel));
+      await expect(note.getByRole('link', { name: '1 expired reservation' })).toHaveAttribute('href', reservationsOfQueueHref(channel));
+      expect(await jobIds(page, 'Next jobs to run')).toEqual(['1', '2']);
+      const [noteBox, tableBox] = [await note.boundingBox(), await line.getByRole('table').boundingBox()];
+      expect(noteBox!.y + noteBox!.height).toBeLessThanOrEqual(tableBox!.y);
+      await screenshots(page, testInfo, 'queue page of a stock channel with due and expired jobs not in line yet');
+      await expectNoAxeViolations(page, 'the queue page with its note');
+
+      // The stock driver's own reserve takes the expired reservation and puts the due jobs ahead of the rows, earliest first.
+      expect(await driverReserve({ connection: queue, driver: 'yii2', keys, ng: DEFAULT_YII2_NG_SETTINGS })).toBe('6');
+      await page.reload();
+      await expect.poll(() => jobIds(page, 'Next jobs to run')).toEqual(['4', '3', '1', '2']);
+      await expect(note).toHaveCount(0);
+    } finally {
+      await deleteKeysUnder(queue.redis, `${channel}.`);
+      await queue.close();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { MarkoTestWorker, serializeJob, signPayload } from '@/lib/layouts/marko/
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
 import { jobIds, screenshots, showConnection } from './layout-pages';
-import { MARKO_CONNECTION, connectE2eQueue } from './support';
+import { MARKO_CONNECTION, OPERATOR_STATE, connectE2eQueue } from './support';
 
 async function showMarko(page: Page): Promise<void> {
   await showConnection(page, MARKO_CONNECTION.name);
@@ -136,6 +136,26 @@ test.describe('a marko/queue-redis connection', () => {
     await page.goto(`/jobs/${ids.failed}?queue=mail`);
     await expect(page.getByRole('region', { name: 'It failed' })).toContainText(`${MARKO_FAILED}.`);
     await expect(page.getByRole('region', { name: 'It failed' })).toContainText(`marko queue:retry ${ids.failed}`);
+  });
+
+  test('the failed page and the other lists arrive with their rows in the server’s HTML, before any JavaScript runs', async ({ browser }) => {
+    // The first paint: the page as the server rendered it, with no script to fill in what it left out.
+    const context = await browser.newContext({ javaScriptEnabled: false, storageState: OPERATOR_STATE });
+    try {
+      const page = await context.newPage();
+      await showMarko(page);
+      await page.goto('/failed');
+      await expect(page.getByText('Showing 1–1 of 1 failed jobs, newest first')).toBeVisible();
+      const failed = page.getByRole('table', { name: 'Failed jobs, newest first' });
+      await expect(failed.getByRole('rowheader')).toHaveText([ids.failed]);
+      await expect(failed).toContainText(`marko queue:retry ${ids.failed}`);
+      for (const [path, table, id] of [['/queues/mail', 'Next jobs to run', ids.ready], ['/reservations', 'Reservations of mail', ids.reserved], ['/queues/mail/delayed', 'Next jobs due', ids.delayed]] as const) {
+        await page.goto(path);
+        await expect(page.getByRole('table', { name: table }).getByRole('link', { name: `#${id}` }), path).toBeVisible();
+      }
+    } finally {
+      await context.close();
+    }
   });
 
   test('markup in a job’s data is shown as text, and a hash in no list or set says it was not found in one', async ({ page }) => {

@@ -47,12 +47,26 @@ export interface LineSection {
   rows: LineJob[];
 }
 
+/**
+ * Jobs in no section that the driver puts into the line on its next reserve
+ * (yii2: due delayed jobs and expired reservations no worker has moved yet),
+ * counted so the page can say above row 1 that they go there first.
+ */
+export interface NotInLineYet {
+  dueDelayed: number;
+  expiredReservations: number;
+  /** where the driver puts them, in the layout's words: "the next reserve puts them ahead of row 1" */
+  where: string;
+}
+
 /** A queue's waiting jobs in the order its driver runs them: the line first (its first row the next job), then what joins it next. */
 export interface JobLine {
   queue: string;
   /** the Redis server's clock, unix seconds */
   now: number;
   sections: LineSection[];
+  /** left out where jobs outside the line join it behind every row (marko's tail) or the layout counts none */
+  notInLineYet?: NotInLineYet;
 }
 
 /** A queue's waiting jobs, a page at a time. Throws QueueError for a queue the connection does not have. */

@@ -113,7 +113,7 @@ const SCRIPT_FILES = {
   queuelensReadJob: 'read-job-1.lua',
   // The yii2 layout's reads share this loader; its keys are the channel's (lib/layouts/yii2/keys.ts).
   queuelensYii2ReadCounts: 'yii2-read-counts-6.lua',
-  queuelensYii2ReadLine: 'yii2-read-line-5.lua',
+  queuelensYii2ReadLine: 'yii2-read-line-7.lua',
   queuelensYii2ReadReservations: 'yii2-read-reservations-4.lua',
   queuelensYii2ReadDelayed: 'yii2-read-delayed-4.lua',
   queuelensYii2ReadJob: 'yii2-read-job-9.lua',

@@ -7,13 +7,44 @@ import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layou
 import { PageLinks } from '@/components/layouts/page-links';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
+import { formatCount } from '@/components/ui/format-count';
+import { Note } from '@/components/ui/note';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import { PAGE_ROWS, type LineSection } from '@/lib/layouts/pages';
+import { PAGE_ROWS, type LineSection, type NotInLineYet } from '@/lib/layouts/pages';
 import { jobLineQuery } from '@/lib/queries/layout-pages';
 import type { HistoryRange } from '@/lib/queries/throughput';
 import { delayedOfQueueHref, overviewHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
+
+function count(value: number, one: string, many: string): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
+
+/** Above row 1: the jobs the driver puts ahead of it (or among its rows) on its next move, with links to where they are now. */
+function NotInLineYetNote({ queue, notInLineYet }: { queue: string; notInLineYet: NotInLineYet }) {
+  const { dueDelayed, expiredReservations, where } = notInLineYet;
+  if (dueDelayed + expiredReservations === 0) return null;
+  const link = 'underline underline-offset-2';
+  return (
+    <Note title="Not in the line yet">
+      <p>
+        {dueDelayed > 0 && (
+          <Link href={delayedOfQueueHref(queue)} className={link}>
+            {count(dueDelayed, 'due delayed job', 'due delayed jobs')}
+          </Link>
+        )}
+        {dueDelayed > 0 && expiredReservations > 0 && ' and '}
+        {expiredReservations > 0 && (
+          <Link href={reservationsOfQueueHref(queue)} className={link}>
+            {count(expiredReservations, 'expired reservation', 'expired reservations')}
+          </Link>
+        )}{' '}
+        {dueDelayed + expiredReservations === 1 ? 'is' : 'are'} not in the line yet: {where}.
+      </p>
+    </Note>
+  );
+}
 
 function linePageHref(queue: string, page: number): Route {
   return (page > 1 ? `${queueHref(queue)}?page=${page}` : queueHref(queue)) as Route;
@@ -103,8 +134,9 @@ export function JobLineView({ name, page, chartRange }: { name: string; page: nu
             ))}
           </div>
           {chartRange !== null && <QueueThroughput queue={line.queue} initialRange={chartRange} />}
-          {line.sections.map((section) => (
+          {line.sections.map((section, index) => (
             <Section key={section.title} title={section.title} description={section.description}>
+              {index === 0 && line.notInLineYet && <NotInLineYetNote queue={line.queue} notInLineYet={line.notInLineYet} />}
               {section.rows.length > 0 ? <SectionTable queue={line.queue} section={section} /> : <EmptyList>{section.total > 0 ? 'No rows on this page.' : 'No job is waiting.'}</EmptyList>}
             </Section>
           ))}

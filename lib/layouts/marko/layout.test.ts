@@ -127,6 +127,11 @@ describe('queuelens on a marko prefix', () => {
     const failed = await queuelens('failed', '--json', ...connection);
     expect(JSON.parse(failed.stdout)).toEqual([expect.objectContaining({ id: failing, queue: 'mail', name: 'App\\Jobs\\SendMail', error: 'RuntimeException: SMTP down' })]);
 
+    // As PHP's failedRows, the limit floors at 1: --limit 0 answers with the newest failed job.
+    const newest = await queuelens('failed', '--json', '--limit', '0', ...connection);
+    expect(newest).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(newest.stdout)).toEqual([expect.objectContaining({ id: failing })]);
+
     const retry = await queuelens('retry', '--id', failing, ...connection);
     expect(retry.code).toBe(2);
     expect(retry.stdout).toBe(`marko queue:retry ${failing}\n`);

@@ -128,6 +128,10 @@ describe('readRunOrder on channels no driver left so', () => {
       await expect(readRunOrder(queue, keys, 'yii2', null)).rejects.toThrow(new QueueError(`The key ${keys.waiting} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`));
       await expect(readRunOrder(queue, keys, 'yii2', null, { limit: 101 })).rejects.toThrow('The page size must be a whole number from 0 to 100, not 101');
       await expect(readRunOrder(queue, keys, 'yii2', null, { offset: -1 })).rejects.toThrow('The offset must be a whole number from 0, not -1');
+      // The due and expired jobs are counted from the delayed and reserved sets: those are checked too.
+      await queue.redis.del(keys.waiting);
+      await queue.redis.set(keys.reserved, 'not a sorted set');
+      await expect(readRunOrder(queue, keys, 'yii2-ng', null)).rejects.toThrow(`The key ${keys.reserved} holds the wrong Redis type`);
     } finally {
       await cleanup();
     }

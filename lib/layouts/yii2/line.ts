@@ -91,6 +91,21 @@ export interface Yii2RunOrder {
    * priority with a fresh seq); null for stock
    */
   takeover: Yii2LinePage | null;
+  /** due delayed jobs and expired reservations, which are in no section yet */
+  notInLineYet: Yii2NotInLineYet;
+}
+
+/**
+ * Jobs the driver moves into the line on its next reserve (ng: or push)
+ * that are not in it yet, by the server's clock (spec §2.2): stock RPUSHes
+ * them onto the tail, so they run before every row, the expired
+ * reservations first; ng scores them into the line by priority.
+ */
+export interface Yii2NotInLineYet {
+  /** delayed jobs due at or before now */
+  dueDelayed: number;
+  /** reservations expired at or before now */
+  expiredReserved: number;
 }
 
 export interface Yii2RunOrderPage {
@@ -131,8 +146,9 @@ export function pageBounds(offset: number, limit: number): [number, number] {
 /**
  * One page of a channel's waiting jobs in the order its driver runs them
  * (and, under ng, of the stock list's jobs it has yet to take over), with
- * each job's attempts, priority and class, in one read-only script
- * (lua/yii2-read-line-5.lua): a consistent snapshot, bounded by the page.
+ * each job's attempts, priority and class, and how many due delayed jobs
+ * and expired reservations will join it, in one read-only script
+ * (lua/yii2-read-line-7.lua): a consistent snapshot, bounded by the page.
  * Throws QueueError when a key has the wrong type.
  */
 export async function readRunOrder(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: Yii2RunOrderPage = {}): Promise<Yii2RunOrder> {
@@ -141,9 +157,12 @@ export async function readRunOrder(connection: RedisQueue, keys: Yii2Keys, drive
   const [takeoverOffset, takeoverLimit] = pageBounds(page.takeoverOffset ?? 0, page.takeoverLimit ?? limit);
   return connection.attempt(async () => {
     const reply = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadLineBuffer(keys.waiting, keys.prioritized, keys.attempts, keys.priorities, keys.messages, driver, offset, limit, takeoverOffset, takeoverLimit, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES),
-    ) as [number, number, number, Yii2ScriptRow[], Yii2ScriptRow[]];
-    const [now, lineTotal, takeoverTotal, lineRows, takeoverRows] = reply;
+      await connection.redis.queuelensYii2ReadLineBuffer(
+        keys.waiting, keys.prioritized, keys.attempts, keys.priorities, keys.messages, keys.delayed, keys.reserved,
+        driver, offset, limit, takeoverOffset, takeoverLimit, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES,
+      ),
+    ) as [number, number, number, Yii2ScriptRow[], Yii2ScriptRow[], number, number];
+    const [now, lineTotal, takeoverTotal, lineRows, takeoverRows, dueDelayed, expiredReserved] = reply;
     const rowsOf = (rows: Yii2ScriptRow[], from: number, scored: boolean): Yii2LineRow[] =>
       rows.map((row, index) => {
         const summary = summaryOf(row, settings);
@@ -156,6 +175,7 @@ export async function readRunOrder(connection: RedisQueue, keys: Yii2Keys, drive
       now: Number(now),
       line: { total: Number(lineTotal), offset, rows: rowsOf(lineRows, offset, settings !== null) },
       takeover: settings === null ? null : { total: Number(takeoverTotal), offset: takeoverOffset, rows: rowsOf(takeoverRows, takeoverOffset, false) },
+      notInLineYet: { dueDelayed: Number(dueDelayed), expiredReserved: Number(expiredReserved) },
     };
   });
 }

@@ -10,7 +10,8 @@ import { yii2Layout } from './layout';
 import { YII2_GONE, YII2_NO_HOLDER } from './reads';
 import { Yii2Keys } from './keys';
 import { testChannelFactory } from './test-channel';
-import { driverPush } from './test-drivers';
+import type { Yii2Channel } from './repairs';
+import { driverPush, driverReserve } from './test-drivers';
 import { readYii2Messages } from './test-messages';
 import { driverOf, loadYii2Fixture, yii2Settings } from './test-fixtures';
 
@@ -135,6 +136,82 @@ describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
       }
     });
   }
+});
+
+describe('the yii2 line’s note on due and expired jobs, against the drivers’ next reserves', () => {
+  /**
+   * Rows 1 and 2 in line; jobs 3 and 4 delayed and due (4 longer), 5 delayed
+   * until later, 6 reserved and expired, 7 reserved and live. Job 3 has
+   * priority 5 (ng runs it before the default 1024).
+   */
+  async function channelWithDueAndExpired(driver: 'yii2' | 'yii2-ng') {
+    const opened = await openChannel();
+    const { queue, keys } = opened;
+    const channel: Yii2Channel = { connection: queue, driver, keys, ng: DEFAULT_YII2_NG_SETTINGS };
+    for (let id = 1; id <= 7; id++) await queue.redis.hset(keys.messages, String(id), '300;N;');
+    await queue.redis.incrby(keys.messageId, 7);
+    for (const id of ['1', '2']) {
+      if (driver === 'yii2') await queue.redis.lpush(keys.waiting, id);
+      else await queue.redis.zadd(keys.prioritized, 1024 * 1e12 + Number(id), id);
+    }
+    if (driver === 'yii2-ng') await queue.redis.set(keys.seq, 2);
+    const [seconds] = await queue.redis.time();
+    const now = Number(seconds);
+    await queue.redis.multi()
+      .hset(keys.priorities, '3', '5')
+      .zadd(keys.delayed, now - 5, '3', now - 20, '4', now + 600, '5')
+      .zadd(keys.reserved, now - 3, '6', now + 300, '7')
+      .hset(keys.attempts, '6', '1', '7', '1')
+      .exec();
+    const line = present<JobLineReader>(yii2Layout(queue, yii2Settings(driver, [opened.channel])).jobLine);
+    return { ...opened, channel, line };
+  }
+
+  async function reserveAll(channel: Yii2Channel): Promise<string[]> {
+    const taken: string[] = [];
+    for (let id = await driverReserve(channel); id !== null; id = await driverReserve(channel)) taken.push(id);
+    return taken;
+  }
+
+  it('stock: the jobs it counts are the next reserves, ahead of row 1, expired reservations first, then due delayed jobs, each earliest first', async () => {
+    const { channel, line, cleanup } = await channelWithDueAndExpired('yii2');
+    try {
+      const { sections, notInLineYet } = await line.read(channel.keys.channel, { page: 1 });
+      expect(sections[0]!.rows.map((row) => row.id)).toEqual(['1', '2']);
+      expect(notInLineYet).toEqual({ dueDelayed: 2, expiredReservations: 1, where: 'the next reserve puts them ahead of row 1, expired reservations first, then due delayed jobs, each earliest first' });
+      // The stock driver's own reserves after this state: the counted jobs, in the order the note gives, then row 1.
+      expect(await reserveAll(channel)).toEqual(['6', '4', '3', '1', '2']);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('ng: the jobs it counts join the line by priority, so one may run before row 1', async () => {
+    const { channel, line, cleanup } = await channelWithDueAndExpired('yii2-ng');
+    try {
+      const { sections, notInLineYet } = await line.read(channel.keys.channel, { page: 1 });
+      expect(sections[0]!.rows.map((row) => row.id)).toEqual(['1', '2']);
+      expect(notInLineYet).toEqual({ dueDelayed: 2, expiredReservations: 1, where: 'the next reserve or push puts them into the line by priority, ahead of row 1 where they rank before it (up to 100 of each kind at a time)' });
+      // Job 3 (priority 5) runs before row 1; the default-priority ones join behind the rows already in line, due before expired.
+      expect(await reserveAll(channel)).toEqual(['3', '1', '2', '4', '6']);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('says nothing when every job is in line, and one job in the singular', async () => {
+    const { queue, keys, channel, cleanup } = await openChannel();
+    try {
+      await queue.redis.hset(keys.messages, '1', '300;N;', '2', '300;N;');
+      await queue.redis.lpush(keys.waiting, '1');
+      const line = present<JobLineReader>(yii2Layout(queue, yii2Settings('yii2', [channel])).jobLine);
+      expect((await line.read(channel, { page: 1 })).notInLineYet).toMatchObject({ dueDelayed: 0, expiredReservations: 0 });
+      await queue.redis.zadd(keys.reserved, 1, '2');
+      expect((await line.read(channel, { page: 1 })).notInLineYet).toEqual({ dueDelayed: 0, expiredReservations: 1, where: 'the next reserve puts it ahead of row 1' });
+    } finally {
+      await cleanup();
+    }
+  });
 });
 
 describe('the yii2 layout’s pages on channels no driver left so', () => {

@@ -1,11 +1,11 @@
 import { QueueError } from '../../queue/errors';
 import { execPipeline } from '../../queue/pipeline';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { PAGE_ROWS, type LineRepairs, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection } from '../pages';
+import { PAGE_ROWS, type LineRepairs, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection, type NotInLineYet } from '../pages';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
-import { ngSettingsFor, readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage } from './line';
+import { ngSettingsFor, readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage, type Yii2NotInLineYet } from './line';
 import type { Yii2Message } from './message';
 import { readYii2DelayedTimeline, readYii2Job, readYii2Reservations, type Yii2JobPlace } from './reads';
 import { promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow } from './repairs';
@@ -47,21 +47,37 @@ function offsetOf(page: number): number {
 }
 
 const LINE_DESCRIPTION: Record<Yii2Driver, string> = {
-  yii2: 'The waiting list, in the order queue/run pops it: from the tail, so row 1 is the next job a worker reserves.',
-  'yii2-ng': 'The prioritized set, lowest score first: row 1 is the next job a worker reserves (lower priority runs first, then the order jobs joined).',
+  yii2: 'The waiting list, in the order queue/run pops it: from the tail. Row 1 is the next job a worker reserves after the due delayed jobs and expired reservations no worker has moved in yet.',
+  'yii2-ng': 'The prioritized set, lowest score first (lower priority runs first, then the order jobs joined). Row 1 is the next job a worker reserves unless a due delayed job or an expired reservation no worker has moved in yet ranks ahead of it.',
 };
+
+/**
+ * Where the driver's next move puts the due and expired jobs (spec §2.2):
+ * stock RPUSHes due delayed and then expired ids onto the tail it pops,
+ * each set latest first, so the earliest expired reservation runs first,
+ * then the earliest due job; ng scores each into the line at its priority.
+ */
+function notInLineYetOf({ dueDelayed, expiredReserved }: Yii2NotInLineYet, ng: Yii2NgSettings | null): NotInLineYet {
+  const them = dueDelayed + expiredReserved === 1 ? 'it' : 'them';
+  const order = dueDelayed > 0 && expiredReserved > 0 ? ', expired reservations first, then due delayed jobs, each earliest first' : dueDelayed + expiredReserved > 1 ? ', earliest first' : '';
+  const where = ng === null
+    ? `the next reserve puts ${them} ahead of row 1${order}`
+    : `the next reserve or push puts ${them} into the line by priority, ahead of row 1 where ${them === 'it' ? 'it ranks' : 'they rank'} before it (up to ${ng.batchSize.toLocaleString('en-US')} of each kind at a time)`;
+  return { dueDelayed, expiredReservations: expiredReserved, where };
+}
 
 export function yii2JobLine(connection: RedisQueue, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobLineReader {
   return {
     async read(queue, { page }) {
       const offset = offsetOf(page);
       const order = await readRunOrder(connection, channelKeys(queue), driver, ng, { offset, limit: PAGE_ROWS, takeoverOffset: offset, takeoverLimit: PAGE_ROWS });
+      const settings = ngSettingsFor(driver, ng);
       const sections = [sectionOf(order.line, 'Next jobs to run', LINE_DESCRIPTION[driver])];
       if (order.takeover !== null && order.takeover.total > 0) {
-        const batch = (ngSettingsFor(driver, ng)?.batchSize ?? 0).toLocaleString('en-US');
+        const batch = (settings?.batchSize ?? 0).toLocaleString('en-US');
         sections.push(sectionOf(order.takeover, 'Taken over from the stock list next', `Ids still in the stock waiting list: each reserve moves up to ${batch} of them, tail first, into the prioritized set at their priority.`));
       }
-      return { queue: order.channel, now: order.now, sections };
+      return { queue: order.channel, now: order.now, sections, notInLineYet: notInLineYetOf(order.notInLineYet, settings) };
     },
   };
 }
