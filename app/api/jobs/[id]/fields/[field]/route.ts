@@ -56,7 +56,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const result = await readJobField(id, field);
   if (!result.ok) return apiResponse(result);
   const { value, release } = result.data;
-  if (request.signal.aborted) release();
+  // Next sends no body for a HEAD, and neither pulls nor cancels the stream: nothing of the value is sent.
+  if (request.signal.aborted || request.method === 'HEAD') release();
   else request.signal.addEventListener('abort', release, { once: true });
   if (value === null) {
     release();
