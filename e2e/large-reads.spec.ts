@@ -82,6 +82,8 @@ test.describe('large reads (issue 24)', () => {
     expect(sessions.status()).toBe(429);
     expect(sessions.headers()['retry-after']).toBe('2');
     expect(await sessions.json()).toEqual({ ok: false, error: expect.stringContaining('the server already has 4 under way') });
+    // A key's contents take whole values too (the job hash's 20 MB payload among them).
+    expect((await request.get(`/api/layout/key?name=${encodeURIComponent(queue.keys.job(id))}`)).status()).toBe(429);
 
     open[0]!.leave();
     await expect.poll(async () => (await request.get(`/api/jobs/${id}/fields/error`)).status(), { timeout: 10_000 }).toBe(404);
