@@ -1,8 +1,9 @@
 /**
  * The outside probe's scenario of issue 24 (point 1): twenty downloads of one
  * 20 MB job field, each with its own query string, read slowly (curl
- * --limit-rate), while another client polls /api/health and /api/overview
- * once a second. On a redis-server of its own, against the production build
+ * --limit-rate) by two clients (the viewer's secret and the operator's, in
+ * turn, so that the server's limit is met as well as each client's), while
+ * another client polls /api/health and /api/overview once a second. On a redis-server of its own, against the production build
  * as `queuelens serve` runs it (`npm run build` first: this script does not
  * build). Prints the other client's answers (worst status and latency of
  * each route), how the downloads were answered, and the server's resident
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
     const calm = await Promise.all(POLLED.map((path) => timedGet(`${app.baseUrl}${path}`, other)));
     const before = app.memory();
 
-    const downloads = Promise.all(Array.from({ length: DOWNLOADS }, (_, n) => slowDownload(`${app.baseUrl}/api/jobs/${id}/fields/payload?n=${n + 1}`, viewer)));
+    const downloads = Promise.all(Array.from({ length: DOWNLOADS }, (_, n) => slowDownload(`${app.baseUrl}/api/jobs/${id}/fields/payload?n=${n + 1}`, n % 2 === 0 ? viewer : operator)));
     const polled = await pollUntil(app.baseUrl, other, downloads);
     const statuses = await downloads;
     const after = app.memory();
