@@ -6,6 +6,7 @@ import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/client-address'
 import { SessionStore, shareSessionStore, sharedSessionStore } from '@/lib/auth/session-store';
 import { loadConnections } from '@/lib/dashboard/connections';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
+import { largeReadLimitsFromEnv } from '@/lib/dashboard/large-reads';
 import { warmOverviewHistories } from '@/lib/dashboard/overview-history';
 import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/sampling';
 import { logEvent } from '@/lib/log-event';
@@ -18,9 +19,9 @@ import { GracefulDrain } from '@/lib/serving/graceful-drain';
 
 // A server that would be unsafe to expose (no secret; a short one, or no
 // allowed origins, on an address other machines can reach) or that has a
-// broken connections file or session store setting stops here with the
-// reason, instead of answering requests. HOSTNAME is the address the
-// standalone server binds (`queuelens serve` sets it).
+// broken connections file, session store setting or large-read limit stops
+// here with the reason, instead of answering requests. HOSTNAME is the
+// address the standalone server binds (`queuelens serve` sets it).
 let problem: string | null;
 let access: AccessSettings | undefined;
 let sessionRedis: RedisSettings | undefined;
@@ -30,6 +31,7 @@ try {
   // The sessions live in one Redis that every instance of this dashboard shares: QUEUELENS_SESSION_REDIS_URL, else the first connection's.
   const url = process.env.QUEUELENS_SESSION_REDIS_URL;
   sessionRedis = url ? settingsFromUrl(url) : loadConnections()[0]!.settings;
+  largeReadLimitsFromEnv();
 } catch (error) {
   problem = (error as Error).message;
 }

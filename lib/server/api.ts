@@ -5,14 +5,17 @@ import type { ReadResult } from './queue';
 /**
  * An `app/api` route's response: the ApiResult as JSON, 200 when it holds
  * data, the refusal's status (401, 403, 409…) when the request was refused,
- * 503 when Redis cannot be reached, 500 for any other failure. Never cached
+ * 503 when Redis cannot be reached, 500 for any other failure; a refusal
+ * that says when to ask again carries it as `Retry-After`. Never cached
  * by the browser or a proxy: the server itself shares reads between requests
  * (readQueue), for less than one poll interval.
  */
 export function apiResponse<T>(result: ReadResult<T>): Response {
   const status = result.ok ? 200 : (result.status ?? (result.unreachable ? 503 : 500));
   const body: ApiResult<T> = result.ok ? result : { ok: false, error: result.error };
-  return Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  if (!result.ok && result.retryAfterSeconds !== undefined) headers['retry-after'] = String(result.retryAfterSeconds);
+  return Response.json(body, { status, headers });
 }
 
 /** A request whose parameters do not parse: 400, with what was expected. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { censusStep, KEY_NAME_LIMIT, readKeyContents, readKeyLayout, type CensusStep, type KeyContents, type KeyLayout } from '@/lib/inspect/key-layout';
 import type { KeyTable, LayoutCensusStep } from '@/lib/layouts/pages';
 import { isScanCursor } from '@/lib/queue/scan-keys';
-import { absentCapability, readCapability, type ReadResult } from './queue';
+import { absentCapability, readCapability, readLargeValuesOnce, type ReadResult } from './queue';
 
 /** A key by its name, or by `raw`, its bytes in base64url, for a name that is not UTF-8 (see keyAddressOf). */
 export const keyContentsParams = z
@@ -29,12 +29,17 @@ export function readLayoutPage(): Promise<ReadResult<KeyLayout>> {
   return readCapability('keyLayout', (queue) => readKeyLayout(queue), ['layout']);
 }
 
-/** One page of a key's contents, for GET /api/layout/key and the page's prefetch; keys outside the prefix are refused (400). */
+/**
+ * One page of a key's contents, for GET /api/layout/key and the page's
+ * prefetch; keys outside the prefix are refused (400). A large read: Redis
+ * sends each hash field, list item, set member and stream entry of the page
+ * whole (a job's 20 MB payload among them) before it is cut for display.
+ */
 export async function readKeyContentsPage({ name, raw, cursor }: KeyContentsParams): Promise<ReadResult<KeyContents>> {
   const key = raw !== undefined ? Buffer.from(raw, 'base64url') : name!;
   // StaticPHP's keys page where the layout has it; else the keys of the layout-neutral table (yii2's channels, marko's prefix).
-  if ((await absentCapability('keyLayout')) === null) return readCapability('keyLayout', (queue) => readKeyContents(queue, key, cursor));
-  return readCapability('keyTable', (reader) => reader.contents(key, cursor));
+  if ((await absentCapability('keyLayout')) === null) return readLargeValuesOnce('keyLayout', (queue) => readKeyContents(queue, key, cursor));
+  return readLargeValuesOnce('keyTable', (reader) => reader.contents(key, cursor));
 }
 
 /** One SCAN step of the census, for GET /api/layout/census. */

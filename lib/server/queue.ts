@@ -1,6 +1,8 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
+import type { Access } from '@/lib/auth/credentials';
 import { loadConnections, type Connection } from '@/lib/dashboard/connections';
+import { LARGE_READ_RETRY_AFTER_SECONDS, LargeReadSlots, largeReadLimitsFromEnv } from '@/lib/dashboard/large-reads';
 import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
 import { isAbsent, type Absent, type CapabilityName, type QueueLayout } from '@/lib/layouts/adapter';
 import { lineRepairOffer } from '@/lib/layouts/line-repairs';
@@ -11,14 +13,20 @@ import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connecti
 import { QueueError } from '@/lib/queue/errors';
 import { RedisQueue } from '@/lib/queue/redis-queue';
 import { ARRIVAL_HEADER, waitedMs } from '@/lib/serving/arrival';
-import { authenticate } from './access';
+import { authenticate, requestClientAddress } from './access';
 import { logEvent } from './log';
 
 /** What a layout cannot do, thrown through a shared read to the request that asked. */
 class LayoutLacks extends Error {}
 
-/** A read's value, or why there is none; `status` is the HTTP status an API route answers a refusal with. */
-export type ReadResult<T> = { ok: true; data: T } | { ok: false; error: string; unreachable?: boolean; status?: number };
+/** A large read refused because its session, or the process, has all it may have under way. */
+class TooManyLargeReads extends Error {}
+
+/**
+ * A read's value, or why there is none; `status` is the HTTP status an API
+ * route answers a refusal with, and `retryAfterSeconds` when to ask again.
+ */
+export type ReadResult<T> = { ok: true; data: T } | { ok: false; error: string; unreachable?: boolean; status?: number; retryAfterSeconds?: number };
 
 export type ConnectionChoice = { ok: true; connection: Connection } | { ok: false; status: 400 | 409 | 500; error: string };
 
@@ -30,6 +38,8 @@ const UNKNOWN_ERROR = 'Something went wrong while reading the queues; the server
 const cache = globalThis as typeof globalThis & {
   queuelensConnections?: Connection[];
   queuelensQueues?: Map<string, Promise<RedisQueue>>;
+  queuelensLargeReadQueues?: Map<string, Promise<RedisQueue>>;
+  queuelensLargeReadSlots?: LargeReadSlots;
   queuelensSharedReads?: SharedReads;
 };
 
@@ -130,7 +140,21 @@ export async function chooseConnection(requested?: string): Promise<ConnectionCh
  * ioredis reconnects by itself.
  */
 export function getQueue(connection: Connection): Promise<RedisQueue> {
-  const queues = (cache.queuelensQueues ??= new Map());
+  return openQueue((cache.queuelensQueues ??= new Map()), connection);
+}
+
+/**
+ * The second Redis connection of `connection`, for large reads only (see
+ * readLargeValues), made on first use as getQueue's is. Redis answers one
+ * client's commands in order: on the client the pages poll through, a 20 MB
+ * reply held every poll behind it until it had arrived whole, and twenty of
+ * them made other users' polls time out.
+ */
+function getLargeReadQueue(connection: Connection): Promise<RedisQueue> {
+  return openQueue((cache.queuelensLargeReadQueues ??= new Map()), connection);
+}
+
+function openQueue(queues: Map<string, Promise<RedisQueue>>, connection: Connection): Promise<RedisQueue> {
   const open = queues.get(connection.name);
   if (open) return open;
   const { settings } = connection;
@@ -151,7 +175,10 @@ const layouts = new WeakMap<RedisQueue, QueueLayout>();
  * Redis connection of getQueue (an adapter holds no connection of its own).
  */
 export async function getLayout(connection: Connection): Promise<QueueLayout> {
-  const queue = await getQueue(connection);
+  return layoutOf(await getQueue(connection), connection);
+}
+
+function layoutOf(queue: RedisQueue, connection: Connection): QueueLayout {
   let layout = layouts.get(queue);
   if (layout === undefined) {
     layout = layoutOver(queue, connection.layout);
@@ -160,12 +187,13 @@ export async function getLayout(connection: Connection): Promise<QueueLayout> {
   return layout;
 }
 
-/** Closes every open connection, for a graceful shutdown. */
+/** Closes every open connection, the large reads' too, for a graceful shutdown. */
 export async function closeQueues(): Promise<void> {
-  const queues = cache.queuelensQueues;
-  if (!queues) return;
-  const open = [...queues.values()];
-  queues.clear();
+  const open = [cache.queuelensQueues, cache.queuelensLargeReadQueues].flatMap((queues) => {
+    const all = [...(queues?.values() ?? [])];
+    queues?.clear();
+    return all;
+  });
   await Promise.allSettled(open.map(async (opening) => (await opening).close()));
 }
 
@@ -238,17 +266,73 @@ export function readLayout<T>(read: (layout: QueueLayout, connection: Connection
   return readConnection(async (connection) => read(await getLayout(connection), connection), shared);
 }
 
-async function readConnection<T>(read: (connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
+/** A large read's value and its place among the large reads under way, which whoever sends the value on gives up once it is sent. */
+export interface HeldRead<T> {
+  value: T;
+  release: () => void;
+}
+
+function largeReadSlots(): LargeReadSlots {
+  return (cache.queuelensLargeReadSlots ??= new LargeReadSlots(largeReadLimitsFromEnv()));
+}
+
+/** Whose share of the large reads a request spends: its session, or a bearer client by role and address. */
+async function largeReadHolder(access: Access): Promise<string> {
+  return access.sessionId !== undefined ? `session ${access.sessionId}` : `bearer ${access.role} ${await requestClientAddress()}`;
+}
+
+/**
+ * readCapability for a read that takes whole stored values, whose replies
+ * have no bound on their size: run on the connection's large-read client
+ * (getLargeReadQueue), never the one the pages poll through, and only while
+ * the session and the process are under their limits of large reads at once
+ * (lib/dashboard/large-reads.ts); past either, refused with 429 and when to
+ * try again. The value comes with its place, held until `release`: a value
+ * streamed out holds it until it has been sent. Never shared: each read is
+ * its asker's.
+ */
+export function readLargeValues<Name extends CapabilityName, T>(
+  name: Name,
+  read: (capability: Capability<Name>, connection: Connection) => Promise<T>,
+): Promise<ReadResult<HeldRead<T>>> {
+  return readConnection(async (connection, access) => {
+    const slots = largeReadSlots();
+    const slot = slots.take(await largeReadHolder(access));
+    if ('refused' in slot) throw new TooManyLargeReads(slots.refusal(slot.refused));
+    try {
+      const capability = layoutOf(await getLargeReadQueue(connection), connection)[name];
+      if (isAbsent(capability)) throw new LayoutLacks(capability.absent);
+      return { value: await read(capability as Capability<Name>, connection), release: slot.release };
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+  });
+}
+
+/** readLargeValues for a read whose answer is small once read (a page of cut values): its place is given up as soon as it is read. */
+export async function readLargeValuesOnce<Name extends CapabilityName, T>(
+  name: Name,
+  read: (capability: Capability<Name>, connection: Connection) => Promise<T>,
+): Promise<ReadResult<T>> {
+  const result = await readLargeValues(name, read);
+  if (!result.ok) return result;
+  result.data.release();
+  return { ok: true, data: result.data.value };
+}
+
+async function readConnection<T>(read: (connection: Connection, access: Access) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
   const allowed = await authenticate();
   if (!allowed.ok) return allowed;
   const choice = await chooseConnection();
   if (!choice.ok) return choice;
   const { connection } = choice;
-  const readNow = () => read(connection);
+  const readNow = () => read(connection, allowed.access);
   try {
     return { ok: true, data: await (shared === undefined ? readNow() : sharedReads().read(connection.name, shared, await acceptedSnapshotAgeMs(), readNow)) };
   } catch (error) {
     if (error instanceof LayoutLacks) return { ok: false, error: error.message, status: 501 };
+    if (error instanceof TooManyLargeReads) return { ok: false, error: error.message, status: 429, retryAfterSeconds: LARGE_READ_RETRY_AFTER_SECONDS };
     if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable, ...(error.invalidRequest ? { status: 400 } : {}) };
     logEvent('error', 'reading the queues failed unexpectedly', { error });
     return { ok: false, error: UNKNOWN_ERROR };

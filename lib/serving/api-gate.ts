@@ -36,7 +36,7 @@ const API_PREFIX = '/api/';
  * A request's target as a URL: a path (`//elsewhere/x` stays a path, never
  * a host name) or, in the absolute form a client may send, its path.
  */
-function requestUrl(raw: string): URL {
+export function requestUrl(raw: string): URL {
   if (!raw.startsWith('/') && URL.canParse(raw)) return new URL(raw);
   return new URL(`http://gate.invalid${raw.startsWith('/') ? '' : '/'}${raw}`);
 }

@@ -107,6 +107,32 @@ describe('BurstAdmission', () => {
     expect(admission.size).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('puts one download asked with different query strings and spellings in one line, while the parameters a route reads still make lines apart (issue 24)', async () => {
+    // No place is given up by the clock here: each is released by its answer.
+    const admission = new BurstAdmission({ maxHoldMs: 60_000 });
+    const { server, started, send, answerOldest } = await serverBehind(admission);
+    open = server;
+    const spellings = ['/api/jobs/7/fields/payload?n=1', '/api/jobs/7/fields/payload?n=2', '/api/jobs/7/fields/%70ayload?n=3', '/api/jobs/7/./fields//payload'];
+    const downloads = spellings.map((path) => send(path));
+    await until(() => admission.size.running + admission.size.waiting === spellings.length);
+    expect(started).toEqual([`GET ${spellings[0]}`]);
+    for (const path of spellings) {
+      await until(() => started.includes(`GET ${path}`));
+      expect(admission.size.running).toBe(1);
+      answerOldest(`GET ${path}`);
+    }
+    expect((await Promise.all(downloads.map((sent) => sent.answered))).map(({ status }) => status)).toEqual([200, 200, 200, 200]);
+
+    const pages = [send('/api/failed?offset=0'), send('/api/failed?offset=50'), send('/api/failed?junk=1&offset=0')];
+    await until(() => admission.size.running + admission.size.waiting === 3);
+    expect(started.slice(spellings.length)).toEqual(['GET /api/failed?offset=0', 'GET /api/failed?offset=50']);
+    answerOldest('GET /api/failed?offset=50');
+    answerOldest('GET /api/failed?offset=0');
+    await until(() => started.includes('GET /api/failed?junk=1&offset=0'));
+    answerOldest('GET /api/failed?junk=1&offset=0');
+    expect((await Promise.all(pages.map((sent) => sent.answered))).map(({ status }) => status)).toEqual([200, 200, 200]);
+  });
+
   it('drops a waiting request whose client went away, and gives a place up when its client goes', async () => {
     const admission = new BurstAdmission();
     const { server, started, send, answerOldest } = await serverBehind(admission);

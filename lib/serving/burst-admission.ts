@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { admissionKey } from './admission-key';
 
 /**
  * Never held: the build's scripts and styles (files, the same for every
@@ -31,8 +32,11 @@ interface Answering {
  * waits behind the whole burst. Queued apart, the burst costs the same in
  * all, but another request only ever waits for the few renders under way.
  *
- * "Identical" is the method and the whole URL, query included, of a GET or
- * HEAD; other methods (server actions) and NEVER_HELD are never held. A
+ * "Identical" is the method, the path and the query parameters the route
+ * reads, of a GET or HEAD (lib/serving/admission-key.ts): a query parameter
+ * no route reads, or another spelling of the same path, is the same request
+ * and joins the same line. Other methods (server actions) and NEVER_HELD are
+ * never held. A
  * request holds its place until the app has finished its answer (`end()`:
  * Next.js writes a page's HTML and its hydration data in several chunks,
  * and letting the next render start at the first would run two at once),
@@ -74,7 +78,7 @@ export class BurstAdmission {
   /** Runs `handle` now, or once the identical requests ahead of this one have been answered. */
   admit(request: IncomingMessage, response: ServerResponse, handle: () => void): void {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url === undefined || NEVER_HELD.some((path) => request.url!.startsWith(path))) return handle();
-    const key = `${request.method} ${request.url}`;
+    const key = admissionKey(request.method, request.url);
     let line = this.lines.get(key);
     if (line === undefined) {
       line = { running: 0, waiting: [] };

@@ -17,15 +17,20 @@ const CHUNK_BYTES = 64 * 1024;
 /**
  * A value as a stream of CHUNK_BYTES views of it, each taken when the client
  * is ready for more: no copy of the whole value is made for the response.
+ * `sent` runs once the last view has been taken or the stream was cancelled
+ * (the client went away).
  */
-function streamOf(value: Buffer): ReadableStream<Uint8Array> {
+function streamOf(value: Buffer, sent: () => void): ReadableStream<Uint8Array> {
   let offset = 0;
   return new ReadableStream({
     pull(controller) {
       controller.enqueue(value.subarray(offset, offset + CHUNK_BYTES));
       offset += CHUNK_BYTES;
-      if (offset >= value.length) controller.close();
+      if (offset < value.length) return;
+      controller.close();
+      sent();
     },
+    cancel: sent,
   });
 }
 
@@ -40,18 +45,28 @@ function streamOf(value: Buffer): ReadableStream<Uint8Array> {
  * range, and a value rewritten between two ranges would arrive torn. The
  * whole value is in this server's memory only while it is being sent, and
  * only for whoever asked for the download; the page never reads it whole.
+ * It is a large read (lib/server/queue.ts readLargeValues): on a Redis client
+ * of its own, and its place among the few the session and the process may
+ * have at once is held until the value has been sent or the client has gone.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string; field: string }> }): Promise<Response> {
+export async function GET(request: Request, { params }: { params: Promise<{ id: string; field: string }> }): Promise<Response> {
   const { id: segment, field } = await params;
   const id = parseJobId(segment);
   if (id === null) return apiBadRequest('A job id is a whole number above 0.');
   const result = await readJobField(id, field);
   if (!result.ok) return apiResponse(result);
-  if (result.data === null) return apiNotFound(`Job ${id} has no field ${field}: the job is gone (completed or forgotten) or never had it.`);
-  return new Response(streamOf(result.data), {
+  const { value, release } = result.data;
+  // Next sends no body for a HEAD, and neither pulls nor cancels the stream: nothing of the value is sent.
+  if (request.signal.aborted || request.method === 'HEAD') release();
+  else request.signal.addEventListener('abort', release, { once: true });
+  if (value === null) {
+    release();
+    return apiNotFound(`Job ${id} has no field ${field}: the job is gone (completed or forgotten) or never had it.`);
+  }
+  return new Response(streamOf(value, release), {
     headers: {
       'content-type': 'application/octet-stream',
-      'content-length': String(result.data.length),
+      'content-length': String(value.length),
       'content-disposition': `attachment; filename="${downloadName(id, field)}"`,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
