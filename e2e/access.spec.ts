@@ -487,6 +487,27 @@ test.describe('access', () => {
     await signedInCookie(browser, e2eSecrets().operator, { port: UNREACHABLE_APP_PORT });
   });
 
+  test('a viewer’s sessions page carries no session id; an operator’s carries them for its buttons', async ({ request, browser }) => {
+    const viewerCookie = await signedInCookie(browser, e2eSecrets().viewer, { name: 'looking' });
+    const operatorCookie = await signedInCookie(browser, e2eSecrets().operator);
+    const ids = Object.keys(await queue.redis.hgetall(dashboardKeys(e2eDashboardPrefix()).sessions));
+    expect(ids.length).toBeGreaterThan(1);
+    const payloads = async (cookie: string) => {
+      const html = await (await request.get(`${ORIGIN}/sessions`, { headers: { cookie } })).text();
+      // What a client-side navigation fetches: Next answers an RSC request without its cache-busting `_rsc` with a redirect to it.
+      const flightResponse = await request.get(`${ORIGIN}/sessions?_rsc`, { headers: { cookie, rsc: '1' }, maxRedirects: 0 });
+      expect(flightResponse.status()).toBe(200);
+      const flight = await flightResponse.text();
+      expect(html).toContain('Signed-in browsers');
+      expect(flight).toContain('Signed-in browsers');
+      return `${html}\n${flight}`;
+    };
+    const seenByViewer = await payloads(viewerCookie);
+    expect(ids.filter((id) => seenByViewer.includes(id))).toEqual([]);
+    const seenByOperator = await payloads(operatorCookie);
+    expect(ids.filter((id) => !seenByOperator.includes(id))).toEqual([]);
+  });
+
   test('wrong secrets are throttled: the eleventh within a minute is refused even when right', async ({ page }) => {
     // On the second server, so that the throttle it trips does not lock out the other specs.
     // Eleven sign-ins one after another: slow on a busy machine, and nothing here waits on a clock.
