@@ -90,6 +90,7 @@ export function requestRefusal(request: IncomingMessage, gate: RequestGate): Gat
   }
 
   if (path.length > 1 && path.endsWith('/')) {
+    // Built from the path as sent: proxy.ts set the pathname on a copy of Next's URL, which keeps the original's trailing slash, and sent `/failed/` to itself.
     // One leading slash: a path on this host, never `//host` a browser would leave for.
     return { status: 308, headers: { location: `${oneSlash(path).replace(/\/+$/, '') || '/'}${query === -1 ? '' : target.slice(query)}` } };
   }
