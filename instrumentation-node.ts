@@ -1,6 +1,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { join } from 'node:path';
 import { readAccessSettings, startupRefusal, type AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/client-address';
 import { SessionStore, shareSessionStore, sharedSessionStore } from '@/lib/auth/session-store';
@@ -16,6 +17,8 @@ import { guardApi, type ApiGate } from '@/lib/serving/api-gate';
 import { ARRIVAL_HEADER } from '@/lib/serving/arrival';
 import { BurstAdmission } from '@/lib/serving/burst-admission';
 import { GracefulDrain } from '@/lib/serving/graceful-drain';
+import { pageActionsReader } from '@/lib/serving/page-actions';
+import { guardRequest, type RequestGate } from '@/lib/serving/request-gate';
 
 // A server that would be unsafe to expose (no secret; a short one, or no
 // allowed origins, on an address other machines can reach) or that has a
@@ -41,6 +44,11 @@ if (problem !== null || access === undefined || sessionRedis === undefined) {
 }
 const { trustedProxies } = access;
 const apiGate: ApiGate = { settings: access, sessions: sharedSessionStore, log: logEvent };
+// The server runs in the app's folder (the standalone server.js changes to it), its build in .next.
+const requestGate: RequestGate = {
+  settings: access,
+  actionsOf: pageActionsReader(join(process.cwd(), '.next', 'server', 'server-reference-manifest.json'), { once: process.env.NODE_ENV === 'production' }),
+};
 
 // Once per process: kept on globalThis because `next dev` evaluates this
 // module again on edits. lib/server modules cannot be imported here
@@ -64,15 +72,17 @@ if (server.queuelensDrain === undefined) {
   subscribe('http.server.request.start', (message) => {
     const { request, response, socket, server: http } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket; server: Server };
     // Next.js creates its server out of our reach; its request listener is
-    // put behind the API's gate (lib/serving/api-gate.ts: proxy.ts gates
-    // the pages) and the burst admission on the first request, which Node
-    // publishes here just before handing it to the listeners.
+    // put behind every request's gate (lib/serving/request-gate.ts), the
+    // API's (lib/serving/api-gate.ts: proxy.ts gates the pages) and the
+    // burst admission on the first request, which Node publishes here just
+    // before handing it to the listeners.
     if (!admitting.has(http)) {
       admitting.add(http);
       const listeners = http.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
       http.removeAllListeners('request');
+      const app = (request: IncomingMessage, response: ServerResponse) => listeners.forEach((listener) => listener.call(http, request, response));
       http.on('request', (request: IncomingMessage, response: ServerResponse) =>
-        guardApi(request, response, apiGate, () => admission.admit(request, response, () => listeners.forEach((listener) => listener.call(http, request, response)))),
+        guardRequest(request, response, requestGate, () => guardApi(request, response, apiGate, () => admission.admit(request, response, () => app(request, response)))),
       );
     }
     const forwarded = request.headers['x-forwarded-for'];

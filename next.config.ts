@@ -17,7 +17,7 @@ const nextConfig: NextConfig = {
   outputFileTracingIncludes: {
     '/*': ['./lua/**/*.lua'],
   },
-  // A trailing slash's 308 is sent by proxy.ts, with the security headers;
+  // A trailing slash's 308 is sent by lib/serving/request-gate.ts, with the security headers;
   // Next's own would answer before any header could be added.
   skipTrailingSlashRedirect: true,
   // The static build output (outside proxy.ts' matcher) carries the security headers too.

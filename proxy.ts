@@ -1,15 +1,19 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { FOREIGN_HOST_ERROR, isAllowedHost, isAllowedOrigin, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
+import { FOREIGN_HOST_ERROR, isAllowedHost, isAllowedOrigin, PUBLIC_PATHS, readAccessSettings, type AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { checkAccess, CLIENT_NAME_HEADER, refusalHeaders, SESSION_COOKIE } from '@/lib/auth/credentials';
 import { sharedSessionStore } from '@/lib/auth/session-store';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '@/lib/auth/security-headers';
+import { actionBodyProblem } from '@/lib/serving/action-body';
 
 /**
- * The first gate of every request but the API's (lib/serving/api-gate.ts):
- * host name, the trailing slash, origin of state-changing requests, body
- * size (declared, or counted when chunked), credentials and whether their
- * session is still open, and the security headers with a fresh CSP nonce.
+ * The pages' gate, after every request's (lib/serving/request-gate.ts:
+ * request target, host name, percent-escapes, forwarded actions, trailing
+ * slash) in front of Next; the API's is lib/serving/api-gate.ts. Host name
+ * again, origin of state-changing requests, body size (declared, or counted
+ * when chunked), a server action's body as Next can decode it, credentials
+ * and whether their session is still open, and the security headers with a
+ * fresh CSP nonce.
  * Route handlers and server actions check access again themselves; this is
  * the outer wall, not the only one.
  */
@@ -37,9 +41,6 @@ async function isLongerThan(body: ReadableStream<Uint8Array>, limit: number): Pr
   }
 }
 
-/** Reached without signing in: the sign-in page and its one-time link. */
-const PUBLIC_PATHS = new Set(['/login', '/login/link']);
-
 let settings: AccessSettings | undefined;
 
 function secured(response: NextResponse): NextResponse {
@@ -57,19 +58,14 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (!isAllowedHost(settings, host)) return refuse(421, FOREIGN_HOST_ERROR);
 
   const { pathname, search } = request.nextUrl;
-  // Next's own trailing-slash redirect is switched off (next.config.ts): it answers before any header can be added.
-  if (pathname.length > 1 && pathname.endsWith('/')) {
-    // Set on a copy of this URL, never resolved from a string: `//evil.example/` must stay a path on this host.
-    const canonical = request.nextUrl.clone();
-    canonical.pathname = pathname.replace(/\/+$/, '') || '/';
-    return secured(NextResponse.redirect(canonical, 308));
-  }
   const safeMethod = request.method === 'GET' || request.method === 'HEAD';
   if (!safeMethod) {
     if (!isAllowedOrigin(settings, request.headers.get('origin'), host)) return refuse(403, 'The request did not come from this dashboard’s pages.');
     const declared = request.headers.get('content-length');
     const tooLarge = declared !== null ? Number(declared) > MAX_BODY_BYTES : request.body !== null && (await isLongerThan(request.clone().body!, MAX_BODY_BYTES));
     if (tooLarge) return refuse(413, 'The request body is too large.');
+    const undecodable = request.headers.has('next-action') ? await actionBodyProblem(request.clone()) : null;
+    if (undecodable !== null) return refuse(400, undecodable);
   }
 
   if (!PUBLIC_PATHS.has(pathname)) {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './test';
@@ -94,6 +95,17 @@ function postChunked(path: string, headers: Record<string, string>, body: string
     request.on('error', reject);
     for (let start = 0; start < body.length; start += 64 * 1024) request.write(body.slice(start, start + 64 * 1024));
     request.end();
+  });
+}
+
+/** Sends `head` (a request line and headers, CRLF-separated) over a bare socket, as no HTTP client would normalize it; resolves with the status and the raw answer. */
+function sendRaw(head: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(APP_PORT, '127.0.0.1', () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('end', () => resolve({ status: Number(text.match(/^HTTP\/1\.1 (\d{3})/)?.[1] ?? 0), text }));
+    socket.on('error', reject);
   });
 }
 
@@ -391,6 +403,113 @@ test.describe('access', () => {
     for (const forbidden of [operator, viewer, 'QUEUELENS_SECRET', 'REDIS_URL', 'redis://', 'ioredis', 'redis.call(', 'server-reference-manifest']) {
       expect(bundle.includes(forbidden), forbidden).toBe(false);
     }
+  });
+
+  test('a page with a trailing slash is sent once to the path without it', async ({ browser }) => {
+    // The session in a cookie jar: a redirect Playwright follows takes its cookies from the jar, not from the first request's Cookie header.
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    await context.addCookies([{ name: SESSION_COOKIE, value: (await signedInCookie(browser, e2eSecrets().viewer)).split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
+    const { request } = context;
+    for (const [path, canonical] of [
+      ['/failed/', '/failed'],
+      ['/failed//?queue=a', '/failed?queue=a'],
+      [`${delayedOfQueueHref(seeded.queue)}/`, delayedOfQueueHref(seeded.queue)],
+      ['//failed/', '/failed'],
+    ]) {
+      // maxRedirects: 1 throws on a second redirect, as a redirect loop would need.
+      const followed = await request.get(`${ORIGIN}${path}`, { maxRedirects: 1 });
+      expect(followed.status(), path).toBe(200);
+      expect(followed.url(), path).toBe(`${ORIGIN}${canonical}`);
+      const first = await request.get(`${ORIGIN}${path}`, { maxRedirects: 0 });
+      expect(first.status(), path).toBe(308);
+      expect(first.headers().location, path).toBe(canonical);
+    }
+    await context.close();
+  });
+
+  test('a request target in absolute form is refused with 400 and the security headers, before Next answers', async () => {
+    for (const target of ['http://other.example/failed', `http://127.0.0.1:${APP_PORT}/failed`, 'http://other.example/api/overview']) {
+      const answer = await sendRaw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${APP_PORT}`);
+      expect(answer.status, target).toBe(400);
+      expect(answer.text, target).not.toMatch(/^location:/im);
+      expect(answer.text, target).toMatch(/^x-content-type-options: nosniff/im);
+      expect(answer.text, target).toMatch(/^x-frame-options: DENY/im);
+      expect(answer.text, target).toContain('"error":"The request target must be a path');
+    }
+  });
+
+  test('a malformed percent-escape in a path, a body an action cannot decode and a mixed-case Host on an action answer 400, not 500', async ({ request, browser }) => {
+    const headers = { authorization: `Bearer ${e2eSecrets().viewer}` };
+    for (const path of ['/jobs/%ZZ', '/api/queues/%E0%A4%A/line', '/queues/%FF']) {
+      const response = await request.get(`${ORIGIN}${path}`, { headers });
+      expect(response.status(), path).toBe(400);
+      expect(((await response.json()) as { error: string }).error, path).toMatch(/^The path has a malformed percent-escape/);
+    }
+    const operatorCookie = await signedInCookie(browser, e2eSecrets().operator);
+    const retry = serverActions().find((action) => action.name === 'retryJobs')!;
+    for (const body of ['not json', '{"ids":["1"]}', '']) {
+      const response = await request.post(`${ORIGIN}${retry.page}`, {
+        headers: { 'next-action': retry.id, 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, cookie: operatorCookie },
+        data: body,
+        maxRedirects: 0,
+      });
+      expect(response.status(), body).toBe(400);
+      expect(((await response.json()) as { error: string }).error, body).toMatch(/^The arguments of the action are not/);
+    }
+    // Arguments that decode but are not what a form's action takes: its own refusal, not a thrown TypeError.
+    const signIn = serverActions().find((action) => action.name === 'signIn')!;
+    const numbers = await postAction(request, { ...signIn, page: '/login' }, [1, 2], { origin: ORIGIN });
+    expect(numbers.status()).toBe(200);
+    expect(await numbers.text()).toContain('The form was not understood.');
+    const mixedCase = await postAction(request, retry, [MUTATIONS.retryJobs!(seeded)], { origin: `http://localhost:${APP_PORT}`, host: `LocalHost:${APP_PORT}`, cookie: operatorCookie });
+    expect(mixedCase.status()).toBe(400);
+    expect(((await mixedCase.json()) as { error: string }).error).toMatch(/Host header/);
+  });
+
+  test('the sign-in pages take only their own actions, and a forwarded-action header from a client is refused', async ({ request, browser }) => {
+    // On the second server, so that a wrong secret charged to the server's own address could only lock out the throttle test below, and would show here.
+    const origin = `http://127.0.0.1:${UNREACHABLE_APP_PORT}`;
+    const retry = serverActions().find((action) => action.name === 'retryJobs')!;
+    for (let attempt = 0; attempt < 11; attempt++) {
+      for (const path of ['/login', '/login/link']) {
+        const foreign = await request.post(`${origin}${path}`, {
+          headers: { 'next-action': retry.id, 'content-type': 'text/plain;charset=UTF-8', origin, authorization: 'Bearer wrong secret' },
+          data: JSON.stringify([MUTATIONS.retryJobs!(seeded)]),
+          maxRedirects: 0,
+        });
+        expect(foreign.status(), path).toBe(400);
+        expect(((await foreign.json()) as { error: string }).error, path).toContain('not one of this page');
+      }
+      const forwarded = await request.post(`${origin}/failed`, {
+        headers: { 'next-action': retry.id, 'x-action-forwarded': '1', 'content-type': 'text/plain;charset=UTF-8', origin, authorization: 'Bearer wrong secret' },
+        data: JSON.stringify([MUTATIONS.retryJobs!(seeded)]),
+        maxRedirects: 0,
+      });
+      expect(forwarded.status()).toBe(400);
+    }
+    // No wrong secret above was charged to anyone (the server's own address included): signing in there works.
+    await signedInCookie(browser, e2eSecrets().operator, { port: UNREACHABLE_APP_PORT });
+  });
+
+  test('a viewer’s sessions page carries no session id; an operator’s carries them for its buttons', async ({ request, browser }) => {
+    const viewerCookie = await signedInCookie(browser, e2eSecrets().viewer, { name: 'looking' });
+    const operatorCookie = await signedInCookie(browser, e2eSecrets().operator);
+    const ids = Object.keys(await queue.redis.hgetall(dashboardKeys(e2eDashboardPrefix()).sessions));
+    expect(ids.length).toBeGreaterThan(1);
+    const payloads = async (cookie: string) => {
+      const html = await (await request.get(`${ORIGIN}/sessions`, { headers: { cookie } })).text();
+      // What a client-side navigation fetches: Next answers an RSC request without its cache-busting `_rsc` with a redirect to it.
+      const flightResponse = await request.get(`${ORIGIN}/sessions?_rsc`, { headers: { cookie, rsc: '1' }, maxRedirects: 0 });
+      expect(flightResponse.status()).toBe(200);
+      const flight = await flightResponse.text();
+      expect(html).toContain('Signed-in browsers');
+      expect(flight).toContain('Signed-in browsers');
+      return `${html}\n${flight}`;
+    };
+    const seenByViewer = await payloads(viewerCookie);
+    expect(ids.filter((id) => seenByViewer.includes(id))).toEqual([]);
+    const seenByOperator = await payloads(operatorCookie);
+    expect(ids.filter((id) => !seenByOperator.includes(id))).toEqual([]);
   });
 
   test('wrong secrets are throttled: the eleventh within a minute is refused even when right', async ({ page }) => {

@@ -23,12 +23,15 @@ const signInForm = z.object({
 });
 
 const FOREIGN_ORIGIN = 'The request did not come from this dashboard’s pages.';
+const NOT_A_FORM = 'The form was not understood.';
 
 /** Signs in with a secret; the role is the one the secret grants. Wrong secrets spend the client address's budget. */
-export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
+export async function signIn(_previous: SignInState, form: unknown): Promise<SignInState> {
   if (!(await isSameOriginRequest())) return { error: FOREIGN_ORIGIN };
+  // A client may post any arguments: a form is what this takes.
+  if (!(form instanceof FormData)) return { error: NOT_A_FORM };
   const parsed = signInForm.safeParse({ secret: form.get('secret'), name: form.get('name') ?? undefined, next: form.get('next') ?? undefined });
-  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? 'The form was not understood.' };
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? NOT_A_FORM };
   const throttle = loginThrottle();
   const client = await requestClientAddress();
   const wait = throttle.retryAfterSeconds(client);
@@ -57,9 +60,9 @@ const link = globalThis as typeof globalThis & { queuelensLoginLinkUsed?: boolea
  * the secret, so a link left in a terminal's scrollback is worth nothing once
  * used.
  */
-export async function signInWithLink(form: FormData): Promise<void> {
+export async function signInWithLink(form: unknown): Promise<void> {
   if (!(await isSameOriginRequest())) redirect('/login?link=used');
-  const token = form.get('token');
+  const token = form instanceof FormData ? form.get('token') : null;
   const expected = accessSettings().loginToken;
   if (link.queuelensLoginLinkUsed || expected === undefined || typeof token !== 'string') redirect('/login?link=used');
   const throttle = loginThrottle();

@@ -6,7 +6,7 @@ import { UtcMoment } from '@/components/ui/moment';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Cell, DataTable, HeaderCell, RowHeaderCell } from '@/components/ui/table';
 import { authenticate } from '@/lib/server/access';
-import { openSessions } from '@/lib/server/session';
+import { openSessionsSeenBy } from '@/lib/server/session';
 import { sessionsHref } from '@/lib/routes';
 
 // Read from Redis on every request: a cached page would show sessions that have ended.
@@ -17,7 +17,7 @@ export const metadata: Metadata = { title: 'Sessions · QueueLens' };
 export default async function SessionsPage() {
   const current = await authenticate();
   if (!current.ok) redirect(`/login?next=${encodeURIComponent(sessionsHref)}`);
-  const read = await openSessions();
+  const read = await openSessionsSeenBy(current.access);
   const canEnd = current.access.role === 'operator';
   return (
     <div className="space-y-6">
@@ -46,11 +46,12 @@ export default async function SessionsPage() {
               </>
             }
           >
-            {read.value.sessions.map((session) => (
-              <tr key={session.id}>
+            {read.value.sessions.map((session, index) => (
+              // A viewer's rows have no id (a key is in the page's payload); they are never ended from here, so their place is key enough.
+              <tr key={session.id ?? index}>
                 <RowHeaderCell>
                   {session.who}
-                  {session.id === current.access.sessionId && <span className="ml-2 text-zinc-500 dark:text-zinc-400">(this browser)</span>}
+                  {session.isThisBrowser && <span className="ml-2 text-zinc-500 dark:text-zinc-400">(this browser)</span>}
                 </RowHeaderCell>
                 <Cell>
                   <span className="whitespace-nowrap">{session.role}</span>
@@ -61,7 +62,7 @@ export default async function SessionsPage() {
                 <Cell>
                   <UtcMoment seconds={session.expiresAt} now={read.value.now} />
                 </Cell>
-                {canEnd && (
+                {canEnd && session.id !== undefined && (
                   <Cell>
                     <EndSessionButton id={session.id} label={`End ${session.who}’s session, signed in ${new Date(session.startedAt * 1000).toISOString().slice(11, 19)} UTC`} />
                   </Cell>

@@ -108,6 +108,9 @@ export function startupRefusal(settings: AccessSettings, bindHost: string | unde
   return null;
 }
 
+/** Reached without signing in: the sign-in page and its one-time link. */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/login', '/login/link']);
+
 /** What a request for a host name that is not the dashboard's is told (421), by every gate. */
 export const FOREIGN_HOST_ERROR = 'This dashboard does not answer for that host name.';
 

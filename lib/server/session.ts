@@ -2,6 +2,7 @@ import 'server-only';
 import { cookies } from 'next/headers';
 import { configuredSecrets } from '@/lib/auth/access-settings';
 import { SESSION_COOKIE } from '@/lib/auth/credentials';
+import type { Access } from '@/lib/auth/credentials';
 import { sharedSessionStore, type OpenSession, type SessionStore } from '@/lib/auth/session-store';
 import { issueSessionToken, SESSION_SECONDS, sessionKey, type Role } from '@/lib/auth/session-token';
 import { accessSettings, isHttpsRequest } from './access';
@@ -48,11 +49,28 @@ export function endSessionById(id: string): Promise<SessionResult<boolean>> {
   return withStore((store) => store.end(id));
 }
 
-/** The open sessions, newest first, and the moment they were read (unix seconds). */
-export function openSessions(): Promise<SessionResult<{ sessions: OpenSession[]; now: number }>> {
+/** An open session as the sessions page shows it to someone signed in. */
+export interface ShownSession {
+  who: string;
+  role: Role;
+  startedAt: number;
+  expiresAt: number;
+  /** the session of the browser looking */
+  isThisBrowser: boolean;
+  /** only for an operator, who ends sessions by it: the id is a session's name in the store, and a viewer's page carries none */
+  id?: string;
+}
+
+/** The open sessions as `access` may see them, newest first, and the moment they were read (unix seconds). */
+export function openSessionsSeenBy(access: Access): Promise<SessionResult<{ sessions: ShownSession[]; now: number }>> {
   return withStore(async (store) => {
     const nowMs = Date.now();
-    return { sessions: await store.list(nowMs), now: Math.floor(nowMs / 1000) };
+    const sessions = (await store.list(nowMs)).map(({ id, ...session }) => ({
+      ...session,
+      isThisBrowser: id === access.sessionId,
+      ...(access.role === 'operator' ? { id } : {}),
+    }));
+    return { sessions, now: Math.floor(nowMs / 1000) };
   });
 }
 

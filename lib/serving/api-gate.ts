@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FOREIGN_HOST_ERROR, isAllowedHost, type AccessSettings } from '@/lib/auth/access-settings';
+import type { AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address';
 import { checkAccess, CLIENT_NAME_HEADER, refusalHeaders, SESSION_COOKIE } from '@/lib/auth/credentials';
 import type { SessionStore } from '@/lib/auth/session-store';
-import { SECURITY_HEADERS } from '@/lib/auth/security-headers';
+import { oneSlash, sendRefusal, setJsonAnswerHeaders, single, type GateRefusal } from './request-gate';
 
 /**
  * The outer gate of the JSON API (`/api/*`), in front of Next.js
@@ -12,23 +12,13 @@ import { SECURITY_HEADERS } from '@/lib/auth/security-headers';
  * much again as a route behind it that reads nothing, and a proxy that
  * returned at once answered no sooner (docs/benchmarks.md); the API is what
  * every open tab asks for every few seconds. Its checks are proxy.ts' for a
- * GET: the host name, a trailing slash, credentials and whether their
- * session is still open. The API answers GET (and HEAD) only, so any other
+ * GET: credentials and whether their session is still open (the host name
+ * and the trailing slash are every request's, lib/serving/request-gate.ts,
+ * checked before). The API answers GET (and HEAD) only, so any other
  * method is refused here before a body is read, in place of the origin and
  * body-size checks. Each route checks access again itself
  * (lib/server/access.ts); this is the outer wall, not the only one.
  */
-
-/** What the gate answers instead of letting a request through. */
-interface ApiRefusal {
-  status: number;
-  /** for the JSON body, `{ ok: false, error }` as the API's own refusals */
-  error?: string;
-  headers?: Record<string, string>;
-}
-
-/** The API's answers are JSON and load nothing: no script, style or frame may come with them. */
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 const API_PREFIX = '/api/';
 
@@ -40,9 +30,6 @@ export function requestUrl(raw: string): URL {
   if (!raw.startsWith('/') && URL.canParse(raw)) return new URL(raw);
   return new URL(`http://gate.invalid${raw.startsWith('/') ? '' : '/'}${raw}`);
 }
-
-/** Doubled slashes and backslashes as the one slash a router reads them as. */
-const oneSlash = (path: string) => path.replaceAll('\\', '/').replace(/\/{2,}/g, '/');
 
 /**
  * Whether a request's path is under `/api/`, as written or read any way a
@@ -78,18 +65,8 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-const single = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
-
 /** Why `request` may not reach the API, or null when it may. */
-async function apiRefusal(request: IncomingMessage, settings: AccessSettings, sessions: SessionStore | undefined): Promise<ApiRefusal | null> {
-  const host = single(request.headers.host);
-  if (!isAllowedHost(settings, host)) return { status: 421, error: FOREIGN_HOST_ERROR };
-
-  const url = requestUrl(request.url ?? '/');
-  if (url.pathname.length > 1 && url.pathname.endsWith('/')) {
-    // One leading slash: a path on this host, never `//host` a browser would leave for.
-    return { status: 308, headers: { location: `${oneSlash(url.pathname).replace(/\/+$/, '') || '/'}${url.search}` } };
-  }
+async function apiRefusal(request: IncomingMessage, settings: AccessSettings, sessions: SessionStore | undefined): Promise<GateRefusal | null> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return { status: 405, error: 'The API only answers GET.', headers: { allow: 'GET, HEAD' } };
   }
@@ -108,23 +85,6 @@ async function apiRefusal(request: IncomingMessage, settings: AccessSettings, se
   return { status: credentials.status, error: credentials.error, headers: refusalHeaders(credentials.status) };
 }
 
-/** Headers every API answer carries, the gate's refusals and the routes' answers alike. */
-function setApiHeaders(response: ServerResponse): void {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
-  response.setHeader('content-security-policy', API_CONTENT_SECURITY_POLICY);
-}
-
-/** Sends `refusal` as the API's own refusals look: JSON, never cached. */
-function sendRefusal(response: ServerResponse, refusal: ApiRefusal): void {
-  response.setHeader('cache-control', 'no-store');
-  for (const [name, value] of Object.entries(refusal.headers ?? {})) response.setHeader(name, value);
-  if (refusal.error === undefined) {
-    response.writeHead(refusal.status).end();
-    return;
-  }
-  response.writeHead(refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: refusal.error }));
-}
-
 export interface ApiGate {
   settings: AccessSettings;
   /** the store the server registered, asked at each request */
@@ -139,7 +99,8 @@ export interface ApiGate {
  */
 export function guardApi(request: IncomingMessage, response: ServerResponse, gate: ApiGate, next: () => void): void {
   if (!isApiPath(request.url)) return next();
-  setApiHeaders(response);
+  // The gate's refusals and the routes' answers alike.
+  setJsonAnswerHeaders(response);
   // Whatever the check throws, or the app's listener as it is called, ends
   // in a logged 500 (or, once an answer has begun, a closed connection),
   // never in an unanswered request or an unhandled rejection.
