@@ -85,7 +85,7 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     const orphans = findingsOf(page, 'Messages no index holds');
     await expect(orphans.getByRole('cell', { name: subject, exact: true })).toBeVisible();
     await expect(orphans).toContainText('warning');
-    await expect(orphans).toContainText(`Put job ${taken} in ${ng.delayed}, due this second`);
+    await expect(orphans).toContainText(`Put job ${taken} in line where the driver puts a job due this second`);
     await expectNoAxeViolations(page, 'doctor of a redis-ng channel with a finding');
     await screenshots(page, testInfo, 'doctor of a redis-ng channel with an orphan');
 
@@ -95,8 +95,8 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await confirmRepair(page, `Repair ${subject}?`);
     await expect(page.getByText('Repaired 1 finding.')).toBeVisible();
     await expect(orphans).toHaveCount(0);
-    // The repair was the server's own, from the check it kept: the message is back in an index.
-    expect(await queue.redis.zscore(ng.delayed, taken!)).not.toBeNull();
+    // The repair was the server's own, from the check it kept: the job is back in ng's line.
+    expect(await queue.redis.zscore(ng.prioritized, taken!)).not.toBeNull();
 
     await runCheck(page);
     await expect(findingsOf(page, 'Messages no index holds')).toHaveCount(0);
@@ -123,7 +123,8 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await confirmRepair(page, /^Repair \d+ findings\?$/);
     await expect(page.getByText(/^Repaired \d+ findings?/)).toBeVisible();
     await expect(orphans).toHaveCount(0);
-    for (const id of taken) expect(await queue.redis.zscore(stock.delayed, id!)).not.toBeNull();
+    // Back on the stock list, where the driver's mover puts a job due this second.
+    for (const id of taken) expect(await queue.redis.lpos(stock.waiting, id!)).not.toBeNull();
   });
 
   test('marko: a failed index entry with no record is found, repaired after the confirmation, and gone', async ({ page }, testInfo) => {
