@@ -166,7 +166,7 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await page.getByRole('button', { name: `Repair ${ng.messages} ${taken}` }).click();
     await confirmRepair(page, `Repair ${ng.messages} ${taken}?`);
     await expect(page.getByText('Repaired 1 finding.')).toBeVisible();
-    expect(await queue.redis.zscore(ng.delayed, taken!)).not.toBeNull();
+    expect(await queue.redis.zscore(ng.prioritized, taken!)).not.toBeNull();
   });
 
   test('redis-ng keys page: the channel’s twelve keys, a key of the wrong type flagged, and a census that lists a stranger; the page passes axe', async ({ page }, testInfo) => {
