@@ -5,7 +5,7 @@ import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import { RedisQueue } from '@/lib/queue/redis-queue';
 import { settingsFromEnv } from '@/lib/queue/config';
-import { queueHref } from '@/lib/routes';
+import { delayedOfQueueHref, jobHref, layoutHref, queueHref } from '@/lib/routes';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
 import { REDIS_DOWN_CONNECTIONS, RESTARTABLE_REDIS_PORT, e2ePrefix } from './support';
 
@@ -75,6 +75,18 @@ test.describe('a yii2 and a marko connection whose Redis is down when the page l
       await expectUnreachable(queuePage, 'Cannot read this queue');
       // The layout-neutral line page links the queue's reservations and delayed timeline; StaticPHP's queue page does not.
       await expect(queuePage.getByRole('link', { name: 'Its reservations' })).toBeVisible();
+
+      // The other pages that choose a view by layout say so in theirs (StaticPHP's keys page would say "Cannot read the key layout").
+      const otherPage = await context.newPage();
+      for (const [href, banner] of [
+        [delayedOfQueueHref(queue), 'Cannot read the delayed jobs'],
+        [layoutHref, 'Cannot read the keys'],
+        [jobHref('1'), 'Cannot read job 1'],
+      ] as const) {
+        await otherPage.goto(href);
+        await expectUnreachable(otherPage, banner);
+      }
+      await otherPage.close();
 
       startRedis();
       const loader = await connectToIt();
