@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { MARKO_RETRY } from '@/lib/layouts/marko/failed';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
-import { MARKO_MOVES_DUE_JOBS } from '@/lib/layouts/marko/repairs';
+import { MARKO_MOVES_DUE_JOBS } from '@/lib/layouts/marko/absent';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';

@@ -99,6 +99,17 @@ export const YII2_PAIR_CONNECTION = {
 export const MARKO_CONNECTION = { name: 'marko', label: 'marko queues', layout: 'marko', prefix: () => `${e2ePrefix()}marko:` } as const;
 
 /**
+ * The main server's yii2 and marko connections on the Redis of
+ * RESTARTABLE_REDIS_PORT, which is down unless a spec starts it
+ * (layouts-redis-down.spec.ts): their pages must be their own layout's
+ * while it cannot be reached.
+ */
+export const REDIS_DOWN_CONNECTIONS = {
+  yii2: { name: 'yii2-down', label: 'yii2 channel on a stopped Redis', layout: 'yii2', queue: () => `${e2ePrefix()}down` },
+  marko: { name: 'marko-down', label: 'marko queues on a stopped Redis', layout: 'marko', prefix: () => `${e2ePrefix()}marko-down:`, queue: () => 'mail' },
+} as const;
+
+/**
  * The queues alerts.spec.ts seeds, by the names the main server's default
  * connection gives alert thresholds (its connections file is written before
  * any spec runs): one kept waiting, one holding too many jobs, one under both.

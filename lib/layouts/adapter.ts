@@ -33,10 +33,12 @@ export function isAbsent(capability: object): capability is Absent {
 }
 
 /**
- * The members a layout lacks, from one table of capability and sentence, so
- * that an adapter says what it cannot do once instead of member by member.
+ * The members a layout (or its line repairs) lacks, from one table of member
+ * and sentence, so that an adapter says what it cannot do once instead of
+ * member by member, and lib/layouts/capabilities.ts answers the same from
+ * the table without Redis.
  */
-export function absentMembers<const Names extends CapabilityName>(sentences: Readonly<Record<Names, string>>): Record<Names, Absent> {
+export function absentMembers<const Names extends string>(sentences: Readonly<Record<Names, string>>): Record<Names, Absent> {
   return Object.fromEntries(Object.entries<string>(sentences).map(([name, absent]) => [name, { absent }])) as Record<Names, Absent>;
 }
 
@@ -187,23 +189,5 @@ export interface QueueLayout {
   close(): Promise<void>;
 }
 
-/** The members of a layout that it has or says why not. */
-export type CapabilityName =
-  | 'attention'
-  | 'throughput'
-  | 'failedJobs'
-  | 'runner'
-  | 'doctor'
-  | 'steppedDoctor'
-  | 'queueDetail'
-  | 'reservations'
-  | 'delayedTimeline'
-  | 'jobDetail'
-  | 'keyLayout'
-  | 'jobLine'
-  | 'expiringReservations'
-  | 'dueTimeline'
-  | 'jobSnapshot'
-  | 'lineRepairs'
-  | 'failedPages'
-  | 'keyTable';
+/** The members of a layout that it has or says why not: every one but those each layout has. */
+export type CapabilityName = Exclude<keyof QueueLayout, 'name' | 'description' | 'connection' | 'counts' | 'close'>;

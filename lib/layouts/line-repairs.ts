@@ -4,12 +4,11 @@ import type { LineRepairName, LineRepairOffer, LineRepairs } from './pages';
 
 const LINE_REPAIR_NAMES: readonly LineRepairName[] = ['remove', 'releaseExpired', 'reclaim', 'runDelayedNow', 'moveDueJobs'];
 
-/** What of `repairs` a page may offer (all of it absent when the layout repairs nothing; null: not known, so every one). */
-export function lineRepairOffer(repairs: LineRepairs | Absent | null): LineRepairOffer {
+/** What of `repairs` a page may offer (all of it absent when the layout repairs nothing; a repair left out of a partial table is offered). */
+export function lineRepairOffer(repairs: Partial<LineRepairs> | Absent): LineRepairOffer {
   const whyNot = (name: LineRepairName) => {
-    if (repairs === null) return null;
-    const repair: object = isAbsent(repairs) ? repairs : repairs[name];
-    return isAbsent(repair) ? repair.absent : null;
+    const repair: object | undefined = isAbsent(repairs) ? repairs : repairs[name];
+    return repair !== undefined && isAbsent(repair) ? repair.absent : null;
   };
   return Object.fromEntries(LINE_REPAIR_NAMES.map((name) => [name, whyNot(name)])) as LineRepairOffer;
 }

@@ -5,6 +5,7 @@ import { loadConnections, type Connection } from '@/lib/dashboard/connections';
 import { LARGE_READ_RETRY_AFTER_SECONDS, LargeReadSlots, largeReadLimitsFromEnv } from '@/lib/dashboard/large-reads';
 import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
 import { isAbsent, type Absent, type CapabilityName, type QueueLayout } from '@/lib/layouts/adapter';
+import { absentCapabilityOf, lineRepairOfferOf } from '@/lib/layouts/capabilities';
 import { lineRepairOffer } from '@/lib/layouts/line-repairs';
 import { layoutOver } from '@/lib/layouts/open-layout';
 import type { LineRepairOffer } from '@/lib/layouts/pages';
@@ -238,27 +239,25 @@ export function readCapability<Name extends CapabilityName, T>(
 
 /**
  * The sentence a page shows instead of itself when the connection its
- * request is for has a layout without `name`; null when it has it, or when
- * that cannot be told (Redis unreachable: the page then says so itself).
+ * request is for has a layout without `name`; null when it has it (or the
+ * request names no connection: the read then says why). Known from the
+ * connection's settings, without Redis: a connection that cannot be reached
+ * gets its own layout's page, which says so.
  */
 export async function absentCapability(name: CapabilityName): Promise<string | null> {
   const choice = await chooseConnection();
-  if (!choice.ok) return null;
-  const layout = await getLayout(choice.connection).catch(() => null);
-  const capability = layout?.[name];
-  return capability !== undefined && isAbsent(capability) ? capability.absent : null;
+  return choice.ok ? absentCapabilityOf(choice.connection.layout, name) : null;
 }
 
 /**
  * Which line repairs (lib/layouts/pages.ts LineRepairs) the pages may offer
  * on the connection the request is for: each null, or the sentence a page
- * shows instead. Every one when that cannot be told, as absentCapability
- * answers (Redis unreachable: the page then says so itself).
+ * shows instead; known without Redis, as absentCapability is (every one when
+ * the request names no connection).
  */
 export async function offeredLineRepairs(): Promise<LineRepairOffer> {
   const choice = await chooseConnection();
-  const layout = choice.ok ? await getLayout(choice.connection).catch(() => null) : null;
-  return lineRepairOffer(layout?.lineRepairs ?? null);
+  return choice.ok ? lineRepairOfferOf(choice.connection.layout) : lineRepairOffer({});
 }
 
 /** readQueue for a read that asks the connection's layout what it has. */

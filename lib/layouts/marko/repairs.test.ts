@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineRepairOffer, lineRepairOrThrow } from '../line-repairs';
 import type { LineRepairs } from '../pages';
-import { MARKO_MOVES_DUE_JOBS } from './repairs';
+import { MARKO_MOVES_DUE_JOBS } from './absent';
 import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();

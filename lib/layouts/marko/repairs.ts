@@ -1,16 +1,10 @@
 import { QueueError } from '../../queue/errors';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { assertScriptSucceeded } from '../../queue/scripts';
+import { absentMembers } from '../adapter';
 import type { LineRepairs } from '../pages';
+import { MARKO_LINE_REPAIRS_ABSENT } from './absent';
 import type { MarkoKeys } from './keys';
-
-/**
- * Why QueueLens does not move marko's due jobs itself: the one repair of
- * LineRepairs the layout note (shared/spec/marko-queue-redis-layout.md §4.6)
- * does not count as safe while marko's workers run.
- */
-export const MARKO_MOVES_DUE_JOBS =
-  'marko’s pop moves every due job into the ready list itself, and its documentation states neither the end of the list they join nor their order; QueueLens leaves that to the next pop rather than guess (Run now makes one job due)';
 
 function changed(reply: unknown): boolean {
   return (assertScriptSucceeded(reply) as number[])[0] === 1;
@@ -35,6 +29,6 @@ export function markoLineRepairs(connection: RedisQueue, keys: MarkoKeys, queues
     releaseExpired: (queue, id) => run(() => redis.queuelensMarkoReleaseExpired(keys.reserved(known(queue)), keys.delayed(queue), id)),
     reclaim: (queue, id) => run(() => redis.queuelensMarkoReclaim(keys.reserved(known(queue)), id)),
     runDelayedNow: (queue, id) => run(() => redis.queuelensMarkoRunNow(keys.delayed(known(queue)), id)),
-    moveDueJobs: { absent: MARKO_MOVES_DUE_JOBS },
+    ...absentMembers(MARKO_LINE_REPAIRS_ABSENT),
   };
 }

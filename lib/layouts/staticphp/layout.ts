@@ -7,11 +7,9 @@ import { readQueueNames } from '../../inspect/reservations';
 import { sampleThroughput } from '../../inspect/throughput';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
-import { LAYOUT_TITLES } from '../adapter';
+import { absentMembers, LAYOUT_TITLES } from '../adapter';
 import { layoutDoctor } from '../layout-doctor';
-
-/** The layout-neutral pages are for layouts without the driver's own: StaticPHP's pages show more. */
-const DRIVER_PAGES_INSTEAD = 'A StaticPHP connection has its driver’s own, fuller page for this';
+import { STATICPHP_ABSENT } from './absent';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
 export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
@@ -61,17 +59,12 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     delayedTimeline: queue,
     jobDetail: queue,
     keyLayout: queue,
-    jobLine: { absent: DRIVER_PAGES_INSTEAD },
-    expiringReservations: { absent: DRIVER_PAGES_INSTEAD },
-    dueTimeline: { absent: DRIVER_PAGES_INSTEAD },
-    jobSnapshot: { absent: DRIVER_PAGES_INSTEAD },
-    lineRepairs: { absent: DRIVER_PAGES_INSTEAD },
+    ...absentMembers(STATICPHP_ABSENT),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),
       search: (filter, chunk) => searchFailed(queue, filter, chunk),
       queueNames: async (limit) => (await readQueueNames(queue, limit)).names,
     },
-    keyTable: { absent: DRIVER_PAGES_INSTEAD },
     close: () => queue.close(),
   };
 }

@@ -4,6 +4,7 @@ import { assertScriptSucceeded } from '../../queue/scripts';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { absentMembers, LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
+import { YII2_ABSENT } from './absent';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
 import { yii2KeyTable } from './key-table';
@@ -42,22 +43,6 @@ export interface Yii2ChannelCounts extends QueueCounts {
   /** jobs with a message: every live job, orphans included */
   messages: number;
 }
-
-const NO_FAILED_JOBS = 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted';
-
-/** Why each capability yii2 lacks is absent, in the words a page shows. */
-export const YII2_ABSENT = {
-  failedJobs: NO_FAILED_JOBS,
-  failedPages: NO_FAILED_JOBS,
-  runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
-  attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
-  steppedDoctor: 'A yii2 channel has no StaticPHP doctor state: the doctor page runs yii2’s own check',
-  queueDetail: 'A yii2 channel has no priority levels or failed jobs: its page lists its line and its throughput',
-  reservations: 'yii2-queue records no holder: a reservation says only when it expires',
-  delayedTimeline: 'yii2-queue has no StaticPHP delayed repairs: its page shows the timeline without them',
-  jobDetail: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded',
-  keyLayout: 'A yii2 channel has no StaticPHP key layout: the keys page lists its own keys',
-} as const;
 
 function countsOf(channel: string, driver: Yii2Driver, reply: unknown): Yii2ChannelCounts {
   const [waitingList, prioritized, delayed, dueDelayed, reserved, expiredReserved, messageId, messages] = (
