@@ -40,27 +40,20 @@ local rcall = redis.call
 -- @include server-time
 -- @include yii2-line
 
-local keys = {
-  waiting = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], priorities = KEYS[4],
-  marker = KEYS[5], seq = KEYS[6], ranks = KEYS[7], movingLock = KEYS[8],
-}
+local keys, wrongKey = lineKeysFrom(KEYS)
 local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
 local limit = math.max(1, math.min(1000, math.floor(tonumber(ARGV[6]) or 100)))
 
-local wrongKey = firstWrongTypedKey({
-  keys.waiting, 'list', keys.prioritized, 'zset', keys.delayed, 'zset', keys.priorities, 'hash',
-  keys.marker, 'zset', keys.seq, 'string', keys.ranks, 'hash', keys.movingLock, 'string',
-})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local nowMs = serverNowMs()
 local nowS = math.floor(nowMs / 1000)
-if rcall('ZCOUNT', keys.delayed, '-inf', nowS) == 0 then return {0, 0} end
+if rcall('ZCOUNT', keys.from, '-inf', nowS) == 0 then return {0, 0} end
 if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
 
 local moved = 0
 if ng then
-  local due = rcall('ZRANGEBYSCORE', keys.delayed, '-inf', nowS, 'WITHSCORES', 'LIMIT', 0, limit)
+  local due = rcall('ZRANGEBYSCORE', keys.from, '-inf', nowS, 'WITHSCORES', 'LIMIT', 0, limit)
   local rows = {}
   for i = 1, #due, 2 do rows[#rows + 1] = {id = due[i], at = tonumber(due[i + 1])} end
   table.sort(rows, function(a, b)
@@ -69,15 +62,15 @@ if ng then
   end)
   for _, row in ipairs(rows) do
     ngEnqueue(keys, ng, row.id, row.at * 1000, ng.delayKeepsPlace)
-    rcall('ZREM', keys.delayed, row.id)
+    rcall('ZREM', keys.from, row.id)
   end
   moved = #rows
   ngArm(keys)
 else
-  for _, id in ipairs(rcall('ZREVRANGEBYSCORE', keys.delayed, nowS, '-inf', 'LIMIT', 0, limit)) do
+  for _, id in ipairs(rcall('ZREVRANGEBYSCORE', keys.from, nowS, '-inf', 'LIMIT', 0, limit)) do
     rcall('RPUSH', keys.waiting, id)
-    rcall('ZREM', keys.delayed, id)
+    rcall('ZREM', keys.from, id)
     moved = moved + 1
   end
 end
-return {moved, rcall('ZCOUNT', keys.delayed, '-inf', nowS)}
+return {moved, rcall('ZCOUNT', keys.from, '-inf', nowS)}

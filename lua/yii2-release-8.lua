@@ -42,26 +42,19 @@ local rcall = redis.call
 -- @include server-time
 -- @include yii2-line
 
-local keys = {
-  waiting = KEYS[1], prioritized = KEYS[2], reserved = KEYS[3], priorities = KEYS[4],
-  marker = KEYS[5], seq = KEYS[6], ranks = KEYS[7], movingLock = KEYS[8],
-}
+local keys, wrongKey = lineKeysFrom(KEYS)
 local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
 local id = ARGV[6]
 local takesLive = ARGV[7] == 'live'
 
-local wrongKey = firstWrongTypedKey({
-  keys.waiting, 'list', keys.prioritized, 'zset', keys.reserved, 'zset', keys.priorities, 'hash',
-  keys.marker, 'zset', keys.seq, 'string', keys.ranks, 'hash', keys.movingLock, 'string',
-})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local expiry = tonumber(rcall('ZSCORE', keys.reserved, id))
+local expiry = tonumber(rcall('ZSCORE', keys.from, id))
 if not expiry then return {0} end
 local nowMs = serverNowMs()
-if not takesLive and expiry > math.floor(nowMs / 1000) then return {ErrorCode.LiveReservation, keys.reserved} end
+if not takesLive and expiry > math.floor(nowMs / 1000) then return {ErrorCode.LiveReservation, keys.from} end
 if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
 
 joinLineNow(keys, ng, id, nowMs, ng and ng.retryKeepsPlace)
-rcall('ZREM', keys.reserved, id)
+rcall('ZREM', keys.from, id)
 return {1}

@@ -35,25 +35,18 @@ local rcall = redis.call
 -- @include server-time
 -- @include yii2-line
 
-local keys = {
-  waiting = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], priorities = KEYS[4],
-  marker = KEYS[5], seq = KEYS[6], ranks = KEYS[7], movingLock = KEYS[8],
-}
+local keys, wrongKey = lineKeysFrom(KEYS)
 local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
 local id = ARGV[6]
 
-local wrongKey = firstWrongTypedKey({
-  keys.waiting, 'list', keys.prioritized, 'zset', keys.delayed, 'zset', keys.priorities, 'hash',
-  keys.marker, 'zset', keys.seq, 'string', keys.ranks, 'hash', keys.movingLock, 'string',
-})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local due = tonumber(rcall('ZSCORE', keys.delayed, id))
+local due = tonumber(rcall('ZSCORE', keys.from, id))
 if not due then return {0} end
 local nowS = serverNow()
 if due <= nowS then return {1} end
 if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
 
 joinLineNow(keys, ng, id, nowS * 1000, ng and ng.delayKeepsPlace)
-rcall('ZREM', keys.delayed, id)
+rcall('ZREM', keys.from, id)
 return {1}

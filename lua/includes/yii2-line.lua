@@ -88,3 +88,18 @@ end
 local function movingLockFree(lockKey)
   return rcall('EXISTS', lockKey) == 0
 end
+
+-- KEYS[1..8] of the scripts that move jobs into line from one sorted set
+-- (yii2-promote-due and yii2-run-now from delayed, yii2-release from
+-- reserved), as one table with that set as `from`, and the first of them
+-- holding the wrong type (nil when none does).
+local function lineKeysFrom(keys)
+  local line = {
+    waiting = keys[1], prioritized = keys[2], from = keys[3], priorities = keys[4],
+    marker = keys[5], seq = keys[6], ranks = keys[7], movingLock = keys[8],
+  }
+  return line, firstWrongTypedKey({
+    line.waiting, 'list', line.prioritized, 'zset', line.from, 'zset', line.priorities, 'hash',
+    line.marker, 'zset', line.seq, 'string', line.ranks, 'hash', line.movingLock, 'string',
+  })
+end

@@ -86,6 +86,22 @@ describe('removing a yii2 job', () => {
     });
   });
 
+  it('places nothing in a channel whose line has the wrong type: Run now, End reservation, release and Move due jobs alike', async () => {
+    await withChannels(['stock'], async (channel) => {
+      const { redis } = channel.connection;
+      await redis.zadd(channel.keys.delayed, 'XX', 1, '11');
+      await redis.rename(channel.keys.waiting, `${channel.keys.channel}.moved-aside`);
+      await redis.set(channel.keys.waiting, 'not a list');
+      const refused = `The key ${channel.keys.waiting} holds the wrong Redis type`;
+      await expect(runDelayedNow(channel, '26')).rejects.toThrow(refused);
+      await expect(reclaimReservation(channel, '1')).rejects.toThrow(refused);
+      await expect(releaseExpiredReservation(channel, '5')).rejects.toThrow(refused);
+      await expect(promoteDueJobs(channel)).rejects.toThrow(refused);
+      expect([await redis.zscore(channel.keys.delayed, '26'), await redis.zscore(channel.keys.delayed, '11')]).toEqual([expect.any(String), '1']);
+      expect(await redis.zcard(channel.keys.reserved)).toBe(3);
+    });
+  });
+
   it("waits out a stock mover's moving_lock, and refuses one that never expires", async () => {
     await withChannels(['stock'], async (channel) => {
       const { redis } = channel.connection;
