@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { connectE2eQueue, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT } from './support';
+import { connectE2eQueue, restartableRedis, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT } from './support';
 import { deleteKeysButSessions } from './spec-keys';
 
 const FIRST_FAILURE = 1_780_000_000; // 2026-05-28 20:26:40 UTC
@@ -181,17 +180,7 @@ test.describe('failed jobs', () => {
 });
 
 test.describe('when Redis goes away', () => {
-  let redis: ChildProcess | undefined;
-
-  const startRedis = () => {
-    redis = spawn('redis-server', ['--port', String(RESTARTABLE_REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  };
-  const stopRedis = async () => {
-    if (!redis || redis.exitCode !== null) return;
-    const exited = new Promise((resolve) => redis!.once('exit', resolve));
-    redis.kill('SIGKILL');
-    await exited;
-  };
+  const { start: startRedis, stop: stopRedis } = restartableRedis();
 
   test.afterAll(stopRedis);
 

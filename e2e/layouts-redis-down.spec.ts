@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
@@ -7,7 +6,7 @@ import { RedisQueue } from '@/lib/queue/redis-queue';
 import { settingsFromEnv } from '@/lib/queue/config';
 import { delayedOfQueueHref, jobHref, layoutHref, queueHref } from '@/lib/routes';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
-import { REDIS_DOWN_CONNECTIONS, RESTARTABLE_REDIS_PORT, e2ePrefix } from './support';
+import { REDIS_DOWN_CONNECTIONS, RESTARTABLE_REDIS_PORT, e2ePrefix, restartableRedis } from './support';
 
 /** What only StaticPHP's reservations page says: a yii2 or marko connection must never show it. */
 const HOLDERS_VIEW = 'by the worker holding it';
@@ -26,18 +25,7 @@ const LOAD = {
 };
 
 test.describe('a yii2 and a marko connection whose Redis is down when the page loads', () => {
-  let redis: ChildProcess | undefined;
-
-  // A server of its own, without saving: what a test loads into it goes when it is stopped.
-  const startRedis = () => {
-    redis = spawn('redis-server', ['--port', String(RESTARTABLE_REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  };
-  const stopRedis = async () => {
-    if (!redis || redis.exitCode !== null) return;
-    const exited = new Promise((resolve) => redis!.once('exit', resolve));
-    redis.kill('SIGKILL');
-    await exited;
-  };
+  const { start: startRedis, stop: stopRedis } = restartableRedis();
   const connectToIt = async () => {
     let queue: RedisQueue | undefined;
     await expect(async () => {

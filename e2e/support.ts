@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,26 @@ export const UNREACHABLE_REDIS_URL = 'redis://127.0.0.1:1';
 /** A third server on a Redis the tests stop and start themselves, to watch the dashboard lose Redis and recover. */
 export const RESTARTABLE_APP_PORT = PORT_BASE + 2;
 export const RESTARTABLE_REDIS_PORT = Number(process.env.QUEUELENS_E2E_REDIS_PORT ?? 6397);
+
+/**
+ * The redis-server behind RESTARTABLE_REDIS_PORT, which specs start and stop
+ * to see the dashboard lose and find Redis: a server of its own, without
+ * saving, so what a test loads into it goes when it is stopped (by its PID).
+ */
+export function restartableRedis(): { start: () => void; stop: () => Promise<void> } {
+  let server: ChildProcess | undefined;
+  return {
+    start: () => {
+      server = spawn('redis-server', ['--port', String(RESTARTABLE_REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    },
+    stop: async () => {
+      if (!server || server.exitCode !== null) return;
+      const exited = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
 
 /**
  * A pattern for text holding a moment as the dashboard writes it. `{moment}`

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAccessSettings } from '../auth/access-settings';
@@ -9,6 +9,7 @@ import { issueSessionToken, sessionKey } from '../auth/session-token';
 import { testQueueFactory } from '../queue/test-redis';
 import { guardApi, isApiPath } from './api-gate';
 import { JSON_CONTENT_SECURITY_POLICY } from './request-gate';
+import { sendExactly } from './test-http';
 
 const OPERATOR = 'o'.repeat(32);
 const VIEWER = 'v'.repeat(32);
@@ -61,16 +62,7 @@ describe('the API gate over HTTP', () => {
     server.close();
   });
 
-  const send = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const sent = httpRequest({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false }, (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-      });
-      sent.on('error', reject);
-      sent.end();
-    });
+  const send = (path: string, headers: Record<string, string> = {}, method = 'GET') => sendExactly(port, path, { headers, method });
 
   it('lets a bearer secret of either role through, with the API headers', async () => {
     for (const secret of [OPERATOR, VIEWER]) {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { readAccessSettings } from '../auth/access-settings';
 import { actionBodyProblem } from './action-body';
 import { pageActionsReader } from './page-actions';
 import { guardRequest, JSON_CONTENT_SECURITY_POLICY } from './request-gate';
+import { sendExactly } from './test-http';
 
 const LOGIN_ACTION = 'a'.repeat(42);
 const FAILED_PAGE_ACTION = 'f'.repeat(42);
@@ -44,17 +45,9 @@ describe('every request’s gate over HTTP', () => {
     rmSync(manifestFolder, { recursive: true, force: true });
   });
 
-  /** A request with its target and Host exactly as given: node's http keeps a path as written, and a raw socket sends what no client would. */
+  /** A request with its target and Host exactly as given (a change carries an empty action body); a raw socket sends what no client would. */
   const send = (path: string, { headers = {}, method = 'GET' }: { headers?: Record<string, string>; method?: string } = {}) =>
-    new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const sent = httpRequest({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false }, (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-      });
-      sent.on('error', reject);
-      sent.end(method === 'GET' ? undefined : '[]');
-    });
+    sendExactly(port, path, { headers, method, body: method === 'GET' ? undefined : '[]' });
   const sendRaw = (head: string) =>
     new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
