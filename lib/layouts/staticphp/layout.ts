@@ -10,6 +10,7 @@ import type { QueueLayout, ThroughputSource } from '../adapter';
 import { absentMembers, LAYOUT_TITLES } from '../adapter';
 import { layoutDoctor } from '../layout-doctor';
 import { STATICPHP_ABSENT } from './absent';
+import { staticphpLineRepairs } from './line-repairs';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
 export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
@@ -60,6 +61,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     jobDetail: queue,
     keyLayout: queue,
     ...absentMembers(STATICPHP_ABSENT),
+    lineRepairs: staticphpLineRepairs(queue),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),
       search: (filter, chunk) => searchFailed(queue, filter, chunk),
