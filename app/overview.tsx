@@ -6,18 +6,56 @@ import { useLiveQuery } from '@/components/live/use-live-query';
 import { AttentionSummary } from '@/components/queues/attention-summary';
 import { LayoutLimits } from '@/components/queues/layout-limits';
 import { NoQueues } from '@/components/queues/no-queues';
-import { QueuesTable, sumOf } from '@/components/queues/queues-table';
+import { OverviewFilterForm } from '@/components/queues/overview-filter-form';
+import { QueuesTable } from '@/components/queues/queues-table';
 import { ThresholdSummary } from '@/components/queues/threshold-summary';
 import { EvictionWarning } from '@/components/redis/eviction-warning';
 import { ServerFacts } from '@/components/redis/server-facts';
+import { formatCount } from '@/components/ui/format-count';
+import { Pager } from '@/components/ui/pager';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
-import { overviewQuery } from '@/lib/queries/overview';
-import { failedHref } from '@/lib/routes';
+import { overviewQuery, overviewSearch, type Overview as OverviewData, type OverviewRequest } from '@/lib/queries/overview';
+import { failedHref, overviewHref } from '@/lib/routes';
+import type { Route } from 'next';
 
-/** The overview's live body: every registered queue's counts, throughput, alert state and what needs attention, the failed jobs and the Redis server, polled. */
-export function Overview() {
-  const view = useLiveQuery(overviewQuery());
+/** The table of the page's queues, what finds the others, and the pages of the ones found. */
+function QueuesOfPage({ overview, request }: { overview: OverviewData; request: OverviewRequest }) {
+  const hrefOf = (page: number) => `${overviewHref}${overviewSearch({ ...request, page })}` as Route;
+  const pager = (label: string) => <Pager label={label} rows="Queues" window={overview.page} total={overview.matched} hrefOf={hrefOf} />;
+  return (
+    <>
+      <OverviewFilterForm request={request} />
+      {overview.matched === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          No queue’s name contains <span className="font-mono">{request.filter}</span>. Clear the filter to list {overview.queueCount === 1 ? 'the one queue' : `all ${formatCount(overview.queueCount)} queues`} again.
+        </p>
+      ) : (
+        <>
+          {pager('Pages of queues')}
+          <QueuesTable
+            rows={overview.queues}
+            totals={overview.totals}
+            throughput={overview.throughput}
+            sampled={overview.absent.throughput === undefined}
+            waitSampled={overview.absent.throughputGaps?.wait === undefined}
+            now={overview.now}
+          />
+          {pager('Pages of queues, after the table')}
+        </>
+      )}
+    </>
+  );
+}
+
+/**
+ * The overview's live body, polled: what every queue adds up to and which
+ * need attention, one page of the queues (found by name and ordered as the
+ * operator asks, `request`) with their counts, throughput and alert state,
+ * the failed jobs and the Redis server.
+ */
+export function Overview({ request }: { request: OverviewRequest }) {
+  const view = useLiveQuery(overviewQuery(request));
   const overview = view.data;
 
   return (
@@ -28,25 +66,19 @@ export function Overview() {
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the queues…</p>
       ) : (
         <>
-          <AttentionSummary queues={overview.queues} now={overview.now} />
-          <ThresholdSummary queues={overview.queues} />
+          <AttentionSummary attention={overview.attention} now={overview.now} />
+          <ThresholdSummary over={overview.attention.over} />
           <EvictionWarning policy={overview.server.maxmemoryPolicy} />
           <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-            <Stat label="Pending" value={sumOf(overview.queues, 'pending')} />
-            <Stat label="Delayed" value={sumOf(overview.queues, 'delayed')} />
-            <Stat label="Reserved" value={sumOf(overview.queues, 'reserved')} />
+            <Stat label="Pending" value={overview.totals.pending} />
+            <Stat label="Delayed" value={overview.totals.delayed} />
+            <Stat label="Reserved" value={overview.totals.reserved} />
             {overview.failed === null ? <Stat label="Failed jobs" value={null} note={overview.absent.failedJobs} /> : <Stat label="Failed jobs" value={overview.failed} href={failedHref} />}
           </div>
           <LayoutLimits absent={overview.absent} />
-          {overview.queues.length > 0 ? (
+          {overview.queueCount > 0 ? (
             <>
-              <QueuesTable
-                rows={overview.queues}
-                throughput={overview.throughput}
-                sampled={overview.absent.throughput === undefined}
-                waitSampled={overview.absent.throughputGaps?.wait === undefined}
-                now={overview.now}
-              />
+              <QueuesOfPage overview={overview} request={request} />
               {overview.absent.throughput === undefined && (
                 <Section
                   title="Throughput"

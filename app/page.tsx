@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
-import { overviewQuery } from '@/lib/queries/overview';
+import { overviewQuery, overviewRequestFromParams } from '@/lib/queries/overview';
 import { getQueryClient } from '@/lib/queries/query-client';
+import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readOverview } from '@/lib/server/overview';
 import { Overview } from './overview';
@@ -8,12 +9,13 @@ import { Overview } from './overview';
 // Counts are read from Redis on every request; a cached page would show a stale queue.
 export const dynamic = 'force-dynamic';
 
-export default async function OverviewPage() {
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const request = overviewRequestFromParams(singleSearchParams(await searchParams));
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, overviewQuery(), readOverview);
+  await prefetchLiveQuery(queryClient, overviewQuery(request), () => readOverview(request));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <Overview />
+      <Overview request={request} />
     </HydrationBoundary>
   );
 }

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
+import { queuesTable } from './overview-table';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
@@ -7,10 +8,6 @@ import { ALERT_QUEUES } from './support';
 
 /** How long the late queue's only job has waited when the spec starts: well over its 1 min threshold (E2E_ALERTS). */
 const LATE_BY_SECONDS = 600;
-
-function queuesTable(page: Page): Locator {
-  return page.getByRole('table', { name: 'Jobs per queue' });
-}
 
 function rowOf(page: Page, queue: string): Locator {
   return queuesTable(page)

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
+import { queuesTable } from './overview-table';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { deleteKeysUnder } from '@/lib/queue/scan-keys';
@@ -9,10 +10,6 @@ import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 /** The connection the header's switcher shows, with its layout. */
 function shownConnection(page: Page) {
   return page.getByRole('combobox', { name: 'Redis' }).locator('option:checked');
-}
-
-function queuesTable(page: Page) {
-  return page.getByRole('table', { name: 'Jobs per queue' });
 }
 
 test.describe('a yii2 connection beside a StaticPHP one', () => {

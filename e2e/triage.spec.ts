@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
+import { queuesTable, rowNames } from './overview-table';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
@@ -7,10 +8,6 @@ import { e2eSecrets } from './support';
 
 /** How long the unattended queue's job has waited, the stuck claim has been past its deadline and the delayed job has been due: well past the default minute. */
 const LONG_AGO_SECONDS = 600;
-
-function queuesTable(page: Page): Locator {
-  return page.getByRole('table', { name: 'Jobs per queue' });
-}
 
 function rowOf(page: Page, queue: string): Locator {
   return queuesTable(page)
@@ -94,11 +91,13 @@ test.describe('the overview as a triage page', () => {
     await expect(queuesTable(page).getByRole('columnheader', { name: 'Failed, 15 min' })).toBeVisible();
   });
 
-  test('keeps a queue’s row in place when it drains, and clears its mark once a worker takes its job', async ({ page }) => {
+  test('moves a drained queue’s row from those that need attention to its place by name, in place, once a worker takes its job', async ({ page }) => {
     await page.goto('/');
-    const headers = queuesTable(page).getByRole('rowheader');
     await expect(marksOf(page, names.unattended)).toHaveCount(1);
-    const order = await headers.evaluateAll((cells) => cells.map((cell) => cell.querySelector('a')?.textContent ?? ''));
+    const marked = [names.unattended, names.stuck, names.failing, names.delayed].sort();
+    const calm = [names.empty, names.healthy].sort();
+    // The queues that need attention come first, each block by name.
+    expect(await rowNames(page)).toEqual([...marked, ...calm]);
     await page.evaluate(() => Object.assign(window, { queuelensSameDocument: true }));
 
     const job = await queue.reserve([names.unattended], 'e2e-triage:2', 60);
@@ -106,7 +105,7 @@ test.describe('the overview as a triage page', () => {
 
     await expect(marksOf(page, names.unattended)).toHaveCount(0);
     await expect(rowOf(page, names.unattended).getByRole('cell').first()).toHaveText('0');
-    expect(await headers.evaluateAll((cells) => cells.map((cell) => cell.querySelector('a')?.textContent ?? ''))).toEqual(order);
+    expect(await rowNames(page)).toEqual([...marked.filter((name) => name !== names.unattended), ...[...calm, names.unattended].sort()]);
     expect(await page.evaluate(() => 'queuelensSameDocument' in window)).toBe(true);
   });
 

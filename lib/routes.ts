@@ -133,3 +133,15 @@ export function parseJobId(text: string): number | null {
   const id = Number(text);
   return Number.isSafeInteger(id) ? id : null;
 }
+
+/** A page's search params as Next hands them to a server component, read like URLSearchParams: a name given twice or not at all is null. */
+export type PageSearchParams = Record<string, string | string[] | undefined>;
+
+export function singleSearchParams(params: PageSearchParams): { get(name: string): string | null } {
+  return {
+    get: (name) => {
+      const value = params[name];
+      return typeof value === 'string' ? value : null;
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
+import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { AuditLogView } from '@/components/audit/audit-log-view';
 import { AUDIT_PAGE_SIZE, auditFilterFromParams, auditNewestQuery } from '@/lib/queries/audit';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -10,14 +11,8 @@ import { prefetchLiveQuery } from '@/lib/server/live';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Audit log · QueueLens' };
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const params = await searchParams;
-  const filter = auditFilterFromParams({
-    get: (name) => {
-      const value = params[name];
-      return typeof value === 'string' ? value : null;
-    },
-  });
+export default async function AuditPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const filter = auditFilterFromParams(singleSearchParams(await searchParams));
   const queryClient = getQueryClient();
   await prefetchLiveQuery(queryClient, auditNewestQuery(filter), () => readAudit(filter, { limit: AUDIT_PAGE_SIZE }));
   return (

@@ -2,6 +2,7 @@ import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
+import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { FailedJobs } from '@/components/failed/failed-jobs';
 import { FAILED_PAGE_SIZE, failedPageQuery, filterFromParams, isFiltered } from '@/lib/queries/failed';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -11,16 +12,13 @@ import { prefetchLiveQuery } from '@/lib/server/live';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Failed jobs · QueueLens' };
 
-export default async function FailedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function FailedPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
   const lacks = (await absentCapability('failedPages')) ?? (await absentCapability('failedJobs'));
   if (lacks !== null) return <LayoutLacks title={'Failed jobs'} sentence={lacks} />;
-  const single = (name: string) => {
-    const value = params[name];
-    return typeof value === 'string' ? value : null;
-  };
-  const filter = filterFromParams({ get: single });
-  const requested = Number.parseInt(single('page') ?? '1', 10);
+  const single = singleSearchParams(params);
+  const filter = filterFromParams(single);
+  const requested = Number.parseInt(single.get('page') ?? '1', 10);
   const page = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
 
   const queryClient = getQueryClient();

@@ -1,17 +1,23 @@
 import Link from 'next/link';
 import { GlossaryLink } from '@/components/glossary/glossary-link';
 import { Callout } from '@/components/ui/banner';
-import type { OverviewQueue } from '@/lib/queries/overview';
+import { formatCount } from '@/components/ui/format-count';
+import type { OverviewAttention } from '@/lib/queries/overview';
 import { describeMark, describeQueuesMarked } from './describe-mark';
 
-/** The queues that need attention, above everything else on the overview, each mark a link to the page that deals with it; nothing while none does. */
-export function AttentionSummary({ queues, now }: { queues: readonly OverviewQueue[]; now: number }) {
-  const marked = queues.filter((row) => row.marks.length > 0);
-  if (marked.length === 0) return null;
+/**
+ * The queues that need attention over every queue of the connection, above
+ * everything else on the overview: the first few named, each mark a link to
+ * the page that deals with it, the rest counted (the table lists them all
+ * first); nothing while none does.
+ */
+export function AttentionSummary({ attention, now }: { attention: OverviewAttention; now: number }) {
+  if (attention.marked === 0) return null;
+  const unnamed = attention.marked - attention.named.length;
   return (
-    <Callout title={describeQueuesMarked(marked.length)} tone="error" role="note">
+    <Callout title={describeQueuesMarked(attention.marked)} tone="error" role="note">
       <ul className="space-y-0.5">
-        {marked.map((row) => (
+        {attention.named.map((row) => (
           <li key={row.queue}>
             <span className="font-mono">{row.queue}</span>:{' '}
             {row.marks.map((mark, index) => {
@@ -28,6 +34,7 @@ export function AttentionSummary({ queues, now }: { queues: readonly OverviewQue
           </li>
         ))}
       </ul>
+      {unnamed > 0 && <p className="mt-1 text-sm">And {formatCount(unnamed)} more: the table lists every queue that needs attention first.</p>}
       <p className="mt-1 text-sm">
         <GlossaryLink term="no-worker">What the marks mean</GlossaryLink>
       </p>

@@ -5,9 +5,8 @@ import { Badge } from '@/components/ui/badge';
 import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
 import { Absent, Cell, DataTable, HeaderCell, RowHeaderCell } from '@/components/ui/table';
-import type { OverviewQueue } from '@/lib/queries/overview';
+import type { OverviewQueue, OverviewTotals } from '@/lib/queries/overview';
 import { glanceOf, type HistoryPoint, type ThroughputGlance } from '@/lib/queries/throughput';
-import type { QueueStats } from '@/lib/queue/redis-queue';
 import { failedHref, failedOfQueueHref, queueHref, reservationsHref, reservationsOfQueueHref } from '@/lib/routes';
 import { describeCrossing } from './describe-crossing';
 import { QueueMarks } from './queue-marks';
@@ -33,13 +32,8 @@ function failedHeading(rows: readonly FailingQueue[]): { heading: string; sameWi
 
 type FailingQueue = OverviewQueue & { failedRecently: NonNullable<OverviewQueue['failedRecently']> };
 
-function failedFigure({ count, atLeast }: FailingQueue['failedRecently']): string {
+function failedFigure({ count, atLeast }: { count: number; atLeast: boolean }): string {
   return `${formatCount(count)}${atLeast && count > 0 ? '+' : ''}`;
-}
-
-/** One column's total over every queue. */
-export function sumOf(rows: readonly QueueStats[], key: Count): number {
-  return rows.reduce((sum, row) => sum + row[key], 0);
 }
 
 /** The sparkline of processed/s with the latest rate beside it, and the wait where the layout samples it: the cells of a glance. A glance of no points has not been sampled yet. */
@@ -81,8 +75,10 @@ function GlanceCells({ glance, waitSampled }: { glance: ThroughputGlance; waitSa
 }
 
 /**
- * Every registered queue, empty ones included, sorted by name so that rows
- * hold still between polls: its counts (the Reserved figure a link to its
+ * One page of the registered queues, empty ones included, in the order
+ * lib/dashboard/overview-page.ts gives (trouble first, names breaking ties
+ * so that rows hold still between polls), and in its foot what every queue
+ * adds up to: each queue's counts (the Reserved figure a link to its
  * reservations), its failures in its failing window (a link to its failed
  * jobs), processed/s over the last 15 minutes and how long its oldest ready
  * job has waited. A queue that needs attention is marked with what is wrong
@@ -95,12 +91,14 @@ function GlanceCells({ glance, waitSampled }: { glance: ThroughputGlance; waitSa
  */
 export function QueuesTable({
   rows,
+  totals,
   throughput,
   sampled,
   waitSampled,
   now,
 }: {
   rows: readonly OverviewQueue[];
+  totals: OverviewTotals;
   throughput: readonly HistoryPoint[];
   sampled: boolean;
   waitSampled: boolean;
@@ -138,19 +136,23 @@ export function QueuesTable({
           {COLUMNS.map(({ key }) => (
             <Cell key={key} numeric>
               {key === 'reserved' ? (
-                <Link href={reservationsHref} className={FIGURE_LINK} aria-label={`${formatCount(sumOf(rows, key))} reserved in all queues: the reservations`}>
-                  {formatCount(sumOf(rows, key))}
+                <Link href={reservationsHref} className={FIGURE_LINK} aria-label={`${formatCount(totals.reserved)} reserved in all queues: the reservations`}>
+                  {formatCount(totals.reserved)}
                 </Link>
               ) : (
-                formatCount(sumOf(rows, key))
+                formatCount(totals[key])
               )}
             </Cell>
           ))}
           {failing && (
             <Cell numeric>
-              <Link href={failedHref} className={FIGURE_LINK}>
-                {formatCount(failing.reduce((sum, row) => sum + row.failedRecently.count, 0))}
-              </Link>
+              {totals.failedRecently === null ? (
+                <Absent label="unknown" />
+              ) : (
+                <Link href={failedHref} className={FIGURE_LINK}>
+                  {failedFigure(totals.failedRecently)}
+                </Link>
+              )}
             </Cell>
           )}
           {sampled && <GlanceCells glance={glanceOf(throughput)} waitSampled={waitSampled} />}

@@ -1,10 +1,8 @@
 import { Note } from '@/components/ui/note';
-import type { OverviewQueue } from '@/lib/queries/overview';
 import { describeQueuesOver } from './describe-crossing';
 
 /** How many queues are over their alert thresholds, above everything else on the overview; nothing while none is. */
-export function ThresholdSummary({ queues }: { queues: readonly OverviewQueue[] }) {
-  const over = queues.filter((row) => row.crossed.length > 0).length;
+export function ThresholdSummary({ over }: { over: number }) {
   if (over === 0) return null;
   return (
     <Note title={describeQueuesOver(over)}>

@@ -10,6 +10,7 @@ import type { AuditFilter } from '../dashboard/audit-entry';
 export const queryKeys = {
   overview: {
     all: ['overview'] as const,
+    page: (filter: string, sort: string, page: number) => ['overview', 'page', filter, sort, page] as const,
   },
   queues: {
     all: ['queues'] as const,

@@ -2,22 +2,36 @@ import 'server-only';
 import { crossedThresholds, thresholdsFor } from '@/lib/dashboard/alerts';
 import { isAbsent } from '@/lib/layouts/adapter';
 import { readServerInfo } from '@/lib/inspect/server-info';
-import type { Overview, OverviewAbsent } from '@/lib/queries/overview';
+import { overviewPage, type QueuesOverviewPage } from '@/lib/dashboard/overview-page';
+import type { Overview, OverviewAbsent, OverviewQueue, OverviewRequest } from '@/lib/queries/overview';
 import { readJudgement, readLayout, type ReadResult } from './queue';
 import { gapsOf, readThroughputGlance } from './throughput';
 
 const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
 
+/** The overview of every queue, before a viewer's page is taken from it. */
+type EveryQueueOverview = Omit<Overview, keyof QueuesOverviewPage> & { queues: OverviewQueue[] };
+
 /**
- * The overview, for GET /api/overview and the page's prefetch: every queue
- * of the connection's layout, empty ones included (StaticPHP's stats() leaves
- * those out, as the PHP driver does; the overview's rows must not come and
- * go), each judged against its connection's alert thresholds and, where the
- * layout can tell, marked where it needs attention. What the layout cannot
- * tell is said, not shown as zeros. The marks may be a second old (see
- * readJudgement); the counts are read for every request.
+ * The overview, for GET /api/overview and the page's prefetch: one page of
+ * the connection's queues as `request` asks (lib/dashboard/overview-page.ts),
+ * taken from one read of every queue that the viewers polling at the same
+ * moment share.
  */
-export function readOverview(): Promise<ReadResult<Overview>> {
+export async function readOverview(request: OverviewRequest): Promise<ReadResult<Overview>> {
+  const every = await readEveryQueue();
+  return every.ok ? { ok: true, data: { ...every.data, ...overviewPage(every.data.queues, request) } } : every;
+}
+
+/**
+ * Every queue of the connection's layout, empty ones included (StaticPHP's
+ * stats() leaves those out, as the PHP driver does; the overview's rows must
+ * not come and go), each judged against its connection's alert thresholds
+ * and, where the layout can tell, marked where it needs attention. What the
+ * layout cannot tell is said, not shown as zeros. The marks may be a second
+ * old (see readJudgement); the counts are read for every request.
+ */
+function readEveryQueue(): Promise<ReadResult<EveryQueueOverview>> {
   return readLayout(async (layout, connection) => {
     const { queues: counts, failed } = await layout.counts({ everyQueue: true });
     const names = counts.map((row) => row.queue);

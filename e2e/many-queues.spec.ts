@@ -1,0 +1,105 @@
+import { expect, test } from './test';
+import { rowNames } from './overview-table';
+import { OVERVIEW_PAGE_ROWS } from '@/lib/queries/overview';
+import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { writeWaitingJob } from './backdated-job';
+import { SpecKeys, withSpecKeys } from './spec-keys';
+
+/** Queues a tenant each, as applications with thousands of customers run them. */
+const TENANTS = 2000;
+/** Marked queues: more than the attention summary names, so it counts the rest. */
+const STALLED = 12;
+const LONG_AGO_SECONDS = 600;
+/** issue 26's bound on the overview's HTML at 10,000 queues; at 2,000 the page must already be far from the whole table's size. */
+const PAGE_HTML_BYTES = 200_000;
+
+test.describe('the overview with thousands of queues', () => {
+  let queue: RedisQueue;
+  let keys: SpecKeys;
+  // Named tenant-0000… so that by name they come in their index's order; pushed straight, not through SpecKeys (whose clean-up scans per queue).
+  const tenants: string[] = [];
+  const stalled: string[] = [];
+
+  withSpecKeys(
+    (opened) => ({ queue, keys } = opened),
+    async () => {
+      for (let start = 0; start < tenants.length; start += 500) {
+        const names = tenants.slice(start, start + 500);
+        await queue.redis.unlink(...names.flatMap((name) => [queue.keys.levels(name), queue.keys.delayed(name), queue.keys.stream(name, 0)]));
+        await queue.redis.srem(queue.keys.queues, ...names);
+      }
+    },
+  );
+
+  test.beforeAll(async () => {
+    const suffix = Math.random().toString(16).slice(2, 8);
+    for (let index = 0; index < TENANTS; index++) tenants.push(`tenant-${String(index).padStart(4, '0')}-${suffix}`);
+    for (let start = 0; start < TENANTS; start += 200) await Promise.all(tenants.slice(start, start + 200).map((name) => queue.push(name, 'e2e.tenant', {})));
+    // Named to sort after every tenant: only their trouble puts them first.
+    for (let index = 0; index < STALLED; index++) {
+      const name = keys.queueName(`zz-stalled-${String(index).padStart(2, '0')}`);
+      stalled.push(name);
+      await writeWaitingJob(queue, keys, name, LONG_AGO_SECONDS);
+    }
+    stalled.sort();
+  });
+
+  test('shows one page of the queues, those that need attention first, and counts every queue in the totals and the banner', async ({ page, request }) => {
+    await page.goto('/');
+    const summary = page.getByRole('note', { name: `${STALLED} queues need attention` });
+    await expect(summary).toBeVisible();
+    await expect(summary).toContainText(`And ${STALLED - 10} more: the table lists every queue that needs attention first.`);
+    await expect(summary.getByRole('listitem')).toHaveCount(10);
+
+    const names = await rowNames(page);
+    expect(names).toHaveLength(OVERVIEW_PAGE_ROWS);
+    expect(names.slice(0, STALLED)).toEqual(stalled);
+    expect(names.slice(STALLED)).toEqual(tenants.slice(0, OVERVIEW_PAGE_ROWS - STALLED));
+    await expect(page.getByRole('navigation', { name: 'Pages of queues', exact: true })).toContainText(`Queues 1–50 of ${(TENANTS + STALLED).toLocaleString('en-US')}, page 1 of 41`);
+    // Pending of every queue, not only of the page's.
+    await expect(page.getByRole('group', { name: 'Pending' })).toContainText((TENANTS + STALLED).toLocaleString('en-US'));
+
+    const html = await (await request.get('/')).text();
+    expect(html.length).toBeLessThan(PAGE_HTML_BYTES);
+    expect(html).not.toContain(tenants.at(-1));
+  });
+
+  test('finds a queue of page 3 by part of its name, and pages to it', async ({ page }) => {
+    // Page 3 holds rows 101–150: the stalled queues come first, so tenant 120 is row 133.
+    const wanted = tenants[120]!;
+    await page.goto('/');
+    const pager = page.getByRole('navigation', { name: 'Pages of queues', exact: true });
+    await pager.getByRole('link', { name: 'Next' }).click();
+    await expect(pager).toContainText('Queues 51–100');
+    await pager.getByRole('link', { name: 'Next' }).click();
+    await expect(pager).toContainText('Queues 101–150');
+    await expect(page).toHaveURL(/\/\?page=3$/);
+    expect(await rowNames(page)).toContain(wanted);
+
+    await page.goto('/');
+    await page.getByRole('searchbox', { name: 'Queue name contains' }).fill(wanted.slice(0, 11).toUpperCase());
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page).toHaveURL(new RegExp(`\\?q=${wanted.slice(0, 11).toUpperCase()}$`));
+    await expect.poll(() => rowNames(page)).toEqual([wanted]);
+    await expect(page.getByRole('navigation', { name: 'Pages of queues', exact: true })).toHaveCount(0);
+    // The banner still speaks of every queue.
+    await expect(page.getByRole('note', { name: `${STALLED} queues need attention` })).toBeVisible();
+
+    await page.getByRole('searchbox', { name: 'Queue name contains' }).fill('no-such-tenant');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page.getByText(/^No queue’s name contains no-such-tenant\. Clear the filter to list all 2,012 queues again\.$/)).toBeVisible();
+    await page.getByRole('button', { name: 'Clear filter' }).click();
+    await expect.poll(() => rowNames(page)).toHaveLength(OVERVIEW_PAGE_ROWS);
+  });
+
+  test('orders by the figure asked for after the queues that need attention', async ({ page }) => {
+    const busiest = tenants[1500]!;
+    await queue.push(busiest, 'e2e.tenant', {});
+    await queue.push(busiest, 'e2e.tenant', {});
+    await page.goto('/?sort=pending');
+    await expect(page.getByRole('combobox', { name: 'Then order by' })).toHaveValue('pending');
+    const names = await rowNames(page);
+    expect(names.slice(0, STALLED)).toEqual(stalled);
+    expect(names[STALLED]).toBe(busiest);
+  });
+});
