@@ -1,5 +1,6 @@
 'use client';
 
+import type { Route } from 'next';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { JobLink, JobName } from '@/components/queues/job-link';
@@ -10,16 +11,20 @@ import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
 import { UtcMoment } from '@/components/ui/moment';
 import { Note } from '@/components/ui/note';
+import { Pager } from '@/components/ui/pager';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { GlossaryLink } from '@/components/glossary/glossary-link';
 import type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, ReservationsPage, ReservationState, ReservationsScope } from '@/lib/queries/reservations';
-import { reservationsQuery } from '@/lib/queries/reservations';
-import { reservationRowId } from '@/lib/routes';
+import { reservationsQuery, reservationsSearch } from '@/lib/queries/reservations';
+import { reservationRowId, reservationsHref } from '@/lib/routes';
 import { ReservationActions } from './reservation-actions';
 import { ReservationsFilter } from './reservations-filter';
-import { ReservationsPager } from './reservations-pager';
+
+function reservationsPageHref(scope: ReservationsScope, page: number): Route {
+  return `${reservationsHref}${reservationsSearch({ ...scope, page })}` as Route;
+}
 
 const OVERDUE_EXPLANATION = 'It still counts as reserved until the next worker that takes a job from this queue takes it back and runs it again.';
 
@@ -224,7 +229,7 @@ function Body({ reservations, scope }: { reservations: ReservationsPage; scope: 
         </div>
       ) : (
         <>
-          <ReservationsPager label="Pages of reservations" scope={scope} page={reservations.page} total={reservations.total} />
+          <Pager label="Pages of reservations" rows="Reservations" window={reservations.page} total={reservations.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
           {reservations.holders.map((group) => (
             <Section
               key={group.holder ?? ''}
@@ -242,7 +247,7 @@ function Body({ reservations, scope }: { reservations: ReservationsPage; scope: 
               <HolderTable group={group} now={now} />
             </Section>
           ))}
-          <ReservationsPager label="Pages of reservations, after the list" scope={scope} page={reservations.page} total={reservations.total} />
+          <Pager label="Pages of reservations, after the list" rows="Reservations" window={reservations.page} total={reservations.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
           </>
       )}
     </>
