@@ -10,6 +10,7 @@ import { requestUrl } from './api-gate';
  * line), never a wrong answer: each request is still answered for its own URL.
  */
 const QUERY_PARAMETERS_READ: readonly { path: RegExp; reads: readonly string[] }[] = [
+  { path: /^\/(api\/overview)?$/, reads: ['q', 'sort', 'page'] },
   { path: /^\/api\/audit$/, reads: ['before', 'limit', 'action', 'who', 'role', 'result', 'text'] },
   { path: /^\/api\/failed$/, reads: ['offset', 'limit'] },
   { path: /^\/api\/failed\/search$/, reads: ['offset', 'queue', 'name', 'error'] },
