@@ -15,13 +15,15 @@ function legendValue(chart: Locator, series: string): Locator {
 }
 
 /**
- * Moves the mouse across the chart's plot, a pixel at a time from the newest
+ * Moves the mouse across the chart's plot (scrolled into view), a pixel at a time from the newest
  * end, until the legend shows a processed rate above zero; returns it. Every
  * pixel: the worker's few busy seconds may be a handful of points among the
  * hundreds the chart holds once the server has sampled for minutes.
  */
 async function hoverUntilProcessed(page: Page, chart: Locator): Promise<string> {
   const plot = chart.locator('.u-over');
+  // The mouse hovers only what is on screen: below the fold, a move would hover nothing.
+  await plot.scrollIntoViewIfNeeded();
   const box = (await plot.boundingBox())!;
   for (let x = Math.floor(box.width) - 1; x > 0; x--) {
     await page.mouse.move(box.x + x, box.y + box.height / 2);
