@@ -1,12 +1,12 @@
-import type { Redis } from 'ioredis';
-import { connectFailure, createClient, describeServer, nodeServingPrefix, type QueueClient } from './client';
+import { RedisConnection, type ConnectOptions } from '../redis/connection';
+import type { QueueClient } from './client';
 import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
-import { asQueueError, QueueError, refusedCommand } from './errors';
+import { QueueError, refusedCommand } from './errors';
 import { jobIdAsRead, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
 import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from './pipeline';
-import { assertScriptSucceeded, defineQueueScripts } from './scripts';
+import { assertScriptSucceeded } from './scripts';
 
 /** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
 export const PROMOTE_LIMIT = 50;
@@ -138,90 +138,22 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  * repaired by the other. Every mutation is one Lua script and one round trip;
  * time inside scripts is the Redis server's.
  */
-export class RedisQueue {
+export class RedisQueue extends RedisConnection {
   readonly keys: QueueKeys;
 
-  private constructor(
-    readonly redis: QueueClient,
-    readonly settings: RedisSettings,
-  ) {
+  private constructor(redis: QueueClient, settings: RedisSettings) {
+    super(redis, settings);
     this.keys = new QueueKeys(settings.prefix);
-    defineQueueScripts(redis);
   }
 
-  /**
-   * Connects, or throws QueueError "Could not reach redis at host:port" (for
-   * a cluster or a Sentinel set, `server` names its nodes). Settings that
-   * cannot work (a cluster prefix without a hash tag, a cluster and sentinels
-   * at once, an unreadable CA file) are refused before any connection.
-   * `commandTimeoutMs` bounds every command, for callers that must answer
-   * even when a server stops responding without closing the connection
-   * (the dashboard); workers and bulk seeding leave it unset.
-   */
-  static async connect(settings: RedisSettings, { commandTimeoutMs }: { commandTimeoutMs?: number } = {}): Promise<RedisQueue> {
-    const redis = createClient(settings, { commandTimeoutMs });
-    // Failures reach callers through the commands; without a listener
-    // ioredis would also print every reconnect error. The first one is kept
-    // because connect() itself only says the connection closed. A cluster
-    // reports its nodes' failures as 'node error'.
-    let connectError: unknown;
-    const keepFirst = (error: unknown) => {
-      connectError ??= error;
-    };
-    redis.on('error', keepFirst);
-    redis.on('node error', keepFirst);
-    // connectTimeout covers only the TCP handshake: a peer that accepts and
-    // never answers the ready check (a stalled server, a proxy, another
-    // service on the port) would otherwise hold connect() for ever.
-    let timer: NodeJS.Timeout | undefined;
-    const noAnswer = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${settings.timeout}s`)), settings.timeout * 1000);
-    });
-    try {
-      await Promise.race([redis.connect(), noAnswer]);
-    } catch (error) {
-      redis.disconnect();
-      throw await connectFailure(settings, connectError ?? error);
-    } finally {
-      clearTimeout(timer);
-    }
-    try {
-      return new RedisQueue(redis, settings);
-    } catch (error) {
-      // The constructor reads lua/ (missing from a deployment, say); the
-      // socket is open by now and nobody else would close it.
-      redis.disconnect();
-      throw error;
-    }
+  /** Connects as RedisConnection.connect does, and puts StaticPHP's queue on the connection. */
+  static override async connect(settings: RedisSettings, options: ConnectOptions = {}): Promise<RedisQueue> {
+    return RedisQueue.over(await RedisConnection.connect(settings, options));
   }
 
-  /** How error messages name the server: host:port, or a cluster's seed nodes, or the sentinels and the master they name. */
-  get server(): string {
-    return describeServer(this.settings);
-  }
-
-  /**
-   * The server holding every key of the layout: the connection itself, or in
-   * a cluster the master serving the prefix's hash slot. SCAN, DBSIZE, INFO
-   * and TIME name no key, so a cluster would send them to any node; they go
-   * here instead.
-   */
-  nodeHoldingKeys(): Redis {
-    return nodeServingPrefix(this.redis, this.keys.prefix);
-  }
-
-  async close(): Promise<void> {
-    if (this.redis.status === 'end') return;
-    await this.redis.quit().catch(() => this.redis.disconnect());
-  }
-
-  /** Runs `operation` against this connection; whatever fails comes out as a QueueError. */
-  async attempt<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      throw asQueueError(error, this.server);
-    }
+  /** StaticPHP's queue over an open connection, sharing its client: closing either closes both. */
+  static over(connection: RedisConnection): RedisQueue {
+    return connection instanceof RedisQueue ? connection : new RedisQueue(connection.redis, connection.settings);
   }
 
   private pushArguments(queue: string, name: string, json: string, options: PushOptions): (string | number)[] {
