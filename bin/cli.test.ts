@@ -62,7 +62,20 @@ describe('queuelens', () => {
     expect(await queuelensIn(tmpdir(), process.env, 'doctor', '--prefix', queue.keys.prefix)).toEqual({ code: 0, stdout: 'No problems found.\n', stderr: '' });
   });
 
-  it('pushes the payload byte for byte, and only what a PHP worker can run', async () => {
+  it('says which Redis and prefix it read, and where the queues are when that prefix holds none', async () => {
+    const [queue, empty] = [await openQueue(), await openQueue()];
+    await queue.push('mail', 'demo.noop', {});
+    const read = await queuelens('status', '--prefix', queue.keys.prefix);
+    expect(read.stdout.split('\n')[0]).toBe(`Read StaticPHP QueueRedis, prefix ${queue.keys.prefix} on redis 127.0.0.1:6379.`);
+    const failed = await queuelens('failed', '--prefix', queue.keys.prefix);
+    expect(failed.stdout).toBe(`Read StaticPHP QueueRedis, prefix ${queue.keys.prefix} on redis 127.0.0.1:6379.\nNo failed jobs.\n`);
+    const elsewhere = await queuelens('status', '--prefix', empty.keys.prefix);
+    expect(elsewhere.stdout).toContain(`Read StaticPHP QueueRedis, prefix ${empty.keys.prefix} on redis 127.0.0.1:6379.\nNo jobs in any queue.\nfailed: 0\n`);
+    // A shared test Redis holds many prefixes; the walk is bounded, so the hint names this one only when the walk reached it.
+    expect(elsewhere.stdout).toMatch(/holds queues elsewhere; read them with:\n  queuelens status --layout /);
+  });
+
+    it('pushes the payload byte for byte, and only what a PHP worker can run', async () => {
     const queue = await openQueue();
     const prefix = ['--prefix', queue.keys.prefix];
     const payload = '{"id": 9007199254740993, "price": 1.0, "tags": ["a"] }';
@@ -109,7 +122,7 @@ describe('queuelens', () => {
 
     await queue.fail((await queue.reserve(['mail'], 'h:1', 30))!, 'SMTP said no\nstack line');
     const table = await queuelens('failed', ...prefix);
-    expect(table.stdout).toMatch(/^id\s+queue\s+name\s+attempts\s+failed_at \(UTC\)\s+error\n1\s+mail\s+demo\.fail\s+1\/1\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+SMTP said no\n$/);
+    expect(table.stdout).toMatch(/^Read StaticPHP QueueRedis, prefix \S+ on redis \S+\.\nid\s+queue\s+name\s+attempts\s+failed_at \(UTC\)\s+error\n1\s+mail\s+demo\.fail\s+1\/1\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+SMTP said no\n$/);
     const rows = JSON.parse((await queuelens('failed', '--json', '--limit', '5', ...prefix)).stdout);
     expect(rows).toMatchObject([{ id: 1, queue: 'mail', name: 'demo.fail', error: 'SMTP said no\nstack line' }]);
 

@@ -181,9 +181,11 @@ const commands: Record<string, Command> = {
       const { queues, failed } = counts;
       // Whole, with what a layout adds (marko: how its queues were found and how far failed jobs were counted per queue).
       if (values.json) return console.log(JSON.stringify(counts));
+      console.log(whatWasRead(layout));
       if (queues.length === 0) console.log('No jobs in any queue.');
       else printTable(['queue', 'pending', 'delayed', 'reserved', 'total'], queues.map((row) => [row.queue, row.pending, row.delayed, row.reserved, row.total]));
       console.log(isAbsent(layout.failedJobs) ? `failed: none kept (${layout.failedJobs.absent})` : `failed: ${failed}`);
+      if (queues.length === 0 && !failed) for (const line of await queuesElsewhere(layout)) console.log(line);
     });
   },
 
@@ -192,9 +194,10 @@ const commands: Record<string, Command> = {
     if (positionals.length > 0) throw new UsageError('failed takes no arguments');
     // PHP's `queue failed --limit=0` answers: its failedRows floors the limit at 1, and every layout's failedRows here does the same.
     const limit = wholeNumber(values.limit, '--limit', 0) ?? 20;
-    await withCapability(values, 'failedJobs', 'failed', async (queue) => {
+    await withCapability(values, 'failedJobs', 'failed', async (queue, layout) => {
       const rows = await queue.failedRows(limit);
       if (values.json) return console.log(JSON.stringify(rows));
+      console.log(whatWasRead(layout));
       if (rows.length === 0) return console.log('No failed jobs.');
       printTable(
         ['id', 'queue', 'name', 'attempts', 'failed_at (UTC)', 'error'],
@@ -483,9 +486,35 @@ async function withCapability<C extends Capability>(
   values: ConnectionValues,
   capability: C,
   command: string,
-  action: (queue: Exclude<QueueLayout[C], Absent>) => Promise<void>,
+  action: (queue: Exclude<QueueLayout[C], Absent>, layout: QueueLayout) => Promise<void>,
 ): Promise<void> {
-  await withLayout(values, (layout) => action(capabilityOf(layout, capability, command)));
+  await withLayout(values, (layout) => action(capabilityOf(layout, capability, command), layout));
+}
+
+/** The first line of every report in words: which driver's keys, under which prefix or channels, on which server (never its password). */
+function whatWasRead(layout: QueueLayout): string {
+  const { database } = layout.connection.settings;
+  return `Read ${layout.description} on redis ${layout.connection.server}${database === 0 ? '' : ` database ${database}`}.`;
+}
+
+/** Keys one hint walk looks at, at most: a few SCAN steps, enough for a demo or a small production database. */
+const HINT_WALK_KEYS = 20_000;
+
+/**
+ * When the prefix or channels read hold nothing, the queues this Redis does
+ * hold under another layout or prefix, as the options that read them: the
+ * usual reason for an empty report is a prefix that is not the application's.
+ */
+async function queuesElsewhere(layout: QueueLayout): Promise<string[]> {
+  const detection = await detectLayouts(layout.connection.redis, { match: DETECT_EVERY_KEY, ownPrefix: dashboardPrefixFromEnv() }, undefined, HINT_WALK_KEYS).catch(() => null);
+  // What was read holds no job, so a find with jobs is somewhere else.
+  const others = (detection?.found ?? []).filter((find) => find.jobs > 0);
+  if (detection === null || others.length === 0) return [];
+  const scope = detection.whole ? 'This Redis' : `The first ${detection.scanned} keys of this Redis`;
+  return [
+    `${scope} holds queues elsewhere; read them with:`,
+    ...others.map((find) => `  queuelens status --layout ${find.layout} ${find.channel !== undefined ? `--channel ${find.channel}` : `--prefix ${find.prefix}`}   (${find.jobs} job${find.jobs === 1 ? '' : 's'})`),
+  ];
 }
 
 /** One of the layout's capabilities, or an UnsupportedError that gives the layout's reason for not having it. */

@@ -44,8 +44,17 @@ export async function detectStep(client: QueueClient, cursor: string, scope: Det
   return { cursor: next, tally };
 }
 
-/** A whole detection walk, step by step; `onStep` hears the progress after each. */
-export async function detectLayouts(client: QueueClient, scope: DetectScope, onStep?: (progress: { scanned: number; found: number }) => void): Promise<Detection> {
+/**
+ * A detection walk, step by step; `onStep` hears the progress after each.
+ * With `maxKeys` it stops once it has looked at that many keys (`whole` then
+ * says whether it reached the end of the database).
+ */
+export async function detectLayouts(
+  client: QueueClient,
+  scope: DetectScope,
+  onStep?: (progress: { scanned: number; found: number }) => void,
+  maxKeys = Number.POSITIVE_INFINITY,
+): Promise<Detection & { whole: boolean }> {
   let tally = emptyTally();
   let cursor = '0';
   do {
@@ -53,6 +62,6 @@ export async function detectLayouts(client: QueueClient, scope: DetectScope, onS
     tally = mergeTallies(tally, step.tally);
     cursor = step.cursor;
     onStep?.({ scanned: tally.scanned, found: readDetection(tally).found.length });
-  } while (cursor !== '0');
-  return readDetection(tally);
+  } while (cursor !== '0' && tally.scanned < maxKeys);
+  return { ...readDetection(tally), whole: cursor === '0' };
 }

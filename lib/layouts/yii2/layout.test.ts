@@ -134,7 +134,7 @@ describe('queuelens on a yii2 channel', () => {
       expect(both.queues[1]!.statistics.waiting).toBe(0);
 
       const table = await queuelens('status', '--layout', 'yii2-ng', '--channel', ng.channel);
-      expect(table.stdout).toMatch(new RegExp(`^queue\\s+pending\\s+delayed\\s+reserved\\s+total\\n${ng.channel}\\s+13\\s+8\\s+2\\s+23\\n`));
+      expect(table.stdout).toMatch(new RegExp(`^Read yii2-queue-redis-ng, channel ${ng.channel} on redis 127\\.0\\.0\\.1:\\d+\\.\\nqueue\\s+pending\\s+delayed\\s+reserved\\s+total\\n${ng.channel}\\s+13\\s+8\\s+2\\s+23\\n`));
       expect(table.stdout).toContain('failed: none kept (yii2-queue keeps no failed jobs: a job that used its attempts is deleted)');
 
       for (const command of [['failed'], ['retry', '--all'], ['forget', '--all']]) {
