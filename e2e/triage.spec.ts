@@ -78,6 +78,16 @@ test.describe('the overview as a triage page', () => {
     await expect(summary).toContainText(`${names.delayed}: no worker, overdue delayed`);
   });
 
+  test('exports every mark in /api/metrics, one series per queue and mark, so Alertmanager can page on what the overview shows', async ({ request }) => {
+    const response = await request.get('/api/metrics', { headers: { authorization: `Bearer ${e2eSecrets().viewer}` } });
+    expect(response.status()).toBe(200);
+    const lines = (await response.text()).split('\n');
+    const mark = (queue: string, kind: string) => lines.find((line) => line.startsWith(`queuelens_queue_mark{connection="default",queue="${queue}",mark="${kind}"} `))?.split(' ')[1];
+    expect(lines).toContain('# TYPE queuelens_queue_mark gauge');
+    expect([mark(names.stuck, 'stuck'), mark(names.unattended, 'no_worker'), mark(names.failing, 'failing'), mark(names.delayed, 'overdue_delayed')]).toEqual(['1', '1', '1', '1']);
+    expect([mark(names.healthy, 'stuck'), mark(names.healthy, 'no_worker'), mark(names.healthy, 'failing'), mark(names.stuck, 'failing')]).toEqual(['0', '0', '0', '0']);
+  });
+
   test('links each mark, and the Reserved and Failed figures, to the page that deals with them', async ({ page }) => {
     await page.goto('/');
 

@@ -146,6 +146,13 @@ describe('formatMetrics', () => {
         ['*', { waitSeconds: 300 }],
         ['plain', { backlog: 50 }],
       ]),
+      marks: {
+        now: new Map([
+          [hostile, ['stuck', 'failing']],
+          ['plain', []],
+        ]),
+        rules: new Map([['plain', { failingMinutes: false }]]),
+      },
     });
     const families = parseExposition(text);
 
@@ -160,6 +167,7 @@ describe('formatMetrics', () => {
       'queuelens_queue_alert_wait_seconds',
       'queuelens_queue_alert_backlog',
       'queuelens_failed_jobs',
+      'queuelens_queue_mark',
     ]);
     expect(families.get('queuelens_queue_pushed_total')?.type).toBe('counter');
     expect(families.get('queuelens_queue_pending')?.type).toBe('gauge');
@@ -180,6 +188,17 @@ describe('formatMetrics', () => {
     expect(families.get('queuelens_queue_alert_wait_seconds')?.samples).toEqual([{ name: 'queuelens_queue_alert_wait_seconds', labels: { connection: 'main', queue: hostile }, value: 300 }]);
     expect(families.get('queuelens_queue_alert_backlog')?.samples).toEqual([{ name: 'queuelens_queue_alert_backlog', labels: { connection: 'main', queue: 'plain' }, value: 50 }]);
     expect(families.get('queuelens_failed_jobs')?.samples).toEqual([{ name: 'queuelens_failed_jobs', labels: { connection: 'main' }, value: 9 }]);
+    // Every mark of every queue, 1 where the overview shows it; "plain" has failing switched off, so it has no failing series at all.
+    const marks = families.get('queuelens_queue_mark')!.samples.map(({ labels, value }) => `${labels.queue === hostile ? 'hostile' : labels.queue} ${labels.mark} ${value}`);
+    expect(marks).toEqual([
+      'hostile no_worker 0',
+      'hostile stuck 1',
+      'hostile failing 1',
+      'hostile overdue_delayed 0',
+      'plain no_worker 0',
+      'plain stuck 0',
+      'plain overdue_delayed 0',
+    ]);
   });
 
   it('the parser refuses what the format does not allow', () => {

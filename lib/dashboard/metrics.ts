@@ -1,6 +1,7 @@
 import type { ThroughputSample } from '../inspect/throughput';
 import type { ThroughputSource } from '../layouts/adapter';
 import { thresholdsFor, type AlertRules } from './alerts';
+import { markThresholdsFor, type MarkRules, type MarkThresholds, type QueueMark } from './marks';
 
 /** The Content-Type of Prometheus' text exposition format. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -18,6 +19,37 @@ export interface MetricsInput {
   waitSampled: boolean;
   /** the connection's alert thresholds, exported beside the figures they limit */
   alerts: AlertRules;
+  /** the marks each queue has now, and the connection's mark thresholds; null where the layout judges no marks */
+  marks: { now: ReadonlyMap<string, readonly QueueMark['kind'][]>; rules: MarkRules } | null;
+}
+
+/** Each mark as its series' `mark` label spells it, with the threshold that switches it off. */
+const MARK_LABELS: Readonly<Record<QueueMark['kind'], { label: string; threshold: keyof MarkThresholds }>> = {
+  noWorker: { label: 'no_worker', threshold: 'noWorkerSeconds' },
+  stuck: { label: 'stuck', threshold: 'stuckSeconds' },
+  failing: { label: 'failing', threshold: 'failingMinutes' },
+  overdueDelayed: { label: 'overdue_delayed', threshold: 'overdueDelayedSeconds' },
+};
+
+/**
+ * queuelens_queue_mark: 1 where the queue has the mark the overview shows,
+ * 0 where it has not; no series for a mark switched off for that queue, so
+ * an alert on it never reads "fine" for a mark nobody judges.
+ */
+function markFamily(connection: string, queues: ThroughputSample['queues'], marks: NonNullable<MetricsInput['marks']>): Family {
+  return {
+    name: 'queuelens_queue_mark',
+    type: 'gauge',
+    help: 'Whether the overview marks the queue as needing attention, by mark: no_worker, stuck, failing, overdue_delayed (1 marked, 0 not).',
+    samples: queues.flatMap((row) => {
+      if (row.error !== undefined) return [];
+      const thresholds = markThresholdsFor(marks.rules, row.queue);
+      const has = marks.now.get(row.queue) ?? [];
+      return (Object.entries(MARK_LABELS) as [QueueMark['kind'], (typeof MARK_LABELS)[QueueMark['kind']]][])
+        .filter(([, { threshold }]) => thresholds[threshold] !== false)
+        .map(([kind, { label }]) => ({ labels: { connection, queue: row.queue, mark: label }, value: has.includes(kind) ? 1 : 0 }));
+    }),
+  };
 }
 
 interface Family {
@@ -59,9 +91,10 @@ function formatFamily({ name, type, help, samples }: Family): string {
  * failed jobs, or cannot tell a wait, has those series left out rather than
  * shown as zeros. A queue's alert thresholds
  * are gauges too, only where set, so an alerting rule can compare the
- * figures with the limits the overview uses.
+ * figures with the limits the overview uses; and so are the overview's marks,
+ * so Alertmanager can page on "stuck" or "no worker" as the page shows them.
  */
-export function formatMetrics({ connection, sample, meaning, failures, waitSampled, alerts }: MetricsInput): string {
+export function formatMetrics({ connection, sample, meaning, failures, waitSampled, alerts, marks }: MetricsInput): string {
   const perQueue = (name: string, type: Family['type'], help: string, value: (row: ThroughputSample['queues'][number]) => number | null): Family => ({
     name,
     type,
@@ -93,6 +126,7 @@ export function formatMetrics({ connection, sample, meaning, failures, waitSampl
       thresholdsFor(alerts, row.queue).backlog ?? null,
     ),
     failures && { name: 'queuelens_failed_jobs', type: 'gauge', help: 'Jobs in the failed set, every queue together.', samples: [{ labels: { connection }, value: failures.jobs }] },
+    marks && markFamily(connection, sample.queues, marks),
   ];
   return `${families.filter((family): family is Family => family !== null).map(formatFamily).join('\n')}\n`;
 }

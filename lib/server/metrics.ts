@@ -2,7 +2,9 @@ import 'server-only';
 import { readFailedTotals } from '@/lib/dashboard/history';
 import { formatMetrics } from '@/lib/dashboard/metrics';
 import { isAbsent, type QueueCounts } from '@/lib/layouts/adapter';
-import { readCapability, readLayout, type ReadResult } from './queue';
+import type { Connection } from '@/lib/dashboard/connections';
+import type { MetricsInput } from '@/lib/dashboard/metrics';
+import { getLayout, readCapability, readJudgement, readLayout, type ReadResult } from './queue';
 import { throughputKeysOf } from './throughput';
 
 /** GET /api/metrics: every queue's figures in the Prometheus text format, read fresh (a scrape is its own sample). */
@@ -10,14 +12,31 @@ export function readMetrics(): Promise<ReadResult<string>> {
   return readCapability('throughput', async (source, connection) => {
     const { failedJobs: failedSet, connection: redis } = source;
     // A layout that keeps no failed jobs has no failure figures to export, rather than zeros that look counted.
-    const [sample, failures] = await Promise.all([
+    const [sample, failures, marks] = await Promise.all([
       source.sample(),
       isAbsent(failedSet)
         ? null
         : Promise.all([redis.attempt(() => readFailedTotals(redis.redis, throughputKeysOf(source))), failedSet.failedCount()]).then(([totals, jobs]) => ({ totals, jobs })),
+      readMarks(connection),
     ]);
-    return formatMetrics({ connection: connection.name, sample, failures, meaning: source.meaning, waitSampled: source.waitUnsampled === null, alerts: connection.alerts });
+    return formatMetrics({ connection: connection.name, sample, failures, meaning: source.meaning, waitSampled: source.waitUnsampled === null, alerts: connection.alerts, marks });
   });
+}
+
+/**
+ * Every queue's marks, as the overview judges them, for a scrape: shared for
+ * a second with other scrapes (a judgement over a minute or more does not
+ * change in one); null where the layout judges none.
+ */
+async function readMarks(connection: Connection): Promise<MetricsInput['marks']> {
+  const { attention, counts } = await getLayout(connection);
+  if (isAbsent(attention)) return null;
+  const now = await readJudgement(connection, ['metrics-marks'], async () => {
+    const { queues, failed } = await counts({ everyQueue: true });
+    const judged = await attention.read(queues, failed ?? 0, connection.marks);
+    return new Map(queues.map((row, index) => [row.queue, (judged.queues[index]?.marks ?? []).map((mark) => mark.kind)]));
+  });
+  return { now, rules: connection.marks };
 }
 
 /** GET /api/stats: every queue's figures by the rule of the layout's driver's own report (StaticPHP's stats()). */

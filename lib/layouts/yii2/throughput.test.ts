@@ -76,13 +76,13 @@ describe('yii2 throughput, from message_id and the driver’s done', () => {
     try {
       for (let i = 0; i < 3; i++) await driverPush(channel, message!);
       await driverAcknowledge(channel, (await driverReserve(channel))!);
-      const text = formatMetrics({ connection: 'yii', sample: await source.sample(), meaning: source.meaning, failures: null, waitSampled: source.waitUnsampled === null, alerts: NO_ALERTS });
+      const text = formatMetrics({ connection: 'yii', sample: await source.sample(), meaning: source.meaning, failures: null, waitSampled: source.waitUnsampled === null, alerts: NO_ALERTS, marks: null });
       const name = channel.keys.channel;
       expect(metricValue(text, 'queuelens_queue_pushed_total', name)).toBe(3);
       expect(metricValue(text, 'queuelens_queue_processed_total', name)).toBe(1);
       expect(metricValue(text, 'queuelens_queue_pending', name)).toBe(2);
       expect(text).toContain(`# HELP queuelens_queue_processed_total ${source.meaning.processed}`);
-      expect(text).not.toMatch(/queuelens_queue_failed_total|queuelens_failed_jobs|queuelens_queue_wait_seconds/);
+      expect(text).not.toMatch(/queuelens_queue_failed_total|queuelens_failed_jobs|queuelens_queue_wait_seconds|queuelens_queue_mark/);
       expect(isAbsent(source.failedJobs)).toBe(true);
     } finally {
       await cleanup();
