@@ -166,8 +166,6 @@ export interface QueueLayout {
   readonly delayedTimeline: RedisQueue | Absent;
   /** one job's fields and where it is now */
   readonly jobDetail: RedisQueue | Absent;
-  /** the Redis keys behind the queues, with their types and sizes, and a census of the database */
-  readonly keyLayout: RedisQueue | Absent;
   /*
    * The same pages in shapes of lib/layouts/pages.ts that any layout can
    * fill; a page shows these when the StaticPHP-shaped member above is absent.
@@ -184,7 +182,7 @@ export interface QueueLayout {
   readonly lineRepairs: LineRepairs | Absent;
   /** the failed jobs page's reads, for every layout that keeps failed jobs (failedJobs retries and forgets them) */
   readonly failedPages: FailedPagesReader | Absent;
-  /** the keys page's table with rows any layout fills (types, sizes, memory, TTL, what each holds) and its census */
+  /** the keys page's table with rows any layout fills (types, sizes, memory, TTL, what each holds; a stream's consumer group where the layout reads with one) and its census */
   readonly keyTable: KeyTableReader | Absent;
   close(): Promise<void>;
 }

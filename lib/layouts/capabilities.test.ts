@@ -20,7 +20,6 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   reservations: true,
   delayedTimeline: true,
   jobDetail: true,
-  keyLayout: true,
   jobLine: true,
   expiringReservations: true,
   dueTimeline: true,
