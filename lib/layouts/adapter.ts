@@ -156,8 +156,6 @@ export interface QueueLayout {
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */
   readonly doctor: LayoutDoctor | Absent;
-  /** the doctor page's check, run in steps with its state kept in Redis, and its repairs */
-  readonly steppedDoctor: RedisQueue | Absent;
   /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
   readonly queueDetail: RedisQueue | Absent;
   /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */

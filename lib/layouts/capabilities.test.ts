@@ -15,7 +15,6 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   failedJobs: true,
   runner: true,
   doctor: true,
-  steppedDoctor: true,
   queueDetail: true,
   reservations: true,
   delayedTimeline: true,

@@ -48,6 +48,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     runner: queue,
     doctor: layoutDoctor({
       kinds: FINDING_KINDS,
+      namesJobs: true,
       start: startDoctor,
       step: async (state) => {
         const step = await doctorStep(queue, state);
@@ -55,7 +56,6 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       },
       apply: (repairs) => applyRepairs(queue, repairs),
     }),
-    steppedDoctor: queue,
     queueDetail: queue,
     reservations: queue,
     delayedTimeline: queue,
