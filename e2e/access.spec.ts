@@ -35,7 +35,6 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   releaseNow: ({ held }) => held,
   failWithReason: ({ held }) => ({ ...held, reason: 'forged' }),
   cleanUpTombstone: ({ held }) => ({ queue: held.queue, level: held.level, entry: held.entry, jobId: null }),
-  repairFindings: ({ failedId }) => ({ repairs: [{ kind: 'requeue-orphan', id: failedId }] }),
   // The line repairs of a layout QueueLens does not run (yii2); named here with jobs of the seeded queue all the same: a refusal comes first.
   removeLineJob: ({ queue, delayedId }) => ({ queue, id: String(delayedId) }),
   releaseExpiredJob: ({ held }) => ({ queue: held.queue, id: String(held.jobId) }),
@@ -50,7 +49,7 @@ const OPERATOR_READS: Record<string, unknown> = {
   runDetectStep: { cursor: '0', match: '*' },
 };
 /** Actions anyone signed in may call: they read, or they are about the session itself. */
-const NOT_MUTATIONS = new Set(['runDoctorStep', 'runLayoutCheckStep', 'previewForget', 'signIn', 'signInWithLink', 'signOut', 'switchConnection', 'endOpenSession']);
+const NOT_MUTATIONS = new Set(['runLayoutCheckStep', 'previewForget', 'signIn', 'signInWithLink', 'signOut', 'switchConnection', 'endOpenSession']);
 
 /**
  * Every queue key under the run's prefix with its serialized value: equal

@@ -92,7 +92,7 @@ test.describe('doctor page', () => {
     const state = { phase: 'streams', cursor: '0', index: 0, subIndex: 0, queues: invented, highestId: 0, seq: null, seqReadable: true, queuesReadable: true, failedReadable: true, examined: 0, steps: 0 };
     await page.goto(doctorHref);
     const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
-    const step = serverActions().find((action) => action.name === 'runDoctorStep')!;
+    const step = serverActions().find((action) => action.name === 'runLayoutCheckStep')!;
 
     const answer = await postAction(request, step, [{ run: null, state }], { origin: ORIGIN, cookie });
     expect(answer.status()).toBe(200);

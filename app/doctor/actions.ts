@@ -1,35 +1,20 @@
 'use server';
 
 import { z } from 'zod';
-import { DOCTOR_RUN_ID, stepDoctorRun } from '@/lib/dashboard/doctor-runs';
 import { dashboardKeys, dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { CHECK_RUN_ID, LAYOUT_REPAIRS_PER_CALL, SHOWN_FINDING_ID } from '@/lib/dashboard/layout-check-shapes';
 import { repairLayoutFindings, stepLayoutCheck } from '@/lib/dashboard/layout-doctor-runs';
-import { applyRepairs } from '@/lib/queue/doctor-repairs';
 import { queueAction, queueReadAction } from '@/lib/server/action';
 import { getQueue } from '@/lib/server/queue';
-import { repairsSchema } from './schemas';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
-
-/** One bounded step of the check; the browser starts with `run: null` and repeats with the returned id until `done`. */
-export const runDoctorStep = queueReadAction('steppedDoctor', z.object({ run: z.string().regex(DOCTOR_RUN_ID).nullable() }), ({ run }, queue) =>
-  stepDoctorRun(queue, dashboardKeys(dashboardPrefixFromEnv()), run),
-);
-
-/** Applies repairs, each one script that re-checks its condition: `outcomes[i]` false means it was no longer broken. */
-export const repairFindings = queueAction('steppedDoctor', repairsSchema, async ({ repairs }, queue) => ({ outcomes: await applyRepairs(queue, repairs) }), {
-  action: 'repair doctor findings',
-  target: ({ repairs }) => `${repairs.length} repair${repairs.length === 1 ? '' : 's'}: ${[...new Set(repairs.map((repair) => repair.kind))].join(', ')}`,
-  outcome: ({ outcomes }) => `${outcomes.filter(Boolean).length} repaired, ${outcomes.filter((done) => !done).length} no longer broken`,
-});
 
 const LAYOUT_KEYS = () => dashboardKeys(dashboardPrefixFromEnv());
 
 /**
- * One bounded step of a layout doctor's check (yii2, marko), its state and
- * findings kept on the server: the browser starts with `run: null` and
- * repeats with the returned id until `done`.
+ * One bounded step of the connection's doctor check, its state and findings
+ * kept on the server: the browser starts with `run: null` and repeats with
+ * the returned id until `done`.
  */
 export const runLayoutCheckStep = queueReadAction('doctor', z.object({ run: z.string().regex(CHECK_RUN_ID).nullable() }), async ({ run }, doctor, connection) =>
   stepLayoutCheck(await getQueue(connection), doctor, LAYOUT_KEYS(), connection.name, run),
@@ -40,7 +25,7 @@ const layoutRepairSchema = z.object({
   findings: z.array(z.string().regex(SHOWN_FINDING_ID)).min(1).max(LAYOUT_REPAIRS_PER_CALL),
 });
 
-/** Repairs findings of a layout doctor's check, named by id: each repair is the one the server kept from the check, re-checked by its script. */
+/** Repairs findings of a doctor check, named by id: each repair is the one the server kept from the check, re-checked by its script. */
 export const repairLayoutCheckFindings = queueAction(
   'doctor',
   layoutRepairSchema,

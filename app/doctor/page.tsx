@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { DoctorPanel } from '@/components/doctor/doctor-panel';
-import { LayoutDoctorPanel } from '@/components/doctor/layout-doctor-panel';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability, readLayout } from '@/lib/server/queue';
 
@@ -17,8 +16,7 @@ async function describeCheck(): Promise<string> {
 }
 
 export default async function DoctorPage() {
-  if ((await absentCapability('steppedDoctor')) === null) return <DoctorPanel />;
   const lacks = await absentCapability('doctor');
   if (lacks !== null) return <LayoutLacks title="Doctor" sentence={lacks} />;
-  return <LayoutDoctorPanel description={await describeCheck()} />;
+  return <DoctorPanel description={await describeCheck()} />;
 }

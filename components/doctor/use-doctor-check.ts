@@ -1,12 +1,9 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
-import { runDoctorStep } from '@/app/doctor/actions';
-import { describeProgress, findingId, startDoctor, type Finding } from '@/lib/inspect/doctor-kinds';
 import type { ActionResult } from '@/lib/server/action';
-import { getTabConnection } from '@/lib/queries/tab-connection';
 
-export interface DoctorCheck<F = Finding> {
+export interface DoctorCheck<F> {
   findings: F[];
   /** the check's id on the server, once its first step answered */
   run: string | null;
@@ -75,12 +72,4 @@ export function useSteppedCheck<F>(step: (run: string | null) => Promise<StepRes
   );
 
   return { check, run, cancel, resolve };
-}
-
-const stepStaticphp = (run: string | null) => runDoctorStep({ run }, getTabConnection());
-const FIRST_PROGRESS = describeProgress(startDoctor());
-
-/** The StaticPHP doctor's check, its state kept on the server between steps (lib/dashboard/doctor-runs.ts). */
-export function useDoctorCheck() {
-  return useSteppedCheck<Finding>(stepStaticphp, findingId, FIRST_PROGRESS);
 }

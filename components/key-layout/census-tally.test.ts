@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { CensusStep } from '@/lib/queries/key-layout';
-import { addStep, IDLE, staticphpTally, type Census, type TallyStep } from './census-tally';
+import { addStep, IDLE, type Census, type TallyStep } from './census-tally';
 
-function step(overrides: Partial<CensusStep>): TallyStep {
-  return staticphpTally({ cursor: '7', done: false, keys: 0, jobs: 0, uniques: 0, structural: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize: 10_000, ...overrides });
+/** A step of StaticPHP's census, its three kinds of keys as tallies. */
+function step({ jobs = 0, uniques = 0, structural = 0, ...overrides }: Partial<TallyStep> & { jobs?: number; uniques?: number; structural?: number }): TallyStep {
+  return {
+    done: false, keys: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize: 10_000,
+    tallies: { 'Job hashes': jobs, 'Unique keys': uniques, 'Queue structures': structural },
+    ...overrides,
+  };
 }
 
 const stranger = (index: number) => ({ key: `p:odd:${index}`, raw: null, type: 'string' });
@@ -25,7 +29,7 @@ describe('addStep', () => {
     let census = once;
     for (let i = 0; i < 20; i++) census = addStep(census, step({}));
     expect(census.progress).toBe(0.99);
-    expect(addStep(census, step({ done: true, cursor: '0' }))).toMatchObject({ state: 'done', progress: 1 });
+    expect(addStep(census, step({ done: true }))).toMatchObject({ state: 'done', progress: 1 });
   });
 
   it('counts a census of several patterns as that many walks of the database, and sums a layout’s own tallies', () => {

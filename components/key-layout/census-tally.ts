@@ -1,6 +1,6 @@
-import { CENSUS_LIST_CAP, type CensusStep } from '@/lib/queries/key-layout';
+import { CENSUS_LIST_CAP } from '@/lib/queries/key-layout';
 
-/** Keys SCAN looks at per step (CENSUS_SCAN_COUNT and TABLE_CENSUS_SCAN_KEYS on the server), for the rough progress figure. */
+/** Keys SCAN looks at per step (TABLE_CENSUS_SCAN_KEYS on the server), for the rough progress figure. */
 const SCAN_COUNT_PER_STEP = 1000;
 
 /** A key the census lists: its name as text, and `raw` (base64url) where the name is not UTF-8 and can be opened. */
@@ -47,11 +47,6 @@ export const IDLE: Census = {
   state: 'idle', error: null, steps: 0, keys: 0, tallies: {},
   wrongType: [], wrongTypeCount: 0, strangers: [], strangerCount: 0, dbSize: 0, progress: 0,
 };
-
-/** StaticPHP's census step with its three kinds of keys as tallies. */
-export function staticphpTally(step: CensusStep): TallyStep {
-  return { ...step, tallies: { 'Job hashes': step.jobs, 'Unique keys': step.uniques, 'Queue structures': step.structural } };
-}
 
 /** The census after one more step: counts summed, lists kept to CENSUS_LIST_CAP, progress estimated. */
 export function addStep(census: Census, step: TallyStep): Census {

@@ -14,8 +14,6 @@ export interface DashboardKeys {
   readonly audit: string;
   /** hash: session id → the open session's role, name and expiry (lib/auth/session-store.ts) */
   readonly sessions: string;
-  /** string: the state of one doctor check between its steps, with an expiry (lib/dashboard/doctor-runs.ts) */
-  doctorRun(id: string): string;
   /** hash: one layout doctor check of one connection, its state and the findings it kept, with an expiry (lib/dashboard/layout-doctor-runs.ts) */
   layoutDoctorRun(connection: string, id: string): string;
 }
@@ -25,7 +23,6 @@ export function dashboardKeys(prefix: string): DashboardKeys {
     prefix,
     audit: `${prefix}audit`,
     sessions: `${prefix}sessions`,
-    doctorRun: (id) => `${prefix}doctor:${id}`,
     layoutDoctorRun: (connection, id) => `${prefix}layout-doctor:${connection}:${id}`,
   };
 }

@@ -20,6 +20,8 @@ export interface ShownFinding {
   title: string;
   severity: Severity;
   subject: string;
+  /** the job the finding is named by, where the layout's doctor names findings by their job (LayoutDoctor.namesJobs): the page calls it "job N" and links the job */
+  job?: number;
   explanation: string;
   /** what the repair would change, or why there is none */
   repairDescription: string;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isAbsent } from '../layouts/adapter';
 import { testMarkoFactory } from '../layouts/marko/test-layout';
 import { yii2LayoutDoctor } from '../layouts/yii2/doctor';
+import { staticphpLayout } from '../layouts/staticphp/layout';
 import { openFixtureChannel } from '../layouts/yii2/test-drivers';
 import { testQueueFactory } from '../queue/test-redis';
 import { dashboardKeys } from './keys';
@@ -45,6 +46,8 @@ describe('layout doctor runs', () => {
       const [orphan] = findings;
       expect(orphan).toMatchObject({ severity: 'warning', title: 'Messages no index holds', repairable: true });
       expect(orphan).not.toHaveProperty('repair');
+      // yii2's findings are named by their subject ("queue.messages 7"), not by their job.
+      expect(orphan).not.toHaveProperty('job');
       const key = setup.keys.layoutDoctorRun('yii2-stock', run);
       expect(await setup.queue.redis.ttl(key)).toBeGreaterThan(LAYOUT_CHECK_SECONDS - 5);
 
@@ -101,5 +104,35 @@ describe('layout doctor runs', () => {
     const { outcomes } = await repairLayoutFindings(queue, doctor, dashboard, 'marko', step.run, [found[0]!.id]);
     expect(outcomes).toEqual([{ id: found[0]!.id, outcome: 'repaired' }]);
     expect(await queue.redis.zscore(keys.failedIndex, 'ghost')).toBeNull();
+  });
+
+  it('runs StaticPHP’s check the same way: its progress, its findings named by their job, and a check it does not know refused', async () => {
+    const queue = await openQueue();
+    const doctor = staticphpLayout(queue).doctor;
+    if (isAbsent(doctor)) throw new Error(doctor.absent);
+    const keys = dashboardKeys(`${queue.keys.prefix}ql:`);
+    await queue.redis.sadd(queue.keys.queues, 'mail');
+    await queue.redis.zadd(queue.keys.levels('mail'), 0, '5');
+    const broken = await queue.push('reports', 'r', {});
+    await queue.redis.hset(queue.keys.job(broken), 'payload', '{not json');
+
+    let step = await stepLayoutCheck(queue, doctor, keys, 'default', null);
+    const { run } = step;
+    const found = [...step.findings];
+    expect(await queue.redis.ttl(keys.layoutDoctorRun('default', run))).toBeGreaterThan(LAYOUT_CHECK_SECONDS - 5);
+    while (!step.done) {
+      step = await stepLayoutCheck(queue, doctor, keys, 'default', run);
+      expect(step.run).toBe(run);
+      found.push(...step.findings);
+    }
+    expect(step.progress).toMatch(/^Checked \d+ keys and entries$/);
+    expect(found.find(({ kind }) => kind === 'level-without-stream')).not.toHaveProperty('job');
+    const payload = found.find(({ kind }) => kind === 'invalid-payload')!;
+    expect(payload).toMatchObject({ job: broken, title: 'Payloads that are not JSON', repairable: true });
+    expect((await repairLayoutFindings(queue, doctor, keys, 'default', run, [payload.id])).outcomes).toEqual([{ id: payload.id, outcome: 'repaired' }]);
+    expect(await queue.redis.zscore(queue.keys.failed, String(broken))).not.toBeNull();
+
+    await expect(stepLayoutCheck(queue, doctor, keys, 'default', 'a'.repeat(24))).rejects.toMatchObject({ invalidRequest: true, message: expect.stringMatching(/run the check again/) });
+    await expect(stepLayoutCheck(queue, doctor, keys, 'default', '../../etc')).rejects.toMatchObject({ invalidRequest: true });
   });
 });

@@ -40,6 +40,7 @@ function shown(doctor: LayoutDoctor, finding: LayoutFinding, id: string): ShownF
     title: doctor.kinds[finding.kind]?.title ?? finding.kind,
     severity: finding.severity,
     subject: finding.subject,
+    ...(doctor.namesJobs && finding.jobId !== undefined ? { job: finding.jobId } : {}),
     explanation: finding.explanation,
     repairDescription: finding.repairDescription,
     repairable,

@@ -1,114 +1,13 @@
 import { QueueError } from '../queue/errors';
 import { execPipeline, settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { isScanCursor, patternUnder, scanStepBuffers } from '../queue/scan-keys';
+import { isScanCursor } from '../queue/scan-keys';
 import { isStreamId } from '../queue/stream-ids';
 import { bytesToText, toDisplayValue, type DisplayValue } from './display-text';
 
 /** A Redis TYPE reply: `none` when the key does not exist. */
 export type RedisType = 'string' | 'list' | 'set' | 'zset' | 'hash' | 'stream' | 'none' | (string & {});
 
-/** What a structural key is in the spec's key table. */
-export type KeyRole = 'queues' | 'seq' | 'failed' | 'levels' | 'delayed' | 'stream';
-
-const EXPECTED_TYPE: Record<KeyRole, RedisType> = {
-  queues: 'set',
-  seq: 'string',
-  failed: 'zset',
-  levels: 'zset',
-  delayed: 'zset',
-  stream: 'stream',
-};
-
-export interface GroupView {
-  /** entries delivered to a worker and not acknowledged */
-  pending: number;
-  lastDeliveredId: string;
-}
-
-export interface LayoutKeyView {
-  key: string;
-  role: KeyRole;
-  /** the queue a per-queue key belongs to */
-  queue?: string;
-  /** the priority level of a stream */
-  level?: string;
-  expectedType: RedisType;
-  type: RedisType;
-  /** the key exists with a type the driver would not write there */
-  mismatch: boolean;
-  /** XLEN, ZCARD, SCARD, HLEN, LLEN or STRLEN, by the key's actual type; null when it does not exist */
-  size: number | null;
-  /** MEMORY USAGE in bytes (sampled); null when it does not exist */
-  memoryBytes: number | null;
-  /** seconds to live; null when the key has no TTL or does not exist. The driver never sets one. */
-  ttlSeconds: number | null;
-  /** streams only: the consumer group, null when no reserve has created it yet */
-  group?: GroupView | null;
-  /** why part of this key could not be read */
-  error?: string;
-}
-
-export interface KeyLayout {
-  prefix: string;
-  group: string;
-  keys: LayoutKeyView[];
-  /** SCARD of the queues set */
-  queueCount: number;
-  /** how many queue names were read (at most the queue limit) */
-  queuesShown: number;
-  /** queues with more levels than the level limit: only their highest levels are listed */
-  levelsCut: string[];
-  /** counts of the flagged keys, for the page's summary */
-  mismatches: number;
-  withTtl: number;
-}
-
-/** Queue names read into the table; a larger queues set is listed in part and says so. */
-export const LAYOUT_QUEUE_LIMIT = 50;
-/** Streams listed per queue; the driver makes one per priority level in use, rarely more than a handful. */
-export const LAYOUT_LEVEL_LIMIT = 20;
-/** Keys per pipelined batch of TYPE/TTL/MEMORY USAGE and of size reads. */
-const BATCH = 200;
-
-interface GroupInfo {
-  name?: unknown;
-  pending?: unknown;
-  'last-delivered-id'?: unknown;
-}
-
-/** XINFO GROUPS replies a flat [name, value, …] list per group. */
-function groupNamed(reply: unknown, group: string): GroupView | null {
-  if (!Array.isArray(reply)) return null;
-  for (const flat of reply as unknown[]) {
-    if (!Array.isArray(flat)) continue;
-    const info: GroupInfo = Object.fromEntries(Array.from({ length: Math.floor(flat.length / 2) }, (_, i) => [String(flat[2 * i]), flat[2 * i + 1]]));
-    if (String(info.name) === group) return { pending: Number(info.pending ?? 0), lastDeliveredId: String(info['last-delivered-id'] ?? '') };
-  }
-  return null;
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
-}
-
-/** Reads up to `limit` queue names with SSCAN, a bounded step at a time; a queues key of another type reads as none. */
-async function readQueueNames(queue: RedisQueue, limit: number): Promise<{ names: string[]; count: number }> {
-  const [count] = (await execPipeline(queue.redis.pipeline().scard(queue.keys.queues), (error) => error.message.startsWith('WRONGTYPE'))) as [number | null];
-  if (count === null || count === 0) return { names: [], count: 0 };
-  const names = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, batch] = await queue.redis.sscan(queue.keys.queues, cursor, 'COUNT', 100);
-    for (const name of batch) if (names.size < limit) names.add(name);
-    cursor = next;
-  } while (cursor !== '0' && names.size < limit);
-  return { names: [...names].sort(), count };
-}
-
-/** The size command for a key of `type`; null for a type without one (none). */
 /** A key's facts as a keys page shows them: its type against the one expected, its memory and TTL; the size is read next, by the type. */
 export interface KeyFacts {
   type: RedisType;
@@ -142,6 +41,7 @@ export async function readKeyFacts(queue: RedisQueue, planned: readonly { key: s
   });
 }
 
+/** The size command for a key of `type`; null for a type without one (none). */
 export function sizeCommand(type: RedisType): string | null {
   switch (type) {
     case 'stream':
@@ -159,86 +59,6 @@ export function sizeCommand(type: RedisType): string | null {
     default:
       return null;
   }
-}
-
-/**
- * The spec's key table for the configured prefix, read live: `queues`,
- * `seq`, `failed`, and for each queue (the first LAYOUT_QUEUE_LIMIT names in
- * the queues set) its `levels` and `delayed` sorted sets and one stream per
- * level with its consumer group. Each key comes with its Redis type against
- * the one the driver writes, its size by its actual type, its memory and its
- * TTL. Reads only, in pipelined batches; never creates a group.
- */
-export function readKeyLayout(
-  queue: RedisQueue,
-  { queueLimit = LAYOUT_QUEUE_LIMIT, levelLimit = LAYOUT_LEVEL_LIMIT }: { queueLimit?: number; levelLimit?: number } = {},
-): Promise<KeyLayout> {
-  return queue.attempt(async () => {
-    const k = queue.keys;
-    const { names, count } = await readQueueNames(queue, queueLimit);
-
-    const levelReads = queue.redis.pipeline();
-    for (const name of names) levelReads.zrevrange(k.levels(name), 0, levelLimit - 1).zcard(k.levels(name));
-    // A levels key of another type is flagged in its own row; it lists no streams.
-    const levelReplies = names.length > 0 ? await execPipeline(levelReads, (error) => error.message.startsWith('WRONGTYPE')) : [];
-
-    const planned: Omit<LayoutKeyView, 'type' | 'mismatch' | 'size' | 'memoryBytes' | 'ttlSeconds'>[] = [
-      { key: k.queues, role: 'queues', expectedType: EXPECTED_TYPE.queues },
-      { key: k.seq, role: 'seq', expectedType: EXPECTED_TYPE.seq },
-      { key: k.failed, role: 'failed', expectedType: EXPECTED_TYPE.failed },
-    ];
-    const levelsCut: string[] = [];
-    for (const [index, name] of names.entries()) {
-      planned.push({ key: k.levels(name), role: 'levels', queue: name, expectedType: EXPECTED_TYPE.levels });
-      planned.push({ key: k.delayed(name), role: 'delayed', queue: name, expectedType: EXPECTED_TYPE.delayed });
-      const levels = (levelReplies[2 * index] as string[] | null) ?? [];
-      if (Number(levelReplies[2 * index + 1] ?? 0) > levels.length) levelsCut.push(name);
-      // Highest level first, the order reserve walks them.
-      for (const level of levels) {
-        planned.push({ key: k.stream(name, level), role: 'stream', queue: name, level, expectedType: EXPECTED_TYPE.stream });
-      }
-    }
-
-    const keys: LayoutKeyView[] = [];
-    for (const batch of chunks(planned, BATCH)) {
-      const facts = await readKeyFacts(queue, batch);
-      const views = batch.map((plan, index): LayoutKeyView => ({ ...plan, ...facts[index]! }));
-
-      const sizes = queue.redis.pipeline();
-      const asked: { view: LayoutKeyView; group: boolean }[] = [];
-      for (const view of views) {
-        const command = sizeCommand(view.type);
-        if (command) {
-          sizes.call(command, view.key);
-          asked.push({ view, group: false });
-        }
-        if (view.type === 'stream') {
-          sizes.xinfo('GROUPS', view.key);
-          asked.push({ view, group: true });
-        }
-      }
-      const sizeReplies = asked.length > 0 ? await settlePipeline(sizes) : [];
-      for (const [index, { view, group }] of asked.entries()) {
-        const reply = sizeReplies[index];
-        if (reply instanceof Error) view.error = reply.message;
-        else if (group) view.group = groupNamed(reply, queue.settings.group);
-        else view.size = Number(reply);
-      }
-      for (const view of views) if (view.role === 'stream' && view.type !== 'stream') view.group = null;
-      keys.push(...views);
-    }
-
-    return {
-      prefix: k.prefix,
-      group: queue.settings.group,
-      keys,
-      queueCount: count,
-      queuesShown: names.length,
-      levelsCut,
-      mismatches: keys.filter((view) => view.mismatch).length,
-      withTtl: keys.filter((view) => view.ttlSeconds !== null).length,
-    };
-  });
 }
 
 // ---------------------------------------------------------------------------
@@ -401,97 +221,5 @@ export function readKeyContentsWhere(
       default:
         return { ...base, type: 'other', redisType: type, next: null, size };
     }
-  });
-}
-
-// ---------------------------------------------------------------------------
-// The census: every key under the prefix, one bounded SCAN step per call.
-
-/** Keys SCAN is asked to look at per census step, in commands of SCAN_COUNT. */
-export const CENSUS_SCAN_COUNT = 1000;
-/** Strangers one step reports by name; the rest are only counted. */
-export const CENSUS_STRANGERS_PER_STEP = 200;
-
-/**
- * The spec's key list, after the prefix. Queue names are free text (a colon
- * or a newline included: dot-all), so the per-queue patterns take anything
- * between `q:` and the suffix; job ids are the counter's whole numbers.
- */
-export const SPEC_KEY_PATTERNS: readonly { pattern: RegExp; type: RedisType; kind: 'job' | 'unique' | 'structural' }[] = [
-  { pattern: /^j:[1-9]\d*$/, type: 'hash', kind: 'job' },
-  { pattern: /^q:.+:s:-?\d+$/s, type: 'stream', kind: 'structural' },
-  { pattern: /^q:.+:levels$/s, type: 'zset', kind: 'structural' },
-  { pattern: /^q:.+:delayed$/s, type: 'zset', kind: 'structural' },
-  { pattern: /^u:.+$/s, type: 'string', kind: 'unique' },
-  { pattern: /^failed$/, type: 'zset', kind: 'structural' },
-  { pattern: /^queues$/, type: 'set', kind: 'structural' },
-  { pattern: /^seq$/, type: 'string', kind: 'structural' },
-];
-
-export interface CensusKey extends KeyAddress {
-  type: RedisType;
-}
-
-export interface CensusStep {
-  /** the cursor to send next; '0' when the scan is complete */
-  cursor: string;
-  done: boolean;
-  /** keys under the prefix this step returned */
-  keys: number;
-  /** `j:{id}` keys that are hashes */
-  jobs: number;
-  /** `u:{key}` keys that are strings */
-  uniques: number;
-  /** other keys of the spec's list with the right type */
-  structural: number;
-  /** keys named like the spec's list but of another type (the first CENSUS_STRANGERS_PER_STEP) */
-  wrongType: CensusKey[];
-  /** how many keys the driver never creates this step found */
-  strangerCount: number;
-  /** the first CENSUS_STRANGERS_PER_STEP of them, with their types */
-  strangers: CensusKey[];
-  /** DBSIZE: every key of the database, the prefix's and others', for a rough progress figure */
-  dbSize: number;
-}
-
-/** Which entry of the spec's list a key (after the prefix) is, if any. */
-export function specKeyOf(rest: string) {
-  return SPEC_KEY_PATTERNS.find(({ pattern }) => pattern.test(rest)) ?? null;
-}
-
-/**
- * One step of the census: `SCAN cursor MATCH {prefix}* COUNT 250` over
- * about `count` keys (scanStep) and one pipelined TYPE per key it returned,
- * so each call is short however large the database. The caller sends the returned cursor back until `done`.
- */
-export function censusStep(queue: RedisQueue, cursor: string, count = CENSUS_SCAN_COUNT): Promise<CensusStep> {
-  return queue.attempt(async () => {
-    const from = scanCursorFrom(cursor === '0' ? '' : cursor);
-    const prefix = queue.keys.prefix;
-    const pattern = patternUnder(prefix);
-    // SCAN and DBSIZE see one server: in a cluster, the master holding the layout.
-    const node = queue.nodeHoldingKeys();
-    const [{ cursor: next, found }, dbSize] = await Promise.all([scanStepBuffers(node, from, pattern, count), node.dbsize()]);
-    // SCAN may return a key twice across steps; the census counts what it is shown.
-    const types = found.length > 0 ? await settlePipeline(found.reduce((pipeline, key) => pipeline.type(key), queue.redis.pipeline())) : [];
-    const step: CensusStep = { cursor: next, done: next === '0', keys: found.length, jobs: 0, uniques: 0, structural: 0, wrongType: [], strangerCount: 0, strangers: [], dbSize };
-    const prefixBytes = Buffer.byteLength(prefix, 'utf8');
-    for (const [index, name] of found.entries()) {
-      const reply = types[index];
-      const type = typeof reply === 'string' ? reply : 'none';
-      // Deleted between SCAN and TYPE (a job completing): nothing to count.
-      if (type === 'none') continue;
-      const spec = specKeyOf(bytesToText(name.subarray(prefixBytes)));
-      if (spec === null) {
-        step.strangerCount += 1;
-        if (step.strangers.length < CENSUS_STRANGERS_PER_STEP) step.strangers.push({ ...keyAddressOf(name), type });
-      } else if (spec.type !== type) {
-        if (step.wrongType.length < CENSUS_STRANGERS_PER_STEP) step.wrongType.push({ ...keyAddressOf(name), type });
-      }
-      else if (spec.kind === 'job') step.jobs += 1;
-      else if (spec.kind === 'unique') step.uniques += 1;
-      else step.structural += 1;
-    }
-    return step;
   });
 }

@@ -156,8 +156,6 @@ export interface QueueLayout {
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */
   readonly doctor: LayoutDoctor | Absent;
-  /** the doctor page's check, run in steps with its state kept in Redis, and its repairs */
-  readonly steppedDoctor: RedisQueue | Absent;
   /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
   readonly queueDetail: RedisQueue | Absent;
   /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
@@ -166,8 +164,6 @@ export interface QueueLayout {
   readonly delayedTimeline: RedisQueue | Absent;
   /** one job's fields and where it is now */
   readonly jobDetail: RedisQueue | Absent;
-  /** the Redis keys behind the queues, with their types and sizes, and a census of the database */
-  readonly keyLayout: RedisQueue | Absent;
   /*
    * The same pages in shapes of lib/layouts/pages.ts that any layout can
    * fill; a page shows these when the StaticPHP-shaped member above is absent.
@@ -184,7 +180,7 @@ export interface QueueLayout {
   readonly lineRepairs: LineRepairs | Absent;
   /** the failed jobs page's reads, for every layout that keeps failed jobs (failedJobs retries and forgets them) */
   readonly failedPages: FailedPagesReader | Absent;
-  /** the keys page's table with rows any layout fills (types, sizes, memory, TTL, what each holds) and its census */
+  /** the keys page's table with rows any layout fills (types, sizes, memory, TTL, what each holds; a stream's consumer group where the layout reads with one) and its census */
   readonly keyTable: KeyTableReader | Absent;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { bytesToText } from '../inspect/display-text';
-import { isUnderPrefix, KEY_NAME_LIMIT, readKeyContentsWhere, readKeyFacts, sizeCommand } from '../inspect/key-layout';
+import { isUnderPrefix, KEY_NAME_LIMIT, keyAddressOf, readKeyContentsWhere, readKeyFacts, sizeCommand } from '../inspect/key-layout';
 import { nodeServingPrefix } from '../queue/client';
 import { QueueError } from '../queue/errors';
 import { settlePipeline } from '../queue/pipeline';
@@ -75,32 +75,38 @@ function parseCursor(cursor: string, scopes: number): { scope: number; scan: str
 
 /**
  * One census step: one bounded SCAN step (SCAN … MATCH {prefix}* COUNT 250,
- * about TABLE_CENSUS_SCAN_KEYS keys) of one scope and a pipelined TYPE of
+ * about `scanKeys` keys, TABLE_CENSUS_SCAN_KEYS unless told) of one scope and a pipelined TYPE of
  * each key it returned, the keys counted by what they are. The caller sends
  * the returned cursor back until `done`; the scopes are walked in turn.
  */
-export async function tableCensusStep(connection: RedisQueue, scopes: readonly CensusScope[], cursor: string, tallyOrder: readonly string[]): Promise<LayoutCensusStep> {
+export async function tableCensusStep(
+  connection: RedisQueue,
+  scopes: readonly CensusScope[],
+  cursor: string,
+  tallyOrder: readonly string[],
+  scanKeys = TABLE_CENSUS_SCAN_KEYS,
+): Promise<LayoutCensusStep> {
   const at = parseCursor(cursor, scopes.length);
   return connection.attempt(async () => {
     const scope = scopes[at.scope]!;
     const node = nodeServingPrefix(connection.redis, scope.prefix);
-    const [{ cursor: next, found }, dbSize] = await Promise.all([scanStepBuffers(node, at.scan, patternUnder(scope.prefix), TABLE_CENSUS_SCAN_KEYS), node.dbsize()]);
+    const [{ cursor: next, found }, dbSize] = await Promise.all([scanStepBuffers(node, at.scan, patternUnder(scope.prefix), scanKeys), node.dbsize()]);
     const types = found.length > 0 ? await settlePipeline(found.reduce((pipeline, key) => pipeline.type(key), node.pipeline())) : [];
     const tallies: Record<string, number> = Object.fromEntries(tallyOrder.map((label) => [label, 0]));
     const step: LayoutCensusStep = { cursor: '0', done: false, keys: found.length, tallies, wrongType: [], strangerCount: 0, strangers: [], dbSize, walks: scopes.length };
-    const name = (key: string, type: KeyType): NamedKey => ({ key, type });
     found.forEach((bytes, index) => {
       const reply = types[index];
       const type = typeof reply === 'string' ? reply : 'none';
       // Deleted between SCAN and TYPE (a job finishing): nothing to count.
       if (type === 'none') return;
-      const key = bytesToText(bytes);
-      const verdict = scope.judge(key, type);
+      const address = keyAddressOf(bytes);
+      const named: NamedKey = { key: address.key, type, ...(address.raw !== null ? { raw: address.raw } : {}) };
+      const verdict = scope.judge(address.key, type);
       if (verdict === null) {
         step.strangerCount += 1;
-        if (step.strangers.length < TABLE_CENSUS_NAMED_PER_STEP) step.strangers.push(name(key, type));
+        if (step.strangers.length < TABLE_CENSUS_NAMED_PER_STEP) step.strangers.push(named);
       } else if ('wrongType' in verdict) {
-        if (step.wrongType.length < TABLE_CENSUS_NAMED_PER_STEP) step.wrongType.push(name(key, type));
+        if (step.wrongType.length < TABLE_CENSUS_NAMED_PER_STEP) step.wrongType.push(named);
       } else tallies[verdict.tally] = (tallies[verdict.tally] ?? 0) + 1;
     });
     const last = at.scope + 1 >= scopes.length;

@@ -25,6 +25,12 @@ export interface CheckStep<State = unknown> {
 export interface LayoutDoctor {
   /** each finding kind's severity and title, for grouping a page's findings */
   readonly kinds: Readonly<Record<string, { severity: Severity; title: string }>>;
+  /**
+   * A finding that concerns a job is named by it ("job 5") and links to the
+   * job's page (StaticPHP's, whose subjects are the job's keys); left out
+   * where a finding is named by its subject (yii2's "channel.messages 5").
+   */
+  readonly namesJobs?: true;
   /** the whole check in bounded steps; `onProgress` gets a line after each */
   check(onProgress?: (progress: string) => void): Promise<LayoutFinding[]>;
   /** the whole check, then every repair its findings propose */
@@ -44,6 +50,8 @@ export interface LayoutDoctor {
 /** What a layout gives layoutDoctor: its stepped check and its repairs, in its own finding, repair and state types. */
 export interface LayoutCheck<F extends LayoutFinding, State> {
   kinds: Readonly<Record<F['kind'], { severity: Severity; title: string }>>;
+  /** see LayoutDoctor.namesJobs */
+  namesJobs?: true;
   start(): State;
   step(state: State): Promise<{ state: State; findings: F[]; done: boolean; progress: string }>;
   apply(repairs: NonNullable<F['repair']>[]): Promise<boolean[]>;
@@ -79,6 +87,7 @@ export function layoutDoctor<F extends LayoutFinding, State>(layout: LayoutCheck
   }
   return {
     kinds: layout.kinds,
+    ...(layout.namesJobs ? { namesJobs: true as const } : {}),
     check,
     async checkAndRepair(onProgress) {
       return repair(await check(onProgress));

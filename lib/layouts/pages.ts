@@ -292,6 +292,15 @@ export interface KeyRow {
   ttlWrong: boolean;
   /** why part of this key could not be read */
   error?: string;
+  /** a stream read by a consumer group (StaticPHP's): the group's state, null when no reserve has created it yet; left out for any other key */
+  group?: ConsumerGroup | null;
+}
+
+/** A stream's consumer group as the keys page shows it. */
+export interface ConsumerGroup {
+  /** entries delivered to a worker and not acknowledged */
+  pending: number;
+  lastDeliveredId: string;
 }
 
 /** A layout's keys as the keys page shows them. */
@@ -307,12 +316,16 @@ export interface KeyTable {
   ttlWrong: number;
   /** what the census walks and counts, in words */
   censusScope: string;
+  /** the consumer group the layout's workers read its streams with (StaticPHP's); the page shows each stream's group in a column of its own */
+  consumerGroup?: string;
 }
 
 /** A key the census names, with its type (the text of the key; names that are not UTF-8 show `\xNN`). */
 export interface NamedKey {
   key: string;
   type: KeyType;
+  /** the name's bytes in base64url when it is not UTF-8, so that the key can still be opened; null when the text is the name */
+  raw?: string | null;
 }
 
 /**

@@ -41,7 +41,6 @@ export const queryKeys = {
   layout: {
     all: ['layout'] as const,
     table: ['layout', 'table'] as const,
-    keyTable: ['layout', 'key-table'] as const,
     contents: (key: string, cursor: string) => ['layout', 'contents', key, cursor] as const,
   },
 };

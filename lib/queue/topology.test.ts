@@ -5,7 +5,8 @@ import { readDelayedTimeline } from '../inspect/delayed-timeline';
 import { runDoctor } from '../inspect/doctor';
 import { readFailedPage, searchFailed } from '../inspect/failed';
 import { readJobDetail } from '../inspect/job-detail';
-import { censusStep, readKeyContents, readKeyLayout } from '../inspect/key-layout';
+import { readKeyContents } from '../inspect/key-layout';
+import { staticphpKeyTable } from '../layouts/staticphp/key-table';
 import { readQueueDetail } from '../inspect/queue-detail';
 import { readReservations } from '../inspect/reservations';
 import { readServerInfo } from '../inspect/server-info';
@@ -211,16 +212,16 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
     const census = { jobs: 0, uniques: 0, structural: 0, strangers: [] as string[] };
     do {
       // Small steps over a table Redis may still be rehashing could return a key twice (SCAN allows it); 100 covers these keys in one.
-      const step = await censusStep(queue, cursor, 100);
-      census.jobs += step.jobs;
-      census.uniques += step.uniques;
-      census.structural += step.structural;
+      const step = await staticphpKeyTable(queue, { censusScanKeys: 100 }).censusStep(cursor);
+      census.jobs += step.tallies['Job hashes'] ?? 0;
+      census.uniques += step.tallies['Unique keys'] ?? 0;
+      census.structural += step.tallies['Queue structures'] ?? 0;
       census.strangers.push(...step.strangers.map(({ key }) => key));
       cursor = step.cursor;
     } while (cursor !== '0');
     // j:1 and j:2; u:k; seq, queues, levels, the level-0 stream (not delayed: nothing was).
     expect(census).toEqual({ jobs: 2, uniques: 1, structural: 4, strangers: [`${prefix}left-behind`] });
-    expect((await readKeyLayout(queue)).keys.map(({ key }) => key)).toContain(queue.keys.stream('mail', 0));
+    expect((await staticphpKeyTable(queue).read()).keys.map(({ key }) => key)).toContain(queue.keys.stream('mail', 0));
   });
 
   it('serves every reader and repair of the dashboard from the cluster', async () => {

@@ -21,8 +21,7 @@ interface Props {
 export default async function KeyContentsPage({ searchParams }: Props) {
   const params = keyContentsParams.safeParse(await searchParams);
   if (!params.success) return <NotAKeyAddress />;
-  // StaticPHP's keys, or those of the table any layout fills.
-  const lacks = (await absentCapability('keyLayout')) === null ? null : await absentCapability('keyTable');
+  const lacks = await absentCapability('keyTable');
   if (lacks !== null) return <LayoutLacks title={'Key contents'} sentence={lacks} />;
   const { name, raw, cursor } = params.data;
   const address = raw === undefined ? { key: name!, raw: null } : keyAddressOf(Buffer.from(raw, 'base64url'));

@@ -10,6 +10,7 @@ import type { QueueLayout, ThroughputSource } from '../adapter';
 import { absentMembers, LAYOUT_TITLES } from '../adapter';
 import { layoutDoctor } from '../layout-doctor';
 import { STATICPHP_ABSENT } from './absent';
+import { staticphpKeyTable } from './key-table';
 import { staticphpLineRepairs } from './line-repairs';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
@@ -47,6 +48,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     runner: queue,
     doctor: layoutDoctor({
       kinds: FINDING_KINDS,
+      namesJobs: true,
       start: startDoctor,
       step: async (state) => {
         const step = await doctorStep(queue, state);
@@ -54,13 +56,12 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       },
       apply: (repairs) => applyRepairs(queue, repairs),
     }),
-    steppedDoctor: queue,
     queueDetail: queue,
     reservations: queue,
     delayedTimeline: queue,
     jobDetail: queue,
-    keyLayout: queue,
     ...absentMembers(STATICPHP_ABSENT),
+    keyTable: staticphpKeyTable(queue),
     lineRepairs: staticphpLineRepairs(queue),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),

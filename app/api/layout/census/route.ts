@@ -6,6 +6,6 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(request: NextRequest): Promise<Response> {
   const params = censusParams.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-  if (!params.success) return apiBadRequest('cursor must be a SCAN cursor: a whole number below 2^64');
+  if (!params.success) return apiBadRequest('cursor must be a census cursor the previous step gave');
   return apiResponse(await readCensusStep(params.data.cursor));
 }

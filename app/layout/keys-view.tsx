@@ -1,16 +1,32 @@
 'use client';
 
 import { CensusPanel } from '@/components/key-layout/census-panel';
-import { LayoutTable } from '@/components/key-layout/layout-table';
+import { LayoutTable, type TableKey } from '@/components/key-layout/layout-table';
 import type { CensusSource } from '@/components/key-layout/use-census';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { formatCount } from '@/components/ui/format-count';
 import { Section } from '@/components/ui/section';
-import { keyTableQuery, tableCensusStepPath, type KeyTable, type LayoutCensusStep } from '@/lib/queries/key-layout';
+import { Absent } from '@/components/ui/table';
+import { censusStepPath, keyTableQuery, type KeyRow, type KeyTable, type LayoutCensusStep } from '@/lib/queries/key-layout';
 
 const TABLE = 'Queue keys';
-const CENSUS: CensusSource<LayoutCensusStep> = { path: tableCensusStepPath, tally: (step) => step };
+const CENSUS: CensusSource<LayoutCensusStep> = { path: censusStepPath, tally: (step) => step };
+
+/** A stream's consumer group, where the layout reads its streams with one (StaticPHP). */
+function GroupCell({ row }: { row: KeyRow }) {
+  if (row.group === undefined) return <Absent label="not a stream" />;
+  if (row.group === null) return <span className="text-zinc-500 dark:text-zinc-400">Not created yet</span>;
+  return (
+    <>
+      {formatCount(row.group.pending)} pending, last delivered <span className="font-mono text-xs">{row.group.lastDeliveredId}</span>
+    </>
+  );
+}
+
+function tableKeyOf(row: KeyRow, groups: boolean): TableKey {
+  return { ...row, linked: row.type !== 'none', ...(groups ? { extra: <GroupCell row={row} /> } : {}) };
+}
 
 function Summary({ table }: { table: KeyTable }) {
   const flagged = [
@@ -30,10 +46,14 @@ function Summary({ table }: { table: KeyTable }) {
   );
 }
 
-/** `/layout` for a layout without StaticPHP's page (yii2, marko): the layout's key table, live, and its census on demand. */
-export function KeyTableView() {
+/**
+ * `/layout`: the layout's key table, live (with each stream's consumer group
+ * where the layout reads with one), and its census on demand.
+ */
+export function KeysView() {
   const view = useLiveQuery(keyTableQuery());
   const table = view.data;
+  const groups = table?.consumerGroup !== undefined;
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">Keys</h1>
@@ -47,7 +67,7 @@ export function KeyTableView() {
             {table.keys.length === 0 ? (
               <p className="text-sm text-zinc-600 dark:text-zinc-400">No queue has keys yet: the layout’s queues are found by their keys, and an empty queue has none.</p>
             ) : (
-              <LayoutTable label={TABLE} keys={table.keys.map((row) => ({ ...row, linked: row.type !== 'none' }))} />
+              <LayoutTable label={TABLE} keys={table.keys.map((row) => tableKeyOf(row, groups))} {...(groups ? { extraColumn: 'Consumer group' } : {})} />
             )}
           </>
         )}
