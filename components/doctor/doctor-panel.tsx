@@ -10,7 +10,7 @@ import { useToast } from '@/components/ui/toaster';
 import { LAYOUT_REPAIRS_PER_CALL, type RepairOutcome, type ShownFinding } from '@/lib/dashboard/layout-check-shapes';
 import type { Severity } from '@/lib/inspect/doctor-kinds';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import { plural } from './finding-look';
+import { plural } from '@/components/ui/format-count';
 import { FindingGroup, NoFindingsLeft, RepairConfirmation, type FindingRowView } from './findings-view';
 import { useSteppedCheck } from './use-doctor-check';
 

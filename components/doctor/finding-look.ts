@@ -6,7 +6,3 @@ export const SEVERITY_LOOK: Record<Severity, string> = {
   warning: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100',
   info: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200',
 };
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}

@@ -5,7 +5,8 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Section } from '@/components/ui/section';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { Severity } from '@/lib/inspect/doctor-kinds';
-import { plural, SEVERITY_LOOK } from './finding-look';
+import { plural } from '@/components/ui/format-count';
+import { SEVERITY_LOOK } from './finding-look';
 
 /** Repairs a confirmation lists by name before it says "and N more". */
 const LISTED = 8;

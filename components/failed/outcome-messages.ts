@@ -1,8 +1,6 @@
 /** The toasts' wording for retry and forget outcomes. */
 
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
-}
+import { plural } from '@/components/ui/format-count';
 
 function wasOrWere(count: number): string {
   return plural(count, 'was', 'were');

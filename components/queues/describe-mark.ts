@@ -1,5 +1,5 @@
 import type { Route } from 'next';
-import { formatCount } from '@/components/ui/format-count';
+import { formatCount, plural } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
 import { formatRelative, formatUtc } from '@/components/ui/format-moment';
 import type { QueueMark } from '@/lib/dashboard/marks';
@@ -14,9 +14,6 @@ export interface MarkView {
   action: string;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
 
 /** What a mark says, in the dashboard's units and clock (UTC, measured against the server's `now`). */
 export function describeMark(queue: string, mark: QueueMark, now: number): MarkView {

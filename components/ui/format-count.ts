@@ -4,3 +4,8 @@ const counts = new Intl.NumberFormat('en');
 export function formatCount(value: number): string {
   return counts.format(value);
 }
+
+/** A count and its noun, singular for exactly one: "1 job", "1,234 jobs". */
+export function plural(value: number, one: string, many = `${one}s`): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
