@@ -1,8 +1,10 @@
 import type { DoctorRepair } from '../queue/doctor-repairs';
-import { settlePipeline } from '../queue/pipeline';
+import { settledPipelines, settlePipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
+import { isJson } from '../queue/job';
 import { levelOf } from '../queue/keys';
 import { patternUnder, scanStep } from '../queue/scan-keys';
+import { exactJobId } from '../shapes/job-ids';
 import { bytesToText } from './display-text';
 import { FINDING_KINDS, findingId, startDoctor, type DoctorState, type Finding, type FindingKind, type Phase, type QueueInfo } from './doctor-kinds';
 
@@ -20,27 +22,6 @@ export const DOCTOR_BATCH = 1000;
 const QUEUE_BATCH = 100;
 /** Levels read per queue; a queue with more is reported only up to these. */
 const MAX_LEVELS = 100;
-/** Commands per pipeline. */
-const PIPELINE_CHUNK = 250;
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function pipelined(queue: RedisQueue, build: (pipeline: ReturnType<RedisQueue['redis']['pipeline']>, index: number) => void, count: number): Promise<unknown[]> {
-  const replies: unknown[] = [];
-  for (let start = 0; start < count; start += PIPELINE_CHUNK) {
-    const pipeline = queue.redis.pipeline();
-    for (let index = start; index < Math.min(count, start + PIPELINE_CHUNK); index++) build(pipeline, index);
-    replies.push(...(await settlePipeline(pipeline)));
-  }
-  return replies;
-}
 
 function wrongType(key: string, expected: string, actual: string): Finding {
   return {
@@ -66,12 +47,6 @@ function finding(
   return { kind, severity: FINDING_KINDS[kind].severity, key, subject, explanation, repairDescription, repair, ...(jobId === undefined ? {} : { jobId }) };
 }
 
-/** A job id as a number when it is one the repairs can name exactly. */
-function jobIdOf(text: string | undefined): number | undefined {
-  const id = Number(text);
-  return text !== undefined && /^[1-9]\d*$/.test(text) && Number.isSafeInteger(id) ? id : undefined;
-}
-
 /**
  * One bounded step of the consistency check: a few pipelined round trips over
  * at most DOCTOR_BATCH keys or entries. Repeat with the returned state until
@@ -92,7 +67,7 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
     switch (state.phase) {
       case 'layout': {
         const expected: [string, string][] = [[keys.queues, 'set'], [keys.failed, 'zset'], [keys.seq, 'string']];
-        const types = (await pipelined(queue, (p, i) => p.type(expected[i]![0]), expected.length)) as string[];
+        const types = (await settledPipelines(queue.redis, expected.length, (p, i) => p.type(expected[i]![0]))) as string[];
         expected.forEach(([key, type], index) => {
           const actual = types[index]!;
           if (actual !== 'none' && actual !== type) findings.push(wrongType(key, type, actual));
@@ -112,17 +87,17 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
       case 'queues': {
         const [cursor, names] = await queue.redis.sscan(keys.queues, state.cursor, 'COUNT', QUEUE_BATCH);
         const fresh = names.filter((name) => !state.queues.some((known) => known.name === name));
-        const replies = await pipelined(queue, (p, i) => {
+        const replies = await settledPipelines(queue.redis, fresh.length, (p, i) => {
           const name = fresh[i]!;
           p.type(keys.levels(name)).type(keys.delayed(name));
-        }, fresh.length);
-        const levelReads = await pipelined(queue, (p, i) => {
+        });
+        const levelReads = await settledPipelines(queue.redis, fresh.length, (p, i) => {
           const name = fresh[i]!;
           if (replies[2 * i] === 'zset') p.zrange(keys.levels(name), 0, String(MAX_LEVELS - 1));
           else p.echo('');
           if (replies[2 * i + 1] === 'zset') p.zcard(keys.delayed(name));
           else p.echo('0');
-        }, fresh.length);
+        });
         const infos: QueueInfo[] = fresh.map((name, i) => {
           const levelsType = String(replies[2 * i]);
           const delayedType = String(replies[2 * i + 1]);
@@ -136,7 +111,7 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
           };
         });
         const streams = infos.flatMap((info) => info.levels.map((level) => ({ info, level, key: keys.stream(info.name, level) })));
-        const streamTypes = await pipelined(queue, (p, i) => p.type(streams[i]!.key), streams.length);
+        const streamTypes = await settledPipelines(queue.redis, streams.length, (p, i) => p.type(streams[i]!.key));
         const readable = new Set<string>();
         streams.forEach(({ info, level, key }, i) => {
           const type = String(streamTypes[i]);
@@ -183,11 +158,11 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
           const at = fields.indexOf('job');
           return at >= 0 && at % 2 === 0 ? (fields[at + 1] ?? '') : '';
         });
-        const types = await pipelined(queue, (p, i) => (ids[i] === '' ? p.echo('none') : p.type(keys.job(ids[i]!))), ids.length);
+        const types = await settledPipelines(queue.redis, ids.length, (p, i) => (ids[i] === '' ? p.echo('none') : p.type(keys.job(ids[i]!))));
         entries.forEach(([entry], i) => {
           if (types[i] === 'hash') return;
           findings.push(finding(
-            'tombstone-entry', { key: stream, inside: entry, jobId: jobIdOf(ids[i]) },
+            'tombstone-entry', { key: stream, inside: entry, jobId: exactJobId(ids[i]) },
             `Entry ${entry} of ${stream} carries job ${ids[i] || '(none)'}, whose hash is gone. A reserve would drop it; until then it counts as a job waiting.`,
             `Acknowledge and delete entry ${entry} from ${stream} (only if the job hash is still gone).`,
             { kind: 'drop-tombstone', queue: info.name, level, entry },
@@ -217,12 +192,12 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
         const delayedKey = keys.delayed(info.name);
         const offset = Number(state.cursor);
         const ids = await queue.redis.zrange(delayedKey, offset, String(offset + DOCTOR_BATCH - 1));
-        const types = await pipelined(queue, (p, i) => p.type(keys.job(ids[i]!)), ids.length);
+        const types = await settledPipelines(queue.redis, ids.length, (p, i) => p.type(keys.job(ids[i]!)));
         ids.forEach((text, i) => {
           // A job id whose hash is gone is the PHP driver's own state, not a
           // finding: a job parked by a reclaim and then finished by the worker
           // that still held it. The queue's next reserve drops it when due.
-          if (types[i] === 'hash' || jobIdOf(text) !== undefined) return;
+          if (types[i] === 'hash' || exactJobId(text) !== undefined) return;
           findings.push(finding(
             'dangling-delayed', { key: delayedKey, inside: text },
             `${delayedKey} holds ${text}, which is no job id: no driver writes one. The queue's next reserve drops it when it is due; until then it is counted as delayed.`,
@@ -247,10 +222,10 @@ export function doctorStep(queue: RedisQueue, previous: DoctorState): Promise<Do
         }
         const offset = Number(state.cursor);
         const ids = await queue.redis.zrange(keys.failed, offset, String(offset + DOCTOR_BATCH - 1));
-        const replies = await pipelined(queue, (p, i) => p.type(keys.job(ids[i]!)), ids.length);
+        const replies = await settledPipelines(queue.redis, ids.length, (p, i) => p.type(keys.job(ids[i]!)));
         ids.forEach((text, i) => {
           if (replies[i] === 'hash') return;
-          const id = jobIdOf(text);
+          const id = exactJobId(text);
           findings.push(finding(
             'dangling-failed', { key: keys.failed, inside: text, jobId: id },
             `Job ${text} is in ${keys.failed}, but its hash is gone: there is nothing to retry or read, only a count that is off by one.`,
@@ -319,13 +294,13 @@ async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[],
     return /^[1-9]\d*$/.test(text) && Number.isSafeInteger(id) ? [{ key, id }] : [];
   });
   for (const { id } of jobKeys) state.highestId = Math.max(state.highestId, id);
-  const types = await pipelined(queue, (p, i) => p.type(jobKeys[i]!.key), jobKeys.length);
+  const types = await settledPipelines(queue.redis, jobKeys.length, (p, i) => p.type(jobKeys[i]!.key));
   const hashes = jobKeys.filter(({ key }, i) => {
     const type = String(types[i]);
     if (type !== 'hash') findings.push(wrongType(key, 'hash', type));
     return type === 'hash';
   });
-  const fieldReplies = await pipelined(queue, (p, i) => p.hmget(hashes[i]!.key, ...JOB_READ_FIELDS).hgetBuffer(hashes[i]!.key, 'payload'), hashes.length);
+  const fieldReplies = await settledPipelines(queue.redis, hashes.length, (p, i) => p.hmget(hashes[i]!.key, ...JOB_READ_FIELDS).hgetBuffer(hashes[i]!.key, 'payload'));
   const jobs = hashes.map(({ key, id }, i) => {
     const values = Array.isArray(fieldReplies[2 * i]) ? (fieldReplies[2 * i] as (string | null)[]) : [];
     const payload = fieldReplies[2 * i + 1];
@@ -337,7 +312,7 @@ async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[],
     };
   });
   // Where each job is: in its stream (and handed to a worker or not), delayed, failed.
-  const where = await pipelined(queue, (p, i) => {
+  const where = await settledPipelines(queue.redis, jobs.length, (p, i) => {
     const job = jobs[i]!;
     p.zscore(keys.failed, String(job.id));
     if (job.queue === '') p.echo('').echo('').echo('');
@@ -346,7 +321,7 @@ async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[],
       if (job.entry === '') p.echo('').echo('');
       else p.xrange(job.stream, job.entry, job.entry, 'COUNT', 1).xpending(job.stream, settings.group, job.entry, job.entry, 1);
     }
-  }, jobs.length);
+  });
   jobs.forEach((job, i) => {
     const [failedScore, delayedScore, range, pending] = where.slice(4 * i, 4 * i + 4);
     const inFailed = typeof failedScore === 'string';
@@ -398,17 +373,17 @@ async function checkJobs(queue: RedisQueue, state: DoctorState, found: string[],
 
 async function checkUniqueKeys(queue: RedisQueue, found: string[], findings: Finding[]): Promise<void> {
   const { keys } = queue;
-  const types = await pipelined(queue, (p, i) => p.type(found[i]!), found.length);
+  const types = await settledPipelines(queue.redis, found.length, (p, i) => p.type(found[i]!));
   const strings = found.filter((key, i) => {
     const type = String(types[i]);
     if (type !== 'string') findings.push(wrongType(key, 'string', type));
     return type === 'string';
   });
-  const owners = await pipelined(queue, (p, i) => p.get(strings[i]!), strings.length);
-  const holders = await pipelined(queue, (p, i) => {
+  const owners = await settledPipelines(queue.redis, strings.length, (p, i) => p.get(strings[i]!));
+  const holders = await settledPipelines(queue.redis, strings.length, (p, i) => {
     const owner = typeof owners[i] === 'string' ? (owners[i] as string) : '';
     p.type(keys.job(owner)).hget(keys.job(owner), 'unique_key');
-  }, strings.length);
+  });
   strings.forEach((key, i) => {
     const owner = typeof owners[i] === 'string' ? (owners[i] as string) : '';
     const uniqueKey = key.slice(keys.prefix.length + 2);
@@ -416,7 +391,7 @@ async function checkUniqueKeys(queue: RedisQueue, found: string[], findings: Fin
     const held = holders[2 * i + 1];
     if (exists && held === uniqueKey) return;
     findings.push(finding(
-      'wrong-unique', { key, jobId: jobIdOf(owner) },
+      'wrong-unique', { key, jobId: exactJobId(owner) },
       exists
         ? `${key} says job ${owner} holds unique key "${uniqueKey}", but that job's unique_key is ${held ? `"${String(held)}"` : 'empty'}: pushes with this key collapse into a job that does not hold it.`
         : `${key} names job ${owner}, which is gone. A push treats it as free, but it stays until then.`,

@@ -122,3 +122,13 @@ export function toReservedJob(id: number, entry: string, fields: JobHash, reclai
     fields,
   };
 }
+
+/** Whether a payload is JSON at all: the PHP worker fails one that is not, whatever its handler. */
+export function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

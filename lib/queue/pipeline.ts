@@ -1,4 +1,5 @@
 import { ReplyError, type ChainableCommander } from 'ioredis';
+import type { QueueClient } from './client';
 
 /**
  * A pipeline's replies, with a command Redis refused (WRONGTYPE, NOGROUP…)
@@ -19,4 +20,22 @@ export async function execPipeline(pipeline: ChainableCommander, tolerate?: (err
     if (tolerate?.(reply)) return null;
     throw reply;
   });
+}
+
+/** Commands per round trip when a caller's items are many. */
+const PIPELINE_CHUNK = 250;
+
+/**
+ * `count` items' commands, built by `build` for each index, sent at most
+ * PIPELINE_CHUNK to a round trip, with their replies settled as
+ * settlePipeline does (a refusal in its item's place).
+ */
+export async function settledPipelines(client: QueueClient, count: number, build: (pipeline: ChainableCommander, index: number) => void): Promise<unknown[]> {
+  const replies: unknown[] = [];
+  for (let start = 0; start < count; start += PIPELINE_CHUNK) {
+    const pipeline = client.pipeline();
+    for (let index = start; index < Math.min(count, start + PIPELINE_CHUNK); index++) build(pipeline, index);
+    replies.push(...(await settlePipeline(pipeline)));
+  }
+  return replies;
 }

@@ -3,7 +3,7 @@ import type { QueueClient } from './client';
 import { type RedisSettings } from './config';
 import { parseUtcDateToSeconds } from './dates';
 import { QueueError, refusedCommand } from './errors';
-import { jobIdAsRead, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
+import { isJson, jobIdAsRead, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
 import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from './pipeline';
 import { assertScriptSucceeded } from './scripts';
@@ -504,15 +504,6 @@ export class RedisQueue extends RedisConnection {
       affected += count;
     }
     return affected;
-  }
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
   }
 }
 

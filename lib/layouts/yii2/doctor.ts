@@ -1,6 +1,6 @@
 import { findingId } from '../../inspect/doctor-kinds';
-import { settlePipeline } from '../../queue/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
+import { settledPipelines, settlePipeline } from '../../queue/pipeline';
+import { exactJobId } from '../../shapes/job-ids';
 import { assertScriptSucceeded } from '../../queue/scripts';
 import { YII2_FINDING_KINDS, type Yii2Finding, type Yii2FindingKind } from './doctor-kinds';
 import type { Yii2Keys } from './keys';
@@ -84,12 +84,6 @@ export function describeYii2Progress(channel: string, state: Yii2DoctorState): s
     : `Checking ${PHASE_LABELS[state.phase]} of channel ${channel} (${state.examined} keys and entries so far)`;
 }
 
-/** A job id as a number when it is one (decimal, no leading zero, exact as a double). */
-function jobIdOf(text: string): number | undefined {
-  const id = Number(text);
-  return /^[1-9]\d*$/.test(text) && Number.isSafeInteger(id) ? id : undefined;
-}
-
 /** A finding as a step makes it; the step names the channel in its repair. */
 type ChannelFinding = Omit<Yii2Finding, 'repair'> & { repair: Yii2RepairAction | null };
 
@@ -100,7 +94,7 @@ function finding(
   repairDescription: string,
   repair: Yii2RepairAction | null,
 ): ChannelFinding {
-  const jobId = id === undefined ? undefined : jobIdOf(id);
+  const jobId = id === undefined ? undefined : exactJobId(id);
   const subject = inside === undefined ? key : `${key} ${inside}`;
   return { kind, severity: YII2_FINDING_KINDS[kind].severity, key, subject, explanation, repairDescription, repair, ...(jobId === undefined ? {} : { jobId }) };
 }
@@ -114,7 +108,7 @@ class ListedIds {
     this.bits = Buffer.from(state.listed, 'base64');
   }
   private index(id: string): number | undefined {
-    const number = jobIdOf(id);
+    const number = exactJobId(id);
     const index = number === undefined ? -1 : number - this.state.listedBase;
     return index >= 0 && index < LISTED_BITS ? index : undefined;
   }
@@ -139,21 +133,7 @@ class ListedIds {
   }
 }
 
-type Pipeline = ReturnType<RedisQueue['redis']['pipeline']>;
-
 const INDEXES: Yii2Index[] = ['waiting', 'prioritized', 'delayed', 'reserved'];
-
-/**
- * `count` items' commands in one round trip. A key of another type answers
- * WRONGTYPE, which comes back as an Error in its place and reads as no
- * score, no position and no yes: that key's wrong-type finding says why.
- */
-async function pipelined(connection: RedisQueue, count: number, build: (pipeline: Pipeline, index: number) => void): Promise<unknown[]> {
-  if (count === 0) return [];
-  const pipeline = connection.redis.pipeline();
-  for (let index = 0; index < count; index++) build(pipeline, index);
-  return settlePipeline(pipeline);
-}
 
 /**
  * One bounded step of the check of one channel: a few pipelined round trips
@@ -219,13 +199,13 @@ function holds(state: Yii2DoctorState, role: KeyRole): boolean {
 }
 
 function noteId(state: Yii2DoctorState, id: string): void {
-  const number = jobIdOf(id);
+  const number = exactJobId(id);
   if (number !== undefined && number > state.highestId) state.highestId = number;
 }
 
 async function checkKeys({ channel, state, findings }: StepContext): Promise<void> {
   const { connection, keys, driver } = channel;
-  const replies = await pipelined(connection, KEY_ROLES.length + 1, (p, i) => (i === 0 ? p.time() : p.type(keys[KEY_ROLES[i - 1]!])));
+  const replies = await settledPipelines(connection.redis, KEY_ROLES.length + 1, (p, i) => (i === 0 ? p.time() : p.type(keys[KEY_ROLES[i - 1]!])));
   state.now = Number((replies[0] as [string, string])[0]);
   KEY_ROLES.forEach((role, i) => {
     const type = String(replies[i + 1]);
@@ -253,7 +233,7 @@ async function checkKeys({ channel, state, findings }: StepContext): Promise<voi
       .zcount(keys.delayed, '-inf', overdueBefore)
       .zcount(keys.reserved, '-inf', overdueBefore),
   );
-  const counter = typeof messageId === 'string' ? jobIdOf(messageId) : undefined;
+  const counter = typeof messageId === 'string' ? exactJobId(messageId) : undefined;
   state.messageId = counter ?? null;
   // The walk's bits cover the ids up to LISTED_BITS below the counter: the live jobs are the recent ones.
   state.listedBase = Math.max(1, (counter ?? 0) - LISTED_BITS + 1);
@@ -336,7 +316,7 @@ async function walkStockList({ channel, state, findings }: StepContext): Promise
   const offset = Number(state.cursor);
   const ids = (await connection.redis.lrange(keys.waiting, -(offset + YII2_DOCTOR_BATCH), -(offset + 1))).reverse();
   const others: Yii2Index[] = ['prioritized', 'delayed', 'reserved'];
-  const replies = await pipelined(connection, ids.length, (p, i) => {
+  const replies = await settledPipelines(connection.redis, ids.length, (p, i) => {
     const id = ids[i]!;
     p.hexists(keys.messages, id);
     for (const index of others) p.zscore(keys[index], id);
@@ -370,7 +350,7 @@ async function walkSortedSet({ channel, state, findings }: StepContext, index: '
   const later = (['delayed', 'reserved'] as const).filter((other) => other !== index && (index === 'prioritized' || other === 'reserved'));
   const strictBand = index === 'prioritized' && driver === 'yii2-ng' && ng.aging === 0;
   const perMember = 1 + later.length + 1;
-  const replies = await pipelined(connection, members.length, (p, i) => {
+  const replies = await settledPipelines(connection.redis, members.length, (p, i) => {
     const { id } = members[i]!;
     p.hexists(keys.messages, id);
     for (const other of later) p.zscore(keys[other], id);
@@ -410,13 +390,13 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
   const [cursor, ...rows] = assertScriptSucceeded(await connection.redis.queuelensYii2DoctorReadMessages(keys.messages, state.cursor, YII2_DOCTOR_BATCH)) as [string, ...[string, string][]];
   const zsets: Yii2Index[] = ['prioritized', 'delayed', 'reserved'];
   const listed = new ListedIds(state);
-  const scores = await pipelined(connection, rows.length, (p, i) => {
+  const scores = await settledPipelines(connection.redis, rows.length, (p, i) => {
     for (const index of zsets) p.zscore(keys[index], rows[i]![0]);
   });
   const places = rows.map(([id], i) => ({ id, zsets: scores.slice(3 * i, 3 * i + 3), listed: listed.has(id) }));
   // In no sorted set and not seen in the stock list: it may have been pushed since the walk. LPOS scans from the head, where pushes land.
   const unplaced = places.filter((place) => place.zsets.every((score) => typeof score !== 'string') && place.listed !== true);
-  const positions = await pipelined(connection, holds(state, 'waiting') ? unplaced.length : 0, (p, i) => p.lpos(keys.waiting, unplaced[i]!.id));
+  const positions = await settledPipelines(connection.redis, holds(state, 'waiting') ? unplaced.length : 0, (p, i) => p.lpos(keys.waiting, unplaced[i]!.id));
   const inList = new Set(unplaced.filter((_, i) => typeof positions[i] === 'number').map(({ id }) => id));
 
   // With an index of another type, where a job is cannot be told: its wrong-type finding says why.
@@ -479,7 +459,7 @@ async function confirmSuspects({ channel, state, findings }: StepContext): Promi
   const wait = Math.max(...batch.map(({ seenAt }) => seenAt + state.confirmAfterMs - Date.now()));
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, state.confirmAfterMs)));
   const zsets: Yii2Index[] = ['prioritized', 'delayed', 'reserved'];
-  const replies = await pipelined(connection, batch.length, (p, i) => {
+  const replies = await settledPipelines(connection.redis, batch.length, (p, i) => {
     const { id } = batch[i]!;
     p.hexists(keys.messages, id);
     for (const index of zsets) p.zscore(keys[index], id);
@@ -506,7 +486,7 @@ async function walkEntries({ channel, state, findings }: StepContext, hash: Yii2
   if (!holds(state, hash) || !holds(state, 'messages')) return true;
   const [cursor, flat] = await connection.redis.hscan(keys[hash], state.cursor, 'COUNT', YII2_DOCTOR_BATCH);
   const ids = flat.filter((_, i) => i % 2 === 0);
-  const exists = await pipelined(connection, ids.length, (p, i) => p.hexists(keys.messages, ids[i]!));
+  const exists = await settledPipelines(connection.redis, ids.length, (p, i) => p.hexists(keys.messages, ids[i]!));
   ids.forEach((id, i) => {
     noteId(state, id);
     if (Number(exists[i]) !== 0) return;
@@ -527,7 +507,7 @@ async function checkMessageId({ channel, state, findings }: StepContext): Promis
   if (state.types.messageId !== 'none' && !holds(state, 'messageId')) return;
   if ((state.messageId ?? 0) >= state.highestId) return;
   // Read again: pushes since the start may have moved the counter on.
-  const now = jobIdOf((await connection.redis.get(keys.messageId)) ?? '') ?? 0;
+  const now = exactJobId((await connection.redis.get(keys.messageId)) ?? '') ?? 0;
   if (now >= state.highestId) return;
   findings.push(finding(
     'message-id-behind', { key: keys.messageId },
