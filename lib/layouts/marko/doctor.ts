@@ -128,6 +128,28 @@ function placesOf(row: PlaceRow): string[] {
   return STRUCTURES.filter((structure) => row[structure] === 1);
 }
 
+/** What one step of the marko check works with; `names` are the queues given, or null to find them. */
+interface MarkoStep {
+  queue: RedisQueue;
+  keys: MarkoKeys;
+  names: readonly string[] | null;
+  state: MarkoDoctorState;
+  findings: MarkoFinding[];
+}
+
+type Structure = (typeof STRUCTURES)[number];
+
+const MARKO_PHASE_CHECKS: Record<Phase, (step: MarkoStep) => Promise<void>> = {
+  queues: readQueueNames,
+  ready: (step) => walkStructure(step, 'ready'),
+  delayed: (step) => walkStructure(step, 'delayed'),
+  reserved: (step) => walkStructure(step, 'reserved'),
+  jobs: checkJobHashes,
+  'failed-index': (step) => checkFailedPage(step, 'index'),
+  'failed-records': (step) => checkFailedPage(step, 'records'),
+  done: async () => {},
+};
+
 /**
  * One bounded step of the marko check: a handful of script calls over at
  * most PAGE ids each, or one SCAN step. Reads only; repeat until `done`.
@@ -136,154 +158,173 @@ export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: reado
   return queue.attempt(async () => {
     const state: MarkoDoctorState = { ...previous, seenReady: { ...previous.seenReady }, unsearched: { ...previous.unsearched }, steps: previous.steps + 1 };
     const findings: MarkoFinding[] = [];
-    const next = (phase: Phase) => {
-      state.phase = phase;
-      state.cursor = '0';
-      state.index = 0;
-    };
-    const structureKey = (structure: (typeof STRUCTURES)[number], name: string) => (structure === 'ready' ? keys.ready(name) : structure === 'delayed' ? keys.delayed(name) : keys.reserved(name));
-    const readPlaces = async (name: string, source: string, offset: number, ids: string[] = []) => {
-      try {
-        return placeRows(await queue.redis.queuelensMarkoReadDoctorPage(keys.ready(name), keys.delayed(name), keys.reserved(name), keys.prefix, source, offset, PAGE, LIST_SEARCH_LIMIT, ...ids));
-      } catch (error) {
-        if (!(error instanceof QueueError)) throw error;
-        findings.push(wrongType(keys.ready(name), 'list (or sorted set, for :delayed and :reserved)', error.message));
-        return null;
-      }
-    };
-
-    switch (state.phase) {
-      case 'queues': {
-        state.queues = names === null ? (await findQueues(queue.redis, keys)).names : [...names];
-        state.examined += state.queues.length;
-        next('ready');
-        break;
-      }
-
-      case 'ready':
-      case 'delayed':
-      case 'reserved': {
-        const structure = state.phase;
-        const name = state.queues[state.index];
-        if (name === undefined) {
-          next(structure === 'ready' ? 'delayed' : structure === 'delayed' ? 'reserved' : 'jobs');
-          break;
-        }
-        const offset = Number(state.cursor);
-        const rows = await readPlaces(name, structure, offset);
-        const key = structureKey(structure, name);
-        if (structure === 'ready') keepReadyIds(state, name, (rows ?? []).map((row) => row.id));
-        for (const row of rows ?? []) {
-          if (row.type === 'none') {
-            findings.push(finding('dangling-id', key, row.id,
-              `Job ${row.id} is in ${key}, but ${keys.job(row.id)} is gone. How marko's pop treats an id with no hash is not documented.`,
-              `${NOT_REPAIRED} (removing the id is part of deleting a job, which marko's own delete() does better). Check it with marko first.`, null));
-          } else if (row.type !== 'hash') {
-            findings.push(wrongType(keys.job(row.id), 'hash', `it is a ${row.type}`));
-          }
-          // The ready walk reports ready+delayed and ready+reserved, the delayed walk delayed+reserved: each pair once.
-          const places = placesOf(row);
-          const reported = structure === 'ready' ? places.length > 1 : structure === 'delayed' && row.reserved === 1;
-          if (reported) {
-            findings.push(finding('id-in-two-places', keys.job(row.id), undefined,
-              `Job ${row.id} of queue ${name} is ${places.join(' and ')} at once. Each pop hands out a ready id, so it may be run while it is still reserved, or twice.`,
-              `${NOT_REPAIRED}: which of its places is right cannot be known from Redis. Let its worker finish, then delete the job with marko or remove the stray id by hand.`, null));
-          }
-        }
-        state.examined += rows?.length ?? 0;
-        if (rows === null || rows.length < PAGE) {
-          state.index += 1;
-          state.cursor = '0';
-        } else {
-          state.cursor = String(offset + rows.length);
-        }
-        break;
-      }
-
-      case 'jobs': {
-        const { cursor, found } = await scanStep(nodeServingPrefix(queue.redis, keys.prefix), state.cursor, patternUnder(keys.jobsPrefix), JOB_SCAN_KEYS);
-        // Type and queue field in one transaction: a job deleted after SCAN found it is gone, not a hash without a queue.
-        const replies = found.length > 0 ? await settlePipeline(found.reduce((m, key) => m.type(key).hget(key, 'queue'), queue.redis.multi())) : [];
-        const byQueue = new Map<string, string[]>();
-        found.forEach((key, i) => {
-          const id = key.slice(keys.jobsPrefix.length);
-          const [type, reply] = [String(replies[2 * i]), replies[2 * i + 1]];
-          if (type === 'none') return;
-          if (type !== 'hash') return findings.push(wrongType(key, 'hash', `it is a ${type}`));
-          if (typeof reply !== 'string' || reply === '') {
-            return findings.push(finding('orphan-job', key, undefined,
-              `${key} has no queue field, so QueueLens cannot tell which queue's lists should hold it.`,
-              `${NOT_REPAIRED}. Read it on its job page; delete it with marko if it is not needed.`, null));
-          }
-          byQueue.set(reply, [...(byQueue.get(reply) ?? []), id]);
-        });
-        for (const [name, ids] of byQueue) {
-          // A job the ready walk saw is no orphan; only the others are looked for.
-          const seen = seenSet(state.seenReady[name] ?? []);
-          const unseen = ids.filter((id) => !seen.has(id));
-          const allKept = !state.readyNotKept.includes(name);
-          for (let start = 0; start < unseen.length; start += JOB_PAGE) {
-            for (const row of (await readPlaces(name, 'jobs', 0, unseen.slice(start, start + JOB_PAGE))) ?? []) {
-              if (row.type !== 'hash' || placesOf(row).length > 0) continue;
-              // Not seen by the walk nor at either end now: only a job pushed since, and already past LIST_SEARCH_LIMIT newer ones, would be missed.
-              if (row.ready === -1 && !allKept) {
-                state.unsearched[name] = (state.unsearched[name] ?? 0) + 1;
-                continue;
-              }
-              findings.push(finding('orphan-job', keys.job(row.id), undefined,
-                `Job ${row.id} of queue ${name} is in none of ${keys.ready(name)}, its :delayed or its :reserved set: no pop will ever run it.`,
-                `${NOT_REPAIRED} (requeueing needs one script and is fragile while the list's direction is undocumented). To run it, \`ZADD ${keys.delayed(name)} <now> ${row.id}\`, which its next pop moves to the ready list; or delete it with marko.`, null));
-            }
-          }
-        }
-        state.examined += found.length;
-        state.cursor = cursor;
-        if (cursor === '0') {
-          for (const [name, count] of Object.entries(state.unsearched)) {
-            findings.push(finding('orphan-search-skipped', keys.ready(name), undefined,
-              `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found within ${LIST_SEARCH_LIMIT} ids of either end of ${keys.ready(name)}, which is too long for the doctor to keep its ids: whether they are orphans was not checked.`,
-              'Nothing to repair; run the doctor again when the ready list is shorter.', null));
-          }
-          next('failed-index');
-        }
-        break;
-      }
-
-      case 'failed-index':
-      case 'failed-records': {
-        const source = state.phase === 'failed-index' ? 'index' : 'records';
-        const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, FAILED_PAGE)) as (string | number)[];
-        const [position, ...rows] = flat;
-        for (let i = 0; i + 3 < rows.length; i += 4) {
-          const id = String(rows[i]);
-          const [hasRecord, inIndex, json] = [Number(rows[i + 1]), Number(rows[i + 2]), Number(rows[i + 3])];
-          if (hasRecord === 0) {
-            findings.push(finding('index-without-record', keys.failedIndex, id,
-              `Failed job ${id} is in ${keys.failedIndex} with no record in ${keys.failedJobs}: it counts as failed, but there is nothing to read or retry.`,
-              `Remove ${id} from ${keys.failedIndex} (only if its record is still missing).`, { kind: 'drop-index-entry', id }));
-          }
-          if (inIndex === 0) {
-            findings.push(finding('record-without-index', keys.failedJobs, id,
-              `Failed job ${id} has a record in ${keys.failedJobs} but no entry in ${keys.failedIndex}, so marko's queue:failed, which lists through the index, does not show it${json === 0 ? ', and the record is not JSON' : ''}.`,
-              `${NOT_REPAIRED}: the time it failed is not known to index it by. Read it and forget it (queuelens forget --id ${id}) if it is not needed.`, null));
-          } else if (json === 0) {
-            findings.push(finding('unreadable-failed-record', keys.failedJobs, id,
-              `Failed job ${id}'s record in ${keys.failedJobs} is not a JSON object: marko's find() cannot decode it, so queue:retry cannot retry it.`,
-              `${NOT_REPAIRED}. Forget it (queuelens forget --id ${id}) once its content is no longer needed.`, null));
-          }
-        }
-        state.examined += rows.length / 4;
-        const done = source === 'index' ? rows.length / 4 < FAILED_PAGE : String(position) === '0';
-        if (done) next(source === 'index' ? 'failed-records' : 'done');
-        else state.cursor = String(position);
-        break;
-      }
-
-      case 'done':
-        break;
-    }
+    await MARKO_PHASE_CHECKS[state.phase]({ queue, keys, names, state, findings });
     return { state, findings, done: state.phase === 'done' };
   });
+}
+
+function enterPhase(state: MarkoDoctorState, phase: Phase): void {
+  state.phase = phase;
+  state.cursor = '0';
+  state.index = 0;
+}
+
+function structureKey(keys: MarkoKeys, structure: Structure, name: string): string {
+  return structure === 'ready' ? keys.ready(name) : structure === 'delayed' ? keys.delayed(name) : keys.reserved(name);
+}
+
+/** One page of a queue's places (null, with a wrong-type finding, when the script refuses one of its keys). */
+async function readPlaces({ queue, keys, findings }: MarkoStep, name: string, source: string, offset: number, ids: string[] = []): Promise<PlaceRow[] | null> {
+  try {
+    return placeRows(await queue.redis.queuelensMarkoReadDoctorPage(keys.ready(name), keys.delayed(name), keys.reserved(name), keys.prefix, source, offset, PAGE, LIST_SEARCH_LIMIT, ...ids));
+  } catch (error) {
+    if (!(error instanceof QueueError)) throw error;
+    findings.push(wrongType(keys.ready(name), 'list (or sorted set, for :delayed and :reserved)', error.message));
+    return null;
+  }
+}
+
+async function readQueueNames({ queue, keys, names, state }: MarkoStep): Promise<void> {
+  state.queues = names === null ? (await findQueues(queue.redis, keys)).names : [...names];
+  state.examined += state.queues.length;
+  enterPhase(state, 'ready');
+}
+
+/** One page of the ready list, delayed set or reserved set of the queue the state is at. */
+async function walkStructure(step: MarkoStep, structure: Structure): Promise<void> {
+  const { state } = step;
+  const name = state.queues[state.index];
+  if (name === undefined) {
+    enterPhase(state, structure === 'ready' ? 'delayed' : structure === 'delayed' ? 'reserved' : 'jobs');
+    return;
+  }
+  const offset = Number(state.cursor);
+  const rows = await readPlaces(step, name, structure, offset);
+  if (structure === 'ready') keepReadyIds(state, name, (rows ?? []).map((row) => row.id));
+  for (const row of rows ?? []) checkPlaceRow(step, structure, name, row);
+  state.examined += rows?.length ?? 0;
+  if (rows === null || rows.length < PAGE) {
+    state.index += 1;
+    state.cursor = '0';
+  } else {
+    state.cursor = String(offset + rows.length);
+  }
+}
+
+/** Reports an id whose job hash is gone or is no hash, and a job in two structures at once. */
+function checkPlaceRow({ keys, findings }: MarkoStep, structure: Structure, name: string, row: PlaceRow): void {
+  const key = structureKey(keys, structure, name);
+  if (row.type === 'none') {
+    findings.push(finding('dangling-id', key, row.id,
+      `Job ${row.id} is in ${key}, but ${keys.job(row.id)} is gone. How marko's pop treats an id with no hash is not documented.`,
+      `${NOT_REPAIRED} (removing the id is part of deleting a job, which marko's own delete() does better). Check it with marko first.`, null));
+  } else if (row.type !== 'hash') {
+    findings.push(wrongType(keys.job(row.id), 'hash', `it is a ${row.type}`));
+  }
+  // The ready walk reports ready+delayed and ready+reserved, the delayed walk delayed+reserved: each pair once.
+  const places = placesOf(row);
+  const reported = structure === 'ready' ? places.length > 1 : structure === 'delayed' && row.reserved === 1;
+  if (reported) {
+    findings.push(finding('id-in-two-places', keys.job(row.id), undefined,
+      `Job ${row.id} of queue ${name} is ${places.join(' and ')} at once. Each pop hands out a ready id, so it may be run while it is still reserved, or twice.`,
+      `${NOT_REPAIRED}: which of its places is right cannot be known from Redis. Let its worker finish, then delete the job with marko or remove the stray id by hand.`, null));
+  }
+}
+
+/** One SCAN step of the job hashes, each looked for in its queue's structures. */
+async function checkJobHashes(step: MarkoStep): Promise<void> {
+  const { queue, keys, state } = step;
+  const { cursor, found } = await scanStep(nodeServingPrefix(queue.redis, keys.prefix), state.cursor, patternUnder(keys.jobsPrefix), JOB_SCAN_KEYS);
+  const byQueue = await groupJobsByQueue(step, found);
+  for (const [name, ids] of byQueue) await findOrphans(step, name, ids);
+  state.examined += found.length;
+  state.cursor = cursor;
+  if (cursor === '0') {
+    reportSkippedSearches(step);
+    enterPhase(state, 'failed-index');
+  }
+}
+
+/** The ids of the job hashes among `found`, by their queue field; keys of another type and hashes without a queue are reported. */
+async function groupJobsByQueue({ queue, keys, findings }: MarkoStep, found: string[]): Promise<Map<string, string[]>> {
+  // Type and queue field in one transaction: a job deleted after SCAN found it is gone, not a hash without a queue.
+  const replies = found.length > 0 ? await settlePipeline(found.reduce((m, key) => m.type(key).hget(key, 'queue'), queue.redis.multi())) : [];
+  const byQueue = new Map<string, string[]>();
+  found.forEach((key, i) => {
+    const id = key.slice(keys.jobsPrefix.length);
+    const [type, reply] = [String(replies[2 * i]), replies[2 * i + 1]];
+    if (type === 'none') return;
+    if (type !== 'hash') return findings.push(wrongType(key, 'hash', `it is a ${type}`));
+    if (typeof reply !== 'string' || reply === '') {
+      return findings.push(finding('orphan-job', key, undefined,
+        `${key} has no queue field, so QueueLens cannot tell which queue's lists should hold it.`,
+        `${NOT_REPAIRED}. Read it on its job page; delete it with marko if it is not needed.`, null));
+    }
+    byQueue.set(reply, [...(byQueue.get(reply) ?? []), id]);
+  });
+  return byQueue;
+}
+
+/** Reports the jobs of queue `name` that are in none of its structures, JOB_PAGE ids per script call. */
+async function findOrphans(step: MarkoStep, name: string, ids: string[]): Promise<void> {
+  const { keys, state, findings } = step;
+  // A job the ready walk saw is no orphan; only the others are looked for.
+  const seen = seenSet(state.seenReady[name] ?? []);
+  const unseen = ids.filter((id) => !seen.has(id));
+  const allKept = !state.readyNotKept.includes(name);
+  for (let start = 0; start < unseen.length; start += JOB_PAGE) {
+    for (const row of (await readPlaces(step, name, 'jobs', 0, unseen.slice(start, start + JOB_PAGE))) ?? []) {
+      if (row.type !== 'hash' || placesOf(row).length > 0) continue;
+      // Not seen by the walk nor at either end now: only a job pushed since, and already past LIST_SEARCH_LIMIT newer ones, would be missed.
+      if (row.ready === -1 && !allKept) {
+        state.unsearched[name] = (state.unsearched[name] ?? 0) + 1;
+        continue;
+      }
+      findings.push(finding('orphan-job', keys.job(row.id), undefined,
+        `Job ${row.id} of queue ${name} is in none of ${keys.ready(name)}, its :delayed or its :reserved set: no pop will ever run it.`,
+        `${NOT_REPAIRED} (requeueing needs one script and is fragile while the list's direction is undocumented). To run it, \`ZADD ${keys.delayed(name)} <now> ${row.id}\`, which its next pop moves to the ready list; or delete it with marko.`, null));
+    }
+  }
+}
+
+function reportSkippedSearches({ keys, state, findings }: MarkoStep): void {
+  for (const [name, count] of Object.entries(state.unsearched)) {
+    findings.push(finding('orphan-search-skipped', keys.ready(name), undefined,
+      `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found within ${LIST_SEARCH_LIMIT} ids of either end of ${keys.ready(name)}, which is too long for the doctor to keep its ids: whether they are orphans was not checked.`,
+      'Nothing to repair; run the doctor again when the ready list is shorter.', null));
+  }
+}
+
+/** One page of the failed index (then of the failed records), each id checked against the other. */
+async function checkFailedPage(step: MarkoStep, source: 'index' | 'records'): Promise<void> {
+  const { queue, keys, state } = step;
+  const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, FAILED_PAGE)) as (string | number)[];
+  const [position, ...rows] = flat;
+  for (let i = 0; i + 3 < rows.length; i += 4) {
+    checkFailedRow(step, String(rows[i]), Number(rows[i + 1]), Number(rows[i + 2]), Number(rows[i + 3]));
+  }
+  state.examined += rows.length / 4;
+  const done = source === 'index' ? rows.length / 4 < FAILED_PAGE : String(position) === '0';
+  if (done) enterPhase(state, source === 'index' ? 'failed-records' : 'done');
+  else state.cursor = String(position);
+}
+
+/** Reports a failed id without record, a record without index entry, or a record that is not JSON (1 and 0 as the script answers). */
+function checkFailedRow({ keys, findings }: MarkoStep, id: string, hasRecord: number, inIndex: number, json: number): void {
+  if (hasRecord === 0) {
+    findings.push(finding('index-without-record', keys.failedIndex, id,
+      `Failed job ${id} is in ${keys.failedIndex} with no record in ${keys.failedJobs}: it counts as failed, but there is nothing to read or retry.`,
+      `Remove ${id} from ${keys.failedIndex} (only if its record is still missing).`, { kind: 'drop-index-entry', id }));
+  }
+  if (inIndex === 0) {
+    findings.push(finding('record-without-index', keys.failedJobs, id,
+      `Failed job ${id} has a record in ${keys.failedJobs} but no entry in ${keys.failedIndex}, so marko's queue:failed, which lists through the index, does not show it${json === 0 ? ', and the record is not JSON' : ''}.`,
+      `${NOT_REPAIRED}: the time it failed is not known to index it by. Read it and forget it (queuelens forget --id ${id}) if it is not needed.`, null));
+  } else if (json === 0) {
+    findings.push(finding('unreadable-failed-record', keys.failedJobs, id,
+      `Failed job ${id}'s record in ${keys.failedJobs} is not a JSON object: marko's find() cannot decode it, so queue:retry cannot retry it.`,
+      `${NOT_REPAIRED}. Forget it (queuelens forget --id ${id}) once its content is no longer needed.`, null));
+  }
 }
 
 /** Keeps the ids the ready walk saw while fewer than READY_IDS_KEPT are kept; past that, the queue is marked as not kept. */
