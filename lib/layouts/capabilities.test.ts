@@ -19,7 +19,7 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   queueDetail: true,
   reservations: true,
   delayedTimeline: true,
-  jobDetail: true,
+  jobHashFields: true,
   keyLayout: true,
   jobLine: true,
   expiringReservations: true,

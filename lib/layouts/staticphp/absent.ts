@@ -6,7 +6,6 @@ export const STATICPHP_ABSENT = {
   jobLine: DRIVER_PAGES_INSTEAD,
   expiringReservations: DRIVER_PAGES_INSTEAD,
   dueTimeline: DRIVER_PAGES_INSTEAD,
-  jobSnapshot: DRIVER_PAGES_INSTEAD,
   keyTable: DRIVER_PAGES_INSTEAD,
 } as const;
 
