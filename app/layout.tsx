@@ -34,9 +34,9 @@ async function pageSession(): Promise<PageSession | null> {
   const choices = connections().map(({ name, label, readOnly, layout }) => ({ name, label, readOnly, layout: LAYOUT_TITLES[layout.layout] }));
   const refusal = changeRefusal(check.access, choice.connection);
   const permission: ChangePermission = refusal === null ? { allowed: true } : { allowed: false, reason: refusal };
-  // The layout says which job page it has; "Go to job" looks the id up the way that page reads it.
-  const jobLookup = (await absentCapability('jobDetail')) === null ? 'job-detail' : 'job-snapshot';
-  return { access: check.access, connection: choice.connection.name, choices, permission, jobLookup };
+  // Known without Redis: a layout whose jobs are hashes numbered by one counter takes whole numbers only, and needs no queue to find one.
+  const jobIds = (await absentCapability('jobHashFields')) === null ? 'numbered' : 'text';
+  return { access: check.access, connection: choice.connection.name, choices, permission, jobIds };
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

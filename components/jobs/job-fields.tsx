@@ -4,7 +4,7 @@ import { formatCount } from '@/components/ui/format-count';
 import { UtcMoment } from '@/components/ui/moment';
 import { Absent } from '@/components/ui/table';
 import { DISPLAY_LIMIT_BYTES, type DisplayValue } from '@/lib/inspect/display-text';
-import type { JobDetail } from '@/lib/inspect/job-detail';
+import type { JobHash } from '@/lib/layouts/pages';
 import { jobFieldDownloadHref } from '@/lib/routes';
 import { fieldRows } from './field-rows';
 
@@ -33,18 +33,25 @@ function TruncationNote({ id, field, value }: { id: number; field: string; value
   );
 }
 
-function FieldValue({ detail, name, value }: { detail: JobDetail; name: string; value: DisplayValue | null }) {
+/** The job a field belongs to: its id (for the download), its hash and the Redis server's clock from the same read. */
+interface JobOfField {
+  id: number;
+  hash: JobHash;
+  now: number;
+}
+
+function FieldValue({ detail, name, value }: { detail: JobOfField; name: string; value: DisplayValue | null }) {
   if (value === null) return <Absent label="not stored" />;
   if (value.bytes === 0) return <span className="text-zinc-500 italic dark:text-zinc-400">empty</span>;
 
   if (name === 'payload') {
-    const shown = detail.payloadPretty ?? value.text;
+    const shown = detail.hash.payloadPretty ?? value.text;
     return (
       <div className="space-y-2">
         <div className="flex flex-wrap items-center gap-3">
           {/* A cut payload is not worth copying: the download has all of it. */}
           {!value.truncated && <CopyButton text={shown} label="Copy payload" />}
-          {detail.payloadPretty === null && !value.truncated && (
+          {detail.hash.payloadPretty === null && !value.truncated && (
             <span className="text-xs text-zinc-500 dark:text-zinc-400">Not JSON: shown as stored.</span>
           )}
         </div>
@@ -81,8 +88,8 @@ function FieldValue({ detail, name, value }: { detail: JobDetail; name: string; 
  * spec's order ("—" where the hash lacks one), then any others. Values over
  * 64 KiB are shown cut, with a download of the whole.
  */
-export function JobFields({ detail }: { detail: JobDetail }) {
-  const rows = fieldRows(detail.fields, detail.location.state === 'failed');
+export function JobFields({ detail }: { detail: JobOfField }) {
+  const rows = fieldRows(detail.hash.fields, detail.hash.location.state === 'failed');
   return (
     <dl className="divide-y divide-zinc-100 rounded-md border border-zinc-200 bg-white text-sm dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
       {rows.map(({ name, value }) => (

@@ -6,16 +6,16 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { isJobIdAcrossQueues } from '@/lib/layouts/pages';
-import { jobDetailQuery } from '@/lib/queries/job-detail';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { jobHref, jobOfQueueHref, parseJobId, parseJobIdText } from '@/lib/routes';
 
 /**
- * Which job page the connection's layout has: StaticPHP's job hash page
- * (ids are whole numbers), or the layout-neutral snapshot (decimal ids
- * counted per queue, or an application's text ids).
+ * How the connection's layout numbers its jobs: by one counter across the
+ * connection (StaticPHP's job hashes: whole numbers, one job per id in
+ * every queue), or by queue or application (decimal ids counted per queue,
+ * or an application's text ids).
  */
-export type JobLookup = 'job-detail' | 'job-snapshot';
+export type JobIds = 'numbered' | 'text';
 
 /** What a lookup found: the page to open, the queues to pick from, or why there is none. */
 type Found = { open: Route } | { pick: { id: string; holders: string[] } } | { problem: string };
@@ -24,36 +24,28 @@ function unanswered(id: string, error: string | null | undefined): Found {
   return { problem: `Cannot look up job ${id}: ${error ?? 'no answer'}` };
 }
 
-/** StaticPHP: the job's page, once a read of the job (the page's own query, so the page opens with it) found it. */
-async function findJobDetail(queryClient: QueryClient, text: string): Promise<Found> {
-  const id = parseJobId(text);
-  if (id === null) return { problem: 'A job id is a whole number above 0.' };
-  const snapshot = await queryClient.fetchQuery(jobDetailQuery(id));
-  const page = snapshot.data;
-  if (page === undefined) return unanswered(text, snapshot.error);
-  if (!('gone' in page)) return { open: jobHref(id) };
-  // Ids are handed out in order, so one above the highest so far was never pushed.
-  return {
-    problem: page.id > page.lastId ? `No job ${id}: no such job was ever pushed (the highest id so far is ${page.lastId}).` : `Job ${id} is gone: it finished or was forgotten.`,
-  };
-}
-
 /**
- * A layout's snapshot by id alone: on a connection of several queues that
- * each count their own ids (yii2's channels), the one holding it, or the
- * holders to pick from.
+ * A job by id alone, read with the job page's own query (so the page opens
+ * with it): on a connection of several queues that each count their own ids
+ * (yii2's channels), the one holding it, or the holders to pick from.
  */
-async function findJobSnapshot(queryClient: QueryClient, text: string): Promise<Found> {
-  const id = parseJobIdText(text);
-  if (id === null) return { problem: 'A job id is a whole number above 0, or the letters, digits and -_.: of an application’s id.' };
+async function findJob(queryClient: QueryClient, text: string, ids: JobIds): Promise<Found> {
+  const id = ids === 'numbered' ? (parseJobId(text) === null ? null : text) : parseJobIdText(text);
+  if (id === null) return { problem: ids === 'numbered' ? 'A job id is a whole number above 0.' : 'A job id is a whole number above 0, or the letters, digits and -_.: of an application’s id.' };
   const snapshot = await queryClient.fetchQuery(jobSnapshotQuery(id));
   const answer = snapshot.data;
   if (answer === undefined) return unanswered(id, snapshot.error);
   if (isJobIdAcrossQueues(answer)) {
     return answer.holders.length === 0 ? { problem: `No job ${id} in any queue of this connection (looked in ${answer.searched.join(', ')}).` } : { pick: { id, holders: answer.holders } };
   }
-  if (answer.status === 'gone') return { problem: `No job ${id}${answer.queue === '' ? '' : ` in ${answer.queue}`}: ${answer.statusText}.` };
-  return { open: jobOfQueueHref(id, answer.queue) };
+  if (answer.status === 'gone') {
+    const { lastId } = answer;
+    // Ids are handed out in order, so one above the highest so far was never pushed.
+    if (lastId !== undefined) return { problem: Number(id) > lastId ? `No job ${id}: no such job was ever pushed (the highest id so far is ${lastId}).` : `Job ${id} is gone: it finished or was forgotten.` };
+    return { problem: `No job ${id}${answer.queue === '' ? '' : ` in ${answer.queue}`}: ${answer.statusText}.` };
+  }
+  // Numbered ids name one job on the whole connection: its address needs no queue.
+  return { open: ids === 'numbered' ? jobHref(id) : jobOfQueueHref(id, answer.queue) };
 }
 
 /**
@@ -63,7 +55,7 @@ async function findJobSnapshot(queryClient: QueryClient, text: string): Promise<
  * the connection's queues hold (yii2 counts ids per channel) lists them to
  * pick from.
  */
-export function GoToJob({ lookup }: { lookup: JobLookup }) {
+export function GoToJob({ ids }: { ids: JobIds }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const inputId = useId();
@@ -88,7 +80,7 @@ export function GoToJob({ lookup }: { lookup: JobLookup }) {
     setChecking(typed);
     let found: Found;
     try {
-      found = await (lookup === 'job-detail' ? findJobDetail : findJobSnapshot)(queryClient, typed);
+      found = await findJob(queryClient, typed, ids);
     } catch (failure) {
       found = unanswered(typed, failure instanceof Error ? failure.message : undefined);
     }
@@ -110,7 +102,7 @@ export function GoToJob({ lookup }: { lookup: JobLookup }) {
       <input
         id={inputId}
         type="text"
-        inputMode={lookup === 'job-detail' ? 'numeric' : 'text'}
+        inputMode={ids === 'numbered' ? 'numeric' : 'text'}
         autoComplete="off"
         placeholder="id"
         value={text}

@@ -5,15 +5,15 @@ import { PollIntervalSelect } from '@/components/live/poll-interval-select';
 import type { Access } from '@/lib/auth/credentials';
 import { overviewHref, sessionsHref } from '@/lib/routes';
 import { ConnectionSwitcher, type ConnectionChoice } from './connection-switcher';
-import { GoToJob, type JobLookup } from './go-to-job';
+import { GoToJob, type JobIds } from './go-to-job';
 import { NavLinks } from './nav-links';
 
 export interface HeaderSession {
   access: Access;
   connection: string;
   choices: readonly ConnectionChoice[];
-  /** which job page "Go to job" opens on the connection's layout */
-  jobLookup: JobLookup;
+  /** how the connection's layout numbers its jobs, for "Go to job" */
+  jobIds: JobIds;
 }
 
 /**
@@ -36,7 +36,7 @@ export function SiteHeader({ session }: { session: HeaderSession | null }) {
               <ConnectionStatus />
             </div>
             <div className="flex w-full flex-wrap items-center gap-x-5 gap-y-3 lg:ml-auto lg:w-auto">
-              <GoToJob lookup={session.jobLookup} />
+              <GoToJob ids={session.jobIds} />
               <PollIntervalSelect />
             </div>
           </>

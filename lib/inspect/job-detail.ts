@@ -26,17 +26,9 @@ export interface JobDetail {
   now: number;
 }
 
-/** A job id with no hash: finished or forgotten, or never handed out. */
-export interface JobGone {
-  id: number;
-  gone: true;
-  /** queue:seq, the highest id handed out so far; an id above it never existed */
-  lastId: number;
-}
-
-/** A job gone, told apart by queue:seq: ids are handed out in order, so one above it was never a job. */
-export function readJobGone(queue: RedisQueue, id: number): Promise<JobGone> {
-  return queue.attempt(async () => ({ id, gone: true, lastId: Number((await queue.redis.get(queue.keys.seq)) ?? 0) || 0 }));
+/** queue:seq, the highest job id handed out so far: ids are handed out in order, so a gone job above it was never a job. */
+export function readLastJobId(queue: RedisQueue): Promise<number> {
+  return queue.attempt(async () => Number((await queue.redis.get(queue.keys.seq)) ?? 0) || 0);
 }
 
 /** A job hash with more fields than this is not read whole (a job has a dozen). */

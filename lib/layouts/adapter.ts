@@ -4,7 +4,7 @@ import type { JobRow } from '../queue/job';
 import type { ThroughputSample } from '../inspect/throughput';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
-import type { DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
+import type { DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobHashFields, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -162,8 +162,8 @@ export interface QueueLayout {
   readonly reservations: RedisQueue | Absent;
   /** one queue's delayed jobs by when they come due, and running one now */
   readonly delayedTimeline: RedisQueue | Absent;
-  /** one job's fields and where it is now */
-  readonly jobDetail: RedisQueue | Absent;
+  /** jobs kept as hashes numbered by one counter across the connection (ids are whole numbers): a field's whole bytes, for download beside the job page's first 64 KiB */
+  readonly jobHashFields: JobHashFields | Absent;
   /*
    * The same pages in shapes of lib/layouts/pages.ts that any layout can
    * fill; a page shows these when the StaticPHP-shaped member above is absent.

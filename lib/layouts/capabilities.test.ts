@@ -18,7 +18,7 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   queueDetail: true,
   reservations: true,
   delayedTimeline: true,
-  jobDetail: true,
+  jobHashFields: true,
   jobLine: true,
   expiringReservations: true,
   dueTimeline: true,

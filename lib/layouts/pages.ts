@@ -1,6 +1,8 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
 import type { FailedFilter, FailedPage, FailedSearchChunk } from '../inspect/failed';
 import type { Absent } from './adapter';
+import type { DisplayValue } from '../inspect/display-text';
+import type { JobLocation } from '../inspect/job-detail';
 import type { KeyContents } from '../inspect/key-layout';
 import type { PhpParse } from './php-serialized';
 
@@ -196,6 +198,33 @@ export interface JobSnapshot {
   message: JobMessage | null;
   /** set when the id is one of the layout's failed jobs (a layout that keeps them apart from the job, as marko does): when it failed and the command that retries it where the application runs */
   failed?: { at: number; retryCommand: string };
+  /** set where the job is a hash of fields the layout's driver keeps (StaticPHP's j:{id}): every field as stored, and where the job is among the structures that hold ids */
+  hash?: JobHash;
+  /** set once the job is gone on a layout that hands out ids in order from one counter: the highest so far, so an id above it was never a job */
+  lastId?: number;
+}
+
+/**
+ * A job hash as a page shows it: each field's first DISPLAY_LIMIT_BYTES
+ * with its stored length (the rest is downloaded, JobHashFields), and the
+ * job's place read from the streams, the delayed and the failed sets.
+ */
+export interface JobHash {
+  /** every hash field, in the order Redis returns them */
+  fields: { name: string; value: DisplayValue }[];
+  /** the payload re-indented, when it is JSON and small enough to show whole */
+  payloadPretty: string | null;
+  location: JobLocation;
+}
+
+/**
+ * The whole stored bytes of one field of a job hash, for download, on a
+ * layout whose jobs are hashes numbered by one counter across the
+ * connection (so a job id is a whole number and names one job in every
+ * queue). Null when the job or the field is gone.
+ */
+export interface JobHashFields {
+  fieldBytes(id: number, field: string): Promise<Buffer | null>;
 }
 
 /**

@@ -22,7 +22,6 @@ export const queryKeys = {
   },
   jobs: {
     all: ['jobs'] as const,
-    detail: (id: number) => ['jobs', 'detail', id] as const,
     snapshot: (id: string, queue: string) => ['jobs', 'snapshot', id, queue] as const,
   },
   reservations: {

@@ -25,7 +25,7 @@ export function dueTimelineQuery(queue: string) {
   return liveQueryOptions<DueTimeline>(queryKeys.queues.due(queue), `/api/queues/${encodeURIComponent(queue)}/due`);
 }
 
-/** GET /api/jobs/{id}/snapshot?queue=: one job by its id, where it is and its data decoded; without a queue on a connection of several, the queues holding the id when not exactly one does. */
+/** GET /api/jobs/{id}?queue=: one job by its id, where it is and its data decoded (a job hash's fields where the layout keeps one); without a queue on a connection of several, the queues holding the id when not exactly one does. */
 export function jobSnapshotQuery(id: string, queue?: string) {
-  return liveQueryOptions<JobSnapshot | JobIdAcrossQueues>(queryKeys.jobs.snapshot(id, queue ?? ''), `/api/jobs/${id}/snapshot${search({ queue })}`);
+  return liveQueryOptions<JobSnapshot | JobIdAcrossQueues>(queryKeys.jobs.snapshot(id, queue ?? ''), `/api/jobs/${id}${search({ queue })}`);
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { DueTimeline, ExpiringReservationsPage, JobIdAcrossQueues, JobLine, JobSnapshot } from '@/lib/layouts/pages';
-import { readCapability, type ReadResult } from './queue';
+import { readCapability, readLargeValues, type HeldRead, type ReadResult } from './queue';
 
 /** `?page=N` of a paged list, from 1. */
 export const pageParams = z.object({
@@ -31,7 +31,12 @@ export function readDueTimelinePage(queue: string): Promise<ReadResult<DueTimeli
   return readCapability('dueTimeline', (timeline) => timeline.read(queue), ['due', queue]);
 }
 
-/** One job by its id (of `queue`; without one, looked up in each of the connection's queues), for GET /api/jobs/{id}/snapshot, the job page's prefetch and "Go to job". */
+/** One job by its id (of `queue`; without one, looked up in each of the connection's queues), for GET /api/jobs/{id}, the job page's prefetch and "Go to job". */
 export function readJobSnapshotPage(id: string, queue?: string): Promise<ReadResult<JobSnapshot | JobIdAcrossQueues>> {
   return readCapability('jobSnapshot', (snapshot) => snapshot.read(id, queue), ['job-snapshot', id, queue ?? '']);
+}
+
+/** The whole stored bytes of one field of a job hash, for GET /api/jobs/{id}/fields/{field}: a large read held until released; null when the job or the field is gone. */
+export function readJobHashField(id: number, field: string): Promise<ReadResult<HeldRead<Buffer | null>>> {
+  return readLargeValues('jobHashFields', (hashes) => hashes.fieldBytes(id, field));
 }

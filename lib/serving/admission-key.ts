@@ -14,7 +14,7 @@ const QUERY_PARAMETERS_READ: readonly { path: RegExp; reads: readonly string[] }
   { path: /^\/api\/audit$/, reads: ['before', 'limit', 'action', 'who', 'role', 'result', 'text'] },
   { path: /^\/api\/failed$/, reads: ['offset', 'limit'] },
   { path: /^\/api\/failed\/search$/, reads: ['offset', 'queue', 'name', 'error'] },
-  { path: /^\/api\/jobs\/[^/]+\/snapshot$/, reads: ['queue'] },
+  { path: /^\/api\/jobs\/[^/]+$/, reads: ['queue'] },
   { path: /^\/api\/layout\/(table\/)?census$/, reads: ['cursor'] },
   { path: /^\/(api\/)?layout\/key$/, reads: ['name', 'raw', 'cursor'] },
   { path: /^\/api\/queues\/[^/]+\/history$/, reads: ['range'] },

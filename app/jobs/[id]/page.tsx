@@ -2,15 +2,12 @@ import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { jobDetailQuery } from '@/lib/queries/job-detail';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { parseJobId, parseJobIdText } from '@/lib/routes';
-import { readJobPage } from '@/lib/server/job-detail';
 import { jobSnapshotParams, readJobSnapshotPage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
-import { JobDetailView, NotAJobId } from './job-detail';
-import { JobSnapshotView } from './job-snapshot-view';
+import { JobView, NotAJobId } from './job-view';
 
 // Read from Redis on every request; a cached page would show a stale job.
 export const dynamic = 'force-dynamic';
@@ -25,31 +22,25 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: id === null ? 'Not a job id · QueueLens' : `Job ${id} · QueueLens` };
 }
 
+/** What a job id is on a layout whose jobs are hashes numbered by one counter, and on any other. */
+const NUMBERED_ID_RULE = 'a job id is a whole number above 0';
+const TEXT_ID_RULE = 'a job id is a whole number above 0, or the letters, digits and -_.: of an application’s id';
+
+/** One job by its id (decimal, or text such as marko’s UUIDs), when the connection's layout reads jobs by id. */
 export default async function JobPage({ params, searchParams }: Props) {
   const segment = (await params).id;
-  const text = parseJobIdText(segment);
-  if (text === null) return <NotAJobId segment={segment} />;
-  if ((await absentCapability('jobDetail')) !== null) return <JobSnapshotPage id={text} queue={jobSnapshotParams.safeParse(await searchParams).data?.queue} />;
-  const id = parseJobId(segment);
-  if (id === null) return <NotAJobId segment={segment} />;
-  const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, jobDetailQuery(id), () => readJobPage(id));
-  return (
-    <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobDetailView id={id} />
-    </HydrationBoundary>
-  );
-}
-
-/** The job page for a layout without StaticPHP's job hashes: its snapshot by id (decimal, or text such as marko’s UUIDs), when the layout has one. */
-async function JobSnapshotPage({ id, queue }: { id: string; queue?: string }) {
+  // Known without Redis: a layout whose jobs are numbered hashes takes whole numbers only.
+  const numbered = (await absentCapability('jobHashFields')) === null;
+  const id = numbered ? (parseJobId(segment) === null ? null : segment) : parseJobIdText(segment);
+  if (id === null) return <NotAJobId segment={segment} rule={numbered ? NUMBERED_ID_RULE : TEXT_ID_RULE} />;
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
+  const queue = jobSnapshotParams.safeParse(await searchParams).data?.queue;
   const queryClient = getQueryClient();
   const [repairs] = await Promise.all([offeredLineRepairs(), prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobSnapshotView id={id} queue={queue} repairs={repairs} />
+      <JobView id={id} queue={queue} repairs={repairs} />
     </HydrationBoundary>
   );
 }

@@ -6,7 +6,6 @@ export const STATICPHP_ABSENT = {
   jobLine: DRIVER_PAGES_INSTEAD,
   expiringReservations: DRIVER_PAGES_INSTEAD,
   dueTimeline: DRIVER_PAGES_INSTEAD,
-  jobSnapshot: DRIVER_PAGES_INSTEAD,
 } as const;
 
 /** The line repairs (lib/layouts/pages.ts LineRepairs) a StaticPHP connection lacks, in the words a page shows: each page's own actions do these until its page is the one page every layout fills. */

@@ -8,9 +8,11 @@ import { sampleThroughput } from '../../inspect/throughput';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
 import { absentMembers, LAYOUT_TITLES } from '../adapter';
+import { readJobFieldBytes } from '../../inspect/job-detail';
 import { layoutDoctor } from '../layout-doctor';
 import { STATICPHP_ABSENT } from './absent';
 import { staticphpKeyTable } from './key-table';
+import { staticphpJobSnapshot } from './job-snapshot';
 import { staticphpLineRepairs } from './line-repairs';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
@@ -59,9 +61,10 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     queueDetail: queue,
     reservations: queue,
     delayedTimeline: queue,
-    jobDetail: queue,
+    jobHashFields: { fieldBytes: (id, field) => readJobFieldBytes(queue, id, field) },
     ...absentMembers(STATICPHP_ABSENT),
     keyTable: staticphpKeyTable(queue),
+    jobSnapshot: staticphpJobSnapshot(queue),
     lineRepairs: staticphpLineRepairs(queue),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),

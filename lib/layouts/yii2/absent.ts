@@ -9,5 +9,5 @@ export const YII2_ABSENT = {
   queueDetail: 'A yii2 channel has no priority levels or failed jobs: its page lists its line and its throughput',
   reservations: 'yii2-queue records no holder: a reservation says only when it expires',
   delayedTimeline: 'yii2-queue has no StaticPHP delayed repairs: its page shows the timeline without them',
-  jobDetail: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded',
+  jobHashFields: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded, with nothing more to download',
 } as const;

@@ -1,6 +1,6 @@
 import { parseJobId } from '@/lib/routes';
 import { apiBadRequest, apiNotFound, apiResponse } from '@/lib/server/api';
-import { readJobField } from '@/lib/server/job-detail';
+import { readJobHashField } from '@/lib/server/layout-pages';
 
 // Every request reads Redis: the field may have changed since the page was drawn.
 export const dynamic = 'force-dynamic';
@@ -53,7 +53,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const { id: segment, field } = await params;
   const id = parseJobId(segment);
   if (id === null) return apiBadRequest('A job id is a whole number above 0.');
-  const result = await readJobField(id, field);
+  const result = await readJobHashField(id, field);
   if (!result.ok) return apiResponse(result);
   const { value, release } = result.data;
   // Next sends no body for a HEAD, and neither pulls nor cancels the stream: nothing of the value is sent.

@@ -2,19 +2,24 @@
 
 import Link from 'next/link';
 import { DataTree } from '@/components/jobs/data-tree';
+import { ErrorExcerpt } from '@/components/jobs/error-excerpt';
+import { fieldAnchor, JobFields } from '@/components/jobs/job-fields';
+import { JobLocationNote } from '@/components/jobs/job-location';
 import { LineRepairButton } from '@/components/layouts/line-repair-button';
-import { useChangePermission } from '@/components/shell/change-permission';
+import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Note } from '@/components/ui/note';
 import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
-import { isJobIdAcrossQueues, type JobIdAcrossQueues, type JobSnapshot, type LineRepairOffer } from '@/lib/layouts/pages';
+import { isJobIdAcrossQueues, type JobHash, type JobIdAcrossQueues, type JobSnapshot, type LineRepairOffer } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { removeLineJob } from '../../queues/[queue]/line-actions';
-import { failedHref, jobOfQueueHref, overviewHref, queueHref } from '@/lib/routes';
+import { failedHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
+import { ReservationActions } from '@/app/reservations/reservation-actions';
+import { FailedJobActions } from './failed-job-actions';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
 function Facts({ snapshot }: { snapshot: JobSnapshot }) {
@@ -59,6 +64,92 @@ function Where({ snapshot }: { snapshot: JobSnapshot }) {
           ))}
         </ul>
       )}
+    </div>
+  );
+}
+
+function fieldText(hash: JobHash, field: string): string | null {
+  return hash.fields.find((candidate) => candidate.name === field)?.value.text ?? null;
+}
+
+/** The errors a job hash carries, first lines of each, for the top of its page: `error` once it failed, `last_error` whenever it has one. */
+function ErrorExcerpts({ hash }: { hash: JobHash }) {
+  const error = hash.location.state === 'failed' ? fieldText(hash, 'error') : null;
+  const lastError = fieldText(hash, 'last_error');
+  return (
+    <>
+      {error && <ErrorExcerpt label="Error" text={error} href={`#${fieldAnchor('error')}`} />}
+      {lastError && lastError !== error && <ErrorExcerpt label="Last error" text={lastError} href={`#${fieldAnchor('last_error')}`} />}
+    </>
+  );
+}
+
+/** A reserved job's repairs, the reservations page's own, and a link to its holder's row there. */
+function HeldJobControls({ id, hash }: { id: number; hash: JobHash }) {
+  const { location } = hash;
+  const queue = fieldText(hash, 'queue');
+  if (location.state !== 'reserved' || !queue) return null;
+  const held = { queue, level: location.level, entry: location.entry };
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2">
+      <ChangeControls>
+        <ReservationActions
+          row={{
+            ...held,
+            jobId: id,
+            state: location.overdue ? 'overdue' : 'running',
+            reservedBy: location.reservedBy,
+            // As stored: the repair applies only while the hash still says exactly this.
+            reservedUntil: fieldText(hash, 'reserved_until') ?? '',
+            attempts: fieldText(hash, 'attempts'),
+          }}
+        />
+      </ChangeControls>
+      <Link href={reservationOfJobHref(held)} className="text-sm text-blue-700 underline underline-offset-2 dark:text-blue-400">
+        Its holder’s row in the reservations
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * Where a job hash is now (with its errors' first lines), what can be done
+ * about it (a failed job's retry and forget, a reserved one's release and
+ * fail), and every field of the hash.
+ */
+function HashPanels({ snapshot, hash }: { snapshot: JobSnapshot; hash: JobHash }) {
+  const id = Number(snapshot.id);
+  return (
+    <>
+      <Section title="Where it is now">
+        <JobLocationNote location={hash.location} now={snapshot.now}>
+          <ErrorExcerpts hash={hash} />
+        </JobLocationNote>
+        {hash.location.state === 'failed' && (
+          <ChangeControls>
+            <FailedJobActions id={id} maxAttempts={fieldText(hash, 'max_attempts')} />
+          </ChangeControls>
+        )}
+        <HeldJobControls id={id} hash={hash} />
+      </Section>
+      <Section title="Fields" description="Every field of the job as stored (a Redis hash). Bytes that are not UTF-8 show as \xNN.">
+        <JobFields detail={{ id, hash, now: snapshot.now }} />
+      </Section>
+    </>
+  );
+}
+
+/** A job id on a layout that hands ids out in order, with nothing left of it: finished or forgotten, or an id never handed out. */
+function GoneJob({ id, lastId }: { id: string; lastId: number }) {
+  const neverExisted = Number(id) > lastId;
+  return (
+    <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
+      <p className="font-semibold">{neverExisted ? `No job ${id}: no such job was ever pushed.` : `Job ${id} is gone (finished or forgotten).`}</p>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+        {neverExisted
+          ? `Ids are handed out in order, and the highest so far is ${lastId}. Check the id, or the connection the page shows.`
+          : 'A job is deleted when it completes or is forgotten, so nothing of it is left to show.'}
+      </p>
     </div>
   );
 }
@@ -143,12 +234,13 @@ function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
 }
 
 /**
- * One job of a layout without StaticPHP's job hashes, live: where it is, its
- * figures, its message decoded as a tree and (when the layout offers it)
- * removing it; asked for without its queue on a connection of several, the
- * queues holding the id.
+ * One job, live: where it is, its figures, its message decoded as a tree
+ * and (when the layout offers it) removing it; where the layout keeps the
+ * job as a hash, the hash's fields and the driver's own actions for where
+ * it is instead. Asked for without its queue on a connection of several,
+ * the queues holding the id.
  */
-export function JobSnapshotView({ id, queue, repairs }: { id: string; queue?: string; repairs: LineRepairOffer }) {
+export function JobView({ id, queue, repairs }: { id: string; queue?: string; repairs: LineRepairOffer }) {
   const mayChange = useChangePermission().allowed && repairs.remove === null;
   const view = useLiveQuery(jobSnapshotQuery(id, queue));
   const answer = view.data;
@@ -178,6 +270,13 @@ export function JobSnapshotView({ id, queue, repairs }: { id: string; queue?: st
         <QueuesHolding across={across} />
       ) : snapshot === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the job…</p>
+      ) : snapshot.status === 'gone' && snapshot.lastId !== undefined ? (
+        <GoneJob id={snapshot.id} lastId={snapshot.lastId} />
+      ) : snapshot.hash ? (
+        <>
+          <HashPanels snapshot={snapshot} hash={snapshot.hash} />
+          {mayChange && <RemoveJob snapshot={snapshot} />}
+        </>
       ) : snapshot.failed ? (
         <FailedSnapshot snapshot={snapshot} failed={snapshot.failed} />
       ) : snapshot.status === 'gone' ? (
@@ -201,6 +300,18 @@ export function JobSnapshotView({ id, queue, repairs }: { id: string; queue?: st
           {mayChange && <RemoveJob snapshot={snapshot} />}
         </>
       )}
+    </div>
+  );
+}
+
+/** A /jobs/ address whose last part is not a job id: `rule` says what one is on this connection. */
+export function NotAJobId({ segment, rule }: { segment: string; rule: string }) {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Not a job id</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400 [overflow-wrap:anywhere]">
+        “<span className="font-mono">{segment}</span>” is not a job id: {rule}. Type one in “Go to job” above, or open a job from its queue.
+      </p>
     </div>
   );
 }
