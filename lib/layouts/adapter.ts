@@ -4,7 +4,7 @@ import type { JobRow } from '../queue/job';
 import type { ThroughputSample } from '../inspect/throughput';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
-import type { DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
+import type { ClaimRepairs, DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -160,8 +160,8 @@ export interface QueueLayout {
   readonly steppedDoctor: RedisQueue | Absent;
   /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
   readonly queueDetail: RedisQueue | Absent;
-  /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
-  readonly reservations: RedisQueue | Absent;
+  /** releasing, failing or cleaning up a reservation whose holder the layout records, each re-checking what the operator saw */
+  readonly claimRepairs: ClaimRepairs | Absent;
   /** one queue's delayed jobs by when they come due, and running one now */
   readonly delayedTimeline: RedisQueue | Absent;
   /** one job's fields and where it is now */
@@ -174,7 +174,7 @@ export interface QueueLayout {
    */
   /** a queue's waiting jobs in the order they run, paged, and what joins the line next */
   readonly jobLine: JobLineReader | Absent;
-  /** reservations with their expiry, for a layout that records no holder */
+  /** reservations with their expiry, and with their holder and claim where the layout records them */
   readonly expiringReservations: ExpiringReservationsReader | Absent;
   /** the delayed timeline with layout-neutral rows */
   readonly dueTimeline: DueTimelineReader | Absent;

@@ -7,7 +7,7 @@ import { readFailedPage, searchFailed } from '../inspect/failed';
 import { readJobDetail } from '../inspect/job-detail';
 import { censusStep, readKeyContents, readKeyLayout } from '../inspect/key-layout';
 import { readQueueDetail } from '../inspect/queue-detail';
-import { readReservations } from '../inspect/reservations';
+import { readReservations } from '../layouts/staticphp/reservations';
 import { readServerInfo } from '../inspect/server-info';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisNode, type RedisSettings } from './config';
 import { promoteDueStep, runDelayedJobNow } from './delayed-repairs';

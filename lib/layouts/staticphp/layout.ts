@@ -3,7 +3,7 @@ import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { describeProgress, doctorStep, startDoctor } from '../../inspect/doctor';
 import { readFailedPage, searchFailed } from '../../inspect/failed';
-import { readQueueNames } from '../../inspect/reservations';
+import { readQueueNames, staticphpClaimRepairs, staticphpReservations } from './reservations';
 import { sampleThroughput } from '../../inspect/throughput';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
@@ -56,11 +56,12 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     }),
     steppedDoctor: queue,
     queueDetail: queue,
-    reservations: queue,
+    claimRepairs: staticphpClaimRepairs(queue),
     delayedTimeline: queue,
     jobDetail: queue,
     keyLayout: queue,
     ...absentMembers(STATICPHP_ABSENT),
+    expiringReservations: staticphpReservations(queue),
     lineRepairs: staticphpLineRepairs(queue),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),

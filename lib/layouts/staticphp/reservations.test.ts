@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ReservedJob } from '../queue/job';
-import { sleep, testQueueFactory } from '../queue/test-redis';
+import type { ReservedJob } from '../../queue/job';
+import { sleep, testQueueFactory } from '../../queue/test-redis';
 import { findParkingHazard, pageOfReservations, readReservations, type ReservationRow, type Reservations } from './reservations';
 
 const openQueue = testQueueFactory();
