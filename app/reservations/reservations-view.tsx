@@ -447,9 +447,11 @@ export function ReservationsView({ scope, repairs }: { scope: ReservationsScope;
         <h1 className="text-2xl font-semibold tracking-tight">Reservations</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Every job handed to a worker and not finished yet
-          {page?.byHolder
-            ? ', by the worker holding it (its host and process id), and every job parked until its holder’s deadline.'
-            : ', with when its reservation runs out.'}{' '}
+          {page === undefined
+            ? '.'
+            : page.byHolder
+              ? ', by the worker holding it (its host and process id), and every job parked until its holder’s deadline.'
+              : ', with when its reservation runs out.'}{' '}
           <GlossaryLink>What these words mean</GlossaryLink>
         </p>
       </div>
