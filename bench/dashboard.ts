@@ -25,7 +25,7 @@ import { runDoctor, startDoctor, type Finding, type Phase } from '../lib/inspect
 import { readDelayedTimeline } from '../lib/inspect/delayed-timeline';
 import { readFailedPage } from '../lib/inspect/failed';
 import { readQueueDetail } from '../lib/inspect/queue-detail';
-import { readReservations } from '../lib/inspect/reservations';
+import { readReservations } from '../lib/layouts/staticphp/reservations';
 import { parseInfo, readServerInfo } from '../lib/inspect/server-info';
 import { readSettings } from '../lib/queue/config';
 import { RedisQueue } from '../lib/queue/redis-queue';

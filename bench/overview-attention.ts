@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { readQueueAttention } from '../lib/dashboard/attention';
 import { DEFAULT_MARKS } from '../lib/dashboard/marks';
 import { readRecentFailures, readWaitingFigures } from '../lib/inspect/attention';
-import { readReservations } from '../lib/inspect/reservations';
+import { readReservations } from '../lib/layouts/staticphp/reservations';
 import { readServerInfo } from '../lib/inspect/server-info';
 import { readSettings } from '../lib/queue/config';
 import { RedisQueue } from '../lib/queue/redis-queue';

@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { cleanTombstone, failReservation, releaseReservation, type RepairOutcome } from '@/lib/queue/reservation-repairs';
+import type { RepairOutcome } from '@/lib/queue/reservation-repairs';
 import { queueAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -29,7 +29,7 @@ function describeRepair(outcome: RepairOutcome): string {
 }
 
 /** Releases a held job now: back to ready on its level, attempts untouched. */
-export const releaseNow = queueAction('reservations', seenReservation, (seen, queue) => releaseReservation(queue, seen), {
+export const releaseNow = queueAction('claimRepairs', seenReservation, (seen, repairs) => repairs.release(seen), {
   action: 'release a reservation',
   target: describeReservation,
   outcome: describeRepair,
@@ -37,14 +37,14 @@ export const releaseNow = queueAction('reservations', seenReservation, (seen, qu
 
 /** Fails a held job with the operator's reason, as fail() would. */
 export const failWithReason = queueAction(
-  'reservations',
+  'claimRepairs',
   seenReservation.extend({ reason: z.string().trim().min(1, 'give a reason').max(60_000) }),
-  ({ reason, ...seen }, queue) => failReservation(queue, seen, reason),
+  ({ reason, ...seen }, repairs) => repairs.fail(seen, reason),
   { action: 'fail a reservation', target: (seen) => `${describeReservation(seen)}, reason: ${seen.reason}`, outcome: describeRepair },
 );
 
 /** Acknowledges and deletes a pending entry whose job is gone. */
-export const cleanUpTombstone = queueAction('reservations', z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, queue) => cleanTombstone(queue, seen), {
+export const cleanUpTombstone = queueAction('claimRepairs', z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, repairs) => repairs.cleanUp(seen), {
   action: 'clean up a tombstone',
   target: ({ queue, level, entry }) => `entry ${entry} of ${queue} level ${level}`,
   outcome: describeRepair,

@@ -7,7 +7,8 @@ import { useToast } from '@/components/ui/toaster';
 import type { ActionResult } from '@/lib/server/action';
 import type { RepairOutcome } from '@/lib/queue/reservation-repairs';
 import { queryKeys } from '@/lib/queries/keys';
-import type { ReservationRow } from '@/lib/queries/reservations';
+import type { ClaimState } from '@/lib/layouts/pages';
+import type { JobIdAsRead } from '@/lib/queue/job';
 import { cleanUpTombstone, failWithReason, releaseNow } from './actions';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 
@@ -26,7 +27,17 @@ function JobOfButton({ subject }: { subject: string }) {
 }
 
 /** What the repairs act on: the entry, and the job as the operator saw it (the reservations page's row, or the job page's). */
-export type SeenReservation = Pick<ReservationRow, 'queue' | 'level' | 'entry' | 'jobId' | 'state' | 'reservedBy' | 'reservedUntil' | 'attempts'>;
+export interface SeenReservation {
+  queue: string;
+  level: string;
+  entry: string;
+  jobId: JobIdAsRead | null;
+  state: ClaimState;
+  /** the holder, and the claim's deadline and attempts, as stored */
+  reservedBy: string;
+  reservedUntil: string;
+  attempts: string | null;
+}
 
 /** The repairs one hand-out allows: release or fail a held job, clean up one whose job is gone. One out of date is left to the next reserve. */
 export function ReservationActions({ row }: { row: SeenReservation }) {

@@ -1,9 +1,12 @@
 'use client';
 
 import type { Route } from 'next';
+import { JobNameAndNote, OptionalFigure, QueueJobLink } from '@/components/layouts/layout-job-cells';
+import { LineRepairButton } from '@/components/layouts/line-repair-button';
+import { PageLinks } from '@/components/layouts/page-links';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
-import { JobLink, JobName } from '@/components/queues/job-link';
+import { JobLink } from '@/components/queues/job-link';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Banner } from '@/components/ui/banner';
@@ -12,15 +15,33 @@ import { formatDuration } from '@/components/ui/format-duration';
 import { UtcMoment } from '@/components/ui/moment';
 import { Note } from '@/components/ui/note';
 import { Pager } from '@/components/ui/pager';
-import { Section } from '@/components/ui/section';
+import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { GlossaryLink } from '@/components/glossary/glossary-link';
-import type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, ReservationsPage, ReservationState, ReservationsScope } from '@/lib/queries/reservations';
-import { reservationsQuery, reservationsSearch } from '@/lib/queries/reservations';
+import {
+  PAGE_ROWS,
+  type Claim,
+  type ClaimState,
+  type ExpiringReservation,
+  type ExpiringReservationsPage,
+  type HolderReservations,
+  type LineRepairOffer,
+  type ParkedReservation,
+  type ReservationsByHolder,
+} from '@/lib/layouts/pages';
+import { reservationsQuery, reservationsSearch, type ReservationsScope } from '@/lib/queries/reservations';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 import { reservationRowId, reservationsHref } from '@/lib/routes';
+import { reclaimLiveJob, releaseExpiredJob } from '../queues/[queue]/line-actions';
 import { ReservationActions } from './reservation-actions';
 import { ReservationsFilter } from './reservations-filter';
+
+/** What the layout lets the page do to a reservation: its line repairs, and its claim repairs (null when offered, else why not). */
+export interface ReservationRepairOffer {
+  line: LineRepairOffer;
+  claims: string | null;
+}
 
 function reservationsPageHref(scope: ReservationsScope, page: number): Route {
   return `${reservationsHref}${reservationsSearch({ ...scope, page })}` as Route;
@@ -28,19 +49,19 @@ function reservationsPageHref(scope: ReservationsScope, page: number): Route {
 
 const OVERDUE_EXPLANATION = 'It still counts as reserved until the next worker that takes a job from this queue takes it back and runs it again.';
 
-const BADGE: Record<ReservationState, { label: string; tone: BadgeTone }> = {
+const BADGE: Record<ClaimState, { label: string; tone: BadgeTone }> = {
   running: { label: 'Running', tone: 'info' },
   overdue: { label: 'Overdue', tone: 'warning' },
   tombstone: { label: 'Job gone', tone: 'neutral' },
   mismatch: { label: 'Out of date', tone: 'bad' },
 };
 
-function StateBadge({ state }: { state: ReservationState }) {
+function StateBadge({ state }: { state: ClaimState }) {
   const { label, tone } = BADGE[state];
   return <Badge tone={tone}>{label}</Badge>;
 }
 
-function ParkingWarning({ hazard }: { hazard: ParkingHazard }) {
+function ParkingWarning({ hazard }: { hazard: NonNullable<ReservationsByHolder['parkingHazard']> }) {
   return (
     <Note title="Workers are claiming jobs with different timeouts" role="alert">
       <p>
@@ -62,37 +83,89 @@ function ParkingWarning({ hazard }: { hazard: ParkingHazard }) {
   );
 }
 
-function Deadline({ row, now }: { row: ReservationRow; now: number }) {
-  const seconds = Number(row.reservedUntil);
-  if (row.reservedUntil === '' || !Number.isFinite(seconds) || seconds === 0) return <Absent label="no deadline" />;
-  return <UtcMoment seconds={seconds} now={now} />;
-}
-
 /** A clause as the start of a sentence. */
 function sentence(clause: string): string {
   return clause.charAt(0).toUpperCase() + clause.slice(1);
 }
 
-function Detail({ row }: { row: ReservationRow }) {
-  if (row.state === 'tombstone') {
-    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{row.jobId === null ? 'Its entry was deleted too; only the record that it was handed out is left.' : 'The job was deleted while a worker held it: nothing to run.'}</p>;
+function ClaimDetail({ claim }: { claim: Claim }) {
+  if (claim.state === 'tombstone') {
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{claim.jobId === null ? 'Its entry was deleted too; only the record that it was handed out is left.' : 'The job was deleted while a worker held it: nothing to run.'}</p>;
   }
-  if (row.state === 'mismatch') {
-    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{sentence(row.mismatch ?? 'the job no longer agrees with this hand-out')}. The next worker that takes a job from this queue clears it.</p>;
+  if (claim.state === 'mismatch') {
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{sentence(claim.mismatch ?? 'the job no longer agrees with this hand-out')}. The next worker that takes a job from this queue clears it.</p>;
   }
   return null;
 }
 
-function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canChange: boolean }) {
+/** Attempts as the holder's layout stores them: used of at most, or unknown once the job is gone. */
+function StoredAttempts({ attempts, maxAttempts }: { attempts: string | null; maxAttempts: string | null }) {
+  return attempts === null ? <Absent label="unknown" /> : <>{`${attempts}/${maxAttempts ?? '?'}`}</>;
+}
+
+/** A deadline as stored: the moment, or a dash when there is none. */
+function StoredDeadline({ seconds, now }: { seconds: number | null; now: number }) {
+  return seconds === null ? <Absent label="no deadline" /> : <UtcMoment seconds={seconds} now={now} />;
+}
+
+/** An expired reservation goes back in line at once; a live one is ended only after the operator is told its job may run twice. */
+function LineRepair({ queue, id, expired, repairs }: { queue: string; id: string; expired: boolean; repairs: LineRepairOffer }) {
+  const subject = `job ${id} on ${queue}`;
+  const whyNot = expired ? repairs.releaseExpired : repairs.reclaim;
+  if (whyNot !== null) return <span className="text-xs text-zinc-600 dark:text-zinc-400">{whyNot}</span>;
+  if (expired) {
+    return (
+      <LineRepairButton
+        label="Put back in line"
+        busyLabel="Putting back…"
+        subject={subject}
+        action={() => releaseExpiredJob({ queue, id }, getTabConnection())}
+        done={`Job ${id} is back in line on ${queue}, where its driver would have put it.`}
+        unchanged={`Job ${id} is no longer reserved: a worker took it back first.`}
+      />
+    );
+  }
+  return (
+    <LineRepairButton
+      label="End reservation…"
+      busyLabel="Ending…"
+      subject={subject}
+      tone="danger"
+      question={{
+        title: `End the reservation of job ${id}?`,
+        confirmLabel: `End job ${id}'s reservation`,
+        body: (
+          <p>
+            Its time has not run out, and nothing in Redis says whether a worker is still running it. If one is, the job runs twice: there and
+            once more from the line it goes back to.
+          </p>
+        ),
+      }}
+      action={() => reclaimLiveJob({ queue, id }, getTabConnection())}
+      done={`Job ${id}'s reservation ended: it goes back in line (under drivers that move jobs only as they reserve, at their next reserve).`}
+      unchanged={`Job ${id} is no longer reserved.`}
+    />
+  );
+}
+
+/** A row's repairs: the claim repairs where the row carries its claim, else the line repairs. */
+function RowRepair({ row, queue, repairs }: { row: ExpiringReservation; queue: string; repairs: ReservationRepairOffer }) {
+  const { claim } = row;
+  if (claim === undefined) return <LineRepair queue={queue} id={row.id} expired={row.expired} repairs={repairs.line} />;
+  if (repairs.claims !== null) return <span className="text-xs text-zinc-600 dark:text-zinc-400">{repairs.claims}</span>;
+  return <ReservationActions row={{ queue, level: claim.level, entry: claim.entry, jobId: claim.jobId, state: claim.state, reservedBy: claim.holder, reservedUntil: claim.reservedUntil, attempts: claim.attempts }} />;
+}
+
+function ParkedRow({ job, now, withActions, withPriority }: { job: ParkedReservation; now: number; withActions: boolean; withPriority: boolean }) {
   const deadline = Number(job.reservedUntil);
   return (
     <tr>
       <Cell>
         <JobLink id={job.jobId} />
-        <div className="mt-0.5">
-          <JobName name={job.name} />
-        </div>
         <div className="text-xs text-zinc-500 dark:text-zinc-400">not in a level</div>
+      </Cell>
+      <Cell label="Class">
+        <JobNameAndNote name={job.name} note={null} />
       </Cell>
       <Cell label="Queue, level">
         <span className="font-mono text-xs">{job.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">with the delayed jobs</span>
@@ -110,10 +183,19 @@ function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canCh
       <Cell numeric label="Handed out">
         <Absent label="not handed out" />
       </Cell>
-      <Cell numeric label="Attempts">{job.attempts === null ? <Absent label="unknown" /> : `${job.attempts}/${job.maxAttempts ?? '?'}`}</Cell>
-      <Cell label="Deadline">{Number.isFinite(deadline) && deadline > 0 ? <UtcMoment seconds={deadline} now={now} /> : <Absent label="no deadline" />}</Cell>
-      {canChange && (
-        <Cell>
+      <Cell label="Expires">
+        <StoredDeadline seconds={Number.isFinite(deadline) && deadline > 0 ? deadline : null} now={now} />
+      </Cell>
+      <Cell numeric label="Attempts">
+        <StoredAttempts attempts={job.attempts} maxAttempts={job.maxAttempts} />
+      </Cell>
+      {withPriority && (
+        <Cell numeric label="Priority">
+          <Absent label="no priority" />
+        </Cell>
+      )}
+      {withActions && (
+        <Cell label="Actions">
           <Absent label="nothing to repair: it runs once the deadline passes" />
         </Cell>
       )}
@@ -121,62 +203,118 @@ function ParkedRow({ job, now, canChange }: { job: ParkedJob; now: number; canCh
   );
 }
 
-function HolderTable({ group, now }: { group: HolderGroup; now: number }) {
-  const canChange = useChangePermission().allowed;
-  const label = group.holder === null ? 'Hand-outs nobody holds' : `Jobs held by ${group.holder}`;
+/**
+ * One table of reservations: the columns every layout fills, and the
+ * holder's hand-out (queue and level, claim state, idle time, deliveries)
+ * where the rows carry their claim. `queue`: the queue every row is of, when
+ * the table is one queue's.
+ */
+function ReservationsTable({
+  label,
+  rows,
+  parked = [],
+  queue,
+  now,
+  repairs,
+  reservedSinceUnknown,
+}: {
+  label: string;
+  rows: ExpiringReservation[];
+  parked?: ParkedReservation[];
+  queue?: string;
+  now: number;
+  repairs: ReservationRepairOffer;
+  reservedSinceUnknown: string;
+}) {
+  const claimed = parked.length > 0 || rows.some((row) => row.claim !== undefined);
+  const prioritized = rows.some((row) => row.priority !== null);
+  const offered = claimed ? repairs.claims === null : repairs.line.releaseExpired === null || repairs.line.reclaim === null;
+  const withActions = useChangePermission().allowed && offered;
+  const queueOf = (row: ExpiringReservation) => queue ?? row.claim?.queue ?? '';
   return (
     <DataTable
       label={label}
-      minWidthClass="min-w-[64rem]"
+      minWidthClass={claimed ? 'min-w-[64rem]' : 'min-w-[44rem]'}
       stacked
       head={
         <>
           <HeaderCell>Job</HeaderCell>
-          <HeaderCell>Queue, level</HeaderCell>
+          <HeaderCell>Class</HeaderCell>
+          {claimed && <HeaderCell>Queue, level</HeaderCell>}
           <HeaderCell>State</HeaderCell>
-          <HeaderCell numeric>Idle</HeaderCell>
-          <HeaderCell numeric>Handed out</HeaderCell>
+          {claimed && <HeaderCell numeric>Idle</HeaderCell>}
+          {claimed && <HeaderCell numeric>Handed out</HeaderCell>}
+          <HeaderCell>Expires</HeaderCell>
+          {!claimed && <HeaderCell>Reserved since</HeaderCell>}
           <HeaderCell numeric>Attempts</HeaderCell>
-          <HeaderCell>Deadline</HeaderCell>
-          {canChange && <HeaderCell>Actions</HeaderCell>}
+          {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
+          {withActions && <HeaderCell>Actions</HeaderCell>}
         </>
       }
     >
-      {group.rows.map((row) => (
-        <tr key={`${row.stream} ${row.entry}`} id={reservationRowId(row)}>
-          <Cell>
-            {row.jobId === null ? <Absent label="no job id" /> : <JobLink id={row.jobId} />}
-            <div className="mt-0.5">{row.jobId === null ? null : <JobName name={row.name} />}</div>
-            <div className="font-mono text-xs text-zinc-500 dark:text-zinc-400">entry {row.entry}</div>
-          </Cell>
-          <Cell label="Queue, level">
-            <span className="font-mono text-xs">{row.queue}</span> <span className="text-zinc-500 dark:text-zinc-400">level {row.level}</span>
-          </Cell>
-          <Cell label="State">
-            <StateBadge state={row.state} />
-            <Detail row={row} />
-          </Cell>
-          <Cell numeric label="Idle">{formatDuration(row.idleMs / 1000)}</Cell>
-          <Cell numeric label="Handed out">{`${formatCount(row.deliveries)}×`}</Cell>
-          <Cell numeric label="Attempts">{row.attempts === null ? <Absent label="unknown" /> : `${row.attempts}/${row.maxAttempts ?? '?'}`}</Cell>
-          <Cell label="Deadline">
-            <Deadline row={row} now={now} />
-          </Cell>
-          {canChange && (
+      {rows.map((row) => {
+        const { claim } = row;
+        const rowQueue = queueOf(row);
+        return (
+          <tr key={claim ? `${claim.stream} ${claim.entry}` : row.id} id={claim ? reservationRowId({ queue: rowQueue, level: claim.level, entry: claim.entry }) : undefined}>
             <Cell>
-              <ReservationActions row={row} />
+              {claim === undefined ? <QueueJobLink id={row.id} queue={rowQueue} /> : claim.jobId === null ? <Absent label="no job id" /> : <JobLink id={claim.jobId} />}
+              {claim && <div className="font-mono text-xs text-zinc-500 dark:text-zinc-400">entry {claim.entry}</div>}
             </Cell>
-          )}
-        </tr>
-      ))}
-      {group.parked.map((job) => (
-        <ParkedRow key={`${job.queue} ${job.jobId}`} job={job} now={now} canChange={canChange} />
+            <Cell label="Class">{claim?.jobId === null ? <Absent label="no job" /> : <JobNameAndNote name={row.name} note={row.note} />}</Cell>
+            {claimed && (
+              <Cell label="Queue, level">
+                {claim && (
+                  <>
+                    <span className="font-mono text-xs">{rowQueue}</span> <span className="text-zinc-500 dark:text-zinc-400">level {claim.level}</span>
+                  </>
+                )}
+              </Cell>
+            )}
+            <Cell label="State">
+              {claim ? (
+                <>
+                  <StateBadge state={claim.state} />
+                  <ClaimDetail claim={claim} />
+                </>
+              ) : row.expired ? (
+                <Badge tone="warning">Expired</Badge>
+              ) : (
+                <Badge tone="info">Live</Badge>
+              )}
+            </Cell>
+            {claimed && <Cell numeric label="Idle">{claim && formatDuration(claim.idleMs / 1000)}</Cell>}
+            {claimed && <Cell numeric label="Handed out">{claim && `${formatCount(claim.deliveries)}×`}</Cell>}
+            <Cell label="Expires">
+              <StoredDeadline seconds={row.expiresAt} now={now} />
+            </Cell>
+            {!claimed && (
+              <Cell label="Reserved since">{row.reservedSince === null ? <Absent label={reservedSinceUnknown} /> : <UtcMoment seconds={row.reservedSince} now={now} />}</Cell>
+            )}
+            <Cell label="Attempts" numeric>
+              {claim ? <StoredAttempts attempts={claim.attempts} maxAttempts={claim.maxAttempts} /> : row.attempts}
+            </Cell>
+            {prioritized && (
+              <Cell label="Priority" numeric>
+                <OptionalFigure value={row.priority} missing="no priority" />
+              </Cell>
+            )}
+            {withActions && (
+              <Cell label="Actions">
+                <RowRepair row={row} queue={rowQueue} repairs={repairs} />
+              </Cell>
+            )}
+          </tr>
+        );
+      })}
+      {parked.map((job) => (
+        <ParkedRow key={`${job.queue} ${job.jobId}`} job={job} now={now} withActions={withActions} withPriority={prioritized} />
       ))}
     </DataTable>
   );
 }
 
-function holderDescription(group: HolderGroup): string {
+function holderDescription(group: HolderReservations): string {
   const shown = group.rows.length < group.held ? `, ${formatCount(group.rows.length)} on this page` : '';
   const entries = `${formatCount(group.held)} ${group.held === 1 ? 'job' : 'jobs'}${shown}`;
   if (group.holder === null) return `${formatCount(group.held)} left-over ${group.held === 1 ? 'hand-out' : 'hand-outs'}${shown}: the job is gone, or has moved on since.`;
@@ -185,19 +323,21 @@ function holderDescription(group: HolderGroup): string {
   return group.timeoutSeconds === null ? count : `${count}; its claims imply a timeout of ${formatDuration(group.timeoutSeconds)}.`;
 }
 
-function Body({ reservations, scope }: { reservations: ReservationsPage; scope: ReservationsScope }) {
-  const { counts, now } = reservations;
+/** The reservations of a layout that records holders: figures over every page, then this page's rows by holder. */
+function ByHolder({ byHolder, now, scope, repairs }: { byHolder: ReservationsByHolder; now: number; scope: ReservationsScope; repairs: ReservationRepairOffer }) {
+  const { counts } = byHolder;
   return (
     <>
+      <ReservationsFilter queues={byHolder.queueNames} queue={byHolder.queue} />
       <div className="grid grid-cols-2 gap-4 sm:grid-cols-5">
         <Stat label="Running" value={counts.running} />
         <Stat label="Overdue" value={counts.overdue} />
-        <Stat label="Parked" value={reservations.parkedTotal} />
+        <Stat label="Parked" value={byHolder.parkedTotal} />
         <Stat label="Job gone" value={counts.tombstone} />
         <Stat label="Out of date" value={counts.mismatch} />
       </div>
-      {reservations.total > 0 && <ChangeControls />}
-      {reservations.parkingHazard && <ParkingWarning hazard={reservations.parkingHazard} />}
+      {byHolder.total > 0 && repairs.claims === null && <ChangeControls />}
+      {byHolder.parkingHazard && <ParkingWarning hazard={byHolder.parkingHazard} />}
       {counts.overdue > 0 && (
         <Note title="Overdue jobs">
           <p>
@@ -206,31 +346,31 @@ function Body({ reservations, scope }: { reservations: ReservationsPage; scope: 
           </p>
         </Note>
       )}
-      {reservations.truncated && (
+      {byHolder.truncated && (
         <Note title="Not every reservation is shown">
           <p>
-            There are more queues or reserved jobs than one read looks at; the first {formatCount(reservations.total)} are shown
-            {reservations.queue === null ? '. Filter by a queue to see all of its own.' : '.'}
+            There are more queues or reserved jobs than one read looks at; the first {formatCount(byHolder.total)} are shown
+            {byHolder.queue === null ? '. Filter by a queue to see all of its own.' : '.'}
           </p>
         </Note>
       )}
-      {reservations.errors.map(({ stream, error }) => (
+      {byHolder.errors.map(({ stream, error }) => (
         <Banner key={stream} title={`Cannot read ${stream}`}>
           {error}
         </Banner>
       ))}
-      {reservations.total === 0 && reservations.parkedTotal === 0 ? (
+      {byHolder.total === 0 && byHolder.parkedTotal === 0 ? (
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
-          <p className="font-semibold">{reservations.queue === null ? 'No job is reserved.' : `No job of ${reservations.queue} is reserved.`}</p>
+          <p className="font-semibold">{byHolder.queue === null ? 'No job is reserved.' : `No job of ${byHolder.queue} is reserved.`}</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-            No worker holds a job of {reservations.queue !== null ? 'the queue' : reservations.queuesRead === 1 ? 'the one queue' : `the ${formatCount(reservations.queuesRead)} queues`},
+            No worker holds a job of {byHolder.queue !== null ? 'the queue' : byHolder.queuesRead === 1 ? 'the one queue' : `the ${formatCount(byHolder.queuesRead)} queues`},
             and no job waits parked until a holder&apos;s deadline.
           </p>
         </div>
       ) : (
         <>
-          <Pager label="Pages of reservations" rows="Reservations" window={reservations.page} total={reservations.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
-          {reservations.holders.map((group) => (
+          <Pager label="Pages of reservations" rows="Reservations" window={byHolder.window} total={byHolder.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
+          {byHolder.groups.map((group) => (
             <Section
               key={group.holder ?? ''}
               title={
@@ -244,37 +384,84 @@ function Body({ reservations, scope }: { reservations: ReservationsPage; scope: 
               }
               description={holderDescription(group)}
             >
-              <HolderTable group={group} now={now} />
+              <ReservationsTable
+                label={group.holder === null ? 'Hand-outs nobody holds' : `Jobs held by ${group.holder}`}
+                rows={group.rows}
+                parked={group.parked}
+                now={now}
+                repairs={repairs}
+                reservedSinceUnknown="not handed out"
+              />
             </Section>
           ))}
-          <Pager label="Pages of reservations, after the list" rows="Reservations" window={reservations.page} total={reservations.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
-          </>
+          <Pager label="Pages of reservations, after the list" rows="Reservations" window={byHolder.window} total={byHolder.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
+        </>
       )}
     </>
   );
 }
 
-/** Every job delivered to a worker and not acknowledged, live, by the worker holding it, with repairs. */
-export function ReservationsView({ scope }: { scope: ReservationsScope }) {
+/** The reservations of a layout that records no holder: each queue's, soonest expiry first, a page of each. */
+function ByQueue({ page, scope, repairs }: { page: ExpiringReservationsPage; scope: ReservationsScope; repairs: ReservationRepairOffer }) {
+  return (
+    <>
+      {page.holderAbsent !== undefined && <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">{page.holderAbsent}.</p>}
+      {page.queues.map((reservations) => (
+        <Section key={reservations.queue} title={<span className="[overflow-wrap:anywhere]">Queue <span className="font-mono">{reservations.queue}</span></span>} description={reservations.expiredMeans}>
+          <div className="grid grid-cols-3 gap-4">
+            <Stat label="Reserved" value={reservations.total} />
+            <Stat label="Live" value={reservations.live} />
+            <Stat label="Expired" value={reservations.expired} />
+          </div>
+          {reservations.rows.length > 0 ? (
+            <ReservationsTable
+              label={`Reservations of ${reservations.queue}`}
+              rows={reservations.rows}
+              queue={reservations.queue}
+              now={page.now}
+              repairs={repairs}
+              reservedSinceUnknown={page.reservedSinceUnknown ?? 'not known: the message has no TTR'}
+            />
+          ) : (
+            <EmptyList>{reservations.total > 0 ? 'No reservations on this page.' : 'No job of this queue is reserved.'}</EmptyList>
+          )}
+          <PageLinks label={`Pages of the reservations of ${reservations.queue}`} page={scope.page} pageRows={PAGE_ROWS} total={reservations.total} hrefOf={(target) => reservationsPageHref(scope, target)} />
+        </Section>
+      ))}
+    </>
+  );
+}
+
+/**
+ * Every job handed to a worker and not finished yet, live, 25 a page: by the
+ * worker holding it where the layout records holders (with their claims and
+ * the claim repairs), else each queue's with its expiry (and the line
+ * repairs). `repairs`: what the layout offers (the session may too).
+ */
+export function ReservationsView({ scope, repairs }: { scope: ReservationsScope; repairs: ReservationRepairOffer }) {
   const view = useLiveQuery(reservationsQuery(scope));
-  const reservations = view.data;
+  const page = view.data;
   return (
     <div className="space-y-6">
       <div className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">Reservations</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Every job handed to a worker and not finished yet, by the worker holding it (its host and process id), and every job parked
-          until its holder&apos;s deadline. <GlossaryLink>What these words mean</GlossaryLink>
+          Every job handed to a worker and not finished yet
+          {page === undefined
+            ? '.'
+            : page.byHolder
+              ? ', by the worker holding it (its host and process id), and every job parked until its holder’s deadline.'
+              : ', with when its reservation runs out.'}{' '}
+          <GlossaryLink>What these words mean</GlossaryLink>
         </p>
       </div>
       <LiveErrorBanner title="Cannot read the reservations" view={view} />
-      {reservations === undefined ? (
+      {page === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the reservations…</p>
+      ) : page.byHolder ? (
+        <ByHolder byHolder={page.byHolder} now={page.now} scope={scope} repairs={repairs} />
       ) : (
-        <>
-          <ReservationsFilter queues={reservations.queues} queue={reservations.queue} />
-          <Body reservations={reservations} scope={scope} />
-        </>
+        <ByQueue page={page} scope={scope} repairs={repairs} />
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import { readRecentFailures, readWaitingFigures } from '../inspect/attention';
-import { classifyPendingEntries, type PendingEntry } from '../inspect/reservations';
+import { classifyPendingEntries, type PendingEntry } from '../layouts/staticphp/reservations';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type QueueMark, type RanOutClaim } from './marks';
 

@@ -1,7 +1,7 @@
 import { refusedCommand } from '../queue/errors';
 import { execPipeline } from '../queue/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { serverMs, type PendingEntry } from './reservations';
+import { serverMs, type PendingEntry } from '../layouts/staticphp/reservations';
 import { streamIdMs } from '../queue/stream-ids';
 import { bytesToText } from './display-text';
 import { firstLine } from './failed';

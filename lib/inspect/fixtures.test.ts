@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadStaticPhpFixture, readStaticPhpExpected, type StaticPhpFixtureName } from '../queue/test-fixtures';
 import { testQueueFactory } from '../queue/test-redis';
-import { readReservations, type ReservationState } from './reservations';
+import { isAbsent } from '../layouts/adapter';
+import { staticphpLayout } from '../layouts/staticphp/layout';
+import { readReservations, type ReservationState } from '../layouts/staticphp/reservations';
 
 const openQueue = testQueueFactory();
 
@@ -46,6 +48,32 @@ describe.each<StaticPhpFixtureName>(['rich-layout', 'after-php-worker'])('the re
     );
     expect(found).toEqual(expected);
     expect(reservations.errors).toEqual([]);
+
+    // The reservations page reads the same through the layout, each row's holder and claim in the shape every layout fills.
+    const reader = staticphpLayout(queue).expiringReservations;
+    if (isAbsent(reader)) throw new Error(reader.absent);
+    const page = await reader.read({ page: 1 });
+    expect(page.queues).toEqual([]);
+    expect(page.holderAbsent).toBeUndefined();
+    const byHolder = page.byHolder!;
+    expect(
+      new Map(
+        byHolder.groups.map((group) => [
+          group.holder,
+          [...group.rows.map((row) => ({ jobId: row.claim!.jobId!, state: row.claim!.state as string })), ...group.parked.map((job) => ({ jobId: job.jobId, state: 'parked' }))],
+        ]),
+      ),
+    ).toEqual(expected);
+    for (const group of byHolder.groups) {
+      for (const row of group.rows) {
+        expect(row.claim!.holder).toBe(group.holder);
+        expect(row.id).toBe(String(row.claim!.jobId));
+        expect(row.expiresAt).toBe(Number(row.claim!.reservedUntil));
+        expect(row.expired).toBe(row.claim!.state === 'overdue');
+      }
+    }
+    expect(byHolder.parkedTotal).toBe(reservations.parkedTotal);
+    expect(byHolder.counts).toEqual(reservations.counts);
     expect(reservations.parkedTotal).toBe(Object.values(HELD[name]).filter((state) => state === 'parked').length);
     // The parking deadline is the holder's own: reserved_until, still ahead after the shift.
     for (const job of reservations.holders.flatMap((group) => group.parked)) {

@@ -4,7 +4,7 @@ import type { JobRow } from '../queue/job';
 import type { ThroughputSample } from '../inspect/throughput';
 import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { LayoutDoctor } from './layout-doctor';
-import type { DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobHashFields, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
+import type { ClaimRepairs, DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobHashFields, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
@@ -158,8 +158,8 @@ export interface QueueLayout {
   readonly doctor: LayoutDoctor | Absent;
   /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
   readonly queueDetail: RedisQueue | Absent;
-  /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
-  readonly reservations: RedisQueue | Absent;
+  /** releasing, failing or cleaning up a reservation whose holder the layout records, each re-checking what the operator saw */
+  readonly claimRepairs: ClaimRepairs | Absent;
   /** one queue's delayed jobs by when they come due, and running one now */
   readonly delayedTimeline: RedisQueue | Absent;
   /** jobs kept as hashes numbered by one counter across the connection (ids are whole numbers): a field's whole bytes, for download beside the job page's first 64 KiB */
@@ -170,7 +170,7 @@ export interface QueueLayout {
    */
   /** a queue's waiting jobs in the order they run, paged, and what joins the line next */
   readonly jobLine: JobLineReader | Absent;
-  /** reservations with their expiry, for a layout that records no holder */
+  /** reservations with their expiry, and with their holder and claim where the layout records them */
   readonly expiringReservations: ExpiringReservationsReader | Absent;
   /** the delayed timeline with layout-neutral rows */
   readonly dueTimeline: DueTimelineReader | Absent;

@@ -16,7 +16,7 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   runner: true,
   doctor: true,
   queueDetail: true,
-  reservations: true,
+  claimRepairs: true,
   delayedTimeline: true,
   jobHashFields: true,
   jobLine: true,
@@ -49,12 +49,9 @@ describe('what a layout lacks, known without Redis', () => {
     expect(lineRepairOfferOf(settings)).toEqual(lineRepairOffer(layout.lineRepairs));
   });
 
-  it('tells the layouts apart: a yii2 or marko connection has the layout-neutral pages, a StaticPHP one its driver’s', () => {
-    for (const settings of EVERY_LAYOUT.slice(1)) {
-      expect(absentCapabilityOf(settings, 'expiringReservations')).toBeNull();
-      expect(absentCapabilityOf(settings, 'reservations')).not.toBeNull();
-    }
-    expect(absentCapabilityOf(EVERY_LAYOUT[0]!, 'reservations')).toBeNull();
-    expect(absentCapabilityOf(EVERY_LAYOUT[0]!, 'expiringReservations')).not.toBeNull();
+  it('tells the layouts apart: every layout has the one reservations page, only a StaticPHP one (which records holders) its claim repairs', () => {
+    for (const settings of EVERY_LAYOUT) expect(absentCapabilityOf(settings, 'expiringReservations')).toBeNull();
+    for (const settings of EVERY_LAYOUT.slice(1)) expect(absentCapabilityOf(settings, 'claimRepairs')).not.toBeNull();
+    expect(absentCapabilityOf(EVERY_LAYOUT[0]!, 'claimRepairs')).toBeNull();
   });
 });

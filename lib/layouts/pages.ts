@@ -5,6 +5,8 @@ import type { DisplayValue } from '../inspect/display-text';
 import type { JobLocation } from '../inspect/job-detail';
 import type { KeyContents } from '../inspect/key-layout';
 import type { PhpParse } from './php-serialized';
+import type { JobIdAsRead } from '../queue/job';
+import type { RepairOutcome, SeenReservation, SeenTombstone } from '../queue/reservation-repairs';
 
 /**
  * The shapes of the pages a layout fills without StaticPHP's driver: plain
@@ -13,7 +15,13 @@ import type { PhpParse } from './php-serialized';
  * beyond what a JS number holds exactly; marko's are UUIDs.
  */
 
-/** Rows one page of a paged list shows (the reservations page's size, so both read alike). */
+/**
+ * Rows one page of a paged list shows. A reservations row is about 2.2 KB of
+ * HTML (the row and its share of the hydration data) and most of a page's
+ * rendering time: at 50 rows a page was 155–170 KB and fifty requests at
+ * once took 1.8–2.4 s at p95 on the 2-core benchmark machine, where the whole
+ * list of a thousand was 1.79 MB and 5.8 s.
+ */
 export const PAGE_ROWS = 25;
 
 /** Which page of a list: from 1. */
@@ -76,19 +84,61 @@ export interface JobLineReader {
   read(queue: string, page: PageRequest): Promise<JobLine>;
 }
 
-/** One reservation as a layout that records no holder knows it. */
+/**
+ * What a reservation's claim is, where the layout records who holds it
+ * (StaticPHP: a pending stream entry and its job hash's reserved_by):
+ * - running: the claim runs until a moment still ahead;
+ * - overdue: the claim ran out and no worker took the job back yet;
+ * - tombstone: the job is gone (or the entry itself was deleted): nothing to run;
+ * - mismatch: the job no longer agrees with this hand-out.
+ */
+export type ClaimState = 'running' | 'overdue' | 'tombstone' | 'mismatch';
+
+/** What a layout that records the holder knows more of a reservation: the hand-out, its holder and its claim, as stored. */
+export interface Claim {
+  /** the queue it was taken from: rows grouped by holder span queues */
+  queue: string;
+  /** the priority level the hand-out was taken from */
+  level: string;
+  /** the key of the stream the hand-out is in */
+  stream: string;
+  /** the hand-out's entry id in that stream */
+  entry: string;
+  /** the job id the hand-out names (digits past 2^53 as text, which no repair acts on); null when it names none */
+  jobId: JobIdAsRead | null;
+  state: ClaimState;
+  /** why a mismatch is one, in words */
+  mismatch: string | null;
+  /** who holds the job (host:pid), '' when the job names nobody */
+  holder: string;
+  /** the claim's deadline as stored, '' when gone: a repair acts only while it still says this */
+  reservedUntil: string;
+  /** attempts as stored, null when the job is gone: a repair acts only while it still says this */
+  attempts: string | null;
+  maxAttempts: string | null;
+  /** ms since the hand-out was last delivered */
+  idleMs: number;
+  /** how many times it was delivered */
+  deliveries: number;
+  /** the timeout the holder claimed it with; null unless running or overdue */
+  timeoutSeconds: number | null;
+}
+
+/** One reservation as a page lists it. */
 export interface ExpiringReservation {
   id: string;
   name: string | null;
   attempts: number;
   priority: number | null;
-  /** when the reservation runs out, unix seconds */
-  expiresAt: number;
+  /** when the reservation runs out, unix seconds; null when it names no deadline (a hand-out whose job is gone) */
+  expiresAt: number | null;
   /** when it was taken, as well as the layout can tell; null when it cannot */
   reservedSince: number | null;
   /** expiresAt ≤ now */
   expired: boolean;
   note: string | null;
+  /** its holder and claim, where the layout records them */
+  claim?: Claim;
 }
 
 /** One queue's reservations, soonest expiry first, one page of them. */
@@ -103,19 +153,94 @@ export interface QueueReservations {
   expiredMeans: string;
 }
 
-export interface ExpiringReservationsPage {
-  now: number;
-  /** why no row names a holder, in the words a page shows */
-  holderAbsent: string;
-  /** why a row's reservedSince is null, in the words its cell shows; left out, the page says the message has no TTR (yii2's reason) */
-  reservedSinceUnknown?: string;
-  /** one per queue asked for (every queue of the connection when none was named) */
-  queues: QueueReservations[];
+/**
+ * A job a reclaim parked until its holder's deadline (StaticPHP: RESERVE
+ * put it in the delayed set instead of running it a second time): no
+ * hand-out is left, but the holder still has it.
+ */
+export interface ParkedReservation {
+  queue: string;
+  jobId: JobIdAsRead;
+  name: string | null;
+  holder: string;
+  /** the holder's deadline as stored */
+  reservedUntil: string;
+  /** when the next reserve puts it back in line, unix seconds */
+  untilSeconds: number;
+  attempts: string | null;
+  maxAttempts: string | null;
 }
 
-/** Reservations with their expiry and no holder. Throws QueueError for a queue the connection does not have. */
+/** One holder's reservations on a page. */
+export interface HolderReservations {
+  /** host:pid; null for the hand-outs nobody holds (tombstones and mismatches) */
+  holder: string | null;
+  /** longest held first; only the page's */
+  rows: ExpiringReservation[];
+  /** the holder's parked jobs, soonest back first; on the first page only */
+  parked: ParkedReservation[];
+  /** how many hand-outs the holder holds, on every page */
+  held: number;
+  /** the timeout most of this holder's claims imply; null when none of them tells */
+  timeoutSeconds: number | null;
+}
+
+/**
+ * The reservations of a layout that records holders, grouped by holder over
+ * every queue (or the one asked for) and paged as one list.
+ */
+export interface ReservationsByHolder {
+  /** holders by name, then the hand-outs nobody holds */
+  groups: HolderReservations[];
+  counts: Record<ClaimState, number>;
+  /** hand-outs read */
+  total: number;
+  parkedTotal: number;
+  /** set when holders claim with different timeouts: a reclaim may park a live job or wait on a dead one; shortest first */
+  parkingHazard: { holders: { holder: string; timeoutSeconds: number }[] } | null;
+  /** more queues or hand-outs exist than one read looks at */
+  truncated: boolean;
+  /** keys that could not be read, each with why */
+  errors: { stream: string; error: string }[];
+  queuesRead: number;
+  /** the queues' names, sorted: what the page can be filtered by */
+  queueNames: string[];
+  /** the one queue read, when the read was filtered by one */
+  queue: string | null;
+  /** which page of the list this is: rows `first` to `last` (from 1; 0 and 0 when none), page `number` of `count`, `size` a page */
+  window: { number: number; count: number; size: number; first: number; last: number };
+}
+
+export interface ExpiringReservationsPage {
+  now: number;
+  /** why no row names a holder, in the words a page shows; left out where the layout records holders (`byHolder`) */
+  holderAbsent?: string;
+  /** why a row's reservedSince is null, in the words its cell shows; left out, the page says the message has no TTR (yii2's reason) */
+  reservedSinceUnknown?: string;
+  /** one per queue asked for (every queue of the connection when none was named); empty where the rows are grouped by holder */
+  queues: QueueReservations[];
+  /** the rows grouped by holder, where the layout records holders */
+  byHolder?: ReservationsByHolder;
+}
+
+/** Reservations with their expiry (and their holder, where the layout records it). Throws QueueError for a queue the connection does not have. */
 export interface ExpiringReservationsReader {
   read(scope: { queue?: string } & PageRequest): Promise<ExpiringReservationsPage>;
+}
+
+/**
+ * The repairs of a reservation whose holder the layout records: each one
+ * atomic script that acts only while the hand-out and its job still say
+ * what the operator saw (a worker settling or reclaiming it first wins,
+ * and the outcome says what changed).
+ */
+export interface ClaimRepairs {
+  /** hands a held job back now: ready again at the back of its level, attempts untouched */
+  release(seen: SeenReservation): Promise<RepairOutcome>;
+  /** fails a held job for good with `reason` as its error, as the driver's fail() would */
+  fail(seen: SeenReservation, reason: string): Promise<RepairOutcome>;
+  /** acknowledges and deletes a hand-out whose job is gone */
+  cleanUp(seen: SeenTombstone): Promise<RepairOutcome>;
 }
 
 /** One delayed job as a layout-neutral timeline lists it. */

@@ -27,7 +27,6 @@ export const queryKeys = {
   reservations: {
     all: ['reservations'] as const,
     page: (queue: string, page: number) => ['reservations', 'page', queue, page] as const,
-    expiring: (queue: string, page: number) => ['reservations', 'expiring', queue, page] as const,
   },
   failed: {
     all: ['failed'] as const,

@@ -1,8 +1,8 @@
-import type { DueTimeline, ExpiringReservationsPage, JobIdAcrossQueues, JobLine, JobSnapshot } from '../layouts/pages';
+import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '../layouts/pages';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 
-export type { DueTimeline, ExpiringReservationsPage, JobLine, JobSnapshot };
+export type { DueTimeline, JobLine, JobSnapshot };
 
 function search(params: Record<string, string | number | undefined>): string {
   const entries = Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== 1);
@@ -13,11 +13,6 @@ function search(params: Record<string, string | number | undefined>): string {
 /** GET /api/queues/{queue}/line?page=: one page of a queue's waiting jobs in the order they run. */
 export function jobLineQuery(queue: string, page: number) {
   return liveQueryOptions<JobLine>(queryKeys.queues.line(queue, page), `/api/queues/${encodeURIComponent(queue)}/line${search({ page })}`);
-}
-
-/** GET /api/reservations/expiring?queue=&page=: reservations with their expiry, for a layout that records no holder. */
-export function expiringReservationsQuery(scope: { queue?: string; page: number }) {
-  return liveQueryOptions<ExpiringReservationsPage>(queryKeys.reservations.expiring(scope.queue ?? '', scope.page), `/api/reservations/expiring${search(scope)}`);
 }
 
 /** GET /api/queues/{queue}/due: a queue's delayed timeline with layout-neutral rows. */

@@ -1,17 +1,6 @@
-import type { ReservationsPage } from '../inspect/reservations';
+import type { ExpiringReservationsPage } from '../layouts/pages';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
-
-export type { HolderGroup, ParkedJob, ParkingHazard, ReservationRow, ReservationsPage, ReservationState } from '../inspect/reservations';
-
-/**
- * Rows a page of reservations shows. A row is about 2.2 KB of HTML (the row
- * and its share of the hydration data) and most of a page's rendering time:
- * at 50 rows a page was 155–170 KB and fifty requests at once took 1.8–2.4 s
- * at p95 on the 2-core benchmark machine, where the whole list of a thousand
- * was 1.79 MB and 5.8 s.
- */
-export const RESERVATIONS_PAGE_SIZE = 25;
 
 /** Which reservations a page shows: page `page` (from 1), of one queue's when `queue` is set. */
 export interface ReservationsScope {
@@ -34,7 +23,7 @@ export function reservationsSearch({ queue, page }: ReservationsScope): string {
   return params.size > 0 ? `?${params}` : '';
 }
 
-/** GET /api/reservations?queue=&page=: one page of the pending entries, classified and grouped by the worker holding them. */
+/** GET /api/reservations?queue=&page=: one page of the reservations, with their expiry, and grouped by the worker holding them where the layout records it. */
 export function reservationsQuery(scope: ReservationsScope) {
-  return liveQueryOptions<ReservationsPage>(queryKeys.reservations.page(scope.queue ?? '', scope.page), `/api/reservations${reservationsSearch(scope)}`);
+  return liveQueryOptions<ExpiringReservationsPage>(queryKeys.reservations.page(scope.queue ?? '', scope.page), `/api/reservations${reservationsSearch(scope)}`);
 }

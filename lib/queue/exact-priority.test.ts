@@ -4,7 +4,7 @@ import { readDelayedTimeline } from '../inspect/delayed-timeline';
 import { runDoctor } from '../inspect/doctor';
 import { readFailedPage } from '../inspect/failed';
 import { readQueueDetail } from '../inspect/queue-detail';
-import { readReservations } from '../inspect/reservations';
+import { readReservations } from '../layouts/staticphp/reservations';
 import { readJobDetail } from '../inspect/job-detail';
 import { levelOf } from './keys';
 import type { RedisQueue } from './redis-queue';

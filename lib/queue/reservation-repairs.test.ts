@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readReservations, type ReservationRow } from '../inspect/reservations';
+import { readReservations, type ReservationRow } from '../layouts/staticphp/reservations';
 import { QueueError } from './errors';
 import type { RedisQueue } from './redis-queue';
 import { cleanTombstone, failReservation, releaseReservation, type SeenReservation } from './reservation-repairs';

@@ -8,7 +8,7 @@ import { readJobDetail } from '../inspect/job-detail';
 import { readKeyContents } from '../inspect/key-layout';
 import { staticphpKeyTable } from '../layouts/staticphp/key-table';
 import { readQueueDetail } from '../inspect/queue-detail';
-import { readReservations } from '../inspect/reservations';
+import { readReservations } from '../layouts/staticphp/reservations';
 import { readServerInfo } from '../inspect/server-info';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisNode, type RedisSettings } from './config';
 import { promoteDueStep, runDelayedJobNow } from './delayed-repairs';

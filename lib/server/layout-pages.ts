@@ -1,15 +1,11 @@
 import 'server-only';
 import { z } from 'zod';
-import type { DueTimeline, ExpiringReservationsPage, JobIdAcrossQueues, JobLine, JobSnapshot } from '@/lib/layouts/pages';
+import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '@/lib/layouts/pages';
 import { readCapability, readLargeValues, type HeldRead, type ReadResult } from './queue';
 
 /** `?page=N` of a paged list, from 1. */
 export const pageParams = z.object({
   page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
-});
-
-export const expiringReservationsParams = pageParams.extend({
-  queue: z.string().min(1).max(1000).optional(),
 });
 
 export const jobSnapshotParams = z.object({
@@ -19,11 +15,6 @@ export const jobSnapshotParams = z.object({
 /** One page of a queue's line, for GET /api/queues/{queue}/line and the queue page's prefetch. */
 export function readJobLinePage(queue: string, page: number): Promise<ReadResult<JobLine>> {
   return readCapability('jobLine', (line) => line.read(queue, { page }), ['line', queue, page]);
-}
-
-/** One page of the reservations with their expiry, for GET /api/reservations/expiring and the page's prefetch. */
-export function readExpiringReservationsPage(scope: { queue?: string; page: number }): Promise<ReadResult<ExpiringReservationsPage>> {
-  return readCapability('expiringReservations', (reservations) => reservations.read(scope), ['expiring-reservations', scope.queue ?? '', scope.page]);
 }
 
 /** A queue's delayed timeline with layout-neutral rows, for GET /api/queues/{queue}/due and the delayed page's prefetch. */

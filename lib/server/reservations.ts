@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { pageOfReservations, readReservations } from '@/lib/inspect/reservations';
-import { RESERVATIONS_PAGE_SIZE, type ReservationsPage, type ReservationsScope } from '@/lib/queries/reservations';
+import type { ExpiringReservationsPage } from '@/lib/layouts/pages';
+import type { ReservationsScope } from '@/lib/queries/reservations';
 import { readCapability, type ReadResult } from './queue';
 
 export const reservationsParams = z.object({
@@ -10,11 +10,10 @@ export const reservationsParams = z.object({
 });
 
 /**
- * One page of the reservations (of one queue, when `scope` names one), for
- * GET /api/reservations and the page's prefetch. Every page of a scope is cut
- * from one shared read of it: paging through costs Redis nothing more.
+ * One page of the reservations (of one queue, when `scope` names one), as the
+ * connection's layout reads them (with holders and claims where it records
+ * them), for GET /api/reservations and the page's prefetch.
  */
-export async function readReservationsPage({ queue, page }: ReservationsScope): Promise<ReadResult<ReservationsPage>> {
-  const result = await readCapability('reservations', (redisQueue) => readReservations(redisQueue, {}, { queue }), ['reservations', queue ?? '']);
-  return result.ok ? { ok: true, data: pageOfReservations(result.data, page, RESERVATIONS_PAGE_SIZE) } : result;
+export function readReservationsPage(scope: ReservationsScope): Promise<ReadResult<ExpiringReservationsPage>> {
+  return readCapability('expiringReservations', (reservations) => reservations.read(scope), ['reservations', scope.queue ?? '', scope.page]);
 }

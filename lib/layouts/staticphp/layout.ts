@@ -3,7 +3,7 @@ import { readQueueAttention } from '../../dashboard/attention';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { describeProgress, doctorStep, startDoctor } from '../../inspect/doctor';
 import { readFailedPage, searchFailed } from '../../inspect/failed';
-import { readQueueNames } from '../../inspect/reservations';
+import { readQueueNames, staticphpClaimRepairs, staticphpReservations } from './reservations';
 import { sampleThroughput } from '../../inspect/throughput';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
@@ -59,12 +59,13 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       apply: (repairs) => applyRepairs(queue, repairs),
     }),
     queueDetail: queue,
-    reservations: queue,
+    claimRepairs: staticphpClaimRepairs(queue),
     delayedTimeline: queue,
     jobHashFields: { fieldBytes: (id, field) => readJobFieldBytes(queue, id, field) },
     ...absentMembers(STATICPHP_ABSENT),
     keyTable: staticphpKeyTable(queue),
     jobSnapshot: staticphpJobSnapshot(queue),
+    expiringReservations: staticphpReservations(queue),
     lineRepairs: staticphpLineRepairs(queue),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),

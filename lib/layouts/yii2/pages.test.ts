@@ -80,10 +80,10 @@ describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
         expect(only!.live + only!.expired).toBe(only!.total);
         expect(only!.rows.map((row) => [row.id, String(row.expiresAt)])).toEqual(reserved.flatMap((value, i) => (i % 2 === 0 ? [[value, reserved[i + 1]]] : [])));
         for (const row of only!.rows) {
-          expect(row.expired).toBe(row.expiresAt <= page.now);
+          expect(row.expired).toBe(row.expiresAt! <= page.now);
           expect(row.attempts).toBe(expected.jobs[row.id]!.attempts ?? 0);
           expect(row.reservedSince).not.toBeNull();
-          expect(row.reservedSince!).toBeLessThan(row.expiresAt);
+          expect(row.reservedSince!).toBeLessThan(row.expiresAt!);
         }
         expect(only!.expired).toBe(only!.rows.filter((row) => row.expired).length);
         expect(await reservations.read({ queue: channel, page: 2 })).toMatchObject({ queues: [{ total: expected.statistics.reserved, offset: 25, rows: [] }] });
@@ -276,9 +276,10 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
     }
   });
 
-  it('StaticPHP lacks the layout-neutral pages: its own fuller ones serve it', async () => {
+  it('StaticPHP lacks the layout-neutral pages its own fuller ones serve, and fills the one reservations and job pages', async () => {
     const queue = await openQueue();
     const layout = staticphpLayout(queue);
-    for (const capability of [layout.jobLine, layout.expiringReservations, layout.dueTimeline]) expect(isAbsent(capability)).toBe(true);
+    for (const capability of [layout.jobLine, layout.dueTimeline]) expect(isAbsent(capability)).toBe(true);
+    for (const capability of [layout.expiringReservations, layout.jobSnapshot]) expect(isAbsent(capability)).toBe(false);
   });
 });

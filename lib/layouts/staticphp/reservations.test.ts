@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ReservedJob } from '../queue/job';
-import { sleep, testQueueFactory } from '../queue/test-redis';
+import type { ReservedJob } from '../../queue/job';
+import { sleep, testQueueFactory } from '../../queue/test-redis';
+import { isAbsent } from '../adapter';
+import { PAGE_ROWS } from '../pages';
+import { staticphpLayout } from './layout';
 import { findParkingHazard, pageOfReservations, readReservations, type ReservationRow, type Reservations } from './reservations';
 
 const openQueue = testQueueFactory();
@@ -274,5 +277,39 @@ describe('findParkingHazard', () => {
     expect(findParkingHazard([group('a:1', 60), group('b:2', 60)])).toBeNull();
     expect(findParkingHazard([group('a:1', 60), group('b:2', 61)])).toBeNull();
     expect(findParkingHazard([group('a:1', 60), group(null, null)])).toBeNull();
+  });
+});
+
+describe('the StaticPHP layout’s reservations page and claim repairs', () => {
+  it('reads a page of PAGE_ROWS by holder, each row with its claim, and a claim as read is what the repairs re-check', async () => {
+    const queue = await openQueue();
+    const layout = staticphpLayout(queue);
+    const reader = layout.expiringReservations;
+    const repairs = layout.claimRepairs;
+    if (isAbsent(reader) || isAbsent(repairs)) throw new Error('StaticPHP has the reservations page and its claim repairs');
+    await queue.pushMany(Array.from({ length: PAGE_ROWS + 2 }, (_, n) => ({ queue: 'mail', name: `job.${n}`, payload: {} })));
+    for (let n = 0; n < PAGE_ROWS + 2; n++) await queue.reserve(['mail'], 'web-1:1', 300);
+
+    const first = await reader.read({ queue: 'mail', page: 1 });
+    expect(first.queues).toEqual([]);
+    const byHolder = first.byHolder!;
+    expect(byHolder).toMatchObject({ total: PAGE_ROWS + 2, queue: 'mail', queueNames: ['mail'], window: { number: 1, count: 2, first: 1, last: PAGE_ROWS } });
+    const [group] = byHolder.groups;
+    expect(group).toMatchObject({ holder: 'web-1:1', held: PAGE_ROWS + 2 });
+    expect(group!.rows).toHaveLength(PAGE_ROWS);
+    const row = group!.rows[0]!;
+    expect(row.claim).toMatchObject({ queue: 'mail', level: '0', state: 'running', holder: 'web-1:1', attempts: '1' });
+    expect(row.expired).toBe(false);
+    expect(row.expiresAt).toBe(Number(row.claim!.reservedUntil));
+    expect((await reader.read({ queue: 'mail', page: 2 })).byHolder!.groups[0]!.rows).toHaveLength(2);
+
+    const claim = row.claim!;
+    const seen = { queue: claim.queue, level: claim.level, entry: claim.entry, jobId: Number(claim.jobId), reservedBy: claim.holder, reservedUntil: claim.reservedUntil, attempts: claim.attempts! };
+    expect(await repairs.release(seen)).toMatchObject({ done: true });
+    // The same claim again: a worker (or another operator) got there first.
+    expect(await repairs.release(seen)).toMatchObject({ done: false, reason: 'not-pending' });
+    expect(await repairs.fail(seen, 'stuck')).toMatchObject({ done: false });
+    expect(await queue.failedCount()).toBe(0);
+    expect((await reader.read({ queue: 'mail', page: 1 })).byHolder!.total).toBe(PAGE_ROWS + 1);
   });
 });

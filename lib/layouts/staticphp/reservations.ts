@@ -1,9 +1,11 @@
-import { compareJobIds, jobIdAsRead, type JobIdAsRead } from '../queue/job';
-import type { QueueKeys } from '../queue/keys';
-import { execPipeline, settlePipeline } from '../queue/pipeline';
-import { compareStreamIds } from '../queue/stream-ids';
-import type { RedisQueue } from '../queue/redis-queue';
-import { bytesToText } from './display-text';
+import { compareJobIds, jobIdAsRead, type JobIdAsRead } from '../../queue/job';
+import type { QueueKeys } from '../../queue/keys';
+import { execPipeline, settlePipeline } from '../../queue/pipeline';
+import { compareStreamIds } from '../../queue/stream-ids';
+import type { RedisQueue } from '../../queue/redis-queue';
+import { bytesToText } from '../../inspect/display-text';
+import { cleanTombstone, failReservation, releaseReservation } from '../../queue/reservation-repairs';
+import { PAGE_ROWS, type ClaimRepairs, type ExpiringReservation, type ExpiringReservationsPage, type ExpiringReservationsReader, type ParkedReservation } from '../pages';
 
 /**
  * What a pending entry (delivered, not acknowledged) amounts to:
@@ -502,4 +504,98 @@ export function pageOfReservations(reservations: Reservations, number: number, s
     offset += group.rows.length;
   }
   return { ...reservations, holders, page: { number: shown, count, size, first: end > start ? start + 1 : 0, last: end } };
+}
+
+/** A reservation row in the layout-neutral shape, its holder and claim kept in `claim`. */
+function expiringOf(row: ReservationRow, now: number): ExpiringReservation {
+  const deadline = Number(row.reservedUntil);
+  const expiresAt = row.reservedUntil !== '' && Number.isFinite(deadline) && deadline > 0 ? deadline : null;
+  return {
+    id: row.jobId === null ? '' : String(row.jobId),
+    name: row.name,
+    attempts: Number(row.attempts ?? 0) || 0,
+    // The level is the claim's: the page shows it beside the queue.
+    priority: null,
+    expiresAt,
+    reservedSince: Math.floor(row.deliveredAtMs / 1000),
+    expired: row.state === 'overdue' || (expiresAt !== null && expiresAt <= now),
+    note: null,
+    claim: {
+      queue: row.queue,
+      level: row.level,
+      stream: row.stream,
+      entry: row.entry,
+      jobId: row.jobId,
+      state: row.state,
+      mismatch: row.mismatch,
+      holder: row.reservedBy,
+      reservedUntil: row.reservedUntil,
+      attempts: row.attempts,
+      maxAttempts: row.maxAttempts,
+      idleMs: row.idleMs,
+      deliveries: row.deliveries,
+      timeoutSeconds: row.timeoutSeconds,
+    },
+  };
+}
+
+function parkedOf(job: ParkedJob): ParkedReservation {
+  return {
+    queue: job.queue,
+    jobId: job.jobId,
+    name: job.name,
+    holder: job.reservedBy,
+    reservedUntil: job.reservedUntil,
+    untilSeconds: job.untilSeconds,
+    attempts: job.attempts,
+    maxAttempts: job.maxAttempts,
+  };
+}
+
+/** One page of StaticPHP's reservations in the shape every layout's reservations page reads: no rows by queue, every row in its holder's group. */
+export function expiringPageOf(reservations: ReservationsPage): ExpiringReservationsPage {
+  const { now } = reservations;
+  return {
+    now,
+    queues: [],
+    byHolder: {
+      groups: reservations.holders.map((group) => ({
+        holder: group.holder,
+        rows: group.rows.map((row) => expiringOf(row, now)),
+        parked: group.parked.map(parkedOf),
+        held: group.held,
+        timeoutSeconds: group.timeoutSeconds,
+      })),
+      counts: reservations.counts,
+      total: reservations.total,
+      parkedTotal: reservations.parkedTotal,
+      parkingHazard: reservations.parkingHazard,
+      truncated: reservations.truncated,
+      errors: reservations.errors,
+      queuesRead: reservations.queuesRead,
+      queueNames: reservations.queues,
+      queue: reservations.queue,
+      window: reservations.page,
+    },
+  };
+}
+
+/**
+ * The reservations page's reader for StaticPHP: every pending entry (of one
+ * queue, when the scope names one) read whole, grouped by holder, and the
+ * page of PAGE_ROWS rows asked for cut from it.
+ */
+export function staticphpReservations(queue: RedisQueue, limits: ReservationLimits = {}): ExpiringReservationsReader {
+  return {
+    read: async ({ queue: name, page }) => expiringPageOf(pageOfReservations(await readReservations(queue, limits, { queue: name }), page, PAGE_ROWS)),
+  };
+}
+
+/** StaticPHP's claim repairs: the driver's own scripts, each re-checking the hand-out and the hash the operator saw. */
+export function staticphpClaimRepairs(queue: RedisQueue): ClaimRepairs {
+  return {
+    release: (seen) => releaseReservation(queue, seen),
+    fail: (seen, reason) => failReservation(queue, seen, reason),
+    cleanUp: (seen) => cleanTombstone(queue, seen),
+  };
 }
