@@ -30,8 +30,6 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   forgetJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   retryOldestStep: () => ({}),
   forgetOldestStep: () => ({ before: null }),
-  promoteDueJobs: ({ queue }) => ({ queue }),
-  runDelayedNow: ({ queue, delayedId }) => ({ queue, id: delayedId }),
   releaseNow: ({ held }) => held,
   failWithReason: ({ held }) => ({ ...held, reason: 'forged' }),
   cleanUpTombstone: ({ held }) => ({ queue: held.queue, level: held.level, entry: held.entry, jobId: null }),

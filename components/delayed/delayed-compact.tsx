@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { formatCount } from '@/components/ui/format-count';
 import { EmptyList, Section } from '@/components/ui/section';
-import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
+import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { delayedOfQueueHref } from '@/lib/routes';
 import { BucketChart } from './bucket-chart';
 
@@ -17,7 +17,7 @@ const TITLE = 'Delayed timeline';
  * more than this one element. A failed read says so here and nothing else.
  */
 export function DelayedTimelineCompact({ queue }: { queue: string }) {
-  const view = useLiveQuery(delayedTimelineQuery(queue));
+  const view = useLiveQuery(dueTimelineQuery(queue));
   const timeline = view.data;
   const hourTotal = timeline?.hour.reduce((sum, bucket) => sum + bucket.count, 0) ?? 0;
   return (

@@ -162,8 +162,6 @@ export interface QueueLayout {
   readonly queueDetail: RedisQueue | Absent;
   /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
   readonly reservations: RedisQueue | Absent;
-  /** one queue's delayed jobs by when they come due, and running one now */
-  readonly delayedTimeline: RedisQueue | Absent;
   /** one job's fields and where it is now */
   readonly jobDetail: RedisQueue | Absent;
   /** the Redis keys behind the queues, with their types and sizes, and a census of the database */
@@ -176,7 +174,7 @@ export interface QueueLayout {
   readonly jobLine: JobLineReader | Absent;
   /** reservations with their expiry, for a layout that records no holder */
   readonly expiringReservations: ExpiringReservationsReader | Absent;
-  /** the delayed timeline with layout-neutral rows */
+  /** one queue's delayed jobs by when they come due; a parked job's holder where the layout records one */
   readonly dueTimeline: DueTimelineReader | Absent;
   /** one job by its id (decimal, or text such as marko’s UUIDs): where it is and its data decoded */
   readonly jobSnapshot: JobSnapshotReader | Absent;

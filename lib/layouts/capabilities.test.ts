@@ -18,7 +18,6 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   steppedDoctor: true,
   queueDetail: true,
   reservations: true,
-  delayedTimeline: true,
   jobDetail: true,
   keyLayout: true,
   jobLine: true,

@@ -125,6 +125,14 @@ export interface DueJob {
   /** unix seconds */
   dueAt: number;
   note: string | null;
+  /**
+   * Parked while its holder's claim is live, where the layout records holders
+   * (StaticPHP): running it now would run it twice at once, so the page
+   * offers no Run now and says who holds it until when. Left out elsewhere.
+   */
+  heldBy?: { holder: string; until: number } | null;
+  /** why the id is shown but neither linked nor acted on (a StaticPHP id past 2^53); left out when it can be */
+  idNote?: string;
 }
 
 /**
@@ -136,6 +144,17 @@ export interface DueTimeline extends Omit<DelayedTimeline, 'next'> {
   next: DueJob[];
   /** who moves due jobs, e.g. "every reserve (and, under redis-ng, every push) moves due jobs into the line" */
   dueMovedBy: string;
+  /** where the layout's due jobs go, one and many ("its level", "their levels"); left out, the page says "the line" */
+  movedInto?: { one: string; many: string };
+  /** a job's id names it on the whole connection (StaticPHP's one counter), so its link needs no queue; left out, links name the queue */
+  idsOfConnection?: boolean;
+  /**
+   * What Run now does at once, in the layout's words, where it puts the job in
+   * line itself (StaticPHP: "It leaves the delayed jobs and joins the back of
+   * its level…"): the page asks before running one. Left out where Run now
+   * only makes the job due and the driver's next move places it.
+   */
+  runNowMoves?: string;
 }
 
 /** A queue's delayed jobs by when they come due. Throws QueueError for a queue the connection does not have. */
@@ -241,10 +260,16 @@ export interface LineRepairs {
   releaseExpired: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */
   reclaim: ((queue: string, id: string) => Promise<boolean>) | Absent;
-  /** makes a delayed job due now; the driver's next move puts it in line */
-  runDelayedNow: ((queue: string, id: string) => Promise<boolean>) | Absent;
-  /** moves due delayed jobs into the line, a bounded batch per call */
-  moveDueJobs: ((queue: string) => Promise<{ moved: number; stillDue: number }>) | Absent;
+  /** makes a delayed job due now (the driver's next move puts it in line), or moves it into line itself; `said` is what happened where the layout can tell more (the level it joined) */
+  runDelayedNow: ((queue: string, id: string) => Promise<boolean | RepairSaid>) | Absent;
+  /** moves due delayed jobs into the line, a bounded batch per call; `gone` counts due ids whose job was deleted, only taken off the delayed set (where the layout tells them apart) */
+  moveDueJobs: ((queue: string) => Promise<{ moved: number; stillDue: number; gone?: number }>) | Absent;
+}
+
+/** A repair's outcome with what it did in words, where the layout's script says more than changed or not. */
+export interface RepairSaid {
+  changed: boolean;
+  said: string;
 }
 
 export type LineRepairName = keyof LineRepairs;

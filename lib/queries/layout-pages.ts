@@ -20,9 +20,9 @@ export function expiringReservationsQuery(scope: { queue?: string; page: number 
   return liveQueryOptions<ExpiringReservationsPage>(queryKeys.reservations.expiring(scope.queue ?? '', scope.page), `/api/reservations/expiring${search(scope)}`);
 }
 
-/** GET /api/queues/{queue}/due: a queue's delayed timeline with layout-neutral rows. */
+/** GET /api/queues/{queue}/delayed: a queue's delayed jobs by when they come due. */
 export function dueTimelineQuery(queue: string) {
-  return liveQueryOptions<DueTimeline>(queryKeys.queues.due(queue), `/api/queues/${encodeURIComponent(queue)}/due`);
+  return liveQueryOptions<DueTimeline>(queryKeys.queues.delayed(queue), `/api/queues/${encodeURIComponent(queue)}/delayed`);
 }
 
 /** GET /api/jobs/{id}/snapshot?queue=: one job by its id, where it is and its data decoded; without a queue on a connection of several, the queues holding the id when not exactly one does. */

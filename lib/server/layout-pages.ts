@@ -26,7 +26,7 @@ export function readExpiringReservationsPage(scope: { queue?: string; page: numb
   return readCapability('expiringReservations', (reservations) => reservations.read(scope), ['expiring-reservations', scope.queue ?? '', scope.page]);
 }
 
-/** A queue's delayed timeline with layout-neutral rows, for GET /api/queues/{queue}/due and the delayed page's prefetch. */
+/** A queue's delayed timeline with layout-neutral rows, for GET /api/queues/{queue}/delayed and the delayed and queue pages' prefetch. */
 export function readDueTimelinePage(queue: string): Promise<ReadResult<DueTimeline>> {
   return readCapability('dueTimeline', (timeline) => timeline.read(queue), ['due', queue]);
 }

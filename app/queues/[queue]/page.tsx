@@ -2,14 +2,12 @@ import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
-import { jobLineQuery } from '@/lib/queries/layout-pages';
+import { dueTimelineQuery, jobLineQuery } from '@/lib/queries/layout-pages';
 import { queueDetailQuery } from '@/lib/queries/queue-detail';
 import { chartRangeFromParam, queueHistoryQuery, type HistoryRange } from '@/lib/queries/throughput';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
-import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
-import { pageParams, readJobLinePage } from '@/lib/server/layout-pages';
+import { pageParams, readDueTimelinePage, readJobLinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readQueuePage } from '@/lib/server/queue-detail';
 import { readQueueHistory } from '@/lib/server/throughput';
@@ -40,7 +38,7 @@ export default async function QueuePage({ params, searchParams }: Props) {
   await Promise.all([
     prefetchLiveQuery(queryClient, queueDetailQuery(name), () => readQueuePage(name)),
     // The delayed timeline's glance (components/delayed/delayed-compact.tsx) arrives drawn too.
-    prefetchLiveQuery(queryClient, delayedTimelineQuery(name), () => readDelayedTimelinePage(name)),
+    prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name)),
     prefetchLiveQuery(queryClient, queueHistoryQuery(name, range), () => readQueueHistory(name, range)),
   ]);
   return (

@@ -9,7 +9,6 @@ export const MARKO_ABSENT = {
   steppedDoctor: 'marko has no StaticPHP doctor state: the doctor page runs marko’s own check',
   queueDetail: 'A marko queue has no priority levels or throughput: its page lists its ready jobs',
   reservations: 'marko/queue-redis records no holder: its page lists each reservation with its expiry',
-  delayedTimeline: 'marko/queue-redis has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobDetail: 'marko jobs are no StaticPHP job hashes: their page shows the hash’s fields and the signed payload decoded',
   keyLayout: 'marko has no StaticPHP key layout: the keys page lists its own keys',
 } as const;

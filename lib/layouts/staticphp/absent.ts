@@ -5,7 +5,6 @@ const DRIVER_PAGES_INSTEAD = 'A StaticPHP connection has its driver’s own, ful
 export const STATICPHP_ABSENT = {
   jobLine: DRIVER_PAGES_INSTEAD,
   expiringReservations: DRIVER_PAGES_INSTEAD,
-  dueTimeline: DRIVER_PAGES_INSTEAD,
   jobSnapshot: DRIVER_PAGES_INSTEAD,
   keyTable: DRIVER_PAGES_INSTEAD,
 } as const;
@@ -15,6 +14,4 @@ export const STATICPHP_LINE_REPAIRS_ABSENT = {
   remove: DRIVER_PAGES_INSTEAD,
   releaseExpired: DRIVER_PAGES_INSTEAD,
   reclaim: DRIVER_PAGES_INSTEAD,
-  runDelayedNow: DRIVER_PAGES_INSTEAD,
-  moveDueJobs: DRIVER_PAGES_INSTEAD,
 } as const;

@@ -10,6 +10,7 @@ import type { QueueLayout, ThroughputSource } from '../adapter';
 import { absentMembers, LAYOUT_TITLES } from '../adapter';
 import { layoutDoctor } from '../layout-doctor';
 import { STATICPHP_ABSENT } from './absent';
+import { staticphpDueTimeline } from './due-timeline';
 import { staticphpLineRepairs } from './line-repairs';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
@@ -57,10 +58,10 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     steppedDoctor: queue,
     queueDetail: queue,
     reservations: queue,
-    delayedTimeline: queue,
     jobDetail: queue,
     keyLayout: queue,
     ...absentMembers(STATICPHP_ABSENT),
+    dueTimeline: staticphpDueTimeline(queue),
     lineRepairs: staticphpLineRepairs(queue),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),

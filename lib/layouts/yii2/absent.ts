@@ -9,7 +9,6 @@ export const YII2_ABSENT = {
   steppedDoctor: 'A yii2 channel has no StaticPHP doctor state: the doctor page runs yii2’s own check',
   queueDetail: 'A yii2 channel has no priority levels or failed jobs: its page lists its line and its throughput',
   reservations: 'yii2-queue records no holder: a reservation says only when it expires',
-  delayedTimeline: 'yii2-queue has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobDetail: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded',
   keyLayout: 'A yii2 channel has no StaticPHP key layout: the keys page lists its own keys',
 } as const;
