@@ -158,8 +158,6 @@ export interface QueueLayout {
   readonly doctor: LayoutDoctor | Absent;
   /** the doctor page's check, run in steps with its state kept in Redis, and its repairs */
   readonly steppedDoctor: RedisQueue | Absent;
-  /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
-  readonly queueDetail: RedisQueue | Absent;
   /** every job handed to a worker and not settled, with its holder and its deadline, and releasing or failing one */
   readonly reservations: RedisQueue | Absent;
   /** one job's fields and where it is now */
@@ -170,7 +168,7 @@ export interface QueueLayout {
    * The same pages in shapes of lib/layouts/pages.ts that any layout can
    * fill; a page shows these when the StaticPHP-shaped member above is absent.
    */
-  /** a queue's waiting jobs in the order they run, paged, and what joins the line next */
+  /** a queue's waiting jobs in the order they run, paged, and what joins the line next; its counts, levels and latest failures where the layout has them */
   readonly jobLine: JobLineReader | Absent;
   /** reservations with their expiry, for a layout that records no holder */
   readonly expiringReservations: ExpiringReservationsReader | Absent;

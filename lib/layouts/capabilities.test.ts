@@ -16,7 +16,6 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   runner: true,
   doctor: true,
   steppedDoctor: true,
-  queueDetail: true,
   reservations: true,
   jobDetail: true,
   keyLayout: true,

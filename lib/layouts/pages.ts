@@ -1,5 +1,7 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
-import type { FailedFilter, FailedPage, FailedSearchChunk } from '../inspect/failed';
+import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../inspect/failed';
+import type { LevelView } from '../inspect/queue-detail';
+import type { QueueStats } from '../queue/redis-queue';
 import type { Absent } from './adapter';
 import type { KeyContents } from '../inspect/key-layout';
 import type { PhpParse } from './php-serialized';
@@ -33,6 +35,10 @@ export interface LineJob {
   ttr?: number | null;
   /** what is wrong with the row, in words: an id with no message, a message too large to read here */
   note: string | null;
+  /** when it joined the line, ms since the epoch, where the layout can tell (StaticPHP: its stream entry's id) */
+  enqueuedAt?: number;
+  /** why the id is shown but neither linked nor acted on (a StaticPHP id past 2^53); left out when it can be */
+  idNote?: string;
 }
 
 /** One part of a queue's line, in the order it runs, one page of it. */
@@ -67,6 +73,19 @@ export interface JobLine {
   sections: LineSection[];
   /** left out where jobs outside the line join it behind every row (marko's tail) or the layout counts none */
   notInLineYet?: NotInLineYet;
+  /**
+   * The queue's figures as the overview counts them, where the line is not
+   * all the page should count (StaticPHP: pending counts due delayed jobs,
+   * and reserved and delayed jobs are in no section): shown instead of each
+   * section's total.
+   */
+  counts?: QueueStats;
+  /** the streams the line is kept in, where the layout has several (StaticPHP's priority levels, highest first), and how many there are in all */
+  levels?: { rows: LevelView[]; total: number };
+  /** the queue's newest failed jobs, where the layout keeps them with their queue's name, found among the newest `scanLimit` failed jobs of every queue */
+  latestFailed?: { rows: FailedRowView[]; scanLimit: number };
+  /** a job's id names it on the whole connection (StaticPHP's one counter), so its link needs no queue; left out, links name the queue */
+  idsOfConnection?: boolean;
 }
 
 /** A queue's waiting jobs, a page at a time. Throws QueueError for a queue the connection does not have. */

@@ -14,7 +14,6 @@ export const queryKeys = {
   },
   queues: {
     all: ['queues'] as const,
-    detail: (queue: string) => ['queues', 'detail', queue] as const,
     delayed: (queue: string) => ['queues', 'delayed', queue] as const,
     history: (queue: string, range: string) => ['queues', 'history', queue, range] as const,
     line: (queue: string, page: number) => ['queues', 'line', queue, page] as const,

@@ -10,9 +10,9 @@ function search(params: Record<string, string | number | undefined>): string {
   return query.size > 0 ? `?${query}` : '';
 }
 
-/** GET /api/queues/{queue}/line?page=: one page of a queue's waiting jobs in the order they run. */
+/** GET /api/queues/{queue}?page=: one page of a queue's waiting jobs in the order they run, and what the layout tells more of the queue. */
 export function jobLineQuery(queue: string, page: number) {
-  return liveQueryOptions<JobLine>(queryKeys.queues.line(queue, page), `/api/queues/${encodeURIComponent(queue)}/line${search({ page })}`);
+  return liveQueryOptions<JobLine>(queryKeys.queues.line(queue, page), `/api/queues/${encodeURIComponent(queue)}${search({ page })}`);
 }
 
 /** GET /api/reservations/expiring?queue=&page=: reservations with their expiry, for a layout that records no holder. */

@@ -16,7 +16,7 @@ export const jobSnapshotParams = z.object({
   queue: z.string().min(1).max(1000).optional(),
 });
 
-/** One page of a queue's line, for GET /api/queues/{queue}/line and the queue page's prefetch. */
+/** One page of a queue's line, for GET /api/queues/{queue} and the queue page's prefetch. */
 export function readJobLinePage(queue: string, page: number): Promise<ReadResult<JobLine>> {
   return readCapability('jobLine', (line) => line.read(queue, { page }), ['line', queue, page]);
 }

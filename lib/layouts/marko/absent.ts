@@ -7,7 +7,6 @@ export const MARKO_ABSENT = {
   attention: 'QueueLens does not mark marko queues that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample marko throughput yet: marko/queue-redis records no finished jobs',
   steppedDoctor: 'marko has no StaticPHP doctor state: the doctor page runs marko’s own check',
-  queueDetail: 'A marko queue has no priority levels or throughput: its page lists its ready jobs',
   reservations: 'marko/queue-redis records no holder: its page lists each reservation with its expiry',
   jobDetail: 'marko jobs are no StaticPHP job hashes: their page shows the hash’s fields and the signed payload decoded',
   keyLayout: 'marko has no StaticPHP key layout: the keys page lists its own keys',

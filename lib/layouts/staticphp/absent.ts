@@ -3,7 +3,6 @@ const DRIVER_PAGES_INSTEAD = 'A StaticPHP connection has its driver’s own, ful
 
 /** What a StaticPHP connection lacks, in the words a page shows: the same whether Redis answers or not (lib/layouts/capabilities.ts). */
 export const STATICPHP_ABSENT = {
-  jobLine: DRIVER_PAGES_INSTEAD,
   expiringReservations: DRIVER_PAGES_INSTEAD,
   jobSnapshot: DRIVER_PAGES_INSTEAD,
   keyTable: DRIVER_PAGES_INSTEAD,

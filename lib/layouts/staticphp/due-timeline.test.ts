@@ -71,3 +71,30 @@ describe('the StaticPHP delayed repairs as line repairs', () => {
     expect((await queue.countsOf(['mail']))[0]).toMatchObject({ pending: 59, delayed: 0 });
   });
 });
+
+describe('the StaticPHP queue page in the layout-neutral line', () => {
+  it('pages through every level’s waiting jobs in the order reserve takes them, with counts, levels and latest failures', async () => {
+    const queue = await openQueue();
+    const layout = staticphpLayout(queue);
+    if (isAbsent(layout.jobLine)) throw new Error(layout.jobLine.absent);
+    const failing = await queue.push('mail', 'mail.bounce', {}, { priority: 9 });
+    await queue.fail((await queue.reserve(['mail'], 'h:1', 30))!, 'SMTP said no');
+    const high = await queue.pushMany(Array.from({ length: 20 }, (_, index) => ({ queue: 'mail', name: `high.${index}`, payload: {}, options: { priority: 5 } })));
+    const low = await queue.pushMany(Array.from({ length: 20 }, (_, index) => ({ queue: 'mail', name: `low.${index}`, payload: {}, options: { priority: 0 } })));
+    expect((await queue.reserve(['mail'], 'h:1', 30))?.id).toBe(high[0]);
+
+    const first = await layout.jobLine.read('mail', { page: 1 });
+    expect(first.counts).toMatchObject({ pending: 39, reserved: 1, delayed: 0 });
+    expect(first.levels?.rows.map((level) => [level.level, level.length, level.delivered])).toEqual([['9', 0, 0], ['5', 20, 1], ['0', 20, 0]]);
+    expect(first.latestFailed?.rows.map((row) => Number(row.id))).toEqual([failing]);
+    expect(first.idsOfConnection).toBe(true);
+    const [section] = first.sections;
+    expect(section).toMatchObject({ title: 'Next jobs to run', total: 39, offset: 0 });
+    expect(section!.rows.map((row) => row.id)).toEqual([...high.slice(1), ...low.slice(0, 6)].map(String));
+    expect(section!.rows[0]).toMatchObject({ place: 1, name: 'high.1', attempts: 0, priority: 5, note: null, enqueuedAt: expect.any(Number) as unknown });
+
+    const second = (await layout.jobLine.read('mail', { page: 2 })).sections[0]!;
+    expect(second).toMatchObject({ total: 39, offset: 25 });
+    expect(second.rows.map((row) => [row.place, row.id])).toEqual(low.slice(6).map((id, index) => [26 + index, String(id)]));
+  });
+});

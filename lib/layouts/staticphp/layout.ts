@@ -11,6 +11,7 @@ import { absentMembers, LAYOUT_TITLES } from '../adapter';
 import { layoutDoctor } from '../layout-doctor';
 import { STATICPHP_ABSENT } from './absent';
 import { staticphpDueTimeline } from './due-timeline';
+import { staticphpJobLine } from './job-line';
 import { staticphpLineRepairs } from './line-repairs';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
@@ -56,11 +57,11 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       apply: (repairs) => applyRepairs(queue, repairs),
     }),
     steppedDoctor: queue,
-    queueDetail: queue,
     reservations: queue,
     jobDetail: queue,
     keyLayout: queue,
     ...absentMembers(STATICPHP_ABSENT),
+    jobLine: staticphpJobLine(queue),
     dueTimeline: staticphpDueTimeline(queue),
     lineRepairs: staticphpLineRepairs(queue),
     failedPages: {

@@ -7,7 +7,6 @@ export const YII2_ABSENT = {
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
   steppedDoctor: 'A yii2 channel has no StaticPHP doctor state: the doctor page runs yii2’s own check',
-  queueDetail: 'A yii2 channel has no priority levels or failed jobs: its page lists its line and its throughput',
   reservations: 'yii2-queue records no holder: a reservation says only when it expires',
   jobDetail: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded',
   keyLayout: 'A yii2 channel has no StaticPHP key layout: the keys page lists its own keys',

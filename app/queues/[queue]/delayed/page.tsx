@@ -7,7 +7,7 @@ import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
 import { readDueTimelinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
-import { NotAQueueName } from '../queue-detail';
+import { NotAQueueName } from '@/components/queues/queue-heading';
 import { DueTimelineView } from './due-timeline-view';
 
 // Read from Redis on every request; a cached page would show a stale timeline.
