@@ -143,9 +143,10 @@ function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOff
           <HeaderCell>Job</HeaderCell>
           <HeaderCell>Class</HeaderCell>
           <HeaderCell>Due</HeaderCell>
+          {/* Beside the moment it changes, and clear of the toasts in the bottom right corner. */}
+          {mayChange && <HeaderCell>Actions</HeaderCell>}
           <HeaderCell numeric>Attempts</HeaderCell>
           {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
-          {mayChange && <HeaderCell>Actions</HeaderCell>}
         </>
       }
     >
@@ -166,14 +167,6 @@ function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOff
           <Cell label="Due">
             <DueMoment dueAt={job.dueAt} now={now} overdueLabel="overdue" />
           </Cell>
-          <Cell label="Attempts" numeric>
-            {job.attempts}
-          </Cell>
-          {prioritized && (
-            <Cell label="Priority" numeric>
-              <OptionalFigure value={job.priority} missing="no priority" />
-            </Cell>
-          )}
           {mayChange && (
             <Cell label="Actions">
               {job.idNote !== undefined ? null : job.heldBy ? (
@@ -182,6 +175,14 @@ function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOff
               ) : (
                 (job.dueAt > now || timeline.runNowMoves !== undefined) && <RunNow timeline={timeline} job={job} />
               )}
+            </Cell>
+          )}
+          <Cell label="Attempts" numeric>
+            {job.attempts}
+          </Cell>
+          {prioritized && (
+            <Cell label="Priority" numeric>
+              <OptionalFigure value={job.priority} missing="no priority" />
             </Cell>
           )}
         </tr>
