@@ -86,6 +86,8 @@ export interface JobLine {
   latestFailed?: { rows: FailedRowView[]; scanLimit: number };
   /** a job's id names it on the whole connection (StaticPHP's one counter), so its link needs no queue; left out, links name the queue */
   idsOfConnection?: boolean;
+  /** the page shows a glance at the queue's delayed timeline and its jobs due soonest, where the line says nothing of them (StaticPHP); left out, the line's note links the delayed page */
+  delayedGlance?: boolean;
 }
 
 /** A queue's waiting jobs, a page at a time. Throws QueueError for a queue the connection does not have. */

@@ -196,7 +196,7 @@ function LineBody({ line, page, chartRange, delayed }: { line: JobLine; page: nu
         </Section>
       ))}
       <PageLinks label="Pages of the line" page={page} pageRows={PAGE_ROWS} total={Math.max(...line.sections.map((section) => section.total))} hrefOf={(target) => linePageHref(line.queue, target)} />
-      {delayed && (
+      {delayed && line.delayedGlance && (
         <>
           <DelayedTimelineCompact queue={line.queue} />
           <DueSoonest queue={line.queue} />

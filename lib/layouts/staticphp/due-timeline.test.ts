@@ -88,6 +88,7 @@ describe('the StaticPHP queue page in the layout-neutral line', () => {
     expect(first.levels?.rows.map((level) => [level.level, level.length, level.delivered])).toEqual([['9', 0, 0], ['5', 20, 1], ['0', 20, 0]]);
     expect(first.latestFailed?.rows.map((row) => Number(row.id))).toEqual([failing]);
     expect(first.idsOfConnection).toBe(true);
+    expect(first.delayedGlance).toBe(true);
     const [section] = first.sections;
     expect(section).toMatchObject({ title: 'Next jobs to run', total: 39, offset: 0 });
     expect(section!.rows.map((row) => row.id)).toEqual([...high.slice(1), ...low.slice(0, 6)].map(String));

@@ -43,6 +43,7 @@ export function staticphpJobLine(queue: RedisQueue): JobLineReader {
         levels: { rows: line.levels, total: line.levelCount },
         latestFailed: { rows: line.failed, scanLimit: line.failedScanLimit },
         idsOfConnection: true,
+        delayedGlance: true,
       };
     },
   };
