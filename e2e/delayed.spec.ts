@@ -42,7 +42,7 @@ test.describe('delayed timeline', () => {
 
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Delayed jobs of ${name}`);
     await expect(stat(page, 'Delayed')).toContainText('8');
-    await expect(stat(page, 'Overdue')).toContainText('2');
+    await expect(stat(page, 'Due, not moved')).toContainText('2');
     await expect(stat(page, 'Due in the next hour')).toContainText('3');
     await expect(stat(page, 'Due in the next day')).toContainText('4');
     await expect(stat(page, 'Due later than a week')).toContainText('1');
@@ -81,7 +81,7 @@ test.describe('delayed timeline', () => {
     await expect(bars(page, 'Coming due in the next hour').nth(0)).toHaveAccessibleName('in the next 5 min: 2 jobs');
     await compact.getByRole('link', { name: 'Whole delayed timeline' }).click();
     await expect(page).toHaveURL(new RegExp(`/delayed$`));
-    await expect(stat(page, 'Overdue')).toContainText('2');
+    await expect(stat(page, 'Due, not moved')).toContainText('2');
 
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -95,12 +95,12 @@ test.describe('delayed timeline', () => {
     const due = await delayedAt(queue, name, Array.from({ length: 60 }, (_, index) => now - 600 + index));
     await delayedAt(queue, name, [now + 3 * 3600], 'future');
     await page.goto(delayedOfQueueHref(name));
-    await expect(stat(page, 'Overdue')).toContainText('60');
+    await expect(stat(page, 'Due, not moved')).toContainText('60');
 
     await page.getByRole('button', { name: 'Move due jobs now' }).click();
 
     await expect(page.getByRole('status').filter({ hasText: 'Moved 60 jobs into their levels' })).toBeVisible();
-    await expect(stat(page, 'Overdue')).toContainText('0');
+    await expect(stat(page, 'Due, not moved')).toContainText('0');
     await expect(stat(page, 'Delayed')).toContainText('1');
     await expect(page.getByRole('region', { name: 'Due, not moved in' })).toContainText('No delayed job is overdue');
     const [counts] = await queue.countsOf([name]);

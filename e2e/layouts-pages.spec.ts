@@ -134,7 +134,7 @@ test.describe('a yii2 connection’s pages', () => {
 
   test('an unknown channel says there is no such channel on this connection', async ({ page }) => {
     await showConnection(page, YII2_CONNECTIONS.ng.name);
-    const api = await page.request.get('/api/queues/no-such-channel/line');
+    const api = await page.request.get('/api/queues/no-such-channel');
     expect(api.status()).toBe(400);
     expect((await api.json()).error).toContain('There is no channel "no-such-channel" on this connection');
   });

@@ -1,9 +1,9 @@
 import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
 import { ScrollX } from '@/components/ui/scroll-x';
-import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
+import type { DueTimeline } from '@/lib/layouts/pages';
 
-type Bucket = DelayedTimeline['hour'][number];
+type Bucket = DueTimeline['hour'][number];
 
 /** `in 5–10 min`, `in the next 5 min`: a bucket's stretch, measured from the read's `now`. */
 export function bucketSpan(bucket: Bucket, now: number): string {

@@ -1,10 +1,13 @@
 'use client';
 
 import Link from 'next/link';
+import { JobIdCell, JobNameAndNote } from '@/components/layouts/layout-job-cells';
 import { useLiveQuery } from '@/components/live/use-live-query';
+import { DueMoment } from '@/components/ui/due-moment';
 import { formatCount } from '@/components/ui/format-count';
 import { EmptyList, Section } from '@/components/ui/section';
-import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
+import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { delayedOfQueueHref } from '@/lib/routes';
 import { BucketChart } from './bucket-chart';
 
@@ -17,7 +20,7 @@ const TITLE = 'Delayed timeline';
  * more than this one element. A failed read says so here and nothing else.
  */
 export function DelayedTimelineCompact({ queue }: { queue: string }) {
-  const view = useLiveQuery(delayedTimelineQuery(queue));
+  const view = useLiveQuery(dueTimelineQuery(queue));
   const timeline = view.data;
   const hourTotal = timeline?.hour.reduce((sum, bucket) => sum + bucket.count, 0) ?? 0;
   return (
@@ -39,13 +42,59 @@ export function DelayedTimelineCompact({ queue }: { queue: string }) {
             <span className={timeline.overdue > 0 ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}>
               {formatCount(timeline.overdue)} overdue
             </span>
-            {timeline.overdue > 0 && ' (due, waiting for a worker taking a job from this queue to move them into their levels)'}
+            {timeline.overdue > 0 && ` (due, waiting for a worker taking a job from this queue to move them into ${timeline.movedInto?.many ?? 'the line'})`}
             {timeline.attendance.unattended && <strong className="font-semibold">; no worker seems to reserve from this queue</strong>}
             {' · '}
             {formatCount(hourTotal)} due in the next hour · {formatCount(timeline.total)} delayed in all
           </p>
           <BucketChart label="Coming due in the next hour" buckets={timeline.hour} now={timeline.now} compact />
         </div>
+      )}
+    </Section>
+  );
+}
+
+const SOONEST = 'Delayed jobs, due soonest';
+
+/**
+ * The queue page's list of the delayed jobs due soonest (the timeline's
+ * next jobs, read by the same poll as the glance above it); a due one waits
+ * for the driver to move it into the line (StaticPHP: its level).
+ */
+export function DueSoonest({ queue }: { queue: string }) {
+  const timeline = useLiveQuery(dueTimelineQuery(queue)).data;
+  if (timeline === undefined) return null;
+  const into = timeline.movedInto?.one ?? 'the line';
+  return (
+    <Section title={SOONEST} description={`A delayed job moves into ${timeline.movedInto?.many ?? 'the line'} once it is due and the driver next moves due jobs.`}>
+      {timeline.next.length > 0 ? (
+        <DataTable
+          label={SOONEST}
+          minWidthClass="min-w-[36rem]"
+          head={
+            <>
+              <HeaderCell>Job</HeaderCell>
+              <HeaderCell>Name</HeaderCell>
+              <HeaderCell>Due</HeaderCell>
+            </>
+          }
+        >
+          {timeline.next.map((job) => (
+            <tr key={job.id}>
+              <Cell>
+                <JobIdCell id={job.id} queue={queue} idNote={job.idNote} ofConnection={timeline.idsOfConnection} />
+              </Cell>
+              <Cell>
+                <JobNameAndNote name={job.name} note={job.note} />
+              </Cell>
+              <Cell>
+                <DueMoment dueAt={job.dueAt} now={timeline.now} overdueLabel={`due, waiting for a worker to move it into ${into}`} />
+              </Cell>
+            </tr>
+          ))}
+        </DataTable>
+      ) : (
+        <EmptyList>No delayed jobs.</EmptyList>
       )}
     </Section>
   );

@@ -1,9 +1,9 @@
 import { Section } from '@/components/ui/section';
-import type { DelayedTimeline } from '@/lib/queries/delayed-timeline';
+import type { DueTimeline } from '@/lib/layouts/pages';
 import { BucketChart } from './bucket-chart';
 
 /** The timeline's three scales, each under its heading: the next hour, day and week. */
-export function TimelineBuckets({ timeline }: { timeline: Pick<DelayedTimeline, 'hour' | 'day' | 'week' | 'later' | 'now'> }) {
+export function TimelineBuckets({ timeline }: { timeline: Pick<DueTimeline, 'hour' | 'day' | 'week' | 'later' | 'now'> }) {
   const { now } = timeline;
   return (
     <>

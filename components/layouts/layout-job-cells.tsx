@@ -1,11 +1,27 @@
 import Link from 'next/link';
+import { BeyondExactId } from '@/components/queues/job-link';
 import { Absent } from '@/components/ui/table';
-import { jobOfQueueHref } from '@/lib/routes';
+import { jobHref, jobOfQueueHref } from '@/lib/routes';
 
 /** A job's id as a link to its page, in its queue; a long one (marko's UUIDs) wraps rather than widening a phone's table. */
 export function QueueJobLink({ id, queue }: { id: string; queue: string }) {
   return (
     <Link href={jobOfQueueHref(id, queue)} className="font-mono text-blue-700 underline-offset-2 [overflow-wrap:anywhere] hover:underline dark:text-blue-400">
+      #{id}
+    </Link>
+  );
+}
+
+/**
+ * A row's job id, as its layout's shape gives it: no link where the id
+ * cannot be acted on (`idNote` says why), a link naming no queue where ids
+ * name a job on the whole connection (StaticPHP), else one in its queue.
+ */
+export function JobIdCell({ id, queue, idNote, ofConnection = false }: { id: string; queue: string; idNote?: string; ofConnection?: boolean }) {
+  if (idNote !== undefined) return <BeyondExactId id={id} />;
+  if (!ofConnection) return <QueueJobLink id={id} queue={queue} />;
+  return (
+    <Link href={jobHref(id)} className="font-mono text-blue-700 underline-offset-2 [overflow-wrap:anywhere] hover:underline dark:text-blue-400">
       #{id}
     </Link>
   );

@@ -37,7 +37,8 @@ export function LineRepairButton({
   subject: string;
   tone?: 'secondary' | 'danger';
   question?: RepairQuestion;
-  action: () => Promise<ActionResult<{ changed: boolean }>>;
+  /** `said`, where the layout tells what happened (the level a job joined), is the toast instead of `done` or `unchanged` */
+  action: () => Promise<ActionResult<{ changed: boolean; said?: string }>>;
   done: string;
   unchanged: string;
 }) {
@@ -51,8 +52,8 @@ export function LineRepairButton({
       try {
         const result = await action();
         if (!result.ok) toast.error(result.error);
-        else if (result.changed) toast.success(done);
-        else toast.error(unchanged);
+        else if (result.changed) toast.success(result.said ?? done);
+        else toast.error(result.said ?? unchanged);
       } catch {
         toast.error(NO_ANSWER);
       }

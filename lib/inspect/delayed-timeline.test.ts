@@ -16,7 +16,7 @@ describe('readDelayedTimeline', () => {
     const scores = [now - 3600, now - 5, now + 150, now + 160, now + 1000, now + 5400, now + 2 * DAY + 100, now + 8 * DAY];
     for (const [index, score] of scores.entries()) await queue.redis.zadd(key, score, String(index + 1));
     // Job 1's holder's claim ended; job 3 is parked while its holder's claim is live.
-    await queue.redis.hset(queue.keys.job(1), 'name', 'mail.oldest', 'reserved_by', 'deadhost:1', 'reserved_until', String(now - 10));
+    await queue.redis.hset(queue.keys.job(1), 'name', 'mail.oldest', 'reserved_by', 'deadhost:1', 'reserved_until', String(now - 10), 'attempts', '2', 'priority', '4');
     await queue.redis.hset(queue.keys.job(3), 'name', Buffer.from([0x6f, 0x6b, 0xff]), 'reserved_by', 'slowhost:1', 'reserved_until', String(now + 150));
 
     const timeline = await readDelayedTimeline(queue, 'mail', { limit: 3 });
@@ -28,9 +28,9 @@ describe('readDelayedTimeline', () => {
     expect(timeline.week.map((bucket) => bucket.count)).toEqual([4, 0, 1, 0, 0, 0, 0]);
     expect(timeline.hour[1]).toEqual({ start: timeline.now + 300, end: timeline.now + 600, count: 0 });
     expect(timeline.next).toEqual([
-      { id: 1, name: 'mail.oldest', dueAt: now - 3600, heldBy: null },
-      { id: 2, name: null, dueAt: now - 5, heldBy: null },
-      { id: 3, name: 'ok\\xFF', dueAt: now + 150, heldBy: { holder: 'slowhost:1', until: now + 150 } },
+      { id: 1, name: 'mail.oldest', dueAt: now - 3600, attempts: 2, priority: 4, heldBy: null },
+      { id: 2, name: null, dueAt: now - 5, attempts: 0, priority: null, heldBy: null },
+      { id: 3, name: 'ok\\xFF', dueAt: now + 150, attempts: 0, priority: null, heldBy: { holder: 'slowhost:1', until: now + 150 } },
     ]);
     // Nobody reserved from this queue since an hour-old job came due.
     expect(timeline.attendance).toEqual({ unattended: true, oldestOverdueAt: now - 3600, lastDeliveredEntryAt: null });

@@ -17,6 +17,10 @@ export interface DelayedJobView {
   name: string | null;
   /** the delayed set's score: when it may run, unix seconds */
   dueAt: number;
+  /** the hash's attempts so far; 0 when the hash is gone */
+  attempts: number;
+  /** the hash's priority, which is the level it joins; null when the hash is gone or holds none */
+  priority: number | null;
   /**
    * Parked while its holder's claim is live (reserved_until ahead of the
    * server's clock): the worker `holder` may still be running it until
@@ -179,17 +183,20 @@ export async function readDelayedTimeline(queue: RedisQueue, name: string, { lim
     for (let i = 0; i + 1 < nextFlat.length; i += 2) nextPairs.push([jobIdAsRead(String(nextFlat[i])), Number(nextFlat[i + 1])]);
 
     const second = queue.redis.pipeline();
-    for (const [id] of nextPairs) second.hmgetBuffer(queue.keys.job(id), 'name', 'reserved_by', 'reserved_until');
+    for (const [id] of nextPairs) second.hmgetBuffer(queue.keys.job(id), 'name', 'reserved_by', 'reserved_until', 'attempts', 'priority');
     for (const level of levels) second.xinfo('GROUPS', queue.keys.stream(name, level));
     // Per item: a stream that has no group yet (or is not a stream) only says nothing about deliveries.
     const secondReplies = nextPairs.length + levels.length > 0 ? await settlePipeline(second) : [];
     const next = nextPairs.map(([id, dueAt], index): DelayedJobView => {
-      const [name, holder, reservedUntil] = Array.isArray(secondReplies[index]) ? (secondReplies[index] as (Buffer | null)[]) : [];
+      const [name, holder, reservedUntil, attempts, priority] = Array.isArray(secondReplies[index]) ? (secondReplies[index] as (Buffer | null)[]) : [];
       const until = reservedUntil ? Number(reservedUntil.toString()) || 0 : 0;
+      const level = priority ? Number(priority.toString()) : NaN;
       return {
         id,
         dueAt,
         name: name ? bytesToText(name) : null,
+        attempts: attempts ? Number(attempts.toString()) || 0 : 0,
+        priority: Number.isSafeInteger(level) ? level : null,
         heldBy: until > now ? { holder: holder ? bytesToText(holder) : '', until } : null,
       };
     });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QueueError } from '../queue/errors';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
+import { readDelayedTimeline } from './delayed-timeline';
 import { readFailedPage, searchFailed } from './failed';
 import { readJobDetail, readJobFieldBytes } from './job-detail';
 import { readQueueDetail } from './queue-detail';
@@ -117,7 +118,9 @@ describe('readQueueDetail', () => {
       { level: '0', stream: queue.keys.stream('mail', 0), length: 1, delivered: 0, hasGroup: true },
     ]);
     expect(detail.nextJobs.map((job) => [job.name, job.level])).toEqual([['c', '0']]);
-    expect(detail.delayedSoonest.map((job) => job.name)).toEqual(['soon', 'later']);
+    expect(detail.waiting).toBe(1);
+    // The delayed jobs due soonest are the delayed timeline's next jobs now (the queue page reads both).
+    expect((await readDelayedTimeline(queue, 'mail')).next.map((job) => job.name)).toEqual(['soon', 'later']);
     expect(detail.failed.map((row) => row.name)).toEqual(['a']);
   });
 

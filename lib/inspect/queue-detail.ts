@@ -21,6 +21,8 @@ export interface ListedJob {
   id: JobIdAsRead;
   /** null when the job's hash is gone */
   name: string | null;
+  /** the hash's attempts so far; 0 when the hash is gone */
+  attempts: number;
 }
 
 export interface QueueDetail {
@@ -30,10 +32,10 @@ export interface QueueDetail {
   levels: LevelView[];
   /** how many levels the queue has, shown or not */
   levelCount: number;
-  /** not yet delivered, in the order reserve hands them out; `enqueuedAt` in ms from the entry id */
+  /** not yet delivered, in the order reserve hands them out, one page of them from `offset`; `enqueuedAt` in ms from the entry id */
   nextJobs: (ListedJob & { level: string; enqueuedAt: number })[];
-  /** soonest first; `dueAt` unix seconds */
-  delayedSoonest: (ListedJob & { dueAt: number })[];
+  /** entries not yet delivered in the levels read: the line's length, for paging */
+  waiting: number;
   /** the newest failed jobs of this queue, found among the newest `failedScanLimit` failed jobs */
   failed: FailedRowView[];
   failedScanLimit: number;
@@ -58,23 +60,24 @@ function groupNamed(reply: unknown, group: string): GroupInfo | null {
 
 /**
  * One queue, looked at closely: counts, one row per priority level (the
- * highest `maxLevels`), the next jobs to run, the delayed jobs due soonest
- * and its latest failed jobs. Every list is bounded by `limit`; reading never
- * creates a group.
+ * highest `maxLevels`), one page of the next jobs to run (`limit` from
+ * `offset`, in the order reserve hands them out) and its latest failed jobs
+ * (`failedLimit` of them). Reading never creates a group. A page deep into one
+ * level reads the entries before it in that level too (a stream has no
+ * offsets): bounded by the page, not by the line.
  */
-export async function readQueueDetail(queue: RedisQueue, name: string, { limit = 20, failedScanLimit = 2000, maxLevels = 100 } = {}): Promise<QueueDetail> {
+export async function readQueueDetail(queue: RedisQueue, name: string, { limit = 20, offset = 0, failedLimit = limit, failedScanLimit = 2000, maxLevels = 100 }: { limit?: number; offset?: number; failedLimit?: number; failedScanLimit?: number; maxLevels?: number } = {}): Promise<QueueDetail> {
   const [counts] = await queue.countsOf([name]);
   return queue.attempt(async () => {
-    // A wrong-typed levels or delayed key is already the counts' error; it reads as empty here.
-    const [time, levelNames, levelCount, delayedFlat] = (await execPipeline(
+    // A wrong-typed levels key is already the counts' error; it reads as empty here.
+    const [time, levelNames, levelCount] = (await execPipeline(
       queue.redis
         .pipeline()
         .time()
         .zrevrange(queue.keys.levels(name), 0, maxLevels - 1)
-        .zcard(queue.keys.levels(name))
-        .zrange(queue.keys.delayed(name), 0, String(limit - 1), 'WITHSCORES'),
+        .zcard(queue.keys.levels(name)),
       (error) => error.message.startsWith('WRONGTYPE'),
-    )) as [[string, string], string[] | null, number | null, string[] | null];
+    )) as [[string, string], string[] | null, number | null];
     const levelList = levelNames ?? [];
 
     const perStream = queue.redis.pipeline();
@@ -89,39 +92,48 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
       return { level, stream, length: Number(length), delivered: Number(group?.pending ?? 0), hasGroup: group !== null };
     });
 
-    // Entries past the group's last-delivered id have not been handed out yet.
+    // Entries past the group's last-delivered id have not been handed out yet;
+    // every delivered one is pending until it is settled and deleted.
+    const undelivered = levels.map((view) => (view.error ? 0 : Math.max(0, view.length - view.delivered)));
+    const waiting = undelivered.reduce((sum, count) => sum + count, 0);
     const ranges = queue.redis.pipeline();
+    const plan: { index: number; skip: number }[] = [];
+    let before = 0;
+    let wanted = limit;
     for (const [index, view] of levels.entries()) {
+      const skip = Math.max(0, offset - before);
+      before += undelivered[index]!;
+      if (wanted === 0 || skip >= undelivered[index]!) continue;
+      const take = Math.min(wanted, undelivered[index]! - skip);
+      wanted -= take;
       const lastDelivered = groupNamed(streamReplies[2 * index + 1], queue.settings.group)?.['last-delivered-id'];
-      ranges.xrange(view.stream, lastDelivered ? `(${lastDelivered}` : '-', '+', 'COUNT', limit);
+      ranges.xrange(view.stream, lastDelivered ? `(${lastDelivered}` : '-', '+', 'COUNT', skip + take);
+      plan.push({ index, skip });
     }
-    const rangeReplies = levels.length > 0 ? await settlePipeline(ranges) : [];
-    const upcoming = levels
-      .flatMap((view, index) => {
-        const entries = rangeReplies[index];
-        if (view.error || !Array.isArray(entries)) return [];
-        return (entries as [string, string[]][]).map(([entry, fields]) => ({
+    const rangeReplies = plan.length > 0 ? await settlePipeline(ranges) : [];
+    const upcoming = plan
+      .flatMap(({ index, skip }, read) => {
+        const entries = rangeReplies[read];
+        if (!Array.isArray(entries)) return [];
+        return (entries as [string, string[]][]).slice(skip).map(([entry, fields]) => ({
           id: jobIdAsRead(fields[fields.indexOf('job') + 1] ?? ''),
-          level: view.level,
+          level: levels[index]!.level,
           enqueuedAt: streamIdMs(entry),
         }));
       })
       .slice(0, limit);
 
-    const delayedIds: [JobIdAsRead, number][] = [];
-    for (let i = 0; i + 1 < (delayedFlat ?? []).length; i += 2) delayedIds.push([jobIdAsRead(delayedFlat![i]!), Number(delayedFlat![i + 1])]);
-
-    const [names, failed] = await Promise.all([
-      readNames(queue, [...upcoming.map((job) => job.id), ...delayedIds.map(([id]) => id)]),
-      latestFailedOfQueue(queue, name, { window: failedScanLimit, limit }),
+    const [hashes, failed] = await Promise.all([
+      readNames(queue, upcoming.map((job) => job.id)),
+      latestFailedOfQueue(queue, name, { window: failedScanLimit, limit: failedLimit }),
     ]);
     return {
       queue: name,
       counts: counts!,
       levels,
       levelCount: levelCount ?? 0,
-      nextJobs: upcoming.map((job) => ({ ...job, name: names.get(job.id) ?? null })),
-      delayedSoonest: delayedIds.map(([id, dueAt]) => ({ id, dueAt, name: names.get(id) ?? null })),
+      nextJobs: upcoming.map((job) => ({ ...job, name: hashes.get(job.id)?.name ?? null, attempts: hashes.get(job.id)?.attempts ?? 0 })),
+      waiting,
       failed,
       failedScanLimit,
       now: Number(time[0]),
@@ -129,13 +141,14 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
   });
 }
 
-async function readNames(queue: RedisQueue, ids: JobIdAsRead[]): Promise<Map<JobIdAsRead, string>> {
+/** Each job's name and attempts, for the jobs whose hash is there. */
+async function readNames(queue: RedisQueue, ids: JobIdAsRead[]): Promise<Map<JobIdAsRead, { name: string; attempts: number }>> {
   if (ids.length === 0) return new Map();
   const reads = queue.redis.pipeline();
-  for (const id of ids) reads.hgetBuffer(queue.keys.job(id), 'name');
+  for (const id of ids) reads.hmgetBuffer(queue.keys.job(id), 'name', 'attempts');
   const replies = await settlePipeline(reads);
   return new Map(ids.flatMap((id, index) => {
-    const value = replies[index];
-    return Buffer.isBuffer(value) ? [[id, bytesToText(value)] as const] : [];
+    const [name, attempts] = Array.isArray(replies[index]) ? (replies[index] as (Buffer | null)[]) : [];
+    return Buffer.isBuffer(name) ? [[id, { name: bytesToText(name), attempts: attempts ? Number(attempts.toString()) || 0 : 0 }] as const] : [];
   }));
 }

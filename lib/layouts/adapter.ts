@@ -156,23 +156,19 @@ export interface QueueLayout {
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */
   readonly doctor: LayoutDoctor | Absent;
-  /** one queue's page: its levels, the next jobs in the order they run, its due delayed jobs and latest failures */
-  readonly queueDetail: RedisQueue | Absent;
   /** releasing, failing or cleaning up a reservation whose holder the layout records, each re-checking what the operator saw */
   readonly claimRepairs: ClaimRepairs | Absent;
-  /** one queue's delayed jobs by when they come due, and running one now */
-  readonly delayedTimeline: RedisQueue | Absent;
   /** jobs kept as hashes numbered by one counter across the connection (ids are whole numbers): a field's whole bytes, for download beside the job page's first 64 KiB */
   readonly jobHashFields: JobHashFields | Absent;
   /*
    * The same pages in shapes of lib/layouts/pages.ts that any layout can
    * fill; a page shows these when the StaticPHP-shaped member above is absent.
    */
-  /** a queue's waiting jobs in the order they run, paged, and what joins the line next */
+  /** a queue's waiting jobs in the order they run, paged, and what joins the line next; its counts, levels and latest failures where the layout has them */
   readonly jobLine: JobLineReader | Absent;
   /** reservations with their expiry, and with their holder and claim where the layout records them */
   readonly expiringReservations: ExpiringReservationsReader | Absent;
-  /** the delayed timeline with layout-neutral rows */
+  /** one queue's delayed jobs by when they come due; a parked job's holder where the layout records one */
   readonly dueTimeline: DueTimelineReader | Absent;
   /** one job by its id (decimal, or text such as marko’s UUIDs): where it is and its data decoded */
   readonly jobSnapshot: JobSnapshotReader | Absent;

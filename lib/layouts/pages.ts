@@ -1,5 +1,7 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
-import type { FailedFilter, FailedPage, FailedSearchChunk } from '../inspect/failed';
+import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../inspect/failed';
+import type { LevelView } from '../inspect/queue-detail';
+import type { QueueStats } from '../queue/redis-queue';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../inspect/display-text';
 import type { JobLocation } from '../inspect/job-detail';
@@ -43,6 +45,10 @@ export interface LineJob {
   ttr?: number | null;
   /** what is wrong with the row, in words: an id with no message, a message too large to read here */
   note: string | null;
+  /** when it joined the line, ms since the epoch, where the layout can tell (StaticPHP: its stream entry's id) */
+  enqueuedAt?: number;
+  /** why the id is shown but neither linked nor acted on (a StaticPHP id past 2^53); left out when it can be */
+  idNote?: string;
 }
 
 /** One part of a queue's line, in the order it runs, one page of it. */
@@ -77,6 +83,21 @@ export interface JobLine {
   sections: LineSection[];
   /** left out where jobs outside the line join it behind every row (marko's tail) or the layout counts none */
   notInLineYet?: NotInLineYet;
+  /**
+   * The queue's figures as the overview counts them, where the line is not
+   * all the page should count (StaticPHP: pending counts due delayed jobs,
+   * and reserved and delayed jobs are in no section): shown instead of each
+   * section's total.
+   */
+  counts?: QueueStats;
+  /** the streams the line is kept in, where the layout has several (StaticPHP's priority levels, highest first), and how many there are in all */
+  levels?: { rows: LevelView[]; total: number };
+  /** the queue's newest failed jobs, where the layout keeps them with their queue's name, found among the newest `scanLimit` failed jobs of every queue */
+  latestFailed?: { rows: FailedRowView[]; scanLimit: number };
+  /** a job's id names it on the whole connection (StaticPHP's one counter), so its link needs no queue; left out, links name the queue */
+  idsOfConnection?: boolean;
+  /** the page shows a glance at the queue's delayed timeline and its jobs due soonest, where the line says nothing of them (StaticPHP); left out, the line's note links the delayed page */
+  delayedGlance?: boolean;
 }
 
 /** A queue's waiting jobs, a page at a time. Throws QueueError for a queue the connection does not have. */
@@ -252,6 +273,14 @@ export interface DueJob {
   /** unix seconds */
   dueAt: number;
   note: string | null;
+  /**
+   * Parked while its holder's claim is live, where the layout records holders
+   * (StaticPHP): running it now would run it twice at once, so the page
+   * offers no Run now and says who holds it until when. Left out elsewhere.
+   */
+  heldBy?: { holder: string; until: number } | null;
+  /** why the id is shown but neither linked nor acted on (a StaticPHP id past 2^53); left out when it can be */
+  idNote?: string;
 }
 
 /**
@@ -263,6 +292,17 @@ export interface DueTimeline extends Omit<DelayedTimeline, 'next'> {
   next: DueJob[];
   /** who moves due jobs, e.g. "every reserve (and, under redis-ng, every push) moves due jobs into the line" */
   dueMovedBy: string;
+  /** where the layout's due jobs go, one and many ("its level", "their levels"); left out, the page says "the line" */
+  movedInto?: { one: string; many: string };
+  /** a job's id names it on the whole connection (StaticPHP's one counter), so its link needs no queue; left out, links name the queue */
+  idsOfConnection?: boolean;
+  /**
+   * What Run now does at once, in the layout's words, where it puts the job in
+   * line itself (StaticPHP: "It leaves the delayed jobs and joins the back of
+   * its level…"): the page asks before running one. Left out where Run now
+   * only makes the job due and the driver's next move places it.
+   */
+  runNowMoves?: string;
 }
 
 /** A queue's delayed jobs by when they come due. Throws QueueError for a queue the connection does not have. */
@@ -395,10 +435,16 @@ export interface LineRepairs {
   releaseExpired: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */
   reclaim: ((queue: string, id: string) => Promise<boolean>) | Absent;
-  /** makes a delayed job due now; the driver's next move puts it in line */
-  runDelayedNow: ((queue: string, id: string) => Promise<boolean>) | Absent;
-  /** moves due delayed jobs into the line, a bounded batch per call */
-  moveDueJobs: ((queue: string) => Promise<{ moved: number; stillDue: number }>) | Absent;
+  /** makes a delayed job due now (the driver's next move puts it in line), or moves it into line itself; `said` is what happened where the layout can tell more (the level it joined) */
+  runDelayedNow: ((queue: string, id: string) => Promise<boolean | RepairSaid>) | Absent;
+  /** moves due delayed jobs into the line, a bounded batch per call; `gone` counts due ids whose job was deleted, only taken off the delayed set (where the layout tells them apart) */
+  moveDueJobs: ((queue: string) => Promise<{ moved: number; stillDue: number; gone?: number }>) | Absent;
+}
+
+/** A repair's outcome with what it did in words, where the layout's script says more than changed or not. */
+export interface RepairSaid {
+  changed: boolean;
+  said: string;
 }
 
 export type LineRepairName = keyof LineRepairs;

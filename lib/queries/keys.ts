@@ -14,11 +14,9 @@ export const queryKeys = {
   },
   queues: {
     all: ['queues'] as const,
-    detail: (queue: string) => ['queues', 'detail', queue] as const,
     delayed: (queue: string) => ['queues', 'delayed', queue] as const,
     history: (queue: string, range: string) => ['queues', 'history', queue, range] as const,
     line: (queue: string, page: number) => ['queues', 'line', queue, page] as const,
-    due: (queue: string) => ['queues', 'due', queue] as const,
   },
   jobs: {
     all: ['jobs'] as const,

@@ -10,14 +10,14 @@ function search(params: Record<string, string | number | undefined>): string {
   return query.size > 0 ? `?${query}` : '';
 }
 
-/** GET /api/queues/{queue}/line?page=: one page of a queue's waiting jobs in the order they run. */
+/** GET /api/queues/{queue}?page=: one page of a queue's waiting jobs in the order they run, and what the layout tells more of the queue. */
 export function jobLineQuery(queue: string, page: number) {
-  return liveQueryOptions<JobLine>(queryKeys.queues.line(queue, page), `/api/queues/${encodeURIComponent(queue)}/line${search({ page })}`);
+  return liveQueryOptions<JobLine>(queryKeys.queues.line(queue, page), `/api/queues/${encodeURIComponent(queue)}${search({ page })}`);
 }
 
-/** GET /api/queues/{queue}/due: a queue's delayed timeline with layout-neutral rows. */
+/** GET /api/queues/{queue}/delayed: a queue's delayed jobs by when they come due. */
 export function dueTimelineQuery(queue: string) {
-  return liveQueryOptions<DueTimeline>(queryKeys.queues.due(queue), `/api/queues/${encodeURIComponent(queue)}/due`);
+  return liveQueryOptions<DueTimeline>(queryKeys.queues.delayed(queue), `/api/queues/${encodeURIComponent(queue)}/delayed`);
 }
 
 /** GET /api/jobs/{id}?queue=: one job by its id, where it is and its data decoded (a job hash's fields where the layout keeps one); without a queue on a connection of several, the queues holding the id when not exactly one does. */

@@ -174,7 +174,7 @@ describe('a job id beyond 2^53, as the read-only views show it', () => {
 
     const delayedQueue = await openQueue();
     await neighbours(delayedQueue, 'delayed');
-    expect((await readQueueDetail(delayedQueue, 'mail')).delayedSoonest).toMatchObject([{ id: BEYOND_DOUBLES, name: 'App\\Jobs\\Big' }]);
+    expect((await readDelayedTimeline(delayedQueue, 'mail')).next).toMatchObject([{ id: BEYOND_DOUBLES, name: 'App\\Jobs\\Big' }]);
   });
 
   it('is carried digit for digit by the delayed timeline', async () => {

@@ -12,12 +12,12 @@ export const jobSnapshotParams = z.object({
   queue: z.string().min(1).max(1000).optional(),
 });
 
-/** One page of a queue's line, for GET /api/queues/{queue}/line and the queue page's prefetch. */
+/** One page of a queue's line, for GET /api/queues/{queue} and the queue page's prefetch. */
 export function readJobLinePage(queue: string, page: number): Promise<ReadResult<JobLine>> {
   return readCapability('jobLine', (line) => line.read(queue, { page }), ['line', queue, page]);
 }
 
-/** A queue's delayed timeline with layout-neutral rows, for GET /api/queues/{queue}/due and the delayed page's prefetch. */
+/** A queue's delayed timeline with layout-neutral rows, for GET /api/queues/{queue}/delayed and the delayed and queue pages' prefetch. */
 export function readDueTimelinePage(queue: string): Promise<ReadResult<DueTimeline>> {
   return readCapability('dueTimeline', (timeline) => timeline.read(queue), ['due', queue]);
 }

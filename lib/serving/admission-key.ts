@@ -18,7 +18,7 @@ const QUERY_PARAMETERS_READ: readonly { path: RegExp; reads: readonly string[] }
   { path: /^\/api\/layout\/(table\/)?census$/, reads: ['cursor'] },
   { path: /^\/(api\/)?layout\/key$/, reads: ['name', 'raw', 'cursor'] },
   { path: /^\/api\/queues\/[^/]+\/history$/, reads: ['range'] },
-  { path: /^\/api\/queues\/[^/]+\/line$/, reads: ['page'] },
+  { path: /^\/api\/queues\/[^/]+$/, reads: ['page'] },
   { path: /^\/(api\/)?reservations(\/expiring)?$/, reads: ['page', 'queue'] },
   { path: /^\/audit$/, reads: ['action', 'text', 'result'] },
   { path: /^\/failed$/, reads: ['queue', 'name', 'error', 'page'] },

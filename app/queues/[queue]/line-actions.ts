@@ -32,16 +32,20 @@ export const reclaimLiveJob = queueAction('lineRepairs', job, async ({ queue, id
   outcome: changedOrNot('reservation ended', 'no longer reserved'),
 });
 
-/** Makes a delayed job due now. */
-export const runDueJobNow = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'runDelayedNow')(queue, id) }), {
-  action: 'run a delayed job now',
-  target: jobOn,
-  outcome: changedOrNot('due now', 'no longer delayed'),
-});
+/** Makes a delayed job due now, or moves it into line where the layout's script does; `said` is what happened where the layout tells more. */
+export const runDueJobNow = queueAction(
+  'lineRepairs',
+  job,
+  async ({ queue, id }, repairs) => {
+    const outcome = await lineRepairOrThrow(repairs, 'runDelayedNow')(queue, id);
+    return typeof outcome === 'boolean' ? { changed: outcome } : outcome;
+  },
+  { action: 'run a delayed job now', target: jobOn, outcome: ({ changed, said }: { changed: boolean; said?: string }) => said ?? (changed ? 'due now' : 'no longer delayed') },
+);
 
 /** One bounded batch of due delayed jobs into the line; the client repeats it while `stillDue` > 0. */
 export const moveDueJobsNow = queueAction('lineRepairs', z.object({ queue: job.shape.queue }), ({ queue }, repairs) => lineRepairOrThrow(repairs, 'moveDueJobs')(queue), {
   action: 'promote due jobs (one step)',
   target: ({ queue }) => `due jobs of ${queue}`,
-  outcome: ({ moved, stillDue }) => `moved ${moved}, ${stillDue} still due`,
+  outcome: ({ moved, gone, stillDue }) => `moved ${moved}${gone ? `, ${gone} gone` : ''}, ${stillDue} still due`,
 });

@@ -6,9 +6,7 @@ export const MARKO_ABSENT = {
   runner: 'marko jobs are signed PHP objects: QueueLens reads and repairs them but does not push or run them',
   attention: 'QueueLens does not mark marko queues that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample marko throughput yet: marko/queue-redis records no finished jobs',
-  queueDetail: 'A marko queue has no priority levels or throughput: its page lists its ready jobs',
   claimRepairs: 'marko/queue-redis records no holder: a reservation is put back in line or ended instead',
-  delayedTimeline: 'marko/queue-redis has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobHashFields: 'marko jobs are no StaticPHP job hashes: their page shows the hash’s fields and the signed payload decoded, with nothing more to download',
 } as const;
 

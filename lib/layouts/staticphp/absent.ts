@@ -1,17 +1,11 @@
-/** The layout-neutral pages are for layouts without the driver's own: StaticPHP's pages show more. */
-const DRIVER_PAGES_INSTEAD = 'A StaticPHP connection has its driver’s own, fuller page for this';
-
-/** What a StaticPHP connection lacks, in the words a page shows: the same whether Redis answers or not (lib/layouts/capabilities.ts). */
-export const STATICPHP_ABSENT = {
-  jobLine: DRIVER_PAGES_INSTEAD,
-  dueTimeline: DRIVER_PAGES_INSTEAD,
-} as const;
-
-/** The line repairs (lib/layouts/pages.ts LineRepairs) a StaticPHP connection lacks, in the words a page shows: each page's own actions do these until its page is the one page every layout fills. */
+/**
+ * The line repairs (lib/layouts/pages.ts LineRepairs) a StaticPHP connection
+ * lacks, in the words a page shows: its reservations name their holder, so
+ * they are released or failed from the holder's row (claimRepairs), and its
+ * driver has no script that takes a waiting job out of its stream.
+ */
 export const STATICPHP_LINE_REPAIRS_ABSENT = {
-  remove: DRIVER_PAGES_INSTEAD,
-  releaseExpired: DRIVER_PAGES_INSTEAD,
-  reclaim: DRIVER_PAGES_INSTEAD,
-  runDelayedNow: DRIVER_PAGES_INSTEAD,
-  moveDueJobs: DRIVER_PAGES_INSTEAD,
+  remove: 'StaticPHP QueueRedis has no remove: a waiting job runs, or is failed from its reservation and then forgotten',
+  releaseExpired: 'A StaticPHP reservation names its holder: release it from its row on the reservations page',
+  reclaim: 'A StaticPHP reservation names its holder: release or fail it from its row on the reservations page',
 } as const;

@@ -7,12 +7,13 @@ import { readQueueNames, staticphpClaimRepairs, staticphpReservations } from './
 import { sampleThroughput } from '../../inspect/throughput';
 import { applyRepairs } from '../../queue/doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
-import { absentMembers, LAYOUT_TITLES } from '../adapter';
+import { LAYOUT_TITLES } from '../adapter';
 import { readJobFieldBytes } from '../../inspect/job-detail';
 import { layoutDoctor } from '../layout-doctor';
-import { STATICPHP_ABSENT } from './absent';
 import { staticphpKeyTable } from './key-table';
 import { staticphpJobSnapshot } from './job-snapshot';
+import { staticphpDueTimeline } from './due-timeline';
+import { staticphpJobLine } from './job-line';
 import { staticphpLineRepairs } from './line-repairs';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
@@ -58,14 +59,13 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
       },
       apply: (repairs) => applyRepairs(queue, repairs),
     }),
-    queueDetail: queue,
     claimRepairs: staticphpClaimRepairs(queue),
-    delayedTimeline: queue,
     jobHashFields: { fieldBytes: (id, field) => readJobFieldBytes(queue, id, field) },
-    ...absentMembers(STATICPHP_ABSENT),
     keyTable: staticphpKeyTable(queue),
     jobSnapshot: staticphpJobSnapshot(queue),
     expiringReservations: staticphpReservations(queue),
+    jobLine: staticphpJobLine(queue),
+    dueTimeline: staticphpDueTimeline(queue),
     lineRepairs: staticphpLineRepairs(queue),
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),

@@ -6,8 +6,6 @@ export const YII2_ABSENT = {
   failedPages: NO_FAILED_JOBS,
   runner: 'yii2 jobs are PHP objects: QueueLens reads and repairs their channels but does not push or run them',
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
-  queueDetail: 'A yii2 channel has no priority levels or failed jobs: its page lists its line and its throughput',
   claimRepairs: 'yii2-queue records no holder: a reservation is put back in line or ended instead',
-  delayedTimeline: 'yii2-queue has no StaticPHP delayed repairs: its page shows the timeline without them',
   jobHashFields: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded, with nothing more to download',
 } as const;

@@ -2,15 +2,12 @@ import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { delayedTimelineQuery } from '@/lib/queries/delayed-timeline';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
-import { readDelayedTimelinePage } from '@/lib/server/delayed-timeline';
 import { readDueTimelinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
-import { NotAQueueName } from '../queue-detail';
-import { DelayedTimelineView } from './delayed-timeline-view';
+import { NotAQueueName } from '@/components/queues/queue-heading';
 import { DueTimelineView } from './due-timeline-view';
 
 // Read from Redis on every request; a cached page would show a stale timeline.
@@ -28,18 +25,6 @@ export default async function DelayedPage({ params }: Props) {
   const segment = (await params).queue;
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
-  if ((await absentCapability('delayedTimeline')) !== null) return <DueTimelinePage name={name} />;
-  const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, delayedTimelineQuery(name), () => readDelayedTimelinePage(name));
-  return (
-    <HydrationBoundary state={dehydrate(queryClient)}>
-      <DelayedTimelineView name={name} />
-    </HydrationBoundary>
-  );
-}
-
-/** The delayed page for a layout without StaticPHP's timeline: its layout-neutral one, when it has it. */
-async function DueTimelinePage({ name }: { name: string }) {
   const lacks = await absentCapability('dueTimeline');
   if (lacks !== null) return <LayoutLacks title={`Delayed jobs of ${name}`} sentence={lacks} />;
   const queryClient = getQueryClient();
