@@ -11,7 +11,7 @@ const nextConfig: NextConfig = {
   // and the like); bundled and minified those names are lost, and the driver
   // could no longer tell a dead server from a refused command.
   serverExternalPackages: ['ioredis'],
-  // lib/queue/scripts.ts reads lua/*.lua at runtime through a computed path,
+  // lib/redis/scripts.ts reads lua/**/*.lua at runtime through a computed path,
   // which output tracing cannot follow; without this a traced deployment
   // (output: 'standalone', Vercel) ships without the scripts.
   outputFileTracingIncludes: {

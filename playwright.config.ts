@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { chromium, defineConfig } from '@playwright/test';
-import { settingsFromEnv } from './lib/queue/config';
+import { settingsFromEnv } from './lib/redis/config';
 import { MissingPrerequisite, findChromium } from './lib/test-prerequisites';
 import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, REDIS_DOWN_CONNECTIONS, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, YII2_CONNECTIONS, YII2_PAIR_CONNECTION, MARKO_CONNECTION, assertLocalRedis, e2eConnectionsFile, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
 

@@ -27,7 +27,7 @@ import { readFailedPage } from '../lib/inspect/failed';
 import { readQueueDetail } from '../lib/inspect/queue-detail';
 import { readReservations } from '../lib/layouts/staticphp/reservations';
 import { parseInfo, readServerInfo } from '../lib/inspect/server-info';
-import { readSettings } from '../lib/queue/config';
+import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
 import { profileOf, readCpuProfile, summarizeProfile, type ProfileSummary } from './cpu-profile';
 import { durationOf, redisWorkDuring, sampleDurations, SLOWLOG_CAPACITY, slowCommandsDuring, spreadOf, type RedisProbe, type RedisWork, type SlowCommand, type SlowPhase, type Spread } from './measure';

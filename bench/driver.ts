@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { isLocalHost, readSettings, settingsFromEnv } from '../lib/queue/config';
+import { isLocalHost, readSettings, settingsFromEnv } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
-import { deleteKeysUnder } from '../lib/queue/scan-keys';
+import { deleteKeysUnder } from '../lib/redis/scan-keys';
 import { inParallel } from './parallel';
 import { describeMachine, formatCount, markdownTable } from './report';
 

@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSettings } from '../lib/queue/config';
+import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';

@@ -17,7 +17,7 @@ import { DEFAULT_MARKS } from '../lib/dashboard/marks';
 import { readRecentFailures, readWaitingFigures } from '../lib/inspect/attention';
 import { readReservations } from '../lib/layouts/staticphp/reservations';
 import { readServerInfo } from '../lib/inspect/server-info';
-import { readSettings } from '../lib/queue/config';
+import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
 import { durationOf, redisWorkDuring, spreadOf, type RedisProbe } from './measure';
 import { startPrivateRedis } from './private-redis';

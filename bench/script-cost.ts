@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { readSettings } from '../lib/queue/config';
+import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
 import { startPrivateRedis } from './private-redis';
 import { describeMachine, formatCount, markdownTable } from './report';

@@ -1,7 +1,7 @@
 import { HISTORY_RANGES, readHistory, RESOLUTIONS, totalOf, type ThroughputFigures } from '../lib/dashboard/history';
 import type { ThroughputKeys } from '../lib/dashboard/keys';
 import type { QueueStats, RedisQueue } from '../lib/queue/redis-queue';
-import { execPipeline } from '../lib/queue/pipeline';
+import { execPipeline } from '../lib/redis/pipeline';
 import { inParallel } from './parallel';
 
 /** What the overview reads: the last 15 minutes of the 5-second series. */

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { dashboardKeys, throughputKeys } from '../lib/dashboard/keys';
 import { parseInfo } from '../lib/inspect/server-info';
-import { readSettings } from '../lib/queue/config';
+import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
 import { durationOf, spreadOf, type Spread } from './measure';
 import { inParallel } from './parallel';

@@ -5,17 +5,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
-import { settingsFromEnv } from '../lib/queue/config';
+import { settingsFromEnv } from '../lib/redis/config';
 import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayout } from '../lib/layouts/adapter';
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
 import { detectLayouts, DETECT_EVERY_KEY } from '../lib/inspect/detect';
-import { redisLocationOf, suggestedEntries } from '../lib/inspect/detect-entry';
-import type { Detection } from '../lib/inspect/detect-tally';
+import { redisLocationOf, suggestedEntries } from '../lib/shapes/detect-entry';
+import type { Detection } from '../lib/shapes/detect-tally';
 import { layoutSettingsFromEnv, type LayoutSettings } from '../lib/layouts/settings';
-import { QueueError } from '../lib/queue/errors';
-import { describeUnrunnablePayload, RedisQueue, type PushOptions } from '../lib/queue/redis-queue';
+import { QueueError } from '../lib/redis/errors';
+import { describeUnrunnablePayload, type PushOptions } from '../lib/queue/redis-queue';
+import { RedisConnection } from '../lib/redis/connection';
 import { demoHandlers } from '../lib/worker/demo-handlers';
 import { UNREACHABLE_FIRST_WAIT_MS, UNREACHABLE_MAX_WAIT_MS, Worker, type WorkerEvent } from '../lib/worker/worker';
 
@@ -348,7 +349,7 @@ const commands: Record<string, Command> = {
     const match = values.match ?? DETECT_EVERY_KEY;
     if (match === '') throw new UsageError('--match takes a SCAN MATCH pattern, such as myapp:*');
     const env = { ...process.env, ...(values['redis-url'] !== undefined ? { REDIS_URL: values['redis-url'] } : {}) };
-    const queue = await RedisQueue.connect(settingsFromEnv(env));
+    const queue = await RedisConnection.connect(settingsFromEnv(env));
     try {
       const onStep = !values.json && process.stderr.isTTY ? ({ scanned, found }: { scanned: number; found: number }) => process.stderr.write(`\rscanned ${scanned} keys, found ${found}`) : undefined;
       const detection = await detectLayouts(queue.redis, { match, ownPrefix: dashboardPrefixFromEnv() }, onStep);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConnections } from '../lib/dashboard/connections';
 import { testQueueFactory } from '../lib/queue/test-redis';
-import { patternUnder } from '../lib/queue/scan-keys';
+import { patternUnder } from '../lib/redis/scan-keys';
 import { seedDemoMarkoQueue } from './demo-marko';
 import { seedDemoQueues } from './demo-staticphp';
 import { seedDemoYii2Channel } from './demo-yii2';

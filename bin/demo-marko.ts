@@ -5,7 +5,7 @@
  * so that the demo and the tests agree on every choice the documentation
  * leaves open. No PHP worker runs here: the jobs stay where they are put.
  */
-import type { QueueClient } from '../lib/queue/client';
+import type { QueueClient } from '../lib/redis/client';
 import { MarkoTestWorker } from '../lib/layouts/marko/test-worker';
 
 /** The demo's marko prefix, beside the StaticPHP demo's own. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { yii2Layout } from '../lib/layouts/yii2/layout';
 import { yii2Settings } from '../lib/layouts/yii2/test-fixtures';
-import { deleteKeysUnder } from '../lib/queue/scan-keys';
+import { deleteKeysUnder } from '../lib/redis/scan-keys';
 import { testQueueFactory } from '../lib/queue/test-redis';
 import { seedDemoYii2Channel } from './demo-yii2';
 

@@ -5,7 +5,7 @@
  * second layout to show. No PHP worker runs here: the jobs stay where they are
  * put, a reservation whose time ran out included.
  */
-import type { QueueClient } from '../lib/queue/client';
+import type { QueueClient } from '../lib/redis/client';
 import { Yii2Keys } from '../lib/layouts/yii2/keys';
 import { DEFAULT_YII2_NG_SETTINGS } from '../lib/layouts/settings';
 

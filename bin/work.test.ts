@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSettings } from '../lib/queue/config';
+import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
-import { privateServers } from '../lib/queue/test-servers';
+import { privateServers } from '../lib/redis/test-servers';
 import { waitFor } from '../lib/queue/test-redis';
 
 const servers = privateServers();

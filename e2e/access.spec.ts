@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { scanKeysUnder } from '@/lib/queue/scan-keys';
+import { scanKeysUnder } from '@/lib/redis/scan-keys';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
 import { delayedOfQueueHref, jobHref } from '@/lib/routes';

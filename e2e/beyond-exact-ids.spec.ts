@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
-import { beyondExactIdNote } from '@/lib/queue/job';
+import { beyondExactIdNote } from '@/lib/shapes/job-ids';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { delayedOfQueueHref, failedHref, queueHref, reservationsHref } from '@/lib/routes';
 import { screenshots } from './layout-pages';

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './test';
 import { parseConnections } from '@/lib/dashboard/connections';
-import { patternUnder, deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { patternUnder, deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { RedisQueue } from '@/lib/queue/redis-queue';
-import { settingsFromEnv } from '@/lib/queue/config';
+import { settingsFromEnv } from '@/lib/redis/config';
 import { connectHref } from '@/lib/routes';
 import { seedDemoMarkoQueue } from '../bin/demo-marko';
 import { seedDemoQueues } from '../bin/demo-staticphp';

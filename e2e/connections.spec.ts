@@ -1,7 +1,7 @@
 import { expect, test } from './test';
 import { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
-import { settingsFromEnv } from '@/lib/queue/config';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import { settingsFromEnv } from '@/lib/redis/config';
 import { jobHref } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { ARCHIVE_CONNECTION } from './support';

@@ -7,7 +7,7 @@ import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
 import { layoutKeyHref } from '@/lib/routes';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { screenshots, showConnection } from './layout-pages';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { MARKO_CONNECTION, YII2_CONNECTIONS, connectE2eQueue } from './support';

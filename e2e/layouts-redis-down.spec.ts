@@ -3,7 +3,7 @@ import { expect, test } from './test';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import { RedisQueue } from '@/lib/queue/redis-queue';
-import { settingsFromEnv } from '@/lib/queue/config';
+import { settingsFromEnv } from '@/lib/redis/config';
 import { delayedOfQueueHref, jobHref, layoutHref, queueHref } from '@/lib/routes';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
 import { REDIS_DOWN_CONNECTIONS, RESTARTABLE_REDIS_PORT, e2ePrefix, restartableRedis } from './support';

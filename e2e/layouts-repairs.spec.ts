@@ -4,7 +4,7 @@ import { expect, test } from './test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 

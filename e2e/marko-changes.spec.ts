@@ -6,7 +6,7 @@ import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MARKO_MOVES_DUE_JOBS } from '@/lib/layouts/marko/absent';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { jobIds, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, connectE2eQueue } from './support';
 

@@ -6,7 +6,7 @@ import { MARKO_FAILED } from '@/lib/layouts/marko/pages';
 import { UNVERIFIED_SIGNATURE } from '@/lib/layouts/marko/payload';
 import { MarkoTestWorker, serializeJob, signPayload } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { jobIds, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, OPERATOR_STATE, connectE2eQueue } from './support';
 

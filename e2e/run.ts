@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
-import { deleteKeysUnder } from '@/lib/queue/scan-keys';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { MissingPrerequisite, chromiumForTests } from '@/lib/test-prerequisites';
 import { connectE2eQueue, e2eConnectionsFile, e2ePrefix } from './support';
 

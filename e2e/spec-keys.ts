@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from './test';
 import { dashboardKeys } from '@/lib/dashboard/keys';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { deleteKeysUnder, scanKeysUnder } from '@/lib/queue/scan-keys';
+import { deleteKeysUnder, scanKeysUnder } from '@/lib/redis/scan-keys';
 import { connectE2eQueue, e2eDashboardPrefix } from './support';
 
 /**

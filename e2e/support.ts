@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isLocalHost, settingsFromEnv } from '@/lib/queue/config';
+import { isLocalHost, settingsFromEnv } from '@/lib/redis/config';
 import { RedisQueue } from '@/lib/queue/redis-queue';
 
 // QUEUELENS_E2E_PORT_BASE and QUEUELENS_E2E_REDIS_PORT move every port, so

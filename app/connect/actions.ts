@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { detectStep } from '@/lib/inspect/detect';
-import { redisLocationOf } from '@/lib/inspect/detect-entry';
-import { isScanCursor } from '@/lib/queue/scan-keys';
+import { redisLocationOf } from '@/lib/shapes/detect-entry';
+import { isScanCursor } from '@/lib/shapes/stream-ids';
 import { operatorReadAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only the Connect page's step.

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { dashboardKeys, dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
-import { CHECK_RUN_ID, LAYOUT_REPAIRS_PER_CALL, SHOWN_FINDING_ID } from '@/lib/dashboard/layout-check-shapes';
+import { CHECK_RUN_ID, LAYOUT_REPAIRS_PER_CALL, SHOWN_FINDING_ID } from '@/lib/shapes/layout-check';
 import { repairLayoutFindings, stepLayoutCheck } from '@/lib/dashboard/layout-doctor-runs';
 import { queueAction, queueReadAction } from '@/lib/server/action';
 import { getQueue } from '@/lib/server/queue';

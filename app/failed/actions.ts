@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { retriesFailedJobs, type FailedJobs, type RetriedFailedJobs } from '@/lib/layouts/adapter';
-import { QueueError } from '@/lib/queue/errors';
-import { BATCH_SIZE, type RetryOutcome } from '@/lib/queue/redis-queue';
+import { QueueError } from '@/lib/redis/errors';
+import { BATCH_SIZE, type RetryOutcome } from '@/lib/shapes/failed-jobs';
 import { describeJobs, queueAction, queueReadAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.

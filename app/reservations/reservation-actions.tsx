@@ -8,7 +8,7 @@ import type { ActionResult } from '@/lib/server/action';
 import type { RepairOutcome } from '@/lib/queue/reservation-repairs';
 import { queryKeys } from '@/lib/queries/keys';
 import type { ClaimState } from '@/lib/layouts/pages';
-import type { JobIdAsRead } from '@/lib/queue/job';
+import type { JobIdAsRead } from '@/lib/shapes/job-ids';
 import { cleanUpTombstone, failWithReason, releaseNow } from './actions';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 

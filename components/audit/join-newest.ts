@@ -1,4 +1,4 @@
-import { compareStreamIds } from '@/lib/queue/stream-ids';
+import { compareStreamIds } from '@/lib/shapes/stream-ids';
 import type { AuditPage, AuditRecord } from '@/lib/queries/audit';
 
 /**

@@ -7,8 +7,8 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Callout } from '@/components/ui/banner';
 import { EmptyList, Section } from '@/components/ui/section';
 import { LAYOUT_TITLES } from '@/lib/layouts/adapter';
-import { suggestedEntries } from '@/lib/inspect/detect-entry';
-import type { Confidence, LayoutFind } from '@/lib/inspect/detect-tally';
+import { suggestedEntries } from '@/lib/shapes/detect-entry';
+import type { Confidence, LayoutFind } from '@/lib/shapes/detect-tally';
 import { useDetection } from './use-detection';
 
 const CONFIDENCE_TONES: Record<Confidence, BadgeTone> = { high: 'good', medium: 'info', low: 'warning' };

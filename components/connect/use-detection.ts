@@ -2,8 +2,8 @@
 
 import { useCallback, useRef, useState } from 'react';
 import { runDetectStep } from '@/app/connect/actions';
-import type { RedisLocation } from '@/lib/inspect/detect-entry';
-import { emptyTally, mergeTallies, readDetection, type Detection } from '@/lib/inspect/detect-tally';
+import type { RedisLocation } from '@/lib/shapes/detect-entry';
+import { emptyTally, mergeTallies, readDetection, type Detection } from '@/lib/shapes/detect-tally';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 
 export interface DetectionRun {

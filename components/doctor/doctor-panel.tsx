@@ -7,7 +7,7 @@ import { JobLink } from '@/components/queues/job-link';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { Banner } from '@/components/ui/banner';
 import { useToast } from '@/components/ui/toaster';
-import { LAYOUT_REPAIRS_PER_CALL, type RepairOutcome, type ShownFinding } from '@/lib/dashboard/layout-check-shapes';
+import { LAYOUT_REPAIRS_PER_CALL, type RepairOutcome, type ShownFinding } from '@/lib/shapes/layout-check';
 import type { Severity } from '@/lib/inspect/doctor-kinds';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { plural } from '@/components/ui/format-count';

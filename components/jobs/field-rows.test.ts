@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_FIELDS } from '@/lib/queue/job';
+import { JOB_FIELDS } from '@/lib/shapes/job-hash';
 import { fieldRows } from './field-rows';
 
 const shown = (text: string) => ({ text, bytes: text.length, truncated: false });

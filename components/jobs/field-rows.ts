@@ -1,5 +1,5 @@
-import type { DisplayValue } from '@/lib/inspect/display-text';
-import { JOB_FIELDS } from '@/lib/queue/job';
+import type { DisplayValue } from '@/lib/shapes/display-text';
+import { JOB_FIELDS } from '@/lib/shapes/job-hash';
 
 export interface FieldRow {
   name: string;

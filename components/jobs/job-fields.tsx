@@ -3,7 +3,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { formatCount } from '@/components/ui/format-count';
 import { UtcMoment } from '@/components/ui/moment';
 import { Absent } from '@/components/ui/table';
-import { DISPLAY_LIMIT_BYTES, type DisplayValue } from '@/lib/inspect/display-text';
+import { DISPLAY_LIMIT_BYTES, type DisplayValue } from '@/lib/shapes/display-text';
 import type { JobHash } from '@/lib/layouts/pages';
 import { jobFieldDownloadHref } from '@/lib/routes';
 import { fieldRows } from './field-rows';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { beyondExactIdNote, type JobIdAsRead } from '@/lib/queue/job';
+import { beyondExactIdNote, type JobIdAsRead } from '@/lib/shapes/job-ids';
 import { jobHref } from '@/lib/routes';
 
 /**

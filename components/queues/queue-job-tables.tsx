@@ -1,7 +1,7 @@
 import { formatRelative, formatUtc, isoOf } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import type { FailedRowView } from '@/lib/inspect/failed';
-import { jobIdAsRead } from '@/lib/queue/job';
+import { jobIdAsRead } from '@/lib/shapes/job-ids';
 import { JobLink, JobName } from './job-link';
 
 /** The queue's newest failed jobs, with the first line of each error. */

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { isLocalHost } from '@/lib/queue/config';
+import { isLocalHost } from '@/lib/redis/config';
 import { canonicalAddress } from './client-address';
 import { secretsMatch, type Role } from './session-token';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dashboardKeys } from '@/lib/dashboard/keys';
-import type { QueueClient } from '@/lib/queue/client';
+import type { QueueClient } from '@/lib/redis/client';
 import { SESSION_SECONDS, type Role } from './session-token';
 
 /**

@@ -1,4 +1,4 @@
-import { streamIdMs } from '../queue/stream-ids';
+import { streamIdMs } from '../shapes/stream-ids';
 
 /**
  * What one audit entry is, apart from where it is kept (audit-log.ts): the

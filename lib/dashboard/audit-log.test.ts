@@ -1,6 +1,6 @@
 import { Redis, type Cluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../queue/errors';
+import { QueueError } from '../redis/errors';
 import type { RedisQueue } from '../queue/redis-queue';
 import { testQueueFactory } from '../queue/test-redis';
 import { AUDIT_FIELD_LIMITS, type NewAuditEntry } from './audit-entry';

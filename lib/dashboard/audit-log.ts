@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { bytesToText } from '../inspect/display-text';
-import { QueueError } from '../queue/errors';
+import { bytesToText } from '../shapes/display-text';
+import { QueueError } from '../redis/errors';
 import {
   AUDIT_FIELD_LIMITS,
   AUDIT_RESULTS,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LAYOUT_NAMES } from '@/lib/layouts/adapter';
 import { DEFAULT_MARKO_PREFIX, DEFAULT_YII2_CHANNEL, DEFAULT_YII2_NG_SETTINGS, layoutSettingsFromEnv, type LayoutSettings } from '@/lib/layouts/settings';
-import { readSettings, settingsFromEnv, settingsFromUrl, type RedisSettings } from '@/lib/queue/config';
+import { readSettings, settingsFromEnv, settingsFromUrl, type RedisSettings } from '@/lib/redis/config';
 import { alertRulesFromEnv, alertRulesSchema, NO_ALERTS, type AlertRules } from './alerts';
 import { DEFAULT_MARKS, markRulesFromEnv, markRulesSchema, type MarkRules } from './marks';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../inspect/throughput';
 import type { ThroughputSource } from '../layouts/adapter';
-import { execPipeline } from '../queue/pipeline';
-import { compareStreamIds, streamIdMs } from '../queue/stream-ids';
+import { execPipeline } from '../redis/pipeline';
+import { compareStreamIds, streamIdMs } from '../shapes/stream-ids';
 import type { RedisQueue } from '../queue/redis-queue';
-import { assertScriptSucceeded } from '../queue/scripts';
+import { assertScriptSucceeded } from '../redis/scripts';
 import type { HistoryResolution, ThroughputKeys } from './keys';
 
 /** What a history point holds: counts over `seconds`, the backlog and wait at its end. */

@@ -6,7 +6,7 @@ import { staticphpLayout } from '../layouts/staticphp/layout';
 import { openFixtureChannel } from '../layouts/yii2/test-drivers';
 import { testQueueFactory } from '../queue/test-redis';
 import { dashboardKeys } from './keys';
-import type { ShownFinding } from './layout-check-shapes';
+import type { ShownFinding } from '../shapes/layout-check';
 import { LAYOUT_CHECK_SECONDS, repairLayoutFindings, stepLayoutCheck } from './layout-doctor-runs';
 
 const openQueue = testQueueFactory();

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { findingId } from '../inspect/doctor-kinds';
 import type { LayoutDoctor, LayoutFinding } from '../layouts/layout-doctor';
-import { QueueError } from '../queue/errors';
-import { execPipeline } from '../queue/pipeline';
-import type { RedisQueue } from '../queue/redis-queue';
-import { CHECK_RUN_ID, type LayoutCheckStep, type LayoutRepairResult, type RepairOutcome, type ShownFinding } from './layout-check-shapes';
+import { QueueError } from '../redis/errors';
+import { execPipeline } from '../redis/pipeline';
+import type { RedisConnection } from '../redis/connection';
+import { CHECK_RUN_ID, type LayoutCheckStep, type LayoutRepairResult, type RepairOutcome, type ShownFinding } from '../shapes/layout-check';
 import type { DashboardKeys } from './keys';
 
 /**
@@ -59,7 +59,7 @@ function assertRunId(run: string): void {
  * a check whose hash expired or never existed is refused with a QueueError
  * that says so.
  */
-export async function stepLayoutCheck(queue: RedisQueue, doctor: LayoutDoctor, keys: DashboardKeys, connection: string, run: string | null): Promise<LayoutCheckStep> {
+export async function stepLayoutCheck(queue: RedisConnection, doctor: LayoutDoctor, keys: DashboardKeys, connection: string, run: string | null): Promise<LayoutCheckStep> {
   const id = run ?? randomBytes(18).toString('base64url');
   assertRunId(id);
   const key = keys.layoutDoctorRun(connection, id);
@@ -105,7 +105,7 @@ export async function stepLayoutCheck(queue: RedisQueue, doctor: LayoutDoctor, k
  * does nothing ('unknown').
  */
 export async function repairLayoutFindings(
-  queue: RedisQueue,
+  queue: RedisConnection,
   doctor: LayoutDoctor,
   keys: DashboardKeys,
   connection: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Throughput } from '../inspect/throughput';
-import { readSettings } from '../queue/config';
+import { readSettings } from '../redis/config';
 import { testQueueFactory } from '../queue/test-redis';
 import { NO_ALERTS } from './alerts';
 import { DEFAULT_MARKS } from './marks';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { deleteKeysUnder } from '../queue/scan-keys';
+import { deleteKeysUnder } from '../redis/scan-keys';
 import { testQueueFactory, waitFor } from '../queue/test-redis';
 import { NO_ALERTS } from './alerts';
 import { DEFAULT_MARKS } from './marks';

@@ -1,9 +1,9 @@
-import { refusedCommand } from '../queue/errors';
-import { execPipeline } from '../queue/pipeline';
+import { refusedCommand } from '../redis/errors';
+import { execPipeline } from '../redis/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
 import { serverMs, type PendingEntry } from '../layouts/staticphp/reservations';
-import { streamIdMs } from '../queue/stream-ids';
-import { bytesToText } from './display-text';
+import { streamIdMs } from '../shapes/stream-ids';
+import { bytesToText } from '../shapes/display-text';
 import { firstLine } from './failed';
 
 /** What the overview's "no worker" and "overdue delayed" marks are judged on, for one queue. */
@@ -51,7 +51,7 @@ export interface LookFurther {
  * Per queue named, in order: when its oldest ready job became ready, its due
  * delayed jobs, its entries held long, and, for a queue whose oldest job has
  * waited long, the last delivery its group made. One round trip: a bounded
- * read-only script per QUEUES_PER_CALL queues (lua/read-attention-1.lua),
+ * read-only script per QUEUES_PER_CALL queues (lua/staticphp/read-attention-1.lua),
  * all in one pipeline.
  */
 export function readWaitingFigures(queue: RedisQueue, names: readonly string[], further: LookFurther): Promise<(WaitingFigures | UnreadFigures)[]> {
@@ -113,7 +113,7 @@ const ERROR_BYTES_KEPT = 1024;
  * The failures since `sinceSeconds` (the failed set's score, unix seconds),
  * the newest `limit` at most, grouped by queue, with each queue's newest
  * error's first line: one bounded read-only script
- * (lua/read-recent-failures-1.lua).
+ * (lua/staticphp/read-recent-failures-1.lua).
  */
 export function readRecentFailures(queue: RedisQueue, sinceSeconds: number, limit: number): Promise<RecentFailuresRead> {
   return queue.attempt(async () => {

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { parseConnections } from '../dashboard/connections';
 import { loadYii2Fixture } from '../layouts/yii2/test-fixtures';
 import { MarkoTestWorker } from '../layouts/marko/test-worker';
-import { settingsFromUrl } from '../queue/config';
+import { settingsFromUrl } from '../redis/config';
 import { loadStaticPhpFixture } from '../queue/test-fixtures';
 import { testQueueFactory } from '../queue/test-redis';
-import { patternUnder } from '../queue/scan-keys';
+import { patternUnder } from '../redis/scan-keys';
 import { detectLayouts, detectStep } from './detect';
-import { redisLocationOf, suggestedEntries } from './detect-entry';
-import { candidatesOf, emptyTally, MAX_GROUPS, mergeTallies, readDetection, STRANGER_SAMPLE, tallyKey } from './detect-tally';
+import { redisLocationOf, suggestedEntries } from '../shapes/detect-entry';
+import { candidatesOf, emptyTally, MAX_GROUPS, mergeTallies, readDetection, STRANGER_SAMPLE, tallyKey } from '../shapes/detect-tally';
 
 const openQueue = testQueueFactory();
 

@@ -1,7 +1,7 @@
-import { isCluster, type QueueClient } from '../queue/client';
-import { QueueError } from '../queue/errors';
-import { scanStep } from '../queue/scan-keys';
-import { candidatesOf, emptyTally, mergeTallies, readDetection, tallyKey, type Detection, type DetectTally, type KeyType } from './detect-tally';
+import { isCluster, type QueueClient } from '../redis/client';
+import { QueueError } from '../redis/errors';
+import { scanStep } from '../redis/scan-keys';
+import { candidatesOf, emptyTally, mergeTallies, readDetection, tallyKey, type Detection, type DetectTally, type KeyType } from '../shapes/detect-tally';
 
 /** Keys one detect step looks at: a few SCAN COUNT 250 commands, then one pipeline of TYPE for the keys whose names fit a layout. */
 export const DETECT_STEP_KEYS = 1_000;

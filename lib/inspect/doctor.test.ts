@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSettings } from '../queue/config';
+import { readSettings } from '../redis/config';
 import { applyRepair, applyRepairs, type DoctorRepair } from '../queue/doctor-repairs';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';

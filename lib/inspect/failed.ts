@@ -1,8 +1,8 @@
-import { execPipeline, settlePipeline } from '../queue/pipeline';
-import { isExactJobId } from '../queue/job';
+import { execPipeline, settlePipeline } from '../redis/pipeline';
+import { isExactJobId } from '../shapes/job-ids';
 import type { RedisQueue } from '../queue/redis-queue';
-import { assertScriptSucceeded } from '../queue/scripts';
-import { bytesToText } from './display-text';
+import { assertScriptSucceeded } from '../redis/scripts';
+import { bytesToText } from '../shapes/display-text';
 
 /**
  * A failed job as the failed list shows it, for every layout that keeps
@@ -161,7 +161,7 @@ const FAILED_IDS_PER_CALL = 500;
 /**
  * The newest `limit` failed jobs of one queue, looked for among the newest
  * `window` failed jobs of every queue: a bounded script finds their ids
- * (lua/read-failed-of-queue-1.lua), FAILED_IDS_PER_CALL ids a call, then only
+ * (lua/staticphp/read-failed-of-queue-1.lua), FAILED_IDS_PER_CALL ids a call, then only
  * their rows are read.
  */
 export function latestFailedOfQueue(queue: RedisQueue, name: string, { window, limit }: { window: number; limit: number }): Promise<FailedRowView[]> {

@@ -30,6 +30,6 @@ describe('HeldPrefixes', () => {
 
   it('refuses a reply that left out a field the read did not name', () => {
     const read = new HeldPrefixes().heldFor('j:1', LIMIT, 1_000, 0);
-    expect(() => read.fill('payload', 10, null)).toThrow('lua/read-job-1.lua left out j:1 payload, which was not named');
+    expect(() => read.fill('payload', 10, null)).toThrow('lua/staticphp/read-job-1.lua left out j:1 payload, which was not named');
   });
 });

@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../queue/redis-queue';
+import type { RedisConnection } from '../redis/connection';
 
 /** A held prefix: the first bytes of a value longer than the read that brought them, and the value's length then. */
 interface Held {
@@ -7,7 +7,7 @@ interface Held {
   readAtMs: number;
 }
 
-/** One read of a job hash by lua/read-job-1.lua: its arguments, and how its reply's prefixes are completed and kept. */
+/** One read of a job hash by lua/staticphp/read-job-1.lua: its arguments, and how its reply's prefixes are completed and kept. */
 export interface HeldForRead {
   /** the script's arguments: the key, the limit, the field cap, then the (field, length) pairs it may leave out */
   args: (string | number)[];
@@ -23,7 +23,7 @@ const MAX_HELD = 64;
 /**
  * The first bytes of long job values (longer than a page shows), kept
  * between reads so that Redis copies a long value whole into
- * lua/read-job-1.lua once a minute, not on every open and every poll: 100
+ * lua/staticphp/read-job-1.lua once a minute, not on every open and every poll: 100
  * people opening a job with a 20 MB payload cost Redis about 50 ms once,
  * not 50 ms each. A job's payload is written once, when it is pushed; the
  * script still checks each held value's stored length and reads the value
@@ -52,7 +52,7 @@ export class HeldPrefixes {
       fill: (name, bytes, prefix) => {
         if (prefix === null) {
           const held = prefixes.get(name);
-          if (held === undefined) throw new Error(`lua/read-job-1.lua left out ${key} ${name}, which was not named`);
+          if (held === undefined) throw new Error(`lua/staticphp/read-job-1.lua left out ${key} ${name}, which was not named`);
           return held;
         }
         if (bytes > limit) this.keep(`${key}\0${name}`, { bytes, prefix, readAtMs: nowMs });
@@ -72,10 +72,10 @@ export class HeldPrefixes {
   }
 }
 
-const perConnection = new WeakMap<RedisQueue, HeldPrefixes>();
+const perConnection = new WeakMap<RedisConnection, HeldPrefixes>();
 
 /** The prefixes held for reads over `queue`'s connection. */
-export function heldPrefixesOf(queue: RedisQueue): HeldPrefixes {
+export function heldPrefixesOf(queue: RedisConnection): HeldPrefixes {
   let held = perConnection.get(queue);
   if (held === undefined) {
     held = new HeldPrefixes();

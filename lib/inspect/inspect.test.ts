@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../queue/errors';
+import { QueueError } from '../redis/errors';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
 import { readDelayedTimeline } from './delayed-timeline';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../queue/errors';
+import { QueueError } from '../redis/errors';
 import { testQueueFactory } from '../queue/test-redis';
-import { DISPLAY_LIMIT_BYTES } from './display-text';
+import { DISPLAY_LIMIT_BYTES } from '../shapes/display-text';
 import { readJobDetail, readJobFieldBytes } from './job-detail';
 
 const openQueue = testQueueFactory();
 
 const MB = 1024 * 1024;
 
-describe('the job page’s bounded read (lua/read-job-1.lua)', () => {
+describe('the job page’s bounded read (lua/staticphp/read-job-1.lua)', () => {
   it('brings 64 KiB and the length of a 20 MB field out of Redis, and the download all of it', async () => {
     const queue = await openQueue();
     const id = await queue.push('q', 'big.job', {});

@@ -1,8 +1,8 @@
 import { levelOf } from '../queue/keys';
-import { QueueError } from '../queue/errors';
-import { execPipeline } from '../queue/pipeline';
+import { QueueError } from '../redis/errors';
+import { execPipeline } from '../redis/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from './display-text';
+import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../shapes/display-text';
 import { heldPrefixesOf, type HeldForRead } from './held-prefixes';
 import { prettyJson } from './pretty-json';
 
@@ -34,7 +34,7 @@ export function readLastJobId(queue: RedisQueue): Promise<number> {
 /** A job hash with more fields than this is not read whole (a job has a dozen). */
 const MAX_JOB_FIELDS = 1_000;
 
-/** j:{id} as lua/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
+/** j:{id} as lua/staticphp/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
 export type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
 
 /** The script's reply read; `held`, the read it answers, completes the prefixes it left out. */
@@ -55,7 +55,7 @@ export function jobHashOf(reply: (Buffer | number | null)[], held: HeldForRead):
 /**
  * Everything about one job: its hash, shown safely, and where it is now.
  * Reads at most DISPLAY_LIMIT_BYTES of each value, inside Redis
- * (lua/read-job-1.lua), with each value's stored length: a 20 MB payload
+ * (lua/staticphp/read-job-1.lua), with each value's stored length: a 20 MB payload
  * costs the page 64 KiB, and Redis a whole copy of it once a minute
  * (HeldPrefixes). Returns null when the job is gone; throws
  * QueueError when j:{id} is a key of another type or no job's size. Two

@@ -1,9 +1,10 @@
-import { QueueError } from '../queue/errors';
-import { execPipeline, settlePipeline } from '../queue/pipeline';
+import { QueueError } from '../redis/errors';
+import { execPipeline, settlePipeline } from '../redis/pipeline';
 import type { RedisQueue } from '../queue/redis-queue';
-import { isScanCursor } from '../queue/scan-keys';
-import { isStreamId } from '../queue/stream-ids';
-import { bytesToText, toDisplayValue, type DisplayValue } from './display-text';
+import type { RedisConnection } from '../redis/connection';
+import { isScanCursor } from '../shapes/stream-ids';
+import { isStreamId } from '../shapes/stream-ids';
+import { bytesToText, toDisplayValue, type DisplayValue } from '../shapes/display-text';
 
 /** A Redis TYPE reply: `none` when the key does not exist. */
 export type RedisType = 'string' | 'list' | 'set' | 'zset' | 'hash' | 'stream' | 'none' | (string & {});
@@ -20,7 +21,7 @@ export interface KeyFacts {
 }
 
 /** TYPE, TTL and MEMORY USAGE of each planned key, in one pipeline: reads only. */
-export async function readKeyFacts(queue: RedisQueue, planned: readonly { key: string; expectedType: RedisType }[]): Promise<KeyFacts[]> {
+export async function readKeyFacts(queue: RedisConnection, planned: readonly { key: string; expectedType: RedisType }[]): Promise<KeyFacts[]> {
   const facts = queue.redis.pipeline();
   for (const { key } of planned) facts.type(key).ttl(key).memory('USAGE', key, 'SAMPLES', 5);
   const replies = await settlePipeline(facts);
@@ -163,7 +164,7 @@ export function readKeyContents(queue: RedisQueue, key: string | Buffer, cursor 
  * channels): `refuse` says why a key may not be opened, or null when it may.
  */
 export function readKeyContentsWhere(
-  queue: RedisQueue,
+  queue: RedisConnection,
   key: string | Buffer,
   refuse: (key: string | Buffer) => string | null,
   cursor = '',

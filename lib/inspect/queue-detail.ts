@@ -1,8 +1,8 @@
-import { jobIdAsRead, type JobIdAsRead } from '../queue/job';
-import { execPipeline, settlePipeline } from '../queue/pipeline';
+import { jobIdAsRead, type JobIdAsRead } from '../shapes/job-ids';
+import { execPipeline, settlePipeline } from '../redis/pipeline';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
-import { streamIdMs } from '../queue/stream-ids';
-import { bytesToText } from './display-text';
+import { streamIdMs } from '../shapes/stream-ids';
+import { bytesToText } from '../shapes/display-text';
 import { latestFailedOfQueue, type FailedRowView } from './failed';
 
 export interface LevelView {

@@ -1,6 +1,6 @@
-import { QueueError } from '../queue/errors';
-import { execPipeline } from '../queue/pipeline';
-import type { RedisQueue } from '../queue/redis-queue';
+import { QueueError } from '../redis/errors';
+import { execPipeline } from '../redis/pipeline';
+import type { RedisConnection } from '../redis/connection';
 
 /** What the dashboard shows about the Redis server the queues live on. */
 export interface ServerInfo {
@@ -66,7 +66,7 @@ export function toServerInfo(fields: ReadonlyMap<string, string>): ServerInfo {
  * policy comes from INFO rather than CONFIG GET, which managed Redis services
  * and restricted ACL users are commonly refused.
  */
-export async function readServerInfo(queue: RedisQueue): Promise<ServerInfo> {
+export async function readServerInfo(queue: RedisConnection): Promise<ServerInfo> {
   return queue.attempt(async () => {
     const replies = await execPipeline(queue.nodeHoldingKeys().pipeline().info('server').info('memory').info('clients'));
     const fields = new Map<string, string>();

@@ -1,6 +1,6 @@
-import { settlePipeline } from '../queue/pipeline';
+import { settlePipeline } from '../redis/pipeline';
 import type { QueueStats, RedisQueue } from '../queue/redis-queue';
-import { streamIdMs } from '../queue/stream-ids';
+import { streamIdMs } from '../shapes/stream-ids';
 
 /**
  * Throughput is derived from what Redis already records about the driver's

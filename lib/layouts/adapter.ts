@@ -2,7 +2,9 @@ import type { QueueAttention } from '../dashboard/attention';
 import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from '../queue/job';
 import type { ThroughputSample } from '../inspect/throughput';
-import type { ForgetOptions, QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { ForgetOptions } from '../shapes/failed-jobs';
+import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
 import type { ClaimRepairs, DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobHashFields, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
 
@@ -118,7 +120,7 @@ export interface ThroughputSource {
   /** what names the history keys under QueueLens's prefix: dashboards reading the same queues share one sampler and one history */
   readonly historyScope: string;
   /** the connection the samples are read over and the history is kept on */
-  readonly connection: RedisQueue;
+  readonly connection: RedisConnection;
   /** the queues a sample covers, sorted */
   queueNames(): Promise<string[]>;
   /** one sample of every queue; given the previous one's moment, it also counts the failures since then */
@@ -140,7 +142,7 @@ export interface QueueLayout {
   /** the driver and what of the database it covers, for a header or a log line */
   readonly description: string;
   /** the Redis connection the layout is read over; the server's facts (INFO) are every layout's */
-  readonly connection: RedisQueue;
+  readonly connection: RedisConnection;
   /**
    * Every queue's figures: by default by the rule of the driver's own report
    * (StaticPHP's stats() leaves out a queue with no jobs); `everyQueue` keeps

@@ -1,10 +1,11 @@
-import { bytesToText } from '../inspect/display-text';
+import { bytesToText } from '../shapes/display-text';
 import { isUnderPrefix, KEY_NAME_LIMIT, keyAddressOf, readKeyContentsWhere, readKeyFacts, sizeCommand } from '../inspect/key-layout';
-import { nodeServingPrefix } from '../queue/client';
-import { QueueError } from '../queue/errors';
-import { settlePipeline } from '../queue/pipeline';
-import type { RedisQueue } from '../queue/redis-queue';
-import { isScanCursor, patternUnder, scanStepBuffers } from '../queue/scan-keys';
+import { nodeServingPrefix } from '../redis/client';
+import { QueueError } from '../redis/errors';
+import { settlePipeline } from '../redis/pipeline';
+import type { RedisConnection } from '../redis/connection';
+import { patternUnder, scanStepBuffers } from '../redis/scan-keys';
+import { isScanCursor } from '../shapes/stream-ids';
 import type { KeyContents } from '../inspect/key-layout';
 import type { KeyRow, KeyTable, KeyType, LayoutCensusStep, NamedKey } from './pages';
 
@@ -26,7 +27,7 @@ export const TABLE_CENSUS_SCAN_KEYS = 1000;
 export const TABLE_CENSUS_NAMED_PER_STEP = 200;
 
 /** The planned keys with their type against the expected one, size, memory and TTL: reads only, two round trips per BATCH keys. */
-export async function readKeyRows(connection: RedisQueue, planned: readonly PlannedKey[]): Promise<KeyRow[]> {
+export async function readKeyRows(connection: RedisConnection, planned: readonly PlannedKey[]): Promise<KeyRow[]> {
   const rows: KeyRow[] = [];
   for (let start = 0; start < planned.length; start += BATCH) {
     const batch = planned.slice(start, start + BATCH);
@@ -80,7 +81,7 @@ function parseCursor(cursor: string, scopes: number): { scope: number; scan: str
  * the returned cursor back until `done`; the scopes are walked in turn.
  */
 export async function tableCensusStep(
-  connection: RedisQueue,
+  connection: RedisConnection,
   scopes: readonly CensusScope[],
   cursor: string,
   tallyOrder: readonly string[],
@@ -118,7 +119,7 @@ export async function tableCensusStep(
 }
 
 /** One page of a key under one of `prefixes` (the census's scopes); any other key is refused, saying which it may be under. */
-export function keyContentsUnder(connection: RedisQueue, prefixes: readonly string[], key: string | Buffer, cursor: string): Promise<KeyContents> {
+export function keyContentsUnder(connection: RedisConnection, prefixes: readonly string[], key: string | Buffer, cursor: string): Promise<KeyContents> {
   return readKeyContentsWhere(connection, key, (name) => {
     const bytes = typeof name === 'string' ? Buffer.from(name, 'utf8') : name;
     if (bytes.length > KEY_NAME_LIMIT) return `A key name is at most ${KEY_NAME_LIMIT} bytes.`;

@@ -1,4 +1,4 @@
-import { QueueError } from '../queue/errors';
+import { QueueError } from '../redis/errors';
 import { isAbsent, type Absent } from './adapter';
 import type { LineRepairName, LineRepairOffer, LineRepairs } from './pages';
 

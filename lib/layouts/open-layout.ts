@@ -1,4 +1,5 @@
-import type { RedisSettings } from '../queue/config';
+import type { RedisSettings } from '../redis/config';
+import { RedisConnection, type ConnectOptions } from '../redis/connection';
 import { RedisQueue } from '../queue/redis-queue';
 import type { QueueLayout } from './adapter';
 import { markoLayout } from './marko/layout';
@@ -7,10 +8,10 @@ import { staticphpLayout } from './staticphp/layout';
 import { yii2Layout } from './yii2/layout';
 
 /** The queues `connection` holds, read as `layout` says; closing the layout closes the connection. */
-export function layoutOver(connection: RedisQueue, layout: LayoutSettings): QueueLayout {
+export function layoutOver(connection: RedisConnection, layout: LayoutSettings): QueueLayout {
   switch (layout.layout) {
     case 'staticphp':
-      return staticphpLayout(connection);
+      return staticphpLayout(RedisQueue.over(connection));
     case 'yii2':
     case 'yii2-ng':
       return yii2Layout(connection, layout);
@@ -20,6 +21,6 @@ export function layoutOver(connection: RedisQueue, layout: LayoutSettings): Queu
 }
 
 /** Connects to `redis` and reads it as `layout` says; throws QueueError when the server cannot be reached. */
-export async function openLayout(redis: RedisSettings, layout: LayoutSettings, options?: { commandTimeoutMs?: number }): Promise<QueueLayout> {
-  return layoutOver(await RedisQueue.connect(redis, options), layout);
+export async function openLayout(redis: RedisSettings, layout: LayoutSettings, options?: ConnectOptions): Promise<QueueLayout> {
+  return layoutOver(await RedisConnection.connect(redis, options), layout);
 }

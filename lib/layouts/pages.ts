@@ -3,11 +3,11 @@ import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from 
 import type { LevelView } from '../inspect/queue-detail';
 import type { QueueStats } from '../queue/redis-queue';
 import type { Absent } from './adapter';
-import type { DisplayValue } from '../inspect/display-text';
+import type { DisplayValue } from '../shapes/display-text';
 import type { JobLocation } from '../inspect/job-detail';
 import type { KeyContents } from '../inspect/key-layout';
 import type { PhpParse } from './php-serialized';
-import type { JobIdAsRead } from '../queue/job';
+import type { JobIdAsRead } from '../shapes/job-ids';
 import type { RepairOutcome, SeenReservation, SeenTombstone } from '../queue/reservation-repairs';
 
 /**

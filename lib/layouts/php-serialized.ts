@@ -1,4 +1,4 @@
-import { bytesToText } from '../inspect/display-text';
+import { bytesToText } from '../shapes/display-text';
 
 /**
  * A reader of PHP `serialize()` output that builds a plain tree and never

@@ -1,4 +1,4 @@
-import { QueueError } from '../queue/errors';
+import { QueueError } from '../redis/errors';
 import { LAYOUT_NAMES } from './adapter';
 
 /** yii2-queue's default channel (the queue component's `channel` property). */

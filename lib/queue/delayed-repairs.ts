@@ -1,8 +1,8 @@
-import { QueueError } from './errors';
+import { QueueError } from '../redis/errors';
 import { PROMOTE_LIMIT, type RedisQueue } from './redis-queue';
-import { assertScriptSucceeded } from './scripts';
+import { assertScriptSucceeded } from '../redis/scripts';
 
-/** One bounded promotion step (lua/promote-due-2.lua). */
+/** One bounded promotion step (lua/staticphp/promote-due-2.lua). */
 export interface PromoteStep {
   /** ids moved to their priority's stream, soonest due first */
   promoted: number[];
@@ -12,7 +12,7 @@ export interface PromoteStep {
   remainingDue: number;
 }
 
-/** What running one delayed job now did (lua/run-now-3.lua). */
+/** What running one delayed job now did (lua/staticphp/run-now-3.lua). */
 export type RunNowOutcome =
   | { outcome: 'promoted'; entry: string; level: string }
   /** the id was not in the delayed set: a worker promoted it meanwhile, or it never was delayed */

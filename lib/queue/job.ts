@@ -1,63 +1,7 @@
+import type { JobIdAsRead } from '../shapes/job-ids';
+import { JOB_FIELDS, type JobHash } from '../shapes/job-hash';
 import { levelOf } from './keys';
 
-/** The fields a push writes, in the spec's order. */
-export const JOB_FIELDS = [
-  'queue',
-  'name',
-  'payload',
-  'attempts',
-  'max_attempts',
-  'priority',
-  'unique_key',
-  'available_at',
-  'reserved_until',
-  'reserved_by',
-  'last_error',
-  'created_at',
-  'entry',
-] as const;
-
-/**
- * A job hash as stored: every value a string, as PHP and Redis spell it. A
- * field missing from the hash reads as ''. fail() adds error and failed_at.
- */
-export type JobHash = Record<(typeof JOB_FIELDS)[number], string> & { error?: string; failed_at?: string };
-
-/**
- * A job id as a reader found it in Redis: a number when a JS number holds it
- * exactly, otherwise its decimal digits as text. PHP's ids are 64-bit, and
- * past 2^53 a number would round to a neighbour's id (9007199254740993 reads
- * as 9007199254740992). No action takes the text form: every mutation wants
- * a safe integer, so such a job is shown, never acted on.
- */
-export type JobIdAsRead = number | string;
-
-/** `text`, an id as stored, as a reader carries it; see JobIdAsRead. */
-export function jobIdAsRead(text: string): JobIdAsRead {
-  const value = Number(text);
-  return Number.isSafeInteger(value) && String(value) === text ? value : text;
-}
-
-/** Whether `text`, an id as stored, is one a JS number holds exactly: one a page may link to and an action may take. */
-export function isExactJobId(text: string): boolean {
-  return typeof jobIdAsRead(text) === 'number';
-}
-
-/** The ids a JS number holds exactly: the ones an action can take. */
-export function actionableJobIds(ids: readonly JobIdAsRead[]): number[] {
-  return ids.filter((id): id is number => typeof id === 'number');
-}
-
-/** Orders ids by their value, digits included: a longer id is the larger one. */
-export function compareJobIds(a: JobIdAsRead, b: JobIdAsRead): number {
-  const [left, right] = [String(a), String(b)];
-  return left.length - right.length || (left < right ? -1 : left > right ? 1 : 0);
-}
-
-/** What a page shows beside a job id it cannot act on, instead of a link or a button. */
-export function beyondExactIdNote(id: string): string {
-  return `id ${id} is beyond what QueueLens handles exactly: use a PHP worker or redis-cli`;
-}
 
 /** A failed job as failedRows() returns it: the hash, with its id added back. */
 export type JobRow = JobHash & { id: JobIdAsRead };

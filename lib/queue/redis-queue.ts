@@ -1,18 +1,18 @@
 import { RedisConnection, type ConnectOptions } from '../redis/connection';
-import type { QueueClient } from './client';
-import { type RedisSettings } from './config';
-import { parseUtcDateToSeconds } from './dates';
-import { QueueError, refusedCommand } from './errors';
-import { isJson, jobIdAsRead, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
+import { BATCH_SIZE, type ForgetOptions, type RetryOutcome } from '../shapes/failed-jobs';
+import type { QueueClient } from '../redis/client';
+import { type RedisSettings } from '../redis/config';
+import { parseUtcDateToSeconds } from '../layouts/dates';
+import { QueueError, refusedCommand } from '../redis/errors';
+import { isJson, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
+import { jobIdAsRead } from '../shapes/job-ids';
 import { levelOf, QueueKeys } from './keys';
-import { execPipeline } from './pipeline';
-import { assertScriptSucceeded } from './scripts';
+import { execPipeline } from '../redis/pipeline';
+import { assertScriptSucceeded } from '../redis/scripts';
 
 /** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
 export const PROMOTE_LIMIT = 50;
 export const DEFAULT_MAX_ATTEMPTS = 3;
-/** Ids per REQUEUE or FORGET call: enough to be quick, few enough that no call holds Redis for long. */
-export const BATCH_SIZE = 200;
 /** The message reserve() fails a job with when its payload does not decode. */
 export const INVALID_PAYLOAD_ERROR = 'Payload is not valid JSON, so no handler could be given it.';
 
@@ -43,15 +43,6 @@ export interface QueueStats {
   error?: string;
 }
 
-export interface RetryOutcome {
-  /** put back on their queue */
-  requeued: number[];
-  /** not in the failed set when the retry reached them (already retried, forgotten, never failed) */
-  notFailed: number[];
-  /** in the failed set with no job hash left; removed from it */
-  missing: number[];
-}
-
 /** How a worker settles the job it finished, for settleAndReserve(). */
 export type Settlement =
   | { outcome: 'complete' }
@@ -59,11 +50,6 @@ export type Settlement =
   | { outcome: 'release'; delaySeconds: number; error: string }
   /** for good, with `error` */
   | { outcome: 'fail'; error: string };
-
-export interface ForgetOptions {
-  /** forgetting every failed job must be asked for by name */
-  all?: boolean;
-}
 
 function assertNonEmptyText(value: unknown, what: string): asserts value is string {
   if (typeof value !== 'string' || value === '') throw new QueueError(`${what} must be a non-empty string`);
@@ -268,7 +254,7 @@ export class RedisQueue extends RedisConnection {
   /**
    * Settles `job` as complete(), release() or fail() would, and hands out the
    * next job as reserve() would, in one script and one round trip
-   * (lua/settle-and-reserve-6.lua) for the first queue of `queues`; only when
+   * (lua/staticphp/settle-and-reserve-6.lua) for the first queue of `queues`; only when
    * that one has nothing are the others asked, in order, as reserve() asks
    * them. `settled` is false when the claim had been lost meanwhile; the next
    * job is reserved either way. A level's stream of the wrong type met while
@@ -350,7 +336,7 @@ export class RedisQueue extends RedisConnection {
   /**
    * stats() columns for the named queues, in the order given, zero totals
    * included: one round trip whatever the number of queues, a bounded
-   * read-only script per COUNTS_BATCH queues (lua/read-counts-1.lua). A
+   * read-only script per COUNTS_BATCH queues (lua/staticphp/read-counts-1.lua). A
    * missing group is nobody holding anything; reporting never creates one. A
    * queue whose keys cannot be read (a key of the wrong type) gets zeros and
    * an `error`, and does not stop the others from being counted.

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { QueueClient } from './client';
+import type { QueueClient } from '../redis/client';
 import type { JobRow } from './job';
 import type { QueueStats } from './redis-queue';
 

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import { connectFailure, createClient, describeServer, nodeServingPrefix, type QueueClient } from '../queue/client';
-import type { RedisSettings } from '../queue/config';
-import { asQueueError } from '../queue/errors';
-import { defineQueueScripts } from '../queue/scripts';
+import { connectFailure, createClient, describeServer, nodeServingPrefix, type QueueClient } from './client';
+import type { RedisSettings } from './config';
+import { asQueueError } from './errors';
+import { defineQueueScripts } from './scripts';
 
 export interface ConnectOptions {
   /** bounds every command, for callers that must answer even when a server stops responding without closing the connection (the dashboard) */

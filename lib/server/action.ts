@@ -4,8 +4,9 @@ import type { Access } from '@/lib/auth/credentials';
 import type { AuditedAction } from '@/lib/dashboard/audit-entry';
 import type { Role } from '@/lib/auth/session-token';
 import type { Connection } from '@/lib/dashboard/connections';
-import { QueueError } from '@/lib/queue/errors';
+import { QueueError } from '@/lib/redis/errors';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisConnection } from '@/lib/redis/connection';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
@@ -69,8 +70,8 @@ async function run<Name extends CapabilityName, Input, T extends object>(
   body: (input: Input, capability: Capability<Name>, connection: Connection) => Promise<T>,
   input: Input,
   connection: Connection,
-): Promise<{ ok: true; value: T; queue: RedisQueue } | { ok: false; error: string; queue?: RedisQueue }> {
-  let queue: RedisQueue | undefined;
+): Promise<{ ok: true; value: T; queue: RedisConnection } | { ok: false; error: string; queue?: RedisConnection }> {
+  let queue: RedisConnection | undefined;
   try {
     const layout = await getLayout(connection);
     queue = layout.connection;

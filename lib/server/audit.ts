@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { AUDIT_RESULTS, AUDIT_ROLES } from '@/lib/dashboard/audit-entry';
 import { formatAuditLine, readAuditPage, recordAudit, type AuditFilter, type AuditPage, type NewAuditEntry } from '@/lib/dashboard/audit-log';
 import { dashboardKeys, dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { isStreamId } from '@/lib/queue/stream-ids';
+import type { RedisConnection } from '@/lib/redis/connection';
+import { isStreamId } from '@/lib/shapes/stream-ids';
 import { readQueue, type ReadResult } from './queue';
 
 /** QueueLens's own keys, under QUEUELENS_PREFIX. */
@@ -18,7 +18,7 @@ function auditKeys() {
  * when the log cannot be written the line is printed all the same, with
  * `"stored":false` and the reason.
  */
-export async function recordMutation(queue: RedisQueue, entry: NewAuditEntry): Promise<void> {
+export async function recordMutation(queue: RedisConnection, entry: NewAuditEntry): Promise<void> {
   const line = await recordAudit(queue.redis, auditKeys(), entry);
   try {
     process.stdout.write(formatAuditLine(line));

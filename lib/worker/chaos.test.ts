@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSettings } from '../queue/config';
+import { readSettings } from '../redis/config';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, waitFor } from '../queue/test-redis';
-import { privateServers } from '../queue/test-servers';
+import { privateServers } from '../redis/test-servers';
 
 /**
  * Issue 16, item 9: 600 jobs of 300 ms, 3 `queuelens work` processes of 4

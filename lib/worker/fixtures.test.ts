@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanKeysUnder } from '../queue/scan-keys';
+import { scanKeysUnder } from '../redis/scan-keys';
 import { loadStaticPhpFixture, type StaticPhpFixtureName } from '../queue/test-fixtures';
 import { testQueueFactory, waitFor } from '../queue/test-redis';
 import { Worker, type JobHandler } from './worker';

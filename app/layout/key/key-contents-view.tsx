@@ -9,7 +9,7 @@ import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { DisplayValue } from '@/lib/inspect/display-text';
+import type { DisplayValue } from '@/lib/shapes/display-text';
 import { keyContentsQuery, type KeyAddress, type KeyContents } from '@/lib/queries/key-layout';
 import { layoutHref, layoutKeyHref } from '@/lib/routes';
 

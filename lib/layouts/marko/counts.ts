@@ -1,7 +1,7 @@
-import { QueueError, refusedCommand } from '../../queue/errors';
-import { settlePipeline } from '../../queue/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { assertScriptSucceeded } from '../../queue/scripts';
+import { QueueError, refusedCommand } from '../../redis/errors';
+import { settlePipeline } from '../../redis/pipeline';
+import type { RedisConnection } from '../../redis/connection';
+import { assertScriptSucceeded } from '../../redis/scripts';
 import type { LayoutCounts, QueueCounts } from '../adapter';
 import type { MarkoKeys } from './keys';
 import { findQueues, type FoundQueues } from './queues';
@@ -50,7 +50,7 @@ const FAILED_COUNT_PER_CALL = 50;
 export const FAILED_COUNT_WINDOW = 1_000;
 
 /** How many of the newest `window` failed jobs each queue has, in bounded script calls. */
-async function failedPerQueue(queue: RedisQueue, keys: MarkoKeys, window: number) {
+async function failedPerQueue(queue: RedisConnection, keys: MarkoKeys, window: number) {
   const byQueue = new Map<string, number>();
   const total = await queue.redis.zcard(keys.failedIndex);
   let looked = 0;
@@ -92,7 +92,7 @@ function unreadable(name: string, failed: number, error: string): MarkoQueueCoun
  * any that only failed records name. One read-only script per queue, in one
  * pipeline; a queue whose keys cannot be read gets zeros and its error.
  */
-export function readMarkoCounts(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, failedWindow = FAILED_COUNT_WINDOW): Promise<MarkoCounts> {
+export function readMarkoCounts(queue: RedisConnection, keys: MarkoKeys, names: readonly string[] | null, failedWindow = FAILED_COUNT_WINDOW): Promise<MarkoCounts> {
   return queue.attempt(async () => {
     const discovery = names === null ? await findQueues(queue.redis, keys) : null;
     const failed = await failedPerQueue(queue, keys, failedWindow);

@@ -1,10 +1,10 @@
 import type { Finding, Severity } from '../../inspect/doctor-kinds';
-import { nodeServingPrefix } from '../../queue/client';
-import { QueueError } from '../../queue/errors';
-import { execPipeline, settlePipeline } from '../../queue/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { patternUnder, scanStep, SCAN_COUNT } from '../../queue/scan-keys';
-import { assertScriptSucceeded } from '../../queue/scripts';
+import { nodeServingPrefix } from '../../redis/client';
+import { QueueError } from '../../redis/errors';
+import { execPipeline, settlePipeline } from '../../redis/pipeline';
+import type { RedisConnection } from '../../redis/connection';
+import { patternUnder, scanStep, SCAN_COUNT } from '../../redis/scan-keys';
+import { assertScriptSucceeded } from '../../redis/scripts';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
@@ -19,7 +19,7 @@ export type MarkoFindingKind =
   | 'index-without-record'
   | 'orphan-search-skipped';
 
-/** The one repair the layout note calls safe while marko's workers run (see lua/marko-doctor-drop-index-entry-2.lua). */
+/** The one repair the layout note calls safe while marko's workers run (see lua/marko/doctor-drop-index-entry-2.lua). */
 export type MarkoRepair = { kind: 'drop-index-entry'; id: string };
 
 /**
@@ -130,7 +130,7 @@ function placesOf(row: PlaceRow): string[] {
 
 /** What one step of the marko check works with; `names` are the queues given, or null to find them. */
 interface MarkoStep {
-  queue: RedisQueue;
+  queue: RedisConnection;
   keys: MarkoKeys;
   names: readonly string[] | null;
   state: MarkoDoctorState;
@@ -154,7 +154,7 @@ const MARKO_PHASE_CHECKS: Record<Phase, (step: MarkoStep) => Promise<void>> = {
  * One bounded step of the marko check: a handful of script calls over at
  * most PAGE ids each, or one SCAN step. Reads only; repeat until `done`.
  */
-export function markoDoctorStep(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null, previous: MarkoDoctorState): Promise<{ state: MarkoDoctorState; findings: MarkoFinding[]; done: boolean }> {
+export function markoDoctorStep(queue: RedisConnection, keys: MarkoKeys, names: readonly string[] | null, previous: MarkoDoctorState): Promise<{ state: MarkoDoctorState; findings: MarkoFinding[]; done: boolean }> {
   return queue.attempt(async () => {
     const state: MarkoDoctorState = { ...previous, seenReady: { ...previous.seenReady }, unsearched: { ...previous.unsearched }, steps: previous.steps + 1 };
     const findings: MarkoFinding[] = [];
@@ -344,7 +344,7 @@ export function startMarkoDoctor(): MarkoDoctorState {
 }
 
 /** Applies marko repairs, each its own script that re-checks first: true where it changed something. */
-export function repairMarko(queue: RedisQueue, keys: MarkoKeys, repairs: readonly MarkoRepair[]): Promise<boolean[]> {
+export function repairMarko(queue: RedisConnection, keys: MarkoKeys, repairs: readonly MarkoRepair[]): Promise<boolean[]> {
   return queue.attempt(async () => {
     const outcomes: boolean[] = [];
     for (let start = 0; start < repairs.length; start += PAGE) {
@@ -357,7 +357,7 @@ export function repairMarko(queue: RedisQueue, keys: MarkoKeys, repairs: readonl
 }
 
 /** The check and its repairs for marko queues under `keys.prefix`. */
-export function markoDoctor(queue: RedisQueue, keys: MarkoKeys, names: readonly string[] | null): LayoutDoctor {
+export function markoDoctor(queue: RedisConnection, keys: MarkoKeys, names: readonly string[] | null): LayoutDoctor {
   return layoutDoctor({
     kinds: MARKO_FINDING_KINDS,
     start: startMarkoDoctor,

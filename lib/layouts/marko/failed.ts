@@ -1,9 +1,10 @@
 import { firstLine } from '../../inspect/failed';
-import { formatUtcSeconds, parseUtcDateToSeconds } from '../../queue/dates';
-import { QueueError } from '../../queue/errors';
-import { execPipeline } from '../../queue/pipeline';
-import type { ForgetOptions, RedisQueue } from '../../queue/redis-queue';
-import { assertScriptSucceeded } from '../../queue/scripts';
+import { formatUtcSeconds, parseUtcDateToSeconds } from '../dates';
+import { QueueError } from '../../redis/errors';
+import { execPipeline } from '../../redis/pipeline';
+import type { RedisConnection } from '../../redis/connection';
+import type { ForgetOptions } from '../../shapes/failed-jobs';
+import { assertScriptSucceeded } from '../../redis/scripts';
 import type { FailedRowView } from '../../inspect/failed';
 import type { RetryElsewhere, TextIdFailedRow, UnretriedFailedJobs } from '../adapter';
 import type { FailedPagesReader } from '../pages';
@@ -158,7 +159,7 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
   readonly retryFailed = MARKO_RETRY;
 
   constructor(
-    private readonly queue: RedisQueue,
+    private readonly queue: RedisConnection,
     private readonly keys: MarkoKeys,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisConnection } from '../../redis/connection';
 import { keyContentsUnder, keyTableOf, readKeyRows, tableCensusStep, type KeyVerdict, type PlannedKey } from '../key-table';
 import type { KeyTableReader, KeyType } from '../pages';
 import { QUEUE_KEY_SUFFIXES, type MarkoKeys } from './keys';
@@ -34,7 +34,7 @@ export function judgeMarkoKey(keys: MarkoKeys, key: string, type: KeyType): KeyV
  * delayed and reserved sets and notify list; the census walks the whole
  * prefix, counting job hashes and queue keys and listing strangers.
  */
-export function markoKeyTable(connection: RedisQueue, keys: MarkoKeys, queueNames: MarkoQueueNames): KeyTableReader {
+export function markoKeyTable(connection: RedisConnection, keys: MarkoKeys, queueNames: MarkoQueueNames): KeyTableReader {
   return {
     async read() {
       const names = await queueNames();

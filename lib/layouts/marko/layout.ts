@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { MARKO_ABSENT } from './absent';
 import { readMarkoCounts, type MarkoCounts } from './counts';
@@ -19,9 +19,9 @@ export interface MarkoLayoutSettings {
 
 /**
  * marko/queue-redis's queues under one prefix, read over `connection` (a
- * RedisQueue only for its connection handling; its own prefix is not used).
+ * RedisConnection only for its connection handling; its own prefix is not used).
  */
-export function markoLayout(connection: RedisQueue, settings: MarkoLayoutSettings): Omit<QueueLayout, 'counts' | 'failedJobs'> & {
+export function markoLayout(connection: RedisConnection, settings: MarkoLayoutSettings): Omit<QueueLayout, 'counts' | 'failedJobs'> & {
   /** marko's queues, found or named; a queue with no jobs has no keys, so every queue the layout knows is listed whatever `everyQueue` says */
   counts(options?: { everyQueue?: boolean }): Promise<MarkoCounts>;
   readonly failedJobs: MarkoFailedJobs;

@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisConnection } from '../../redis/connection';
 import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshot, type JobSnapshotReader } from '../pages';
 import { MARKO_NO_HOLDER } from './absent';
 import { MARKO_RETRY } from './failed';
@@ -15,7 +15,7 @@ import { PLACE_SEARCH_LIMIT, readMarkoDelayedTimeline, readMarkoJob, readMarkoRe
 /** The queues a connection reads: those it names, else those a bounded SCAN finds. */
 export type MarkoQueueNames = () => Promise<readonly string[]>;
 
-export function markoQueueNames(connection: RedisQueue, keys: MarkoKeys, named: readonly string[] | null): MarkoQueueNames {
+export function markoQueueNames(connection: RedisConnection, keys: MarkoKeys, named: readonly string[] | null): MarkoQueueNames {
   return async () => named ?? (await connection.attempt(() => findQueues(connection.redis, keys))).names;
 }
 
@@ -37,7 +37,7 @@ function offsetOf(page: number): number {
 const LINE_DESCRIPTION =
   'The ready list from its head: marko’s documentation says a pop takes jobs in order without naming the end, so row 1 is taken to be the next job a worker reserves. Due delayed jobs and expired reservations join at the tail on the next pop.';
 
-export function markoJobLine(connection: RedisQueue, keys: MarkoKeys): JobLineReader {
+export function markoJobLine(connection: RedisConnection, keys: MarkoKeys): JobLineReader {
   return {
     async read(queue, { page }) {
       const offset = offsetOf(page);
@@ -57,7 +57,7 @@ const EXPIRED_MEANS =
 /** marko stores only a reservation's expiry: when it began is that less retry_after, which Redis does not hold. */
 const RESERVED_SINCE_UNKNOWN = 'not known: the connection sets no retryAfter (queue.retry_after)';
 
-export function markoExpiringReservations(connection: RedisQueue, keys: MarkoKeys, queueNames: MarkoQueueNames, retryAfter: number | null): ExpiringReservationsReader {
+export function markoExpiringReservations(connection: RedisConnection, keys: MarkoKeys, queueNames: MarkoQueueNames, retryAfter: number | null): ExpiringReservationsReader {
   return {
     async read({ queue, page }) {
       const asked = queue === undefined ? await queueNames() : [queue];
@@ -88,7 +88,7 @@ const DUE_MOVED_BY = 'Due jobs stay in the delayed set until a worker pops this 
 /** How many of the next due jobs the timeline lists. */
 const NEXT_DUE_ROWS = 20;
 
-export function markoDueTimeline(connection: RedisQueue, keys: MarkoKeys): DueTimelineReader {
+export function markoDueTimeline(connection: RedisConnection, keys: MarkoKeys): DueTimelineReader {
   return {
     async read(queue) {
       const timeline = await readMarkoDelayedTimeline(connection, keys, queue, { limit: NEXT_DUE_ROWS });
@@ -150,7 +150,7 @@ function messageOf(detail: MarkoJobDetail): JobMessage {
   };
 }
 
-export function markoJobSnapshot(connection: RedisQueue, keys: MarkoKeys): JobSnapshotReader {
+export function markoJobSnapshot(connection: RedisConnection, keys: MarkoKeys): JobSnapshotReader {
   return {
     // marko's ids are the application's UUIDs, one hash per id whatever its queue: the queue asked for is only the page's way back.
     async read(id, queue) {

@@ -1,6 +1,6 @@
-import { nodeServingPrefix, type QueueClient } from '../../queue/client';
-import { settlePipeline } from '../../queue/pipeline';
-import { patternUnder, scanStep, SCAN_COUNT } from '../../queue/scan-keys';
+import { nodeServingPrefix, type QueueClient } from '../../redis/client';
+import { settlePipeline } from '../../redis/pipeline';
+import { patternUnder, scanStep, SCAN_COUNT } from '../../redis/scan-keys';
 import { QUEUE_KEY_SUFFIXES, type MarkoKeys } from './keys';
 
 /**

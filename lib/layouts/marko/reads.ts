@@ -1,10 +1,10 @@
-import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../inspect/display-text';
+import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
 import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
 import { jobHashOf } from '../../inspect/job-detail';
 import { heldPrefixesOf } from '../../inspect/held-prefixes';
-import { QueueError } from '../../queue/errors';
-import { execPipeline, settlePipeline } from '../../queue/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
+import { QueueError } from '../../redis/errors';
+import { execPipeline, settlePipeline } from '../../redis/pipeline';
+import type { RedisConnection } from '../../redis/connection';
 import { parsePhpSerialized, type PhpParse } from '../php-serialized';
 import type { MarkoKeys } from './keys';
 import { MARKO_NO_HOLDER } from './absent';
@@ -14,7 +14,7 @@ import { jobClassOf, splitSignedPayload, UNVERIFIED_SIGNATURE } from './payload'
  * marko's jobs as the pages read them: a page of a queue's ready list, its
  * delayed timeline, its reservations and one job's detail. Bounded: ranges
  * of a page, and each job hash read inside Redis as its fields' first bytes
- * (lua/read-job-1.lua, shared with StaticPHP's job page).
+ * (lua/staticphp/read-job-1.lua, shared with StaticPHP's job page).
  */
 
 /** Bytes of each field read for a row of a list: enough for the class at the start of the serialized job. */
@@ -35,7 +35,7 @@ export interface MarkoJobSummary {
   attempts: number | null;
 }
 
-async function summariesOf(queue: RedisQueue, keys: MarkoKeys, ids: readonly string[]): Promise<MarkoJobSummary[]> {
+async function summariesOf(queue: RedisConnection, keys: MarkoKeys, ids: readonly string[]): Promise<MarkoJobSummary[]> {
   if (ids.length === 0) return [];
   const pipeline = queue.redis.pipeline();
   const prefixes = heldPrefixesOf(queue);
@@ -70,7 +70,7 @@ export interface MarkoReadyPage {
 }
 
 /** `limit` ready jobs of `name` from `offset`, head first. */
-export function readReadyJobs(queue: RedisQueue, keys: MarkoKeys, name: string, offset: number, limit: number): Promise<MarkoReadyPage> {
+export function readReadyJobs(queue: RedisConnection, keys: MarkoKeys, name: string, offset: number, limit: number): Promise<MarkoReadyPage> {
   return queue.attempt(async () => {
     const [total, ids] = (await execPipeline(queue.redis.pipeline().llen(keys.ready(name)).lrange(keys.ready(name), offset, offset + limit - 1))) as [number, string[]];
     const jobs = (await summariesOf(queue, keys, ids)).map((job, i) => ({ ...job, position: offset + i }));
@@ -99,7 +99,7 @@ export type MarkoDelayedTimeline = Omit<DelayedTimeline, 'next'> & {
 };
 
 /** One queue's delayed set over time: counts per bucket (a ZCOUNT each, pipelined) and the next `limit` jobs due. */
-export function readMarkoDelayedTimeline(queue: RedisQueue, keys: MarkoKeys, name: string, { limit = 20 } = {}): Promise<MarkoDelayedTimeline> {
+export function readMarkoDelayedTimeline(queue: RedisConnection, keys: MarkoKeys, name: string, { limit = 20 } = {}): Promise<MarkoDelayedTimeline> {
   return queue.attempt(async () => {
     const now = Number((await queue.redis.time())[0]);
     const key = keys.delayed(name);
@@ -159,7 +159,7 @@ export interface MarkoReservations {
 }
 
 /** `limit` reservations of `name` from `offset`, soonest to expire first. */
-export function readMarkoReservations(queue: RedisQueue, keys: MarkoKeys, name: string, retryAfter: number | null, offset: number, limit: number): Promise<MarkoReservations> {
+export function readMarkoReservations(queue: RedisConnection, keys: MarkoKeys, name: string, retryAfter: number | null, offset: number, limit: number): Promise<MarkoReservations> {
   return queue.attempt(async () => {
     const [time, total, flat] = (await execPipeline(
       queue.redis.pipeline().time().zcard(keys.reserved(name)).zrange(keys.reserved(name), offset, String(offset + limit - 1), 'WITHSCORES'),
@@ -207,7 +207,7 @@ export interface MarkoJobDetail {
 }
 
 /** One job's hash, every field shown and a signed payload decoded; null when gone. Throws QueueError when the key is no job hash. */
-export function readMarkoJob(queue: RedisQueue, keys: MarkoKeys, id: string): Promise<MarkoJobDetail | null> {
+export function readMarkoJob(queue: RedisConnection, keys: MarkoKeys, id: string): Promise<MarkoJobDetail | null> {
   return queue.attempt(async () => {
     const key = keys.job(id);
     const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS);
@@ -236,7 +236,7 @@ export function readMarkoJob(queue: RedisQueue, keys: MarkoKeys, id: string): Pr
   });
 }
 
-async function placeOf(queue: RedisQueue, keys: MarkoKeys, name: string, id: string, now: number): Promise<MarkoJobPlace> {
+async function placeOf(queue: RedisConnection, keys: MarkoKeys, name: string, id: string, now: number): Promise<MarkoJobPlace> {
   // One transaction: a pop moving the job between the three reads would otherwise leave it nowhere.
   const [position, delayed, reserved] = (await execPipeline(
     queue.redis.multi().lpos(keys.ready(name), id, 'MAXLEN', PLACE_SEARCH_LIMIT).zscore(keys.delayed(name), id).zscore(keys.reserved(name), id),

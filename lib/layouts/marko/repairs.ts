@@ -1,6 +1,6 @@
-import { QueueError } from '../../queue/errors';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { assertScriptSucceeded } from '../../queue/scripts';
+import { QueueError } from '../../redis/errors';
+import type { RedisConnection } from '../../redis/connection';
+import { assertScriptSucceeded } from '../../redis/scripts';
 import { absentMembers } from '../adapter';
 import type { LineRepairs } from '../pages';
 import { MARKO_LINE_REPAIRS_ABSENT } from './absent';
@@ -17,7 +17,7 @@ function changed(reply: unknown): boolean {
  * `queues` are the connection's named queues (null: found by SCAN, so any
  * name is taken and one with no keys has nothing to repair).
  */
-export function markoLineRepairs(connection: RedisQueue, keys: MarkoKeys, queues: readonly string[] | null): LineRepairs {
+export function markoLineRepairs(connection: RedisConnection, keys: MarkoKeys, queues: readonly string[] | null): LineRepairs {
   const known = (queue: string) => {
     if (queues !== null && !queues.includes(queue)) throw new QueueError(`This connection reads no marko queue named ${queue}`, { invalidRequest: true });
     return queue;

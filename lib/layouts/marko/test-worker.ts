@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { QueueClient } from '../../queue/client';
-import { formatUtcSeconds } from '../../queue/dates';
+import type { QueueClient } from '../../redis/client';
+import { formatUtcSeconds } from '../dates';
 import { MarkoKeys } from './keys';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../../queue/errors';
+import { QueueError } from '../../redis/errors';
 import { testQueueFactory } from '../../queue/test-redis';
 import { isAbsent } from '../adapter';
 import { lineRepairOrThrow } from '../line-repairs';

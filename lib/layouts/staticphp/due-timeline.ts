@@ -1,5 +1,5 @@
 import { readDelayedTimeline } from '../../inspect/delayed-timeline';
-import { beyondExactIdNote } from '../../queue/job';
+import { beyondExactIdNote } from '../../shapes/job-ids';
 import { PROMOTE_LIMIT, type RedisQueue } from '../../queue/redis-queue';
 import type { DueTimelineReader } from '../pages';
 

@@ -1,5 +1,5 @@
 import { readQueueDetail } from '../../inspect/queue-detail';
-import { beyondExactIdNote } from '../../queue/job';
+import { beyondExactIdNote } from '../../shapes/job-ids';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { PAGE_ROWS, type JobLineReader } from '../pages';
 

@@ -1,5 +1,5 @@
 import { readJobDetail, readLastJobId, type JobDetail, type JobLocation } from '../../inspect/job-detail';
-import { QueueError } from '../../queue/errors';
+import { QueueError } from '../../redis/errors';
 import type { RedisQueue } from '../../queue/redis-queue';
 import type { JobSnapshot, JobSnapshotReader } from '../pages';
 

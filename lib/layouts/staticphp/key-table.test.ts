@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readKeyContents } from '../../inspect/key-layout';
-import { QueueError } from '../../queue/errors';
+import { QueueError } from '../../redis/errors';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { testQueueFactory } from '../../queue/test-redis';
 import type { LayoutCensusStep } from '../pages';

@@ -1,4 +1,4 @@
-import { QueueError } from '../../queue/errors';
+import { QueueError } from '../../redis/errors';
 import { promoteDueStep, runDelayedJobNow } from '../../queue/delayed-repairs';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { absentMembers } from '../adapter';
@@ -17,7 +17,7 @@ function utc(seconds: number): string {
   return `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** Runs one delayed job now with lua/run-now-3.lua; what happened in words, and a refusal for a parked job whose holder's claim is live. */
+/** Runs one delayed job now with lua/staticphp/run-now-3.lua; what happened in words, and a refusal for a parked job whose holder's claim is live. */
 async function runDelayedNow(queue: RedisQueue, name: string, id: string): Promise<RepairSaid> {
   const result = await runDelayedJobNow(queue, name, exactJobId(id));
   switch (result.outcome) {
@@ -43,7 +43,7 @@ export function staticphpLineRepairs(queue: RedisQueue): LineRepairs {
   return {
     ...absentMembers(STATICPHP_LINE_REPAIRS_ABSENT),
     runDelayedNow: (name, id) => runDelayedNow(queue, name, id),
-    // What a reserve would promote (lua/promote-due-2.lua), without reserving.
+    // What a reserve would promote (lua/staticphp/promote-due-2.lua), without reserving.
     moveDueJobs: async (name) => {
       const step = await promoteDueStep(queue, name);
       return { moved: step.promoted.length, gone: step.vanished.length, stillDue: step.remainingDue };

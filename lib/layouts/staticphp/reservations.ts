@@ -1,9 +1,9 @@
-import { compareJobIds, jobIdAsRead, type JobIdAsRead } from '../../queue/job';
+import { compareJobIds, jobIdAsRead, type JobIdAsRead } from '../../shapes/job-ids';
 import type { QueueKeys } from '../../queue/keys';
-import { execPipeline, settlePipeline } from '../../queue/pipeline';
-import { compareStreamIds } from '../../queue/stream-ids';
+import { execPipeline, settlePipeline } from '../../redis/pipeline';
+import { compareStreamIds } from '../../shapes/stream-ids';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { bytesToText } from '../../inspect/display-text';
+import { bytesToText } from '../../shapes/display-text';
 import { cleanTombstone, failReservation, releaseReservation } from '../../queue/reservation-repairs';
 import { PAGE_ROWS, type ClaimRepairs, type ExpiringReservation, type ExpiringReservationsPage, type ExpiringReservationsReader, type ParkedReservation } from '../pages';
 
@@ -148,10 +148,10 @@ export interface ReservationsFilter {
 /** `queue` is in every job hash, so all of them nil means the hash is gone: no EXISTS needed. */
 const JOB_FIELDS = ['queue', 'name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts', 'entry'] as const;
 
-/** What to show of a parked job's hash (lua/read-parked-1.lua reads `reserved_by` and `entry` to tell it is parked). */
+/** What to show of a parked job's hash (lua/staticphp/read-parked-1.lua reads `reserved_by` and `entry` to tell it is parked). */
 const PARKED_FIELDS = ['name', 'reserved_by', 'reserved_until', 'attempts', 'max_attempts'] as const;
 /**
- * Delayed ids a lua/read-parked-1.lua call looks at (an HMGET each), as many
+ * Delayed ids a lua/staticphp/read-parked-1.lua call looks at (an HMGET each), as many
  * as a join call's entries: about a millisecond of Redis. A call takes whole
  * queues, so one with MAX_DELAYED_PER_QUEUE ids reads that many.
  */
@@ -235,7 +235,7 @@ async function readPending(
   return { entries: entries.slice(0, maxEntries), truncated: active.length > 0 || entries.length > maxEntries };
 }
 
-/** What the join script found for one pending entry (lua/read-reservation-jobs-1.lua). */
+/** What the join script found for one pending entry (lua/staticphp/read-reservation-jobs-1.lua). */
 type EntryJob =
   /** the entry names no job, or is gone from its stream */
   | { jobId: null }
@@ -334,7 +334,7 @@ const MAX_DELAYED_PER_QUEUE = 200;
  * deadline is one claim's length ahead, so parked jobs sort among the
  * soonest; more jobs delayed to a sooner second hide them. Once its deadline
  * has passed, a parked job is due and no longer held. One round trip:
- * lua/read-parked-1.lua per PARKED_IDS_PER_CALL ids' worth of queues, every call in one
+ * lua/staticphp/read-parked-1.lua per PARKED_IDS_PER_CALL ids' worth of queues, every call in one
  * pipeline, each reading its queues' ids and their hashes inside Redis and
  * sending back only the parked ones.
  */

@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisConnection } from '../../redis/connection';
 import { keyContentsUnder, keyTableOf, readKeyRows, tableCensusStep, type CensusScope, type PlannedKey } from '../key-table';
 import type { KeyTableReader, KeyType } from '../pages';
 import type { Yii2Keys } from './keys';
@@ -38,7 +38,7 @@ function keysOfDriver(driver: Yii2Driver): [ChannelKeyName, { type: KeyType; hol
  * rest. The messages are fields of one hash, so a channel has no per-job
  * keys: a stranger under the channel's name is nobody's key.
  */
-export function yii2KeyTable(connection: RedisQueue, channels: readonly Yii2Keys[], driver: Yii2Driver): KeyTableReader {
+export function yii2KeyTable(connection: RedisConnection, channels: readonly Yii2Keys[], driver: Yii2Driver): KeyTableReader {
   const known = keysOfDriver(driver);
   const expected = new Map<string, KeyType>(channels.flatMap((keys) => known.map(([name, { type }]) => [keys[name], type] as const)));
   const scopes: CensusScope[] = channels.map((keys) => ({

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { deleteKeysUnder } from '../../queue/scan-keys';
+import { deleteKeysUnder } from '../../redis/scan-keys';
 import { testQueueFactory } from '../../queue/test-redis';
 import { isAbsent } from '../adapter';
 import { yii2Layout } from './layout';

@@ -1,7 +1,7 @@
-import { QueueError, refusedCommand } from '../../queue/errors';
-import { settlePipeline } from '../../queue/pipeline';
-import { assertScriptSucceeded } from '../../queue/scripts';
-import type { RedisQueue } from '../../queue/redis-queue';
+import { QueueError, refusedCommand } from '../../redis/errors';
+import { settlePipeline } from '../../redis/pipeline';
+import { assertScriptSucceeded } from '../../redis/scripts';
+import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { YII2_ABSENT } from './absent';
@@ -72,11 +72,11 @@ function unreadable(channel: string): Yii2ChannelCounts {
 
 /**
  * Channels of yii2-queue's stock Redis driver or of redis-ng, read over
- * `connection` (a RedisQueue only for its connection handling: its timeouts,
+ * `connection` (a RedisConnection only for its connection handling: its timeouts,
  * cluster and TLS support and error messages; its prefix is not used).
  * `ng` is redis-ng's settings (where its repairs place a job), unused by stock.
  */
-export function yii2Layout(connection: RedisQueue, settings: Yii2Settings): QueueLayout & {
+export function yii2Layout(connection: RedisConnection, settings: Yii2Settings): QueueLayout & {
   counts(): Promise<LayoutCounts<Yii2ChannelCounts>>;
 } {
   const { layout: driver, channels } = settings;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../../queue/errors';
+import { QueueError } from '../../redis/errors';
 import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
 import { Yii2Keys } from './keys';
 import { decodeNgScore, readRunOrder, ROW_COPY_LIMIT_BYTES } from './line';

@@ -1,6 +1,6 @@
-import { QueueError } from '../../queue/errors';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { assertScriptSucceeded } from '../../queue/scripts';
+import { QueueError } from '../../redis/errors';
+import type { RedisConnection } from '../../redis/connection';
+import { assertScriptSucceeded } from '../../redis/scripts';
 import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
@@ -148,10 +148,10 @@ export function pageBounds(offset: number, limit: number): [number, number] {
  * (and, under ng, of the stock list's jobs it has yet to take over), with
  * each job's attempts, priority and class, and how many due delayed jobs
  * and expired reservations will join it, in one read-only script
- * (lua/yii2-read-line-7.lua): a consistent snapshot, bounded by the page.
+ * (lua/yii2/read-line-7.lua): a consistent snapshot, bounded by the page.
  * Throws QueueError when a key has the wrong type.
  */
-export async function readRunOrder(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: Yii2RunOrderPage = {}): Promise<Yii2RunOrder> {
+export async function readRunOrder(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: Yii2RunOrderPage = {}): Promise<Yii2RunOrder> {
   const settings = ngSettingsFor(driver, ng);
   const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
   const [takeoverOffset, takeoverLimit] = pageBounds(page.takeoverOffset ?? 0, page.takeoverLimit ?? limit);

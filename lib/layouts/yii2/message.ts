@@ -1,4 +1,4 @@
-import { bytesToText } from '../../inspect/display-text';
+import { bytesToText } from '../../shapes/display-text';
 import { parsePhpSerialized, type PhpParse } from '../php-serialized';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../../queue/errors';
+import { QueueError } from '../../redis/errors';
 import { testQueueFactory } from '../../queue/test-redis';
 import { isAbsent, type QueueLayout } from '../adapter';
 import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from '../pages';

@@ -1,6 +1,6 @@
-import { QueueError } from '../../queue/errors';
-import { execPipeline } from '../../queue/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
+import { QueueError } from '../../redis/errors';
+import { execPipeline } from '../../redis/pipeline';
+import type { RedisConnection } from '../../redis/connection';
 import { PAGE_ROWS, type LineRepairs, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection, type NotInLineYet } from '../pages';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
@@ -66,7 +66,7 @@ function notInLineYetOf({ dueDelayed, expiredReserved }: Yii2NotInLineYet, ng: Y
   return { dueDelayed, expiredReservations: expiredReserved, where };
 }
 
-export function yii2JobLine(connection: RedisQueue, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobLineReader {
+export function yii2JobLine(connection: RedisConnection, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobLineReader {
   return {
     async read(queue, { page }) {
       const offset = offsetOf(page);
@@ -87,7 +87,7 @@ const EXPIRED_MEANS: Record<Yii2Driver, string> = {
   'yii2-ng': 'An expired reservation goes back into the line on the next reserve or push, attempts kept: a killed worker’s job, or a failed one waiting out its TTR for a retry.',
 };
 
-export function yii2ExpiringReservations(connection: RedisQueue, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): ExpiringReservationsReader {
+export function yii2ExpiringReservations(connection: RedisConnection, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): ExpiringReservationsReader {
   return {
     async read({ queue, page }) {
       const asked = queue === undefined ? channels : [queue];
@@ -127,7 +127,7 @@ function dueMovedBy(ng: Yii2NgSettings | null): string {
 /** How many of the next due jobs the timeline lists. */
 const NEXT_DUE_ROWS = 20;
 
-export function yii2DueTimeline(connection: RedisQueue, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): DueTimelineReader {
+export function yii2DueTimeline(connection: RedisConnection, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): DueTimelineReader {
   return {
     async read(queue) {
       const timeline = await readYii2DelayedTimeline(connection, channelKeys(queue), driver, ng, { limit: NEXT_DUE_ROWS });
@@ -188,7 +188,7 @@ function messageOf(message: Yii2Message): JobMessage {
 }
 
 /** The channels whose messages hold `id`: one HEXISTS per channel, in one pipeline. */
-async function channelsHolding(connection: RedisQueue, channels: readonly string[], channelKeys: ChannelKeys, id: string): Promise<string[]> {
+async function channelsHolding(connection: RedisConnection, channels: readonly string[], channelKeys: ChannelKeys, id: string): Promise<string[]> {
   return connection.attempt(async () => {
     const pipeline = connection.redis.pipeline();
     for (const channel of channels) pipeline.hexists(channelKeys(channel).messages, id);
@@ -197,7 +197,7 @@ async function channelsHolding(connection: RedisQueue, channels: readonly string
   });
 }
 
-export function yii2JobSnapshot(connection: RedisQueue, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobSnapshotReader {
+export function yii2JobSnapshot(connection: RedisConnection, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobSnapshotReader {
   return {
     async read(id, queue) {
       // yii2's ids count per channel: without a channel, the channels whose messages hold the id say which job is meant.
@@ -226,7 +226,7 @@ export function yii2JobSnapshot(connection: RedisQueue, channels: readonly strin
 }
 
 /** The pages' repairs on yii2 channels: lib/layouts/yii2/repairs.ts, each channel's scripts with its own keys. */
-export function yii2LineRepairs(connection: RedisQueue, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings): LineRepairs {
+export function yii2LineRepairs(connection: RedisConnection, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings): LineRepairs {
   const channel = (queue: string) => ({ connection, driver, keys: channelKeys(queue), ng });
   return {
     remove: (queue, id) => removeYii2Job(channel(queue), id),

@@ -1,8 +1,8 @@
-import { DISPLAY_LIMIT_BYTES } from '../../inspect/display-text';
+import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
 import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
-import { QueueError } from '../../queue/errors';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { assertScriptSucceeded } from '../../queue/scripts';
+import { QueueError } from '../../redis/errors';
+import type { RedisConnection } from '../../redis/connection';
+import { assertScriptSucceeded } from '../../redis/scripts';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
@@ -42,11 +42,11 @@ export interface Yii2Reservations {
 /**
  * One page of a channel's reservations, soonest expiry first, with the
  * live and expired totals, in one read-only script
- * (lua/yii2-read-reservations-4.lua). Neither driver records who holds a
+ * (lua/yii2/read-reservations-4.lua). Neither driver records who holds a
  * reservation: a row says when it expires, since when it is held (by the
  * message's TTR) and how many attempts it is.
  */
-export async function readYii2Reservations(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: { offset?: number; limit?: number } = {}): Promise<Yii2Reservations> {
+export async function readYii2Reservations(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: { offset?: number; limit?: number } = {}): Promise<Yii2Reservations> {
   const settings = ngSettingsFor(driver, ng);
   const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
   return connection.attempt(async () => {
@@ -97,10 +97,10 @@ const SCALES = [TIMELINE_SCALES.hour, TIMELINE_SCALES.day, TIMELINE_SCALES.week]
  * A channel's delayed set over time by the Redis server's clock, as the
  * StaticPHP timeline shows it (buckets of the next hour, day and week, the
  * overdue ones, the next `limit` due), with each job's class, attempts and
- * (ng) priority, in one read-only script (lua/yii2-read-delayed-4.lua): one
+ * (ng) priority, in one read-only script (lua/yii2/read-delayed-4.lua): one
  * ZCOUNT per bucket, never the whole set.
  */
-export async function readYii2DelayedTimeline(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, { limit = 20 } = {}): Promise<Yii2DelayedTimeline> {
+export async function readYii2DelayedTimeline(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, { limit = 20 } = {}): Promise<Yii2DelayedTimeline> {
   const settings = ngSettingsFor(driver, ng);
   const [, shown] = pageBounds(0, limit);
   return connection.attempt(async () => {
@@ -204,7 +204,7 @@ type JobReply = [number, number, Buffer, Buffer, Buffer, Buffer, number, number,
 
 /**
  * Everything about one job of a channel, in one read-only script
- * (lua/yii2-read-job-9.lua), a consistent snapshot: where it is (every
+ * (lua/yii2/read-job-9.lua), a consistent snapshot: where it is (every
  * index that holds it), its attempts and (ng) priority, and its message
  * decoded from its first DISPLAY_LIMIT_BYTES, read inside Redis with the
  * stored length (never the whole value). Its place in the waiting list is
@@ -212,7 +212,7 @@ type JobReply = [number, number, Buffer, Buffer, Buffer, Buffer, number, number,
  * QueueError for an id that is not a decimal job id, or a key of the wrong
  * type.
  */
-export async function readYii2Job(connection: RedisQueue, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, id: string): Promise<Yii2JobDetail> {
+export async function readYii2Job(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, id: string): Promise<Yii2JobDetail> {
   if (!/^[1-9][0-9]{0,19}$/.test(id)) throw new QueueError(`A yii2 job id is a whole number from 1, not "${id}"`);
   const settings = ngSettingsFor(driver, ng);
   return connection.attempt(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisConnection } from '../../redis/connection';
 import { sleep, testQueueFactory } from '../../queue/test-redis';
 import {
   promoteDueJobs,
@@ -25,12 +25,12 @@ async function withChannels(names: Yii2FixtureName[], test: (...channels: Yii2Ch
   }
 }
 
-async function redisNow(queue: RedisQueue): Promise<number> {
+async function redisNow(queue: RedisConnection): Promise<number> {
   return Number((await queue.redis.time())[0]);
 }
 
 /** Waits until the Redis clock is early in a second, so that reads of it a few ms apart agree on the second. */
-async function earlyInASecond(queue: RedisQueue): Promise<void> {
+async function earlyInASecond(queue: RedisConnection): Promise<void> {
   const [, micros] = await queue.redis.time();
   if (Number(micros) > 700_000) await sleep(400);
 }

@@ -1,14 +1,14 @@
-import { ScriptErrorCode } from '../../queue/errors';
-import { isRefusal, runRepairScripts, type RefusalToWaitOut } from '../../queue/doctor-repairs';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { assertScriptSucceeded } from '../../queue/scripts';
+import { ScriptErrorCode } from '../../redis/errors';
+import { isRefusal, runRepairScripts, type RefusalToWaitOut } from '../../redis/repair-scripts';
+import type { RedisConnection } from '../../redis/connection';
+import { assertScriptSucceeded } from '../../redis/scripts';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
 
 /** One yii2 channel as the repairs and the doctor need it: its keys, which driver runs it, and ng's settings Redis does not store. */
 export interface Yii2Channel {
-  connection: RedisQueue;
+  connection: RedisConnection;
   driver: Yii2Driver;
   keys: Yii2Keys;
   /** used under ng only: where a job re-enters the line depends on them */
@@ -128,7 +128,7 @@ export function promoteDueJobs(channel: Yii2Channel, limit = 100): Promise<{ mov
   });
 }
 
-function queueRepairCall(channel: Yii2Channel, pipeline: ReturnType<RedisQueue['redis']['pipeline']>, repair: Yii2RepairAction): void {
+function queueRepairCall(channel: Yii2Channel, pipeline: ReturnType<RedisConnection['redis']['pipeline']>, repair: Yii2RepairAction): void {
   const { keys } = channel;
   switch (repair.kind) {
     case 'requeue-orphan':

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { deleteKeysUnder } from '../../queue/scan-keys';
+import { deleteKeysUnder } from '../../redis/scan-keys';
 import { testQueueFactory } from '../../queue/test-redis';
 import { Yii2Keys } from './keys';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { QueueClient } from '../../queue/client';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { deleteKeysUnder } from '../../queue/scan-keys';
+import type { QueueClient } from '../../redis/client';
+import type { RedisConnection } from '../../redis/connection';
+import { deleteKeysUnder } from '../../redis/scan-keys';
 import type { Yii2NgSettings } from '../settings';
 import { Yii2Keys } from './keys';
 import type { Yii2Channel } from './repairs';
@@ -25,7 +25,7 @@ export function ngSettingsOf(expected: Yii2Expected): Yii2NgSettings {
 }
 
 /** A fixture loaded under a random channel of its own, and a way to delete exactly its keys. */
-export async function openFixtureChannel(queue: RedisQueue, name: Yii2FixtureName): Promise<{ channel: Yii2Channel; expected: Yii2Expected; cleanup: () => Promise<void> }> {
+export async function openFixtureChannel(queue: RedisConnection, name: Yii2FixtureName): Promise<{ channel: Yii2Channel; expected: Yii2Expected; cleanup: () => Promise<void> }> {
   const name_ = `test-${randomUUID()}`;
   const expected = await loadYii2Fixture(queue.redis, name, name_);
   return {

@@ -1,4 +1,4 @@
-import type { QueueClient } from '../../queue/client';
+import type { QueueClient } from '../../redis/client';
 import { fixtureTools, readFixtureJson, type Fixture } from '../../queue/test-fixtures';
 import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
 import type { Yii2Driver, Yii2Settings } from './layout';

@@ -1,5 +1,5 @@
 import type { QueueSample, ThroughputSample } from '../../inspect/throughput';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, ThroughputSource } from '../adapter';
 import type { Yii2ChannelCounts, Yii2Driver } from './layout';
 
@@ -40,7 +40,7 @@ function channelSample(row: Yii2ChannelCounts): QueueSample {
  * overview's) and the server's clock. Stock and ng count `waiting`
  * differently, so the driver is part of the history's scope.
  */
-export function yii2Throughput(connection: RedisQueue, driver: Yii2Driver, channels: readonly string[], counts: () => Promise<LayoutCounts<Yii2ChannelCounts>>): ThroughputSource {
+export function yii2Throughput(connection: RedisConnection, driver: Yii2Driver, channels: readonly string[], counts: () => Promise<LayoutCounts<Yii2ChannelCounts>>): ThroughputSource {
   const sorted = [...channels].sort();
   return {
     historyScope: `${driver}:${sorted.join(',')}`,

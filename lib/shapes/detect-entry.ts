@@ -4,7 +4,7 @@
  * reveal set apart as notes (JSON has no comments). Plain data: the CLI
  * prints it and the Connect page shows it to copy.
  */
-import type { RedisSettings } from '../queue/config';
+import type { RedisSettings } from '../redis/config';
 import type { LayoutFind } from './detect-tally';
 
 /** Where the Redis is, as an entry names it; the password is never written out. */

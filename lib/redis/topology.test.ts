@@ -11,15 +11,15 @@ import { readQueueDetail } from '../inspect/queue-detail';
 import { readReservations } from '../layouts/staticphp/reservations';
 import { readServerInfo } from '../inspect/server-info';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisNode, type RedisSettings } from './config';
-import { promoteDueStep, runDelayedJobNow } from './delayed-repairs';
-import { applyRepair } from './doctor-repairs';
+import { promoteDueStep, runDelayedJobNow } from '../queue/delayed-repairs';
+import { applyRepair } from '../queue/doctor-repairs';
 import { QueueError } from './errors';
 import { slotOf } from './hash-slot';
-import { RedisQueue } from './redis-queue';
-import { releaseReservation } from './reservation-repairs';
+import { RedisQueue } from '../queue/redis-queue';
+import { releaseReservation } from '../queue/reservation-repairs';
 import { deleteKeysUnder, scanKeysUnder } from './scan-keys';
 import { privateServers, type StartedServer, type TlsFiles } from './test-servers';
-import { sleep } from './test-redis';
+import { sleep } from '../queue/test-redis';
 
 const servers = privateServers();
 

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import { nodeServingPrefix, type QueueClient } from './client';
-import { isUint64 } from './stream-ids';
 
 /**
  * Keys one SCAN command of the doctor or the census is asked to look at. At
@@ -9,11 +8,6 @@ import { isUint64 } from './stream-ids';
  * matches); a quarter of that stays under.
  */
 export const SCAN_COUNT = 250;
-
-/** Whether `text` is a cursor SCAN accepts: an unsigned 64-bit whole number (Redis answers "invalid cursor" past it). */
-export function isScanCursor(text: string): boolean {
-  return isUint64(text);
-}
 
 /** A SCAN MATCH pattern for every key under `prefix`, its glob characters escaped. */
 export function patternUnder(prefix: string): string {

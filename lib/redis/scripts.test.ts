@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtcSeconds } from './dates';
+import { formatUtcSeconds } from '../layouts/dates';
 import { expandIncludes } from './scripts';
-import { testQueueFactory } from './test-redis';
+import { testQueueFactory } from '../queue/test-redis';
 
 const openQueue = testQueueFactory();
 

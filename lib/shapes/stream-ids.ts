@@ -26,3 +26,8 @@ export function isStreamId(text: string): boolean {
   const [ms, seq, ...rest] = text.split('-');
   return rest.length === 0 && ms !== undefined && seq !== undefined && isUint64(ms) && isUint64(seq);
 }
+
+/** Whether `text` is a cursor SCAN accepts: an unsigned 64-bit whole number (Redis answers "invalid cursor" past it). */
+export function isScanCursor(text: string): boolean {
+  return isUint64(text);
+}

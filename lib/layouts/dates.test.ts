@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseUtcDateToSeconds } from './dates';
-import { QueueError } from './errors';
+import { QueueError } from '../redis/errors';
 
 describe('parseUtcDateToSeconds', () => {
   it('reads Y-m-d and Y-m-d H:i:s as UTC', () => {

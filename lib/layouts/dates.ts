@@ -1,4 +1,4 @@
-import { QueueError } from './errors';
+import { QueueError } from '../redis/errors';
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
 

@@ -1,0 +1,65 @@
+import type { ChainableCommander } from 'ioredis';
+import type { RedisConnection } from './connection';
+import { execPipeline } from './pipeline';
+import { assertScriptSucceeded } from './scripts';
+
+/** Repairs per pipelined round trip: each is its own short script. */
+const REPAIR_BATCH_SIZE = 200;
+
+/**
+ * A refusal worth waiting out: scripts answering `code` are sent again every
+ * `everyMs` until `forMs` has passed (yii2's moving_lock, held a second).
+ */
+export interface RefusalToWaitOut {
+  code: number;
+  forMs: number;
+  everyMs: number;
+}
+
+/**
+ * Runs one repair script per repair, REPAIR_BATCH_SIZE to a pipelined round
+ * trip, `queueCall` adding each to the pipeline: `true` when the script
+ * changed something (answered `{1}`). Shared by every layout's repairs.
+ * Repairs refused with `waitOut`'s code are sent again, alone, while it
+ * allows; any refusal left then throws.
+ */
+export async function runRepairScripts<Repair>(
+  queue: RedisConnection,
+  repairs: readonly Repair[],
+  queueCall: (pipeline: ChainableCommander, repair: Repair) => void,
+  waitOut?: RefusalToWaitOut,
+): Promise<boolean[]> {
+  return queue.attempt(async () => {
+    const outcomes: boolean[] = [];
+    for (let start = 0; start < repairs.length; start += REPAIR_BATCH_SIZE) {
+      const replies = await repliesWaitingOut(queue, repairs.slice(start, start + REPAIR_BATCH_SIZE), queueCall, waitOut);
+      for (const reply of replies) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
+    }
+    return outcomes;
+  });
+}
+
+async function repliesWaitingOut<Repair>(
+  queue: RedisConnection,
+  batch: readonly Repair[],
+  queueCall: (pipeline: ChainableCommander, repair: Repair) => void,
+  waitOut: RefusalToWaitOut | undefined,
+): Promise<unknown[]> {
+  const replies: unknown[] = [];
+  const deadline = Date.now() + (waitOut?.forMs ?? 0);
+  let pending = batch.map((_, index) => index);
+  for (;;) {
+    const pipeline = queue.redis.pipeline();
+    for (const index of pending) queueCall(pipeline, batch[index]!);
+    const answered = await execPipeline(pipeline);
+    pending.forEach((index, n) => (replies[index] = answered[n]));
+    pending = pending.filter((index) => waitOut !== undefined && isRefusal(replies[index], waitOut.code));
+    if (pending.length === 0 || Date.now() >= deadline) return replies;
+    await new Promise((resolve) => setTimeout(resolve, waitOut!.everyMs));
+  }
+}
+
+/** A script's `{code, key}` refusal with this code. */
+export function isRefusal(reply: unknown, code: number): boolean {
+  return Array.isArray(reply) && reply[0] === code;
+}
