@@ -58,7 +58,15 @@ export default defineConfig([
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../*', '@/*', '!@/lib/shapes/*', 'ioredis'], allowTypeImports: true, message: 'Shapes are plain data the browser may import: they import only each other, and name other rooms’ types.' }] },
+        {
+          patterns: [
+            {
+              group: ['../*', '@/*', '!@/lib/shapes/*', 'ioredis'],
+              allowTypeImports: true,
+              message: 'Shapes are plain data the browser may import: they import only each other, and name other rooms’ types.',
+            },
+          ],
+        },
       ],
     },
   },

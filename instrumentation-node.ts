@@ -57,7 +57,9 @@ const requestGate: RequestGate = {
 const server = globalThis as typeof globalThis & { queuelensSampling?: Sampling; queuelensDrain?: GracefulDrain };
 
 if (sharedSessionStore() === undefined) {
-  shareSessionStore(new SessionStore(createClient(sessionRedis, { commandTimeoutMs: sessionRedis.timeout * 2500 }), dashboardPrefixFromEnv(), describeServer(sessionRedis)));
+  shareSessionStore(
+    new SessionStore(createClient(sessionRedis, { commandTimeoutMs: sessionRedis.timeout * 2500 }), dashboardPrefixFromEnv(), describeServer(sessionRedis)),
+  );
 }
 
 if (server.queuelensDrain === undefined) {
@@ -82,7 +84,9 @@ if (server.queuelensDrain === undefined) {
       http.removeAllListeners('request');
       const app = (request: IncomingMessage, response: ServerResponse) => listeners.forEach((listener) => listener.call(http, request, response));
       http.on('request', (request: IncomingMessage, response: ServerResponse) =>
-        guardRequest(request, response, requestGate, () => guardApi(request, response, apiGate, () => admission.admit(request, response, () => app(request, response)))),
+        guardRequest(request, response, requestGate, () =>
+          guardApi(request, response, apiGate, () => admission.admit(request, response, () => app(request, response))),
+        ),
       );
     }
     const forwarded = request.headers['x-forwarded-for'];
@@ -112,7 +116,10 @@ if (server.queuelensSampling === undefined) {
     // `queuelens serve` leaves the signals to us (NEXT_MANUAL_SIG_HANDLE): the
     // requests already sent are answered, then the process exits as Next.js
     // would have, 128 + the signal's number.
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
       process.once(signal, () => {
         logEvent('info', `${signal}: answering the requests already sent, then stopping`);
         void Promise.all([drain.drain(), sampling.stop()]).finally(() => process.exit(code));

@@ -2,12 +2,33 @@ import { writeFileSync } from 'node:fs';
 import { chromium, defineConfig } from '@playwright/test';
 import { settingsFromEnv } from './lib/redis/config';
 import { MissingPrerequisite, findChromium } from './lib/test-prerequisites';
-import { APP_PORT, ARCHIVE_CONNECTION, E2E_ALERTS, OPERATOR_STATE, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT, REDIS_DOWN_CONNECTIONS, UNREACHABLE_APP_PORT, UNREACHABLE_REDIS_URL, YII2_CONNECTIONS, YII2_PAIR_CONNECTION, MARKO_CONNECTION, assertLocalRedis, e2eConnectionsFile, e2eDashboardPrefix, e2ePrefix, e2eSecrets } from './e2e/support';
+import {
+  APP_PORT,
+  ARCHIVE_CONNECTION,
+  E2E_ALERTS,
+  OPERATOR_STATE,
+  RESTARTABLE_APP_PORT,
+  RESTARTABLE_REDIS_PORT,
+  REDIS_DOWN_CONNECTIONS,
+  UNREACHABLE_APP_PORT,
+  UNREACHABLE_REDIS_URL,
+  YII2_CONNECTIONS,
+  YII2_PAIR_CONNECTION,
+  MARKO_CONNECTION,
+  assertLocalRedis,
+  e2eConnectionsFile,
+  e2eDashboardPrefix,
+  e2ePrefix,
+  e2eSecrets,
+} from './e2e/support';
 
 assertLocalRedis();
 // npm run test:e2e has found or installed one already and named it in PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH; `npx playwright test` looks without installing.
 const browser = findChromium(chromium.executablePath());
-if (browser === null) throw new MissingPrerequisite('No Chromium for the e2e tests: run them with npm run test:e2e, which installs one where it can, or set PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH');
+if (browser === null)
+  throw new MissingPrerequisite(
+    'No Chromium for the e2e tests: run them with npm run test:e2e, which installs one where it can, or set PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH',
+  );
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
 // The main server's connections: the run's queues (with alert thresholds for alerts.spec.ts' queues), a read-only "archive" under a prefix of its own, a redis-ng and a stock yii2 channel, two redis-ng channels in one connection, marko/queue-redis queues, and a yii2 and a marko connection on the restartable Redis, down unless a spec starts it.
@@ -22,8 +43,21 @@ writeFileSync(
       { name: 'default', label: 'E2E queues', redis: { hostname, port }, prefix, alerts: E2E_ALERTS },
       { name: ARCHIVE_CONNECTION.name, label: ARCHIVE_CONNECTION.label, redis: { hostname, port }, prefix: ARCHIVE_CONNECTION.prefix(), readOnly: true },
       ...Object.values(YII2_CONNECTIONS).map(({ name, label, layout, channel }) => ({ name, label, redis: { hostname, port }, layout, channel: channel() })),
-      { name: YII2_PAIR_CONNECTION.name, label: YII2_PAIR_CONNECTION.label, redis: { hostname, port }, layout: YII2_PAIR_CONNECTION.layout, channels: YII2_PAIR_CONNECTION.channels() },
-      { name: MARKO_CONNECTION.name, label: MARKO_CONNECTION.label, redis: { hostname, port }, layout: MARKO_CONNECTION.layout, prefix: MARKO_CONNECTION.prefix(), retryAfter: 90 },
+      {
+        name: YII2_PAIR_CONNECTION.name,
+        label: YII2_PAIR_CONNECTION.label,
+        redis: { hostname, port },
+        layout: YII2_PAIR_CONNECTION.layout,
+        channels: YII2_PAIR_CONNECTION.channels(),
+      },
+      {
+        name: MARKO_CONNECTION.name,
+        label: MARKO_CONNECTION.label,
+        redis: { hostname, port },
+        layout: MARKO_CONNECTION.layout,
+        prefix: MARKO_CONNECTION.prefix(),
+        retryAfter: 90,
+      },
       { name: yii2Down.name, label: yii2Down.label, redis: restartable, layout: yii2Down.layout, channel: yii2Down.queue() },
       { name: markoDown.name, label: markoDown.label, redis: restartable, layout: markoDown.layout, prefix: markoDown.prefix(), queues: [markoDown.queue()] },
     ],

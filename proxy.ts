@@ -62,7 +62,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (!safeMethod) {
     if (!isAllowedOrigin(settings, request.headers.get('origin'), host)) return refuse(403, 'The request did not come from this dashboard’s pages.');
     const declared = request.headers.get('content-length');
-    const tooLarge = declared !== null ? Number(declared) > MAX_BODY_BYTES : request.body !== null && (await isLongerThan(request.clone().body!, MAX_BODY_BYTES));
+    const tooLarge =
+      declared !== null ? Number(declared) > MAX_BODY_BYTES : request.body !== null && (await isLongerThan(request.clone().body!, MAX_BODY_BYTES));
     if (tooLarge) return refuse(413, 'The request body is too large.');
     const undecodable = request.headers.has('next-action') ? await actionBodyProblem(request.clone()) : null;
     if (undecodable !== null) return refuse(400, undecodable);

@@ -45,7 +45,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="min-h-screen bg-zinc-50 text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         {/* The browser hides a script's nonce from the DOM, so hydration would see it differ. */}
-        <script nonce={nonceOf(requestHeaders.get('content-security-policy'))} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_LINK_CLICKS_SCRIPT }} />
+        <script
+          nonce={nonceOf(requestHeaders.get('content-security-policy'))}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: EARLY_LINK_CLICKS_SCRIPT }}
+        />
         <SkipLink />
         <Providers connection={session?.connection} permission={session?.permission}>
           <SiteHeader session={session} />

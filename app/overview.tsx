@@ -28,7 +28,8 @@ function QueuesOfPage({ overview, request }: { overview: OverviewData; request: 
       <OverviewFilterForm request={request} />
       {overview.matched === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          No queue’s name contains <span className="font-mono">{request.filter}</span>. Clear the filter to list {overview.queueCount === 1 ? 'the one queue' : `all ${formatCount(overview.queueCount)} queues`} again.
+          No queue’s name contains <span className="font-mono">{request.filter}</span>. Clear the filter to list{' '}
+          {overview.queueCount === 1 ? 'the one queue' : `all ${formatCount(overview.queueCount)} queues`} again.
         </p>
       ) : (
         <>
@@ -73,7 +74,11 @@ export function Overview({ request }: { request: OverviewRequest }) {
             <Stat label="Pending" value={overview.totals.pending} />
             <Stat label="Delayed" value={overview.totals.delayed} />
             <Stat label="Reserved" value={overview.totals.reserved} />
-            {overview.failed === null ? <Stat label="Failed jobs" value={null} note={overview.absent.failedJobs} /> : <Stat label="Failed jobs" value={overview.failed} href={failedHref} />}
+            {overview.failed === null ? (
+              <Stat label="Failed jobs" value={null} note={overview.absent.failedJobs} />
+            ) : (
+              <Stat label="Failed jobs" value={overview.failed} href={failedHref} />
+            )}
           </div>
           <LayoutLimits absent={overview.absent} />
           {overview.queueCount > 0 ? (
@@ -84,7 +89,11 @@ export function Overview({ request }: { request: OverviewRequest }) {
                   title="Throughput"
                   description={`Jobs ${overview.absent.throughputGaps?.failed === undefined ? 'processed, pushed and failed' : 'processed and pushed'} per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds.`}
                 >
-                  <ThroughputChart points={overview.throughput} label="Throughput of every queue, last 15 minutes" showFailed={overview.absent.throughputGaps?.failed === undefined} />
+                  <ThroughputChart
+                    points={overview.throughput}
+                    label="Throughput of every queue, last 15 minutes"
+                    showFailed={overview.absent.throughputGaps?.failed === undefined}
+                  />
                 </Section>
               )}
             </>

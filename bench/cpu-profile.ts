@@ -70,7 +70,11 @@ export function summarizeProfile(profile: Profiler.Profile, { fromMicros = -Infi
   }
   const idleMs = byFunction.get('(idle)') ?? 0;
   const ranked = (totals: Map<string, number>) =>
-    [...totals].filter(([name]) => name !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, topCount).map(([name, selfMs]) => ({ name, selfMs }));
+    [...totals]
+      .filter(([name]) => name !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, topCount)
+      .map(([name, selfMs]) => ({ name, selfMs }));
   return { sampledMs, idleMs, topFunctions: ranked(byFunction), byPackage: ranked(byPackage) };
 }
 

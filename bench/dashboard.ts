@@ -30,7 +30,19 @@ import { parseInfo, readServerInfo } from '../lib/inspect/server-info';
 import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/queue/redis-queue';
 import { profileOf, readCpuProfile, summarizeProfile, type ProfileSummary } from './cpu-profile';
-import { durationOf, redisWorkDuring, sampleDurations, SLOWLOG_CAPACITY, slowCommandsDuring, spreadOf, type RedisProbe, type RedisWork, type SlowCommand, type SlowPhase, type Spread } from './measure';
+import {
+  durationOf,
+  redisWorkDuring,
+  sampleDurations,
+  SLOWLOG_CAPACITY,
+  slowCommandsDuring,
+  spreadOf,
+  type RedisProbe,
+  type RedisWork,
+  type SlowCommand,
+  type SlowPhase,
+  type Spread,
+} from './measure';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
@@ -124,9 +136,19 @@ function pagesOf(plan: SeedPlan, historyKeys: ThroughputKeys): Page[] {
     failedPage(1),
     // A smaller run has fewer pages: its last stands in for page 1,000.
     failedPage(Math.min(DEEP_FAILED_PAGE, Math.ceil(plan.failed / ROWS_PER_PAGE))),
-    { name: `queue detail (${queueName})`, path: `/api/queues/${queueName}`, readInProcess: (queue) => readQueueDetail(queue, queueName, { limit: 20 }), expectStatus: 200 },
+    {
+      name: `queue detail (${queueName})`,
+      path: `/api/queues/${queueName}`,
+      readInProcess: (queue) => readQueueDetail(queue, queueName, { limit: 20 }),
+      expectStatus: 200,
+    },
     { name: 'reservations', path: '/api/reservations', readInProcess: (queue) => readReservations(queue), expectStatus: 200 },
-    { name: `delayed timeline (${queueName})`, path: `/api/queues/${queueName}/delayed`, readInProcess: (queue) => readDelayedTimeline(queue, queueName, { limit: 20 }), expectStatus: 200 },
+    {
+      name: `delayed timeline (${queueName})`,
+      path: `/api/queues/${queueName}/delayed`,
+      readInProcess: (queue) => readDelayedTimeline(queue, queueName, { limit: 20 }),
+      expectStatus: 200,
+    },
     { name: "Next's floor: a 400 before any read", path: NEXT_FLOOR_PATH, readInProcess: null, expectStatus: 400 },
   ];
 }
@@ -189,7 +211,9 @@ async function measurePages(pages: readonly Page[], app: ServedApp, auth: Record
     const http = spreadOf(httpMs);
     const inProcess = read ? spreadOf(inProcessMs) : null;
     results.push({ page, firstMs, http, inProcess, work, reads: httpMs.length + inProcessMs.length });
-    console.log(`  ${page.name}: ${ms(http.medianMs)} ms median over HTTP${inProcess ? `, ${ms(inProcess.medianMs)} ms in this process` : ''}; its first request ${ms(firstMs)} ms`);
+    console.log(
+      `  ${page.name}: ${ms(http.medianMs)} ms median over HTTP${inProcess ? `, ${ms(inProcess.medianMs)} ms in this process` : ''}; its first request ${ms(firstMs)} ms`,
+    );
   }
   return results;
 }
@@ -256,9 +280,13 @@ function clientOf({ clientName, clientAddress }: SlowCommand): string {
 
 function printSlowCommands(phase: string, { entries, seconds, work }: SlowPhase): void {
   const unbounded = entries.filter((entry) => boundOf(entry.args) === null);
-  const count = entries.length >= SLOWLOG_CAPACITY ? `the newest ${formatCount(entries.length)} entries (the log filled up)` : `${formatCount(entries.length)} entries`;
-  const verdict = entries.length === 0 ? 'nothing' : `${count}, ${unbounded.length === 0 ? 'each a bounded command' : `${unbounded.length} not visibly bounded`}`;
-  console.log(`SLOWLOG (> ${SLOWLOG_MICROS / 1000} ms) ${phase} (${seconds.toFixed(0)} s, Redis waiting for a CPU ${percentOf(work.waitingMicros, seconds)} of it): ${verdict}`);
+  const count =
+    entries.length >= SLOWLOG_CAPACITY ? `the newest ${formatCount(entries.length)} entries (the log filled up)` : `${formatCount(entries.length)} entries`;
+  const verdict =
+    entries.length === 0 ? 'nothing' : `${count}, ${unbounded.length === 0 ? 'each a bounded command' : `${unbounded.length} not visibly bounded`}`;
+  console.log(
+    `SLOWLOG (> ${SLOWLOG_MICROS / 1000} ms) ${phase} (${seconds.toFixed(0)} s, Redis waiting for a CPU ${percentOf(work.waitingMicros, seconds)} of it): ${verdict}`,
+  );
   // What a logged command costs on average over the phase tells its own cost from a pause of the machine.
   const averageOf = new Map(work.byCommand.map(({ command, calls, micros }) => [command, micros / calls]));
   const logged = new Map<string, number[]>();
@@ -282,7 +310,12 @@ function printSlowCommands(phase: string, { entries, seconds, work }: SlowPhase)
 }
 
 /** Both layouts seeded with the plan, each step reported; the seconds each took. */
-async function seedBoth(plan: SeedPlan, queue: RedisQueue, bullConnection: Redis, probe: RedisProbe): Promise<{ queueLensSeconds: number; bullSeconds: number }> {
+async function seedBoth(
+  plan: SeedPlan,
+  queue: RedisQueue,
+  bullConnection: Redis,
+  probe: RedisProbe,
+): Promise<{ queueLensSeconds: number; bullSeconds: number }> {
   // Redis' CPU against the wall time says whether a step waited on Redis,
   // and its wait for a CPU whether the machine's load held Redis back (the
   // scripts' own time counts those moments too).
@@ -307,8 +340,12 @@ async function seedBoth(plan: SeedPlan, queue: RedisQueue, bullConnection: Redis
   const bull = await bullCounts(bullConnection, plan);
   const cameDue = plan.delayed - stats.reduce((total, row) => total + row.delayed, 0);
   // The shortest delays are a minute: some come due while the rest is seeded, and stats() counts those pending.
-  console.log(`  QueueLens holds: pending ${sum('pending')}, delayed ${sum('delayed')} (${formatCount(cameDue)} came due meanwhile), reserved ${sum('reserved')}, failed ${formatCount(await queue.failedCount())}; Redis used ${queueLensMemory}`);
-  console.log(`  BullMQ holds: waiting ${formatCount((bull.waiting ?? 0) + (bull.prioritized ?? 0))}, delayed ${formatCount(bull.delayed ?? 0)}, active ${formatCount(bull.active ?? 0)}, failed ${formatCount(bull.failed ?? 0)}; Redis used ${await usedMemory(probe.admin)} for both`);
+  console.log(
+    `  QueueLens holds: pending ${sum('pending')}, delayed ${sum('delayed')} (${formatCount(cameDue)} came due meanwhile), reserved ${sum('reserved')}, failed ${formatCount(await queue.failedCount())}; Redis used ${queueLensMemory}`,
+  );
+  console.log(
+    `  BullMQ holds: waiting ${formatCount((bull.waiting ?? 0) + (bull.prioritized ?? 0))}, delayed ${formatCount(bull.delayed ?? 0)}, active ${formatCount(bull.active ?? 0)}, failed ${formatCount(bull.failed ?? 0)}; Redis used ${await usedMemory(probe.admin)} for both`,
+  );
   return { queueLensSeconds, bullSeconds };
 }
 
@@ -354,7 +391,16 @@ function describeDoctor({ steps, seconds, findings }: DoctorRun): string {
 
 function pagesTable(results: readonly PageResult[]): string {
   return markdownTable(
-    ['page (JSON route)', 'HTTP median ms', 'HTTP p95 ms', 'in-process median ms', 'in-process p95 ms', 'Redis commands / request', 'Redis CPU µs / request', `median ÷ ${TARGET_MS} ms target`],
+    [
+      'page (JSON route)',
+      'HTTP median ms',
+      'HTTP p95 ms',
+      'in-process median ms',
+      'in-process p95 ms',
+      'Redis commands / request',
+      'Redis CPU µs / request',
+      `median ÷ ${TARGET_MS} ms target`,
+    ],
     'lrrrrrrr',
     results.map(({ page, http, inProcess, work, reads }) => [
       `${page.name} \`${page.path}\``,
@@ -373,7 +419,17 @@ function sideBySideTable(endpoints: readonly Endpoint[], results: ReadonlyMap<En
   const { spread: overview } = results.get(reference)!;
   const beyondFloor = (endpoint: Endpoint) => results.get(endpoint)!.spread.medianMs - (endpoint.floor ? results.get(endpoint.floor)!.spread.medianMs : 0);
   return markdownTable(
-    ['endpoint', 'median ms', 'p95 ms', 'median beyond its server’s floor, ms', 'Redis commands / request (inside scripts too)', 'Redis CPU µs / request', '÷ QueueLens overview: median', 'p95', 'beyond floor'],
+    [
+      'endpoint',
+      'median ms',
+      'p95 ms',
+      'median beyond its server’s floor, ms',
+      'Redis commands / request (inside scripts too)',
+      'Redis CPU µs / request',
+      '÷ QueueLens overview: median',
+      'p95',
+      'beyond floor',
+    ],
     'lrrrrrrrr',
     endpoints.map((endpoint) => {
       const { spread, work } = results.get(endpoint)!;
@@ -445,7 +501,13 @@ async function profileNextRequests(startNext: NextStarter, profileDir: string, p
  * Next's minifier does not). For each page over the target, and for the
  * overview, whose time is QueueLens' side of the ratio with bull-board.
  */
-async function explainPages(results: readonly PageResult[], queue: RedisQueue, startNext: NextStarter, workDir: string, auth: Record<string, string>): Promise<void> {
+async function explainPages(
+  results: readonly PageResult[],
+  queue: RedisQueue,
+  startNext: NextStarter,
+  workDir: string,
+  auth: Record<string, string>,
+): Promise<void> {
   const floor = results.find(({ page }) => page.path === NEXT_FLOOR_PATH);
   for (const [index, { page, http, inProcess, work, reads }] of results.entries()) {
     const read = page.readInProcess;
@@ -456,11 +518,22 @@ async function explainPages(results: readonly PageResult[], queue: RedisQueue, s
       for (let call = 0; call < PROFILED_CALLS; call++) await read(queue);
     });
     const heading = missed ? `Why ${page.name} misses the target` : `Where ${page.name} spends its time (QueueLens' side of the ratio with bull-board)`;
-    console.log(`\n${heading}: ${ms(http.medianMs)} ms median over HTTP, ${ms(inProcess.medianMs)} ms for its reader in this process, ${floor ? ms(floor.http.medianMs) : '?'} ms Next's floor`);
-    console.log(`  Redis, per request: ${formatCount(work.cpuMicros / reads)} µs of CPU; ${work.byCommand.slice(0, 6).map((row) => `${row.command} ${formatCount(row.calls / reads)}× ${formatCount(row.micros / reads)} µs`).join(', ')}`);
-    console.log(`  The Next server over ${PROFILED_CALLS} requests: ${ms(server.sampledMs)} ms sampled, ${ms(server.idleMs)} ms of it idle. By package: ${describeShares(server.byPackage, server.sampledMs)}`);
+    console.log(
+      `\n${heading}: ${ms(http.medianMs)} ms median over HTTP, ${ms(inProcess.medianMs)} ms for its reader in this process, ${floor ? ms(floor.http.medianMs) : '?'} ms Next's floor`,
+    );
+    console.log(
+      `  Redis, per request: ${formatCount(work.cpuMicros / reads)} µs of CPU; ${work.byCommand
+        .slice(0, 6)
+        .map((row) => `${row.command} ${formatCount(row.calls / reads)}× ${formatCount(row.micros / reads)} µs`)
+        .join(', ')}`,
+    );
+    console.log(
+      `  The Next server over ${PROFILED_CALLS} requests: ${ms(server.sampledMs)} ms sampled, ${ms(server.idleMs)} ms of it idle. By package: ${describeShares(server.byPackage, server.sampledMs)}`,
+    );
     console.log(`    Functions: ${describeShares(server.topFunctions, server.sampledMs)}`);
-    console.log(`  The reader in this process over ${PROFILED_CALLS} calls: ${ms(local.sampledMs)} ms sampled, ${ms(local.idleMs)} ms of it idle. Functions: ${describeShares(local.topFunctions, local.sampledMs)}`);
+    console.log(
+      `  The reader in this process over ${PROFILED_CALLS} calls: ${ms(local.sampledMs)} ms sampled, ${ms(local.idleMs)} ms of it idle. Functions: ${describeShares(local.topFunctions, local.sampledMs)}`,
+    );
   }
 }
 
@@ -475,10 +548,16 @@ async function main(): Promise<void> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const loadAtStart = loadavg();
   try {
-    console.log(`\nDashboard benchmark: ${formatCount(plan.jobs)} jobs over ${plan.queues.length} queues and ${formatCount(plan.failed)} failed, ${describeMachine()}\n`);
+    console.log(
+      `\nDashboard benchmark: ${formatCount(plan.jobs)} jobs over ${plan.queues.length} queues and ${formatCount(plan.failed)} failed, ${describeMachine()}\n`,
+    );
     const buildStarted = performance.now();
     const built = ensureProductionBuild(root, join(workDir, 'next-build.log'));
-    console.log(built ? `  next build (the build was missing or stale): ${((performance.now() - buildStarted) / 1000).toFixed(0)} s` : '  next build: .next is up to date');
+    console.log(
+      built
+        ? `  next build (the build was missing or stale): ${((performance.now() - buildStarted) / 1000).toFixed(0)} s`
+        : '  next build: .next is up to date',
+    );
 
     const redis = await startPrivateRedis(workDir);
     cleanups.push(() => redis.stop());
@@ -486,8 +565,12 @@ async function main(): Promise<void> {
     cleanups.push(() => admin.quit());
     const probe: RedisProbe = { admin, pid: redis.pid };
     const redisVersion = parseInfo(await admin.info('server')).get('redis_version') ?? '?';
-    console.log(`  redis-server ${redisVersion} of its own on 127.0.0.1:${redis.port} (QueueLens in database ${QUEUELENS_DATABASE}, BullMQ in ${BULLMQ_DATABASE})`);
-    const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port: redis.port, database: QUEUELENS_DATABASE, prefix: PREFIX, group: GROUP }));
+    console.log(
+      `  redis-server ${redisVersion} of its own on 127.0.0.1:${redis.port} (QueueLens in database ${QUEUELENS_DATABASE}, BullMQ in ${BULLMQ_DATABASE})`,
+    );
+    const queue = await RedisQueue.connect(
+      readSettings({ hostname: '127.0.0.1', port: redis.port, database: QUEUELENS_DATABASE, prefix: PREFIX, group: GROUP }),
+    );
     cleanups.push(() => queue.close());
     await queue.redis.client('SETNAME', 'bench-queuelens');
     // BullMQ wants connections that never give up on a command.
@@ -500,7 +583,9 @@ async function main(): Promise<void> {
     const historyKeys = throughputKeys(dashboardKeys(DASHBOARD_PREFIX), queue.keys.prefix);
     const historyStarted = performance.now();
     const historyPoints = await seedHistory(queue, historyKeys, await queue.stats());
-    console.log(`  throughput history: ${formatCount(historyPoints)} points (15 minutes of 5-second points for ${plan.queues.length} queues and for every queue together) in ${ms(performance.now() - historyStarted)} ms`);
+    console.log(
+      `  throughput history: ${formatCount(historyPoints)} points (15 minutes of 5-second points for ${plan.queues.length} queues and for every queue together) in ${ms(performance.now() - historyStarted)} ms`,
+    );
 
     const secret = randomBytes(32).toString('hex');
     // Sent from the start: harmless before the routes check it, required after.
@@ -512,7 +597,17 @@ async function main(): Promise<void> {
       return startServedApp(label, process.execPath, [...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
         cwd: root,
         // The server's start-up check reads the address it binds from HOSTNAME (as the standalone server does), not from -H.
-        env: { ...process.env, HOSTNAME: '127.0.0.1', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_PREFIX: DASHBOARD_PREFIX, QUEUELENS_SECRET: secret },
+        env: {
+          ...process.env,
+          HOSTNAME: '127.0.0.1',
+          NODE_ENV: 'production',
+          NEXT_TELEMETRY_DISABLED: '1',
+          REDIS_URL: redis.url(QUEUELENS_DATABASE),
+          QUEUE_PREFIX: PREFIX,
+          QUEUE_GROUP: GROUP,
+          QUEUELENS_PREFIX: DASHBOARD_PREFIX,
+          QUEUELENS_SECRET: secret,
+        },
         port,
         logFile: join(workDir, `${label.replaceAll(/\W+/g, '-')}-${port}.log`),
         readyPath: NEXT_FLOOR_PATH,
@@ -524,7 +619,15 @@ async function main(): Promise<void> {
     const boardPort = await freeBenchPort(portsTaken);
     const board = await startServedApp('bull-board', process.execPath, ['--import', 'tsx', join(root, 'bench', 'bull-board-server.ts')], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', BULL_BOARD_PORT: String(boardPort), BULL_BOARD_BASE_PATH, BULL_REDIS_URL: redis.url(BULLMQ_DATABASE), BULL_PREFIX, BULL_QUEUES: plan.queues.join(',') },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        BULL_BOARD_PORT: String(boardPort),
+        BULL_BOARD_BASE_PATH,
+        BULL_REDIS_URL: redis.url(BULLMQ_DATABASE),
+        BULL_PREFIX,
+        BULL_QUEUES: plan.queues.join(','),
+      },
       port: boardPort,
       logFile: join(workDir, 'bull-board.log'),
       readyPath: EXPRESS_FLOOR_PATH,
@@ -545,8 +648,16 @@ async function main(): Promise<void> {
     console.log('\nQueueLens overview against bull-board (interleaved)');
     const queuesUrl = `${board.baseUrl}${BULL_BOARD_BASE_PATH}/api/queues`;
     assertAnswer(queuesUrl, await fetchBody(queuesUrl), (json) => Array.isArray(json.queues) && json.queues.length === plan.queues.length);
-    const nextFloor: Endpoint = { name: `Next's floor \`${NEXT_FLOOR_PATH}\` (400 before any read)`, get: () => fetchBody(`${app.baseUrl}${NEXT_FLOOR_PATH}`, auth, 400), floor: null };
-    const expressFloor: Endpoint = { name: `bull-board's floor \`${EXPRESS_FLOOR_PATH}\` (Express' 404)`, get: () => fetchBody(`${board.baseUrl}${EXPRESS_FLOOR_PATH}`, {}, 404), floor: null };
+    const nextFloor: Endpoint = {
+      name: `Next's floor \`${NEXT_FLOOR_PATH}\` (400 before any read)`,
+      get: () => fetchBody(`${app.baseUrl}${NEXT_FLOOR_PATH}`, auth, 400),
+      floor: null,
+    };
+    const expressFloor: Endpoint = {
+      name: `bull-board's floor \`${EXPRESS_FLOOR_PATH}\` (Express' 404)`,
+      get: () => fetchBody(`${board.baseUrl}${EXPRESS_FLOOR_PATH}`, {}, 404),
+      floor: null,
+    };
     const endpoints: Endpoint[] = [
       { name: `QueueLens \`GET ${OVERVIEW_PATH}\``, get: () => fetchBody(`${app.baseUrl}${OVERVIEW_PATH}`, auth), floor: nextFloor },
       { name: 'bull-board `GET /api/queues`', get: () => fetchBody(queuesUrl), floor: expressFloor },
@@ -564,7 +675,9 @@ async function main(): Promise<void> {
     const boardMemory = board.memory();
     const loadAtEnd = loadavg();
     const loads = (load: number[]) => load.map((value) => value.toFixed(2)).join(' ');
-    console.log(`\n## Dashboard at scale: ${formatCount(plan.jobs)} jobs over ${plan.queues.length} queues (10 % delayed, 1 % reserved), ${formatCount(plan.failed)} failed\n`);
+    console.log(
+      `\n## Dashboard at scale: ${formatCount(plan.jobs)} jobs over ${plan.queues.length} queues (10 % delayed, 1 % reserved), ${formatCount(plan.failed)} failed\n`,
+    );
     console.log(`${describeMachine()}, Redis ${redisVersion}; load average ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end`);
     console.log(`Seeding (pipelined): QueueLens ${ms(queueLensSeconds)} s, BullMQ ${ms(bullSeconds)} s\n`);
     console.log(pagesTable(results));
@@ -575,7 +688,9 @@ async function main(): Promise<void> {
         `In this process, reading those 15 minutes of ${plan.queues.length + 1} series into a fresh RecentHistory took ${ms(history.cold.medianMs)} ms (median of ${COLD_HISTORY_READS}), and a read after it ${ms(history.warm.medianMs)} ms (median of ${REQUESTS}).`,
     );
     console.log(`\n${sideBySideTable(endpoints, sideBySide.results)}\n`);
-    console.log(`Peak memory (VmHWM): the QueueLens dashboard server (pid ${app.pid}) ${megabytes(appMemory.peakBytes)}, ${megabytes(memoryAtStart.rssBytes)} after start and ${megabytes(appMemory.rssBytes)} at the end; bull-board's server ${megabytes(boardMemory.peakBytes)}`);
+    console.log(
+      `Peak memory (VmHWM): the QueueLens dashboard server (pid ${app.pid}) ${megabytes(appMemory.peakBytes)}, ${megabytes(memoryAtStart.rssBytes)} after start and ${megabytes(appMemory.rssBytes)} at the end; bull-board's server ${megabytes(boardMemory.peakBytes)}`,
+    );
     console.log(`The doctor: ${describeDoctor(doctor)}`);
     printSlowCommands('while the pages were read', slowDuringPages);
     printSlowCommands('while the doctor ran', doctor.slow);

@@ -87,30 +87,63 @@ async function main(): Promise<void> {
   };
 
   try {
-    const ping = await bestOf(nothing, async () => {
-      for (let n = 0; n < N; n++) await plain.ping();
-    }, nothing);
+    const ping = await bestOf(
+      nothing,
+      async () => {
+        for (let n = 0; n < N; n++) await plain.ping();
+      },
+      nothing,
+    );
     const bullOneWorker = await bestOf(bullFill, bullDrain(1), clean);
     const rows: [string, number, number | null, string][] = [
-      ['push, sequential', await bestOf(clean, async () => {
-        for (let n = 0; n < N; n++) await queue.push(QUEUE, 'noop', { n });
-      }, clean), await bestOf(clean, async () => {
-        for (let n = 0; n < N; n++) await bullAdd(n);
-      }, clean), '≥ 80 % of PING, ≥ 2× BullMQ'],
-      ['push, 100 in flight', await bestOf(clean, () => inParallel(N, 100, (n) => queue.push(QUEUE, 'noop', { n })), clean), await bestOf(clean, () => inParallel(N, 100, bullAdd), clean), '≥ 1.15× BullMQ'],
+      [
+        'push, sequential',
+        await bestOf(
+          clean,
+          async () => {
+            for (let n = 0; n < N; n++) await queue.push(QUEUE, 'noop', { n });
+          },
+          clean,
+        ),
+        await bestOf(
+          clean,
+          async () => {
+            for (let n = 0; n < N; n++) await bullAdd(n);
+          },
+          clean,
+        ),
+        '≥ 80 % of PING, ≥ 2× BullMQ',
+      ],
+      [
+        'push, 100 in flight',
+        await bestOf(clean, () => inParallel(N, 100, (n) => queue.push(QUEUE, 'noop', { n })), clean),
+        await bestOf(clean, () => inParallel(N, 100, bullAdd), clean),
+        '≥ 1.15× BullMQ',
+      ],
       ['reserve + complete, 1 worker', await bestOf(fill, drain(1), clean), bullOneWorker, '≥ 80 % of PING / 2'],
       ['settleAndReserve, 1 worker', await bestOf(fill, drainSettling(1), clean), bullOneWorker, '≥ 1.2× BullMQ'],
       ['settleAndReserve, 50 in flight', await bestOf(fill, drainSettling(50), clean), await bestOf(bullFill, bullDrain(50), clean), '≥ 1.0× BullMQ'],
     ];
-    const load = loadavg().map((value) => value.toFixed(2)).join(', ');
+    const load = loadavg()
+      .map((value) => value.toFixed(2))
+      .join(', ');
 
-    console.log(`\nDriver benchmark: ${formatCount(N)} jobs, best of ${RUNS}, Redis at ${settings.hostname}:${settings.port}, ${describeMachine()}, load average ${load} at the end\n`);
+    console.log(
+      `\nDriver benchmark: ${formatCount(N)} jobs, best of ${RUNS}, Redis at ${settings.hostname}:${settings.port}, ${describeMachine()}, load average ${load} at the end\n`,
+    );
     console.log(`Sequential PING round trips: ${formatCount(ping)}/s (the floor for one round trip per operation)\n`);
     const table = rows.map(([name, ours, theirs, target]) => {
       // Two round trips a job for reserve + complete, one for everything else.
       const floor = name === 'reserve + complete, 1 worker' ? ping / 2 : ping;
       const ratio = theirs ? (ours / theirs).toFixed(2) : '—';
-      return [name, formatCount(ours), theirs ? formatCount(theirs) : '—', `${ratio}×`, `${Math.round((100 * ours) / floor)} %${floor === ping ? '' : ' of PING/2'}`, target];
+      return [
+        name,
+        formatCount(ours),
+        theirs ? formatCount(theirs) : '—',
+        `${ratio}×`,
+        `${Math.round((100 * ours) / floor)} %${floor === ping ? '' : ' of PING/2'}`,
+        target,
+      ];
     });
     console.log(markdownTable(['operation', 'QueueLens jobs/s', 'BullMQ jobs/s', 'QueueLens ÷ BullMQ', 'QueueLens ÷ PING floor', 'target'], 'lrrrrl', table));
   } finally {

@@ -53,7 +53,20 @@ async function timedGet(url: string, headers: Record<string, string>): Promise<A
 /** A slow reader: curl at RATE, for at most SECONDS; resolves with the HTTP status it got (0: none). */
 function slowDownload(url: string, secret: string): Promise<number> {
   return new Promise((resolve) => {
-    const curl = spawn('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '--limit-rate', RATE, '--max-time', String(SECONDS), '-H', `Authorization: Bearer ${secret}`, url]);
+    const curl = spawn('curl', [
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      '--limit-rate',
+      RATE,
+      '--max-time',
+      String(SECONDS),
+      '-H',
+      `Authorization: Bearer ${secret}`,
+      url,
+    ]);
     let out = '';
     curl.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     curl.on('close', () => resolve(Number(out.trim()) || 0));
@@ -74,14 +87,18 @@ async function pollUntil(baseUrl: string, headers: Record<string, string>, stop:
   return answers;
 }
 
-const worst = (answers: readonly Answer[]) => answers.reduce((a, b) => (b.status !== 200 && a.status === 200 ? b : b.status === 200 && a.status !== 200 ? a : b.ms > a.ms ? b : a));
+const worst = (answers: readonly Answer[]) =>
+  answers.reduce((a, b) => (b.status !== 200 && a.status === 200 ? b : b.status === 200 && a.status !== 200 ? a : b.ms > a.ms ? b : a));
 function counted(statuses: readonly number[]): string {
   const counts = new Map<number, number>();
   for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
   return [...counts].map(([status, count]) => `${count}× ${status || 'no answer'}`).join(', ');
 }
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-const loads = () => loadavg().map((load) => load.toFixed(2)).join(' ');
+const loads = () =>
+  loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   if (!existsSync(join(root, '.next', 'standalone', 'server.js'))) throw new Error('No production build: run npm run build first');
@@ -89,7 +106,9 @@ async function main(): Promise<void> {
   atExit(() => rmSync(workDir, { recursive: true, force: true }));
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    console.log(`\nLarge reads (issue 24): ${DOWNLOADS} downloads of a ${mib(FIELD_BYTES)} field at ${RATE}/s, ${describeMachine()}; load average ${loads()}\n`);
+    console.log(
+      `\nLarge reads (issue 24): ${DOWNLOADS} downloads of a ${mib(FIELD_BYTES)} field at ${RATE}/s, ${describeMachine()}; load average ${loads()}\n`,
+    );
     const redis = await startPrivateRedis(workDir);
     cleanups.push(() => redis.stop());
     const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port: redis.port, prefix: PREFIX }));
@@ -99,13 +118,26 @@ async function main(): Promise<void> {
     const operator = randomBytes(32).toString('hex');
     const viewer = randomBytes(32).toString('hex');
     const appPort = await freeBenchPort(new Set([redis.port]));
-    const app = await startServedApp('queuelens serve', process.execPath, [join(root, 'bin', 'queuelens.js'), 'serve', '--host', '127.0.0.1', '--port', String(appPort)], {
-      cwd: root,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(0), QUEUE_PREFIX: PREFIX, QUEUELENS_PREFIX: `${PREFIX}ql:`, QUEUELENS_SECRET: operator, QUEUELENS_VIEWER_SECRET: viewer },
-      port: appPort,
-      logFile: join(workDir, 'server.log'),
-      readyPath: '/api/health',
-    });
+    const app = await startServedApp(
+      'queuelens serve',
+      process.execPath,
+      [join(root, 'bin', 'queuelens.js'), 'serve', '--host', '127.0.0.1', '--port', String(appPort)],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          NEXT_TELEMETRY_DISABLED: '1',
+          REDIS_URL: redis.url(0),
+          QUEUE_PREFIX: PREFIX,
+          QUEUELENS_PREFIX: `${PREFIX}ql:`,
+          QUEUELENS_SECRET: operator,
+          QUEUELENS_VIEWER_SECRET: viewer,
+        },
+        port: appPort,
+        logFile: join(workDir, 'server.log'),
+        readyPath: '/api/health',
+      },
+    );
     cleanups.push(() => app.stop());
     const other = { authorization: `Bearer ${operator}` };
     // The first request of each route loads it; not what is measured.
@@ -113,7 +145,9 @@ async function main(): Promise<void> {
     const calm = await Promise.all(POLLED.map((path) => timedGet(`${app.baseUrl}${path}`, other)));
     const before = app.memory();
 
-    const downloads = Promise.all(Array.from({ length: DOWNLOADS }, (_, n) => slowDownload(`${app.baseUrl}/api/jobs/${id}/fields/payload?n=${n + 1}`, n % 2 === 0 ? viewer : operator)));
+    const downloads = Promise.all(
+      Array.from({ length: DOWNLOADS }, (_, n) => slowDownload(`${app.baseUrl}/api/jobs/${id}/fields/payload?n=${n + 1}`, n % 2 === 0 ? viewer : operator)),
+    );
     const polled = await pollUntil(app.baseUrl, other, downloads);
     const statuses = await downloads;
     const after = app.memory();
@@ -125,7 +159,12 @@ async function main(): Promise<void> {
         POLLED.map((path, index) => {
           const answers = polled.get(path)!;
           const bad = worst(answers);
-          return [`\`GET ${path}\``, `${calm[index]!.status} in ${calm[index]!.ms.toFixed(0)} ms`, counted(answers.map((answer) => answer.status)), `${bad.status || 'no answer'} in ${bad.ms.toFixed(0)} ms`];
+          return [
+            `\`GET ${path}\``,
+            `${calm[index]!.status} in ${calm[index]!.ms.toFixed(0)} ms`,
+            counted(answers.map((answer) => answer.status)),
+            `${bad.status || 'no answer'} in ${bad.ms.toFixed(0)} ms`,
+          ];
         }),
       ),
     );

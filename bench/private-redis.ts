@@ -16,7 +16,7 @@ export interface PrivateRedis {
 }
 
 async function answersPing(port: number, child: ChildProcess): Promise<boolean> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline && child.exitCode === null; ) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && child.exitCode === null;) {
     const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
     probe.on('error', () => undefined);
     try {

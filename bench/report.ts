@@ -15,4 +15,3 @@ export function markdownTable(header: readonly string[], align: string, rows: re
   const rule = [...align].map((side) => (side === 'r' ? '---:' : '---'));
   return [header, rule, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
-

@@ -100,13 +100,18 @@ async function main(): Promise<void> {
       const entry = stats.get(name);
       return entry ? [(entry.calls / N).toFixed(2), (entry.usec / N).toFixed(2)] : ['—', '—'];
     };
-    const scripts = (stats: CommandStats) => [...stats].filter(([name]) => name === 'evalsha' || name === 'eval').reduce((sum, [, { usec }]) => sum + usec, 0) / N;
+    const scripts = (stats: CommandStats) =>
+      [...stats].filter(([name]) => name === 'evalsha' || name === 'eval').reduce((sum, [, { usec }]) => sum + usec, 0) / N;
     // Every command Redis ran, a script's inner ones included: unlike a duration, the same on a busy machine as on an idle one.
     const commands = (stats: CommandStats) => [...stats].filter(([name]) => name !== CPU).reduce((sum, [, { calls }]) => sum + calls, 0) / N;
     const cpu = (stats: CommandStats) => stats.get(CPU)!.usec / N;
     const line = (what: string, figure: (stats: CommandStats) => number, digits: number) =>
       `${what}: reserve + complete ${figure(twoScripts).toFixed(digits)}, settleAndReserve ${figure(oneScript).toFixed(digits)}, BullMQ's Worker ${figure(bullStats).toFixed(digits)}`;
-    console.log(`\nRedis per job, ${formatCount(N)} jobs drained by one worker, private redis-server on port ${server.port}, ${describeMachine()}, load average ${loadavg().map((value) => value.toFixed(2)).join(', ')}\n`);
+    console.log(
+      `\nRedis per job, ${formatCount(N)} jobs drained by one worker, private redis-server on port ${server.port}, ${describeMachine()}, load average ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', ')}\n`,
+    );
     console.log(line('Commands run (scripts and the commands inside them)', commands, 1));
     console.log(line('Script time (EVALSHA, inner commands included), µs', scripts, 1));
     console.log(line('Redis CPU (INFO cpu, user + sys: sockets and parsing too), µs', cpu, 1) + '\n');
@@ -118,7 +123,9 @@ async function main(): Promise<void> {
       ),
     );
     const slow = (await admin.slowlog('GET', 5)) as [number, number, number, string[]][];
-    console.log(`\nSLOWLOG (threshold ${String((await admin.config('GET', 'slowlog-log-slower-than'))[1])} µs): ${slow.length === 0 ? 'empty' : slow.map(([, , usec, args]) => `${usec} µs ${args.slice(0, 2).join(' ')}`).join('; ')}`);
+    console.log(
+      `\nSLOWLOG (threshold ${String((await admin.config('GET', 'slowlog-log-slower-than'))[1])} µs): ${slow.length === 0 ? 'empty' : slow.map(([, , usec, args]) => `${usec} µs ${args.slice(0, 2).join(' ')}`).join('; ')}`,
+    );
   } finally {
     await queue.close();
     admin.disconnect();

@@ -31,7 +31,9 @@ async function addAll(queues: ReadonlyMap<string, Queue>, count: number, jobAt: 
     }
     await Promise.all(
       [...perQueue].map(([name, jobs]) =>
-        queues.get(name)!.addBulk(jobs.map((job) => ({ name: job.name, data: job.payload, opts: { priority: bullPriority(job.priority), delay: job.delaySeconds * 1000 } }))),
+        queues
+          .get(name)!
+          .addBulk(jobs.map((job) => ({ name: job.name, data: job.payload, opts: { priority: bullPriority(job.priority), delay: job.delaySeconds * 1000 } }))),
       ),
     );
   });

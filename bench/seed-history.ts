@@ -33,7 +33,24 @@ function figuresOf(row: QueueStats, queueIndex: number, pointIndex: number): Thr
  */
 function fieldsOf(seconds: number, figures: ThroughputFigures): (string | number)[] {
   const { processed, pushed, failed, pending, delayed, reserved, waitSeconds } = figures;
-  return ['seconds', seconds, 'processed', processed ?? '', 'pushed', pushed ?? '', 'failed', failed, 'pending', pending, 'delayed', delayed, 'reserved', reserved, 'wait', waitSeconds ?? ''];
+  return [
+    'seconds',
+    seconds,
+    'processed',
+    processed ?? '',
+    'pushed',
+    pushed ?? '',
+    'failed',
+    failed,
+    'pending',
+    pending,
+    'delayed',
+    delayed,
+    'reserved',
+    reserved,
+    'wait',
+    waitSeconds ?? '',
+  ];
 }
 
 /**
@@ -73,8 +90,15 @@ export async function seedHistory({ redis }: RedisQueue, keys: ThroughputKeys, s
     const read = await readHistory(redis, keys, queue, RANGE);
     const newest = read.at(-1);
     const expected = figuresAt(points - 1);
-    if (read.length < points - 1 || newest?.processed !== expected.processed || newest.waitSeconds !== expected.waitSeconds || newest.pending !== expected.pending) {
-      throw new Error(`Seeding history: readHistory gave ${read.length} points of ${queue ?? 'every queue'} (the newest ${JSON.stringify(newest)}), not the ${points} written`);
+    if (
+      read.length < points - 1 ||
+      newest?.processed !== expected.processed ||
+      newest.waitSeconds !== expected.waitSeconds ||
+      newest.pending !== expected.pending
+    ) {
+      throw new Error(
+        `Seeding history: readHistory gave ${read.length} points of ${queue ?? 'every queue'} (the newest ${JSON.stringify(newest)}), not the ${points} written`,
+      );
     }
   }
   return series.length * points;

@@ -30,7 +30,7 @@ export async function startServedApp(
   const child = spawnOwned(command, args, { cwd, env, stdio: ['ignore', log, log] });
   closeSync(log);
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stopOwned(child);
       throw new Error(`${name} did not start on port ${port}; see ${logFile}`);
@@ -68,7 +68,11 @@ export function ensureProductionBuild(root: string, logFile: string): boolean {
   const builtAt = statSync(join(root, '.next', 'BUILD_ID'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
   if (builtAt > Math.max(...BUILD_INPUTS.map((input) => newestChange(join(root, input))))) return false;
   const log = openSync(logFile, 'a');
-  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', log, log], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const build = spawnSync(process.execPath, [nextBin, 'build'], {
+    cwd: root,
+    stdio: ['ignore', log, log],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   closeSync(log);
   if (build.status !== 0) throw new Error(`next build failed; see ${logFile}`);
   return true;

@@ -31,10 +31,13 @@ const READ_SCRIPTS = new Map<string, (argv: readonly string[], argc: number) => 
   // prefix, since, limit, bytes kept
   [shaOf('read-recent-failures-1.lua'), (argv) => (Number(argv[2]) <= MAX_BATCH ? `${argv[2]} recent failures` : null)],
   // prefix, now, ids per queue, field count n, n fields, then the queue names
-  [shaOf('read-parked-1.lua'), (argv, argc) => {
-    const ids = Number(argv[2]) * (argc - 4 - Number(argv[3]));
-    return ids <= MAX_BATCH ? `${ids} delayed ids` : null;
-  }],
+  [
+    shaOf('read-parked-1.lua'),
+    (argv, argc) => {
+      const ids = Number(argv[2]) * (argc - 4 - Number(argv[3]));
+      return ids <= MAX_BATCH ? `${ids} delayed ids` : null;
+    },
+  ],
   // prefix, field count n, n fields, then a triple per entry
   [
     shaOf('read-reservation-jobs-1.lua'),
@@ -46,7 +49,26 @@ const READ_SCRIPTS = new Map<string, (argv: readonly string[], argc: number) => 
 ]);
 
 /** Commands whose cost does not grow with the key they read (a job hash has a fixed set of fields; INFO sections are fixed). */
-const CONSTANT_COST = new Set(['get', 'hget', 'hmget', 'hexists', 'hlen', 'exists', 'type', 'zscore', 'zcard', 'xlen', 'scard', 'llen', 'sismember', 'time', 'ping', 'echo', 'select', 'info']);
+const CONSTANT_COST = new Set([
+  'get',
+  'hget',
+  'hmget',
+  'hexists',
+  'hlen',
+  'exists',
+  'type',
+  'zscore',
+  'zcard',
+  'xlen',
+  'scard',
+  'llen',
+  'sismember',
+  'time',
+  'ping',
+  'echo',
+  'select',
+  'info',
+]);
 
 /**
  * What bounds a command SLOWLOG logged, or null when nothing visible does.

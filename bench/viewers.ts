@@ -84,7 +84,10 @@ const PARTS = ['viewers', 'big-job', 'reservations'] as const;
 type Part = (typeof PARTS)[number];
 const ms = (value: number) => value.toFixed(1);
 const mib = (bytes: number) => `${formatCount(bytes / 2 ** 20)} MiB`;
-const loads = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+const loads = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
 function partsFromEnv(): Set<Part> {
   const text = process.env.BENCH_VIEWERS_PARTS ?? PARTS.join(',');
@@ -104,7 +107,8 @@ function scaleFromEnv(): number {
 /** Milliseconds of CPU Redis' main thread has used, from INFO cpu (the issue's measure). */
 async function redisCpuMs(admin: Redis): Promise<number> {
   const info = parseInfo(await admin.info('cpu'));
-  const seconds = Number(info.get('used_cpu_sys_main_thread') ?? info.get('used_cpu_sys')) + Number(info.get('used_cpu_user_main_thread') ?? info.get('used_cpu_user'));
+  const seconds =
+    Number(info.get('used_cpu_sys_main_thread') ?? info.get('used_cpu_sys')) + Number(info.get('used_cpu_user_main_thread') ?? info.get('used_cpu_user'));
   return seconds * 1000;
 }
 
@@ -183,7 +187,12 @@ async function idleCpu(admin: Redis): Promise<number> {
 }
 
 /** `count` requests of `url` at once, `rounds` times; every answer's latency and status. */
-async function concurrently(url: string, headers: Record<string, string>, count: number, rounds: number): Promise<{ latency: Spread; statuses: Map<number, number>; bytes: number }> {
+async function concurrently(
+  url: string,
+  headers: Record<string, string>,
+  count: number,
+  rounds: number,
+): Promise<{ latency: Spread; statuses: Map<number, number>; bytes: number }> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let bytes = 0;
@@ -223,7 +232,9 @@ async function main(): Promise<void> {
     const admin = redis.connect(QUEUELENS_DATABASE, { connectionName: 'bench-admin' });
     cleanups.push(() => admin.quit());
     const redisVersion = parseInfo(await admin.info('server')).get('redis_version') ?? '?';
-    const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port: redis.port, database: QUEUELENS_DATABASE, prefix: PREFIX, group: GROUP }));
+    const queue = await RedisQueue.connect(
+      readSettings({ hostname: '127.0.0.1', port: redis.port, database: QUEUELENS_DATABASE, prefix: PREFIX, group: GROUP }),
+    );
     cleanups.push(() => queue.close());
     const bullConnection = redis.connect(BULLMQ_DATABASE, { maxRetriesPerRequest: null, connectionName: 'bench-bullmq' });
     cleanups.push(() => bullConnection.quit());
@@ -247,7 +258,17 @@ async function main(): Promise<void> {
     taken.add(appPort);
     const app = await startServedApp('next start', process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(appPort)], {
       cwd: root,
-      env: { ...process.env, HOSTNAME: '127.0.0.1', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', REDIS_URL: redis.url(QUEUELENS_DATABASE), QUEUE_PREFIX: PREFIX, QUEUE_GROUP: GROUP, QUEUELENS_PREFIX: DASHBOARD_PREFIX, QUEUELENS_SECRET: secret },
+      env: {
+        ...process.env,
+        HOSTNAME: '127.0.0.1',
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        REDIS_URL: redis.url(QUEUELENS_DATABASE),
+        QUEUE_PREFIX: PREFIX,
+        QUEUE_GROUP: GROUP,
+        QUEUELENS_PREFIX: DASHBOARD_PREFIX,
+        QUEUELENS_SECRET: secret,
+      },
       port: appPort,
       logFile: join(workDir, 'next.log'),
       readyPath: '/api/failed?limit=0',
@@ -256,7 +277,15 @@ async function main(): Promise<void> {
     const boardPort = await freeBenchPort(taken);
     const board = await startServedApp('bull-board', process.execPath, ['--import', 'tsx', join(root, 'bench', 'bull-board-server.ts')], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', BULL_BOARD_PORT: String(boardPort), BULL_BOARD_BASE_PATH, BULL_REDIS_URL: redis.url(BULLMQ_DATABASE), BULL_PREFIX, BULL_QUEUES: plan.queues.join(',') },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        BULL_BOARD_PORT: String(boardPort),
+        BULL_BOARD_BASE_PATH,
+        BULL_REDIS_URL: redis.url(BULLMQ_DATABASE),
+        BULL_PREFIX,
+        BULL_QUEUES: plan.queues.join(','),
+      },
       port: boardPort,
       logFile: join(workDir, 'bull-board.log'),
       readyPath: `${BULL_BOARD_BASE_PATH}/api/queues`,
@@ -273,12 +302,20 @@ async function main(): Promise<void> {
       {
         page: 'queue page',
         ours: { name: `QueueLens \`GET /api/queues/${queueName}\``, url: `${app.baseUrl}/api/queues/${queueName}`, headers: poll },
-        theirs: { name: `bull-board \`GET /api/queues?activeQueue=${queueName}&status=waiting\``, url: `${bullQueues}?activeQueue=${queueName}&status=waiting&page=1`, headers: {} },
+        theirs: {
+          name: `bull-board \`GET /api/queues?activeQueue=${queueName}&status=waiting\``,
+          url: `${bullQueues}?activeQueue=${queueName}&status=waiting&page=1`,
+          headers: {},
+        },
       },
       {
         page: 'reservations',
         ours: { name: 'QueueLens `GET /api/reservations`', url: `${app.baseUrl}/api/reservations`, headers: poll },
-        theirs: { name: `bull-board \`GET /api/queues?activeQueue=${queueName}&status=active\``, url: `${bullQueues}?activeQueue=${queueName}&status=active&page=1`, headers: {} },
+        theirs: {
+          name: `bull-board \`GET /api/queues?activeQueue=${queueName}&status=active\``,
+          url: `${bullQueues}?activeQueue=${queueName}&status=active&page=1`,
+          headers: {},
+        },
       },
     ];
     // The first request of each route loads it; not a viewer's cost.
@@ -309,7 +346,9 @@ async function main(): Promise<void> {
             const watch = side === 'ours' ? ours : theirs;
             const result = await watchedBy(watch, viewers, admin);
             results[side].push(result);
-            console.log(`  ${watch.name}, ${viewers} viewers: Redis ${result.cpuMsPerSecond.toFixed(2)} ms/s, ${Math.round(result.callsPerSecond)} commands/s; ${ms(result.latency.medianMs)} ms median, ${ms(result.latency.p95Ms)} ms p95 over ${result.requests} (${result.failures} failed); load ${loads()}`);
+            console.log(
+              `  ${watch.name}, ${viewers} viewers: Redis ${result.cpuMsPerSecond.toFixed(2)} ms/s, ${Math.round(result.callsPerSecond)} commands/s; ${ms(result.latency.medianMs)} ms median, ${ms(result.latency.p95Ms)} ms p95 over ${result.requests} (${result.failures} failed); load ${loads()}`,
+            );
           }
         }
         for (const [index, viewers] of VIEWER_COUNTS.entries()) {
@@ -332,10 +371,24 @@ async function main(): Promise<void> {
         }
       }
       console.log(`\n## Many viewers: ${formatCount(plan.jobs)} jobs over ${plan.queues.length} queues\n`);
-      console.log(`${describeMachine()}, Redis ${redisVersion}; load average at the end ${loads()}. Redis CPU is its main thread's (INFO cpu), per second of a ${WINDOW_MS / 1000} s window; nobody watching costs ${idle.toFixed(2)} ms/s (QueueLens' sampler).\n`);
+      console.log(
+        `${describeMachine()}, Redis ${redisVersion}; load average at the end ${loads()}. Redis CPU is its main thread's (INFO cpu), per second of a ${WINDOW_MS / 1000} s window; nobody watching costs ${idle.toFixed(2)} ms/s (QueueLens' sampler).\n`,
+      );
       console.log(
         markdownTable(
-          ['page', 'viewers', 'QueueLens Redis ms/s', '÷ 1 viewer', 'QueueLens Redis commands/s (÷ 1 viewer)', 'QueueLens latency median / p95 ms', 'bull-board Redis ms/s', '÷ 1 viewer', 'bull-board latency median / p95 ms', 'QueueLens ÷ bull-board', 'beyond idle'],
+          [
+            'page',
+            'viewers',
+            'QueueLens Redis ms/s',
+            '÷ 1 viewer',
+            'QueueLens Redis commands/s (÷ 1 viewer)',
+            'QueueLens latency median / p95 ms',
+            'bull-board Redis ms/s',
+            '÷ 1 viewer',
+            'bull-board latency median / p95 ms',
+            'QueueLens ÷ bull-board',
+            'beyond idle',
+          ],
           'lrrrrrrrrrr',
           rows,
         ),
@@ -409,13 +462,27 @@ async function main(): Promise<void> {
           describeStatuses(answer.statuses),
           loads(),
         ]);
-        console.log(`  ${path}: ${formatCount(answer.bytes)} bytes; ${CONCURRENT_REQUESTS} at once ×${CONCURRENT_ROUNDS}: ${ms(answer.latency.medianMs)} ms median, ${ms(answer.latency.p95Ms)} ms p95 (${describeStatuses(answer.statuses)}), ${ms(threadMsPerRequest)} ms of the server's main thread a request; its first round (unmeasured) ${ms(cold.latency.p95Ms)} ms p95; load ${loads()}`);
+        console.log(
+          `  ${path}: ${formatCount(answer.bytes)} bytes; ${CONCURRENT_REQUESTS} at once ×${CONCURRENT_ROUNDS}: ${ms(answer.latency.medianMs)} ms median, ${ms(answer.latency.p95Ms)} ms p95 (${describeStatuses(answer.statuses)}), ${ms(threadMsPerRequest)} ms of the server's main thread a request; its first round (unmeasured) ${ms(cold.latency.p95Ms)} ms p95; load ${loads()}`,
+        );
       }
 
-      console.log(`\n/reservations, ${formatCount(pending)} reservations in all (${CONCURRENT_REQUESTS} requests at once, ${CONCURRENT_ROUNDS} rounds after ${WARM_UP_ROUNDS} unmeasured), ${describeMachine()}:\n`);
+      console.log(
+        `\n/reservations, ${formatCount(pending)} reservations in all (${CONCURRENT_REQUESTS} requests at once, ${CONCURRENT_ROUNDS} rounds after ${WARM_UP_ROUNDS} unmeasured), ${describeMachine()}:\n`,
+      );
       console.log(
         markdownTable(
-          ['page', 'HTML bytes', 'median ms', 'p95 ms', "server's main thread ms a request", 'its first round (unmeasured) p95 ms', `Next's floor p95 ms, ${CONCURRENT_REQUESTS} at once (page ÷ floor)`, 'answers', 'load average after'],
+          [
+            'page',
+            'HTML bytes',
+            'median ms',
+            'p95 ms',
+            "server's main thread ms a request",
+            'its first round (unmeasured) p95 ms',
+            `Next's floor p95 ms, ${CONCURRENT_REQUESTS} at once (page ÷ floor)`,
+            'answers',
+            'load average after',
+          ],
           'lrrrrrrll',
           reservationRows,
         ),

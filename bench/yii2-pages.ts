@@ -16,7 +16,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAbsent } from '../lib/layouts/adapter';
-import { isJobIdAcrossQueues, PAGE_ROWS, type DueTimeline, type ExpiringReservationsPage, type JobIdAcrossQueues, type JobLine, type JobSnapshot } from '../lib/layouts/pages';
+import {
+  isJobIdAcrossQueues,
+  PAGE_ROWS,
+  type DueTimeline,
+  type ExpiringReservationsPage,
+  type JobIdAcrossQueues,
+  type JobLine,
+  type JobSnapshot,
+} from '../lib/layouts/pages';
 import { DEFAULT_YII2_NG_SETTINGS } from '../lib/layouts/settings';
 import { startYii2Doctor, yii2DoctorStep } from '../lib/layouts/yii2/doctor';
 import { Yii2Keys } from '../lib/layouts/yii2/keys';
@@ -65,7 +73,12 @@ function planOf(jobs: number) {
 }
 
 /** Runs `write(pipeline, from, to)` over ids 1..jobs in batches, pipelined. */
-async function writeBatches(queue: RedisQueue, from: number, to: number, write: (pipeline: ReturnType<RedisQueue['redis']['pipeline']>, first: number, last: number) => void): Promise<void> {
+async function writeBatches(
+  queue: RedisQueue,
+  from: number,
+  to: number,
+  write: (pipeline: ReturnType<RedisQueue['redis']['pipeline']>, first: number, last: number) => void,
+): Promise<void> {
   const batches = Math.ceil((to - from + 1) / BATCH);
   const pipelines = Math.ceil(batches / COMMANDS_PER_PIPELINE);
   await inParallel(pipelines, PIPELINES_IN_FLIGHT, async (n) => {
@@ -133,7 +146,8 @@ interface Timed {
 async function checkAnswers(reads: readonly Timed[]): Promise<void> {
   for (const read of reads) {
     const answer = (await read.run()) as never;
-    if (read.holds && !read.holds(answer)) throw new Error(`${read.name}: the answer is not what the seed should give: ${JSON.stringify(answer).slice(0, 300)}`);
+    if (read.holds && !read.holds(answer))
+      throw new Error(`${read.name}: the answer is not what the seed should give: ${JSON.stringify(answer).slice(0, 300)}`);
   }
 }
 
@@ -156,7 +170,8 @@ function readsOf(queue: RedisQueue, driver: Yii2Driver, jobs: number): Timed[] {
   const channel = CHANNELS[driver];
   const layout = yii2Layout(queue, yii2Settings(driver, [channel]));
   const { jobLine, expiringReservations, dueTimeline, jobSnapshot, throughput } = layout;
-  if (isAbsent(jobLine) || isAbsent(expiringReservations) || isAbsent(dueTimeline) || isAbsent(jobSnapshot) || isAbsent(throughput)) throw new Error(`the ${driver} layout lacks a page`);
+  if (isAbsent(jobLine) || isAbsent(expiringReservations) || isAbsent(dueTimeline) || isAbsent(jobSnapshot) || isAbsent(throughput))
+    throw new Error(`the ${driver} layout lacks a page`);
   const plan = planOf(jobs);
   const waiting = jobs - plan.reserved - plan.delayed;
   const deepPage = Math.floor(waiting / PAGE_ROWS / 2);
@@ -176,19 +191,38 @@ function readsOf(queue: RedisQueue, driver: Yii2Driver, jobs: number): Timed[] {
     { name: `${label}: delayed timeline`, run: () => dueTimeline.read(channel), holds: (timeline: DueTimeline) => timeline.total === plan.delayed },
     // ng finds any job by ZSCORE; stock's list is searched from its run end for a bounded stretch, so a job deep in it is "unsearched".
     ...(driver === 'yii2-ng'
-      ? [{ name: `${label}: job snapshot (a waiting job in the middle of the line)`, run: () => jobSnapshot.read(String(jobs - Math.floor(waiting / 2)), channel), holds: placed('placed') }]
+      ? [
+          {
+            name: `${label}: job snapshot (a waiting job in the middle of the line)`,
+            run: () => jobSnapshot.read(String(jobs - Math.floor(waiting / 2)), channel),
+            holds: placed('placed'),
+          },
+        ]
       : [
-          { name: `${label}: job snapshot (a waiting job 50,000th in line)`, run: () => jobSnapshot.read(String(plan.reserved + plan.delayed + 50_000), channel), holds: placed('placed') },
+          {
+            name: `${label}: job snapshot (a waiting job 50,000th in line)`,
+            run: () => jobSnapshot.read(String(plan.reserved + plan.delayed + 50_000), channel),
+            holds: placed('placed'),
+          },
           // The newest job, last in line: past the stretch searched once the list is longer.
           ...(waiting > MAX_WAITING_SCAN
-            ? [{ name: `${label}: job snapshot (the last in line, past the ${formatCount(MAX_WAITING_SCAN)} searched: "unsearched")`, run: () => jobSnapshot.read(String(jobs), channel), holds: placed('unsearched') }]
+            ? [
+                {
+                  name: `${label}: job snapshot (the last in line, past the ${formatCount(MAX_WAITING_SCAN)} searched: "unsearched")`,
+                  run: () => jobSnapshot.read(String(jobs), channel),
+                  holds: placed('unsearched'),
+                },
+              ]
             : []),
         ]),
   ];
 }
 
 /** The doctor's steps over one channel, each timed, until it is done or the budget is spent. */
-async function timeDoctorSteps(queue: RedisQueue, driver: Yii2Driver): Promise<{ steps: number; done: boolean; spread: Spread; seconds: number; findings: number }> {
+async function timeDoctorSteps(
+  queue: RedisQueue,
+  driver: Yii2Driver,
+): Promise<{ steps: number; done: boolean; spread: Spread; seconds: number; findings: number }> {
   const channel = { connection: queue, driver, keys: new Yii2Keys(CHANNELS[driver]), ng: DEFAULT_YII2_NG_SETTINGS };
   // No wait before the confirming read: the figures are the steps' cost, not the doctor's patience.
   let state = startYii2Doctor(0);
@@ -221,7 +255,9 @@ async function main(): Promise<void> {
     for (const driver of ['yii2-ng', 'yii2'] as const) await seedChannel(queue, driver, jobs, message!, nowS);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const memory = parseInfo(await queue.redis.info('memory')).get('used_memory_human') ?? '?';
-    console.log(`  seeded ${formatCount(2 * jobs)} jobs (messages of ${message!.length} bytes) in ${seedSeconds.toFixed(1)} s, pipelined; Redis ${redisVersion} holds ${memory}`);
+    console.log(
+      `  seeded ${formatCount(2 * jobs)} jobs (messages of ${message!.length} bytes) in ${seedSeconds.toFixed(1)} s, pipelined; Redis ${redisVersion} holds ${memory}`,
+    );
 
     // "Go to job" with no channel named: one HEXISTS per channel, then the holder's snapshot (or, held by both, the holders).
     const both = yii2Layout(queue, yii2Settings('yii2-ng', [CHANNELS['yii2-ng'], CHANNELS.yii2]));

@@ -75,7 +75,7 @@ describe('queuelens', () => {
     expect(elsewhere.stdout).toMatch(/holds queues elsewhere; read them with:\n  queuelens status --layout /);
   });
 
-    it('pushes the payload byte for byte, and only what a PHP worker can run', async () => {
+  it('pushes the payload byte for byte, and only what a PHP worker can run', async () => {
     const queue = await openQueue();
     const prefix = ['--prefix', queue.keys.prefix];
     const payload = '{"id": 9007199254740993, "price": 1.0, "tags": ["a"] }';
@@ -84,10 +84,17 @@ describe('queuelens', () => {
     expect(await queue.redis.hget(queue.keys.job(1), 'payload')).toBe(payload);
     expect((await queuelens('push', 'mail', 'n', '[1,2]', ...prefix)).code).toBe(0);
 
-    for (const [scalar, got] of [['42', 'a number'], ['"text"', 'a string'], ['null', 'null'], ['true', 'a boolean']]) {
+    for (const [scalar, got] of [
+      ['42', 'a number'],
+      ['"text"', 'a string'],
+      ['null', 'null'],
+      ['true', 'a boolean'],
+    ]) {
       const refused = await queuelens('push', 'mail', 'n', scalar!, ...prefix);
       expect(refused, scalar).toMatchObject({ code: 2, stdout: '' });
-      expect(refused.stderr, scalar).toContain(`PAYLOAD_JSON must be a JSON object or array (a PHP worker decodes it to an array and fails anything else), got ${got}`);
+      expect(refused.stderr, scalar).toContain(
+        `PAYLOAD_JSON must be a JSON object or array (a PHP worker decodes it to an array and fails anything else), got ${got}`,
+      );
     }
     expect(await queue.redis.get(queue.keys.seq)).toBe('2');
   }, 90_000);
@@ -103,7 +110,10 @@ describe('queuelens', () => {
     expect(await queue.redis.xlen(queue.keys.stream('mail', '9007199254740993'))).toBe(1);
     expect(await queue.redis.zrange(queue.keys.levels('mail'), 0, '-1')).toEqual(['-3', '9007199254740993']);
 
-    expect(await queuelens('push', 'mail', 'n', '{}', '--priority', '1.5', ...prefix)).toMatchObject({ code: 2, stderr: expect.stringContaining('--priority takes a whole number') });
+    expect(await queuelens('push', 'mail', 'n', '{}', '--priority', '1.5', ...prefix)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--priority takes a whole number'),
+    });
     const tooBig = await queuelens('push', 'mail', 'n', '{}', '--priority', '9223372036854775808', ...prefix);
     expect(tooBig).toMatchObject({ code: 1, stderr: expect.stringContaining('(a PHP integer)') });
     expect(await queue.redis.get(queue.keys.seq)).toBe('2');
@@ -112,7 +122,11 @@ describe('queuelens', () => {
   it('pushes, lists failed jobs, retries and forgets them', async () => {
     const queue = await openQueue();
     const prefix = ['--prefix', queue.keys.prefix];
-    expect(await queuelens('push', 'mail', 'demo.fail', '{"to":"a@example.com"}', '--priority', '3', '--max-attempts', '1', ...prefix)).toEqual({ code: 0, stdout: '1\n', stderr: '' });
+    expect(await queuelens('push', 'mail', 'demo.fail', '{"to":"a@example.com"}', '--priority', '3', '--max-attempts', '1', ...prefix)).toEqual({
+      code: 0,
+      stdout: '1\n',
+      stderr: '',
+    });
     expect((await queuelens('push', 'mail', 'demo.noop', '{}', '--delay', '600', '--unique', 'u1', ...prefix)).stdout).toBe('2\n');
     expect((await queuelens('push', 'mail', 'demo.noop', '{}', '--unique', 'u1', ...prefix)).stdout).toBe('2\n');
     expect(JSON.parse((await queuelens('status', '--json', ...prefix)).stdout)).toEqual({
@@ -122,7 +136,9 @@ describe('queuelens', () => {
 
     await queue.fail((await queue.reserve(['mail'], 'h:1', 30))!, 'SMTP said no\nstack line');
     const table = await queuelens('failed', ...prefix);
-    expect(table.stdout).toMatch(/^Read StaticPHP QueueRedis, prefix \S+ on redis \S+\.\nid\s+queue\s+name\s+attempts\s+failed_at \(UTC\)\s+error\n1\s+mail\s+demo\.fail\s+1\/1\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+SMTP said no\n$/);
+    expect(table.stdout).toMatch(
+      /^Read StaticPHP QueueRedis, prefix \S+ on redis \S+\.\nid\s+queue\s+name\s+attempts\s+failed_at \(UTC\)\s+error\n1\s+mail\s+demo\.fail\s+1\/1\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+SMTP said no\n$/,
+    );
     const rows = JSON.parse((await queuelens('failed', '--json', '--limit', '5', ...prefix)).stdout);
     expect(rows).toMatchObject([{ id: 1, queue: 'mail', name: 'demo.fail', error: 'SMTP said no\nstack line' }]);
 
@@ -144,11 +160,26 @@ describe('queuelens', () => {
     const zero = await queuelens('failed', '--json', '--limit', '0', '--prefix', queue.keys.prefix);
     expect(zero).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(zero.stdout)).toEqual([expect.objectContaining({ id: 2, name: 'newer' })]);
-    expect(await queuelens('failed', '--limit', '-1', '--prefix', queue.keys.prefix)).toMatchObject({ code: 2, stderr: expect.stringContaining('--limit takes a whole number of at least 0, got "-1"') });
+    expect(await queuelens('failed', '--limit', '-1', '--prefix', queue.keys.prefix)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--limit takes a whole number of at least 0, got "-1"'),
+    });
   });
 
   it('exits 2 with a usage line on bad usage', async () => {
-    for (const args of [[], ['nonsense'], ['push', 'q'], ['push', 'q', 'n', '{bad json'], ['retry'], ['retry', '--id', '1', '--all'], ['forget'], ['forget', '--id', '1', '--all'], ['failed', '--limit', 'ten'], ['status', '--bogus'], ['work']]) {
+    for (const args of [
+      [],
+      ['nonsense'],
+      ['push', 'q'],
+      ['push', 'q', 'n', '{bad json'],
+      ['retry'],
+      ['retry', '--id', '1', '--all'],
+      ['forget'],
+      ['forget', '--id', '1', '--all'],
+      ['failed', '--limit', 'ten'],
+      ['status', '--bogus'],
+      ['work'],
+    ]) {
       const outcome = await queuelens(...args);
       expect(outcome.code, args.join(' ')).toBe(2);
       expect(outcome.stdout + outcome.stderr, args.join(' ')).toMatch(/Usage: queuelens|Run queuelens --help/);

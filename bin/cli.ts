@@ -89,7 +89,7 @@ function parse<const O extends ParseArgsConfig['options']>(args: string[], optio
 function withNegativeValues(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
   const takesValue = (arg: string) => {
     const entry = arg.startsWith('--')
-      ? [arg.slice(2), options[arg.slice(2)]] as const
+      ? ([arg.slice(2), options[arg.slice(2)]] as const)
       : Object.entries(options).find(([, option]) => option.short !== undefined && arg === `-${option.short}`);
     return entry?.[1]?.type === 'string' ? entry[0] : undefined;
   };
@@ -132,7 +132,8 @@ async function connect(values: ConnectionValues): Promise<QueueLayout> {
   if (values['redis-url'] !== undefined) env.REDIS_URL = values['redis-url'];
   if (values.prefix !== undefined) env.QUEUE_PREFIX = values.prefix;
   if (values.layout !== undefined) {
-    if (!(LAYOUT_NAMES as readonly string[]).includes(values.layout)) throw new UsageError(`--layout takes one of ${LAYOUT_NAMES.join(', ')}, not "${values.layout}"`);
+    if (!(LAYOUT_NAMES as readonly string[]).includes(values.layout))
+      throw new UsageError(`--layout takes one of ${LAYOUT_NAMES.join(', ')}, not "${values.layout}"`);
     env.QUEUE_LAYOUT = values.layout;
   }
   if (values.channel !== undefined) env.QUEUE_CHANNELS = values.channel.join(',');
@@ -161,7 +162,11 @@ function withNgOptions(settings: LayoutSettings, values: ConnectionValues): Layo
 
 function printTable(headers: string[], rows: (string | number)[][]): void {
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => String(row[column]).length)));
-  const line = (cells: (string | number)[]) => cells.map((cell, column) => String(cell).padEnd(widths[column]!)).join('  ').trimEnd();
+  const line = (cells: (string | number)[]) =>
+    cells
+      .map((cell, column) => String(cell).padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   console.log([line(headers), ...rows.map(line)].join('\n'));
 }
 
@@ -184,7 +189,11 @@ const commands: Record<string, Command> = {
       if (values.json) return console.log(JSON.stringify(counts));
       console.log(whatWasRead(layout));
       if (queues.length === 0) console.log('No jobs in any queue.');
-      else printTable(['queue', 'pending', 'delayed', 'reserved', 'total'], queues.map((row) => [row.queue, row.pending, row.delayed, row.reserved, row.total]));
+      else
+        printTable(
+          ['queue', 'pending', 'delayed', 'reserved', 'total'],
+          queues.map((row) => [row.queue, row.pending, row.delayed, row.reserved, row.total]),
+        );
       console.log(isAbsent(layout.failedJobs) ? `failed: none kept (${layout.failedJobs.absent})` : `failed: ${failed}`);
       if (queues.length === 0 && !failed) for (const line of await queuesElsewhere(layout)) console.log(line);
     });
@@ -203,7 +212,14 @@ const commands: Record<string, Command> = {
       printTable(
         ['id', 'queue', 'name', 'attempts', 'failed_at (UTC)', 'error'],
         // marko keeps the attempts inside the signed job, unread: the cell stays empty.
-        rows.map((row) => [row.id, row.queue, row.name, row.attempts === '' ? '' : `${row.attempts}/${row.max_attempts}`, row.failed_at ?? '', firstLine(row.error)]),
+        rows.map((row) => [
+          row.id,
+          row.queue,
+          row.name,
+          row.attempts === '' ? '' : `${row.attempts}/${row.max_attempts}`,
+          row.failed_at ?? '',
+          firstLine(row.error),
+        ]),
       );
     });
   },
@@ -216,7 +232,7 @@ const commands: Record<string, Command> = {
     });
     if (positionals.length > 0) throw new UsageError('retry takes no positional arguments');
     const texts = values.id ?? [];
-    if ((texts.length > 0) === Boolean(values.all)) throw new UsageError('retry needs --id N (one or more) or --all');
+    if (texts.length > 0 === Boolean(values.all)) throw new UsageError('retry needs --id N (one or more) or --all');
     const maxAttempts = wholeNumber(values['max-attempts'], '--max-attempts', 1);
     await withCapability(values, 'failedJobs', 'retry', async (queue) => {
       if (!retriesFailedJobs(queue)) {
@@ -344,14 +360,19 @@ const commands: Record<string, Command> = {
   async detect(args) {
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, match: { type: 'string' } });
     if (positionals.length > 0) throw new UsageError('detect takes no arguments');
-    const unused = (['prefix', 'layout', 'channel', 'queue', 'retry-after', 'default-priority', 'aging'] as const).filter((option) => values[option] !== undefined);
+    const unused = (['prefix', 'layout', 'channel', 'queue', 'retry-after', 'default-priority', 'aging'] as const).filter(
+      (option) => values[option] !== undefined,
+    );
     if (unused.length > 0) throw new UsageError(`detect finds the layouts itself: it takes no --${unused[0]}`);
     const match = values.match ?? DETECT_EVERY_KEY;
     if (match === '') throw new UsageError('--match takes a SCAN MATCH pattern, such as myapp:*');
     const env = { ...process.env, ...(values['redis-url'] !== undefined ? { REDIS_URL: values['redis-url'] } : {}) };
     const queue = await RedisConnection.connect(settingsFromEnv(env));
     try {
-      const onStep = !values.json && process.stderr.isTTY ? ({ scanned, found }: { scanned: number; found: number }) => process.stderr.write(`\rscanned ${scanned} keys, found ${found}`) : undefined;
+      const onStep =
+        !values.json && process.stderr.isTTY
+          ? ({ scanned, found }: { scanned: number; found: number }) => process.stderr.write(`\rscanned ${scanned} keys, found ${found}`)
+          : undefined;
       const detection = await detectLayouts(queue.redis, { match, ownPrefix: dashboardPrefixFromEnv() }, onStep);
       if (onStep) process.stderr.write('\n');
       const entries = suggestedEntries(detection.found, redisLocationOf(queue.settings));
@@ -361,7 +382,9 @@ const commands: Record<string, Command> = {
       } else {
         console.log(describeDetection(detection, found.length));
         for (const find of found) {
-          console.log(`\n${find.layout}  ${find.channel !== undefined ? 'channel' : 'prefix'} ${find.channel ?? find.prefix}  (${find.confidence} confidence: ${find.matched})`);
+          console.log(
+            `\n${find.layout}  ${find.channel !== undefined ? 'channel' : 'prefix'} ${find.channel ?? find.prefix}  (${find.confidence} confidence: ${find.matched})`,
+          );
           console.log(`  ${find.keys} keys, ${find.jobs} jobs${find.queues.length > 0 ? `, queues ${find.queues.join(', ')}` : ''}`);
           console.log(`  entry: ${JSON.stringify(find.entry)}`);
           for (const note of find.notes) console.log(`  note: ${note}`);
@@ -399,7 +422,13 @@ const commands: Record<string, Command> = {
 function describeDetection({ scanned, own, strangers, capped }: Detection, found: number): string {
   const keys = (n: number) => `${n} key${n === 1 ? '' : 's'}`;
   const head = found === 0 ? `No queue layout found in ${keys(scanned)}.` : `Found ${found} queue layout${found === 1 ? '' : 's'} in ${keys(scanned)}.`;
-  const others = strangers.count === 0 ? '' : ` ${keys(strangers.count)} fit${strangers.count === 1 ? 's' : ''} no layout, such as ${strangers.sample.slice(0, 3).map((key) => JSON.stringify(key)).join(', ')}.`;
+  const others =
+    strangers.count === 0
+      ? ''
+      : ` ${keys(strangers.count)} fit${strangers.count === 1 ? 's' : ''} no layout, such as ${strangers.sample
+          .slice(0, 3)
+          .map((key) => JSON.stringify(key))
+          .join(', ')}.`;
   const ours = own === 0 ? '' : ` ${keys(own)} ${own === 1 ? 'is' : 'are'} QueueLens's own (QUEUELENS_PREFIX).`;
   return `${head}${others}${ours}${capped ? ' Too many prefixes looked like queues to keep them all: the key counts may be low.' : ''}`;
 }
@@ -452,11 +481,7 @@ function outageLog() {
  * fleet restarted while Redis is down comes back by itself once it is up.
  * Settings that cannot work still fail at once. Null when stopped meanwhile.
  */
-async function connectOnceReachable(
-  values: ConnectionValues,
-  outage: ReturnType<typeof outageLog>,
-  stopping: AbortSignal,
-): Promise<QueueLayout | null> {
+async function connectOnceReachable(values: ConnectionValues, outage: ReturnType<typeof outageLog>, stopping: AbortSignal): Promise<QueueLayout | null> {
   for (let waitMs = UNREACHABLE_FIRST_WAIT_MS; !stopping.aborted; waitMs = Math.min(waitMs * 2, UNREACHABLE_MAX_WAIT_MS)) {
     try {
       const layout = await connect(values);
@@ -507,14 +532,22 @@ const HINT_WALK_KEYS = 20_000;
  * usual reason for an empty report is a prefix that is not the application's.
  */
 async function queuesElsewhere(layout: QueueLayout): Promise<string[]> {
-  const detection = await detectLayouts(layout.connection.redis, { match: DETECT_EVERY_KEY, ownPrefix: dashboardPrefixFromEnv() }, undefined, HINT_WALK_KEYS).catch(() => null);
+  const detection = await detectLayouts(
+    layout.connection.redis,
+    { match: DETECT_EVERY_KEY, ownPrefix: dashboardPrefixFromEnv() },
+    undefined,
+    HINT_WALK_KEYS,
+  ).catch(() => null);
   // What was read holds no job, so a find with jobs is somewhere else.
   const others = (detection?.found ?? []).filter((find) => find.jobs > 0);
   if (detection === null || others.length === 0) return [];
   const scope = detection.whole ? 'This Redis' : `The first ${detection.scanned} keys of this Redis`;
   return [
     `${scope} holds queues elsewhere; read them with:`,
-    ...others.map((find) => `  queuelens status --layout ${find.layout} ${find.channel !== undefined ? `--channel ${find.channel}` : `--prefix ${find.prefix}`}   (${find.jobs} job${find.jobs === 1 ? '' : 's'})`),
+    ...others.map(
+      (find) =>
+        `  queuelens status --layout ${find.layout} ${find.channel !== undefined ? `--channel ${find.channel}` : `--prefix ${find.prefix}`}   (${find.jobs} job${find.jobs === 1 ? '' : 's'})`,
+    ),
   ];
 }
 

@@ -64,7 +64,9 @@ async function connect(): Promise<RedisQueue> {
  */
 async function leaveAStuckReservation(queue: RedisQueue): Promise<void> {
   const id = await queue.push(UNWATCHED.held, 'demo.sleep', { ms: 3_600_000, note: 'held by a worker that was killed' });
-  const worker = spawn(process.execPath, ['bin/queuelens.js', 'work', UNWATCHED.held, '--timeout', String(HELD_CLAIM_SECONDS), '--prefix', prefix], { stdio: 'ignore' });
+  const worker = spawn(process.execPath, ['bin/queuelens.js', 'work', UNWATCHED.held, '--timeout', String(HELD_CLAIM_SECONDS), '--prefix', prefix], {
+    stdio: 'ignore',
+  });
   for (let waited = 0; waited < 15_000 && !(await queue.redis.hget(queue.keys.job(id), 'reserved_by')); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -27,11 +27,20 @@ describe('queuelens doctor', () => {
     expect(report.stdout).toContain(`info      dangling-failed job 99 ${queue.keys.failed}`);
 
     const json = JSON.parse((await queuelens('doctor', '--json', ...prefix)).stdout) as { findings: { kind: string; jobId: number }[] };
-    expect(json.findings.map(({ kind, jobId }) => [kind, jobId]).sort()).toEqual([['dangling-failed', 99], ['invalid-payload', id]]);
+    expect(json.findings.map(({ kind, jobId }) => [kind, jobId]).sort()).toEqual([
+      ['dangling-failed', 99],
+      ['invalid-payload', id],
+    ]);
 
     const repaired = await queuelens('doctor', '--repair', ...prefix);
     expect(repaired.code).toBe(0);
-    expect(repaired.stdout.split('\n').filter(Boolean).map((line) => line.split('  ')[0]).sort()).toEqual(['repaired', 'repaired']);
+    expect(
+      repaired.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('  ')[0])
+        .sort(),
+    ).toEqual(['repaired', 'repaired']);
     expect(await queuelens('doctor', ...prefix)).toMatchObject({ code: 0, stdout: 'No problems found.\n' });
   });
 
@@ -49,14 +58,21 @@ describe('queuelens doctor', () => {
     for (let n = 0; n < 3; n++) bare.push(await queue.redis.xadd(queue.keys.stream('mail', 0), '*', 'other', String(n)));
     await queue.redis.zadd(queue.keys.failed, 1, '97', 2, '98', 3, '99');
     const report = JSON.parse((await queuelens('doctor', '--json', ...prefix)).stdout) as { findings: { kind: string; subject: string }[] };
-    expect(report.findings.map(({ kind, subject }) => `${kind} ${subject}`).sort()).toEqual([
-      ...['97', '98', '99'].map((id) => `dangling-failed ${queue.keys.failed} ${id}`),
-      ...bare.map((entry) => `tombstone-entry ${queue.keys.stream('mail', 0)} ${entry}`),
-    ].sort());
+    expect(report.findings.map(({ kind, subject }) => `${kind} ${subject}`).sort()).toEqual(
+      [
+        ...['97', '98', '99'].map((id) => `dangling-failed ${queue.keys.failed} ${id}`),
+        ...bare.map((entry) => `tombstone-entry ${queue.keys.stream('mail', 0)} ${entry}`),
+      ].sort(),
+    );
 
     const repaired = await queuelens('doctor', '--repair', ...prefix);
     expect(repaired.code).toBe(0);
-    expect(repaired.stdout.split('\n').filter(Boolean).map((line) => line.split('  ')[0])).toEqual(Array(6).fill('repaired'));
+    expect(
+      repaired.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('  ')[0]),
+    ).toEqual(Array(6).fill('repaired'));
     expect(await queuelens('doctor', ...prefix)).toMatchObject({ code: 0, stdout: 'No problems found.\n' });
     expect(await queue.redis.scard(queue.keys.queues)).toBe(4);
   });

@@ -3,7 +3,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
 const README_MAX_LINES = 250;
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
@@ -23,7 +28,9 @@ function anchorsOf(page: string): Set<string> {
 
 /** Every link and image of a page that points inside the repository: `[text](target)`, `![alt](target)` and `<img src="target">`, code blocks left out. */
 function localTargetsOf(page: string): string[] {
-  const text = readFileSync(join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  const text = readFileSync(join(ROOT, page), 'utf8')
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/`[^`\n]*`/g, '');
   const targets = [...text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g), ...text.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map(([, target]) => target!);
   return targets.filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
 }

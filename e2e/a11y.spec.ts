@@ -18,7 +18,10 @@ async function axeViolations(page: Page, include?: string): Promise<string[]> {
   const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
   if (include) builder.include(include);
   const { violations } = await builder.analyze();
-  return violations.map((violation) => `${violation.id} (${violation.nodes.length}): ${violation.nodes[0]?.target.join(' ')} — ${violation.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? ''}`);
+  return violations.map(
+    (violation) =>
+      `${violation.id} (${violation.nodes.length}): ${violation.nodes[0]?.target.join(' ')} — ${violation.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? ''}`,
+  );
 }
 
 /** How far the page runs wider than the window, in CSS pixels: 0 when nothing needs a sideways scroll. */
@@ -48,10 +51,15 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
 
   test.beforeAll(async () => {
     const name = keys.queueName('a11y-mail');
-    await queue.pushMany([0, 0, 5].map((priority, index) => ({ queue: name, name: 'mail.send', payload: { to: `user${index}@example.com` }, options: { priority } })));
+    await queue.pushMany(
+      [0, 0, 5].map((priority, index) => ({ queue: name, name: 'mail.send', payload: { to: `user${index}@example.com` }, options: { priority } })),
+    );
     await queue.push(name, 'mail.bounce', { to: 'gone@example.com' });
     const failing = (await queue.reserve([name], 'e2e-host:1', 60))!;
-    await queue.fail(failing, `SmtpException: 550 mailbox unavailable for ${'a-very-long-recipient-address@example.com '.repeat(3)}\n#0 /app/src/Mailer.php(88): send()`);
+    await queue.fail(
+      failing,
+      `SmtpException: 550 mailbox unavailable for ${'a-very-long-recipient-address@example.com '.repeat(3)}\n#0 /app/src/Mailer.php(88): send()`,
+    );
     const delayedId = await queue.push(name, 'mail.digest', { daily: true }, { delaySeconds: 3600 });
     const holder = 'worker-host-with-a-long-name.example.internal:4242';
     await queue.push(name, 'mail.held', {});
@@ -69,7 +77,11 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
     { name: 'reservations', path: reservationsHref, ready: (page) => page.locator(`a[href="${jobHref(seeded.heldId)}"]`).first() },
     { name: 'doctor', path: doctorHref, ready: (page) => page.getByRole('button', { name: 'Run check' }) },
     { name: 'keys', path: layoutHref, ready: (page) => page.getByRole('table', { name: 'Queue keys', exact: true }) },
-    { name: 'key contents', path: layoutKeyHref(queue.keys.stream(seeded.queue, 0)), ready: (page) => page.getByRole('table', { name: 'Contents', exact: true }) },
+    {
+      name: 'key contents',
+      path: layoutKeyHref(queue.keys.stream(seeded.queue, 0)),
+      ready: (page) => page.getByRole('table', { name: 'Contents', exact: true }),
+    },
     { name: 'audit', path: '/audit', ready: (page) => page.getByRole('heading', { level: 1 }) },
     { name: 'glossary', path: glossaryHref, ready: (page) => page.getByRole('heading', { level: 1 }) },
   ];
@@ -166,10 +178,19 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
       await page.goto(path);
       await expect(ready(page)).toBeVisible();
       const { duplicates, misnamed } = await page.evaluate(() => {
-        const landmarks = [...document.querySelectorAll('header, nav, main, aside, footer, form[aria-label], form[aria-labelledby], section[aria-label], section[aria-labelledby], [role=region], [role=search], [role=navigation]')];
+        const landmarks = [
+          ...document.querySelectorAll(
+            'header, nav, main, aside, footer, form[aria-label], form[aria-labelledby], section[aria-label], section[aria-labelledby], [role=region], [role=search], [role=navigation]',
+          ),
+        ];
         const nameOf = (element: Element) => {
           const labelledBy = element.getAttribute('aria-labelledby');
-          if (labelledBy) return labelledBy.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim();
+          if (labelledBy)
+            return labelledBy
+              .split(' ')
+              .map((id) => document.getElementById(id)?.textContent ?? '')
+              .join(' ')
+              .trim();
           return element.getAttribute('aria-label') ?? '';
         };
         const seen = new Map<string, number>();
@@ -177,7 +198,9 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
           const key = `${element.getAttribute('role') ?? element.tagName.toLowerCase()}: ${nameOf(element)}`;
           seen.set(key, (seen.get(key) ?? 0) + 1);
         }
-        const buttons = [...document.querySelectorAll('button[aria-label]')].filter((button) => (button.textContent ?? '').trim() !== '' && !button.querySelector('[aria-hidden=true]'));
+        const buttons = [...document.querySelectorAll('button[aria-label]')].filter(
+          (button) => (button.textContent ?? '').trim() !== '' && !button.querySelector('[aria-hidden=true]'),
+        );
         return {
           duplicates: [...seen].filter(([, count]) => count > 1).map(([key]) => key),
           misnamed: buttons

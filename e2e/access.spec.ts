@@ -57,7 +57,8 @@ const NOT_MUTATIONS = new Set(['runLayoutCheckStep', 'previewForget', 'signIn', 
 async function snapshot(queue: RedisQueue): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   for await (const batch of scanKeysUnder(queue.redis, queue.keys.prefix)) {
-    for (const key of batch.filter((name) => !name.startsWith(e2eDashboardPrefix()))) values.set(key, (await queue.redis.dumpBuffer(key))?.toString('hex') ?? 'gone');
+    for (const key of batch.filter((name) => !name.startsWith(e2eDashboardPrefix())))
+      values.set(key, (await queue.redis.dumpBuffer(key))?.toString('hex') ?? 'gone');
   }
   return values;
 }
@@ -127,7 +128,15 @@ test.describe('access', () => {
       queue: name,
       failedId: failing.id,
       delayedId,
-      held: { queue: name, level: '0', entry: held.entry, jobId: held.id, reservedBy: fields.reserved_by!, reservedUntil: fields.reserved_until!, attempts: fields.attempts! },
+      held: {
+        queue: name,
+        level: '0',
+        entry: held.entry,
+        jobId: held.id,
+        reservedBy: fields.reserved_by!,
+        reservedUntil: fields.reserved_until!,
+        attempts: fields.attempts!,
+      },
     };
   });
 
@@ -143,12 +152,31 @@ test.describe('access', () => {
     // Each page, what shows it has read the seeded job, and a control on it that changes queues.
     const jobLink = (page: Page, id: number) => page.locator(`a[href="${jobHref(id)}"]`);
     const pages = [
-      { path: '/failed', loaded: (page: Page) => jobLink(page, seeded.failedId), control: { role: 'checkbox' as const, name: `Select job ${seeded.failedId}` } },
-      { path: jobHref(seeded.failedId), loaded: (page: Page) => page.getByRole('region', { name: 'Where it is now' }).getByText('Failed'), control: { role: 'button' as const, name: 'Forget…' } },
-      { path: '/reservations', loaded: (page: Page) => jobLink(page, seeded.held.jobId), control: { role: 'button' as const, name: `Release now job ${seeded.held.jobId}` } },
-      { path: delayedOfQueueHref(seeded.queue), loaded: (page: Page) => jobLink(page, seeded.delayedId), control: { role: 'button' as const, name: `Run now job ${seeded.delayedId}` } },
+      {
+        path: '/failed',
+        loaded: (page: Page) => jobLink(page, seeded.failedId),
+        control: { role: 'checkbox' as const, name: `Select job ${seeded.failedId}` },
+      },
+      {
+        path: jobHref(seeded.failedId),
+        loaded: (page: Page) => page.getByRole('region', { name: 'Where it is now' }).getByText('Failed'),
+        control: { role: 'button' as const, name: 'Forget…' },
+      },
+      {
+        path: '/reservations',
+        loaded: (page: Page) => jobLink(page, seeded.held.jobId),
+        control: { role: 'button' as const, name: `Release now job ${seeded.held.jobId}` },
+      },
+      {
+        path: delayedOfQueueHref(seeded.queue),
+        loaded: (page: Page) => jobLink(page, seeded.delayedId),
+        control: { role: 'button' as const, name: `Run now job ${seeded.delayedId}` },
+      },
     ];
-    for (const [secret, allowed] of [[e2eSecrets().operator, true], [e2eSecrets().viewer, false]] as const) {
+    for (const [secret, allowed] of [
+      [e2eSecrets().operator, true],
+      [e2eSecrets().viewer, false],
+    ] as const) {
       const cookie = await signedInCookie(browser, secret);
       const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
       await context.addCookies([{ name: SESSION_COOKIE, value: cookie.split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
@@ -193,7 +221,23 @@ test.describe('access', () => {
 
   test('every API route wants credentials; bearer secrets of either role read', async ({ request }) => {
     const { operator, viewer } = e2eSecrets();
-    const routes = ['/api/overview', '/api/failed', '/api/failed/search', `/api/queues/${seeded.queue}`, `/api/queues/${seeded.queue}/delayed`, `/api/queues/${seeded.queue}/history?range=1h`, '/api/reservations', '/api/layout', `/api/layout/key?name=${encodeURIComponent(queue.keys.failed)}`, '/api/layout/census', `/api/jobs/${seeded.failedId}`, `/api/jobs/${seeded.failedId}/fields/payload`, '/api/health', '/api/metrics', '/api/stats'];
+    const routes = [
+      '/api/overview',
+      '/api/failed',
+      '/api/failed/search',
+      `/api/queues/${seeded.queue}`,
+      `/api/queues/${seeded.queue}/delayed`,
+      `/api/queues/${seeded.queue}/history?range=1h`,
+      '/api/reservations',
+      '/api/layout',
+      `/api/layout/key?name=${encodeURIComponent(queue.keys.failed)}`,
+      '/api/layout/census',
+      `/api/jobs/${seeded.failedId}`,
+      `/api/jobs/${seeded.failedId}/fields/payload`,
+      '/api/health',
+      '/api/metrics',
+      '/api/stats',
+    ];
     for (const route of routes) {
       const anonymous = await request.get(`${ORIGIN}${route}`);
       expect(anonymous.status(), route).toBe(401);
@@ -206,7 +250,9 @@ test.describe('access', () => {
   });
 
   test('a Host name that is not the dashboard’s is refused (DNS rebinding)', async ({ request }) => {
-    const response = await request.get(`${ORIGIN}/api/overview`, { headers: { host: `rebound.example:${APP_PORT}`, authorization: `Bearer ${e2eSecrets().operator}` } });
+    const response = await request.get(`${ORIGIN}/api/overview`, {
+      headers: { host: `rebound.example:${APP_PORT}`, authorization: `Bearer ${e2eSecrets().operator}` },
+    });
     expect(response.status()).toBe(421);
   });
 
@@ -234,7 +280,15 @@ test.describe('access', () => {
     expect(done.status()).toBe(200);
     expect(await queue.redis.zscore(queue.keys.failed, String(seeded.failedId))).toBeNull();
     const [recorded] = await auditEntries(queue, 1);
-    expect(recorded).toMatchObject({ who: 'operator', role: 'operator', connection: 'default', action: 'retry failed jobs', target: `job ${seeded.failedId}`, result: 'ok', detail: 'requeued 1, 0 no longer failed, 0 gone' });
+    expect(recorded).toMatchObject({
+      who: 'operator',
+      role: 'operator',
+      connection: 'default',
+      action: 'retry failed jobs',
+      target: `job ${seeded.failedId}`,
+      result: 'ok',
+      detail: 'requeued 1, 0 no longer failed, 0 gone',
+    });
   });
 
   test('an operator’s reads refuse the signed-out and viewers, and run for an operator', async ({ request, browser }) => {
@@ -258,7 +312,16 @@ test.describe('access', () => {
     const args = [MUTATIONS.forgetOldestStep!(seeded)];
     const before = await snapshot(queue);
     const host = `127.0.0.1:${APP_PORT}`;
-    for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${APP_PORT + 50}`, `https://${host}`, `ws://${host}`, `ftp://${host}`, `javascript://${host}`, `http://user@${host}`]) {
+    for (const origin of [
+      'http://evil.example',
+      'null',
+      `http://127.0.0.1:${APP_PORT + 50}`,
+      `https://${host}`,
+      `ws://${host}`,
+      `ftp://${host}`,
+      `javascript://${host}`,
+      `http://user@${host}`,
+    ]) {
       expect((await postAction(request, forget, args, { origin, cookie: operatorCookie })).status(), origin).toBe(403);
     }
     expect((await postAction(request, forget, args, { cookie: operatorCookie })).status(), 'no Origin').toBe(403);
@@ -268,11 +331,20 @@ test.describe('access', () => {
     });
     expect(huge.status()).toBe(413);
     // The same body chunked, without a Content-Length: refused alike, not left to fail inside Next.
-    expect(await postChunked(forget.page, { 'next-action': forget.id, 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, cookie: operatorCookie }, JSON.stringify([{ before: 'x'.repeat(2 * 1024 * 1024) }]))).toBe(413);
+    expect(
+      await postChunked(
+        forget.page,
+        { 'next-action': forget.id, 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, cookie: operatorCookie },
+        JSON.stringify([{ before: 'x'.repeat(2 * 1024 * 1024) }]),
+      ),
+    ).toBe(413);
     expect(await snapshot(queue)).toEqual(before);
   });
 
-  test('a signed-out session’s cookie, replayed, is refused on pages, API routes and server actions; an operator can end another session', async ({ browser, request }) => {
+  test('a signed-out session’s cookie, replayed, is refused on pages, API routes and server actions; an operator can end another session', async ({
+    browser,
+    request,
+  }) => {
     // Signed in and out through the header's button, as a person does it; the cookie is copied before.
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
@@ -358,7 +430,9 @@ test.describe('access', () => {
     const switchConnection = serverActions().find((action) => action.name === 'switchConnection')!;
     const switched = await postAction(request, switchConnection, ['default'], { origin: ORIGIN, cookie, 'x-forwarded-proto': 'https' });
     expect(switched.status()).toBe(200);
-    const setCookie = switched.headersArray().find(({ name, value }) => name.toLowerCase() === 'set-cookie' && value.startsWith('queuelens-connection='))?.value;
+    const setCookie = switched
+      .headersArray()
+      .find(({ name, value }) => name.toLowerCase() === 'set-cookie' && value.startsWith('queuelens-connection='))?.value;
     expect(setCookie).toMatch(/;\s*Secure/i);
   });
 
@@ -405,7 +479,9 @@ test.describe('access', () => {
   test('a page with a trailing slash is sent once to the path without it', async ({ browser }) => {
     // The session in a cookie jar: a redirect Playwright follows takes its cookies from the jar, not from the first request's Cookie header.
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: (await signedInCookie(browser, e2eSecrets().viewer)).split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
+    await context.addCookies([
+      { name: SESSION_COOKIE, value: (await signedInCookie(browser, e2eSecrets().viewer)).split('=')[1]!, domain: '127.0.0.1', path: '/' },
+    ]);
     const { request } = context;
     for (const [path, canonical] of [
       ['/failed/', '/failed'],
@@ -435,7 +511,10 @@ test.describe('access', () => {
     }
   });
 
-  test('a malformed percent-escape in a path, a body an action cannot decode and a mixed-case Host on an action answer 400, not 500', async ({ request, browser }) => {
+  test('a malformed percent-escape in a path, a body an action cannot decode and a mixed-case Host on an action answer 400, not 500', async ({
+    request,
+    browser,
+  }) => {
     const headers = { authorization: `Bearer ${e2eSecrets().viewer}` };
     for (const path of ['/jobs/%ZZ', '/api/queues/%E0%A4%A', '/queues/%FF']) {
       const response = await request.get(`${ORIGIN}${path}`, { headers });
@@ -458,7 +537,11 @@ test.describe('access', () => {
     const numbers = await postAction(request, { ...signIn, page: '/login' }, [1, 2], { origin: ORIGIN });
     expect(numbers.status()).toBe(200);
     expect(await numbers.text()).toContain('The form was not understood.');
-    const mixedCase = await postAction(request, retry, [MUTATIONS.retryJobs!(seeded)], { origin: `http://localhost:${APP_PORT}`, host: `LocalHost:${APP_PORT}`, cookie: operatorCookie });
+    const mixedCase = await postAction(request, retry, [MUTATIONS.retryJobs!(seeded)], {
+      origin: `http://localhost:${APP_PORT}`,
+      host: `LocalHost:${APP_PORT}`,
+      cookie: operatorCookie,
+    });
     expect(mixedCase.status()).toBe(400);
     expect(((await mixedCase.json()) as { error: string }).error).toMatch(/Host header/);
   });
@@ -478,7 +561,13 @@ test.describe('access', () => {
         expect(((await foreign.json()) as { error: string }).error, path).toContain('not one of this page');
       }
       const forwarded = await request.post(`${origin}/failed`, {
-        headers: { 'next-action': retry.id, 'x-action-forwarded': '1', 'content-type': 'text/plain;charset=UTF-8', origin, authorization: 'Bearer wrong secret' },
+        headers: {
+          'next-action': retry.id,
+          'x-action-forwarded': '1',
+          'content-type': 'text/plain;charset=UTF-8',
+          origin,
+          authorization: 'Bearer wrong secret',
+        },
         data: JSON.stringify([MUTATIONS.retryJobs!(seeded)]),
         maxRedirects: 0,
       });

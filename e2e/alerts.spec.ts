@@ -37,7 +37,9 @@ test.describe('alert thresholds', () => {
     await queue.push(keys.fixedQueueName(ALERT_QUEUES.calm), 'e2e.calm', {});
   });
 
-  test('marks each queue over a threshold with which one and by how much, counts them at the top, and leaves a queue under its thresholds alone', async ({ page }) => {
+  test('marks each queue over a threshold with which one and by how much, counts them at the top, and leaves a queue under its thresholds alone', async ({
+    page,
+  }) => {
     await page.goto('/');
 
     // The wait comes from the sampler's latest point, so it shows once a sample has seen the entry.
@@ -63,9 +65,14 @@ test.describe('alert thresholds', () => {
       await page.emulateMedia({ colorScheme });
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 844 });
-        await testInfo.attach(`overview with alerts, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+        await testInfo.attach(`overview with alerts, ${colorScheme}, ${width} px`, {
+          body: await page.screenshot({ fullPage: true }),
+          contentType: 'image/png',
+        });
         // The warning is in the queue's own cell, so a phone shows it without scrolling the table sideways.
-        const warning = await rowOf(page, ALERT_QUEUES.late).getByText(/^wait 10 min/).boundingBox();
+        const warning = await rowOf(page, ALERT_QUEUES.late)
+          .getByText(/^wait 10 min/)
+          .boundingBox();
         expect(warning!.x + warning!.width).toBeLessThanOrEqual(width);
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       }

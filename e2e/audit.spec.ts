@@ -21,7 +21,9 @@ function auditTable(page: Page) {
 
 /** The log's rows (not its header), in order. */
 function rows(page: Page) {
-  return auditTable(page).getByRole('row').filter({ has: page.getByRole('cell') });
+  return auditTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
 }
 
 /** The Target column, in order. */
@@ -58,14 +60,36 @@ test.describe('audit log', () => {
 
   test('lists entries newest first with every field, and shows new ones as they are recorded', async ({ page }, testInfo) => {
     await appendAudit(queue.redis, keys, entry('jobs 12, 13, 14 (+97 more)', { detail: 'retried 97, 3 no longer failed' }));
-    await appendAudit(queue.redis, keys, entry('all failed before 2026-11-01', { who: 'grace', role: 'viewer', action: 'forgetOldestStep', result: 'refused', detail: 'viewers cannot forget jobs' }));
-    await appendAudit(queue.redis, keys, entry('reservation 1-0 of emails', { who: 'linus', action: 'releaseNow', result: 'failed', detail: 'Redis refused a queue command: OOM' }));
+    await appendAudit(
+      queue.redis,
+      keys,
+      entry('all failed before 2026-11-01', {
+        who: 'grace',
+        role: 'viewer',
+        action: 'forgetOldestStep',
+        result: 'refused',
+        detail: 'viewers cannot forget jobs',
+      }),
+    );
+    await appendAudit(
+      queue.redis,
+      keys,
+      entry('reservation 1-0 of emails', { who: 'linus', action: 'releaseNow', result: 'failed', detail: 'Redis refused a queue command: OOM' }),
+    );
 
     await page.goto(auditHref);
     await expect(auditTable(page).getByRole('columnheader')).toHaveText(['Time (UTC)', 'Who', 'Role', 'Action', 'Target', 'Result', 'Detail']);
     await expect(targets(page)).toHaveText(['reservation 1-0 of emails', 'all failed before 2026-11-01', 'jobs 12, 13, 14 (+97 more)']);
     const refused = rows(page).nth(1);
-    await expect(refused.getByRole('cell')).toHaveText([/UTC \((now|\d+ s ago)\)$/, 'grace', 'viewer', 'forgetOldestStep on default', 'all failed before 2026-11-01', 'Refused', 'viewers cannot forget jobs']);
+    await expect(refused.getByRole('cell')).toHaveText([
+      /UTC \((now|\d+ s ago)\)$/,
+      'grace',
+      'viewer',
+      'forgetOldestStep on default',
+      'all failed before 2026-11-01',
+      'Refused',
+      'viewers cannot forget jobs',
+    ]);
     await expect(page.getByText('All 3 entries, newest first')).toBeVisible();
     await testInfo.attach('audit log, light, 1280 px', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -22,8 +22,19 @@ async function writeAsPhp(queue: RedisQueue, name: string, id: string, place: 'f
   const now = Number((await redis.time())[0]);
   const entry = place === 'ready' ? await redis.xadd(keys.stream(name, 0), '*', 'job', id) : '';
   await redis.hset(keys.job(id), {
-    queue: name, name: `App\\Jobs\\Big${place}`, payload: '{}', attempts: place === 'failed' ? '3' : '0', max_attempts: '3', priority: '0',
-    unique_key: '', available_at: String(now), reserved_until: '0', reserved_by: '', last_error: '', created_at: '2026-12-01 00:00:00', entry: entry ?? '',
+    queue: name,
+    name: `App\\Jobs\\Big${place}`,
+    payload: '{}',
+    attempts: place === 'failed' ? '3' : '0',
+    max_attempts: '3',
+    priority: '0',
+    unique_key: '',
+    available_at: String(now),
+    reserved_until: '0',
+    reserved_by: '',
+    last_error: '',
+    created_at: '2026-12-01 00:00:00',
+    entry: entry ?? '',
     ...(place === 'failed' ? { error: 'boom', failed_at: '2026-12-01 00:00:00' } : {}),
   });
   await redis.sadd(keys.queues, name);

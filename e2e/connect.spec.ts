@@ -54,7 +54,11 @@ test.describe('the Connect page', () => {
     await expect(status).toContainText('Scan complete:', { timeout: 90_000 });
     await expect(status).toContainText('3 queue layouts found.');
     const found = page.getByRole('region', { name: 'Found' });
-    for (const name of [`StaticPHP QueueRedis, prefix ${place.staticphp}`, `yii2-queue-redis-ng, channel ${place.channel}`, `marko/queue-redis, prefix ${place.marko}`]) {
+    for (const name of [
+      `StaticPHP QueueRedis, prefix ${place.staticphp}`,
+      `yii2-queue-redis-ng, channel ${place.channel}`,
+      `marko/queue-redis, prefix ${place.marko}`,
+    ]) {
       await expect(found.getByRole('listitem', { name, exact: true })).toBeVisible();
     }
     await expect(found).toContainText(`${STRANGERS} keys fit no layout`);
@@ -68,7 +72,9 @@ test.describe('the Connect page', () => {
     const [connection] = parseConnections(JSON.stringify({ connections: [JSON.parse(copied)] }), 'the copied entry');
     expect(connection!.layout).toEqual({ layout: 'marko', prefix: place.marko, retryAfter: null, queues: null });
 
-    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze();
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'])
+      .analyze();
     expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`)).toEqual([]);
     await screenshots(page, testInfo, 'Connect page with three finds');
   });
@@ -81,7 +87,9 @@ test.describe('the Connect page', () => {
     await page.getByLabel('Secret').fill(e2eSecrets().viewer);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/connect$/);
-    await expect(page.getByRole('note', { name: 'Scanning is for operators' })).toContainText('Only an operator can change queues, and you are signed in as a viewer.');
+    await expect(page.getByRole('note', { name: 'Scanning is for operators' })).toContainText(
+      'Only an operator can change queues, and you are signed in as a viewer.',
+    );
     await expect(page.getByRole('button', { name: /^Scan/ })).toHaveCount(0);
     await context.close();
   });

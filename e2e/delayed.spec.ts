@@ -36,7 +36,16 @@ test.describe('delayed timeline', () => {
     const name = keys.queueName('timeline');
     const now = await serverNow(queue);
     // Each due time sits well inside its bucket, so the seconds the page takes to load change nothing.
-    const [oldest, recent, soon] = await delayedAt(queue, name, [now - 3600, now - 120, now + 150, now + 160, now + 1000, now + 5400, now + 2 * DAY + 100, now + 8 * DAY]);
+    const [oldest, recent, soon] = await delayedAt(queue, name, [
+      now - 3600,
+      now - 120,
+      now + 150,
+      now + 160,
+      now + 1000,
+      now + 5400,
+      now + 2 * DAY + 100,
+      now + 8 * DAY,
+    ]);
 
     await page.goto(delayedOfQueueHref(name));
 
@@ -92,7 +101,11 @@ test.describe('delayed timeline', () => {
   test('promotes every due job in steps of 50, and leaves the future ones', async ({ page }) => {
     const name = keys.queueName('promote');
     const now = await serverNow(queue);
-    const due = await delayedAt(queue, name, Array.from({ length: 60 }, (_, index) => now - 600 + index));
+    const due = await delayedAt(
+      queue,
+      name,
+      Array.from({ length: 60 }, (_, index) => now - 600 + index),
+    );
     await delayedAt(queue, name, [now + 3 * 3600], 'future');
     await page.goto(delayedOfQueueHref(name));
     await expect(stat(page, 'Due, not moved')).toContainText('60');
@@ -134,7 +147,10 @@ test.describe('delayed timeline', () => {
     await page.getByRole('button', { name: `Run now job ${raced}` }).click();
     await queue.redis.zadd(queue.keys.delayed(name), 1, String(raced));
     expect((await queue.reserve([name], 'e2e:worker', 300))?.id).toBe(weekly);
-    await page.getByRole('dialog').getByRole('button', { name: `Run job ${raced} now` }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: `Run job ${raced} now` })
+      .click();
 
     await expect(page.getByRole('alert').filter({ hasText: `Job ${raced} was no longer delayed` })).toBeVisible();
     expect(await queue.redis.xlen(queue.keys.stream(name, 0))).toBe(1);
@@ -147,7 +163,9 @@ test.describe('delayed timeline', () => {
     const [parked, later] = await delayedAt(queue, name, [now + 240, now + 3000]);
     // As a reclaim arriving before the holder's deadline leaves a job.
     const park = (id: number, until: number) =>
-      queue.redis.hset(queue.keys.job(id), 'attempts', '1', 'reserved_by', 'slowhost:1', 'reserved_until', String(until)).then(() => queue.redis.zadd(queue.keys.delayed(name), until, String(id)));
+      queue.redis
+        .hset(queue.keys.job(id), 'attempts', '1', 'reserved_by', 'slowhost:1', 'reserved_until', String(until))
+        .then(() => queue.redis.zadd(queue.keys.delayed(name), until, String(id)));
     await park(parked!, now + 240);
     await page.goto(delayedOfQueueHref(name));
 
@@ -159,7 +177,10 @@ test.describe('delayed timeline', () => {
 
     await page.getByRole('button', { name: `Run now job ${later}` }).click();
     await park(later!, now + 3000);
-    await page.getByRole('dialog').getByRole('button', { name: `Run job ${later} now` }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: `Run job ${later} now` })
+      .click();
 
     await expect(page.getByRole('alert').filter({ hasText: `Job ${later} stays parked: slowhost:1 holds its claim until` })).toBeVisible();
     expect(await queue.redis.zscore(queue.keys.delayed(name), String(later))).toBe(String(now + 3000));

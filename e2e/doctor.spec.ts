@@ -23,7 +23,7 @@ test.describe('doctor page', () => {
     const group = page.getByRole('region', { name: /Payloads that are not JSON \(1\)/ });
     await expect(group).toBeVisible();
     await expect(group.getByRole('link', { name: `#${id}` })).toBeVisible();
-    await expect(group).toContainText("payload is not JSON");
+    await expect(group).toContainText('payload is not JSON');
     await expect(page.getByRole('status').filter({ hasText: /^Checked \d+ keys and entries\.$/ })).toBeVisible();
     await testInfo.attach('findings', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
 
@@ -88,8 +88,26 @@ test.describe('doctor page', () => {
 
   test('a made-up state posted with a step is not checked: the step starts a check of the real layout', async ({ page, request }) => {
     // Issue 15 item 11: a 0.9 MB invented state once made a step check and report on the queues it named (a 5.2 MB answer).
-    const invented = Array.from({ length: 1500 }, (_, n) => ({ name: `invented-queue-${n}`, levels: Array.from({ length: 60 }, (_, level) => String(level)), delayed: 0, delayedReadable: true }));
-    const state = { phase: 'streams', cursor: '0', index: 0, subIndex: 0, queues: invented, highestId: 0, seq: null, seqReadable: true, queuesReadable: true, failedReadable: true, examined: 0, steps: 0 };
+    const invented = Array.from({ length: 1500 }, (_, n) => ({
+      name: `invented-queue-${n}`,
+      levels: Array.from({ length: 60 }, (_, level) => String(level)),
+      delayed: 0,
+      delayedReadable: true,
+    }));
+    const state = {
+      phase: 'streams',
+      cursor: '0',
+      index: 0,
+      subIndex: 0,
+      queues: invented,
+      highestId: 0,
+      seq: null,
+      seqReadable: true,
+      queuesReadable: true,
+      failedReadable: true,
+      examined: 0,
+      steps: 0,
+    };
     await page.goto(doctorHref);
     const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     const step = serverActions().find((action) => action.name === 'runLayoutCheckStep')!;

@@ -23,7 +23,10 @@ function field(page: Page, name: string): Locator {
 }
 
 function toast(page: Page, text: string): Locator {
-  return page.getByRole('status').filter({ hasText: text }).or(page.getByRole('alert').filter({ hasText: text }));
+  return page
+    .getByRole('status')
+    .filter({ hasText: text })
+    .or(page.getByRole('alert').filter({ hasText: text }));
 }
 
 test.describe('job page', () => {
@@ -113,7 +116,13 @@ test.describe('job page', () => {
     await page.getByRole('link', { name: `Queue ${queueName}` }).click();
     const next = page.getByRole('table', { name: 'Next jobs to run' });
     await expect(next.getByRole('link')).toHaveText([`#${id}`]);
-    await expect(next.getByRole('row').filter({ hasText: `#${id}` }).getByRole('cell').nth(2)).toHaveText('0');
+    await expect(
+      next
+        .getByRole('row')
+        .filter({ hasText: `#${id}` })
+        .getByRole('cell')
+        .nth(2),
+    ).toHaveText('0');
     await expect(page.getByRole('region', { name: 'Latest failed jobs' })).toContainText('No failed jobs of this queue.');
   });
 
@@ -147,17 +156,27 @@ test.describe('job page', () => {
       `/reservations?queue=${queueName}#entry-${queueName}-0-${held.entry}`,
     );
     // Its claim is still live: releasing asks first, as on the reservations page.
-    await location(page).getByRole('button', { name: `Release now job ${id}` }).click();
-    await page.getByRole('dialog').getByRole('button', { name: `Release job ${id}` }).click();
+    await location(page)
+      .getByRole('button', { name: `Release now job ${id}` })
+      .click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: `Release job ${id}` })
+      .click();
     await expect(toast(page, `Job ${id} released`)).toBeVisible();
     await expect(location(page)).toContainText('Ready at priority 0: waiting for a worker');
     await expect(location(page).getByRole('button', { name: `Release now job ${id}` })).toHaveCount(0);
 
     await queue.reserve([queueName], 'web-3:99', 600);
     await expect(location(page)).toContainText('Reserved by web-3:99');
-    await location(page).getByRole('button', { name: `Fail… job ${id}` }).click();
+    await location(page)
+      .getByRole('button', { name: `Fail… job ${id}` })
+      .click();
     await page.getByRole('dialog').getByRole('textbox', { name: 'Reason' }).fill('Stuck on a dead socket');
-    await page.getByRole('dialog').getByRole('button', { name: `Fail job ${id}` }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: `Fail job ${id}` })
+      .click();
     await expect(toast(page, `Job ${id} failed`)).toBeVisible();
     await expect(location(page)).toContainText(withUtcMoment('Failed at {moment}'));
     await expect(location(page).getByRole('figure', { name: 'Error', exact: true })).toContainText('Stuck on a dead socket');
@@ -217,7 +236,13 @@ test.describe('job page', () => {
     const name = '<script>alert("name")</script><b>bold</b>';
     const id = await queue.push(keys.queueName('xss'), name, {});
     // Stored as it is, not as JSON: what a careless producer would write.
-    await queue.redis.hset(queue.keys.job(id), 'payload', '<img src=x onerror=alert(1)>', 'last_error', '<img src=y onerror=alert(2)>\n<iframe src="javascript:alert(3)">');
+    await queue.redis.hset(
+      queue.keys.job(id),
+      'payload',
+      '<img src=x onerror=alert(1)>',
+      'last_error',
+      '<img src=y onerror=alert(2)>\n<iframe src="javascript:alert(3)">',
+    );
     await page.goto(jobHref(id));
 
     await expect(field(page, 'name')).toHaveText(name);
@@ -328,7 +353,19 @@ test.describe('job page', () => {
     await expect(page.getByText(`Job ${finished} is gone (finished or forgotten).`)).toBeVisible();
     expect(await (await request.get(`/api/jobs/${finished}`)).json()).toEqual({
       ok: true,
-      data: { id: String(finished), queue: '', now: expect.any(Number), status: 'gone', statusText: 'it finished or was forgotten', places: [], attempts: 0, priority: null, name: null, message: null, lastId: finished },
+      data: {
+        id: String(finished),
+        queue: '',
+        now: expect.any(Number),
+        status: 'gone',
+        statusText: 'it finished or was forgotten',
+        places: [],
+        attempts: 0,
+        priority: null,
+        name: null,
+        message: null,
+        lastId: finished,
+      },
     });
 
     // One above the counter was never a job.

@@ -52,11 +52,16 @@ test.describe('large reads (issue 24)', () => {
     for (const sent of open.splice(0)) sent.leave();
     const { operator, viewer } = e2eSecrets();
     const id = await keys.takeId();
-    const statuses = () => Promise.all([viewer, viewer, operator, operator].map(async (secret) => (await download(`/api/jobs/${id}/fields/none`, secret, { slow: false }).head).statusCode));
+    const statuses = () =>
+      Promise.all(
+        [viewer, viewer, operator, operator].map(async (secret) => (await download(`/api/jobs/${id}/fields/none`, secret, { slow: false }).head).statusCode),
+      );
     await expect.poll(statuses, { timeout: 10_000 }).toEqual([404, 404, 404, 404]);
   });
 
-  test('past two at once per session and four per server a download is answered 429 with Retry-After, and a place comes free when its client leaves', async ({ request }) => {
+  test('past two at once per session and four per server a download is answered 429 with Retry-After, and a place comes free when its client leaves', async ({
+    request,
+  }) => {
     const { operator, viewer } = e2eSecrets();
     const id = await keys.takeId();
     await queue.redis.hset(queue.keys.job(id), 'payload', Buffer.alloc(LARGE, 'x'));
@@ -73,7 +78,10 @@ test.describe('large reads (issue 24)', () => {
     const third = await slowly(3, viewer);
     expect(third.statusCode).toBe(429);
     expect(third.headers['retry-after']).toBe('2');
-    expect(await jsonOf(third)).toEqual({ ok: false, error: expect.stringMatching(/^Too many large reads at once .*: you already have 2 under way\. Try again in a moment\.$/) });
+    expect(await jsonOf(third)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^Too many large reads at once .*: you already have 2 under way\. Try again in a moment\.$/),
+    });
 
     expect((await slowly(4, operator)).statusCode).toBe(200);
     expect((await slowly(5, operator)).statusCode).toBe(200);

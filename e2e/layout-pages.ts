@@ -12,7 +12,12 @@ export async function showConnection(page: Page, connection: string): Promise<vo
 
 /** Light and dark at a desktop's and a phone's width, attached; the page itself never scrolls sideways. */
 export async function screenshots(page: Page, testInfo: TestInfo, what: string): Promise<void> {
-  for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
+  for (const [colorScheme, width] of [
+    ['light', 1400],
+    ['dark', 1400],
+    ['light', 390],
+    ['dark', 390],
+  ] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width, height: 900 });
     await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
@@ -32,8 +37,13 @@ export async function expectNoAxeViolations(page: Page, what: string): Promise<v
     for (const width of [1400, 390]) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze();
-      expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`), `${what}, ${colorScheme}, ${width} px`).toEqual([]);
+      const { violations } = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'])
+        .analyze();
+      expect(
+        violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`),
+        `${what}, ${colorScheme}, ${width} px`,
+      ).toEqual([]);
     }
   }
 }

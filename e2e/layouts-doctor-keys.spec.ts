@@ -23,7 +23,10 @@ async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
       const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`), `${what}, ${colorScheme}, ${width} px`).toEqual([]);
+      expect(
+        violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`),
+        `${what}, ${colorScheme}, ${width} px`,
+      ).toEqual([]);
     }
   }
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -138,7 +141,10 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await screenshots(page, testInfo, 'doctor of a marko connection with a finding');
     // Cancel first: nothing changes until the operator confirms.
     await page.getByRole('button', { name: `Repair ${subject}` }).click();
-    await page.getByRole('dialog', { name: `Repair ${subject}?` }).getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('dialog', { name: `Repair ${subject}?` })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     expect(await queue.redis.zscore(marko.failedIndex, 'ghost')).not.toBeNull();
     await page.getByRole('button', { name: `Repair ${subject}` }).click();
     await confirmRepair(page, `Repair ${subject}?`);
@@ -147,7 +153,10 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     expect(await queue.redis.zscore(marko.failedIndex, 'ghost')).toBeNull();
   });
 
-  test('a repair names findings by id only: a check id or finding id the server never gave, or a repair sent as data, changes nothing', async ({ page, request }) => {
+  test('a repair names findings by id only: a check id or finding id the server never gave, or a repair sent as data, changes nothing', async ({
+    page,
+    request,
+  }) => {
     const [taken] = await queue.redis.zpopmin(ng.prioritized);
     await showConnection(page, YII2_CONNECTIONS.ng.name);
     await page.goto('/doctor');
@@ -156,9 +165,17 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await expect(findingsOf(page, 'Messages no index holds').getByRole('cell', { name: `${ng.messages} ${taken}`, exact: true })).toBeVisible();
     const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     const action = serverActions().find(({ name }) => name === 'repairLayoutCheckFindings')!;
-    const forgedIds = await postAction(request, action, [{ run: 'A'.repeat(24), findings: ['B'.repeat(22)] }, YII2_CONNECTIONS.ng.name], { origin: ORIGIN, cookie });
+    const forgedIds = await postAction(request, action, [{ run: 'A'.repeat(24), findings: ['B'.repeat(22)] }, YII2_CONNECTIONS.ng.name], {
+      origin: ORIGIN,
+      cookie,
+    });
     expect(await forgedIds.text()).toContain('"outcome":"unknown"');
-    const forgedRepair = await postAction(request, action, [{ run: 'A'.repeat(24), findings: [{ kind: 'requeue-orphan', id: taken, channel: ng.channel }] }, YII2_CONNECTIONS.ng.name], { origin: ORIGIN, cookie });
+    const forgedRepair = await postAction(
+      request,
+      action,
+      [{ run: 'A'.repeat(24), findings: [{ kind: 'requeue-orphan', id: taken, channel: ng.channel }] }, YII2_CONNECTIONS.ng.name],
+      { origin: ORIGIN, cookie },
+    );
     expect(await forgedRepair.text()).toContain('Invalid input');
     expect(await queue.redis.zscore(ng.delayed, taken!)).toBeNull();
     expect(await queue.redis.zscore(ng.prioritized, taken!)).toBeNull();
@@ -169,7 +186,9 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     expect(await queue.redis.zscore(ng.prioritized, taken!)).not.toBeNull();
   });
 
-  test('redis-ng keys page: the channel’s twelve keys, a key of the wrong type flagged, and a census that lists a stranger; the page passes axe', async ({ page }, testInfo) => {
+  test('redis-ng keys page: the channel’s twelve keys, a key of the wrong type flagged, and a census that lists a stranger; the page passes axe', async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     await queue.redis.set(`${ng.channel}.left-behind`, 'x');
     await queue.redis.del(ng.attempts);

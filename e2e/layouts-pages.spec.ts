@@ -88,7 +88,11 @@ test.describe('a yii2 connection’s pages', () => {
       await page.goto(`/queues/${encodeURIComponent(channel)}/delayed`);
       await expect(page.getByRole('group', { name: 'Delayed', exact: true })).toContainText(String(delayed));
       // Every scale of the shared timeline: 12 five-minute buckets, 24 hours, 7 days.
-      for (const [chart, buckets] of [['Coming due in the next hour', 12], ['Coming due in the next day', 24], ['Coming due in the next week', 7]] as const) {
+      for (const [chart, buckets] of [
+        ['Coming due in the next hour', 12],
+        ['Coming due in the next day', 24],
+        ['Coming due in the next week', 7],
+      ] as const) {
         await expect(page.getByRole('list', { name: chart }).getByRole('listitem')).toHaveCount(buckets);
       }
       const soonest = await queue.redis.zrange(new Yii2Keys(channel).delayed, '0', '19');
@@ -104,7 +108,10 @@ test.describe('a yii2 connection’s pages', () => {
       const next = driver === 'ng' ? (await queue.redis.zrange(keys.prioritized, '0', '0'))[0]! : (await queue.redis.lindex(keys.waiting, '-1'))!;
       await showConnection(page, connection.name);
       await page.goto(`/queues/${encodeURIComponent(channel)}`);
-      await page.getByRole('table', { name: 'Next jobs to run' }).getByRole('link', { name: `#${next}` }).click();
+      await page
+        .getByRole('table', { name: 'Next jobs to run' })
+        .getByRole('link', { name: `#${next}` })
+        .click();
       await expect(page.getByRole('heading', { level: 1, name: `Job ${next}` })).toBeVisible();
       const where = page.getByRole('region', { name: 'Where it is now' });
       await expect(where).toContainText(driver === 'ng' ? 'in line at place 1 of' : 'waiting at place 1 of');
@@ -144,13 +151,16 @@ test.describe('a stock yii2 channel with due delayed jobs and an expired reserva
   const channel = YII2_CONNECTIONS.stock.channel();
   const keys = new Yii2Keys(channel);
 
-  test('the queue page says above row 1 how many go ahead of it, linking to them, and the driver’s next reserve puts them there', async ({ page }, testInfo) => {
+  test('the queue page says above row 1 how many go ahead of it, linking to them, and the driver’s next reserve puts them there', async ({
+    page,
+  }, testInfo) => {
     const queue = await connectE2eQueue();
     try {
       // The channel as this test alone leaves it: rows 1 and 2 in line; 3 and 4 due (4 longer), 6's reservation expired.
       await deleteKeysUnder(queue.redis, `${channel}.`);
       const now = Number((await queue.redis.time())[0]);
-      await queue.redis.multi()
+      await queue.redis
+        .multi()
         .hset(keys.messages, ...['1', '2', '3', '4', '6'].flatMap((id) => [id, '300;O:8:"App\\Note":0:{}']))
         .set(keys.messageId, 6)
         .lpush(keys.waiting, '1', '2')
@@ -162,7 +172,9 @@ test.describe('a stock yii2 channel with due delayed jobs and an expired reserva
       await page.goto(queueHref(channel));
       const line = page.getByRole('region', { name: 'Next jobs to run' });
       const note = line.getByRole('note', { name: 'Not in the line yet' });
-      await expect(note).toContainText('2 due delayed jobs and 1 expired reservation are not in the line yet: the next reserve puts them ahead of row 1, expired reservations first, then due delayed jobs, each earliest first.');
+      await expect(note).toContainText(
+        '2 due delayed jobs and 1 expired reservation are not in the line yet: the next reserve puts them ahead of row 1, expired reservations first, then due delayed jobs, each earliest first.',
+      );
       await expect(note.getByRole('link', { name: '2 due delayed jobs' })).toHaveAttribute('href', delayedOfQueueHref(channel));
       await expect(note.getByRole('link', { name: '1 expired reservation' })).toHaveAttribute('href', reservationsOfQueueHref(channel));
       expect(await jobIds(page, 'Next jobs to run')).toEqual(['1', '2']);

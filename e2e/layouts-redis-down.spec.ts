@@ -44,7 +44,10 @@ test.describe('a yii2 and a marko connection whose Redis is down when the page l
 
   for (const layout of ['yii2', 'marko'] as const) {
     const connection = REDIS_DOWN_CONNECTIONS[layout];
-    test(`${layout}: the reservations and queue pages are the layout’s own, say Redis cannot be reached, and recover by themselves when it is back`, async ({ page, context }, testInfo) => {
+    test(`${layout}: the reservations and queue pages are the layout’s own, say Redis cannot be reached, and recover by themselves when it is back`, async ({
+      page,
+      context,
+    }, testInfo) => {
       const queue = connection.queue();
       await showConnection(page, connection.name);
       await page.goto('/reservations');

@@ -12,7 +12,10 @@ const showNg = (page: Page) => showConnection(page, YII2_CONNECTIONS.ng.name);
 
 /** The row of job `id` in the table named `table`. */
 function rowOf(page: Page, table: string, id: string) {
-  return page.getByRole('table', { name: table }).getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}`, exact: true }) });
+  return page
+    .getByRole('table', { name: table })
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: `#${id}`, exact: true }) });
 }
 
 test.describe('repairing a redis-ng channel from its pages', () => {
@@ -43,8 +46,13 @@ test.describe('repairing a redis-ng channel from its pages', () => {
         for (const width of [1400, 390]) {
           await page.emulateMedia({ colorScheme });
           await page.setViewportSize({ width, height: 900 });
-          const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze();
-          expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`), `${path}, ${colorScheme}, ${width} px`).toEqual([]);
+          const { violations } = await new AxeBuilder({ page })
+            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'])
+            .analyze();
+          expect(
+            violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`),
+            `${path}, ${colorScheme}, ${width} px`,
+          ).toEqual([]);
         }
       }
     }
@@ -63,8 +71,8 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     await rowOf(page, table, '2').getByRole('button', { name: 'End reservation… job 2' }).click();
     const dialog = page.getByRole('dialog', { name: 'End the reservation of job 2?' });
     await expect(dialog).toContainText('the job runs twice');
-    await dialog.getByRole('button', { name: 'End job 2\'s reservation' }).click();
-    await expect(page.getByText('Job 2\'s reservation ended')).toBeVisible();
+    await dialog.getByRole('button', { name: "End job 2's reservation" }).click();
+    await expect(page.getByText("Job 2's reservation ended")).toBeVisible();
     await expect(rowOf(page, table, '2')).toHaveCount(0);
     expect(await queue.redis.zscore(keys.reserved, '2')).toBeNull();
     // Priority 200 under strict scoring: ng's own formula, priority × 10¹² + its join sequence.
@@ -84,8 +92,14 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     await page.goto(`/queues/${encodeURIComponent(channel)}/delayed`);
     const table = 'Next jobs due';
     // The last of the next jobs due: the fixture's soonest come due within a minute of loading, this one an hour after.
-    const latest = (await page.getByRole('table', { name: table }).getByRole('link', { name: /^#\d+$/ }).last().textContent())!.slice(1);
-    await rowOf(page, table, latest).getByRole('button', { name: `Run now job ${latest} on ${channel}` }).click();
+    const latest = (await page
+      .getByRole('table', { name: table })
+      .getByRole('link', { name: /^#\d+$/ })
+      .last()
+      .textContent())!.slice(1);
+    await rowOf(page, table, latest)
+      .getByRole('button', { name: `Run now job ${latest} on ${channel}` })
+      .click();
     await expect(page.getByText(`Job ${latest} is due now`)).toBeVisible();
     expect(await queue.redis.zscore(keys.delayed, latest)).toBeNull();
     expect(await queue.redis.zscore(keys.prioritized, latest)).not.toBeNull();

@@ -33,7 +33,9 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     await showConnection(page, YII2_CONNECTIONS.ng.name);
     await page.goto('/');
     await expect(shownConnection(page)).toHaveText(`${YII2_CONNECTIONS.ng.label} · yii2-queue-redis-ng`);
-    const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.ng }) });
+    const row = queuesTable(page)
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: channels.ng }) });
     const { waiting, delayed, reserved } = ng.statistics;
     // The fourth figure is the total; the throughput cell comes after it.
     await expect(row.getByRole('cell').nth(3)).toHaveText(String(waiting + delayed + reserved));
@@ -47,10 +49,18 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     await expect(limits).toContainText('so no failed figure is sampled');
     await expect(limits).toContainText('yii2-queue stores no time a job joined its line, so the wait of the oldest job is not known');
     await expect(page.getByRole('heading', { name: 'Throughput' })).toBeVisible();
-    for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
+    for (const [colorScheme, width] of [
+      ['light', 1400],
+      ['dark', 1400],
+      ['light', 390],
+      ['dark', 390],
+    ] as const) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
-      await testInfo.attach(`overview of a yii2-ng connection, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+      await testInfo.attach(`overview of a yii2-ng connection, ${colorScheme}, ${width} px`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: 'image/png',
+      });
       // The table scrolls inside its frame; the page itself never scrolls sideways.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     }
@@ -60,7 +70,9 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     await showConnection(page, YII2_CONNECTIONS.stock.name);
     await page.goto('/');
     await expect(shownConnection(page)).toHaveText(`${YII2_CONNECTIONS.stock.label} · yii2-queue`);
-    const row = queuesTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channels.stock }) });
+    const row = queuesTable(page)
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: channels.stock }) });
     const { waiting, delayed, reserved } = stock.statistics;
     // The fourth figure is the total; the throughput cell comes after it.
     await expect(row.getByRole('cell').nth(3)).toHaveText(String(waiting + delayed + reserved));
@@ -80,7 +92,9 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     expect(await api.json()).toEqual({ ok: false, error: 'yii2-queue keeps no failed jobs: a job that used its attempts is deleted' });
   });
 
-  test('Prometheus metrics of a yii2 connection: pushed and processed from message_id and done, no failed or wait series; the StaticPHP connection still shows its own', async ({ page }) => {
+  test('Prometheus metrics of a yii2 connection: pushed and processed from message_id and done, no failed or wait series; the StaticPHP connection still shows its own', async ({
+    page,
+  }) => {
     await showConnection(page, YII2_CONNECTIONS.ng.name);
     const api = await page.request.get('/api/metrics');
     expect(api.status()).toBe(200);

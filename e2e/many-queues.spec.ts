@@ -53,7 +53,9 @@ test.describe('the overview with thousands of queues', () => {
     expect(names).toHaveLength(OVERVIEW_PAGE_ROWS);
     expect(names.slice(0, STALLED)).toEqual(stalled);
     expect(names.slice(STALLED)).toEqual(tenants.slice(0, OVERVIEW_PAGE_ROWS - STALLED));
-    await expect(page.getByRole('navigation', { name: 'Pages of queues', exact: true })).toContainText(`Queues 1–50 of ${(TENANTS + STALLED).toLocaleString('en-US')}, page 1 of 41`);
+    await expect(page.getByRole('navigation', { name: 'Pages of queues', exact: true })).toContainText(
+      `Queues 1–50 of ${(TENANTS + STALLED).toLocaleString('en-US')}, page 1 of 41`,
+    );
     // Pending of every queue, not only of the page's.
     await expect(page.getByRole('group', { name: 'Pending' })).toContainText((TENANTS + STALLED).toLocaleString('en-US'));
 

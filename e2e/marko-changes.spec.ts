@@ -58,7 +58,10 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await queue.close();
   });
 
-  test('lists failed jobs newest first through every page, filters them, and copies the command that retries one, with no Retry button', async ({ page, context }, testInfo) => {
+  test('lists failed jobs newest first through every page, filters them, and copies the command that retries one, with no Retry button', async ({
+    page,
+    context,
+  }, testInfo) => {
     // Two pages at four sizes each, and axe: more than the default half minute on a loaded machine.
     test.setTimeout(120_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -88,7 +91,8 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await page.getByRole('button', { name: 'Copy 2 retry commands' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`marko queue:retry ${ids[59]}\nmarko queue:retry ${ids[58]}`);
 
-    const violations = (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze()).violations;
+    const violations = (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze())
+      .violations;
     expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`)).toEqual([]);
     await screenshots(page, testInfo, 'failed page of a marko connection, two selected');
 
@@ -163,7 +167,9 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     expect(await queue.redis.exists(keys.failedJobs, keys.failedIndex)).toBe(0);
   });
 
-  test('repairs from the pages: puts an expired reservation back, ends a live one after asking, runs a delayed job now, removes a job; moving due jobs says why it is left to marko', async ({ page }, testInfo) => {
+  test('repairs from the pages: puts an expired reservation back, ends a live one after asking, runs a delayed job now, removes a job; moving due jobs says why it is left to marko', async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const now = await worker.now();
     const live = await worker.push('mail', MAIL_JOB);

@@ -28,14 +28,23 @@ test.describe('a marko/queue-redis connection', () => {
     // Written as marko's documented scripts write it: one ready, one delayed, one reserved and one failed job in "mail".
     const worker = new MarkoTestWorker(queue.redis, prefix);
     const pushed: string[] = [];
-    for (const to of ['a@example.test', 'b@example.test', 'c@example.test']) pushed.push(await worker.push('mail', { className: 'App\\Jobs\\SendMail', data: { to } }));
+    for (const to of ['a@example.test', 'b@example.test', 'c@example.test'])
+      pushed.push(await worker.push('mail', { className: 'App\\Jobs\\SendMail', data: { to } }));
     ids.ready = pushed[2]!;
     ids.delayed = await worker.later(3600, 'mail', { className: 'App\\Jobs\\SendMail', data: { to: 'later@example.test' } });
     ids.reserved = (await worker.pop('mail'))!.id;
     const failing = (await worker.pop('mail'))!;
     ids.failed = failing.id;
     await worker.fail('mail', failing.id, 'RuntimeException: <b>SMTP</b> refused');
-    await queue.redis.hset(new MarkoKeys(prefix).job(MARKUP_JOB), 'queue', 'mail', 'payload', signPayload(serializeJob('App\\Evil', { html: MARKUP })), 'attempts', '0');
+    await queue.redis.hset(
+      new MarkoKeys(prefix).job(MARKUP_JOB),
+      'queue',
+      'mail',
+      'payload',
+      signPayload(serializeJob('App\\Evil', { html: MARKUP })),
+      'attempts',
+      '0',
+    );
   });
 
   test.afterAll(async () => {
@@ -43,18 +52,29 @@ test.describe('a marko/queue-redis connection', () => {
     await queue.close();
   });
 
-  test('the overview shows its queues’ counts and failed jobs; the failed page lists the failed one with the command that retries it', async ({ page }, testInfo) => {
+  test('the overview shows its queues’ counts and failed jobs; the failed page lists the failed one with the command that retries it', async ({
+    page,
+  }, testInfo) => {
     await showMarko(page);
     await page.goto('/');
     await expect(page.getByRole('combobox', { name: 'Redis' }).locator('option:checked')).toHaveText(`${MARKO_CONNECTION.label} · marko/queue-redis`);
-    const row = page.getByRole('table', { name: 'Jobs per queue' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'mail' }) });
+    const row = page
+      .getByRole('table', { name: 'Jobs per queue' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'mail' }) });
     await expect(row.getByRole('cell')).toHaveText(['1', '1', '1', '3']);
     await expect(page.getByRole('group', { name: 'Failed jobs' })).toContainText('1');
     await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('QueueLens does not sample marko throughput yet');
-    for (const [colorScheme, width] of [['light', 1400], ['dark', 390]] as const) {
+    for (const [colorScheme, width] of [
+      ['light', 1400],
+      ['dark', 390],
+    ] as const) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
-      await testInfo.attach(`overview of a marko connection, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+      await testInfo.attach(`overview of a marko connection, ${colorScheme}, ${width} px`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: 'image/png',
+      });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     }
 
@@ -84,7 +104,9 @@ test.describe('a marko/queue-redis connection', () => {
     await screenshots(page, testInfo, 'queue page of a marko queue');
   });
 
-  test('the reservations page lists the reservation with its expiry and, retryAfter being set, since when; no holder is recorded', async ({ page }, testInfo) => {
+  test('the reservations page lists the reservation with its expiry and, retryAfter being set, since when; no holder is recorded', async ({
+    page,
+  }, testInfo) => {
     await showMarko(page);
     await page.goto('/reservations');
     await expect(page.getByRole('heading', { level: 1, name: 'Reservations' })).toBeVisible();
@@ -107,7 +129,11 @@ test.describe('a marko/queue-redis connection', () => {
     await showMarko(page);
     await page.goto('/queues/mail/delayed');
     await expect(page.getByRole('group', { name: 'Delayed', exact: true })).toContainText('1');
-    for (const [chart, buckets] of [['Coming due in the next hour', 12], ['Coming due in the next day', 24], ['Coming due in the next week', 7]] as const) {
+    for (const [chart, buckets] of [
+      ['Coming due in the next hour', 12],
+      ['Coming due in the next day', 24],
+      ['Coming due in the next week', 7],
+    ] as const) {
       await expect(page.getByRole('list', { name: chart }).getByRole('listitem')).toHaveCount(buckets);
     }
     expect(await jobIds(page, 'Next jobs due')).toEqual([ids.delayed]);
@@ -117,14 +143,20 @@ test.describe('a marko/queue-redis connection', () => {
     await screenshots(page, testInfo, 'delayed timeline of a marko queue');
   });
 
-  test('a job page shows every field of its hash, the signed payload’s parts, unverified, and the job as a tree; a failed job’s page says it failed and how to retry it', async ({ page }, testInfo) => {
+  test('a job page shows every field of its hash, the signed payload’s parts, unverified, and the job as a tree; a failed job’s page says it failed and how to retry it', async ({
+    page,
+  }, testInfo) => {
     await showMarko(page);
     await page.goto('/queues/mail');
-    await page.getByRole('table', { name: 'Next jobs to run' }).getByRole('link', { name: `#${ids.ready}` }).click();
+    await page
+      .getByRole('table', { name: 'Next jobs to run' })
+      .getByRole('link', { name: `#${ids.ready}` })
+      .click();
     await expect(page.getByRole('heading', { level: 1, name: `Job ${ids.ready}` })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Where it is now' })).toContainText('ready at place 1 of the ready list');
     const job = page.getByRole('region', { name: 'The job' });
-    for (const fact of ['Field queue', 'Field payload', 'Field attempts', 'Signature', 'Encoding', 'not checked', 'b64: the PHP serialization in base64']) await expect(job).toContainText(fact);
+    for (const fact of ['Field queue', 'Field payload', 'Field attempts', 'Signature', 'Encoding', 'not checked', 'b64: the PHP serialization in base64'])
+      await expect(job).toContainText(fact);
     await expect(job).not.toContainText('TTR');
     await expect(job.getByRole('note').filter({ hasText: 'Not verified' })).toContainText(UNVERIFIED_SIGNATURE);
     const data = page.getByRole('region', { name: 'Its data' });
@@ -149,7 +181,11 @@ test.describe('a marko/queue-redis connection', () => {
       const failed = page.getByRole('table', { name: 'Failed jobs, newest first' });
       await expect(failed.getByRole('rowheader')).toHaveText([ids.failed]);
       await expect(failed).toContainText(`marko queue:retry ${ids.failed}`);
-      for (const [path, table, id] of [['/queues/mail', 'Next jobs to run', ids.ready], ['/reservations', 'Reservations of mail', ids.reserved], ['/queues/mail/delayed', 'Next jobs due', ids.delayed]] as const) {
+      for (const [path, table, id] of [
+        ['/queues/mail', 'Next jobs to run', ids.ready],
+        ['/reservations', 'Reservations of mail', ids.reserved],
+        ['/queues/mail/delayed', 'Next jobs due', ids.delayed],
+      ] as const) {
         await page.goto(path);
         await expect(page.getByRole('table', { name: table }).getByRole('link', { name: `#${id}` }), path).toBeVisible();
       }

@@ -18,7 +18,11 @@ interface Running {
 // killAll also reaches the Next.js server `queuelens serve` runs as its child:
 // a SIGKILL to the CLI alone would leave that server listening.
 function start(command: string[], env: Record<string, string>): Running {
-  const child = spawn(process.execPath, command, { env: { ...process.env, QUEUE_PREFIX: e2ePrefix(), QUEUELENS_PREFIX: e2eDashboardPrefix(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, command, {
+    env: { ...process.env, QUEUE_PREFIX: e2ePrefix(), QUEUELENS_PREFIX: e2eDashboardPrefix(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -75,7 +79,14 @@ test.describe('running the server', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByText('That secret is not right.')).toBeVisible();
       // Polled: the page can show the answer before the server's stdout has reached this process.
-      await expect.poll(() => jsonLines(server.output())).toContainEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'warn', message: 'a sign-in was refused: wrong secret', client: '127.0.0.1' });
+      await expect
+        .poll(() => jsonLines(server.output()))
+        .toContainEqual({
+          time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          level: 'warn',
+          message: 'a sign-in was refused: wrong secret',
+          client: '127.0.0.1',
+        });
 
       server.child.kill('SIGTERM');
       expect(await exitCode(server.child)).toBe(143);
@@ -182,7 +193,10 @@ test.describe('a server that made its own secret, behind a trusted proxy', () =>
 
     // The guesser's address (127.0.0.1, no X-Forwarded-For) has spent its budget; a client the trusted proxy names has not.
     const signIn = async (forwardedFor: string | null) => {
-      const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+      const context = await browser.newContext({
+        storageState: { cookies: [], origins: [] },
+        extraHTTPHeaders: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+      });
       const page = await context.newPage();
       await page.goto(`${base}/login`);
       await page.getByLabel('Secret').fill(secret);

@@ -24,11 +24,7 @@ function countsOf(table: Locator, name: string): Locator {
 
 /** The value shown for `term` among the Redis server's facts. */
 function fact(page: Page, term: string): Locator {
-  return page
-    .getByRole('region', { name: 'Redis server' })
-    .getByRole('term')
-    .filter({ hasText: term })
-    .locator('xpath=following-sibling::dd[1]');
+  return page.getByRole('region', { name: 'Redis server' }).getByRole('term').filter({ hasText: term }).locator('xpath=following-sibling::dd[1]');
 }
 
 /** emails: 3 ready and 1 reserved; reports: 1 delayed; and 1 failed job. */
@@ -71,7 +67,16 @@ test.describe('queues overview', () => {
     await page.goto('/');
 
     const table = queuesTable(page);
-    await expect(table.getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total', 'Failed, 15 min', 'Processed/s, 15 min', 'Wait']);
+    await expect(table.getByRole('columnheader')).toHaveText([
+      'Queue',
+      'Pending',
+      'Delayed',
+      'Reserved',
+      'Total',
+      'Failed, 15 min',
+      'Processed/s, 15 min',
+      'Wait',
+    ]);
     // Named by their queue alone, whatever marks they carry; reports, failing, comes first.
     const headers = table.getByRole('rowheader');
     await expect(headers).toHaveCount(3);
@@ -114,9 +119,14 @@ test.describe('queues overview', () => {
     // One page of the queues, the failing one first.
     expect(body.data.queues.map((row) => row.queue)).toEqual(['reports', 'emails']);
     expect(body.data.failed).toBe(1);
-    expect(Object.keys(body.data.server).sort()).toEqual(
-      ['connectedClients', 'maxmemoryPolicy', 'uptimeSeconds', 'usedMemoryBytes', 'usedMemoryHuman', 'version'],
-    );
+    expect(Object.keys(body.data.server).sort()).toEqual([
+      'connectedClients',
+      'maxmemoryPolicy',
+      'uptimeSeconds',
+      'usedMemoryBytes',
+      'usedMemoryHuman',
+      'version',
+    ]);
   });
 
   test('shows the facts of the Redis server the queues live on', async ({ page }) => {
@@ -326,9 +336,7 @@ test.describe('Redis unreachable', () => {
     const response = await page.goto(`${unreachable}/`);
 
     expect(response?.status()).toBe(200);
-    await expect(page.getByRole('alert', { name: 'Cannot read the queues' })).toContainText(
-      'Could not reach redis at 127.0.0.1:1',
-    );
+    await expect(page.getByRole('alert', { name: 'Cannot read the queues' })).toContainText('Could not reach redis at 127.0.0.1:1');
     await expect(page.getByRole('table')).toHaveCount(0);
     await expect(page.getByText('Cannot read Redis', { exact: true })).toBeVisible();
   });

@@ -45,7 +45,13 @@ test.describe('queue page', () => {
     const failed = await queue.push(name, 'mail.bounce', {}, { priority: 9 });
     await queue.fail((await queue.reserve([name], 'e2e:1', 300))!, 'SMTP said no\n  at Mailer.send (mailer.ts:12)');
     const [a, b, c, d, e] = await queue.pushMany(
-      [['mail.a', 0], ['mail.b', 5], ['mail.c', 0], ['mail.d', 5], ['mail.e', -2]].map(([jobName, priority]) => ({
+      [
+        ['mail.a', 0],
+        ['mail.b', 5],
+        ['mail.c', 0],
+        ['mail.d', 5],
+        ['mail.e', -2],
+      ].map(([jobName, priority]) => ({
         queue: name,
         name: String(jobName),
         payload: {},
@@ -204,9 +210,7 @@ test.describe('queue page', () => {
     const name = keys.queueName('looks');
     const failed = await queue.push(name, 'report.broken', {}, { priority: 3 });
     await queue.fail((await queue.reserve([name], 'web-1:4242', 300))!, 'Division by zero\n  at Report.build (report.ts:40)');
-    await queue.pushMany(
-      [0, 0, 3, 10].map((priority, index) => ({ queue: name, name: `report.build.${index}`, payload: { index }, options: { priority } })),
-    );
+    await queue.pushMany([0, 0, 3, 10].map((priority, index) => ({ queue: name, name: `report.build.${index}`, payload: { index }, options: { priority } })));
     await queue.reserve([name], 'web-1:4242', 300);
     await queue.push(name, 'report.nightly', {}, { delaySeconds: 7200 });
     await page.goto(queueHref(name));

@@ -34,11 +34,28 @@ test.describe('README screenshots', () => {
   );
 
   test('the overview and a repair, written to docs/screenshots', async ({ page, request }) => {
-    const [emails, webhooks, imports, reports, exports] = ['emails', 'webhooks', 'imports', 'reports', 'exports'].map((name) => keys.fixedQueueName(name)) as [string, string, string, string, string];
-    await queue.pushMany(Array.from({ length: 240 }, (_, n) => ({ queue: emails, name: 'mail.send', payload: { to: `user${n}@example.com` }, options: { priority: n % 4 === 0 ? 5 : 0 } })));
+    const [emails, webhooks, imports, reports, exports] = ['emails', 'webhooks', 'imports', 'reports', 'exports'].map((name) => keys.fixedQueueName(name)) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    await queue.pushMany(
+      Array.from({ length: 240 }, (_, n) => ({
+        queue: emails,
+        name: 'mail.send',
+        payload: { to: `user${n}@example.com` },
+        options: { priority: n % 4 === 0 ? 5 : 0 },
+      })),
+    );
     await queue.pushMany(Array.from({ length: 12 }, (_, n) => ({ queue: webhooks, name: 'webhook.deliver', payload: { n } })));
-    await queue.pushMany(Array.from({ length: 6 }, (_, n) => ({ queue: reports, name: 'report.build', payload: { n }, options: { delaySeconds: 600 + n * 900 } })));
-    await queue.pushMany(Array.from({ length: 8 }, (_, n) => ({ queue: imports, name: 'import.csv', payload: { file: `batch-${n}.csv` }, options: { maxAttempts: 1 } })));
+    await queue.pushMany(
+      Array.from({ length: 6 }, (_, n) => ({ queue: reports, name: 'report.build', payload: { n }, options: { delaySeconds: 600 + n * 900 } })),
+    );
+    await queue.pushMany(
+      Array.from({ length: 8 }, (_, n) => ({ queue: imports, name: 'import.csv', payload: { file: `batch-${n}.csv` }, options: { maxAttempts: 1 } })),
+    );
     const stuck = await queue.push(exports, 'export.orders', { month: '2026-11' });
     await queue.reserve([exports], 'worker-3.internal:4242', 1);
 
@@ -74,7 +91,12 @@ test.describe('README screenshots', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('/');
     await expect(page.getByRole('link', { name: exports, exact: true }).first()).toBeVisible();
-    await expect(page.getByRole('figure', { name: /^Throughput of every queue/ }).locator('canvas').first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('figure', { name: /^Throughput of every queue/ })
+        .locator('canvas')
+        .first(),
+    ).toBeVisible();
     await page.screenshot({ path: SCREENSHOTS.overview, fullPage: true });
 
     await page.goto(reservationsHref);

@@ -43,7 +43,9 @@ test.describe('reservations page', () => {
     await expect(row).toContainText('mail.send');
     await expect(row).toContainText('1/3');
     await expect(row).toContainText(/UTC \(\d+ s ago\)/);
-    await expect(page.getByRole('note', { name: 'Overdue jobs' })).toContainText('It still counts as reserved until the next worker that takes a job from this queue takes it back and runs it again.');
+    await expect(page.getByRole('note', { name: 'Overdue jobs' })).toContainText(
+      'It still counts as reserved until the next worker that takes a job from this queue takes it back and runs it again.',
+    );
     await expect(stat(page, 'Overdue')).toContainText('1');
 
     await row.getByRole('button', { name: `Release now job ${id}` }).click();
@@ -66,7 +68,9 @@ test.describe('reservations page', () => {
     expect(await queue.reserve([name], 'e2e-quick:8', 1)).toBeNull();
     await page.goto('/reservations');
 
-    const row = holderTable(page, 'e2e-slow:7').getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}` }) });
+    const row = holderTable(page, 'e2e-slow:7')
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: `#${id}` }) });
     await expect(row).toContainText('Parked');
     await expect(row).toContainText("A worker tried to take it back before its holder's deadline");
     await expect(row).toContainText('import.slow');
@@ -78,7 +82,10 @@ test.describe('reservations page', () => {
       await page.emulateMedia({ colorScheme });
       for (const width of [1400, 390]) {
         await page.setViewportSize({ width, height: 844 });
-        await testInfo.attach(`reservations with a parked job, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+        await testInfo.attach(`reservations with a parked job, ${colorScheme}, ${width} px`, {
+          body: await page.screenshot({ fullPage: true }),
+          contentType: 'image/png',
+        });
         // The wide table scrolls in its frame; the page itself does not scroll sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       }
@@ -94,7 +101,9 @@ test.describe('reservations page', () => {
     await queue.reserve([name], 'e2e-host:77', 300);
     await page.goto('/reservations');
 
-    const row = holderTable(page, 'e2e-host:77').getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}` }) });
+    const row = holderTable(page, 'e2e-host:77')
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: `#${id}` }) });
     await expect(row).toContainText('Running');
     await row.getByRole('button', { name: `Fail… job ${id}` }).click();
     const dialog = page.getByRole('dialog', { name: `Fail job ${id}?` });
@@ -125,7 +134,7 @@ test.describe('reservations page', () => {
 
     const warning = page.getByRole('alert', { name: 'Workers are claiming jobs with different timeouts' });
     await expect(warning).toContainText('web-1:4242 uses 30 s and web-2:977 uses 5 min');
-    await expect(warning).toContainText('give every worker the same timeout ($config[\'queue\'][\'timeout\'])');
+    await expect(warning).toContainText("give every worker the same timeout ($config['queue']['timeout'])");
     await expect(holderTable(page, 'web-1:4242').getByRole('link', { name: `#${short}` })).toBeVisible();
     await expect(holderTable(page, 'web-2:977').getByRole('link', { name: `#${long}` })).toBeVisible();
     const nobody = page.getByRole('table', { name: 'Hand-outs nobody holds' });
@@ -174,7 +183,12 @@ test.describe('reservations page', () => {
     for (const id of ids.slice(50)) await expect(table.getByRole('link', { name: `#${id}`, exact: true })).toBeVisible();
     await expect(pager.getByRole('link', { name: 'Next' })).toHaveCount(0);
     await expect(pager.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', `/reservations?queue=${encodeURIComponent(busy)}&page=2`);
-    for (const [colorScheme, width] of [['light', 1400], ['dark', 1400], ['light', 390], ['dark', 390]] as const) {
+    for (const [colorScheme, width] of [
+      ['light', 1400],
+      ['dark', 1400],
+      ['light', 390],
+      ['dark', 390],
+    ] as const) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
       const screenshot = await page.screenshot({ fullPage: true, path: testInfo.outputPath(`reservations-last-page-${colorScheme}-${width}.png`) });

@@ -31,4 +31,3 @@ export function postAction(request: APIRequestContext, action: ActionEntry, args
     maxRedirects: 0,
   });
 }
-

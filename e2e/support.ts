@@ -27,7 +27,9 @@ export function restartableRedis(): { start: () => void; stop: () => Promise<voi
   let server: ChildProcess | undefined;
   return {
     start: () => {
-      server = spawn('redis-server', ['--port', String(RESTARTABLE_REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      server = spawn('redis-server', ['--port', String(RESTARTABLE_REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      });
     },
     stop: async () => {
       if (!server || server.exitCode !== null) return;

@@ -19,9 +19,13 @@ export const test = base.extend({
 
 /** Only a page of the app hydrates: an API's JSON, a download or a gate's refusal loads no Next script. */
 function untilHydrated(page: Page) {
-  return page.waitForFunction((attribute) => document.querySelector('script[src*="/_next/static/"]') === null || document.documentElement.hasAttribute(attribute), HYDRATED_ATTRIBUTE, {
-    timeout: 15_000,
-  });
+  return page.waitForFunction(
+    (attribute) => document.querySelector('script[src*="/_next/static/"]') === null || document.documentElement.hasAttribute(attribute),
+    HYDRATED_ATTRIBUTE,
+    {
+      timeout: 15_000,
+    },
+  );
 }
 
 /** What `load` answers, once the page it loaded has hydrated. */

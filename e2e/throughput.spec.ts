@@ -108,7 +108,10 @@ test.describe('throughput', () => {
     await expect(chart.locator('canvas')).toBeVisible();
     expect(await hoverUntilProcessed(page, chart)).toMatch(/\/s$/);
     const table = page.getByRole('table', { name: 'Jobs per queue' });
-    const cells = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) }).getByRole('cell');
+    const cells = table
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name, exact: true }) })
+      .getByRole('cell');
     // Pending, delayed, reserved, total, failed, then the sparkline (named by its latest rate) and the wait.
     await expect(cells.nth(5).getByRole('img', { name: /^Processed per second over the last 15 minutes: \d+\.\d\d per second now$/ })).toBeVisible();
     await expect(cells.nth(6)).toHaveText(/^(\d+ (d|h|min|s)( \d+ (h|min|s))?|none waiting)$/);

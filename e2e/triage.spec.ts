@@ -71,7 +71,10 @@ test.describe('the overview as a triage page', () => {
       new RegExp(`^Stuck\\s*1 claim ran out at \\d\\d:\\d\\d:\\d\\d UTC \\(10 min( \\d+ s)? ago\\), held by e2e-dead-worker:4242\\s*Release or fail them$`),
     ]);
     await expect(marksOf(page, names.failing)).toHaveText([/^Failing\s*1 failure in the last 15 min, latest: SMTP refused the message\s*See its failed jobs$/]);
-    await expect(marksOf(page, names.delayed)).toHaveText([/^No worker\s*1 job ready/, /^Overdue delayed\s*1 delayed job due for 10 min( \d+ s)?, not moved into the queue\s*Move them in$/]);
+    await expect(marksOf(page, names.delayed)).toHaveText([
+      /^No worker\s*1 job ready/,
+      /^Overdue delayed\s*1 delayed job due for 10 min( \d+ s)?, not moved into the queue\s*Move them in$/,
+    ]);
 
     const summary = page.getByRole('note', { name: /queues? needs? attention$/ });
     await expect(summary).toContainText(`${names.stuck}: stuck`);
@@ -82,10 +85,21 @@ test.describe('the overview as a triage page', () => {
     const response = await request.get('/api/metrics', { headers: { authorization: `Bearer ${e2eSecrets().viewer}` } });
     expect(response.status()).toBe(200);
     const lines = (await response.text()).split('\n');
-    const mark = (queue: string, kind: string) => lines.find((line) => line.startsWith(`queuelens_queue_mark{connection="default",queue="${queue}",mark="${kind}"} `))?.split(' ')[1];
+    const mark = (queue: string, kind: string) =>
+      lines.find((line) => line.startsWith(`queuelens_queue_mark{connection="default",queue="${queue}",mark="${kind}"} `))?.split(' ')[1];
     expect(lines).toContain('# TYPE queuelens_queue_mark gauge');
-    expect([mark(names.stuck, 'stuck'), mark(names.unattended, 'no_worker'), mark(names.failing, 'failing'), mark(names.delayed, 'overdue_delayed')]).toEqual(['1', '1', '1', '1']);
-    expect([mark(names.healthy, 'stuck'), mark(names.healthy, 'no_worker'), mark(names.healthy, 'failing'), mark(names.stuck, 'failing')]).toEqual(['0', '0', '0', '0']);
+    expect([mark(names.stuck, 'stuck'), mark(names.unattended, 'no_worker'), mark(names.failing, 'failing'), mark(names.delayed, 'overdue_delayed')]).toEqual([
+      '1',
+      '1',
+      '1',
+      '1',
+    ]);
+    expect([mark(names.healthy, 'stuck'), mark(names.healthy, 'no_worker'), mark(names.healthy, 'failing'), mark(names.stuck, 'failing')]).toEqual([
+      '0',
+      '0',
+      '0',
+      '0',
+    ]);
   });
 
   test('links each mark, and the Reserved and Failed figures, to the page that deals with them', async ({ page }) => {
@@ -97,7 +111,10 @@ test.describe('the overview as a triage page', () => {
     await expect(marksOf(page, names.delayed).getByRole('link', { name: 'Move them in' })).toHaveAttribute('href', `/queues/${names.delayed}/delayed`);
 
     await expect(rowOf(page, names.stuck).getByRole('link', { name: /^1 reserved in / })).toHaveAttribute('href', `/reservations?queue=${names.stuck}`);
-    await expect(rowOf(page, names.failing).getByRole('link', { name: /^1 failed in .* in the last 15 min/ })).toHaveAttribute('href', `/failed?queue=${names.failing}`);
+    await expect(rowOf(page, names.failing).getByRole('link', { name: /^1 failed in .* in the last 15 min/ })).toHaveAttribute(
+      'href',
+      `/failed?queue=${names.failing}`,
+    );
     await expect(queuesTable(page).getByRole('columnheader', { name: 'Failed, 15 min' })).toBeVisible();
   });
 
@@ -126,7 +143,10 @@ test.describe('the overview as a triage page', () => {
       await page.emulateMedia({ colorScheme });
       for (const width of [1400, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        await testInfo.attach(`overview with marks, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+        await testInfo.attach(`overview with marks, ${colorScheme}, ${width} px`, {
+          body: await page.screenshot({ fullPage: true }),
+          contentType: 'image/png',
+        });
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       }
     }
@@ -233,7 +253,12 @@ test.describe('one clock, one name, an icon', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page).toHaveURL(/\/$/);
       // The role alone, where a name would be followed by it.
-      await expect(page.getByRole('banner').locator('p').filter({ hasText: /^operator$/ })).toHaveCount(1);
+      await expect(
+        page
+          .getByRole('banner')
+          .locator('p')
+          .filter({ hasText: /^operator$/ }),
+      ).toHaveCount(1);
       await expect(page.getByRole('banner')).not.toContainText('operator · operator');
     });
 

@@ -1,7 +1,18 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
-import { auditHref, delayedOfQueueHref, doctorHref, failedHref, jobHref, layoutHref, layoutKeyHref, overviewHref, queueHref, reservationsHref } from '@/lib/routes';
+import {
+  auditHref,
+  delayedOfQueueHref,
+  doctorHref,
+  failedHref,
+  jobHref,
+  layoutHref,
+  layoutKeyHref,
+  overviewHref,
+  queueHref,
+  reservationsHref,
+} from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 
 // Markup in every field a job has, each of which would run if any page put it into the DOM as HTML.
@@ -68,7 +79,10 @@ test.describe('untrusted job data', () => {
     // An action names the queue in the audit log; the log shows it as text too.
     await page.goto(delayedOfQueueHref(name));
     await page.getByRole('button', { name: `Run now job ${delayed}` }).click();
-    await page.getByRole('dialog').getByRole('button', { name: `Run job ${delayed} now` }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: `Run job ${delayed} now` })
+      .click();
     await expect(page.getByRole('status').filter({ hasText: `Job ${delayed} is ready` })).toBeVisible();
     await page.goto(auditHref);
     await expect(page.getByText(`job ${delayed} on ${name}`)).toBeVisible();

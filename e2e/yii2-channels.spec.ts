@@ -46,23 +46,37 @@ test.describe('a connection of two redis-ng channels', () => {
   }
 
   async function processedLabel(page: Page, channel: string) {
-    const row = page.getByRole('table', { name: 'Jobs per queue' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: channel }) });
+    const row = page
+      .getByRole('table', { name: 'Jobs per queue' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: channel }) });
     return row.getByRole('img', { name: /^Processed per second over the last 15 minutes/ });
   }
 
-  test('the overview shows a yii2 channel’s processed rate sampled from what Redis records, its queue page the chart, and /api/metrics its series', async ({ page }, testInfo) => {
+  test('the overview shows a yii2 channel’s processed rate sampled from what Redis records, its queue page the chart, and /api/metrics its series', async ({
+    page,
+  }, testInfo) => {
     await showConnection(page, YII2_PAIR_CONNECTION.name);
     const stop = keepWorking(first);
     try {
       await page.goto('/');
       // Some rate above zero, from done advancing, once the sampler has two samples and the overview polls again.
       await expect(await processedLabel(page, first)).toHaveAccessibleName(/: (?!0\.00 )\d+\.\d\d per second now$/, { timeout: 20_000 });
-      await expect(page.getByRole('table', { name: 'Jobs per queue' }).getByRole('columnheader')).toHaveText(['Queue', 'Pending', 'Delayed', 'Reserved', 'Total', 'Processed/s, 15 min']);
+      await expect(page.getByRole('table', { name: 'Jobs per queue' }).getByRole('columnheader')).toHaveText([
+        'Queue',
+        'Pending',
+        'Delayed',
+        'Reserved',
+        'Total',
+        'Processed/s, 15 min',
+      ]);
       await expect(page.getByRole('heading', { name: 'Throughput' })).toBeVisible();
       await screenshots(page, testInfo, 'overview of two yii2-ng channels, one at work');
 
       const metrics = await (await page.request.get('/api/metrics')).text();
-      const pushed = new RegExp(`^queuelens_queue_pushed_total\\{connection="${YII2_PAIR_CONNECTION.name}",queue="${first}"\\} ([1-9]\\d*)$`, 'm').exec(metrics);
+      const pushed = new RegExp(`^queuelens_queue_pushed_total\\{connection="${YII2_PAIR_CONNECTION.name}",queue="${first}"\\} ([1-9]\\d*)$`, 'm').exec(
+        metrics,
+      );
       expect(pushed, metrics).not.toBeNull();
       expect(metrics).toMatch(new RegExp(`^queuelens_queue_processed_total\\{connection="${YII2_PAIR_CONNECTION.name}",queue="${second}"\\} 0$`, 'm'));
       expect(metrics).not.toContain('queuelens_queue_failed_total');
@@ -80,7 +94,9 @@ test.describe('a connection of two redis-ng channels', () => {
     }
   });
 
-  test('"Go to job" opens the one channel holding an id, lists both when both do, and says when neither does; so does the job page', async ({ page }, testInfo) => {
+  test('"Go to job" opens the one channel holding an id, lists both when both do, and says when neither does; so does the job page', async ({
+    page,
+  }, testInfo) => {
     // Job 1 in both channels, job 2 in the second only.
     await driverPush(channelOf(first), message!);
     await driverPush(channelOf(second), message!);

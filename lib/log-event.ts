@@ -1,7 +1,8 @@
 export type LogLevel = 'info' | 'warn' | 'error';
 
 function serializable(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack, ...(value.cause !== undefined ? { cause: serializable(value.cause) } : {}) };
+  if (value instanceof Error)
+    return { name: value.name, message: value.message, stack: value.stack, ...(value.cause !== undefined ? { cause: serializable(value.cause) } : {}) };
   return value;
 }
 

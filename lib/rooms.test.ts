@@ -15,16 +15,44 @@ async function ruleIdsOf(filePath: string, code: string): Promise<string[]> {
 
 describe('the rooms of eslint.config.mjs', () => {
   it.each([
-    ['a component importing the Redis room', 'components/ui/planted.tsx', "import { RedisConnection } from '@/lib/redis/connection';\nexport const planted = RedisConnection;\n"],
+    [
+      'a component importing the Redis room',
+      'components/ui/planted.tsx',
+      "import { RedisConnection } from '@/lib/redis/connection';\nexport const planted = RedisConnection;\n",
+    ],
     ['a component importing ioredis', 'components/ui/planted.tsx', "import Redis from 'ioredis';\nexport const planted = Redis;\n"],
-    ['a component importing a layout’s room', 'components/ui/planted.tsx', "import { yii2Layout } from '@/lib/layouts/yii2/layout';\nexport const planted = yii2Layout;\n"],
-    ['a component importing server-only glue', 'components/ui/planted.tsx', "import { readOverview } from '@/lib/server/overview';\nexport const planted = readOverview;\n"],
-    ['a page importing a layout’s room', 'app/planted/page.tsx', "import { staticphpLayout } from '@/lib/layouts/staticphp/layout';\nexport const planted = staticphpLayout;\n"],
-    ['a page importing StaticPHP’s driver', 'app/planted/page.tsx', "import { RedisQueue } from '@/lib/queue/redis-queue';\nexport const planted = RedisQueue;\n"],
-    ['yii2 reaching into StaticPHP', 'lib/layouts/yii2/planted.ts', "import { staticphpLayout } from '../staticphp/layout';\nexport const planted = staticphpLayout;\n"],
+    [
+      'a component importing a layout’s room',
+      'components/ui/planted.tsx',
+      "import { yii2Layout } from '@/lib/layouts/yii2/layout';\nexport const planted = yii2Layout;\n",
+    ],
+    [
+      'a component importing server-only glue',
+      'components/ui/planted.tsx',
+      "import { readOverview } from '@/lib/server/overview';\nexport const planted = readOverview;\n",
+    ],
+    [
+      'a page importing a layout’s room',
+      'app/planted/page.tsx',
+      "import { staticphpLayout } from '@/lib/layouts/staticphp/layout';\nexport const planted = staticphpLayout;\n",
+    ],
+    [
+      'a page importing StaticPHP’s driver',
+      'app/planted/page.tsx',
+      "import { RedisQueue } from '@/lib/queue/redis-queue';\nexport const planted = RedisQueue;\n",
+    ],
+    [
+      'yii2 reaching into StaticPHP',
+      'lib/layouts/yii2/planted.ts',
+      "import { staticphpLayout } from '../staticphp/layout';\nexport const planted = staticphpLayout;\n",
+    ],
     ['marko reaching into yii2', 'lib/layouts/marko/planted.ts', "import { yii2Layout } from '../yii2/layout';\nexport const planted = yii2Layout;\n"],
     ['the Redis room importing a layout', 'lib/redis/planted.ts', "import { layoutOver } from '../layouts/open-layout';\nexport const planted = layoutOver;\n"],
-    ['lib importing server-only glue', 'lib/dashboard/planted.ts', "import { readOverview } from '../server/overview';\nexport const planted = readOverview;\n"],
+    [
+      'lib importing server-only glue',
+      'lib/dashboard/planted.ts',
+      "import { readOverview } from '../server/overview';\nexport const planted = readOverview;\n",
+    ],
     ['a shape importing a reader', 'lib/shapes/planted.ts', "import { readKeyFacts } from '../inspect/key-layout';\nexport const planted = readKeyFacts;\n"],
   ])('refuses %s', async (_, filePath, code) => {
     const refusals = await ruleIdsOf(filePath, code);
@@ -33,9 +61,21 @@ describe('the rooms of eslint.config.mjs', () => {
   });
 
   it.each([
-    ['a component importing a shape', 'components/ui/planted.tsx', "import { plural } from '@/components/ui/format-count';\nimport { jobIdAsRead } from '@/lib/shapes/job-ids';\nexport const planted = [plural, jobIdAsRead];\n"],
-    ['a component naming a reader’s type', 'components/ui/planted.tsx', "import type { ServerInfo } from '@/lib/inspect/server-info';\nexport type Planted = ServerInfo;\n"],
-    ['yii2 using the Redis room', 'lib/layouts/yii2/planted.ts', "import { settledPipelines } from '../../redis/pipeline';\nexport const planted = settledPipelines;\n"],
+    [
+      'a component importing a shape',
+      'components/ui/planted.tsx',
+      "import { plural } from '@/components/ui/format-count';\nimport { jobIdAsRead } from '@/lib/shapes/job-ids';\nexport const planted = [plural, jobIdAsRead];\n",
+    ],
+    [
+      'a component naming a reader’s type',
+      'components/ui/planted.tsx',
+      "import type { ServerInfo } from '@/lib/inspect/server-info';\nexport type Planted = ServerInfo;\n",
+    ],
+    [
+      'yii2 using the Redis room',
+      'lib/layouts/yii2/planted.ts',
+      "import { settledPipelines } from '../../redis/pipeline';\nexport const planted = settledPipelines;\n",
+    ],
   ])('allows %s', async (_, filePath, code) => {
     expect(await ruleIdsOf(filePath, code)).toEqual([]);
   });

@@ -61,6 +61,8 @@ describe('test prerequisites', () => {
 
   it('refuses a variable naming a browser that is not there, saying what to do', () => {
     process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH = join(dir, 'nothing-here');
-    expect(() => findChromium(join(dir, 'chrome'))).toThrow(/PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH is .*nothing-here, which does not exist: install Chromium \(apt-get install chromium/);
+    expect(() => findChromium(join(dir, 'chrome'))).toThrow(
+      /PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH is .*nothing-here, which does not exist: install Chromium \(apt-get install chromium/,
+    );
   });
 });

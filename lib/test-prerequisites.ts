@@ -48,7 +48,9 @@ export function requireCommands(needed: readonly { command: string; aptPackage: 
   if (missing.length === 0) return;
   const packages = [...new Set(missing.map(({ aptPackage }) => aptPackage))];
   if (mayInstallWithApt() && aptInstall(packages) && missing.every(({ command }) => onPath(command) !== null)) return;
-  throw new MissingPrerequisite(`${missing.map(({ command }) => command).join(', ')} not found on the PATH: install ${packages.join(' ')} (apt-get install ${packages.join(' ')})`);
+  throw new MissingPrerequisite(
+    `${missing.map(({ command }) => command).join(', ')} not found on the PATH: install ${packages.join(' ')} (apt-get install ${packages.join(' ')})`,
+  );
 }
 
 export const SERVER_COMMANDS = [

@@ -11,7 +11,10 @@ import { operatorReadAction } from '@/lib/server/action';
 
 const detectStepInput = z
   .object({
-    cursor: z.string().regex(/^\d{1,20}$/, 'a SCAN cursor is a decimal number').refine(isScanCursor, 'a SCAN cursor is at most 2^64 - 1'),
+    cursor: z
+      .string()
+      .regex(/^\d{1,20}$/, 'a SCAN cursor is a decimal number')
+      .refine(isScanCursor, 'a SCAN cursor is at most 2^64 - 1'),
     match: z.string().min(1, 'a SCAN MATCH pattern, such as myapp:*').max(200, 'at most 200 characters'),
   })
   .strict();

@@ -22,8 +22,9 @@ export default async function ConnectPage() {
       <div className="space-y-2">
         <h1 className="text-2xl font-semibold">Connect</h1>
         <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
-          Find the queues in this Redis: each StaticPHP or marko prefix and each yii2 channel is recognised by the names and types of its keys, in bounded SCAN steps (never KEYS), and
-          comes with the entry that adds it to the connections file. The same scan runs from a shell as <code className="font-mono">queuelens detect</code>.
+          Find the queues in this Redis: each StaticPHP or marko prefix and each yii2 channel is recognised by the names and types of its keys, in bounded SCAN
+          steps (never KEYS), and comes with the entry that adds it to the connections file. The same scan runs from a shell as{' '}
+          <code className="font-mono">queuelens detect</code>.
         </p>
       </div>
       {refusal !== null || !choice.ok ? (

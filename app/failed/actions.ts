@@ -28,17 +28,23 @@ function retriedHere(failed: FailedJobs): RetriedFailedJobs {
 function wholeNumberIds(ids: readonly string[]): number[] {
   return ids.map((id) => {
     const value = Number(id);
-    if (!/^[1-9]\d*$/.test(id) || !Number.isSafeInteger(value)) throw new QueueError(`"${id.slice(0, 40)}" is no job id of this connection: its ids are whole numbers`, { invalidRequest: true });
+    if (!/^[1-9]\d*$/.test(id) || !Number.isSafeInteger(value))
+      throw new QueueError(`"${id.slice(0, 40)}" is no job id of this connection: its ids are whole numbers`, { invalidRequest: true });
     return value;
   });
 }
 
 /** Requeues these failed jobs; ids no longer in the failed set are reported, not requeued. */
-export const retryJobs = queueAction('failedJobs', z.object({ ids: jobIds, maxAttempts }), ({ ids, maxAttempts }, failed) => retriedHere(failed).retryFailed(wholeNumberIds(ids), maxAttempts), {
-  action: 'retry failed jobs',
-  target: ({ ids }) => describeJobs(ids),
-  outcome: describeRetry,
-});
+export const retryJobs = queueAction(
+  'failedJobs',
+  z.object({ ids: jobIds, maxAttempts }),
+  ({ ids, maxAttempts }, failed) => retriedHere(failed).retryFailed(wholeNumberIds(ids), maxAttempts),
+  {
+    action: 'retry failed jobs',
+    target: ({ ids }) => describeJobs(ids),
+    outcome: describeRetry,
+  },
+);
 
 /** Forgets these failed jobs; ids no longer failed are left alone. */
 export const forgetJobs = queueAction(
@@ -48,15 +54,24 @@ export const forgetJobs = queueAction(
     const forgotten = retriesFailedJobs(failed) ? await failed.forgetFailedIds(wholeNumberIds(ids)) : await failed.forgetFailedIds(ids);
     return { forgotten, notFailed: ids.length - forgotten };
   },
-  { action: 'forget failed jobs', target: ({ ids }) => describeJobs(ids), outcome: ({ forgotten, notFailed }) => `forgot ${forgotten}, ${notFailed} no longer failed` },
+  {
+    action: 'forget failed jobs',
+    target: ({ ids }) => describeJobs(ids),
+    outcome: ({ forgotten, notFailed }) => `forgot ${forgotten}, ${notFailed} no longer failed`,
+  },
 );
 
 /** One bounded step of "retry every failed job"; the client repeats it while `remaining` > 0. */
-export const retryOldestStep = queueAction('failedJobs', z.object({ maxAttempts }), ({ maxAttempts }, failed) => retriedHere(failed).retryOldestFailed(maxAttempts), {
-  action: 'retry all failed jobs (one step)',
-  target: () => 'the oldest failed jobs',
-  outcome: (step) => `${describeRetry(step)}; ${step.remaining} still failed`,
-});
+export const retryOldestStep = queueAction(
+  'failedJobs',
+  z.object({ maxAttempts }),
+  ({ maxAttempts }, failed) => retriedHere(failed).retryOldestFailed(maxAttempts),
+  {
+    action: 'retry all failed jobs (one step)',
+    target: () => 'the oldest failed jobs',
+    outcome: (step) => `${describeRetry(step)}; ${step.remaining} still failed`,
+  },
+);
 
 /** One bounded step of "forget every failed job" or "forget those failed before a date". */
 export const forgetOldestStep = queueAction('failedJobs', z.object({ before: utcDate.nullable() }), ({ before }, failed) => failed.forgetOldestFailed(before), {

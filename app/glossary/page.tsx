@@ -13,7 +13,11 @@ export default function GlossaryPage() {
       </div>
       <dl className="space-y-4">
         {GLOSSARY.map(({ term, id, definition }) => (
-          <div key={id} id={id} className="scroll-mt-4 rounded-md border border-zinc-200 bg-white px-4 py-3 target:border-blue-500 dark:border-zinc-800 dark:bg-zinc-900 dark:target:border-blue-400">
+          <div
+            key={id}
+            id={id}
+            className="scroll-mt-4 rounded-md border border-zinc-200 bg-white px-4 py-3 target:border-blue-500 dark:border-zinc-800 dark:bg-zinc-900 dark:target:border-blue-400"
+          >
             <dt className="font-semibold">{term}</dt>
             <dd className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{definition}</dd>
           </div>

@@ -65,7 +65,9 @@ export function KeysView() {
           <>
             <Summary table={table} />
             {table.keys.length === 0 ? (
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">No queue has keys yet: the layout’s queues are found by their keys, and an empty queue has none.</p>
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                No queue has keys yet: the layout’s queues are found by their keys, and an empty queue has none.
+              </p>
             ) : (
               <LayoutTable label={TABLE} keys={table.keys.map((row) => tableKeyOf(row, groups))} {...(groups ? { extraColumn: 'Consumer group' } : {})} />
             )}

@@ -44,8 +44,13 @@ export const failWithReason = queueAction(
 );
 
 /** Acknowledges and deletes a pending entry whose job is gone. */
-export const cleanUpTombstone = queueAction('claimRepairs', z.object({ ...where, jobId: z.number().int().positive().nullable() }), (seen, repairs) => repairs.cleanUp(seen), {
-  action: 'clean up a tombstone',
-  target: ({ queue, level, entry }) => `entry ${entry} of ${queue} level ${level}`,
-  outcome: describeRepair,
-});
+export const cleanUpTombstone = queueAction(
+  'claimRepairs',
+  z.object({ ...where, jobId: z.number().int().positive().nullable() }),
+  (seen, repairs) => repairs.cleanUp(seen),
+  {
+    action: 'clean up a tombstone',
+    target: ({ queue, level, entry }) => `entry ${entry} of ${queue} level ${level}`,
+    outcome: describeRepair,
+  },
+);

@@ -24,7 +24,11 @@ export default async function ReservationsPage({ searchParams }: { searchParams:
   const lacks = await absentCapability('expiringReservations');
   if (lacks !== null) return <LayoutLacks title="Reservations" sentence={lacks} />;
   const queryClient = getQueryClient();
-  const [line, claims] = await Promise.all([offeredLineRepairs(), absentCapability('claimRepairs'), prefetchLiveQuery(queryClient, reservationsQuery(scope), () => readReservationsPage(scope))]);
+  const [line, claims] = await Promise.all([
+    offeredLineRepairs(),
+    absentCapability('claimRepairs'),
+    prefetchLiveQuery(queryClient, reservationsQuery(scope), () => readReservationsPage(scope)),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <ReservationsView scope={scope} repairs={{ line, claims }} />

@@ -97,7 +97,15 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
   }
 
   const jobId = entryJobId!;
-  const seen = { queue: row.queue, level: row.level, entry: row.entry, jobId, reservedBy: row.reservedBy, reservedUntil: row.reservedUntil, attempts: row.attempts ?? '' };
+  const seen = {
+    queue: row.queue,
+    level: row.level,
+    entry: row.entry,
+    jobId,
+    reservedBy: row.reservedBy,
+    reservedUntil: row.reservedUntil,
+    attempts: row.attempts ?? '',
+  };
   const release = () => run(() => releaseNow(seen, getTabConnection()), `Job ${jobId} released: it is ready again on ${row.queue}, level ${row.level}.`);
   const fail = () => {
     if (reason.trim() === '') {
@@ -142,8 +150,8 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
         onCancel={() => setDialog(null)}
       >
         <p>
-          Its claim by <span className="font-mono [overflow-wrap:anywhere]">{row.reservedBy}</span> has not run out. If that worker is
-          still running it, the job will run twice: once there and once more by whoever reserves it next.
+          Its claim by <span className="font-mono [overflow-wrap:anywhere]">{row.reservedBy}</span> has not run out. If that worker is still running it, the job
+          will run twice: once there and once more by whoever reserves it next.
         </p>
         <p>It goes back to the end of its level with its attempts as they are.</p>
       </ConfirmDialog>
@@ -156,10 +164,7 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
         onConfirm={fail}
         onCancel={() => setDialog(null)}
       >
-        <p>
-          The job leaves its queue for the failed list with this reason as its error, and its unique key is freed. It can be retried
-          from there.
-        </p>
+        <p>The job leaves its queue for the failed list with this reason as its error, and its unique key is freed. It can be retried from there.</p>
         <label htmlFor={reasonId} className="block font-medium">
           Reason
         </label>

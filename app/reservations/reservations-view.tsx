@@ -72,9 +72,8 @@ function ParkingWarning({ hazard }: { hazard: NonNullable<ReservationsByHolder['
             <span className="font-mono [overflow-wrap:anywhere]">{holder}</span> uses {formatDuration(timeoutSeconds)}
           </span>
         ))}
-        . A worker with a short timeout that tries to take back a job held under a longer one parks it until that deadline
-        instead of running it, and a stopped holder with a longer timeout leaves its job waiting longer than the other workers
-        expect.
+        . A worker with a short timeout that tries to take back a job held under a longer one parks it until that deadline instead of running it, and a stopped
+        holder with a longer timeout leaves its job waiting longer than the other workers expect.
       </p>
       <p>
         To avoid both, give every worker the same timeout (<span className="font-mono">$config[&apos;queue&apos;][&apos;timeout&apos;]</span>).
@@ -90,10 +89,20 @@ function sentence(clause: string): string {
 
 function ClaimDetail({ claim }: { claim: Claim }) {
   if (claim.state === 'tombstone') {
-    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{claim.jobId === null ? 'Its entry was deleted too; only the record that it was handed out is left.' : 'The job was deleted while a worker held it: nothing to run.'}</p>;
+    return (
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        {claim.jobId === null
+          ? 'Its entry was deleted too; only the record that it was handed out is left.'
+          : 'The job was deleted while a worker held it: nothing to run.'}
+      </p>
+    );
   }
   if (claim.state === 'mismatch') {
-    return <p className="text-xs text-zinc-600 dark:text-zinc-400">{sentence(claim.mismatch ?? 'the job no longer agrees with this hand-out')}. The next worker that takes a job from this queue clears it.</p>;
+    return (
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        {sentence(claim.mismatch ?? 'the job no longer agrees with this hand-out')}. The next worker that takes a job from this queue clears it.
+      </p>
+    );
   }
   return null;
 }
@@ -136,8 +145,8 @@ function LineRepair({ queue, id, expired, repairs }: { queue: string; id: string
         confirmLabel: `End job ${id}'s reservation`,
         body: (
           <p>
-            Its time has not run out, and nothing in Redis says whether a worker is still running it. If one is, the job runs twice: there and
-            once more from the line it goes back to.
+            Its time has not run out, and nothing in Redis says whether a worker is still running it. If one is, the job runs twice: there and once more from
+            the line it goes back to.
           </p>
         ),
       }}
@@ -153,7 +162,20 @@ function RowRepair({ row, queue, repairs }: { row: ExpiringReservation; queue: s
   const { claim } = row;
   if (claim === undefined) return <LineRepair queue={queue} id={row.id} expired={row.expired} repairs={repairs.line} />;
   if (repairs.claims !== null) return <span className="text-xs text-zinc-600 dark:text-zinc-400">{repairs.claims}</span>;
-  return <ReservationActions row={{ queue, level: claim.level, entry: claim.entry, jobId: claim.jobId, state: claim.state, reservedBy: claim.holder, reservedUntil: claim.reservedUntil, attempts: claim.attempts }} />;
+  return (
+    <ReservationActions
+      row={{
+        queue,
+        level: claim.level,
+        entry: claim.entry,
+        jobId: claim.jobId,
+        state: claim.state,
+        reservedBy: claim.holder,
+        reservedUntil: claim.reservedUntil,
+        attempts: claim.attempts,
+      }}
+    />
+  );
 }
 
 function ParkedRow({ job, now, withActions, withPriority }: { job: ParkedReservation; now: number; withActions: boolean; withPriority: boolean }) {
@@ -173,8 +195,8 @@ function ParkedRow({ job, now, withActions, withPriority }: { job: ParkedReserva
       <Cell label="State">
         <Badge tone="info">Parked</Badge>
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
-          A worker tried to take it back before its holder&apos;s deadline, so it waits with the delayed jobs until then instead of
-          running twice. Parking is not an attempt.
+          A worker tried to take it back before its holder&apos;s deadline, so it waits with the delayed jobs until then instead of running twice. Parking is
+          not an attempt.
         </p>
       </Cell>
       <Cell numeric label="Idle">
@@ -256,9 +278,18 @@ function ReservationsTable({
         const { claim } = row;
         const rowQueue = queueOf(row);
         return (
-          <tr key={claim ? `${claim.stream} ${claim.entry}` : row.id} id={claim ? reservationRowId({ queue: rowQueue, level: claim.level, entry: claim.entry }) : undefined}>
+          <tr
+            key={claim ? `${claim.stream} ${claim.entry}` : row.id}
+            id={claim ? reservationRowId({ queue: rowQueue, level: claim.level, entry: claim.entry }) : undefined}
+          >
             <Cell>
-              {claim === undefined ? <QueueJobLink id={row.id} queue={rowQueue} /> : claim.jobId === null ? <Absent label="no job id" /> : <JobLink id={claim.jobId} />}
+              {claim === undefined ? (
+                <QueueJobLink id={row.id} queue={rowQueue} />
+              ) : claim.jobId === null ? (
+                <Absent label="no job id" />
+              ) : (
+                <JobLink id={claim.jobId} />
+              )}
               {claim && <div className="font-mono text-xs text-zinc-500 dark:text-zinc-400">entry {claim.entry}</div>}
             </Cell>
             <Cell label="Class">{claim?.jobId === null ? <Absent label="no job" /> : <JobNameAndNote name={row.name} note={row.note} />}</Cell>
@@ -283,13 +314,23 @@ function ReservationsTable({
                 <Badge tone="info">Live</Badge>
               )}
             </Cell>
-            {claimed && <Cell numeric label="Idle">{claim && formatDuration(claim.idleMs / 1000)}</Cell>}
-            {claimed && <Cell numeric label="Handed out">{claim && `${formatCount(claim.deliveries)}×`}</Cell>}
+            {claimed && (
+              <Cell numeric label="Idle">
+                {claim && formatDuration(claim.idleMs / 1000)}
+              </Cell>
+            )}
+            {claimed && (
+              <Cell numeric label="Handed out">
+                {claim && `${formatCount(claim.deliveries)}×`}
+              </Cell>
+            )}
             <Cell label="Expires">
               <StoredDeadline seconds={row.expiresAt} now={now} />
             </Cell>
             {!claimed && (
-              <Cell label="Reserved since">{row.reservedSince === null ? <Absent label={reservedSinceUnknown} /> : <UtcMoment seconds={row.reservedSince} now={now} />}</Cell>
+              <Cell label="Reserved since">
+                {row.reservedSince === null ? <Absent label={reservedSinceUnknown} /> : <UtcMoment seconds={row.reservedSince} now={now} />}
+              </Cell>
             )}
             <Cell label="Attempts" numeric>
               {claim ? <StoredAttempts attempts={claim.attempts} maxAttempts={claim.maxAttempts} /> : row.attempts}
@@ -317,14 +358,25 @@ function ReservationsTable({
 function holderDescription(group: HolderReservations): string {
   const shown = group.rows.length < group.held ? `, ${formatCount(group.rows.length)} on this page` : '';
   const entries = `${formatCount(group.held)} ${group.held === 1 ? 'job' : 'jobs'}${shown}`;
-  if (group.holder === null) return `${formatCount(group.held)} left-over ${group.held === 1 ? 'hand-out' : 'hand-outs'}${shown}: the job is gone, or has moved on since.`;
+  if (group.holder === null)
+    return `${formatCount(group.held)} left-over ${group.held === 1 ? 'hand-out' : 'hand-outs'}${shown}: the job is gone, or has moved on since.`;
   const parked = group.parked.length === 0 ? '' : `, ${formatCount(group.parked.length)} parked ${group.parked.length === 1 ? 'job' : 'jobs'}`;
   const count = group.held === 0 ? parked.slice(2) : `${entries}${parked}`;
   return group.timeoutSeconds === null ? count : `${count}; its claims imply a timeout of ${formatDuration(group.timeoutSeconds)}.`;
 }
 
 /** The reservations of a layout that records holders: figures over every page, then this page's rows by holder. */
-function ByHolder({ byHolder, now, scope, repairs }: { byHolder: ReservationsByHolder; now: number; scope: ReservationsScope; repairs: ReservationRepairOffer }) {
+function ByHolder({
+  byHolder,
+  now,
+  scope,
+  repairs,
+}: {
+  byHolder: ReservationsByHolder;
+  now: number;
+  scope: ReservationsScope;
+  repairs: ReservationRepairOffer;
+}) {
   const { counts } = byHolder;
   return (
     <>
@@ -341,8 +393,8 @@ function ByHolder({ byHolder, now, scope, repairs }: { byHolder: ReservationsByH
       {counts.overdue > 0 && (
         <Note title="Overdue jobs">
           <p>
-            An overdue job&apos;s claim has run out and no worker has taken it back yet. {OVERDUE_EXPLANATION} If no worker takes
-            jobs from that queue any more, release it now or fail it.
+            An overdue job&apos;s claim has run out and no worker has taken it back yet. {OVERDUE_EXPLANATION} If no worker takes jobs from that queue any more,
+            release it now or fail it.
           </p>
         </Note>
       )}
@@ -363,13 +415,20 @@ function ByHolder({ byHolder, now, scope, repairs }: { byHolder: ReservationsByH
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           <p className="font-semibold">{byHolder.queue === null ? 'No job is reserved.' : `No job of ${byHolder.queue} is reserved.`}</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-            No worker holds a job of {byHolder.queue !== null ? 'the queue' : byHolder.queuesRead === 1 ? 'the one queue' : `the ${formatCount(byHolder.queuesRead)} queues`},
-            and no job waits parked until a holder&apos;s deadline.
+            No worker holds a job of{' '}
+            {byHolder.queue !== null ? 'the queue' : byHolder.queuesRead === 1 ? 'the one queue' : `the ${formatCount(byHolder.queuesRead)} queues`}, and no job
+            waits parked until a holder&apos;s deadline.
           </p>
         </div>
       ) : (
         <>
-          <Pager label="Pages of reservations" rows="Reservations" window={byHolder.window} total={byHolder.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
+          <Pager
+            label="Pages of reservations"
+            rows="Reservations"
+            window={byHolder.window}
+            total={byHolder.total}
+            hrefOf={(page) => reservationsPageHref(scope, page)}
+          />
           {byHolder.groups.map((group) => (
             <Section
               key={group.holder ?? ''}
@@ -394,7 +453,13 @@ function ByHolder({ byHolder, now, scope, repairs }: { byHolder: ReservationsByH
               />
             </Section>
           ))}
-          <Pager label="Pages of reservations, after the list" rows="Reservations" window={byHolder.window} total={byHolder.total} hrefOf={(page) => reservationsPageHref(scope, page)} />
+          <Pager
+            label="Pages of reservations, after the list"
+            rows="Reservations"
+            window={byHolder.window}
+            total={byHolder.total}
+            hrefOf={(page) => reservationsPageHref(scope, page)}
+          />
         </>
       )}
     </>
@@ -405,9 +470,19 @@ function ByHolder({ byHolder, now, scope, repairs }: { byHolder: ReservationsByH
 function ByQueue({ page, scope, repairs }: { page: ExpiringReservationsPage; scope: ReservationsScope; repairs: ReservationRepairOffer }) {
   return (
     <>
-      {page.holderAbsent !== undefined && <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">{page.holderAbsent}.</p>}
+      {page.holderAbsent !== undefined && (
+        <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">{page.holderAbsent}.</p>
+      )}
       {page.queues.map((reservations) => (
-        <Section key={reservations.queue} title={<span className="[overflow-wrap:anywhere]">Queue <span className="font-mono">{reservations.queue}</span></span>} description={reservations.expiredMeans}>
+        <Section
+          key={reservations.queue}
+          title={
+            <span className="[overflow-wrap:anywhere]">
+              Queue <span className="font-mono">{reservations.queue}</span>
+            </span>
+          }
+          description={reservations.expiredMeans}
+        >
           <div className="grid grid-cols-3 gap-4">
             <Stat label="Reserved" value={reservations.total} />
             <Stat label="Live" value={reservations.live} />
@@ -425,7 +500,13 @@ function ByQueue({ page, scope, repairs }: { page: ExpiringReservationsPage; sco
           ) : (
             <EmptyList>{reservations.total > 0 ? 'No reservations on this page.' : 'No job of this queue is reserved.'}</EmptyList>
           )}
-          <PageLinks label={`Pages of the reservations of ${reservations.queue}`} page={scope.page} pageRows={PAGE_ROWS} total={reservations.total} hrefOf={(target) => reservationsPageHref(scope, target)} />
+          <PageLinks
+            label={`Pages of the reservations of ${reservations.queue}`}
+            page={scope.page}
+            pageRows={PAGE_ROWS}
+            total={reservations.total}
+            hrefOf={(target) => reservationsPageHref(scope, target)}
+          />
         </Section>
       ))}
     </>

@@ -64,7 +64,10 @@ export default async function SessionsPage() {
                 </Cell>
                 {canEnd && session.id !== undefined && (
                   <Cell>
-                    <EndSessionButton id={session.id} label={`End ${session.who}’s session, signed in ${new Date(session.startedAt * 1000).toISOString().slice(11, 19)} UTC`} />
+                    <EndSessionButton
+                      id={session.id}
+                      label={`End ${session.who}’s session, signed in ${new Date(session.startedAt * 1000).toISOString().slice(11, 19)} UTC`}
+                    />
                   </Cell>
                 )}
               </tr>

@@ -19,8 +19,7 @@ export function AuditLogView({ filter }: { filter: AuditFilter }) {
       <div className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Every change made through QueueLens, newest first: who made it, with which role, what it acted on and what came of it,
-          refusals included.
+          Every change made through QueueLens, newest first: who made it, with which role, what it acted on and what came of it, refusals included.
         </p>
       </div>
       {/* Another filter starts over: older entries loaded for this one do not belong to it. */}
@@ -57,8 +56,8 @@ function AuditEntries({ filter }: { filter: AuditFilter }) {
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the audit log…</p>
       ) : newest.total === 0 && older === null ? (
         <EmptyList>
-          No changes have been made through QueueLens yet. Every retry, forget, release, promotion and repair made here is recorded,
-          with who made it and what came of it, and so is every one refused.
+          No changes have been made through QueueLens yet. Every retry, forget, release, promotion and repair made here is recorded, with who made it and what
+          came of it, and so is every one refused.
         </EmptyList>
       ) : (
         <>
@@ -75,7 +74,9 @@ function AuditEntries({ filter }: { filter: AuditFilter }) {
             <AuditTable entries={entries} now={newest.now} />
           ) : (
             <EmptyList>
-              {(older ?? newest).next === null ? 'No entry matches this filter.' : 'No match yet among the entries looked at. Load older entries to look further back.'}
+              {(older ?? newest).next === null
+                ? 'No entry matches this filter.'
+                : 'No match yet among the entries looked at. Load older entries to look further back.'}
             </EmptyList>
           )}
           {!older?.running && (older ?? newest).next !== null && (
@@ -94,7 +95,19 @@ function AuditEntries({ filter }: { filter: AuditFilter }) {
  * far that has got: a filter over a long log may look through many
  * entries for a few matches.
  */
-function Summary({ newest, older, shown, filtered, onStop }: { newest: AuditPage; older: OlderEntries | null; shown: number; filtered: boolean; onStop: () => void }) {
+function Summary({
+  newest,
+  older,
+  shown,
+  filtered,
+  onStop,
+}: {
+  newest: AuditPage;
+  older: OlderEntries | null;
+  shown: number;
+  filtered: boolean;
+  onStop: () => void;
+}) {
   const reach = older ?? newest;
   const reachedEnd = reach.next === null;
   // The table shows how far a page of every entry goes; a filter's matches do not show how far it looked.

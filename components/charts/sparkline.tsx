@@ -23,7 +23,14 @@ export function Sparkline({ values, label }: { values: readonly (number | null)[
   });
   if (current.length > 0) segments.push(current.join(' '));
   return (
-    <svg role="img" aria-label={label} width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="inline-block text-blue-600 dark:text-blue-400">
+    <svg
+      role="img"
+      aria-label={label}
+      width={WIDTH}
+      height={HEIGHT}
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      className="inline-block text-blue-600 dark:text-blue-400"
+    >
       <title>{label}</title>
       {segments.map((points, index) => (
         <polyline key={index} points={points} fill="none" stroke="currentColor" strokeWidth="1.5" />

@@ -146,7 +146,12 @@ export function ThroughputChart({ points, label, showFailed }: { points: readonl
 
   return (
     <div>
-      <figure role="figure" aria-label={label} ref={container} className="w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-900" />
+      <figure
+        role="figure"
+        aria-label={label}
+        ref={container}
+        className="w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-900"
+      />
       {points.length > 0 && <FiguresTable points={points} label={label} showFailed={showFailed} />}
     </div>
   );

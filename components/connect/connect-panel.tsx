@@ -36,7 +36,13 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
       >
         <label className="flex min-w-0 flex-col gap-1 text-sm">
           <span>Keys to look at (a SCAN MATCH pattern)</span>
-          <input value={match} onChange={(event) => setMatch(event.target.value)} maxLength={200} required className="w-72 max-w-full rounded-md border border-zinc-300 bg-white px-2 py-1 font-mono dark:border-zinc-700 dark:bg-zinc-900" />
+          <input
+            value={match}
+            onChange={(event) => setMatch(event.target.value)}
+            maxLength={200}
+            required
+            className="w-72 max-w-full rounded-md border border-zinc-300 bg-white px-2 py-1 font-mono dark:border-zinc-700 dark:bg-zinc-900"
+          />
         </label>
         <button type="submit" className="button-primary" disabled={run.running}>
           {run.done || run.stopped ? 'Scan again' : 'Scan'}
@@ -58,7 +64,10 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
       )}
 
       {started && (
-        <Section title="Found" description="Each prefix or channel once, with the entry for the connections file (queuelens.config.json). Copy it into the file's connections list and restart QueueLens.">
+        <Section
+          title="Found"
+          description="Each prefix or channel once, with the entry for the connections file (queuelens.config.json). Copy it into the file's connections list and restart QueueLens."
+        >
           {detection.found.length === 0 ? (
             <EmptyList>{run.running ? 'Nothing recognised yet.' : 'No queue layout was found in the keys looked at.'}</EmptyList>
           ) : (
@@ -67,7 +76,11 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
                 const suggested = entries[index];
                 const text = suggested ? JSON.stringify(suggested.entry, null, 2) : '';
                 return (
-                  <li key={`${find.layout} ${placeOf(find)}`} aria-label={`${LAYOUT_TITLES[find.layout]}, ${placeOf(find)}`} className="space-y-2 rounded-md border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+                  <li
+                    key={`${find.layout} ${placeOf(find)}`}
+                    aria-label={`${LAYOUT_TITLES[find.layout]}, ${placeOf(find)}`}
+                    className="space-y-2 rounded-md border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
+                  >
                     <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
                       <h3 className="font-semibold">{LAYOUT_TITLES[find.layout]}</h3>
                       <span className="font-mono text-sm [overflow-wrap:anywhere]">{placeOf(find)}</span>
@@ -83,7 +96,10 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
                           <CopyButton text={text} label="Copy entry" subject={`for ${placeOf(find)}`} />
                         </div>
                         <CodeBlock label={`Entry for ${placeOf(find)}`} text={text} />
-                        <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-700 dark:text-zinc-300" aria-label={`What Redis cannot tell about ${placeOf(find)}`}>
+                        <ul
+                          className="list-disc space-y-1 pl-5 text-sm text-zinc-700 dark:text-zinc-300"
+                          aria-label={`What Redis cannot tell about ${placeOf(find)}`}
+                        >
                           {suggested.notes.map((note) => (
                             <li key={note}>{note}</li>
                           ))}
@@ -97,11 +113,20 @@ export function ConnectPanel({ connectionLabel }: { connectionLabel: string }) {
           )}
           {detection.strangers.count > 0 && (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
-              {detection.strangers.count} keys fit no layout, such as <span className="font-mono [overflow-wrap:anywhere]">{detection.strangers.sample.slice(0, 5).join(', ')}</span>.
+              {detection.strangers.count} keys fit no layout, such as{' '}
+              <span className="font-mono [overflow-wrap:anywhere]">{detection.strangers.sample.slice(0, 5).join(', ')}</span>.
             </p>
           )}
-          {detection.own > 0 && <p className="text-sm text-zinc-600 dark:text-zinc-400">{detection.own} keys are QueueLens’s own (its audit log and throughput history, under QUEUELENS_PREFIX).</p>}
-          {detection.capped && <p className="text-sm text-zinc-600 dark:text-zinc-400">So many prefixes looked like queues that not all could be kept: the key counts may be low.</p>}
+          {detection.own > 0 && (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              {detection.own} keys are QueueLens’s own (its audit log and throughput history, under QUEUELENS_PREFIX).
+            </p>
+          )}
+          {detection.capped && (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              So many prefixes looked like queues that not all could be kept: the key counts may be low.
+            </p>
+          )}
         </Section>
       )}
     </div>

@@ -39,9 +39,7 @@ export function DelayedTimelineCompact({ queue }: { queue: string }) {
       ) : (
         <div className="space-y-3">
           <p className="text-sm">
-            <span className={timeline.overdue > 0 ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}>
-              {formatCount(timeline.overdue)} overdue
-            </span>
+            <span className={timeline.overdue > 0 ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}>{formatCount(timeline.overdue)} overdue</span>
             {timeline.overdue > 0 && ` (due, waiting for a worker taking a job from this queue to move them into ${timeline.movedInto?.many ?? 'the line'})`}
             {timeline.attendance.unattended && <strong className="font-semibold">; no worker seems to reserve from this queue</strong>}
             {' · '}
@@ -66,7 +64,10 @@ export function DueSoonest({ queue }: { queue: string }) {
   if (timeline === undefined) return null;
   const into = timeline.movedInto?.one ?? 'the line';
   return (
-    <Section title={SOONEST} description={`A delayed job moves into ${timeline.movedInto?.many ?? 'the line'} once it is due and the driver next moves due jobs.`}>
+    <Section
+      title={SOONEST}
+      description={`A delayed job moves into ${timeline.movedInto?.many ?? 'the line'} once it is due and the driver next moves due jobs.`}
+    >
       {timeline.next.length > 0 ? (
         <DataTable
           label={SOONEST}

@@ -27,7 +27,9 @@ export interface FindingRowView {
 export function NoFindingsLeft({ resolved }: { resolved: number }) {
   return (
     <p className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
-      {resolved === 0 ? 'No problems found. The layout is consistent.' : 'Everything the check found was repaired or was no longer broken. Run the check again to confirm.'}
+      {resolved === 0
+        ? 'No problems found. The layout is consistent.'
+        : 'Everything the check found was repaired or was no longer broken. Run the check again to confirm.'}
     </p>
   );
 }
@@ -57,7 +59,8 @@ export function FindingGroup<F>({
     <Section
       title={
         <>
-          {title} ({findings.length}) <span className={`ml-2 rounded px-2 py-0.5 align-middle text-xs font-medium uppercase ${SEVERITY_LOOK[severity]}`}>{severity}</span>
+          {title} ({findings.length}){' '}
+          <span className={`ml-2 rounded px-2 py-0.5 align-middle text-xs font-medium uppercase ${SEVERITY_LOOK[severity]}`}>{severity}</span>
         </>
       }
       actions={canChange && action}
@@ -89,7 +92,13 @@ export function FindingGroup<F>({
               {canChange && (
                 <Cell>
                   {row.repairable ? (
-                    <button type="button" className="button-secondary whitespace-nowrap" aria-label={`Repair ${row.subject}`} onClick={() => onRepair(finding)} disabled={busy}>
+                    <button
+                      type="button"
+                      className="button-secondary whitespace-nowrap"
+                      aria-label={`Repair ${row.subject}`}
+                      onClick={() => onRepair(finding)}
+                      disabled={busy}
+                    >
                       Repair
                     </button>
                   ) : (
@@ -137,9 +146,12 @@ export function RepairConfirmation<F>({
     >
       <p>This will change:</p>
       <ul className="mt-2 list-disc space-y-1 pl-5">
-        {(pending ?? []).slice(0, LISTED).map(view).map((row) => (
-          <li key={row.key}>{row.repairDescription}</li>
-        ))}
+        {(pending ?? [])
+          .slice(0, LISTED)
+          .map(view)
+          .map((row) => (
+            <li key={row.key}>{row.repairDescription}</li>
+          ))}
       </ul>
       {count > LISTED && (
         <p className="mt-2">

@@ -42,7 +42,10 @@ export function useSteppedCheck<F>(step: (run: string | null) => Promise<StepRes
     let run: string | null = null;
     setCheck({ ...idle<F>(), running: true, progress: firstProgress });
     for (;;) {
-      const result: StepResult<F> = await step(run).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
+      const result: StepResult<F> = await step(run).catch((error: unknown) => ({
+        ok: false as const,
+        error: error instanceof Error ? error.message : String(error),
+      }));
       if (generation.current !== mine) return;
       if (!result.ok) {
         setCheck((current) => ({ ...current, running: false, error: result.error }));
@@ -51,7 +54,15 @@ export function useSteppedCheck<F>(step: (run: string | null) => Promise<StepRes
       for (const finding of result.findings) found.set(idOf(finding), finding);
       run = result.run;
       const notKept = result.notKept ?? 0;
-      setCheck((current) => ({ ...current, run: result.run, findings: [...found.values()], notKept: current.notKept + notKept, progress: result.progress, running: !result.done, done: result.done }));
+      setCheck((current) => ({
+        ...current,
+        run: result.run,
+        findings: [...found.values()],
+        notKept: current.notKept + notKept,
+        progress: result.progress,
+        running: !result.done,
+        done: result.done,
+      }));
       if (result.done) return;
     }
   }, [step, idOf, firstProgress]);

@@ -30,7 +30,10 @@ export function FailedJobs({ filter, page, queues, retry }: { filter: FailedFilt
 /** Why this page has no Retry button, and the command that retries every failed job where the application runs. */
 function RetryElsewhere({ retry }: { retry: Extract<FailedRetry, { here: false }> }) {
   return (
-    <section aria-labelledby="retry-elsewhere" className="space-y-2 rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+    <section
+      aria-labelledby="retry-elsewhere"
+      className="space-y-2 rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900"
+    >
       <h2 id="retry-elsewhere" className="text-base font-semibold">
         Retrying is done where the application runs
       </h2>
@@ -46,7 +49,11 @@ function RetryElsewhere({ retry }: { retry: Extract<FailedRetry, { here: false }
 /** The button that puts rows which arrived while the list held still on top of it. */
 function ShowArrivals({ onShow, children }: { onShow: () => void; children: ReactNode }) {
   return (
-    <button type="button" className="rounded-md border border-blue-300 bg-blue-50 px-3 py-1.5 font-medium text-blue-900 hover:bg-blue-100 dark:border-blue-800 dark:bg-blue-950/60 dark:text-blue-100" onClick={onShow}>
+    <button
+      type="button"
+      className="rounded-md border border-blue-300 bg-blue-50 px-3 py-1.5 font-medium text-blue-900 hover:bg-blue-100 dark:border-blue-800 dark:bg-blue-950/60 dark:text-blue-100"
+      onClick={onShow}
+    >
       {children}
     </button>
   );
@@ -199,28 +206,28 @@ function SearchResults({ filter, retry }: { filter: FailedFilter; retry: FailedR
         </div>
       ) : (
         search.matches.length > 0 && (
-        <FailedList
-          rows={rows}
-          matching={{ kind: 'search-matches', rows: search.matches.filter((row) => row.exact) }}
-          retry={retry}
-          readAt={search.readAt}
-          onChanged={restart}
-          pager={
-            lastPage > 1 && (
-              <nav aria-label="Pages of matches" className="flex items-center gap-2 text-sm">
-                <button type="button" className="button-secondary" disabled={shownPage <= 1} onClick={() => setPage(shownPage - 1)}>
-                  Newer
-                </button>
-                <span className="px-2">
-                  Page {shownPage} of {lastPage}
-                </span>
-                <button type="button" className="button-secondary" disabled={shownPage >= lastPage} onClick={() => setPage(shownPage + 1)}>
-                  Older
-                </button>
-              </nav>
-            )
-          }
-        />
+          <FailedList
+            rows={rows}
+            matching={{ kind: 'search-matches', rows: search.matches.filter((row) => row.exact) }}
+            retry={retry}
+            readAt={search.readAt}
+            onChanged={restart}
+            pager={
+              lastPage > 1 && (
+                <nav aria-label="Pages of matches" className="flex items-center gap-2 text-sm">
+                  <button type="button" className="button-secondary" disabled={shownPage <= 1} onClick={() => setPage(shownPage - 1)}>
+                    Newer
+                  </button>
+                  <span className="px-2">
+                    Page {shownPage} of {lastPage}
+                  </span>
+                  <button type="button" className="button-secondary" disabled={shownPage >= lastPage} onClick={() => setPage(shownPage + 1)}>
+                    Older
+                  </button>
+                </nav>
+              )
+            }
+          />
         )
       )}
     </div>

@@ -121,7 +121,12 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
       return matching.kind === 'every-failed-job' ? actions.forgetOldest(total, null) : actions.forgetIds(idsOf(matching.rows));
     });
   const chosenRows = allMatching && matching.kind === 'search-matches' ? matching.rows : [...selected.values()];
-  const retryCommands = retry.here || count === 0 ? null : everyJob ? retry.everyCommand : chosenRows.flatMap((row) => (row.retryCommand === null ? [] : [row.retryCommand])).join('\n');
+  const retryCommands =
+    retry.here || count === 0
+      ? null
+      : everyJob
+        ? retry.everyCommand
+        : chosenRows.flatMap((row) => (row.retryCommand === null ? [] : [row.retryCommand])).join('\n');
 
   const shownIds = idsOf(rows);
   const shownAllSelected = shownIds.length > 0 && shownIds.every((id) => selected.has(id));
@@ -129,7 +134,10 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
     <div className="space-y-3">
       {/* Above the rows, so it is reached without scrolling past a page of 50. */}
       {matching.kind === 'every-failed-job' && (
-        <section aria-labelledby={forgetBeforeId} className="space-y-2 rounded-md border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900">
+        <section
+          aria-labelledby={forgetBeforeId}
+          className="space-y-2 rounded-md border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900"
+        >
           <h2 id={forgetBeforeId} className="text-base font-semibold">
             Forget old failures
           </h2>
@@ -139,7 +147,11 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
       {actions.progress ? (
         <BulkProgressBar progress={actions.progress} onCancel={actions.cancel} />
       ) : (
-        <div role="toolbar" aria-label="Bulk actions" className="flex flex-wrap items-center gap-3 rounded-md border border-zinc-200 bg-white px-4 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+        <div
+          role="toolbar"
+          aria-label="Bulk actions"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-zinc-200 bg-white px-4 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900"
+        >
           <span aria-live="polite">{count === 0 ? 'No jobs selected' : allMatching ? `All ${jobs(total)} selected` : `${jobs(count)} selected`}</span>
           {!allMatching && shownAllSelected && total > selected.size && (
             <button type="button" className="text-blue-700 underline dark:text-blue-300" onClick={() => setAllMatching(true)}>
@@ -193,8 +205,8 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
           void forget();
         }}
       >
-        The {count === 1 ? 'job is' : 'jobs are'} deleted for good: {count === 1 ? 'its id leaves' : 'their ids leave'} the failed list and the job data is removed.
-        Jobs that are no longer failed when this runs are left alone. This cannot be undone.
+        The {count === 1 ? 'job is' : 'jobs are'} deleted for good: {count === 1 ? 'its id leaves' : 'their ids leave'} the failed list and the job data is
+        removed. Jobs that are no longer failed when this runs are left alone. This cannot be undone.
       </ConfirmDialog>
     </div>
   );

@@ -58,13 +58,31 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                 />
               </th>
             )}
-            <th scope="col" className="px-3 py-2 font-medium">Id</th>
-            <th scope="col" className="px-3 py-2 font-medium">Queue</th>
-            <th scope="col" className="px-3 py-2 font-medium">Name</th>
-            {withAttempts && <th scope="col" className="px-3 py-2 text-right font-medium">Attempts</th>}
-            <th scope="col" className="px-3 py-2 font-medium">Failed at (UTC)</th>
-            <th scope="col" className="px-3 py-2 font-medium">Error</th>
-            {withRetryCommands && <th scope="col" className="px-3 py-2 font-medium">Retry where the application runs</th>}
+            <th scope="col" className="px-3 py-2 font-medium">
+              Id
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Queue
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Name
+            </th>
+            {withAttempts && (
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Attempts
+              </th>
+            )}
+            <th scope="col" className="px-3 py-2 font-medium">
+              Failed at (UTC)
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Error
+            </th>
+            {withRetryCommands && (
+              <th scope="col" className="px-3 py-2 font-medium">
+                Retry where the application runs
+              </th>
+            )}
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
@@ -92,13 +110,17 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                 )}
               </th>
               <td data-label="Queue" className="px-3 py-2 font-mono">
-                {row.queue === '' ? '—' : (
+                {row.queue === '' ? (
+                  '—'
+                ) : (
                   <Link href={queueHref(row.queue)} className="underline-offset-2 hover:underline">
                     {row.queue}
                   </Link>
                 )}
               </td>
-              <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono break-all">{orDash(row.name)}</td>
+              <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono break-all">
+                {orDash(row.name)}
+              </td>
               {withAttempts && (
                 <td data-label="Attempts" className="px-3 py-2 text-right tabular-nums">
                   {orDash(row.attempts)}/{orDash(row.maxAttempts)}
@@ -108,7 +130,9 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                 <span className="font-mono">{orDash(row.failedAt)}</span>
                 <span className="block text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(now - row.failedAtSeconds)} ago</span>
               </td>
-              <td data-label="Error" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">{orDash(row.errorFirstLine)}</td>
+              <td data-label="Error" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">
+                {orDash(row.errorFirstLine)}
+              </td>
               {withRetryCommands && (
                 <td data-label="Retry where the application runs" className="px-3 py-2">
                   {row.retryCommand !== null && (

@@ -3,7 +3,18 @@ import type { FailedRowView } from '@/lib/queries/failed';
 import { holdRows } from './hold-rows';
 
 function row(id: number, failedAtSeconds: number, errorFirstLine = 'boom'): FailedRowView {
-  return { id: String(id), exact: true, queue: 'mail', name: 'send', attempts: '3', maxAttempts: '3', failedAt: '', failedAtSeconds, errorFirstLine, retryCommand: null };
+  return {
+    id: String(id),
+    exact: true,
+    queue: 'mail',
+    name: 'send',
+    attempts: '3',
+    maxAttempts: '3',
+    failedAt: '',
+    failedAtSeconds,
+    errorFirstLine,
+    retryCommand: null,
+  };
 }
 
 describe('holdRows', () => {

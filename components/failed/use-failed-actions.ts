@@ -11,7 +11,6 @@ import { getTabConnection } from '@/lib/queries/tab-connection';
 /** Ids per action call; the driver runs each call as one script over at most this many. */
 const IDS_PER_CALL = 200;
 
-
 /**
  * The failed-job mutations with their toasts, progress and refreshes. Every
  * one acts only on ids that are in the failed set at that moment, so two

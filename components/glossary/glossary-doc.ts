@@ -5,7 +5,7 @@ export function glossaryMarkdown(): string {
   const intro = [
     '# What the words mean',
     '',
-    'The words the dashboard uses for what happens to a queue\'s jobs, each in one',
+    "The words the dashboard uses for what happens to a queue's jobs, each in one",
     'place. The dashboard shows the same list at `/glossary`, and its pages link',
     'there; both are written from `components/glossary/terms.ts`.',
     '',

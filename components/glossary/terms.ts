@@ -27,8 +27,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   {
     term: 'Delayed',
     id: 'delayed',
-    definition:
-      'Pushed with a delay, or released to be retried later: the job waits for its time. Once that time has passed it is due.',
+    definition: 'Pushed with a delay, or released to be retried later: the job waits for its time. Once that time has passed it is due.',
   },
   {
     term: 'Due',
@@ -68,13 +67,13 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
     term: 'Parked',
     id: 'parked',
     definition:
-      'A job set aside until its holder\'s deadline. A worker using a shorter timeout than the holder tried to take it back while the holder\'s claim was still running; rather than run it a second time, it put the job with the delayed jobs until that deadline. It runs once the deadline passes. Parking is not an attempt.',
+      "A job set aside until its holder's deadline. A worker using a shorter timeout than the holder tried to take it back while the holder's claim was still running; rather than run it a second time, it put the job with the delayed jobs until that deadline. It runs once the deadline passes. Parking is not an attempt.",
   },
   {
     term: 'Job gone',
     id: 'job-gone',
     definition:
-      'A worker\'s hand-out whose job no longer exists (the job was deleted while a worker held it): there is nothing left to run. Clean up removes the hand-out. The Redis documentation calls such a left-over a tombstone.',
+      "A worker's hand-out whose job no longer exists (the job was deleted while a worker held it): there is nothing left to run. Clean up removes the hand-out. The Redis documentation calls such a left-over a tombstone.",
   },
   {
     term: 'Out of date',

@@ -47,7 +47,10 @@ function PhpNode({ value, depth }: { value: PhpValue; depth: number }): ReactNod
     case 'string':
       return (
         <>
-          <StringText text={value.text} binary={value.binary} /> <span className={TYPE}>string({value.length}){value.binary ? ', not UTF-8 text: bytes shown as \\xNN' : ''}</span>
+          <StringText text={value.text} binary={value.binary} />{' '}
+          <span className={TYPE}>
+            string({value.length}){value.binary ? ', not UTF-8 text: bytes shown as \\xNN' : ''}
+          </span>
           {value.cut && <CutMark>the first bytes of {value.length.toLocaleString('en-US')} shown</CutMark>}
         </>
       );
@@ -74,7 +77,11 @@ function PhpNode({ value, depth }: { value: PhpValue; depth: number }): ReactNod
           summary={
             <>
               <span className={TYPE}>array({value.count})</span>
-              {value.cut && <CutMark>{value.entries.length} of {value.count} entries read</CutMark>}
+              {value.cut && (
+                <CutMark>
+                  {value.entries.length} of {value.count} entries read
+                </CutMark>
+              )}
             </>
           }
         >
@@ -95,14 +102,18 @@ function PhpNode({ value, depth }: { value: PhpValue; depth: number }): ReactNod
           summary={
             <>
               <span className="font-semibold">{value.className}</span> <span className={TYPE}>object, {value.count} properties</span>
-              {value.cut && <CutMark>{value.properties.length} of {value.count} properties read</CutMark>}
+              {value.cut && (
+                <CutMark>
+                  {value.properties.length} of {value.count} properties read
+                </CutMark>
+              )}
             </>
           }
         >
           {value.properties.map((property, index) => (
             <li key={index}>
-              <span className={TYPE}>{property.visibility === 'private' ? `private (${property.declaringClass ?? '?'})` : property.visibility}</span> <span className="font-semibold">{property.name}</span>:{' '}
-              <PhpNode value={property.value} depth={depth + 1} />
+              <span className={TYPE}>{property.visibility === 'private' ? `private (${property.declaringClass ?? '?'})` : property.visibility}</span>{' '}
+              <span className="font-semibold">{property.name}</span>: <PhpNode value={property.value} depth={depth + 1} />
             </li>
           ))}
         </Branch>
@@ -153,7 +164,11 @@ export function DataTree({ data }: { data: JobData }) {
     case 'php':
       return (
         <div className="space-y-2">
-          {data.parse.error !== null && <p className="text-sm text-amber-900 dark:text-amber-200">Read up to byte {data.parse.bytesRead}: {data.parse.error}.</p>}
+          {data.parse.error !== null && (
+            <p className="text-sm text-amber-900 dark:text-amber-200">
+              Read up to byte {data.parse.bytesRead}: {data.parse.error}.
+            </p>
+          )}
           <div className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 font-mono text-xs leading-relaxed dark:border-zinc-800 dark:bg-zinc-900">
             {data.parse.value === null ? <span className={TYPE}>nothing could be read</span> : <PhpNode value={data.parse.value} depth={0} />}
           </div>
@@ -174,7 +189,9 @@ export function DataTree({ data }: { data: JobData }) {
     case 'text':
       return (
         <div className="space-y-2">
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">{data.kind === 'hex' ? data.format : 'Not a format QueueLens decodes: its first bytes as text, bytes that are not UTF-8 as \\xNN'}.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            {data.kind === 'hex' ? data.format : 'Not a format QueueLens decodes: its first bytes as text, bytes that are not UTF-8 as \\xNN'}.
+          </p>
           <pre className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:border-zinc-800 dark:bg-zinc-900">
             {data.kind === 'hex' ? data.hex : data.text}
           </pre>

@@ -15,7 +15,16 @@ describe('describeLocation', () => {
   });
 
   it('says a claim that ran out waits for the next reserve', () => {
-    const location = { state: 'reserved', level: '0', entry: '1-0', reservedBy: 'web-1:4242', reservedUntil: NOW - 180, overdue: true, deliveries: 1, idleMs: 200_000 } as const;
+    const location = {
+      state: 'reserved',
+      level: '0',
+      entry: '1-0',
+      reservedBy: 'web-1:4242',
+      reservedUntil: NOW - 180,
+      overdue: true,
+      deliveries: 1,
+      idleMs: 200_000,
+    } as const;
     expect(describeLocation(location, NOW)).toMatchObject({
       kind: 'overdue',
       headline: 'Held by web-1:4242, claim ran out at 11:57:00 UTC (3 min ago)',
@@ -26,9 +35,7 @@ describe('describeLocation', () => {
   });
 
   it('tells a delayed job from a due one and from a parked one', () => {
-    expect(describeLocation({ state: 'delayed', until: NOW + 90_000, parked: false }, NOW).headline).toBe(
-      'Delayed until 2026-08-03 13:00:00 UTC (in 1 d 1 h)',
-    );
+    expect(describeLocation({ state: 'delayed', until: NOW + 90_000, parked: false }, NOW).headline).toBe('Delayed until 2026-08-03 13:00:00 UTC (in 1 d 1 h)');
     expect(describeLocation({ state: 'delayed', until: NOW - 5, parked: false }, NOW)).toMatchObject({
       kind: 'due',
       headline: 'Due since 11:59:55 UTC (5 s ago), waiting for a worker to move it into its level',

@@ -87,7 +87,8 @@ export function describeLocation(location: JobLocation, now: number): LocationWo
       return {
         kind: 'stray',
         headline: 'Stray: in no level, not delayed and not failed',
-        detail: 'The job is stored, but no worker will find it: it may be half-written, or left by a script that did not finish. The doctor can put it back in its level.',
+        detail:
+          'The job is stored, but no worker will find it: it may be half-written, or left by a script that did not finish. The doctor can put it back in its level.',
       };
   }
 }

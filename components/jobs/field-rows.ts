@@ -20,8 +20,5 @@ export function fieldRows(fields: readonly { name: string; value: DisplayValue }
   const byName = new Map(fields.map((field) => [field.name, field.value]));
   const usual: string[] = [...JOB_FIELDS, ...FAILED_FIELDS.filter((name) => failed || byName.has(name))];
   const known = new Set<string>([...JOB_FIELDS, ...FAILED_FIELDS]);
-  return [
-    ...usual.map((name) => ({ name, value: byName.get(name) ?? null })),
-    ...fields.filter((field) => !known.has(field.name)),
-  ];
+  return [...usual.map((name) => ({ name, value: byName.get(name) ?? null })), ...fields.filter((field) => !known.has(field.name))];
 }

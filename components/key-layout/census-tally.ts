@@ -44,8 +44,17 @@ export interface Census {
 }
 
 export const IDLE: Census = {
-  state: 'idle', error: null, steps: 0, keys: 0, tallies: {},
-  wrongType: [], wrongTypeCount: 0, strangers: [], strangerCount: 0, dbSize: 0, progress: 0,
+  state: 'idle',
+  error: null,
+  steps: 0,
+  keys: 0,
+  tallies: {},
+  wrongType: [],
+  wrongTypeCount: 0,
+  strangers: [],
+  strangerCount: 0,
+  dbSize: 0,
+  progress: 0,
 };
 
 /** The census after one more step: counts summed, lists kept to CENSUS_LIST_CAP, progress estimated. */

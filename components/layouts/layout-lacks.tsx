@@ -11,7 +11,10 @@ export function LayoutLacks({ title, sentence }: { title: string; sentence: stri
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-      <section aria-label="Not on this connection" className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">
+      <section
+        aria-label="Not on this connection"
+        className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300"
+      >
         <p>{sentence}.</p>
         <p className="mt-2">
           <Link href={overviewHref} className="text-blue-700 underline dark:text-blue-400">

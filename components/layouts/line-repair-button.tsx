@@ -58,17 +58,34 @@ export function LineRepairButton({
         toast.error(NO_ANSWER);
       }
       setAsking(false);
-      await Promise.all([queryKeys.queues.all, queryKeys.jobs.all, queryKeys.reservations.all, queryKeys.overview.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      await Promise.all(
+        [queryKeys.queues.all, queryKeys.jobs.all, queryKeys.reservations.all, queryKeys.overview.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
     });
 
   return (
     <>
-      <button type="button" className={`${tone === 'danger' ? 'button-danger' : 'button-secondary'} whitespace-nowrap`} disabled={busy} onClick={() => (question ? setAsking(true) : run())}>
+      <button
+        type="button"
+        className={`${tone === 'danger' ? 'button-danger' : 'button-secondary'} whitespace-nowrap`}
+        disabled={busy}
+        onClick={() => (question ? setAsking(true) : run())}
+      >
         {busy && !asking ? busyLabel : label}
         <span className="sr-only"> {subject}</span>
       </button>
       {question && (
-        <ConfirmDialog open={asking} title={question.title} confirmLabel={question.confirmLabel} busyLabel={busyLabel} busy={busy} onConfirm={run} onCancel={() => setAsking(false)}>
+        <ConfirmDialog
+          open={asking}
+          title={question.title}
+          confirmLabel={question.confirmLabel}
+          busyLabel={busyLabel}
+          busy={busy}
+          onConfirm={run}
+          onCancel={() => setAsking(false)}
+        >
           {question.body}
         </ConfirmDialog>
       )}

@@ -7,7 +7,19 @@ import { formatCount } from '@/components/ui/format-count';
  * next page: plain links, so each page has an address. `hrefOf` writes a
  * page's address; `label` names the landmark.
  */
-export function PageLinks({ label, page, pageRows, total, hrefOf }: { label: string; page: number; pageRows: number; total: number; hrefOf: (page: number) => Route }) {
+export function PageLinks({
+  label,
+  page,
+  pageRows,
+  total,
+  hrefOf,
+}: {
+  label: string;
+  page: number;
+  pageRows: number;
+  total: number;
+  hrefOf: (page: number) => Route;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageRows));
   if (pages <= 1 && page === 1) return null;
   const first = Math.min(total, (page - 1) * pageRows + 1);

@@ -14,7 +14,6 @@ export interface MarkView {
   action: string;
 }
 
-
 /** What a mark says, in the dashboard's units and clock (UTC, measured against the server's `now`). */
 export function describeMark(queue: string, mark: QueueMark, now: number): MarkView {
   switch (mark.kind) {

@@ -22,7 +22,9 @@ export function OverviewFilterForm({ request }: { request: OverviewRequest }) {
   return (
     <UrlFilterForm label="Find queues" submitLabel="Find" filtered={request.filter !== '' || request.sort !== 'name'} path={overviewHref}>
       <FilterField label="Queue name contains">
-        {(id) => <input id={id} name="q" type="search" defaultValue={request.filter} key={request.filter} maxLength={1000} className={`${FILTER_INPUT} w-56`} />}
+        {(id) => (
+          <input id={id} name="q" type="search" defaultValue={request.filter} key={request.filter} maxLength={1000} className={`${FILTER_INPUT} w-56`} />
+        )}
       </FilterField>
       <FilterField label="Then order by">
         {(id) => (

@@ -192,7 +192,11 @@ export function QueuesTable({
               {row.error !== undefined ? (
                 <Absent label="unknown" />
               ) : key === 'reserved' ? (
-                <Link href={reservationsOfQueueHref(row.queue)} className={FIGURE_LINK} aria-label={`${formatCount(row.reserved)} reserved in ${row.queue}: its reservations`}>
+                <Link
+                  href={reservationsOfQueueHref(row.queue)}
+                  className={FIGURE_LINK}
+                  aria-label={`${formatCount(row.reserved)} reserved in ${row.queue}: its reservations`}
+                >
                   {formatCount(row.reserved)}
                 </Link>
               ) : (

@@ -7,9 +7,9 @@ export function ThresholdSummary({ over }: { over: number }) {
   return (
     <Note title={describeQueuesOver(over)}>
       <p>
-        Their rows in the table below are marked <strong>Over threshold</strong>, with each figure over its limit. The thresholds are
-        set per connection in the connections file (<span className="font-mono">alerts</span>), or for every queue with{' '}
-        <span className="font-mono">QUEUELENS_ALERT_WAIT_SECONDS</span> and <span className="font-mono">QUEUELENS_ALERT_BACKLOG</span>.
+        Their rows in the table below are marked <strong>Over threshold</strong>, with each figure over its limit. The thresholds are set per connection in the
+        connections file (<span className="font-mono">alerts</span>), or for every queue with <span className="font-mono">QUEUELENS_ALERT_WAIT_SECONDS</span>{' '}
+        and <span className="font-mono">QUEUELENS_ALERT_BACKLOG</span>.
       </p>
     </Note>
   );

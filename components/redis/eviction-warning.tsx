@@ -16,12 +16,11 @@ export function EvictionWarning({ policy }: { policy: string | null }) {
           <>QueueLens could not read maxmemory-policy, so it cannot tell whether Redis would delete queue keys when memory runs short. </>
         ) : (
           <>
-            maxmemory-policy is <strong className="font-mono">{policy}</strong>: when Redis reaches its memory limit it may delete
-            keys to make room, and a deleted queue key is lost jobs (job hashes, streams, the failed set).{' '}
+            maxmemory-policy is <strong className="font-mono">{policy}</strong>: when Redis reaches its memory limit it may delete keys to make room, and a
+            deleted queue key is lost jobs (job hashes, streams, the failed set).{' '}
           </>
         )}
-        Queues need <span className="font-mono">maxmemory-policy {SAFE_MAXMEMORY_POLICY}</span>, which refuses writes instead of
-        dropping data.
+        Queues need <span className="font-mono">maxmemory-policy {SAFE_MAXMEMORY_POLICY}</span>, which refuses writes instead of dropping data.
       </p>
     </Note>
   );

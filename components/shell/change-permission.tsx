@@ -28,7 +28,10 @@ export function ChangeControls({ children }: { children?: ReactNode }) {
   const permission = useChangePermission();
   if (permission.allowed) return children;
   return (
-    <p role="note" className="rounded-md border border-zinc-200 bg-zinc-100 px-4 py-2 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">
+    <p
+      role="note"
+      className="rounded-md border border-zinc-200 bg-zinc-100 px-4 py-2 text-sm text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300"
+    >
       {permission.reason} The actions that change queues are left out of this page.
     </p>
   );

@@ -31,17 +31,31 @@ function unanswered(id: string, error: string | null | undefined): Found {
  */
 async function findJob(queryClient: QueryClient, text: string, ids: JobIds): Promise<Found> {
   const id = ids === 'numbered' ? (parseJobId(text) === null ? null : text) : parseJobIdText(text);
-  if (id === null) return { problem: ids === 'numbered' ? 'A job id is a whole number above 0.' : 'A job id is a whole number above 0, or the letters, digits and -_.: of an application’s id.' };
+  if (id === null)
+    return {
+      problem:
+        ids === 'numbered'
+          ? 'A job id is a whole number above 0.'
+          : 'A job id is a whole number above 0, or the letters, digits and -_.: of an application’s id.',
+    };
   const snapshot = await queryClient.fetchQuery(jobSnapshotQuery(id));
   const answer = snapshot.data;
   if (answer === undefined) return unanswered(id, snapshot.error);
   if (isJobIdAcrossQueues(answer)) {
-    return answer.holders.length === 0 ? { problem: `No job ${id} in any queue of this connection (looked in ${answer.searched.join(', ')}).` } : { pick: { id, holders: answer.holders } };
+    return answer.holders.length === 0
+      ? { problem: `No job ${id} in any queue of this connection (looked in ${answer.searched.join(', ')}).` }
+      : { pick: { id, holders: answer.holders } };
   }
   if (answer.status === 'gone') {
     const { lastId } = answer;
     // Ids are handed out in order, so one above the highest so far was never pushed.
-    if (lastId !== undefined) return { problem: Number(id) > lastId ? `No job ${id}: no such job was ever pushed (the highest id so far is ${lastId}).` : `Job ${id} is gone: it finished or was forgotten.` };
+    if (lastId !== undefined)
+      return {
+        problem:
+          Number(id) > lastId
+            ? `No job ${id}: no such job was ever pushed (the highest id so far is ${lastId}).`
+            : `Job ${id} is gone: it finished or was forgotten.`,
+      };
     return { problem: `No job ${id}${answer.queue === '' ? '' : ` in ${answer.queue}`}: ${answer.statusText}.` };
   }
   // Numbered ids name one job on the whole connection: its address needs no queue.
@@ -132,7 +146,9 @@ export function GoToJob({ ids }: { ids: JobIds }) {
             ? 'sr-only'
             : // Below the box: on its own line while the header wraps, over the page once it is one line.
               `w-full rounded-md border bg-white px-2 py-1 text-xs lg:absolute lg:top-full lg:left-0 lg:z-10 lg:mt-1 lg:w-auto lg:whitespace-nowrap lg:shadow-md dark:bg-zinc-900 ${
-                error === null ? 'border-zinc-300 text-zinc-800 dark:border-zinc-700 dark:text-zinc-200' : 'border-red-300 text-red-700 dark:border-red-800 dark:text-red-400'
+                error === null
+                  ? 'border-zinc-300 text-zinc-800 dark:border-zinc-700 dark:text-zinc-200'
+                  : 'border-red-300 text-red-700 dark:border-red-800 dark:text-red-400'
               }`
         }
       >
@@ -146,11 +162,17 @@ export function GoToJob({ ids }: { ids: JobIds }) {
 function QueuesToPick({ id, holders, onPick }: { id: string; holders: string[]; onPick: () => void }) {
   return (
     <>
-      <p>Job {id} is in {holders.length} queues, each counting its own ids:</p>
+      <p>
+        Job {id} is in {holders.length} queues, each counting its own ids:
+      </p>
       <ul aria-label={`Queues holding a job ${id}`} className="mt-1 space-y-0.5">
         {holders.map((holder) => (
           <li key={holder}>
-            <Link href={jobOfQueueHref(id, holder)} onClick={onPick} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]">
+            <Link
+              href={jobOfQueueHref(id, holder)}
+              onClick={onPick}
+              className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]"
+            >
               {holder}
             </Link>
           </li>

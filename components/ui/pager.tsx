@@ -9,7 +9,19 @@ import type { PageWindow } from '@/lib/queries/page-window';
  * each page has an address. `label` names the landmark; `rows` names what is
  * listed, plural ("Queues").
  */
-export function Pager({ label, rows, window, total, hrefOf }: { label: string; rows: string; window: PageWindow; total: number; hrefOf: (page: number) => Route }) {
+export function Pager({
+  label,
+  rows,
+  window,
+  total,
+  hrefOf,
+}: {
+  label: string;
+  rows: string;
+  window: PageWindow;
+  total: number;
+  hrefOf: (page: number) => Route;
+}) {
   if (window.count <= 1) return null;
   const links: { label: string; page: number; rel?: 'prev' | 'next' }[] = [
     { label: 'First', page: 1 },

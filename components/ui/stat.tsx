@@ -11,11 +11,7 @@ import { formatCount } from './format-count';
 export function Stat({ label, value, href, note }: { label: string; value: number | null; href?: Route; note?: string }) {
   const labelId = useId();
   const tile = (
-    <div
-      role="group"
-      aria-labelledby={labelId}
-      className="h-full rounded-md border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900"
-    >
+    <div role="group" aria-labelledby={labelId} className="h-full rounded-md border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900">
       <p id={labelId} className={`text-sm ${href ? 'text-blue-700 group-hover:underline dark:text-blue-400' : 'text-zinc-500 dark:text-zinc-400'}`}>
         {label}
         {href && <span aria-hidden="true"> →</span>}

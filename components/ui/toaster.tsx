@@ -127,12 +127,7 @@ function ToastCard({ toast, role, dismiss }: { toast: Toast; role?: 'alert'; dis
       className={`pointer-events-auto flex items-start gap-3 rounded-md border px-4 py-3 shadow-lg ${TONE_CLASSES[tone]}`}
     >
       <p className="min-w-0 flex-1 text-sm break-words">{toast.message}</p>
-      <button
-        type="button"
-        aria-label="Dismiss notification"
-        onClick={close}
-        className="-m-1 rounded p-1 leading-none opacity-70 hover:opacity-100"
-      >
+      <button type="button" aria-label="Dismiss notification" onClick={close} className="-m-1 rounded p-1 leading-none opacity-70 hover:opacity-100">
         <span aria-hidden="true">×</span>
       </button>
     </div>

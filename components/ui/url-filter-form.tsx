@@ -9,7 +9,19 @@ import { useId, type ReactNode } from 'react';
  * ones left out), so a filtered view can be shared and survives a reload.
  * `submitLabel` names its button; while `filtered`, a second one clears it.
  */
-export function UrlFilterForm({ label, path, submitLabel, filtered, children }: { label: string; path: Route; submitLabel: string; filtered: boolean; children: ReactNode }) {
+export function UrlFilterForm({
+  label,
+  path,
+  submitLabel,
+  filtered,
+  children,
+}: {
+  label: string;
+  path: Route;
+  submitLabel: string;
+  filtered: boolean;
+  children: ReactNode;
+}) {
   const router = useRouter();
   return (
     <form

@@ -44,7 +44,10 @@ describe('secrets and roles', () => {
     expect(bearer).toEqual({ ok: true, access: { role: 'viewer', who: 'nightly job', via: 'bearer' } });
     expect(checkCredentials(settings, nobody)).toMatchObject({ ok: false, status: 401 });
     const session = issueSessionToken(sessionKey(['op', 'view']), { id: SESSION_ID, role: 'operator', who: 'Bo', expiresAt: 4_000_000_000 });
-    expect(checkCredentials(settings, { ...nobody, sessionCookie: session })).toMatchObject({ ok: true, access: { role: 'operator', who: 'Bo', sessionId: SESSION_ID } });
+    expect(checkCredentials(settings, { ...nobody, sessionCookie: session })).toMatchObject({
+      ok: true,
+      access: { role: 'operator', who: 'Bo', sessionId: SESSION_ID },
+    });
     const readOnly = readAccessSettings({ QUEUELENS_SECRET: 'op', QUEUELENS_VIEWER_SECRET: 'view', QUEUELENS_READ_ONLY: 'true' });
     expect(checkCredentials(readOnly, { ...nobody, sessionCookie: session })).toMatchObject({ ok: true, access: { role: 'viewer' } });
   });
@@ -74,9 +77,15 @@ describe('secrets and roles', () => {
     const now = 1_000_000;
     for (let attempt = 0; attempt < 10; attempt++) expect(checkCredentials(long, wrong, now + attempt)).toMatchObject({ ok: false, status: 401 });
     expect(checkCredentials(long, wrong, now + 10)).toMatchObject({ ok: false, status: 429 });
-    expect(checkCredentials(long, { ...wrong, authorization: `Bearer ${LONG}` }, now + 11)).toMatchObject({ ok: true, access: { role: 'operator', via: 'bearer' } });
+    expect(checkCredentials(long, { ...wrong, authorization: `Bearer ${LONG}` }, now + 11)).toMatchObject({
+      ok: true,
+      access: { role: 'operator', via: 'bearer' },
+    });
     expect(checkCredentials(long, { ...wrong, authorization: 'Bearer short' }, now + 12)).toMatchObject({ ok: false, status: 429 });
-    expect(checkCredentials(long, { ...wrong, clientAddress: `${client}-other`, authorization: 'Bearer short' }, now + 13)).toMatchObject({ ok: true, access: { role: 'viewer' } });
+    expect(checkCredentials(long, { ...wrong, clientAddress: `${client}-other`, authorization: 'Bearer short' }, now + 13)).toMatchObject({
+      ok: true,
+      access: { role: 'viewer' },
+    });
     expect(loginThrottle().retryAfterSeconds(client, now + 60_011)).toBe(0);
   });
 });
@@ -111,7 +120,11 @@ describe('the session store', () => {
     expect(await checkAccess(settings, { ...nobody, sessionCookie: cookieOf(first) }, store, now + 2000)).toMatchObject({ ok: true, access: { who: 'Ann' } });
     expect(await store.end(first.id)).toBe(true);
     expect(await store.end(first.id)).toBe(false);
-    expect(await checkAccess(settings, { ...nobody, sessionCookie: cookieOf(first) }, store, now + 2000)).toMatchObject({ ok: false, status: 401, error: expect.stringMatching(/session has ended/) });
+    expect(await checkAccess(settings, { ...nobody, sessionCookie: cookieOf(first) }, store, now + 2000)).toMatchObject({
+      ok: false,
+      status: 401,
+      error: expect.stringMatching(/session has ended/),
+    });
     expect(await checkAccess(settings, { ...nobody, sessionCookie: cookieOf(second) }, store, now + 2000)).toMatchObject({ ok: true });
     // Another process (a second dashboard instance) sees the end once its own short cache has lapsed.
     const elsewhere = new SessionStore(queue.redis, `${queue.keys.prefix}ql:`, 'test');
@@ -141,8 +154,12 @@ describe('starting up', () => {
     expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: 'a', QUEUELENS_VIEWER_SECRET: 'a' }), '127.0.0.1')).toMatch(/the same/);
     expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: 'short' }), '127.0.0.1')).toBeNull();
     expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: 'short' }), '::1')).toBeNull();
-    expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: 'short', QUEUELENS_ORIGINS: 'https://q.example' }), '0.0.0.0')).toMatch(/shorter than 32 bytes/);
-    expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: LONG, QUEUELENS_VIEWER_SECRET: 'short', QUEUELENS_ORIGINS: 'https://q.example' }), '10.0.0.5')).toMatch(/QUEUELENS_VIEWER_SECRET is shorter/);
+    expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: 'short', QUEUELENS_ORIGINS: 'https://q.example' }), '0.0.0.0')).toMatch(
+      /shorter than 32 bytes/,
+    );
+    expect(
+      startupRefusal(readAccessSettings({ QUEUELENS_SECRET: LONG, QUEUELENS_VIEWER_SECRET: 'short', QUEUELENS_ORIGINS: 'https://q.example' }), '10.0.0.5'),
+    ).toMatch(/QUEUELENS_VIEWER_SECRET is shorter/);
     expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: LONG }), '0.0.0.0')).toMatch(/QUEUELENS_ORIGINS/);
     expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: LONG }), undefined)).toMatch(/not known to be loopback/);
     expect(startupRefusal(readAccessSettings({ QUEUELENS_SECRET: LONG, QUEUELENS_ORIGINS: 'https://q.example' }), '0.0.0.0')).toBeNull();
@@ -175,7 +192,15 @@ describe('hosts, origins and redirects', () => {
   it('wants an Origin that is, scheme, host and port, the dashboard’s own', () => {
     expect(isAllowedOrigin(local, 'http://127.0.0.1:3000', '127.0.0.1:3000')).toBe(true);
     expect(isAllowedOrigin(local, 'http://localhost', 'localhost')).toBe(true);
-    for (const origin of ['https://127.0.0.1:3000', 'ftp://127.0.0.1:3000', 'ws://127.0.0.1:3000', 'javascript://127.0.0.1:3000', 'http://user@127.0.0.1:3000', 'http://127.0.0.1:3000/x', 'http://127.0.0.1']) {
+    for (const origin of [
+      'https://127.0.0.1:3000',
+      'ftp://127.0.0.1:3000',
+      'ws://127.0.0.1:3000',
+      'javascript://127.0.0.1:3000',
+      'http://user@127.0.0.1:3000',
+      'http://127.0.0.1:3000/x',
+      'http://127.0.0.1',
+    ]) {
       expect(isAllowedOrigin(local, origin, '127.0.0.1:3000'), origin).toBe(false);
     }
     for (const origin of ['http://queues.example.com', 'https://queues.example.com:8443', 'wss://queues.example.com', 'https://user@queues.example.com']) {

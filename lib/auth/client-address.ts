@@ -25,10 +25,7 @@ export function canonicalAddress(address: string): string {
  */
 export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, trustedProxies: readonly string[]): string {
   let client = canonicalAddress(peer ?? 'unknown');
-  const hops = (forwardedFor ?? '')
-    .split(',')
-    .map(canonicalAddress)
-    .filter(Boolean);
+  const hops = (forwardedFor ?? '').split(',').map(canonicalAddress).filter(Boolean);
   while (trustedProxies.includes(client) && hops.length > 0) client = hops.pop()!;
   return client;
 }

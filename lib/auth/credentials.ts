@@ -44,7 +44,10 @@ const SIGN_IN = 'Sign in to QueueLens, or send Authorization: Bearer <secret>.';
 const SESSION_ENDED = 'This session has ended (signed out, or ended from the sessions page): sign in again.';
 
 function cleanName(name: string | null, fallback: string): string {
-  const cleaned = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 100);
+  const cleaned = (name ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 100);
   return cleaned || fallback;
 }
 
@@ -62,7 +65,10 @@ export function checkCredentials(settings: AccessSettings, presented: Presented,
   const bearer = presented.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
   if (bearer !== undefined) {
     const role = roleOfSecret(settings, bearer);
-    const access = (granted: Role): Credentials => ({ ok: true, access: { role: granted, who: cleanName(presented.clientName, `${granted} script`), via: 'bearer' } });
+    const access = (granted: Role): Credentials => ({
+      ok: true,
+      access: { role: granted, who: cleanName(presented.clientName, `${granted} script`), via: 'bearer' },
+    });
     if (role !== null && Buffer.byteLength(bearer, 'utf8') >= MIN_EXPOSED_SECRET_BYTES) return access(role);
     const throttle = loginThrottle();
     const wait = throttle.retryAfterSeconds(presented.clientAddress, nowMs);
@@ -87,10 +93,19 @@ export function checkCredentials(settings: AccessSettings, presented: Presented,
  * store to ask (not registered, or Redis unreachable) a session is refused
  * with 503: whether it was ended cannot be known.
  */
-export async function checkAccess(settings: AccessSettings, presented: Presented, sessions: SessionStore | undefined, nowMs = Date.now()): Promise<Credentials> {
+export async function checkAccess(
+  settings: AccessSettings,
+  presented: Presented,
+  sessions: SessionStore | undefined,
+  nowMs = Date.now(),
+): Promise<Credentials> {
   const credentials = checkCredentials(settings, presented, nowMs);
   if (!credentials.ok || credentials.access.sessionId === undefined) return credentials;
-  const unavailable = (why: string): Credentials => ({ ok: false, status: 503, error: `QueueLens cannot check this session: ${why}. Bearer secrets still work.` });
+  const unavailable = (why: string): Credentials => ({
+    ok: false,
+    status: 503,
+    error: `QueueLens cannot check this session: ${why}. Bearer secrets still work.`,
+  });
   if (sessions === undefined) return unavailable('the session store is not set up yet');
   try {
     return (await sessions.isOpen(credentials.access.sessionId, nowMs)) ? credentials : { ok: false, status: 401, error: SESSION_ENDED };

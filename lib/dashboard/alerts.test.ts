@@ -58,7 +58,9 @@ describe('alertRulesSchema', () => {
 
 describe('alertRulesFromEnv', () => {
   it('makes the variables thresholds of every queue, and nothing of unset or empty ones', () => {
-    expect([...alertRulesFromEnv({ QUEUELENS_ALERT_WAIT_SECONDS: '90', QUEUELENS_ALERT_BACKLOG: ' 500 ' })]).toEqual([['*', { waitSeconds: 90, backlog: 500 }]]);
+    expect([...alertRulesFromEnv({ QUEUELENS_ALERT_WAIT_SECONDS: '90', QUEUELENS_ALERT_BACKLOG: ' 500 ' })]).toEqual([
+      ['*', { waitSeconds: 90, backlog: 500 }],
+    ]);
     expect([...alertRulesFromEnv({ QUEUELENS_ALERT_BACKLOG: '0', QUEUELENS_ALERT_WAIT_SECONDS: '' })]).toEqual([['*', { backlog: 0 }]]);
     expect(alertRulesFromEnv({}).size).toBe(0);
   });

@@ -29,7 +29,10 @@ describe('readQueueAttention', () => {
     await queue.fail((await queue.reserve(['mail'], 'w:1', 60))!, 'SMTP refused\n  at send');
     const counts = await queue.countsOf(['mail', 'quiet']);
     const { queues } = await readQueueAttention(queue, counts, 1, new Map());
-    expect(queues[0]).toEqual({ marks: [{ kind: 'failing', failures: 1, minutes: 15, latestError: 'SMTP refused' }], failedRecently: { count: 1, minutes: 15, atLeast: false } });
+    expect(queues[0]).toEqual({
+      marks: [{ kind: 'failing', failures: 1, minutes: 15, latestError: 'SMTP refused' }],
+      failedRecently: { count: 1, minutes: 15, atLeast: false },
+    });
     expect(queues[1]).toEqual({ marks: [], failedRecently: { count: 0, minutes: 15, atLeast: false } });
   });
 });

@@ -59,7 +59,10 @@ export async function readQueueAttention(
   const thresholds = names.map((name) => markThresholdsFor(rules, name));
   // The last delivery matters only to a queue whose jobs waited past its "no worker" threshold,
   // and only an entry held past the "stuck" threshold can be a claim that far past its deadline.
-  const further = { waitedSeconds: smallest(thresholds.map((each) => each.noWorkerSeconds)), heldSeconds: smallest(thresholds.map((each) => each.stuckSeconds)) };
+  const further = {
+    waitedSeconds: smallest(thresholds.map((each) => each.noWorkerSeconds)),
+    heldSeconds: smallest(thresholds.map((each) => each.stuckSeconds)),
+  };
   const [waiting, [seconds]] = await Promise.all([readWaitingFigures(queue, names, further), queue.attempt(() => queue.nodeHoldingKeys().time())]);
   const now = Number(seconds);
   const longestWindow = Math.max(0, ...thresholds.map(failingWindowMinutes));

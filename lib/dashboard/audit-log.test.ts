@@ -19,7 +19,16 @@ async function openLog(): Promise<{ redis: RedisQueue['redis']; keys: DashboardK
 }
 
 function entry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
-  return { who: 'ada', role: 'operator', connection: 'main', action: 'retry failed jobs', target: 'jobs 1, 2', result: 'ok', detail: 'retried 2', ...overrides };
+  return {
+    who: 'ada',
+    role: 'operator',
+    connection: 'main',
+    action: 'retry failed jobs',
+    target: 'jobs 1, 2',
+    result: 'ok',
+    detail: 'retried 2',
+    ...overrides,
+  };
 }
 
 const utf8Length = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -32,10 +41,24 @@ describe('the audit log', () => {
   it('appends entries and reads them back newest first, timed by the Redis server', async () => {
     const { redis, keys } = await openLog();
     const first = await appendAudit(redis, keys, entry({ target: 'job 1' }));
-    const second = await appendAudit(redis, keys, entry({ who: 'grace', role: 'viewer', action: 'forget failed jobs', target: 'job 2', result: 'refused', detail: 'viewers cannot forget jobs' }));
+    const second = await appendAudit(
+      redis,
+      keys,
+      entry({ who: 'grace', role: 'viewer', action: 'forget failed jobs', target: 'job 2', result: 'refused', detail: 'viewers cannot forget jobs' }),
+    );
     const [serverSeconds] = await redis.time();
 
-    expect(second).toEqual({ id: second.id, at: second.at, who: 'grace', role: 'viewer', connection: 'main', action: 'forget failed jobs', target: 'job 2', result: 'refused', detail: 'viewers cannot forget jobs' });
+    expect(second).toEqual({
+      id: second.id,
+      at: second.at,
+      who: 'grace',
+      role: 'viewer',
+      connection: 'main',
+      action: 'forget failed jobs',
+      target: 'job 2',
+      result: 'refused',
+      detail: 'viewers cannot forget jobs',
+    });
     expect(second.at).toBe(new Date(Number(second.id.split('-')[0])).toISOString());
     expect(Math.abs(Date.parse(second.at) / 1000 - Number(serverSeconds))).toBeLessThan(5);
 
@@ -73,8 +96,16 @@ describe('the audit log', () => {
   it('filters by action, result, role and who exactly, and by text in who, target or detail in any case', async () => {
     const { redis, keys } = await openLog();
     await appendAudit(redis, keys, entry({ who: 'ada', action: 'retry failed jobs', target: 'jobs 12, 13', detail: 'retried 2' }));
-    await appendAudit(redis, keys, entry({ who: 'grace', role: 'viewer', action: 'forget failed jobs', target: 'job 14', result: 'refused', detail: 'viewers cannot forget jobs' }));
-    await appendAudit(redis, keys, entry({ who: 'linus', action: 'releaseNow', target: 'reservation 1-0 of emails', result: 'failed', detail: 'Redis refused a queue command' }));
+    await appendAudit(
+      redis,
+      keys,
+      entry({ who: 'grace', role: 'viewer', action: 'forget failed jobs', target: 'job 14', result: 'refused', detail: 'viewers cannot forget jobs' }),
+    );
+    await appendAudit(
+      redis,
+      keys,
+      entry({ who: 'linus', action: 'releaseNow', target: 'reservation 1-0 of emails', result: 'failed', detail: 'Redis refused a queue command' }),
+    );
 
     const targets = async (filter: Parameters<typeof readAuditPage>[2]['filter']) =>
       (await readAuditPage(redis, keys, { limit: 10, filter })).entries.map((read) => read.target);
@@ -199,7 +230,14 @@ describe('recordAudit', () => {
 
   it('still describes the entry, bounded, when Redis cannot store it, with the reason, and does not throw', async () => {
     // Nothing listens on port 1; no retries and no offline queue, so the command fails at once.
-    const unreachable = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const unreachable = new Redis({
+      host: '127.0.0.1',
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     try {
       const line = await recordAudit(unreachable, dashboardKeys('test:unreachable:'), entry({ detail: 'd'.repeat(10_000) }));
       expect(line).toMatchObject({ type: 'audit', stored: false, who: 'ada', action: 'retry failed jobs', result: 'ok' });

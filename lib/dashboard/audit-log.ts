@@ -79,9 +79,7 @@ export async function appendAudit(redis: AuditRedis, keys: DashboardKeys, entry:
   // `~` lets Redis trim whole nodes of the stream (stream-node-max-entries,
   // 100 by default) rather than entry by entry: the log may run that many
   // past the cap, and each append stays cheap.
-  const id = await onAuditKey(redis, keys.audit, () =>
-    redis.xadd(keys.audit, 'MAXLEN', '~', cap, '*', ...FIELDS.flatMap((field) => [field, stored[field]])),
-  );
+  const id = await onAuditKey(redis, keys.audit, () => redis.xadd(keys.audit, 'MAXLEN', '~', cap, '*', ...FIELDS.flatMap((field) => [field, stored[field]])));
   // Only XADD … NOMKSTREAM answers null, and this one never says it.
   if (id === null) throw new QueueError(`Redis did not add the audit entry to ${keys.audit}`);
   return { id, at: streamIdTime(id), ...stored };
@@ -92,9 +90,7 @@ export async function appendAudit(redis: AuditRedis, keys: DashboardKeys, entry:
  * it could not be stored, as it would have been with the reason and the
  * time by the web server's clock (Redis gave none).
  */
-export type AuditLine =
-  | ({ type: 'audit'; stored: true } & AuditEntry)
-  | ({ type: 'audit'; stored: false; at: string; error: string } & NewAuditEntry);
+export type AuditLine = ({ type: 'audit'; stored: true } & AuditEntry) | ({ type: 'audit'; stored: false; at: string; error: string } & NewAuditEntry);
 
 /**
  * Appends `entry` like appendAudit and says how that went, as the line to
@@ -191,7 +187,11 @@ export async function readAuditPage(
   keys: DashboardKeys,
   { before, limit, filter = {}, scanLimit = AUDIT_SCAN_LIMIT, batchSize = 250 }: ReadAuditOptions,
 ): Promise<AuditPage> {
-  for (const [name, value] of [['limit', limit], ['scanLimit', scanLimit], ['batchSize', batchSize]] as const) {
+  for (const [name, value] of [
+    ['limit', limit],
+    ['scanLimit', scanLimit],
+    ['batchSize', batchSize],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 1) throw new QueueError(`The audit log's ${name} must be a whole number of at least 1, got ${value}`);
   }
   const filtering = isFiltering(filter);

@@ -36,7 +36,7 @@ describe('connections file', () => {
     expect(() => parseConnections('{"connections":[{"name":"a","url":"http://x"}]}', 'a.json')).toThrow(/redis:\/\//);
   });
 
-  it('reads each connection\'s layout with its settings, StaticPHP by default', () => {
+  it("reads each connection's layout with its settings, StaticPHP by default", () => {
     const [staticphp, stock, ng, marko] = parseConnections(
       JSON.stringify({
         connections: [
@@ -95,7 +95,13 @@ describe('connections file', () => {
   });
 
   it('says which connection, queue and field of "alerts" is wrong', () => {
-    const withAlerts = (alerts: unknown) => JSON.stringify({ connections: [{ name: 'a', url: 'redis://x' }, { name: 'b', url: 'redis://x', alerts }] });
+    const withAlerts = (alerts: unknown) =>
+      JSON.stringify({
+        connections: [
+          { name: 'a', url: 'redis://x' },
+          { name: 'b', url: 'redis://x', alerts },
+        ],
+      });
     expect(() => parseConnections(withAlerts({ emails: { waitSeconds: -5 } }), 'a.json')).toThrow(
       'a.json is not a QueueLens connections file (connections.1.alerts.emails.waitSeconds: a number of seconds, 0 or more)',
     );

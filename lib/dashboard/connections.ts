@@ -52,23 +52,27 @@ const connectionEntry = z
   .refine((entry) => (entry.url === undefined) !== (entry.redis === undefined), { message: 'give either "url" or "redis", not both or neither' })
   .superRefine((entry, context) => {
     const misplaced = (field: keyof typeof entry, layouts: string) => {
-      if (entry[field] !== undefined) context.addIssue({ code: 'custom', path: [field], message: `only a ${layouts} connection has "${field}", not a ${entry.layout} one` });
+      if (entry[field] !== undefined)
+        context.addIssue({ code: 'custom', path: [field], message: `only a ${layouts} connection has "${field}", not a ${entry.layout} one` });
     };
-    if (entry.channel !== undefined && entry.channels !== undefined) context.addIssue({ code: 'custom', path: ['channels'], message: 'give either "channel" or "channels", not both' });
+    if (entry.channel !== undefined && entry.channels !== undefined)
+      context.addIssue({ code: 'custom', path: ['channels'], message: 'give either "channel" or "channels", not both' });
     const yii2 = entry.layout === 'yii2' || entry.layout === 'yii2-ng';
     if (!yii2) for (const field of ['channel', 'channels'] as const) misplaced(field, 'yii2 or yii2-ng');
     if (entry.layout === 'staticphp') misplaced('database', 'yii2, yii2-ng or marko');
     if (entry.layout !== 'staticphp') misplaced('group', 'staticphp');
     if (yii2) misplaced('prefix', 'staticphp or marko');
     if (entry.layout !== 'marko') for (const field of ['retryAfter', 'queues'] as const) misplaced(field, 'marko');
-    if (entry.layout !== 'yii2-ng') for (const field of ['defaultPriority', 'aging', 'retryPosition', 'delayPosition', 'batchSize'] as const) misplaced(field, 'yii2-ng');
+    if (entry.layout !== 'yii2-ng')
+      for (const field of ['defaultPriority', 'aging', 'retryPosition', 'delayPosition', 'batchSize'] as const) misplaced(field, 'yii2-ng');
   });
 
 type ConnectionEntry = z.infer<typeof connectionEntry>;
 
 function layoutOf(entry: ConnectionEntry): LayoutSettings {
   if (entry.layout === 'staticphp') return { layout: 'staticphp' };
-  if (entry.layout === 'marko') return { layout: 'marko', prefix: entry.prefix ?? DEFAULT_MARKO_PREFIX, retryAfter: entry.retryAfter ?? null, queues: entry.queues ?? null };
+  if (entry.layout === 'marko')
+    return { layout: 'marko', prefix: entry.prefix ?? DEFAULT_MARKO_PREFIX, retryAfter: entry.retryAfter ?? null, queues: entry.queues ?? null };
   const channels = entry.channels ?? [entry.channel ?? DEFAULT_YII2_CHANNEL];
   if (entry.layout === 'yii2') return { layout: 'yii2', channels };
   const { defaultPriority, aging, retryPosition, delayPosition, batchSize } = { ...DEFAULT_YII2_NG_SETTINGS, ...definedOnly(entry) };
@@ -126,7 +130,15 @@ export function parseConnections(text: string, source: string): Connection[] {
  */
 export function connectionFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Connection {
   const settings = settingsFromEnv(env);
-  return { name: 'default', label: `${settings.hostname}:${settings.port}`, settings, layout: layoutSettingsFromEnv(env), readOnly: false, alerts: alertRulesFromEnv(env), marks: markRulesFromEnv(env) };
+  return {
+    name: 'default',
+    label: `${settings.hostname}:${settings.port}`,
+    settings,
+    layout: layoutSettingsFromEnv(env),
+    readOnly: false,
+    alerts: alertRulesFromEnv(env),
+    marks: markRulesFromEnv(env),
+  };
 }
 
 /**

@@ -3,7 +3,18 @@ import type { Throughput } from '../inspect/throughput';
 import { staticphpThroughput } from '../layouts/staticphp/layout';
 import { RedisQueue } from '../queue/redis-queue';
 import { sleep, testQueueFactory } from '../queue/test-redis';
-import { addFailedTotals, mergeThroughput, readFailedTotals, readHistory, RecentHistory, recordThroughput, RESOLUTIONS, ThroughputSampler, totalOf, type ThroughputFigures } from './history';
+import {
+  addFailedTotals,
+  mergeThroughput,
+  readFailedTotals,
+  readHistory,
+  RecentHistory,
+  recordThroughput,
+  RESOLUTIONS,
+  ThroughputSampler,
+  totalOf,
+  type ThroughputFigures,
+} from './history';
 import { dashboardKeys, throughputKeys, type ThroughputKeys } from './keys';
 
 const openQueue = testQueueFactory();
@@ -31,13 +42,21 @@ describe('throughput history', () => {
     const other = await anotherInstance(queue);
     try {
       await queue.push('mail', 'ok', {});
-      const samplers = [new ThroughputSampler(staticphpThroughput(queue), keys, { lockMs: 5_000 }), new ThroughputSampler(staticphpThroughput(other), keys, { lockMs: 5_000 })];
+      const samplers = [
+        new ThroughputSampler(staticphpThroughput(queue), keys, { lockMs: 5_000 }),
+        new ThroughputSampler(staticphpThroughput(other), keys, { lockMs: 5_000 }),
+      ];
       const rounds: string[][] = [];
       for (let round = 0; round < 4; round++) {
         if (round > 0) await queue.pushMany(Array.from({ length: round }, () => ({ queue: 'mail', name: 'ok', payload: {} })));
         rounds.push((await Promise.all(samplers.map((sampler) => sampler.tick()))).sort());
       }
-      expect(rounds).toEqual([['first-sample', 'standby'], ['recorded', 'standby'], ['recorded', 'standby'], ['recorded', 'standby']]);
+      expect(rounds).toEqual([
+        ['first-sample', 'standby'],
+        ['recorded', 'standby'],
+        ['recorded', 'standby'],
+        ['recorded', 'standby'],
+      ]);
       const points = await readHistory(queue.redis, keys, 'mail', '15m');
       expect(points).toHaveLength(3);
       expect(points.map((point) => point.pushed)).toEqual([1, 2, 3]);
@@ -62,7 +81,10 @@ describe('throughput history', () => {
       expect(await second.tick()).toBe('standby');
       await sleep(400);
       expect(await second.tick()).toBe('first-sample');
-      await queue.pushMany([{ queue: 'mail', name: 'ok', payload: {} }, { queue: 'mail', name: 'ok', payload: {} }]);
+      await queue.pushMany([
+        { queue: 'mail', name: 'ok', payload: {} },
+        { queue: 'mail', name: 'ok', payload: {} },
+      ]);
       expect(await second.tick()).toBe('recorded');
       const points = await readHistory(restarted.redis, keys, 'mail', '1h');
       expect(points.map((point) => point.pushed)).toEqual([1, 2]);
@@ -83,7 +105,9 @@ describe('throughput history', () => {
     expect(await queue.redis.xlen(key)).toBeGreaterThanOrEqual(maxPoints);
     expect(await queue.redis.ttl(key)).toBeGreaterThan(keepSeconds - 10);
     await recordThroughput(queue.redis, keys, '1m', stretch(0, 60, { processed: null, pushed: null, waitSeconds: null }));
-    expect(await readHistory(queue.redis, keys, 'mail', '24h')).toMatchObject([{ seconds: 60, processed: null, pushed: null, failed: 1, pending: 10, waitSeconds: null }]);
+    expect(await readHistory(queue.redis, keys, 'mail', '24h')).toMatchObject([
+      { seconds: 60, processed: null, pushed: null, failed: 1, pending: 10, waitSeconds: null },
+    ]);
     const [latest] = (await readHistory(queue.redis, keys, 'mail', '15m')).slice(-1);
     expect(latest).toMatchObject({ seconds: 5, ...figures });
   });
@@ -106,13 +130,21 @@ describe('throughput history', () => {
 
     for (let point = 1; point <= 3; point++) await recordThroughput(queue.redis, keys, '5s', twoQueues(point, point));
     const first = await bothRead();
-    expect(first.map((points) => points.map((point) => point.processed))).toEqual([[1, 2, 3], [11, 22, 33], [10, 20, 30]]);
+    expect(first.map((points) => points.map((point) => point.processed))).toEqual([
+      [1, 2, 3],
+      [11, 22, 33],
+      [10, 20, 30],
+    ]);
     expect(first).toEqual(await fromScratch());
 
     // Two reads at once after new points, as two polling tabs: each point once.
     for (let point = 4; point <= 5; point++) await recordThroughput(queue.redis, keys, '5s', twoQueues(point, point));
     const [one, other] = await Promise.all([bothRead(), bothRead()]);
-    expect(one!.map((points) => points.map((point) => point.processed))).toEqual([[1, 2, 3, 4, 5], [11, 22, 33, 44, 55], [10, 20, 30, 40, 50]]);
+    expect(one!.map((points) => points.map((point) => point.processed))).toEqual([
+      [1, 2, 3, 4, 5],
+      [11, 22, 33, 44, 55],
+      [10, 20, 30, 40, 50],
+    ]);
     expect(other).toEqual(one);
     expect(await bothRead()).toEqual(await fromScratch());
   });
@@ -121,8 +153,19 @@ describe('throughput history', () => {
     const { queue, keys } = await openLayout();
     await addFailedTotals(queue.redis, keys, stretch(5_000, 5, { failed: 2 }));
     await addFailedTotals(queue.redis, keys, stretch(10_000, 5, { failed: 0 }));
-    await addFailedTotals(queue.redis, keys, { ...stretch(15_000, 5, { failed: 3 }), queues: [{ queue: 'sms', ...figures, failed: 1 }, { queue: 'mail', ...figures, failed: 3 }] });
-    expect(await readFailedTotals(queue.redis, keys)).toEqual(new Map([['mail', 5], ['sms', 1]]));
+    await addFailedTotals(queue.redis, keys, {
+      ...stretch(15_000, 5, { failed: 3 }),
+      queues: [
+        { queue: 'sms', ...figures, failed: 1 },
+        { queue: 'mail', ...figures, failed: 3 },
+      ],
+    });
+    expect(await readFailedTotals(queue.redis, keys)).toEqual(
+      new Map([
+        ['mail', 5],
+        ['sms', 1],
+      ]),
+    );
     expect(await queue.redis.ttl(keys.failedTotals)).toBeGreaterThan(RESOLUTIONS['1m'].keepSeconds - 10);
   });
 });
@@ -130,7 +173,12 @@ describe('throughput history', () => {
 describe('mergeThroughput and totalOf', () => {
   it('adds counts over consecutive stretches and keeps the later backlog', () => {
     const merged = mergeThroughput(stretch(5_000, 5), stretch(10_000, 5, { pending: 4, waitSeconds: null }));
-    expect(merged).toEqual({ at: 10_000, seconds: 10, countersAvailable: true, queues: [{ queue: 'mail', ...figures, processed: 6, pushed: 8, failed: 2, pending: 4, waitSeconds: null }] });
+    expect(merged).toEqual({
+      at: 10_000,
+      seconds: 10,
+      countersAvailable: true,
+      queues: [{ queue: 'mail', ...figures, processed: 6, pushed: 8, failed: 2, pending: 4, waitSeconds: null }],
+    });
   });
 
   it('sums every queue, takes the longest wait, and leaves a count unknown when any queue does not know it', () => {

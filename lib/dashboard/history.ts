@@ -105,7 +105,10 @@ type HistoryRedis = RedisQueue['redis'];
 export async function recordThroughput(redis: HistoryRedis, keys: ThroughputKeys, resolution: HistoryResolution, throughput: Throughput): Promise<void> {
   const { maxPoints, keepSeconds } = RESOLUTIONS[resolution];
   const writes = redis.pipeline();
-  const series: [string | null, ThroughputFigures][] = [[null, totalOf(throughput.queues)], ...throughput.queues.map((row): [string, ThroughputFigures] => [row.queue, row])];
+  const series: [string | null, ThroughputFigures][] = [
+    [null, totalOf(throughput.queues)],
+    ...throughput.queues.map((row): [string, ThroughputFigures] => [row.queue, row]),
+  ];
   for (const [queue, figures] of series) {
     const key = keys.series(resolution, queue);
     writes.xadd(key, 'MAXLEN', '~', maxPoints, '*', ...fieldsOf(throughput.seconds, figures));

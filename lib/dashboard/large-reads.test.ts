@@ -28,10 +28,15 @@ describe('largeReadLimitsFromEnv', () => {
   it('takes whole numbers of 1 or more, the defaults when unset or empty, and names the variable of anything else', () => {
     expect(largeReadLimitsFromEnv({})).toEqual(DEFAULT_LARGE_READ_LIMITS);
     expect(DEFAULT_LARGE_READ_LIMITS).toEqual({ perSession: 2, perProcess: 4 });
-    expect(largeReadLimitsFromEnv({ QUEUELENS_LARGE_READS_PER_SESSION: ' 1 ', QUEUELENS_LARGE_READS_PER_PROCESS: '' })).toEqual({ perSession: 1, perProcess: 4 });
+    expect(largeReadLimitsFromEnv({ QUEUELENS_LARGE_READS_PER_SESSION: ' 1 ', QUEUELENS_LARGE_READS_PER_PROCESS: '' })).toEqual({
+      perSession: 1,
+      perProcess: 4,
+    });
     expect(largeReadLimitsFromEnv({ QUEUELENS_LARGE_READS_PER_PROCESS: '16' })).toEqual({ perSession: 2, perProcess: 16 });
     for (const wrong of ['0', '-1', '1.5', 'two', '1e3']) {
-      expect(() => largeReadLimitsFromEnv({ QUEUELENS_LARGE_READS_PER_PROCESS: wrong })).toThrow(/^QUEUELENS_LARGE_READS_PER_PROCESS: a whole number of reads, 1 or more/);
+      expect(() => largeReadLimitsFromEnv({ QUEUELENS_LARGE_READS_PER_PROCESS: wrong })).toThrow(
+        /^QUEUELENS_LARGE_READS_PER_PROCESS: a whole number of reads, 1 or more/,
+      );
     }
   });
 });

@@ -33,7 +33,8 @@ export function largeReadLimitsFromEnv(env: Readonly<Record<string, string | und
     const text = env[LIMIT_VARIABLES[field]]?.trim();
     if (!text) return DEFAULT_LARGE_READ_LIMITS[field];
     const value = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) throw new Error(`${LIMIT_VARIABLES[field]}: a whole number of reads, 1 or more (got "${text.slice(0, 40)}")`);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
+      throw new Error(`${LIMIT_VARIABLES[field]}: a whole number of reads, 1 or more (got "${text.slice(0, 40)}")`);
     return value;
   };
   return { perSession: limit('perSession'), perProcess: limit('perProcess') };

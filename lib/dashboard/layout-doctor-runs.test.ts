@@ -52,7 +52,9 @@ describe('layout doctor runs', () => {
       expect(await setup.queue.redis.ttl(key)).toBeGreaterThan(LAYOUT_CHECK_SECONDS - 5);
 
       // Another connection's check of the same id knows nothing of it.
-      expect((await repairLayoutFindings(setup.queue, setup.doctor, setup.keys, 'yii2-ng', run, [orphan!.id])).outcomes).toEqual([{ id: orphan!.id, outcome: 'unknown' }]);
+      expect((await repairLayoutFindings(setup.queue, setup.doctor, setup.keys, 'yii2-ng', run, [orphan!.id])).outcomes).toEqual([
+        { id: orphan!.id, outcome: 'unknown' },
+      ]);
       expect(await setup.queue.redis.hexists(setup.channel.keys.messages, '7')).toBe(1);
 
       const repaired = await repairLayoutFindings(setup.queue, setup.doctor, setup.keys, 'yii2-stock', run, [orphan!.id, 'AAAAAAAAAAAAAAAAAAAAAA']);
@@ -76,7 +78,14 @@ describe('layout doctor runs', () => {
       const { run, findings } = await checkToTheEnd(setup);
       // A worker (here: a hand edit) put job 7 back in line before the operator repaired it.
       await setup.queue.redis.rpush(setup.channel.keys.waiting, '7');
-      const result = await repairLayoutFindings(setup.queue, setup.doctor, setup.keys, 'yii2-stock', run, findings.map(({ id }) => id));
+      const result = await repairLayoutFindings(
+        setup.queue,
+        setup.doctor,
+        setup.keys,
+        'yii2-stock',
+        run,
+        findings.map(({ id }) => id),
+      );
       expect(result.outcomes.map(({ outcome }) => outcome)).toEqual(['gone']);
       expect(await setup.queue.redis.lrange(setup.channel.keys.waiting, -1, -1)).toEqual(['7']);
 
@@ -132,7 +141,10 @@ describe('layout doctor runs', () => {
     expect((await repairLayoutFindings(queue, doctor, keys, 'default', run, [payload.id])).outcomes).toEqual([{ id: payload.id, outcome: 'repaired' }]);
     expect(await queue.redis.zscore(queue.keys.failed, String(broken))).not.toBeNull();
 
-    await expect(stepLayoutCheck(queue, doctor, keys, 'default', 'a'.repeat(24))).rejects.toMatchObject({ invalidRequest: true, message: expect.stringMatching(/run the check again/) });
+    await expect(stepLayoutCheck(queue, doctor, keys, 'default', 'a'.repeat(24))).rejects.toMatchObject({
+      invalidRequest: true,
+      message: expect.stringMatching(/run the check again/),
+    });
     await expect(stepLayoutCheck(queue, doctor, keys, 'default', '../../etc')).rejects.toMatchObject({ invalidRequest: true });
   });
 });

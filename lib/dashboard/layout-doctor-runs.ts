@@ -59,7 +59,13 @@ function assertRunId(run: string): void {
  * a check whose hash expired or never existed is refused with a QueueError
  * that says so.
  */
-export async function stepLayoutCheck(queue: RedisConnection, doctor: LayoutDoctor, keys: DashboardKeys, connection: string, run: string | null): Promise<LayoutCheckStep> {
+export async function stepLayoutCheck(
+  queue: RedisConnection,
+  doctor: LayoutDoctor,
+  keys: DashboardKeys,
+  connection: string,
+  run: string | null,
+): Promise<LayoutCheckStep> {
   const id = run ?? randomBytes(18).toString('base64url');
   assertRunId(id);
   const key = keys.layoutDoctorRun(connection, id);
@@ -69,7 +75,8 @@ export async function stepLayoutCheck(queue: RedisConnection, doctor: LayoutDoct
     if (run === null) state = doctor.start();
     else {
       const [stored, count] = (await execPipeline(queue.redis.pipeline().hget(key, STATE).hlen(key))) as [string | null, number];
-      if (stored === null) throw new QueueError('This check was left alone for too long and its findings are gone: run the check again.', { invalidRequest: true });
+      if (stored === null)
+        throw new QueueError('This check was left alone for too long and its findings are gone: run the check again.', { invalidRequest: true });
       state = JSON.parse(stored);
       kept = count - 1;
     }

@@ -91,6 +91,8 @@ describe('mark thresholds', () => {
       ['*', { noWorkerSeconds: 120, failingMinutes: false }],
     ]);
     expect(markRulesFromEnv({}).size).toBe(0);
-    expect(() => markRulesFromEnv({ QUEUELENS_MARK_STUCK_SECONDS: 'soon' })).toThrow('QUEUELENS_MARK_STUCK_SECONDS must be a number of seconds, or false (off) to switch the mark off, not "soon"');
+    expect(() => markRulesFromEnv({ QUEUELENS_MARK_STUCK_SECONDS: 'soon' })).toThrow(
+      'QUEUELENS_MARK_STUCK_SECONDS must be a number of seconds, or false (off) to switch the mark off, not "soon"',
+    );
   });
 });

@@ -39,7 +39,9 @@ const markEntry = z
   .object({
     noWorkerSeconds: seconds.optional(),
     stuckSeconds: seconds.optional(),
-    failingMinutes: z.union([z.literal(false), z.number().int(MINUTES).min(1, MINUTES).max(MAX_FAILING_MINUTES, MINUTES)], { error: `${MINUTES}, or ${OFF}` }).optional(),
+    failingMinutes: z
+      .union([z.literal(false), z.number().int(MINUTES).min(1, MINUTES).max(MAX_FAILING_MINUTES, MINUTES)], { error: `${MINUTES}, or ${OFF}` })
+      .optional(),
     overdueDelayedSeconds: seconds.optional(),
   })
   .strict();

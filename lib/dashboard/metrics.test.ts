@@ -185,11 +185,17 @@ describe('formatMetrics', () => {
     expect(valueOf(families, 'queuelens_queue_wait_seconds', hostile)).toBeGreaterThanOrEqual(0);
     expect(valueOf(families, 'queuelens_queue_failed_total', hostile)).toBe(4);
     // "plain" has an entry of its own, so "*"'s wait does not apply to it.
-    expect(families.get('queuelens_queue_alert_wait_seconds')?.samples).toEqual([{ name: 'queuelens_queue_alert_wait_seconds', labels: { connection: 'main', queue: hostile }, value: 300 }]);
-    expect(families.get('queuelens_queue_alert_backlog')?.samples).toEqual([{ name: 'queuelens_queue_alert_backlog', labels: { connection: 'main', queue: 'plain' }, value: 50 }]);
+    expect(families.get('queuelens_queue_alert_wait_seconds')?.samples).toEqual([
+      { name: 'queuelens_queue_alert_wait_seconds', labels: { connection: 'main', queue: hostile }, value: 300 },
+    ]);
+    expect(families.get('queuelens_queue_alert_backlog')?.samples).toEqual([
+      { name: 'queuelens_queue_alert_backlog', labels: { connection: 'main', queue: 'plain' }, value: 50 },
+    ]);
     expect(families.get('queuelens_failed_jobs')?.samples).toEqual([{ name: 'queuelens_failed_jobs', labels: { connection: 'main' }, value: 9 }]);
     // Every mark of every queue, 1 where the overview shows it; "plain" has failing switched off, so it has no failing series at all.
-    const marks = families.get('queuelens_queue_mark')!.samples.map(({ labels, value }) => `${labels.queue === hostile ? 'hostile' : labels.queue} ${labels.mark} ${value}`);
+    const marks = families
+      .get('queuelens_queue_mark')!
+      .samples.map(({ labels, value }) => `${labels.queue === hostile ? 'hostile' : labels.queue} ${labels.mark} ${value}`);
     expect(marks).toEqual([
       'hostile no_worker 0',
       'hostile stuck 1',

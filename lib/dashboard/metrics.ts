@@ -110,7 +110,14 @@ export function formatMetrics({ connection, sample, meaning, failures, waitSampl
     perQueue('queuelens_queue_pending', 'gauge', 'Jobs ready to run: in a stream and not handed out, or delayed and due.', (row) => row.pending),
     perQueue('queuelens_queue_delayed', 'gauge', 'Delayed jobs not due yet.', (row) => row.delayed),
     perQueue('queuelens_queue_reserved', 'gauge', 'Jobs handed to a worker and not settled.', (row) => row.reserved),
-    waitSampled ? perQueue('queuelens_queue_wait_seconds', 'gauge', 'How long the oldest job ready and not handed out has waited; 0 when none waits.', (row) => row.waitSeconds ?? 0) : null,
+    waitSampled
+      ? perQueue(
+          'queuelens_queue_wait_seconds',
+          'gauge',
+          'How long the oldest job ready and not handed out has waited; 0 when none waits.',
+          (row) => row.waitSeconds ?? 0,
+        )
+      : null,
     perQueue('queuelens_queue_pushed_total', 'counter', meaning.pushed, (row) => sumStreams(row, (stream) => stream.added)),
     perQueue('queuelens_queue_processed_total', 'counter', meaning.processed, (row) => sumStreams(row, (stream) => stream.added - stream.length)),
     failures && {
@@ -120,13 +127,29 @@ export function formatMetrics({ connection, sample, meaning, failures, waitSampl
       samples: [...failures.totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([queue, value]) => ({ labels: { connection, queue }, value })),
     },
     waitSampled
-      ? perQueue('queuelens_queue_alert_wait_seconds', 'gauge', 'The wait over which the overview flags the queue (its alert threshold).', (row) => thresholdsFor(alerts, row.queue).waitSeconds ?? null)
+      ? perQueue(
+          'queuelens_queue_alert_wait_seconds',
+          'gauge',
+          'The wait over which the overview flags the queue (its alert threshold).',
+          (row) => thresholdsFor(alerts, row.queue).waitSeconds ?? null,
+        )
       : null,
-    perQueue('queuelens_queue_alert_backlog', 'gauge', 'The backlog (pending, delayed and reserved) over which the overview flags the queue (its alert threshold).', (row) =>
-      thresholdsFor(alerts, row.queue).backlog ?? null,
+    perQueue(
+      'queuelens_queue_alert_backlog',
+      'gauge',
+      'The backlog (pending, delayed and reserved) over which the overview flags the queue (its alert threshold).',
+      (row) => thresholdsFor(alerts, row.queue).backlog ?? null,
     ),
-    failures && { name: 'queuelens_failed_jobs', type: 'gauge', help: 'Jobs in the failed set, every queue together.', samples: [{ labels: { connection }, value: failures.jobs }] },
+    failures && {
+      name: 'queuelens_failed_jobs',
+      type: 'gauge',
+      help: 'Jobs in the failed set, every queue together.',
+      samples: [{ labels: { connection }, value: failures.jobs }],
+    },
     marks && markFamily(connection, sample.queues, marks),
   ];
-  return `${families.filter((family): family is Family => family !== null).map(formatFamily).join('\n')}\n`;
+  return `${families
+    .filter((family): family is Family => family !== null)
+    .map(formatFamily)
+    .join('\n')}\n`;
 }

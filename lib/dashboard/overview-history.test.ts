@@ -22,10 +22,26 @@ describe('warmOverviewHistories', () => {
     await queue.push('mail', 'ok', {});
     await queue.push('sms', 'ok', {});
     for (let point = 1; point <= 3; point++) {
-      const stretch: Throughput = { at: point, seconds: 5, countersAvailable: true, queues: [{ queue: 'mail', ...figures, processed: point }, { queue: 'sms', ...figures, processed: point * 10 }] };
+      const stretch: Throughput = {
+        at: point,
+        seconds: 5,
+        countersAvailable: true,
+        queues: [
+          { queue: 'mail', ...figures, processed: point },
+          { queue: 'sms', ...figures, processed: point * 10 },
+        ],
+      };
       await recordThroughput(queue.redis, keys, '5s', stretch);
     }
-    const connection: Connection = { name: `warm-${randomUUID()}`, label: 'test', layout: { layout: 'staticphp' }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS, settings: queue.settings };
+    const connection: Connection = {
+      name: `warm-${randomUUID()}`,
+      label: 'test',
+      layout: { layout: 'staticphp' },
+      readOnly: false,
+      alerts: NO_ALERTS,
+      marks: DEFAULT_MARKS,
+      settings: queue.settings,
+    };
     const logged: string[] = [];
 
     await warmOverviewHistories({ connections: [connection], dashboardPrefix, log: (_level, message) => logged.push(message) });
@@ -40,7 +56,15 @@ describe('warmOverviewHistories', () => {
 
   it('logs a connection it cannot reach, and does not throw', async () => {
     const settings = readSettings({ hostname: '127.0.0.1', port: 1, prefix: 'none:', timeout: 0.5 });
-    const connection: Connection = { name: `down-${randomUUID()}`, label: 'down', layout: { layout: 'staticphp' }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS, settings };
+    const connection: Connection = {
+      name: `down-${randomUUID()}`,
+      label: 'down',
+      layout: { layout: 'staticphp' },
+      readOnly: false,
+      alerts: NO_ALERTS,
+      marks: DEFAULT_MARKS,
+      settings,
+    };
     const logged: string[] = [];
     await warmOverviewHistories({ connections: [connection], dashboardPrefix: 'ql:', log: (_level, message) => logged.push(message) });
     expect(logged).toEqual(['could not read the overview’s history at start-up; the first overview reads it']);

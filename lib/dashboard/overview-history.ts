@@ -45,7 +45,9 @@ export async function warmOverviewHistories({
         const source = layout.throughput;
         if (isAbsent(source)) return;
         const names = await source.queueNames();
-        await source.connection.attempt(() => overviewHistoryOf(connection.name).read(source.connection.redis, throughputKeys(keys, source.historyScope), [null, ...names]));
+        await source.connection.attempt(() =>
+          overviewHistoryOf(connection.name).read(source.connection.redis, throughputKeys(keys, source.historyScope), [null, ...names]),
+        );
       } catch (error) {
         log('warn', 'could not read the overview’s history at start-up; the first overview reads it', { connection: connection.name, error });
       } finally {

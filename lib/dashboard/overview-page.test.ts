@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ATTENTION_NAMED, DEFAULT_OVERVIEW_REQUEST, OVERVIEW_PAGE_ROWS, overviewRequestFromParams, overviewSearch, type OverviewQueue } from '../queries/overview';
+import {
+  ATTENTION_NAMED,
+  DEFAULT_OVERVIEW_REQUEST,
+  OVERVIEW_PAGE_ROWS,
+  overviewRequestFromParams,
+  overviewSearch,
+  type OverviewQueue,
+} from '../queries/overview';
 import { overviewPage } from './overview-page';
 
 function row(queue: string, figures: Partial<OverviewQueue> = {}): OverviewQueue {
@@ -41,7 +48,9 @@ describe('overviewPage', () => {
     every[10] = { ...every[10]!, error: 'WRONGTYPE' };
     every[20] = { ...every[20]!, crossed: [{ threshold: 'backlog', value: 9, limit: 1 }] };
     const page = overviewPage(every, { ...DEFAULT_OVERVIEW_REQUEST, filter: 'q04' });
-    const order = overviewPage(every, DEFAULT_OVERVIEW_REQUEST).queues.slice(0, 3).map((queue) => queue.queue);
+    const order = overviewPage(every, DEFAULT_OVERVIEW_REQUEST)
+      .queues.slice(0, 3)
+      .map((queue) => queue.queue);
     expect(order).toEqual([every[400]!.queue, every[10]!.queue, every[20]!.queue]);
     // The banner counts over every queue, whatever the filter shows.
     expect(page.attention).toMatchObject({ marked: 1, over: 1, named: [{ queue: every[400]!.queue }] });

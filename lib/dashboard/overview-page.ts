@@ -1,4 +1,12 @@
-import { ATTENTION_NAMED, OVERVIEW_PAGE_ROWS, type Overview, type OverviewQueue, type OverviewRequest, type OverviewSort, type OverviewTotals } from '../queries/overview';
+import {
+  ATTENTION_NAMED,
+  OVERVIEW_PAGE_ROWS,
+  type Overview,
+  type OverviewQueue,
+  type OverviewRequest,
+  type OverviewSort,
+  type OverviewTotals,
+} from '../queries/overview';
 import { pageWindow } from '../queries/page-window';
 
 /** What one viewer's overview takes from the read of every queue: all but the shared facts. */
@@ -25,8 +33,8 @@ function totalsOf(rows: readonly OverviewQueue[]): OverviewTotals {
   let failedRecently: OverviewTotals['failedRecently'] = { count: 0, atLeast: false };
   for (const row of rows) {
     for (const key of ['pending', 'delayed', 'reserved', 'total'] as const) totals[key] += row[key];
-    failedRecently =
-      failedRecently && row.failedRecently && { count: failedRecently.count + row.failedRecently.count, atLeast: failedRecently.atLeast || row.failedRecently.atLeast };
+    failedRecently = failedRecently &&
+      row.failedRecently && { count: failedRecently.count + row.failedRecently.count, atLeast: failedRecently.atLeast || row.failedRecently.atLeast };
   }
   return { ...totals, failedRecently };
 }

@@ -20,7 +20,15 @@ describe('startSampling', () => {
       connections: [
         { name: 'main', label: 'main', settings: queue.settings, layout: { layout: 'staticphp' }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
         // Nothing listens on port 1.
-        { name: 'gone', label: 'gone', settings: { ...queue.settings, port: 1, timeout: 0.2 }, layout: { layout: 'staticphp' }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
+        {
+          name: 'gone',
+          label: 'gone',
+          settings: { ...queue.settings, port: 1, timeout: 0.2 },
+          layout: { layout: 'staticphp' },
+          readOnly: false,
+          alerts: NO_ALERTS,
+          marks: DEFAULT_MARKS,
+        },
       ],
       dashboardPrefix,
       intervalMs: 250,
@@ -52,8 +60,24 @@ describe('startSampling', () => {
     const logged: string[] = [];
     const sampling = startSampling({
       connections: [
-        { name: 'yii', label: 'yii', settings: queue.settings, layout: { layout: 'yii2', channels: [channel] }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
-        { name: 'marko', label: 'marko', settings: queue.settings, layout: { layout: 'marko', prefix: `${queue.keys.prefix}marko:`, retryAfter: null, queues: [] }, readOnly: false, alerts: NO_ALERTS, marks: DEFAULT_MARKS },
+        {
+          name: 'yii',
+          label: 'yii',
+          settings: queue.settings,
+          layout: { layout: 'yii2', channels: [channel] },
+          readOnly: false,
+          alerts: NO_ALERTS,
+          marks: DEFAULT_MARKS,
+        },
+        {
+          name: 'marko',
+          label: 'marko',
+          settings: queue.settings,
+          layout: { layout: 'marko', prefix: `${queue.keys.prefix}marko:`, retryAfter: null, queues: [] },
+          readOnly: false,
+          alerts: NO_ALERTS,
+          marks: DEFAULT_MARKS,
+        },
       ],
       dashboardPrefix,
       intervalMs: 250,

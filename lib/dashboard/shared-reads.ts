@@ -53,14 +53,11 @@ export class SharedReads {
     const forgetIfCurrent = () => {
       if (reads.get(name) === read) reads.delete(name);
     };
-    read.value.then(
-      () => {
-        read.settled = true;
-        // Dropped once no caller could accept it, so parameters seen once (a job id, page 40) do not pile up.
-        setTimeout(forgetIfCurrent, this.keepMs).unref();
-      },
-      forgetIfCurrent,
-    );
+    read.value.then(() => {
+      read.settled = true;
+      // Dropped once no caller could accept it, so parameters seen once (a job id, page 40) do not pile up.
+      setTimeout(forgetIfCurrent, this.keepMs).unref();
+    }, forgetIfCurrent);
     return read.value as Promise<T>;
   }
 

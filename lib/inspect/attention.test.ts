@@ -30,7 +30,10 @@ describe('readWaitingFigures', () => {
     const mailFigures = mail as { oldestWaitingAt: number; lastDeliveredEntryAt: number };
     expect(mailFigures.oldestWaitingAt).toBeGreaterThanOrEqual(now - 1);
     expect(mailFigures.lastDeliveredEntryAt).toBeGreaterThanOrEqual((now - 1) * 1000);
-    expect(mailFigures).toMatchObject({ newestHeldDeliveryAt: expect.any(Number), heldLong: [{ queue: 'mail', level: '5', entry: held.entry, deliveries: 1 }] });
+    expect(mailFigures).toMatchObject({
+      newestHeldDeliveryAt: expect.any(Number),
+      heldLong: [{ queue: 'mail', level: '5', entry: held.entry, deliveries: 1 }],
+    });
     expect(later).toEqual({ oldestWaitingAt: now - 120, lastDeliveredEntryAt: null, due: 1, oldestDueAt: now - 120, newestHeldDeliveryAt: null, heldLong: [] });
     expect(none).toEqual({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null, heldLong: [] });
 

@@ -60,7 +60,16 @@ export function readWaitingFigures(queue: RedisQueue, names: readonly string[], 
     // The clock the entries' idle times are measured by, for their delivery times.
     const batches = queue.redis.pipeline().time();
     for (let start = 0; start < names.length; start += QUEUES_PER_CALL) {
-      batches.queuelensReadAttention(queue.keys.queues, queue.keys.prefix, queue.settings.group, LEVELS_READ, further.waitedSeconds, Math.floor(further.heldSeconds * 1000), HELD_LONG_READ, ...names.slice(start, start + QUEUES_PER_CALL));
+      batches.queuelensReadAttention(
+        queue.keys.queues,
+        queue.keys.prefix,
+        queue.settings.group,
+        LEVELS_READ,
+        further.waitedSeconds,
+        Math.floor(further.heldSeconds * 1000),
+        HELD_LONG_READ,
+        ...names.slice(start, start + QUEUES_PER_CALL),
+      );
     }
     const [time, ...batchReplies] = await execPipeline(batches);
     const nowMs = serverMs(time as [string, string]);
@@ -73,7 +82,15 @@ export function readWaitingFigures(queue: RedisQueue, names: readonly string[], 
       for (let i = 0; i + 3 < heldFlat.length; i += 4) {
         const level = String(heldFlat[i]);
         const idleMs = Number(heldFlat[i + 2]);
-        heldLong.push({ queue: name, level, stream: queue.keys.stream(name, level), entry: String(heldFlat[i + 1]), idleMs, deliveries: Number(heldFlat[i + 3]), deliveredAtMs: nowMs - idleMs });
+        heldLong.push({
+          queue: name,
+          level,
+          stream: queue.keys.stream(name, level),
+          entry: String(heldFlat[i + 1]),
+          idleMs,
+          deliveries: Number(heldFlat[i + 3]),
+          deliveredAtMs: nowMs - idleMs,
+        });
       }
       const readyMs = msOfEntry(oldestReady);
       const oldestDueAt = oldestDue === '' ? null : Number(oldestDue);

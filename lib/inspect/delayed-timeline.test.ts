@@ -16,7 +16,19 @@ describe('readDelayedTimeline', () => {
     const scores = [now - 3600, now - 5, now + 150, now + 160, now + 1000, now + 5400, now + 2 * DAY + 100, now + 8 * DAY];
     for (const [index, score] of scores.entries()) await queue.redis.zadd(key, score, String(index + 1));
     // Job 1's holder's claim ended; job 3 is parked while its holder's claim is live.
-    await queue.redis.hset(queue.keys.job(1), 'name', 'mail.oldest', 'reserved_by', 'deadhost:1', 'reserved_until', String(now - 10), 'attempts', '2', 'priority', '4');
+    await queue.redis.hset(
+      queue.keys.job(1),
+      'name',
+      'mail.oldest',
+      'reserved_by',
+      'deadhost:1',
+      'reserved_until',
+      String(now - 10),
+      'attempts',
+      '2',
+      'priority',
+      '4',
+    );
     await queue.redis.hset(queue.keys.job(3), 'name', Buffer.from([0x6f, 0x6b, 0xff]), 'reserved_by', 'slowhost:1', 'reserved_until', String(now + 150));
 
     const timeline = await readDelayedTimeline(queue, 'mail', { limit: 3 });

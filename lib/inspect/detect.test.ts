@@ -20,7 +20,9 @@ async function root() {
 }
 
 const summary = (found: Awaited<ReturnType<typeof detectLayouts>>['found']) =>
-  found.map(({ layout, prefix, channel, keys, confidence }) => ({ layout, at: prefix ?? channel, keys, confidence })).sort((a, b) => a.at!.localeCompare(b.at!));
+  found
+    .map(({ layout, prefix, channel, keys, confidence }) => ({ layout, at: prefix ?? channel, keys, confidence }))
+    .sort((a, b) => a.at!.localeCompare(b.at!));
 
 describe('detecting queue layouts by their keys’ names and types', () => {
   it('finds a StaticPHP prefix, a yii2 and a redis-ng channel and a marko prefix in one database, each once, and counts the strangers without listing them all', async () => {
@@ -46,7 +48,7 @@ describe('detecting queue layouts by their keys’ names and types', () => {
     const detection = await detect();
     const keysUnder = async (under: string) => {
       let n = 0;
-      for (let cursor = '0'; ; ) {
+      for (let cursor = '0'; ;) {
         const [next, keys] = await redis.scan(cursor, 'MATCH', patternUnder(under), 'COUNT', 250);
         n += keys.filter((key) => !key.startsWith(`${prefix}laravel:`) && !key.startsWith(`${prefix}cache:`)).length;
         if ((cursor = next) === '0') return n;
@@ -132,11 +134,24 @@ describe('the tally', () => {
   it('keeps an anchored group when strangers crowd it out, and counts the dropped ones’ keys as strangers', () => {
     let tally = emptyTally();
     const step = emptyTally();
-    tallyKey(step, 'app:queues', candidatesOf('app:queues').filter((candidate) => candidate.type === 'set'));
-    tallyKey(step, 'app:seq', candidatesOf('app:seq').filter((candidate) => candidate.type === 'string'));
+    tallyKey(
+      step,
+      'app:queues',
+      candidatesOf('app:queues').filter((candidate) => candidate.type === 'set'),
+    );
+    tallyKey(
+      step,
+      'app:seq',
+      candidatesOf('app:seq').filter((candidate) => candidate.type === 'string'),
+    );
     tally = mergeTallies(tally, step);
     const crowd = emptyTally();
-    for (let i = 0; i < MAX_GROUPS + 10; i++) tallyKey(crowd, `x${i}:j:1`, candidatesOf(`x${i}:j:1`).filter((candidate) => candidate.type === 'hash'));
+    for (let i = 0; i < MAX_GROUPS + 10; i++)
+      tallyKey(
+        crowd,
+        `x${i}:j:1`,
+        candidatesOf(`x${i}:j:1`).filter((candidate) => candidate.type === 'hash'),
+      );
     tally = mergeTallies(tally, { ...crowd, scanned: MAX_GROUPS + 10 });
     expect(Object.keys(tally.groups)).toHaveLength(MAX_GROUPS);
     const detection = readDetection(tally);

@@ -22,9 +22,17 @@ export interface DetectScope {
  * HLEN. Returns the cursor to go on from ('0': the walk is complete) and the
  * step's tally, for mergeTallies. Never KEYS, and nothing is written.
  */
-export async function detectStep(client: QueueClient, cursor: string, scope: DetectScope, keys = DETECT_STEP_KEYS): Promise<{ cursor: string; tally: DetectTally }> {
+export async function detectStep(
+  client: QueueClient,
+  cursor: string,
+  scope: DetectScope,
+  keys = DETECT_STEP_KEYS,
+): Promise<{ cursor: string; tally: DetectTally }> {
   // SCAN walks one server; a cluster's keys are spread over its masters.
-  if (isCluster(client)) throw new QueueError('Detection walks one Redis server, and this is a cluster: run it against each master’s address (queuelens detect --redis-url redis://MASTER:PORT).');
+  if (isCluster(client))
+    throw new QueueError(
+      'Detection walks one Redis server, and this is a cluster: run it against each master’s address (queuelens detect --redis-url redis://MASTER:PORT).',
+    );
   const { cursor: next, found } = await scanStep(client, cursor, scope.match, keys);
   const own = found.filter((key) => key.startsWith(scope.ownPrefix));
   const tally = { ...emptyTally(), scanned: found.length, own: own.length };
@@ -33,7 +41,10 @@ export async function detectStep(client: QueueClient, cursor: string, scope: Det
   const typing = client.pipeline();
   for (const { key } of typed) typing.type(key);
   const types = typed.length > 0 ? ((await typing.exec()) ?? []).map(([error, type]) => (error ? 'none' : String(type))) : [];
-  const fitting = typed.map(({ key, candidates }, index) => ({ key, candidates: candidates.filter((candidate) => candidate.type === (types[index] as KeyType)) }));
+  const fitting = typed.map(({ key, candidates }, index) => ({
+    key,
+    candidates: candidates.filter((candidate) => candidate.type === (types[index] as KeyType)),
+  }));
   const messages = fitting.filter(({ candidates }) => candidates.some((candidate) => candidate.family === 'yii2' && candidate.role === 'messages'));
   const sizing = client.pipeline();
   for (const { key } of messages) sizing.hlen(key);

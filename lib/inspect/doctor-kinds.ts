@@ -104,8 +104,18 @@ export interface DoctorState {
 
 export function startDoctor(): DoctorState {
   return {
-    phase: 'layout', cursor: '0', index: 0, subIndex: 0, queues: [], highestId: 0,
-    seq: null, seqReadable: true, queuesReadable: true, failedReadable: true, examined: 0, steps: 0,
+    phase: 'layout',
+    cursor: '0',
+    index: 0,
+    subIndex: 0,
+    queues: [],
+    highestId: 0,
+    seq: null,
+    seqReadable: true,
+    queuesReadable: true,
+    failedReadable: true,
+    examined: 0,
+    steps: 0,
   };
 }
 
@@ -123,6 +133,7 @@ const PHASE_LABELS: Record<Phase, string> = {
 
 /** What a state is doing, for a progress line. */
 export function describeProgress(state: DoctorState): string {
-  return state.phase === 'done' ? `Checked ${state.examined} keys and entries` : `Checking ${PHASE_LABELS[state.phase]} (${state.examined} keys and entries so far)`;
+  return state.phase === 'done'
+    ? `Checked ${state.examined} keys and entries`
+    : `Checking ${PHASE_LABELS[state.phase]} (${state.examined} keys and entries so far)`;
 }
-

@@ -114,7 +114,11 @@ describe('the doctor', () => {
 
   it('finds nothing in drained queues: PHP never unregisters a queue, nor its levels and streams', async () => {
     const queue = await openQueue();
-    for (const [name, priority] of [['old', 0], ['older', 2], ['oldest', -5]] as const) {
+    for (const [name, priority] of [
+      ['old', 0],
+      ['older', 2],
+      ['oldest', -5],
+    ] as const) {
       await queue.push(name, 'a', {}, { priority });
       await queue.complete((await queue.reserve([name], 'w:1', 60))!);
       expect(await queue.redis.exists(queue.keys.stream(name, priority), queue.keys.levels(name))).toBe(2);
@@ -131,7 +135,9 @@ describe('the doctor', () => {
       await queue.push(name, 'a', {});
       await queue.complete((await queue.reserve([name], 'w:1', 60))!);
     }
-    const ids = await queue.pushMany(Array.from({ length: 12 }, (_, n) => ({ queue: 'mail', name: `n${n}`, payload: {}, options: n >= 9 ? { delaySeconds: 600 } : {} })));
+    const ids = await queue.pushMany(
+      Array.from({ length: 12 }, (_, n) => ({ queue: 'mail', name: `n${n}`, payload: {}, options: n >= 9 ? { delaySeconds: 600 } : {} })),
+    );
     const [orphans, tombstones, invalid, delayed] = [ids.slice(0, 3), ids.slice(3, 6), ids.slice(6, 9), ids.slice(9, 12)];
     for (const id of orphans) await redis.xdel(keys.stream('mail', 0), (await redis.hget(keys.job(id), 'entry'))!);
     for (const id of tombstones) await redis.del(keys.job(id));
@@ -148,16 +154,35 @@ describe('the doctor', () => {
     const findings = await runDoctor(queue);
     const counts = Object.fromEntries([...new Set(findings.map((finding) => finding.kind))].map((kind) => [kind, ofKind(findings, kind).length]));
     expect(counts).toEqual({
-      'orphan-job': 3, 'tombstone-entry': 5, 'invalid-payload': 3, 'dangling-entry': 3,
-      'dangling-failed': 3, 'level-without-stream': 3, 'wrong-unique': 3,
+      'orphan-job': 3,
+      'tombstone-entry': 5,
+      'invalid-payload': 3,
+      'dangling-entry': 3,
+      'dangling-failed': 3,
+      'level-without-stream': 3,
+      'wrong-unique': 3,
     });
-    expect(ofKind(findings, 'tombstone-entry').flatMap((finding) => finding.jobId ?? []).sort((x, y) => x - y)).toEqual(tombstones);
-    expect(ofKind(findings, 'tombstone-entry').filter((finding) => finding.jobId === undefined).map((finding) => finding.subject).sort()).toEqual(
-      bare.map((entry) => `${keys.stream('mail', 0)} ${entry}`).sort(),
-    );
+    expect(
+      ofKind(findings, 'tombstone-entry')
+        .flatMap((finding) => finding.jobId ?? [])
+        .sort((x, y) => x - y),
+    ).toEqual(tombstones);
+    expect(
+      ofKind(findings, 'tombstone-entry')
+        .filter((finding) => finding.jobId === undefined)
+        .map((finding) => finding.subject)
+        .sort(),
+    ).toEqual(bare.map((entry) => `${keys.stream('mail', 0)} ${entry}`).sort());
     expect(ofKind(findings, 'dangling-failed').map((finding) => finding.jobId)).toEqual([9011, 9012, 9013]);
 
-    expect((await applyRepairs(queue, findings.map((finding) => finding.repair!))).every(Boolean)).toBe(true);
+    expect(
+      (
+        await applyRepairs(
+          queue,
+          findings.map((finding) => finding.repair!),
+        )
+      ).every(Boolean),
+    ).toBe(true);
     expect(await runDoctor(queue)).toEqual([]);
   });
 
@@ -202,9 +227,23 @@ describe('the doctor', () => {
     await queue.redis.hset(queue.keys.job(ready), 'payload', '{nope');
     await queue.redis.hset(queue.keys.job(later), 'payload', 'O:8:"stdClass"');
     const findings = await runDoctor(queue);
-    expect(ofKind(findings, 'invalid-payload').map((finding) => finding.jobId).sort()).toEqual([ready, later]);
-    expect(await applyRepairs(queue, findings.map((finding) => finding.repair!))).toEqual([true, true]);
-    expect(await applyRepairs(queue, findings.map((finding) => finding.repair!))).toEqual([false, false]);
+    expect(
+      ofKind(findings, 'invalid-payload')
+        .map((finding) => finding.jobId)
+        .sort(),
+    ).toEqual([ready, later]);
+    expect(
+      await applyRepairs(
+        queue,
+        findings.map((finding) => finding.repair!),
+      ),
+    ).toEqual([true, true]);
+    expect(
+      await applyRepairs(
+        queue,
+        findings.map((finding) => finding.repair!),
+      ),
+    ).toEqual([false, false]);
     expect(await runDoctor(queue)).toEqual([]);
     expect(await queue.redis.zcard(queue.keys.failed)).toBe(2);
     expect(await queue.redis.hget(queue.keys.job(later), 'error')).toBe('Payload is not valid JSON, so no handler could be given it.');
@@ -251,7 +290,7 @@ describe('the doctor', () => {
 
     const reserved: number[] = [];
     const reserving = (async () => {
-      for (let idle = 0; idle < 20; ) {
+      for (let idle = 0; idle < 20;) {
         const job = await worker.reserve(['race'], 'w:1', 60);
         if (job) reserved.push(job.id);
         else {
@@ -298,7 +337,11 @@ function expectNoSlowCommands(log: unknown): void {
   const entries = log as [number, number, number, string[]][];
   const unbounded = entries.filter((entry) => !isBoundedRead(entry[3]));
   expect(unbounded).toEqual([]);
-  if (entries.length > 0) console.warn(`SLOWLOG: ${entries.length} bounded commands crossed 10 ms (machine load):`, entries.map((entry) => `${entry[3].join(' ')} ${entry[2]}µs`));
+  if (entries.length > 0)
+    console.warn(
+      `SLOWLOG: ${entries.length} bounded commands crossed 10 ms (machine load):`,
+      entries.map((entry) => `${entry[3].join(' ')} ${entry[2]}µs`),
+    );
 }
 
 function freePort(): Promise<number> {
@@ -323,7 +366,9 @@ describe('the doctor and the census on 200,000 jobs', () => {
   // a redis-server of its own, logging every command slower than 10 ms.
   it('reads in bounded steps: no command it sends is slow', async () => {
     const port = await freePort();
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--slowlog-log-slower-than', '10000'], { stdio: 'ignore' });
+    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--slowlog-log-slower-than', '10000'], {
+      stdio: 'ignore',
+    });
     let queue: RedisQueue | undefined;
     for (let tries = 0; !queue; tries++) {
       try {
@@ -342,9 +387,35 @@ describe('the doctor and the census on 200,000 jobs', () => {
           const delayed = id % 4 === 0;
           const failed = id % 4 === 1;
           const entry = delayed || failed ? '' : pipeline.xadd(keys.stream('bulk', id % 3), `${id}-1`, 'job', String(id)) && `${id}-1`;
-          pipeline.hset(keys.job(id), 'queue', 'bulk', 'name', 'n', 'payload', `{"id":${id}}`, 'attempts', '0', 'max_attempts', '3',
-            'priority', String(id % 3), 'unique_key', '', 'available_at', '0', 'reserved_until', '0', 'reserved_by', '', 'last_error', '',
-            'created_at', '2026-01-01 00:00:00', 'entry', entry);
+          pipeline.hset(
+            keys.job(id),
+            'queue',
+            'bulk',
+            'name',
+            'n',
+            'payload',
+            `{"id":${id}}`,
+            'attempts',
+            '0',
+            'max_attempts',
+            '3',
+            'priority',
+            String(id % 3),
+            'unique_key',
+            '',
+            'available_at',
+            '0',
+            'reserved_until',
+            '0',
+            'reserved_by',
+            '',
+            'last_error',
+            '',
+            'created_at',
+            '2026-01-01 00:00:00',
+            'entry',
+            entry,
+          );
           if (delayed) pipeline.zadd(keys.delayed('bulk'), 2_000_000_000, String(id));
           if (failed) pipeline.zadd(keys.failed, 1_700_000_000, String(id)).hset(keys.job(id), 'error', 'e', 'failed_at', '2026-01-01 00:00:00');
         }

@@ -30,7 +30,8 @@ function wrongType(key: string, expected: string, actual: string): Finding {
     key,
     subject: key,
     explanation: `${key} is a ${actual}, but the queue layout keeps a ${expected} there. Every script that writes it refuses, so whatever needs it stops.`,
-    repairDescription: 'No automatic repair: what the key holds is not the queue\'s, and deleting it could lose somebody\'s data. Inspect it (TYPE, then read it) and rename or delete it by hand.',
+    repairDescription:
+      "No automatic repair: what the key holds is not the queue's, and deleting it could lose somebody's data. Inspect it (TYPE, then read it) and rename or delete it by hand.",
     repair: null,
   };
 }
@@ -86,7 +87,11 @@ function enterPhase(state: DoctorState, phase: Phase): void {
 /** The three keys every queue shares; a key of the wrong type is left out of the phases that would read it. */
 async function checkLayoutKeys(queue: RedisQueue, state: DoctorState, findings: Finding[]): Promise<void> {
   const { keys } = queue;
-  const expected: [string, string][] = [[keys.queues, 'set'], [keys.failed, 'zset'], [keys.seq, 'string']];
+  const expected: [string, string][] = [
+    [keys.queues, 'set'],
+    [keys.failed, 'zset'],
+    [keys.seq, 'string'],
+  ];
   const types = (await settledPipelines(queue.redis, expected.length, (p, i) => p.type(expected[i]![0]))) as string[];
   expected.forEach(([key, type], index) => {
     const actual = types[index]!;
@@ -154,12 +159,15 @@ async function checkLevelStreams(queue: RedisQueue, infos: QueueInfo[], findings
     if (type === 'stream') {
       readable.add(key);
     } else if (type === 'none') {
-      findings.push(finding(
-        'level-without-stream', { key },
-        `Queue ${info.name} lists level ${level} in ${keys.levels(info.name)}, but ${key} does not exist. Harmless to workers (a reserve recreates the stream), but the level holds nothing.`,
-        `Remove level ${level} from ${keys.levels(info.name)} (only if ${key} still does not exist).`,
-        { kind: 'drop-level', queue: info.name, level },
-      ));
+      findings.push(
+        finding(
+          'level-without-stream',
+          { key },
+          `Queue ${info.name} lists level ${level} in ${keys.levels(info.name)}, but ${key} does not exist. Harmless to workers (a reserve recreates the stream), but the level holds nothing.`,
+          `Remove level ${level} from ${keys.levels(info.name)} (only if ${key} still does not exist).`,
+          { kind: 'drop-level', queue: info.name, level },
+        ),
+      );
     } else {
       findings.push(wrongType(key, 'stream', type));
     }
@@ -206,12 +214,15 @@ async function checkStreamPage(queue: RedisQueue, name: string, level: string, a
   const types = await settledPipelines(queue.redis, ids.length, (p, i) => (ids[i] === '' ? p.echo('none') : p.type(keys.job(ids[i]!))));
   entries.forEach(([entry], i) => {
     if (types[i] === 'hash') return;
-    findings.push(finding(
-      'tombstone-entry', { key: stream, inside: entry, jobId: exactJobId(ids[i]) },
-      `Entry ${entry} of ${stream} carries job ${ids[i] || '(none)'}, whose hash is gone. A reserve would drop it; until then it counts as a job waiting.`,
-      `Acknowledge and delete entry ${entry} from ${stream} (only if the job hash is still gone).`,
-      { kind: 'drop-tombstone', queue: name, level, entry },
-    ));
+    findings.push(
+      finding(
+        'tombstone-entry',
+        { key: stream, inside: entry, jobId: exactJobId(ids[i]) },
+        `Entry ${entry} of ${stream} carries job ${ids[i] || '(none)'}, whose hash is gone. A reserve would drop it; until then it counts as a job waiting.`,
+        `Acknowledge and delete entry ${entry} from ${stream} (only if the job hash is still gone).`,
+        { kind: 'drop-tombstone', queue: name, level, entry },
+      ),
+    );
   });
   return entries;
 }
@@ -237,12 +248,15 @@ async function checkDelayedIds(queue: RedisQueue, state: DoctorState, findings: 
     // finding: a job parked by a reclaim and then finished by the worker
     // that still held it. The queue's next reserve drops it when due.
     if (types[i] === 'hash' || exactJobId(text) !== undefined) return;
-    findings.push(finding(
-      'dangling-delayed', { key: delayedKey, inside: text },
-      `${delayedKey} holds ${text}, which is no job id: no driver writes one. The queue's next reserve drops it when it is due; until then it is counted as delayed.`,
-      'No repair: the driver drops it. Remove it by hand to correct the count sooner.',
-      null,
-    ));
+    findings.push(
+      finding(
+        'dangling-delayed',
+        { key: delayedKey, inside: text },
+        `${delayedKey} holds ${text}, which is no job id: no driver writes one. The queue's next reserve drops it when it is due; until then it is counted as delayed.`,
+        'No repair: the driver drops it. Remove it by hand to correct the count sooner.',
+        null,
+      ),
+    );
   });
   state.examined += ids.length;
   if (ids.length < DOCTOR_BATCH) {
@@ -266,12 +280,15 @@ async function checkFailedIds(queue: RedisQueue, state: DoctorState, findings: F
   ids.forEach((text, i) => {
     if (replies[i] === 'hash') return;
     const id = exactJobId(text);
-    findings.push(finding(
-      'dangling-failed', { key: keys.failed, inside: text, jobId: id },
-      `Job ${text} is in ${keys.failed}, but its hash is gone: there is nothing to retry or read, only a count that is off by one.`,
-      `Remove ${text} from ${keys.failed} (only if its hash is still gone).`,
-      id === undefined ? null : { kind: 'drop-failed', id },
-    ));
+    findings.push(
+      finding(
+        'dangling-failed',
+        { key: keys.failed, inside: text, jobId: id },
+        `Job ${text} is in ${keys.failed}, but its hash is gone: there is nothing to retry or read, only a count that is off by one.`,
+        `Remove ${text} from ${keys.failed} (only if its hash is still gone).`,
+        id === undefined ? null : { kind: 'drop-failed', id },
+      ),
+    );
   });
   state.examined += ids.length;
   if (ids.length < DOCTOR_BATCH) enterPhase(state, 'jobs');
@@ -303,12 +320,15 @@ async function checkSeqCounter(queue: RedisQueue, state: DoctorState, findings: 
     // Read again: pushes since the start may have moved the counter on.
     const now = Number((await queue.redis.get(keys.seq)) ?? 0);
     if (!(now >= state.highestId)) {
-      findings.push(finding(
-        'seq-behind', { key: keys.seq },
-        `${keys.seq} is ${now}, but job ${state.highestId} exists. The next pushes would be handed ids that are taken; PUSH refuses rather than overwrite a job, so pushing stops until the counter is raised.`,
-        `Set ${keys.seq} to ${state.highestId} (only if it is still lower; it is never lowered).`,
-        { kind: 'raise-seq', to: state.highestId },
-      ));
+      findings.push(
+        finding(
+          'seq-behind',
+          { key: keys.seq },
+          `${keys.seq} is ${now}, but job ${state.highestId} exists. The next pushes would be handed ids that are taken; PUSH refuses rather than overwrite a job, so pushing stops until the counter is raised.`,
+          `Set ${keys.seq} to ${state.highestId} (only if it is still lower; it is never lowered).`,
+          { kind: 'raise-seq', to: state.highestId },
+        ),
+      );
     }
   }
   // A registered queue with nothing left is no finding: PHP never
@@ -359,13 +379,20 @@ async function readJobHashes(queue: RedisQueue, state: DoctorState, found: strin
     if (type !== 'hash') findings.push(wrongType(key, 'hash', type));
     return type === 'hash';
   });
-  const fieldReplies = await settledPipelines(queue.redis, hashes.length, (p, i) => p.hmget(hashes[i]!.key, ...JOB_READ_FIELDS).hgetBuffer(hashes[i]!.key, 'payload'));
+  const fieldReplies = await settledPipelines(queue.redis, hashes.length, (p, i) =>
+    p.hmget(hashes[i]!.key, ...JOB_READ_FIELDS).hgetBuffer(hashes[i]!.key, 'payload'),
+  );
   return hashes.map(({ key, id }, i) => {
     const values = Array.isArray(fieldReplies[2 * i]) ? (fieldReplies[2 * i] as (string | null)[]) : [];
     const payload = fieldReplies[2 * i + 1];
     const [name, priority, entry, attempts, maxAttempts] = JOB_READ_FIELDS.map((_, at) => values[at] ?? '');
     return {
-      key, id, queue: name!, entry: entry!, attempts: Number(attempts) || 0, maxAttempts: Number(maxAttempts) || 1,
+      key,
+      id,
+      queue: name!,
+      entry: entry!,
+      attempts: Number(attempts) || 0,
+      maxAttempts: Number(maxAttempts) || 1,
       stream: keys.stream(name!, levelOf(priority!)),
       payloadIsJson: Buffer.isBuffer(payload) ? isJson(bytesToText(payload)) : false,
     };
@@ -400,42 +427,54 @@ async function placeJobs(queue: RedisQueue, jobs: JobRead[]): Promise<JobPlace[]
 function checkJobPlace(queue: RedisQueue, job: JobRead, { inFailed, inDelayed, inStream, delivered }: JobPlace, findings: Finding[]): void {
   const about = { key: job.key, jobId: job.id };
   if (job.queue === '') {
-    findings.push(finding(
-      'orphan-job', about,
-      `Job ${job.id} has no queue field, so no stream, delayed set or worker can ever reach it.`,
-      'No automatic repair: there is no queue to put it back on. Read it on its job page and delete it by hand if it is not needed.',
-      null,
-    ));
+    findings.push(
+      finding(
+        'orphan-job',
+        about,
+        `Job ${job.id} has no queue field, so no stream, delayed set or worker can ever reach it.`,
+        'No automatic repair: there is no queue to put it back on. Read it on its job page and delete it by hand if it is not needed.',
+        null,
+      ),
+    );
     return;
   }
   if (!inStream && !inDelayed && !inFailed) {
-    findings.push(finding(
-      'orphan-job', about,
-      `Job ${job.id} of queue ${job.queue} is in no stream, delayed set or failed set and no worker holds it: it will never run.`,
-      `Put job ${job.id} back at the end of ${job.stream}, keeping its ${job.attempts} of ${job.maxAttempts} attempts (only if it is still in none of them). Requeued rather than deleted: the hash is the job, and complete() would have deleted it, so it never finished.`,
-      { kind: 'requeue-orphan', id: job.id },
-    ));
+    findings.push(
+      finding(
+        'orphan-job',
+        about,
+        `Job ${job.id} of queue ${job.queue} is in no stream, delayed set or failed set and no worker holds it: it will never run.`,
+        `Put job ${job.id} back at the end of ${job.stream}, keeping its ${job.attempts} of ${job.maxAttempts} attempts (only if it is still in none of them). Requeued rather than deleted: the hash is the job, and complete() would have deleted it, so it never finished.`,
+        { kind: 'requeue-orphan', id: job.id },
+      ),
+    );
     return;
   }
   if (job.entry !== '' && !inStream) {
-    findings.push(finding(
-      'dangling-entry', about,
-      `Job ${job.id}'s entry field names ${job.entry}, which is not in ${job.stream}; the job waits in the ${inFailed ? 'failed' : 'delayed'} set, where entry should be empty.`,
-      `Set job ${job.id}'s entry to '' (only if it still names that missing entry).`,
-      { kind: 'clear-entry', id: job.id, entry: job.entry },
-    ));
+    findings.push(
+      finding(
+        'dangling-entry',
+        about,
+        `Job ${job.id}'s entry field names ${job.entry}, which is not in ${job.stream}; the job waits in the ${inFailed ? 'failed' : 'delayed'} set, where entry should be empty.`,
+        `Set job ${job.id}'s entry to '' (only if it still names that missing entry).`,
+        { kind: 'clear-entry', id: job.id, entry: job.entry },
+      ),
+    );
   }
   // A job waiting with attempts >= max_attempts is no finding: a PHP
   // handler that releases itself on its last attempt leaves exactly that,
   // and the PHP worker runs it.
   const waiting = inDelayed || (inStream && !delivered);
   if (!inFailed && waiting && !job.payloadIsJson) {
-    findings.push(finding(
-      'invalid-payload', about,
-      `Job ${job.id}'s payload is not JSON, so no handler can be given it; a reserve would fail it on the spot.`,
-      `Fail job ${job.id} now with "Payload is not valid JSON…" and move it to ${queue.keys.failed} (only if no worker holds it).`,
-      { kind: 'fail-invalid-payload', id: job.id },
-    ));
+    findings.push(
+      finding(
+        'invalid-payload',
+        about,
+        `Job ${job.id}'s payload is not JSON, so no handler can be given it; a reserve would fail it on the spot.`,
+        `Fail job ${job.id} now with "Payload is not valid JSON…" and move it to ${queue.keys.failed} (only if no worker holds it).`,
+        { kind: 'fail-invalid-payload', id: job.id },
+      ),
+    );
   }
 }
 
@@ -458,14 +497,17 @@ async function checkUniqueKeys(queue: RedisQueue, found: string[], findings: Fin
     const exists = holders[2 * i] === 'hash';
     const held = holders[2 * i + 1];
     if (exists && held === uniqueKey) return;
-    findings.push(finding(
-      'wrong-unique', { key, jobId: exactJobId(owner) },
-      exists
-        ? `${key} says job ${owner} holds unique key "${uniqueKey}", but that job's unique_key is ${held ? `"${String(held)}"` : 'empty'}: pushes with this key collapse into a job that does not hold it.`
-        : `${key} names job ${owner}, which is gone. A push treats it as free, but it stays until then.`,
-      `Delete ${key} (only if it still names job ${owner} and that job still does not hold the key).`,
-      { kind: 'free-unique', key: uniqueKey, id: owner },
-    ));
+    findings.push(
+      finding(
+        'wrong-unique',
+        { key, jobId: exactJobId(owner) },
+        exists
+          ? `${key} says job ${owner} holds unique key "${uniqueKey}", but that job's unique_key is ${held ? `"${String(held)}"` : 'empty'}: pushes with this key collapse into a job that does not hold it.`
+          : `${key} names job ${owner}, which is gone. A push treats it as free, but it stays until then.`,
+        `Delete ${key} (only if it still names job ${owner} and that job still does not hold the key).`,
+        { kind: 'free-unique', key: uniqueKey, id: owner },
+      ),
+    );
   });
 }
 

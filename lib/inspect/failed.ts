@@ -96,7 +96,18 @@ async function readRows(queue: RedisQueue, entries: [string, string][]): Promise
     ) as [string, string, string, string, string, string];
     return [
       {
-        row: { id, exact: isExactJobId(id), queue: queueName, name, attempts, maxAttempts, failedAt, failedAtSeconds: Number(score), errorFirstLine: firstLine(errorText), retryCommand: null },
+        row: {
+          id,
+          exact: isExactJobId(id),
+          queue: queueName,
+          name,
+          attempts,
+          maxAttempts,
+          failedAt,
+          failedAtSeconds: Number(score),
+          errorFirstLine: firstLine(errorText),
+          retryCommand: null,
+        },
         error: errorText,
       },
     ];
@@ -107,7 +118,10 @@ async function readRows(queue: RedisQueue, entries: [string, string][]): Promise
 export function readFailedPage(queue: RedisQueue, offset: number, limit: number): Promise<FailedPage> {
   return queue.attempt(async () => {
     const [total, flat] = (await execPipeline(
-      queue.redis.pipeline().zcard(queue.keys.failed).zrevrange(queue.keys.failed, offset, offset + limit - 1, 'WITHSCORES'),
+      queue.redis
+        .pipeline()
+        .zcard(queue.keys.failed)
+        .zrevrange(queue.keys.failed, offset, offset + limit - 1, 'WITHSCORES'),
     )) as [number, string[]];
     const rows = (await readRows(queue, withScores(flat))).map(({ row }) => row);
     return { rows, total, offset, limit };
@@ -139,7 +153,10 @@ export function searchFailed(
     while (scanned < scanLimit) {
       const size = Math.min(batchSize, scanLimit - scanned);
       const [count, flat] = (await execPipeline(
-        queue.redis.pipeline().zcard(queue.keys.failed).zrevrange(queue.keys.failed, position, position + size - 1, 'WITHSCORES'),
+        queue.redis
+          .pipeline()
+          .zcard(queue.keys.failed)
+          .zrevrange(queue.keys.failed, position, position + size - 1, 'WITHSCORES'),
       )) as [number, string[]];
       total = count;
       const entries = withScores(flat);

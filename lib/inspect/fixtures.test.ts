@@ -43,7 +43,10 @@ describe.each<StaticPhpFixtureName>(['rich-layout', 'after-php-worker'])('the re
     const found = new Map(
       reservations.holders.map((group) => [
         group.holder,
-        [...group.rows.map((row) => ({ jobId: row.jobId!, state: row.state as string })), ...group.parked.map((job) => ({ jobId: job.jobId, state: 'parked' }))],
+        [
+          ...group.rows.map((row) => ({ jobId: row.jobId!, state: row.state as string })),
+          ...group.parked.map((job) => ({ jobId: job.jobId, state: 'parked' })),
+        ],
       ]),
     );
     expect(found).toEqual(expected);
@@ -60,7 +63,10 @@ describe.each<StaticPhpFixtureName>(['rich-layout', 'after-php-worker'])('the re
       new Map(
         byHolder.groups.map((group) => [
           group.holder,
-          [...group.rows.map((row) => ({ jobId: row.claim!.jobId!, state: row.claim!.state as string })), ...group.parked.map((job) => ({ jobId: job.jobId, state: 'parked' }))],
+          [
+            ...group.rows.map((row) => ({ jobId: row.claim!.jobId!, state: row.claim!.state as string })),
+            ...group.parked.map((job) => ({ jobId: job.jobId, state: 'parked' })),
+          ],
         ]),
       ),
     ).toEqual(expected);

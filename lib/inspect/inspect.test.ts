@@ -77,7 +77,13 @@ describe('the failed list', () => {
     const first = await readFailedPage(queue, 0, 3);
     expect(first.total).toBe(7);
     expect(first.rows.map((row) => row.name)).toEqual(['job-6', 'job-5', 'job-4']);
-    expect(first.rows[0]).toMatchObject({ queue: 'even', attempts: '1', maxAttempts: '3', errorFirstLine: 'Error 6: job-6 broke', failedAtSeconds: 1_800_000_006 });
+    expect(first.rows[0]).toMatchObject({
+      queue: 'even',
+      attempts: '1',
+      maxAttempts: '3',
+      errorFirstLine: 'Error 6: job-6 broke',
+      failedAtSeconds: 1_800_000_006,
+    });
     expect((await readFailedPage(queue, 6, 3)).rows.map((row) => row.name)).toEqual(['job-0']);
   });
 
@@ -128,7 +134,14 @@ describe('readQueueDetail', () => {
   async function addFailed(queue: RedisQueue, jobs: { id: number; queue: string; failedAt: number }[]) {
     const writes = queue.redis.pipeline();
     for (const job of jobs) {
-      writes.hset(queue.keys.job(job.id), { queue: job.queue, name: `job-${job.id}`, attempts: '3', max_attempts: '3', failed_at: '2027-01-15 08:00:00', error: `Error in ${job.id}\ntrace` });
+      writes.hset(queue.keys.job(job.id), {
+        queue: job.queue,
+        name: `job-${job.id}`,
+        attempts: '3',
+        max_attempts: '3',
+        failed_at: '2027-01-15 08:00:00',
+        error: `Error in ${job.id}\ntrace`,
+      });
       writes.zadd(queue.keys.failed, job.failedAt, String(job.id));
     }
     await writes.exec();
@@ -137,7 +150,10 @@ describe('readQueueDetail', () => {
   it("lists the newest failed jobs of its queue, newest first, among many other queues' failed jobs", async () => {
     const queue = await openQueue();
     // 600 failed jobs, one in eight of them mail's (75), the others spread over seven queues.
-    await addFailed(queue, Array.from({ length: 600 }, (_, n) => ({ id: n + 1, queue: n % 8 === 0 ? 'mail' : `other-${n % 8}`, failedAt: 1_800_000_000 + n })));
+    await addFailed(
+      queue,
+      Array.from({ length: 600 }, (_, n) => ({ id: n + 1, queue: n % 8 === 0 ? 'mail' : `other-${n % 8}`, failedAt: 1_800_000_000 + n })),
+    );
     // In the window: a hash that is gone and a j:{id} that is no hash; neither stops the read.
     await queue.redis.zadd(queue.keys.failed, 1_800_000_598.5, '9001', 1_800_000_599.5, '9002');
     await queue.redis.set(queue.keys.job(9002), 'not a hash');
@@ -145,7 +161,14 @@ describe('readQueueDetail', () => {
     const detail = await readQueueDetail(queue, 'mail');
     const newestMail = Array.from({ length: 20 }, (_, n) => 593 - 8 * n);
     expect(detail.failed.map((row) => Number(row.id))).toEqual(newestMail);
-    expect(detail.failed[0]).toMatchObject({ queue: 'mail', name: 'job-593', attempts: '3', maxAttempts: '3', failedAtSeconds: 1_800_000_592, errorFirstLine: 'Error in 593' });
+    expect(detail.failed[0]).toMatchObject({
+      queue: 'mail',
+      name: 'job-593',
+      attempts: '3',
+      maxAttempts: '3',
+      failedAtSeconds: 1_800_000_592,
+      errorFirstLine: 'Error in 593',
+    });
 
     expect((await readQueueDetail(queue, 'mail', { limit: 5 })).failed.map((row) => Number(row.id))).toEqual(newestMail.slice(0, 5));
   });
@@ -166,7 +189,10 @@ describe('readQueueDetail', () => {
     const queue = await openQueue();
     // 1,200 failed jobs, newest last; mail's are the newest, the 701st newest and the 1,101st newest.
     const mailRanks = new Set([0, 700, 1100]);
-    await addFailed(queue, Array.from({ length: 1200 }, (_, n) => ({ id: n + 1, queue: mailRanks.has(1199 - n) ? 'mail' : 'other', failedAt: 1_800_000_000 + n })));
+    await addFailed(
+      queue,
+      Array.from({ length: 1200 }, (_, n) => ({ id: n + 1, queue: mailRanks.has(1199 - n) ? 'mail' : 'other', failedAt: 1_800_000_000 + n })),
+    );
     expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 1000 })).failed.map((row) => Number(row.id))).toEqual([1200, 500]);
     expect((await readQueueDetail(queue, 'mail', { failedScanLimit: 2000 })).failed.map((row) => Number(row.id))).toEqual([1200, 500, 100]);
   });

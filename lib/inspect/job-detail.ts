@@ -65,12 +65,20 @@ export async function readJobDetail(queue: RedisQueue, id: number): Promise<JobD
   const key = queue.keys.job(id);
   const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS);
   const [time, reply, failedScore] = (await queue.attempt(() =>
-    execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(...held.args).zscore(queue.keys.failed, String(id))),
+    execPipeline(
+      queue.redis
+        .pipeline()
+        .time()
+        .queuelensReadJobBuffer(...held.args)
+        .zscore(queue.keys.failed, String(id)),
+    ),
   )) as [[string, string], (Buffer | number | null)[], string | null];
   const hash = jobHashOf(reply, held);
   if (hash.type === 'none') return null;
   if (!('fields' in hash)) {
-    throw new QueueError('tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`);
+    throw new QueueError(
+      'tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`,
+    );
   }
   const now = Number(time[0]);
   // The fields that say where the job is are a few bytes; their first 64 KiB are all of them.

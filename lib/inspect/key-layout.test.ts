@@ -75,9 +75,7 @@ describe('readKeyContents', () => {
     const list = `${queue.keys.prefix}list`;
     await queue.redis.rpush(list, ...Array.from({ length: 12 }, (_, i) => `i${i}`));
     const pages = await allPages((cursor) => readKeyContents(queue, list, cursor, 5));
-    expect(pages.flatMap((page) => (page.type === 'list' ? page.items.map((item) => item.text) : []))).toEqual(
-      Array.from({ length: 12 }, (_, i) => `i${i}`),
-    );
+    expect(pages.flatMap((page) => (page.type === 'list' ? page.items.map((item) => item.text) : []))).toEqual(Array.from({ length: 12 }, (_, i) => `i${i}`));
   });
 
   it('answers for a key that is gone, and refuses keys outside the prefix and bad cursors', async () => {

@@ -82,15 +82,16 @@ export type KeyContentsPage =
   | { type: 'stream'; entries: { id: string; fields: { name: DisplayValue; value: DisplayValue }[] }[] }
   | { type: 'other'; redisType: string };
 
-export type KeyContents = KeyContentsPage & KeyAddress & {
-  /** where this page started: an offset, a SCAN cursor or a stream entry id ('' for the first page) */
-  cursor: string;
-  /** what to pass for the next page; null on the last one */
-  next: string | null;
-  /** the key's size by its type (members, fields, entries, bytes); null when it does not exist */
-  size: number | null;
-  ttlSeconds: number | null;
-};
+export type KeyContents = KeyContentsPage &
+  KeyAddress & {
+    /** where this page started: an offset, a SCAN cursor or a stream entry id ('' for the first page) */
+    cursor: string;
+    /** what to pass for the next page; null on the last one */
+    next: string | null;
+    /** the key's size by its type (members, fields, entries, bytes); null when it does not exist */
+    size: number | null;
+    ttlSeconds: number | null;
+  };
 
 /**
  * A key as pages show and address it: `key` its name as text (bytes that are

@@ -4,7 +4,19 @@ import { prettyJson } from './pretty-json';
 describe('prettyJson', () => {
   it('indents objects and arrays, keeping values exactly as stored', () => {
     expect(prettyJson('{"id":12345678901234567890,"to":["a","b"],"e":{},"l":[ ],"s":"x, y: {z}","u":"\\u00e9\\""}')).toBe(
-      ['{', '  "id": 12345678901234567890,', '  "to": [', '    "a",', '    "b"', '  ],', '  "e": {},', '  "l": [],', '  "s": "x, y: {z}",', '  "u": "\\u00e9\\""', '}'].join('\n'),
+      [
+        '{',
+        '  "id": 12345678901234567890,',
+        '  "to": [',
+        '    "a",',
+        '    "b"',
+        '  ],',
+        '  "e": {},',
+        '  "l": [],',
+        '  "s": "x, y: {z}",',
+        '  "u": "\\u00e9\\""',
+        '}',
+      ].join('\n'),
     );
     expect(prettyJson('42')).toBe('42');
     expect(prettyJson('[]')).toBe('[]');

@@ -66,7 +66,17 @@ function groupNamed(reply: unknown, group: string): GroupInfo | null {
  * level reads the entries before it in that level too (a stream has no
  * offsets): bounded by the page, not by the line.
  */
-export async function readQueueDetail(queue: RedisQueue, name: string, { limit = 20, offset = 0, failedLimit = limit, failedScanLimit = 2000, maxLevels = 100 }: { limit?: number; offset?: number; failedLimit?: number; failedScanLimit?: number; maxLevels?: number } = {}): Promise<QueueDetail> {
+export async function readQueueDetail(
+  queue: RedisQueue,
+  name: string,
+  {
+    limit = 20,
+    offset = 0,
+    failedLimit = limit,
+    failedScanLimit = 2000,
+    maxLevels = 100,
+  }: { limit?: number; offset?: number; failedLimit?: number; failedScanLimit?: number; maxLevels?: number } = {},
+): Promise<QueueDetail> {
   const [counts] = await queue.countsOf([name]);
   return queue.attempt(async () => {
     // A wrong-typed levels key is already the counts' error; it reads as empty here.
@@ -124,7 +134,10 @@ export async function readQueueDetail(queue: RedisQueue, name: string, { limit =
       .slice(0, limit);
 
     const [hashes, failed] = await Promise.all([
-      readNames(queue, upcoming.map((job) => job.id)),
+      readNames(
+        queue,
+        upcoming.map((job) => job.id),
+      ),
       latestFailedOfQueue(queue, name, { window: failedScanLimit, limit: failedLimit }),
     ]);
     return {
@@ -147,8 +160,10 @@ async function readNames(queue: RedisQueue, ids: JobIdAsRead[]): Promise<Map<Job
   const reads = queue.redis.pipeline();
   for (const id of ids) reads.hmgetBuffer(queue.keys.job(id), 'name', 'attempts');
   const replies = await settlePipeline(reads);
-  return new Map(ids.flatMap((id, index) => {
-    const [name, attempts] = Array.isArray(replies[index]) ? (replies[index] as (Buffer | null)[]) : [];
-    return Buffer.isBuffer(name) ? [[id, { name: bytesToText(name), attempts: attempts ? Number(attempts.toString()) || 0 : 0 }] as const] : [];
-  }));
+  return new Map(
+    ids.flatMap((id, index) => {
+      const [name, attempts] = Array.isArray(replies[index]) ? (replies[index] as (Buffer | null)[]) : [];
+      return Buffer.isBuffer(name) ? [[id, { name: bytesToText(name), attempts: attempts ? Number(attempts.toString()) || 0 : 0 }] as const] : [];
+    }),
+  );
 }

@@ -43,9 +43,7 @@ describe('parseInfo and toServerInfo', () => {
   });
 
   it('names a missing or malformed field instead of showing a wrong figure', () => {
-    expect(() => toServerInfo(parseInfo(INFO.replace('used_memory:2138136', '')))).toThrow(
-      new QueueError('Redis INFO did not report used_memory'),
-    );
+    expect(() => toServerInfo(parseInfo(INFO.replace('used_memory:2138136', '')))).toThrow(new QueueError('Redis INFO did not report used_memory'));
     expect(() => toServerInfo(parseInfo(INFO.replace('connected_clients:7', 'connected_clients:seven')))).toThrow(
       'Redis INFO reported connected_clients as "seven", not a whole number',
     );

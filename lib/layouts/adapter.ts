@@ -6,7 +6,17 @@ import type { QueueStats, RedisQueue } from '../queue/redis-queue';
 import type { ForgetOptions } from '../shapes/failed-jobs';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
-import type { ClaimRepairs, DueTimelineReader, ExpiringReservationsReader, FailedPagesReader, JobHashFields, JobLineReader, JobSnapshotReader, KeyTableReader, LineRepairs } from './pages';
+import type {
+  ClaimRepairs,
+  DueTimelineReader,
+  ExpiringReservationsReader,
+  FailedPagesReader,
+  JobHashFields,
+  JobLineReader,
+  JobSnapshotReader,
+  KeyTableReader,
+  LineRepairs,
+} from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
 export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;

@@ -34,18 +34,21 @@ const EVERY_LAYOUT: LayoutSettings[] = [
 ];
 
 describe('what a layout lacks, known without Redis', () => {
-  it.each(EVERY_LAYOUT)('is what the $layout adapter built over a live connection lacks, capability by capability and line repair by line repair', async (settings) => {
-    const layout = layoutOver(await openQueue(), settings);
-    const built = Object.fromEntries(
-      Object.keys(EVERY_CAPABILITY).map((name) => {
-        const capability: object = layout[name as CapabilityName];
-        return [name, isAbsent(capability) ? capability.absent : null];
-      }),
-    );
-    const known = Object.fromEntries(Object.keys(EVERY_CAPABILITY).map((name) => [name, absentCapabilityOf(settings, name as CapabilityName)]));
-    expect(known).toEqual(built);
-    expect(lineRepairOfferOf(settings)).toEqual(lineRepairOffer(layout.lineRepairs));
-  });
+  it.each(EVERY_LAYOUT)(
+    'is what the $layout adapter built over a live connection lacks, capability by capability and line repair by line repair',
+    async (settings) => {
+      const layout = layoutOver(await openQueue(), settings);
+      const built = Object.fromEntries(
+        Object.keys(EVERY_CAPABILITY).map((name) => {
+          const capability: object = layout[name as CapabilityName];
+          return [name, isAbsent(capability) ? capability.absent : null];
+        }),
+      );
+      const known = Object.fromEntries(Object.keys(EVERY_CAPABILITY).map((name) => [name, absentCapabilityOf(settings, name as CapabilityName)]));
+      expect(known).toEqual(built);
+      expect(lineRepairOfferOf(settings)).toEqual(lineRepairOffer(layout.lineRepairs));
+    },
+  );
 
   it('tells the layouts apart: every layout has the one reservations page, only a StaticPHP one (which records holders) its claim repairs', () => {
     for (const settings of EVERY_LAYOUT) expect(absentCapabilityOf(settings, 'expiringReservations')).toBeNull();

@@ -34,7 +34,9 @@ describe('the yii2 keys page', () => {
       const clean = await reader.read();
       expect(clean.scope).toBe(`channel ${keys.channel}`);
       expect(clean.keys.map((row) => row.key)).toEqual(
-        ['message_id', 'messages', 'waiting', 'delayed', 'reserved', 'attempts', 'moving_lock', 'prioritized', 'priorities', 'ranks', 'seq', 'marker'].map((suffix) => `${keys.channel}.${suffix}`),
+        ['message_id', 'messages', 'waiting', 'delayed', 'reserved', 'attempts', 'moving_lock', 'prioritized', 'priorities', 'ranks', 'seq', 'marker'].map(
+          (suffix) => `${keys.channel}.${suffix}`,
+        ),
       );
       const messages = clean.keys.find((row) => row.key === keys.messages)!;
       expect(messages).toMatchObject({ type: 'hash', expectedType: 'hash', mismatch: false, ttlWrong: false, queue: keys.channel });
@@ -51,7 +53,12 @@ describe('the yii2 keys page', () => {
       // clear() sets the lock without expiry (and deletes it at once); left so, it stops every stock mover.
       await redis.set(keys.movingLock, '1');
       const broken = await reader.read();
-      expect(broken.keys.find((row) => row.key === keys.attempts)).toMatchObject({ type: 'string', expectedType: 'hash', mismatch: true, size: 'not a hash'.length });
+      expect(broken.keys.find((row) => row.key === keys.attempts)).toMatchObject({
+        type: 'string',
+        expectedType: 'hash',
+        mismatch: true,
+        size: 'not a hash'.length,
+      });
       expect(broken.keys.find((row) => row.key === keys.messages)!.ttlWrong).toBe(true);
       expect(broken.keys.find((row) => row.key === keys.movingLock)).toMatchObject({ type: 'string', ttlWrong: true });
       expect([broken.mismatches, broken.ttlWrong]).toEqual([1, 2]);
@@ -72,7 +79,12 @@ describe('the yii2 keys page', () => {
       const steps = await census(yii2KeyTable(channel.connection, [keys], 'yii2'));
       const existing = await redis.exists(keys.messageId, keys.messages, keys.waiting, keys.delayed, keys.reserved, keys.movingLock);
       expect(sum(steps, 'Channel keys')).toBe(existing);
-      expect(steps.flatMap((step) => step.strangers).map(({ key }) => key).sort()).toEqual([`${keys.channel}.left-behind`, keys.prioritized].sort());
+      expect(
+        steps
+          .flatMap((step) => step.strangers)
+          .map(({ key }) => key)
+          .sort(),
+      ).toEqual([`${keys.channel}.left-behind`, keys.prioritized].sort());
       expect(steps.reduce((total, step) => total + step.strangerCount, 0)).toBe(2);
       expect(steps.flatMap((step) => step.wrongType)).toEqual([{ key: keys.attempts, type: 'string' }]);
       expect(steps.at(-1)).toMatchObject({ cursor: '0', done: true, walks: 1 });
@@ -89,7 +101,10 @@ describe('the yii2 keys page', () => {
       expect(waiting.type).toBe('list');
       if (waiting.type !== 'list') throw new Error('not a list');
       expect(waiting.items.map((item) => item.text)).toEqual(await channel.connection.redis.lrange(channel.keys.waiting, 0, 49));
-      await expect(reader.contents('queue-of-someone-else.messages', '')).rejects.toMatchObject({ invalidRequest: true, message: expect.stringContaining(`Only keys under ${channel.keys.channel}.`) });
+      await expect(reader.contents('queue-of-someone-else.messages', '')).rejects.toMatchObject({
+        invalidRequest: true,
+        message: expect.stringContaining(`Only keys under ${channel.keys.channel}.`),
+      });
       // The bare channel name is no key of the channel.
       await expect(reader.contents(`${channel.keys.channel}.`, '')).rejects.toMatchObject({ invalidRequest: true });
     } finally {
@@ -101,7 +116,8 @@ describe('the yii2 keys page', () => {
     const { channel, cleanup } = await openFixtureChannel(await openQueue(), 'stock');
     try {
       const reader = yii2KeyTable(channel.connection, [channel.keys], 'yii2');
-      for (const cursor of ['1-0', 'x', '0-18446744073709551616', '-1']) await expect(reader.censusStep(cursor)).rejects.toMatchObject({ invalidRequest: true });
+      for (const cursor of ['1-0', 'x', '0-18446744073709551616', '-1'])
+        await expect(reader.censusStep(cursor)).rejects.toMatchObject({ invalidRequest: true });
     } finally {
       await cleanup();
     }
@@ -136,7 +152,9 @@ describe('the marko keys page', () => {
 
     const steps = await census(reader);
     expect(sum(steps, 'Job hashes')).toBe(ids.length);
-    expect(sum(steps, 'Queue keys')).toBe(await redis.exists(keys.ready('mail'), keys.reserved('mail'), keys.notify('mail'), keys.ready('sms'), keys.notify('sms')));
+    expect(sum(steps, 'Queue keys')).toBe(
+      await redis.exists(keys.ready('mail'), keys.reserved('mail'), keys.notify('mail'), keys.ready('sms'), keys.notify('sms')),
+    );
     expect(steps.flatMap((step) => step.strangers)).toEqual([{ key: `${prefix}stray`, type: 'string' }]);
     expect(steps.flatMap((step) => step.wrongType)).toEqual([{ key: keys.job('broken'), type: 'string' }]);
 

@@ -94,7 +94,17 @@ export async function tableCensusStep(
     const [{ cursor: next, found }, dbSize] = await Promise.all([scanStepBuffers(node, at.scan, patternUnder(scope.prefix), scanKeys), node.dbsize()]);
     const types = found.length > 0 ? await settlePipeline(found.reduce((pipeline, key) => pipeline.type(key), node.pipeline())) : [];
     const tallies: Record<string, number> = Object.fromEntries(tallyOrder.map((label) => [label, 0]));
-    const step: LayoutCensusStep = { cursor: '0', done: false, keys: found.length, tallies, wrongType: [], strangerCount: 0, strangers: [], dbSize, walks: scopes.length };
+    const step: LayoutCensusStep = {
+      cursor: '0',
+      done: false,
+      keys: found.length,
+      tallies,
+      wrongType: [],
+      strangerCount: 0,
+      strangers: [],
+      dbSize,
+      walks: scopes.length,
+    };
     found.forEach((bytes, index) => {
       const reply = types[index];
       const type = typeof reply === 'string' ? reply : 'none';
@@ -120,10 +130,15 @@ export async function tableCensusStep(
 
 /** One page of a key under one of `prefixes` (the census's scopes); any other key is refused, saying which it may be under. */
 export function keyContentsUnder(connection: RedisConnection, prefixes: readonly string[], key: string | Buffer, cursor: string): Promise<KeyContents> {
-  return readKeyContentsWhere(connection, key, (name) => {
-    const bytes = typeof name === 'string' ? Buffer.from(name, 'utf8') : name;
-    if (bytes.length > KEY_NAME_LIMIT) return `A key name is at most ${KEY_NAME_LIMIT} bytes.`;
-    if (prefixes.some((prefix) => isUnderPrefix(bytes, prefix))) return null;
-    return `Only keys under ${prefixes.join(', ')} can be opened here; ${bytesToText(bytes)} is not one of them.`;
-  }, cursor);
+  return readKeyContentsWhere(
+    connection,
+    key,
+    (name) => {
+      const bytes = typeof name === 'string' ? Buffer.from(name, 'utf8') : name;
+      if (bytes.length > KEY_NAME_LIMIT) return `A key name is at most ${KEY_NAME_LIMIT} bytes.`;
+      if (prefixes.some((prefix) => isUnderPrefix(bytes, prefix))) return null;
+      return `Only keys under ${prefixes.join(', ')} can be opened here; ${bytesToText(bytes)} is not one of them.`;
+    },
+    cursor,
+  );
 }

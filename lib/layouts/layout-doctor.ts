@@ -77,7 +77,9 @@ export function layoutDoctor<F extends LayoutFinding, State>(layout: LayoutCheck
     }
   }
   async function repair(findings: readonly F[]): Promise<RepairReport<F>> {
-    const repairable = findings.flatMap((finding) => (finding.repair === null || finding.repair === undefined ? [] : [{ finding, repair: finding.repair as NonNullable<F['repair']> }]));
+    const repairable = findings.flatMap((finding) =>
+      finding.repair === null || finding.repair === undefined ? [] : [{ finding, repair: finding.repair as NonNullable<F['repair']> }],
+    );
     const outcomes = repairable.length > 0 ? await layout.apply(repairable.map(({ repair }) => repair)) : [];
     return {
       repaired: repairable.filter((_, i) => outcomes[i]).map(({ finding }) => finding),

@@ -87,7 +87,9 @@ describe('parsePhpSerialized', () => {
       expect(bytesRead).toBe(message.length);
       expect(value).toMatchObject({ type: 'object', className: expect.stringMatching(/^harness\\jobs\\(NoteJob|CrashJob|FailingJob)$/), cut: false });
     }
-    const note = stockMessages().map((message) => parsePhpSerialized(message).value).find((value) => value?.type === 'object' && value.className === 'harness\\jobs\\NoteJob');
+    const note = stockMessages()
+      .map((message) => parsePhpSerialized(message).value)
+      .find((value) => value?.type === 'object' && value.className === 'harness\\jobs\\NoteJob');
     expect(note).toMatchObject({
       properties: [
         { name: 'name', visibility: 'public', value: { type: 'string', text: expect.stringMatching(/^job-\d+$/) } },
@@ -103,7 +105,8 @@ describe('parsePhpSerialized', () => {
       expect(error, `cut at ${cut}`).toMatch(/^the data ends at byte \d+ /);
       expect(bytesRead).toBeLessThanOrEqual(cut);
       // Once the class name and the property count are read, the object is there, marked cut.
-      if (cut >= 'O:20:"harness\\jobs\\NoteJob":2:'.length) expect(value, `cut at ${cut}`).toMatchObject({ type: 'object', className: 'harness\\jobs\\NoteJob', cut: true });
+      if (cut >= 'O:20:"harness\\jobs\\NoteJob":2:'.length)
+        expect(value, `cut at ${cut}`).toMatchObject({ type: 'object', className: 'harness\\jobs\\NoteJob', cut: true });
       else expect(value).toBeNull();
     }
     const inName = parsePhpSerialized(message.subarray(0, message.indexOf('job-') + 2));
@@ -125,10 +128,23 @@ describe('parsePhpSerialized', () => {
     expect(parse('x')).toEqual({ value: null, error: 'unexpected "x" at byte 0 (expected a value: N, b, i, d, s, a, O, C, E, R or r)', bytesRead: 0 });
     expect(parse('s:5:"hello"x').error).toBe('unexpected "x" at byte 11 (expected ";")');
     expect(parse('i:12a;').error).toBe('"12a" at byte 2 is not an integer');
-    expect(parse('a:1:{d:1.5;i:1;}')).toMatchObject({ error: 'an array key at byte 5 is a float, not an int or a string', value: { type: 'array', entries: [], cut: true } });
-    expect(parse('b:1;trailing')).toEqual({ value: { type: 'bool', value: true }, error: '8 bytes after the value, from byte 4, are not part of it', bytesRead: 4 });
+    expect(parse('a:1:{d:1.5;i:1;}')).toMatchObject({
+      error: 'an array key at byte 5 is a float, not an int or a string',
+      value: { type: 'array', entries: [], cut: true },
+    });
+    expect(parse('b:1;trailing')).toEqual({
+      value: { type: 'bool', value: true },
+      error: '8 bytes after the value, from byte 4, are not part of it',
+      bytesRead: 4,
+    });
     expect(parse('').error).toBe('the data ends at byte 0 before the value is complete');
-    expect(parsePhpSerialized(Buffer.from([0x73, 0x3a, 0x32, 0x3a, 0x22, 0xff, 0x00, 0x22, 0x3b])).value).toEqual({ type: 'string', length: 2, text: '\\xFF\u0000', binary: true, cut: false });
+    expect(parsePhpSerialized(Buffer.from([0x73, 0x3a, 0x32, 0x3a, 0x22, 0xff, 0x00, 0x22, 0x3b])).value).toEqual({
+      type: 'string',
+      length: 2,
+      text: '\\xFF\u0000',
+      binary: true,
+      cut: false,
+    });
   });
 
   it('shows only the start of a 20 MB string, and says where a 64 KiB prefix of it ends', () => {
@@ -172,7 +188,13 @@ describe('parsePhpSerialized', () => {
   });
 
   it('cuts strings at maxStringBytes without tearing a character', () => {
-    expect(parsePhpSerialized(Buffer.from('s:6:"ééé";'), { maxStringBytes: 3 }).value).toEqual({ type: 'string', length: 6, text: 'é', binary: false, cut: true });
+    expect(parsePhpSerialized(Buffer.from('s:6:"ééé";'), { maxStringBytes: 3 }).value).toEqual({
+      type: 'string',
+      length: 6,
+      text: 'é',
+      binary: false,
+      cut: true,
+    });
     expect(parse('s:5:"hello";', { maxStringBytes: 5 }).value).toEqual(str('hello'));
   });
 });

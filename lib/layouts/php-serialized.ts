@@ -205,7 +205,8 @@ class Reader {
       case 0x4e: // N;
         this.expect(SEMICOLON);
         return { type: 'null' };
-      case 0x62: { // b:0; b:1;
+      case 0x62: {
+        // b:0; b:1;
         this.expect(COLON);
         const flag = this.bytes[this.pos];
         if (flag !== 0x30 && flag !== 0x31) throw this.unexpected('"0" or "1"');
@@ -213,14 +214,16 @@ class Reader {
         this.expect(SEMICOLON);
         return { type: 'bool', value: flag === 0x31 };
       }
-      case 0x69: { // i:-12;
+      case 0x69: {
+        // i:-12;
         this.expect(COLON);
         const at = this.pos;
         const text = this.token(SEMICOLON, 'an integer');
         if (!/^[+-]?\d+$/.test(text)) this.fail(`"${text}" at byte ${at} is not an integer`, at);
         return { type: 'int', value: BigInt(text).toString() };
       }
-      case 0x64: { // d:1.5; d:INF; d:-INF; d:NAN;
+      case 0x64: {
+        // d:1.5; d:INF; d:-INF; d:NAN;
         this.expect(COLON);
         const at = this.pos;
         const text = this.token(SEMICOLON, 'a float');
@@ -235,7 +238,8 @@ class Reader {
         return this.object(depth, start);
       case 0x43: // C:11:"ArrayObject":21:{…}
         return this.custom();
-      case 0x45: { // E:7:"Foo:Bar";
+      case 0x45: {
+        // E:7:"Foo:Bar";
         this.expect(COLON);
         const at = this.pos;
         const name = this.quotedName('an enum case');
@@ -245,7 +249,8 @@ class Reader {
         return { type: 'enum', className: name.slice(0, colon), caseName: name.slice(colon + 1) };
       }
       case 0x52: // R:2;
-      case 0x72: { // r:2;
+      case 0x72: {
+        // r:2;
         this.expect(COLON);
         const index = this.size(SEMICOLON, 'a reference');
         return { type: 'reference', kind: type === 0x52 ? 'value' : 'object', index };
@@ -330,7 +335,8 @@ class Reader {
       depth,
       count,
       `an array of ${count} entries that starts at byte ${start}`,
-      (key, at) => (key.type === 'int' || key.type === 'string' ? key : this.fail(`an array key at byte ${at} is ${describeType(key)}, not an int or a string`, at)),
+      (key, at) =>
+        key.type === 'int' || key.type === 'string' ? key : this.fail(`an array key at byte ${at} is ${describeType(key)}, not an int or a string`, at),
       (key, value) => node.entries.push({ key, value }),
     );
     return node;

@@ -29,9 +29,7 @@ export interface LiveSnapshot<T> {
 
 /** The snapshot after one more read: fresh data, or the old data with the new failure. */
 export function nextSnapshot<T>(previous: LiveSnapshot<T> | undefined, result: ApiResult<T>, now: number): LiveSnapshot<T> {
-  return result.ok
-    ? { data: result.data, error: null, readAt: now }
-    : { data: previous?.data, error: result.error, readAt: previous?.readAt ?? null };
+  return result.ok ? { data: result.data, error: null, readAt: now } : { data: previous?.data, error: result.error, readAt: previous?.readAt ?? null };
 }
 
 /**

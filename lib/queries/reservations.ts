@@ -25,5 +25,8 @@ export function reservationsSearch({ queue, page }: ReservationsScope): string {
 
 /** GET /api/reservations?queue=&page=: one page of the reservations, with their expiry, and grouped by the worker holding them where the layout records it. */
 export function reservationsQuery(scope: ReservationsScope) {
-  return liveQueryOptions<ExpiringReservationsPage>(queryKeys.reservations.page(scope.queue ?? '', scope.page), `/api/reservations${reservationsSearch(scope)}`);
+  return liveQueryOptions<ExpiringReservationsPage>(
+    queryKeys.reservations.page(scope.queue ?? '', scope.page),
+    `/api/reservations${reservationsSearch(scope)}`,
+  );
 }

@@ -120,8 +120,13 @@ describe('stale-entry detection tells two streams apart', () => {
     const id = await queue.push('mail', 'send', {}, { priority: 5 });
     const held = (await queue.reserve(['mail'], 'w:1', 300))!;
     const seen = {
-      queue: 'mail', level: '5', entry: held.entry, jobId: id,
-      reservedBy: held.fields.reserved_by, reservedUntil: held.fields.reserved_until, attempts: held.fields.attempts,
+      queue: 'mail',
+      level: '5',
+      entry: held.entry,
+      jobId: id,
+      reservedBy: held.fields.reserved_by,
+      reservedUntil: held.fields.reserved_until,
+      attempts: held.fields.attempts,
     };
     await queue.redis.xadd(queue.keys.stream('mail', 0), held.entry, 'job', String(id));
     await queue.redis.hset(queue.keys.job(id), 'priority', '0');
@@ -147,8 +152,13 @@ describe('a claim ended by an operator stays ended', () => {
       await sleep(1000 - Number(micros) / 1000 + 10);
       const first = (await queue.reserve(['mail'], 'host:1', 60))!;
       const released = await releaseReservation(queue, {
-        queue: 'mail', level: '0', entry: first.entry, jobId: id,
-        reservedBy: first.fields.reserved_by, reservedUntil: first.fields.reserved_until, attempts: first.fields.attempts,
+        queue: 'mail',
+        level: '0',
+        entry: first.entry,
+        jobId: id,
+        reservedBy: first.fields.reserved_by,
+        reservedUntil: first.fields.reserved_until,
+        attempts: first.fields.attempts,
       });
       expect(released).toMatchObject({ done: true });
       const second = (await queue.reserve(['mail'], 'host:1', 60))!;

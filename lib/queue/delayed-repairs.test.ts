@@ -80,9 +80,9 @@ describe('promoteDueStep', () => {
     await queue.redis.zadd(queue.keys.delayed('q'), 1, String(fine), 2, String(blocked));
     await queue.redis.set(queue.keys.stream('q', 3), 'not a stream');
 
-    await expect(promoteDueStep(queue, 'q')).rejects.toThrow(new QueueError(
-      `The key ${queue.keys.stream('q', 3)} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`,
-    ));
+    await expect(promoteDueStep(queue, 'q')).rejects.toThrow(
+      new QueueError(`The key ${queue.keys.stream('q', 3)} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`),
+    );
     expect(await queue.redis.zcard(queue.keys.delayed('q'))).toBe(2);
     expect(await queue.redis.exists(queue.keys.stream('q', 0))).toBe(0);
   });

@@ -57,10 +57,7 @@ export async function runDelayedJobNow(queue: RedisQueue, name: string, id: numb
   assertQueueName(name);
   if (!Number.isSafeInteger(id) || id < 1) throw new QueueError(`A job id is a whole number above 0, got ${id}`);
   return queue.attempt(async () => {
-    const reply = await queue.redis.queuelensRunNow(
-      queue.keys.delayed(name), queue.keys.levels(name), queue.keys.job(id),
-      queue.keys.prefix, name, id,
-    );
+    const reply = await queue.redis.queuelensRunNow(queue.keys.delayed(name), queue.keys.levels(name), queue.keys.job(id), queue.keys.prefix, name, id);
     const [outcome, entry, level] = assertScriptSucceeded(reply) as [string, string?, string?];
     if (outcome === 'promoted') return { outcome, entry: String(entry), level: String(level) };
     if (outcome === 'held') return { outcome, holder: String(entry), until: Number(level) };

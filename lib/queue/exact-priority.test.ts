@@ -24,9 +24,19 @@ async function pushAsPhp(queue: RedisQueue, id: number | string, priority: strin
   await redis
     .multi()
     .hset(keys.job(id), {
-      queue: 'mail', name: 'App\\Jobs\\Send', payload: '{"n":1}', attempts: '0', max_attempts: '3', priority,
-      unique_key: '', available_at: '1785649677', reserved_until: '0', reserved_by: '', last_error: '',
-      created_at: '2026-08-02 05:47:57', entry: entry!,
+      queue: 'mail',
+      name: 'App\\Jobs\\Send',
+      payload: '{"n":1}',
+      attempts: '0',
+      max_attempts: '3',
+      priority,
+      unique_key: '',
+      available_at: '1785649677',
+      reserved_until: '0',
+      reserved_by: '',
+      last_error: '',
+      created_at: '2026-08-02 05:47:57',
+      entry: entry!,
     })
     .zadd(keys.levels('mail'), priority, priority)
     .sadd(keys.queues, 'mail')
@@ -102,7 +112,16 @@ describe('a job id beyond 2^53, written by PHP', () => {
     const { keys, redis } = queue;
     // Two failed neighbours, as ids counted up past 2^53 leave them: Number('…993') is …992, the other job.
     for (const id of [ROUNDED, BEYOND_DOUBLES]) {
-      await redis.hset(keys.job(id), { queue: 'mail', name: `job ${id}`, payload: '{}', attempts: '1', max_attempts: '1', priority: '0', entry: '', error: 'boom' });
+      await redis.hset(keys.job(id), {
+        queue: 'mail',
+        name: `job ${id}`,
+        payload: '{}',
+        attempts: '1',
+        max_attempts: '1',
+        priority: '0',
+        entry: '',
+        error: 'boom',
+      });
       await redis.zadd(keys.failed, 1, id);
     }
     const rounded = Number(BEYOND_DOUBLES);
@@ -134,7 +153,15 @@ async function neighbours(queue: RedisQueue, place: 'ready' | 'delayed' | 'faile
   }
   const [seconds] = await redis.time();
   await redis.hset(keys.job(BEYOND_DOUBLES), {
-    queue: 'mail', name: 'App\\Jobs\\Big', payload: '{}', attempts: '1', max_attempts: '1', priority: '0', entry: '', reserved_by: '', reserved_until: '0',
+    queue: 'mail',
+    name: 'App\\Jobs\\Big',
+    payload: '{}',
+    attempts: '1',
+    max_attempts: '1',
+    priority: '0',
+    entry: '',
+    reserved_by: '',
+    reserved_until: '0',
     ...(place === 'failed' ? { error: 'boom', failed_at: '2026-12-01 00:00:00' } : {}),
   });
   await redis.sadd(keys.queues, 'mail');

@@ -2,7 +2,6 @@ import type { JobIdAsRead } from '../shapes/job-ids';
 import { JOB_FIELDS, type JobHash } from '../shapes/job-hash';
 import { levelOf } from './keys';
 
-
 /** A failed job as failedRows() returns it: the hash, with its id added back. */
 export type JobRow = JobHash & { id: JobIdAsRead };
 

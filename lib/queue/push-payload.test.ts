@@ -16,12 +16,24 @@ describe('the payload a push stores', () => {
 
   it('is a JSON object or array, what a PHP worker decodes to an array; anything else is refused and nothing is written', async () => {
     const queue = await openQueue();
-    for (const [text, got] of [['42', 'a number'], ['"mail"', 'a string'], ['null', 'null'], ['false', 'a boolean']] as const) {
-      await expect(queue.pushEncoded('mail', 'n', text)).rejects.toThrow(`The payload must be a JSON object or array (a PHP worker decodes it to an array and fails anything else), got ${got}`);
+    for (const [text, got] of [
+      ['42', 'a number'],
+      ['"mail"', 'a string'],
+      ['null', 'null'],
+      ['false', 'a boolean'],
+    ] as const) {
+      await expect(queue.pushEncoded('mail', 'n', text)).rejects.toThrow(
+        `The payload must be a JSON object or array (a PHP worker decodes it to an array and fails anything else), got ${got}`,
+      );
     }
     await expect(queue.pushEncoded('mail', 'n', '{"a":')).rejects.toThrow('The payload is not valid JSON: {"a":');
     for (const value of [42, 'mail', null, true]) await expect(queue.push('mail', 'n', value)).rejects.toThrow(QueueError);
     expect(await queue.redis.exists(queue.keys.seq, queue.keys.queues)).toBe(0);
-    expect(await queue.pushMany([{ queue: 'mail', name: 'n', payload: [] }, { queue: 'mail', name: 'n', payload: { a: 1 } }])).toEqual([1, 2]);
+    expect(
+      await queue.pushMany([
+        { queue: 'mail', name: 'n', payload: [] },
+        { queue: 'mail', name: 'n', payload: { a: 1 } },
+      ]),
+    ).toEqual([1, 2]);
   });
 });

@@ -167,10 +167,32 @@ describe('push', () => {
     const hash = await queue.redis.hgetall(queue.keys.job(id));
     const [seconds] = await queue.redis.time();
     expect(Object.keys(hash)).toEqual([
-      'queue', 'name', 'payload', 'attempts', 'max_attempts', 'priority', 'unique_key',
-      'available_at', 'reserved_until', 'reserved_by', 'last_error', 'created_at', 'entry',
+      'queue',
+      'name',
+      'payload',
+      'attempts',
+      'max_attempts',
+      'priority',
+      'unique_key',
+      'available_at',
+      'reserved_until',
+      'reserved_by',
+      'last_error',
+      'created_at',
+      'entry',
     ]);
-    expect(hash).toMatchObject({ queue: 'default', name: 'App\\Jobs\\SendInvoice', payload: '{"id":42}', attempts: '0', max_attempts: '4', priority: '0', unique_key: '', reserved_until: '0', reserved_by: '', last_error: '' });
+    expect(hash).toMatchObject({
+      queue: 'default',
+      name: 'App\\Jobs\\SendInvoice',
+      payload: '{"id":42}',
+      attempts: '0',
+      max_attempts: '4',
+      priority: '0',
+      unique_key: '',
+      reserved_until: '0',
+      reserved_by: '',
+      last_error: '',
+    });
     expect(Math.abs(Number(hash.available_at) - Number(seconds))).toBeLessThanOrEqual(1);
     expect(hash.created_at).toBe(formatUtcSeconds(Number(hash.available_at)));
     expect(hash.entry).toMatch(/^\d+-\d+$/);
@@ -589,7 +611,10 @@ describe('a server that stops answering', () => {
       server.kill('SIGSTOP');
       const error = await queue.stats().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(QueueError);
-      expect(error).toMatchObject({ unreachable: true, message: expect.stringMatching(/^The queue could not reach redis: 127\.0\.0\.1:\d+ \(Command timed out\)$/) });
+      expect(error).toMatchObject({
+        unreachable: true,
+        message: expect.stringMatching(/^The queue could not reach redis: 127\.0\.0\.1:\d+ \(Command timed out\)$/),
+      });
       server.kill('SIGCONT');
       queue.redis.disconnect();
     } finally {
@@ -623,7 +648,11 @@ describe('stats over many queues', () => {
     const queue = await openQueue();
     // 60 queues: more than two batches. Queue n has n ready jobs at two levels, one delayed, and one reserved when n is even.
     const names = Array.from({ length: 60 }, (_, n) => `q${String(n + 1).padStart(2, '0')}`);
-    await queue.pushMany(names.flatMap((name, n) => Array.from({ length: n + 1 }, (_, job) => ({ queue: name, name: 'a', payload: {}, options: { priority: job % 2 === 0 ? 0 : 5 } }))));
+    await queue.pushMany(
+      names.flatMap((name, n) =>
+        Array.from({ length: n + 1 }, (_, job) => ({ queue: name, name: 'a', payload: {}, options: { priority: job % 2 === 0 ? 0 : 5 } })),
+      ),
+    );
     for (const name of names) await queue.push(name, 'later', {}, { delaySeconds: 3600 });
     for (const [n, name] of names.entries()) if (n % 2 === 1) await queue.reserve([name], 'host:1', 60);
     expect(await queue.stats()).toEqual(

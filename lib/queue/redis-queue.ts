@@ -152,8 +152,19 @@ export class RedisQueue extends RedisConnection {
     if (typeof uniqueKey !== 'string') throw new QueueError('The unique key must be a string');
     const k = this.keys;
     return [
-      k.seq, k.queues, k.levels(queue), k.delayed(queue), k.stream(queue, level),
-      k.prefix, queue, name, json, maxAttempts, level, uniqueKey, Math.floor(delaySeconds),
+      k.seq,
+      k.queues,
+      k.levels(queue),
+      k.delayed(queue),
+      k.stream(queue, level),
+      k.prefix,
+      queue,
+      name,
+      json,
+      maxAttempts,
+      level,
+      uniqueKey,
+      Math.floor(delaySeconds),
     ];
   }
 
@@ -187,9 +198,7 @@ export class RedisQueue extends RedisConnection {
   async pushMany(jobs: readonly { queue: string; name: string; payload: unknown; options?: PushOptions }[]): Promise<number[]> {
     const pipeline = this.redis.pipeline();
     for (const job of jobs) pipeline.queuelensPush(...this.pushArguments(job.queue, job.name, encodePayload(job.payload), job.options ?? {}));
-    return this.attempt(async () =>
-      (await execPipeline(pipeline)).map((reply) => Number((assertScriptSucceeded(reply) as unknown[])[0])),
-    );
+    return this.attempt(async () => (await execPipeline(pipeline)).map((reply) => Number((assertScriptSucceeded(reply) as unknown[])[0])));
   }
 
   /**
@@ -205,8 +214,14 @@ export class RedisQueue extends RedisConnection {
       const reply = await this.attempt(async () =>
         assertScriptSucceeded(
           await this.redis.queuelensReserve(
-            this.keys.delayed(queue), this.keys.levels(queue),
-            this.keys.prefix, queue, this.settings.group, workerId, timeoutSeconds, PROMOTE_LIMIT,
+            this.keys.delayed(queue),
+            this.keys.levels(queue),
+            this.keys.prefix,
+            queue,
+            this.settings.group,
+            workerId,
+            timeoutSeconds,
+            PROMOTE_LIMIT,
           ),
         ),
       );
@@ -222,7 +237,9 @@ export class RedisQueue extends RedisConnection {
     if (!Number.isSafeInteger(Number(id))) {
       // Settling it would name j:{id} rounded to another job's key. The
       // claim is left to run out; a PHP worker (64-bit ids) can take it then.
-      throw new QueueError(`Job ${id} of queue ${fields.queue} has an id beyond 2^53, which QueueLens cannot carry exactly; it was not run and is left to its claim`);
+      throw new QueueError(
+        `Job ${id} of queue ${fields.queue} has an id beyond 2^53, which QueueLens cannot carry exactly; it was not run and is left to its claim`,
+      );
     }
     const job = toReservedJob(Number(id), entry, fields, branch === 'reclaimed');
     if (!isJson(job.payload)) {
@@ -244,8 +261,14 @@ export class RedisQueue extends RedisConnection {
   async complete(job: ReservedJob): Promise<boolean> {
     return this.attempt(async () => {
       const reply = await this.redis.queuelensComplete(
-        ...this.settleArguments(job), this.keys.job(job.id),
-        this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until,
+        ...this.settleArguments(job),
+        this.keys.job(job.id),
+        this.keys.prefix,
+        this.settings.group,
+        job.id,
+        job.entry,
+        job.fields.reserved_by,
+        job.fields.reserved_until,
       );
       return (assertScriptSucceeded(reply) as number[])[0] === 1;
     });
@@ -275,11 +298,24 @@ export class RedisQueue extends RedisConnection {
     const [settled, reply] = await this.attempt(async () => {
       const [code, nextReply] = assertScriptSucceeded(
         await this.redis.queuelensSettleAndReserve(
-          ...this.settleArguments(job), this.keys.failed, this.keys.job(job.id), this.keys.delayed(first), this.keys.levels(first),
-          this.keys.prefix, this.settings.group, settlement.outcome,
-          job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until,
-          Math.floor(delaySeconds), settlement.outcome === 'complete' ? '' : settlement.error,
-          first, workerId, timeoutSeconds, PROMOTE_LIMIT,
+          ...this.settleArguments(job),
+          this.keys.failed,
+          this.keys.job(job.id),
+          this.keys.delayed(first),
+          this.keys.levels(first),
+          this.keys.prefix,
+          this.settings.group,
+          settlement.outcome,
+          job.id,
+          job.entry,
+          job.fields.reserved_by,
+          job.fields.reserved_until,
+          Math.floor(delaySeconds),
+          settlement.outcome === 'complete' ? '' : settlement.error,
+          first,
+          workerId,
+          timeoutSeconds,
+          PROMOTE_LIMIT,
         ),
       ) as [number, unknown];
       return [code === 1, assertScriptSucceeded(nextReply)] as const;
@@ -293,8 +329,16 @@ export class RedisQueue extends RedisConnection {
     if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
     return this.attempt(async () => {
       const reply = await this.redis.queuelensRelease(
-        ...this.settleArguments(job), this.keys.job(job.id),
-        this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, Math.floor(delaySeconds), error,
+        ...this.settleArguments(job),
+        this.keys.job(job.id),
+        this.keys.prefix,
+        this.settings.group,
+        job.id,
+        job.entry,
+        job.fields.reserved_by,
+        job.fields.reserved_until,
+        Math.floor(delaySeconds),
+        error,
       );
       return (assertScriptSucceeded(reply) as number[])[0] === 1;
     });
@@ -304,8 +348,16 @@ export class RedisQueue extends RedisConnection {
   async fail(job: ReservedJob, error: string): Promise<boolean> {
     return this.attempt(async () => {
       const reply = await this.redis.queuelensFail(
-        ...this.settleArguments(job), this.keys.failed, this.keys.job(job.id),
-        this.keys.prefix, this.settings.group, job.id, job.entry, job.fields.reserved_by, job.fields.reserved_until, error,
+        ...this.settleArguments(job),
+        this.keys.failed,
+        this.keys.job(job.id),
+        this.keys.prefix,
+        this.settings.group,
+        job.id,
+        job.entry,
+        job.fields.reserved_by,
+        job.fields.reserved_until,
+        error,
       );
       return (assertScriptSucceeded(reply) as number[])[0] === 1;
     });
@@ -492,4 +544,3 @@ export class RedisQueue extends RedisConnection {
     return affected;
   }
 }
-

@@ -11,7 +11,16 @@ const openQueue = testQueueFactory();
 async function seen(queue: RedisQueue, jobId: number): Promise<SeenReservation & { row: ReservationRow }> {
   const row = (await readReservations(queue)).holders.flatMap((group) => group.rows).find((candidate) => candidate.jobId === jobId);
   if (!row) throw new Error(`job ${jobId} is not pending`);
-  return { row, queue: row.queue, level: row.level, entry: row.entry, jobId, reservedBy: row.reservedBy, reservedUntil: row.reservedUntil, attempts: row.attempts ?? '' };
+  return {
+    row,
+    queue: row.queue,
+    level: row.level,
+    entry: row.entry,
+    jobId,
+    reservedBy: row.reservedBy,
+    reservedUntil: row.reservedUntil,
+    attempts: row.attempts ?? '',
+  };
 }
 
 async function pendingCount(queue: RedisQueue, name: string, level = 0): Promise<number> {

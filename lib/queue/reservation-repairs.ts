@@ -35,7 +35,8 @@ export type ChangedReason = 'not-pending' | 'claim-changed' | 'entry-changed' | 
 export type RepairOutcome = { done: true; entry?: string } | { done: false; reason: ChangedReason; message: string };
 
 const CHANGED_MESSAGES: Record<ChangedReason, string> = {
-  'not-pending': 'changed meanwhile: the entry is no longer pending (a worker completed, released or failed the job, or it was cleaned up). Nothing was changed.',
+  'not-pending':
+    'changed meanwhile: the entry is no longer pending (a worker completed, released or failed the job, or it was cleaned up). Nothing was changed.',
   'claim-changed':
     'changed meanwhile: the job is no longer held as shown (a worker reclaimed it, or it was parked, released or requeued). Nothing was changed.',
   'entry-changed': 'changed meanwhile: the stream entry no longer names the job shown. Nothing was changed.',
@@ -64,8 +65,17 @@ export function releaseReservation(queue: RedisQueue, seen: SeenReservation): Pr
   return queue.attempt(async () =>
     outcomeOf(
       await queue.redis.queuelensReleaseReservation(
-        k.stream(seen.queue, seen.level), k.levels(seen.queue), k.job(seen.jobId),
-        queue.settings.group, seen.jobId, seen.entry, seen.reservedBy, seen.reservedUntil, seen.attempts, seen.level, k.prefix,
+        k.stream(seen.queue, seen.level),
+        k.levels(seen.queue),
+        k.job(seen.jobId),
+        queue.settings.group,
+        seen.jobId,
+        seen.entry,
+        seen.reservedBy,
+        seen.reservedUntil,
+        seen.attempts,
+        seen.level,
+        k.prefix,
       ),
     ),
   );
@@ -81,8 +91,18 @@ export function failReservation(queue: RedisQueue, seen: SeenReservation, reason
   return queue.attempt(async () =>
     outcomeOf(
       await queue.redis.queuelensFailReservation(
-        k.stream(seen.queue, seen.level), k.delayed(seen.queue), k.failed, k.job(seen.jobId),
-        k.prefix, queue.settings.group, seen.jobId, seen.entry, seen.reservedBy, seen.reservedUntil, seen.attempts, reason,
+        k.stream(seen.queue, seen.level),
+        k.delayed(seen.queue),
+        k.failed,
+        k.job(seen.jobId),
+        k.prefix,
+        queue.settings.group,
+        seen.jobId,
+        seen.entry,
+        seen.reservedBy,
+        seen.reservedUntil,
+        seen.attempts,
+        reason,
       ),
     ),
   );
@@ -98,7 +118,10 @@ export function cleanTombstone(queue: RedisQueue, seen: SeenTombstone): Promise<
     outcomeOf(
       await queue.redis.queuelensCleanTombstone(
         queue.keys.stream(seen.queue, seen.level),
-        queue.keys.prefix, queue.settings.group, seen.entry, seen.jobId === null ? '' : seen.jobId,
+        queue.keys.prefix,
+        queue.settings.group,
+        seen.entry,
+        seen.jobId === null ? '' : seen.jobId,
       ),
     ),
   );

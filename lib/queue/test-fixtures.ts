@@ -64,7 +64,12 @@ export interface Fixture {
 
 /** The parts of load-keys.mjs and shift-times.mjs these tests use (plain JavaScript, no types of their own). */
 interface FixtureTools {
-  loadKeys(redis: QueueClient, fixture: Fixture, prefix: string, options: { shiftLayout: 'staticphp' | 'yii2' | 'yii2-ng-aging' }): Promise<{ keys: number; deltaSeconds: number }>;
+  loadKeys(
+    redis: QueueClient,
+    fixture: Fixture,
+    prefix: string,
+    options: { shiftLayout: 'staticphp' | 'yii2' | 'yii2-ng-aging' },
+  ): Promise<{ keys: number; deltaSeconds: number }>;
   shiftFixture(fixture: Fixture, layout: 'staticphp', deltaSeconds: number): Fixture;
   staticphpJobFields(deltaSeconds: number): Record<string, (text: string) => string>;
 }

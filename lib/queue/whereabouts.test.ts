@@ -170,9 +170,19 @@ async function pushAsPhp(queue: RedisQueue, name: string, priority: string, dela
   const availableAt = Number(seconds) + delaySeconds;
   const entry = delaySeconds > 0 ? '' : (await redis.xadd(keys.stream(name, priority), '*', 'job', String(id)))!;
   const write = redis.multi().hset(keys.job(id), {
-    queue: name, name: 'App\\Jobs\\Php', payload: '{"php":true}', attempts: '0', max_attempts: '2', priority,
-    unique_key: '', available_at: String(availableAt), reserved_until: '0', reserved_by: '', last_error: '',
-    created_at: '2026-12-01 00:00:00', entry,
+    queue: name,
+    name: 'App\\Jobs\\Php',
+    payload: '{"php":true}',
+    attempts: '0',
+    max_attempts: '2',
+    priority,
+    unique_key: '',
+    available_at: String(availableAt),
+    reserved_until: '0',
+    reserved_by: '',
+    last_error: '',
+    created_at: '2026-12-01 00:00:00',
+    entry,
   });
   if (delaySeconds > 0) write.zadd(keys.delayed(name), availableAt, String(id));
   else write.zadd(keys.levels(name), priority, priority);
@@ -231,105 +241,172 @@ async function walk(seed: number): Promise<{ log: string[]; counts: Record<strin
   };
 
   const steps: [weight: number, name: string, step: Step][] = [
-    [10, 'push', async () => {
-      if ((await jobCount()) >= MAX_LIVE_JOBS) return 'full';
-      const id = await queue.push(pick(QUEUES), 'demo', { n: maxId }, {
-        priority: Number(pick(PRIORITIES)), delaySeconds: pick([0, 0, 0, 1, 2]), maxAttempts: pick([1, 2, 3]),
-      });
-      maxId = Math.max(maxId, id);
-      return `pushed ${id}`;
-    }],
-    [4, 'push as PHP', async () => {
-      if ((await jobCount()) >= MAX_LIVE_JOBS) return 'full';
-      const id = await pushAsPhp(queue, pick(QUEUES), pick(PRIORITIES), pick([0, 0, 1]));
-      maxId = Math.max(maxId, id);
-      return `pushed ${id} as PHP`;
-    }],
-    [14, 'reserve', async () => {
-      const worker = pick(workers);
-      return `${worker.id} ${takeClaim(worker, await queue.reserve(random() < 0.5 ? [...QUEUES] : [...QUEUES].reverse(), worker.id, worker.timeout))}`;
-    }],
-    [10, 'settle and reserve', async () => {
-      const worker = pick(workers);
-      const claim = takeOwnClaim(worker);
-      if (!claim) return 'no claim';
-      const settlement = randomSettlement();
-      const { settled, next } = await queue.settleAndReserve(claim.job, settlement, [...QUEUES], worker.id, worker.timeout);
-      return `${worker.id} ${settlement.outcome} ${claim.job.id}: ${settled}, ${takeClaim(worker, next)}`;
-    }],
-    [10, 'settle', async () => {
-      const worker = pick(workers);
-      const claim = takeOwnClaim(worker);
-      if (!claim) return 'no claim';
-      const settlement = randomSettlement();
-      const settled =
-        settlement.outcome === 'complete'
-          ? await queue.complete(claim.job)
-          : settlement.outcome === 'release'
-            ? await queue.release(claim.job, settlement.delaySeconds, settlement.error)
-            : await queue.fail(claim.job, settlement.error);
-      return `${worker.id} ${settlement.outcome} ${claim.job.id}: ${settled}`;
-    }],
+    [
+      10,
+      'push',
+      async () => {
+        if ((await jobCount()) >= MAX_LIVE_JOBS) return 'full';
+        const id = await queue.push(
+          pick(QUEUES),
+          'demo',
+          { n: maxId },
+          {
+            priority: Number(pick(PRIORITIES)),
+            delaySeconds: pick([0, 0, 0, 1, 2]),
+            maxAttempts: pick([1, 2, 3]),
+          },
+        );
+        maxId = Math.max(maxId, id);
+        return `pushed ${id}`;
+      },
+    ],
+    [
+      4,
+      'push as PHP',
+      async () => {
+        if ((await jobCount()) >= MAX_LIVE_JOBS) return 'full';
+        const id = await pushAsPhp(queue, pick(QUEUES), pick(PRIORITIES), pick([0, 0, 1]));
+        maxId = Math.max(maxId, id);
+        return `pushed ${id} as PHP`;
+      },
+    ],
+    [
+      14,
+      'reserve',
+      async () => {
+        const worker = pick(workers);
+        return `${worker.id} ${takeClaim(worker, await queue.reserve(random() < 0.5 ? [...QUEUES] : [...QUEUES].reverse(), worker.id, worker.timeout))}`;
+      },
+    ],
+    [
+      10,
+      'settle and reserve',
+      async () => {
+        const worker = pick(workers);
+        const claim = takeOwnClaim(worker);
+        if (!claim) return 'no claim';
+        const settlement = randomSettlement();
+        const { settled, next } = await queue.settleAndReserve(claim.job, settlement, [...QUEUES], worker.id, worker.timeout);
+        return `${worker.id} ${settlement.outcome} ${claim.job.id}: ${settled}, ${takeClaim(worker, next)}`;
+      },
+    ],
+    [
+      10,
+      'settle',
+      async () => {
+        const worker = pick(workers);
+        const claim = takeOwnClaim(worker);
+        if (!claim) return 'no claim';
+        const settlement = randomSettlement();
+        const settled =
+          settlement.outcome === 'complete'
+            ? await queue.complete(claim.job)
+            : settlement.outcome === 'release'
+              ? await queue.release(claim.job, settlement.delaySeconds, settlement.error)
+              : await queue.fail(claim.job, settlement.error);
+        return `${worker.id} ${settlement.outcome} ${claim.job.id}: ${settled}`;
+      },
+    ],
     // A command timeout on the client while Redis still runs the script: the
     // claim it made (or the next job settleAndReserve handed out) is one no
     // worker knows about.
-    [3, 'reserve, reply lost', async () => {
-      const worker = pick(workers);
-      const job = await queue.reserve([...QUEUES], worker.id, worker.timeout);
-      return `${worker.id} lost the reply: ${job ? job.id : 'nothing'}`;
-    }],
-    [3, 'settle and reserve, reply lost', async () => {
-      const worker = pick(workers);
-      const claim = takeOwnClaim(worker);
-      if (!claim) return 'no claim';
-      const { next } = await queue.settleAndReserve(claim.job, randomSettlement(), [...QUEUES], worker.id, worker.timeout);
-      return `${worker.id} settled ${claim.job.id} and lost the reply: ${next ? next.id : 'nothing'}`;
-    }],
+    [
+      3,
+      'reserve, reply lost',
+      async () => {
+        const worker = pick(workers);
+        const job = await queue.reserve([...QUEUES], worker.id, worker.timeout);
+        return `${worker.id} lost the reply: ${job ? job.id : 'nothing'}`;
+      },
+    ],
+    [
+      3,
+      'settle and reserve, reply lost',
+      async () => {
+        const worker = pick(workers);
+        const claim = takeOwnClaim(worker);
+        if (!claim) return 'no claim';
+        const { next } = await queue.settleAndReserve(claim.job, randomSettlement(), [...QUEUES], worker.id, worker.timeout);
+        return `${worker.id} settled ${claim.job.id} and lost the reply: ${next ? next.id : 'nothing'}`;
+      },
+    ],
     // SIGKILL: the worker's claims are abandoned mid-job; it comes back under a new id.
-    [3, 'worker dies', async () => {
-      const worker = pick(workers);
-      const abandoned = worker.claims.splice(0).map((claim) => claim.job.id);
-      worker.generation += 1;
-      worker.id = `${worker.id.split('.')[0]}.${worker.generation}`;
-      return `${worker.id} restarted, abandoning ${abandoned.join(', ') || 'nothing'}`;
-    }],
-    [3, 'retry failed', async () => {
-      const ids = (await idsOf(queue.keys.failed)).filter(() => random() < 0.5);
-      const outcome = await queue.retryFailed(ids.length > 0 ? ids : null, random() < 0.5 ? undefined : 2);
-      return `retried ${JSON.stringify(outcome)}`;
-    }],
-    [2, 'forget failed', async () => {
-      const ids = (await idsOf(queue.keys.failed)).filter(() => random() < 0.3);
-      return ids.length > 0 ? `forgot ${await queue.forgetFailedIds(ids)} of ${ids.join(', ')}` : 'nothing failed';
-    }],
-    [3, 'run now', async () => {
-      const name = pick(QUEUES);
-      const ids = await idsOf(queue.keys.delayed(name));
-      if (ids.length === 0) return 'nothing delayed';
-      const id = pick(ids);
-      return `run ${id} now: ${JSON.stringify(await runDelayedJobNow(queue, name, id))}`;
-    }],
+    [
+      3,
+      'worker dies',
+      async () => {
+        const worker = pick(workers);
+        const abandoned = worker.claims.splice(0).map((claim) => claim.job.id);
+        worker.generation += 1;
+        worker.id = `${worker.id.split('.')[0]}.${worker.generation}`;
+        return `${worker.id} restarted, abandoning ${abandoned.join(', ') || 'nothing'}`;
+      },
+    ],
+    [
+      3,
+      'retry failed',
+      async () => {
+        const ids = (await idsOf(queue.keys.failed)).filter(() => random() < 0.5);
+        const outcome = await queue.retryFailed(ids.length > 0 ? ids : null, random() < 0.5 ? undefined : 2);
+        return `retried ${JSON.stringify(outcome)}`;
+      },
+    ],
+    [
+      2,
+      'forget failed',
+      async () => {
+        const ids = (await idsOf(queue.keys.failed)).filter(() => random() < 0.3);
+        return ids.length > 0 ? `forgot ${await queue.forgetFailedIds(ids)} of ${ids.join(', ')}` : 'nothing failed';
+      },
+    ],
+    [
+      3,
+      'run now',
+      async () => {
+        const name = pick(QUEUES);
+        const ids = await idsOf(queue.keys.delayed(name));
+        if (ids.length === 0) return 'nothing delayed';
+        const id = pick(ids);
+        return `run ${id} now: ${JSON.stringify(await runDelayedJobNow(queue, name, id))}`;
+      },
+    ],
     [2, 'promote due', async () => `promoted ${JSON.stringify(await promoteDueStep(queue, pick(QUEUES), pick([1, 50])))}`],
     // The reservation repairs act on what the operator saw; half the time a worker moves first.
-    [4, 'reservation repair', async () => {
-      const seen = await seenPending();
-      if (!seen) return 'nothing pending';
-      if (random() < 0.5) await steps[2]![2](random);
-      const { name, level, entry, jobId, hash } = seen;
-      if (jobId === null || Object.keys(hash).length === 0) {
-        return `clean tombstone ${entry}: ${JSON.stringify(await cleanTombstone(queue, { queue: name, level, entry, jobId }))}`;
-      }
-      const reservation = { queue: name, level, entry, jobId, reservedBy: hash.reserved_by ?? '', reservedUntil: hash.reserved_until ?? '', attempts: hash.attempts ?? '' };
-      const outcome = random() < 0.5 ? await releaseReservation(queue, reservation) : await failReservation(queue, reservation, 'by hand');
-      if (outcome.done) revokeClaimsOn(jobId);
-      return `repair ${jobId} at ${entry}: ${JSON.stringify(outcome)}`;
-    }],
+    [
+      4,
+      'reservation repair',
+      async () => {
+        const seen = await seenPending();
+        if (!seen) return 'nothing pending';
+        if (random() < 0.5) await steps[2]![2](random);
+        const { name, level, entry, jobId, hash } = seen;
+        if (jobId === null || Object.keys(hash).length === 0) {
+          return `clean tombstone ${entry}: ${JSON.stringify(await cleanTombstone(queue, { queue: name, level, entry, jobId }))}`;
+        }
+        const reservation = {
+          queue: name,
+          level,
+          entry,
+          jobId,
+          reservedBy: hash.reserved_by ?? '',
+          reservedUntil: hash.reserved_until ?? '',
+          attempts: hash.attempts ?? '',
+        };
+        const outcome = random() < 0.5 ? await releaseReservation(queue, reservation) : await failReservation(queue, reservation, 'by hand');
+        if (outcome.done) revokeClaimsOn(jobId);
+        return `repair ${jobId} at ${entry}: ${JSON.stringify(outcome)}`;
+      },
+    ],
     // Time passes for every claim at once: deadlines run out, entries go idle past a timeout.
-    [1, 'wait', async () => {
-      const ms = pick([300, 700, 1100]);
-      await sleep(ms);
-      return `waited ${ms} ms`;
-    }],
+    [
+      1,
+      'wait',
+      async () => {
+        const ms = pick([300, 700, 1100]);
+        await sleep(ms);
+        return `waited ${ms} ms`;
+      },
+    ],
   ];
   const totalWeight = steps.reduce((sum, [weight]) => sum + weight, 0);
 
@@ -361,7 +438,9 @@ describe('every job is in exactly one place after every step', () => {
     'seed %i: random pushes, claims, settles, deaths, lost replies, retries, forgets, run-now, promotions and repairs leave no hash in no place, and no job on two live claims',
     async (seed) => {
       const { counts, tombstones, staleEntries, log } = await walk(seed);
-      console.log(`whereabouts seed ${seed}: ${STEPS} steps ${JSON.stringify(counts)}; at most ${tombstones} tombstones and ${staleEntries} stale entries at once`);
+      console.log(
+        `whereabouts seed ${seed}: ${STEPS} steps ${JSON.stringify(counts)}; at most ${tombstones} tombstones and ${staleEntries} stale entries at once`,
+      );
       // The walk reached the states worth checking: claims were made, settled, lost and reclaimed.
       expect(log.some((line) => line.includes('reclaimed'))).toBe(true);
       expect(log.some((line) => line.includes(': false'))).toBe(true);

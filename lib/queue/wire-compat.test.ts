@@ -13,9 +13,19 @@ const run = promisify(execFile);
 /** Writes a job hash the way the PHP driver's PUSH script does, field for field. */
 async function writeJobHash(redis: QueueClient, prefix: string, id: number, fields: Record<string, string | number>) {
   const base = {
-    queue: 'emails', name: 'Application\\Jobs\\SendInvoice', payload: `{"id":${id}}`, attempts: 0, max_attempts: 3,
-    priority: 0, unique_key: '', available_at: 1785649677, reserved_until: 0, reserved_by: '', last_error: '',
-    created_at: '2026-08-02 05:47:57', entry: '',
+    queue: 'emails',
+    name: 'Application\\Jobs\\SendInvoice',
+    payload: `{"id":${id}}`,
+    attempts: 0,
+    max_attempts: 3,
+    priority: 0,
+    unique_key: '',
+    available_at: 1785649677,
+    reserved_until: 0,
+    reserved_by: '',
+    last_error: '',
+    created_at: '2026-08-02 05:47:57',
+    entry: '',
   };
   await redis.hset(`${prefix}j:${id}`, { ...base, ...fields });
 }
@@ -88,10 +98,7 @@ describe('a queue written by the PHP driver', () => {
     }
     expect(order).toEqual([4, 2, 3, 5]);
     // Job 1 is still held by the PHP worker; its deadline is a minute away.
-    expect(await queue.stats()).toEqual([
-      { queue: 'emails', pending: 0, delayed: 1, reserved: 1, total: 2 },
-      EXPECTED_STATS[1],
-    ]);
+    expect(await queue.stats()).toEqual([{ queue: 'emails', pending: 0, delayed: 1, reserved: 1, total: 2 }, EXPECTED_STATS[1]]);
     expect(await queue.redis.exists(`${queue.keys.prefix}u:nightly`)).toBe(0);
     expect(await queue.retryFailed([8, 10])).toEqual({ requeued: [8], notFailed: [], missing: [10] });
     expect((await queue.reserve(['emails'], 'ts:1', 30))?.id).toBe(8);

@@ -3,7 +3,10 @@ import { createClient, describeServer, isCluster } from './client';
 import { readSettings } from './config';
 import { QueueError } from './errors';
 
-const seeds = [{ host: '127.0.0.1', port: 7100 }, { host: '127.0.0.1', port: 7101 }];
+const seeds = [
+  { host: '127.0.0.1', port: 7100 },
+  { host: '127.0.0.1', port: 7101 },
+];
 const sentinels = [{ host: '127.0.0.1', port: 7110 }];
 
 describe('createClient', () => {

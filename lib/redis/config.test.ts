@@ -15,17 +15,18 @@ describe('settings', () => {
   });
 
   it('falls back to the default for a value of the wrong type instead of throwing', () => {
-    expect(
-      readSettings({ hostname: 42, port: 'not a port', database: 'three', password: null, username: [], timeout: 'soon', prefix: 7, group: '' }),
-    ).toEqual(DEFAULT_SETTINGS);
+    expect(readSettings({ hostname: 42, port: 'not a port', database: 'three', password: null, username: [], timeout: 'soon', prefix: 7, group: '' })).toEqual(
+      DEFAULT_SETTINGS,
+    );
     expect(readSettings({ port: 70000, database: -1, timeout: 0 })).toEqual(DEFAULT_SETTINGS);
   });
 
   it('accepts numeric strings where PHP would, and reads the shipped config file block', () => {
     expect(readSettings({ port: '6380', database: '3', timeout: '1.5' })).toMatchObject({ port: 6380, database: 3, timeout: 1.5 });
-    expect(
-      readSettings({ hostname: '127.0.0.1', port: 6379, database: 3, password: null, timeout: 2, prefix: 'queue:', group: 'workers' }),
-    ).toEqual({ ...DEFAULT_SETTINGS, database: 3 });
+    expect(readSettings({ hostname: '127.0.0.1', port: 6379, database: 3, password: null, timeout: 2, prefix: 'queue:', group: 'workers' })).toEqual({
+      ...DEFAULT_SETTINGS,
+      database: 3,
+    });
   });
 
   it('reads redis:// and rediss:// URLs', () => {
@@ -54,13 +55,22 @@ describe('settings', () => {
   });
 
   it('reads the cluster, Sentinel and TLS keys, each falling back whole when malformed', () => {
-    const nodes = [{ host: '127.0.0.1', port: 7100 }, { host: 'redis-2.internal', port: '7101' }];
+    const nodes = [
+      { host: '127.0.0.1', port: 7100 },
+      { host: 'redis-2.internal', port: '7101' },
+    ];
     expect(readSettings({ cluster: nodes, tls: true, tlsCa: '/etc/redis/ca.pem' })).toMatchObject({
-      cluster: [{ host: '127.0.0.1', port: 7100 }, { host: 'redis-2.internal', port: 7101 }],
+      cluster: [
+        { host: '127.0.0.1', port: 7100 },
+        { host: 'redis-2.internal', port: 7101 },
+      ],
       tls: true,
       tlsCa: '/etc/redis/ca.pem',
     });
-    expect(readSettings({ sentinels: nodes, sentinelName: 'main' })).toMatchObject({ sentinels: [nodes[0], { ...nodes[1], port: 7101 }], sentinelName: 'main' });
+    expect(readSettings({ sentinels: nodes, sentinelName: 'main' })).toMatchObject({
+      sentinels: [nodes[0], { ...nodes[1], port: 7101 }],
+      sentinelName: 'main',
+    });
     for (const malformed of ['127.0.0.1:7100', [{ host: '127.0.0.1' }], [{ host: '', port: 7100 }], [{ host: 'a', port: 70000 }], [nodes[0], 'b:1'], {}]) {
       expect(readSettings({ cluster: malformed, sentinels: malformed })).toEqual(DEFAULT_SETTINGS);
     }
@@ -72,16 +82,27 @@ describe('settings', () => {
 
   it('takes seed nodes, sentinels and the TLS CA from the environment', () => {
     expect(
-      settingsFromEnv({ REDIS_URL: 'rediss://:secret@ignored:1/0', REDIS_CLUSTER_NODES: 'redis-1.internal:7000, [::1]:7001', REDIS_TLS_CA: '/ca.pem', QUEUE_PREFIX: '{q}:' }),
+      settingsFromEnv({
+        REDIS_URL: 'rediss://:secret@ignored:1/0',
+        REDIS_CLUSTER_NODES: 'redis-1.internal:7000, [::1]:7001',
+        REDIS_TLS_CA: '/ca.pem',
+        QUEUE_PREFIX: '{q}:',
+      }),
     ).toMatchObject({
-      cluster: [{ host: 'redis-1.internal', port: 7000 }, { host: '::1', port: 7001 }],
+      cluster: [
+        { host: 'redis-1.internal', port: 7000 },
+        { host: '::1', port: 7001 },
+      ],
       password: 'secret',
       tls: true,
       tlsCa: '/ca.pem',
       prefix: '{q}:',
     });
     expect(settingsFromEnv({ REDIS_SENTINELS: 'sentinel-1:26379,sentinel-2:26379', REDIS_SENTINEL_NAME: 'main' })).toMatchObject({
-      sentinels: [{ host: 'sentinel-1', port: 26379 }, { host: 'sentinel-2', port: 26379 }],
+      sentinels: [
+        { host: 'sentinel-1', port: 26379 },
+        { host: 'sentinel-2', port: 26379 },
+      ],
       sentinelName: 'main',
       cluster: [],
     });

@@ -152,9 +152,7 @@ let sources: Map<ScriptName, { lua: string; numberOfKeys: number }> | undefined;
 
 /** Splices `-- @include name` lines with lua/includes/name.lua: our own code, never caller data. */
 export function expandIncludes(source: string): string {
-  return source.replace(/^-- @include ([\w-]+)$/gm, (_, include: string) =>
-    readFileSync(join(LUA_DIR, 'includes', `${include}.lua`), 'utf8'),
-  );
+  return source.replace(/^-- @include ([\w-]+)$/gm, (_, include: string) => readFileSync(join(LUA_DIR, 'includes', `${include}.lua`), 'utf8'));
 }
 
 function assemble(file: string): string {

@@ -124,7 +124,14 @@ export function privateServers() {
   /** How a server listens on `port`: in clear, or only TLS with `tls`' certificate, not asking clients for one. */
   const listening = (port: number, tls?: TlsFiles): [string, string][] =>
     tls
-      ? [['port', '0'], ['tls-port', String(port)], ['tls-cert-file', tls.cert], ['tls-key-file', tls.key], ['tls-ca-cert-file', tls.ca], ['tls-auth-clients', 'no']]
+      ? [
+          ['port', '0'],
+          ['tls-port', String(port)],
+          ['tls-cert-file', tls.cert],
+          ['tls-key-file', tls.key],
+          ['tls-ca-cert-file', tls.ca],
+          ['tls-auth-clients', 'no'],
+        ]
       : [['port', String(port)]];
   const asArguments = (options: [string, string][]) => options.flatMap(([name, value]) => [`--${name}`, value]);
   /** redis-cli's options to reach a server of `tls` (with its CA) or in clear. */
@@ -185,14 +192,41 @@ export function privateServers() {
   async function tlsFiles(): Promise<TlsFiles> {
     const path = (name: string) => join(dir, name);
     const newCa = (name: string) =>
-      run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', `/CN=${name}`, '-keyout', path(`${name}.key`), '-out', path(`${name}.pem`)]);
+      run('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${name}`,
+        '-keyout',
+        path(`${name}.key`),
+        '-out',
+        path(`${name}.pem`),
+      ]);
     await newCa('queuelens-test-ca');
     await newCa('queuelens-other-ca');
     await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', path('server.key'), '-out', path('server.csr')]);
     writeFileSync(path('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
     await run('openssl', [
-      'x509', '-req', '-in', path('server.csr'), '-CA', path('queuelens-test-ca.pem'), '-CAkey', path('queuelens-test-ca.key'),
-      '-CAcreateserial', '-days', '1', '-extfile', path('server.ext'), '-out', path('server.pem'),
+      'x509',
+      '-req',
+      '-in',
+      path('server.csr'),
+      '-CA',
+      path('queuelens-test-ca.pem'),
+      '-CAkey',
+      path('queuelens-test-ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      path('server.ext'),
+      '-out',
+      path('server.pem'),
     ]);
     return { ca: path('queuelens-test-ca.pem'), otherCa: path('queuelens-other-ca.pem'), cert: path('server.pem'), key: path('server.key') };
   }

@@ -164,7 +164,10 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
 
     expect(await queue.failedCount()).toBe(2);
     expect((await queue.failedRows(10)).map((row) => [row.id, row.error])).toEqual(
-      expect.arrayContaining([[negative, 'no handler'], [unique, 'out of paper']]),
+      expect.arrayContaining([
+        [negative, 'no handler'],
+        [unique, 'out of paper'],
+      ]),
     );
     expect(await queue.retryFailed([negative], 5)).toEqual({ requeued: [negative], notFailed: [], missing: [] });
     expect(await queue.reserve(['mail'], 'w:1', 30)).toMatchObject({ id: negative, fields: { max_attempts: '5', attempts: '1' } });
@@ -176,7 +179,12 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
     const queue = await open(settings());
     const total = 300;
     const ids = await queue.pushMany(
-      Array.from({ length: total }, (_, index) => ({ queue: index % 2 === 0 ? 'even' : 'odd', name: 'n', payload: { index }, options: { priority: index % 3 } })),
+      Array.from({ length: total }, (_, index) => ({
+        queue: index % 2 === 0 ? 'even' : 'odd',
+        name: 'n',
+        payload: { index },
+        options: { priority: index % 3 },
+      })),
     );
     expect(new Set(ids).size).toBe(total);
     const done = new Set<number>();
@@ -245,7 +253,9 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
     const rows = (await readReservations(queue)).holders.flatMap((group) => group.rows);
     expect(rows).toEqual([expect.objectContaining({ jobId: ready, reservedBy: 'w:held', state: 'running' })]);
     const { level, entry, reservedBy, reservedUntil, attempts } = rows[0]!;
-    expect(await releaseReservation(queue, { queue: 'mail', level, entry, jobId: ready, reservedBy, reservedUntil, attempts: attempts ?? '' })).toMatchObject({ done: true });
+    expect(await releaseReservation(queue, { queue: 'mail', level, entry, jobId: ready, reservedBy, reservedUntil, attempts: attempts ?? '' })).toMatchObject({
+      done: true,
+    });
     // Released to the back of its level: behind the job run now.
     expect((await queue.reserve(['mail'], 'w:2', 60))?.id).toBe(later);
     expect((await queue.reserve(['mail'], 'w:2', 60))?.id).toBe(ready);
@@ -255,7 +265,10 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
     const nobody = await servers.freePort();
     const error = await RedisQueue.connect(settings({ cluster: [local(nobody)], timeout: 1 })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(QueueError);
-    expect(error).toMatchObject({ unreachable: true, message: expect.stringMatching(new RegExp(`^Could not reach redis at cluster 127\\.0\\.0\\.1:${nobody} \\(`)) });
+    expect(error).toMatchObject({
+      unreachable: true,
+      message: expect.stringMatching(new RegExp(`^Could not reach redis at cluster 127\\.0\\.0\\.1:${nobody} \\(`)),
+    });
   });
 
   // Last: the cluster is broken afterwards.
@@ -267,7 +280,10 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
       await nodes.find(({ port }) => port === owner)!.kill();
       const error = await queue.stats().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(QueueError);
-      expect(error).toMatchObject({ unreachable: true, message: expect.stringMatching(new RegExp(`^The queue could not reach redis: cluster 127\\.0\\.0\\.1:\\d+,127\\.0\\.0\\.1:\\d+ \\(`)) });
+      expect(error).toMatchObject({
+        unreachable: true,
+        message: expect.stringMatching(new RegExp(`^The queue could not reach redis: cluster 127\\.0\\.0\\.1:\\d+,127\\.0\\.0\\.1:\\d+ \\(`)),
+      });
     } finally {
       queue.redis.disconnect();
     }
@@ -295,7 +311,9 @@ describe('Redis Sentinel', () => {
   it('names the sentinels when they know no such master', async () => {
     const error = await RedisQueue.connect(readSettings({ sentinels, sentinelName: 'nobody', timeout: 1 })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(QueueError);
-    expect((error as QueueError).message).toMatch(new RegExp(`^Could not reach redis at master nobody via sentinels 127\\.0\\.0\\.1:${sentinels[0]!.port} \\(.*No such master`));
+    expect((error as QueueError).message).toMatch(
+      new RegExp(`^Could not reach redis at master nobody via sentinels 127\\.0\\.0\\.1:${sentinels[0]!.port} \\(.*No such master`),
+    );
   });
 });
 
@@ -319,7 +337,9 @@ describe('TLS', () => {
       const error = await RedisQueue.connect(settingsFromUrl(`rediss://127.0.0.1:${port}`, { tlsCa })).catch((caught: unknown) => caught);
       expect(error, tlsCa).toBeInstanceOf(QueueError);
       expect(error).toMatchObject({ unreachable: true });
-      expect((error as Error).message).toMatch(new RegExp(`^Could not reach redis at 127\\.0\\.0\\.1:${port}: its TLS certificate was refused; .*tlsCa \\(REDIS_TLS_CA\\) \\(.+\\)$`));
+      expect((error as Error).message).toMatch(
+        new RegExp(`^Could not reach redis at 127\\.0\\.0\\.1:${port}: its TLS certificate was refused; .*tlsCa \\(REDIS_TLS_CA\\) \\(.+\\)$`),
+      );
     }
   });
 

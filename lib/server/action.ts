@@ -40,7 +40,8 @@ function describeInvalidInput(error: z.ZodError): string {
   return `Invalid input, ${where}${issue.message}`;
 }
 
-type Prepared<Input> = { ok: true; input: Input; access: Access; connection: Connection } | { ok: false; error: string; access?: Access; connection?: Connection };
+type Prepared<Input> =
+  { ok: true; input: Input; access: Access; connection: Connection } | { ok: false; error: string; access?: Access; connection?: Connection };
 
 /**
  * Everything an action checks before it touches Redis, in this order: the
@@ -105,7 +106,8 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     if (!prepared.ok) {
       if (prepared.access && prepared.connection) {
         const queue = await getQueue(prepared.connection).catch(() => undefined);
-        if (queue) await recordMutation(queue, { ...entryOf(prepared.access, prepared.connection, audit.action, '—'), result: 'refused', detail: prepared.error });
+        if (queue)
+          await recordMutation(queue, { ...entryOf(prepared.access, prepared.connection, audit.action, '—'), result: 'refused', detail: prepared.error });
       }
       return { ok: false, error: prepared.error };
     }
@@ -115,7 +117,10 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     forgetSharedReads(connection);
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
     if (outcome.queue) {
-      await recordMutation(outcome.queue, outcome.ok ? { ...entry, result: 'ok', detail: audit.outcome(outcome.value) } : { ...entry, result: 'failed', detail: outcome.error });
+      await recordMutation(
+        outcome.queue,
+        outcome.ok ? { ...entry, result: 'ok', detail: audit.outcome(outcome.value) } : { ...entry, result: 'failed', detail: outcome.error },
+      );
     }
     return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
   };

@@ -13,7 +13,11 @@ export const keyContentsParams = z
       .regex(/^[\w-]+$/)
       .max(Math.ceil((KEY_NAME_LIMIT * 4) / 3))
       .optional(),
-    cursor: z.string().max(50).regex(/^[\d-]*$/).default(''),
+    cursor: z
+      .string()
+      .max(50)
+      .regex(/^[\d-]*$/)
+      .default(''),
   })
   .refine(({ name, raw }) => (name === undefined) !== (raw === undefined));
 

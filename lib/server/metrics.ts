@@ -16,10 +16,21 @@ export function readMetrics(): Promise<ReadResult<string>> {
       source.sample(),
       isAbsent(failedSet)
         ? null
-        : Promise.all([redis.attempt(() => readFailedTotals(redis.redis, throughputKeysOf(source))), failedSet.failedCount()]).then(([totals, jobs]) => ({ totals, jobs })),
+        : Promise.all([redis.attempt(() => readFailedTotals(redis.redis, throughputKeysOf(source))), failedSet.failedCount()]).then(([totals, jobs]) => ({
+            totals,
+            jobs,
+          })),
       readMarks(connection),
     ]);
-    return formatMetrics({ connection: connection.name, sample, failures, meaning: source.meaning, waitSampled: source.waitUnsampled === null, alerts: connection.alerts, marks });
+    return formatMetrics({
+      connection: connection.name,
+      sample,
+      failures,
+      meaning: source.meaning,
+      waitSampled: source.waitUnsampled === null,
+      alerts: connection.alerts,
+      marks,
+    });
   });
 }
 

@@ -32,29 +32,33 @@ export async function readOverview(request: OverviewRequest): Promise<ReadResult
  * old (see readJudgement); the counts are read for every request.
  */
 function readEveryQueue(): Promise<ReadResult<EveryQueueOverview>> {
-  return readLayout(async (layout, connection) => {
-    const { queues: counts, failed } = await layout.counts({ everyQueue: true });
-    const names = counts.map((row) => row.queue);
-    const { attention: marking, throughput: sampled } = layout;
-    const [attention, throughput, server, now] = await Promise.all([
-      isAbsent(marking) ? null : readJudgement(connection, ['overview-attention'], () => marking.read(counts, failed ?? 0, connection.marks)),
-      isAbsent(sampled) ? null : readThroughputGlance(sampled, connection, names),
-      readServerInfo(layout.connection),
-      layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])),
-    ]);
-    const absent: OverviewAbsent = {
-      ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
-      ...(isAbsent(marking) ? { attention: marking.absent } : {}),
-      ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
-    };
-    const queues = counts.map((row, index) => {
-      const glance = throughput?.queues[index] ?? NO_GLANCE;
-      const { marks, failedRecently, error } = attention?.queues[index] ?? { marks: [], failedRecently: null, error: undefined };
-      const unread = row.error ?? error;
-      // A queue whose keys could not be read has no figures to judge.
-      const crossed = unread === undefined ? crossedThresholds(thresholdsFor(connection.alerts, row.queue), { backlog: row.total, waitSeconds: glance.waitSeconds }) : [];
-      return { ...row, ...glance, error: unread, crossed, marks, failedRecently };
-    });
-    return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
-  }, ['overview']);
+  return readLayout(
+    async (layout, connection) => {
+      const { queues: counts, failed } = await layout.counts({ everyQueue: true });
+      const names = counts.map((row) => row.queue);
+      const { attention: marking, throughput: sampled } = layout;
+      const [attention, throughput, server, now] = await Promise.all([
+        isAbsent(marking) ? null : readJudgement(connection, ['overview-attention'], () => marking.read(counts, failed ?? 0, connection.marks)),
+        isAbsent(sampled) ? null : readThroughputGlance(sampled, connection, names),
+        readServerInfo(layout.connection),
+        layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])),
+      ]);
+      const absent: OverviewAbsent = {
+        ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
+        ...(isAbsent(marking) ? { attention: marking.absent } : {}),
+        ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
+      };
+      const queues = counts.map((row, index) => {
+        const glance = throughput?.queues[index] ?? NO_GLANCE;
+        const { marks, failedRecently, error } = attention?.queues[index] ?? { marks: [], failedRecently: null, error: undefined };
+        const unread = row.error ?? error;
+        // A queue whose keys could not be read has no figures to judge.
+        const crossed =
+          unread === undefined ? crossedThresholds(thresholdsFor(connection.alerts, row.queue), { backlog: row.total, waitSeconds: glance.waitSeconds }) : [];
+        return { ...row, ...glance, error: unread, crossed, marks, failedRecently };
+      });
+      return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
+    },
+    ['overview'],
+  );
 }

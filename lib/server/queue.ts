@@ -129,7 +129,11 @@ export async function chooseConnection(requested?: string): Promise<ConnectionCh
   const connection = all.find((candidate) => candidate.name === named);
   if (!connection) return { ok: false, status: 400, error: `There is no connection named "${named.slice(0, 40)}".` };
   if (switched && switched.name !== connection.name) {
-    return { ok: false, status: 409, error: `This tab shows ${connection.label}, but QueueLens was switched to ${switched.label} in another tab: reload the page.` };
+    return {
+      ok: false,
+      status: 409,
+      error: `This tab shows ${connection.label}, but QueueLens was switched to ${switched.label} in another tab: reload the page.`,
+    };
   }
   return { ok: true, connection };
 }
@@ -332,7 +336,8 @@ async function readConnection<T>(read: (connection: Connection, access: Access) 
   } catch (error) {
     if (error instanceof LayoutLacks) return { ok: false, error: error.message, status: 501 };
     if (error instanceof TooManyLargeReads) return { ok: false, error: error.message, status: 429, retryAfterSeconds: LARGE_READ_RETRY_AFTER_SECONDS };
-    if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable, ...(error.invalidRequest ? { status: 400 } : {}) };
+    if (error instanceof QueueError)
+      return { ok: false, error: error.message, unreachable: error.unreachable, ...(error.invalidRequest ? { status: 400 } : {}) };
     logEvent('error', 'reading the queues failed unexpectedly', { error });
     return { ok: false, error: UNKNOWN_ERROR };
   }

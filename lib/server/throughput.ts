@@ -22,17 +22,27 @@ export function gapsOf(source: ThroughputSource): ThroughputGaps {
 
 /** One queue's history over `range`, for GET /api/queues/{queue}/history and the page's prefetch. */
 export function readQueueHistory(name: string, range: HistoryRange): Promise<ReadResult<QueueHistory>> {
-  return readCapability('throughput', async (source) => ({
-    queue: name,
-    range,
-    resolution: resolutionFor(range),
-    points: await source.connection.attempt(() => readHistory(source.connection.redis, throughputKeysOf(source), name, range)),
-    gaps: gapsOf(source),
-  }), ['history', name, range]);
+  return readCapability(
+    'throughput',
+    async (source) => ({
+      queue: name,
+      range,
+      resolution: resolutionFor(range),
+      points: await source.connection.attempt(() => readHistory(source.connection.redis, throughputKeysOf(source), name, range)),
+      gaps: gapsOf(source),
+    }),
+    ['history', name, range],
+  );
 }
 
 /** The overview's throughput: every queue together over the last 15 minutes, and the glance of each of `names`, in their order. */
-export async function readThroughputGlance(source: ThroughputSource, connection: Connection, names: readonly string[]): Promise<{ total: HistoryPoint[]; queues: ThroughputGlance[] }> {
-  const [total, ...perQueue] = await source.connection.attempt(() => overviewHistoryOf(connection.name).read(source.connection.redis, throughputKeysOf(source), [null, ...names]));
+export async function readThroughputGlance(
+  source: ThroughputSource,
+  connection: Connection,
+  names: readonly string[],
+): Promise<{ total: HistoryPoint[]; queues: ThroughputGlance[] }> {
+  const [total, ...perQueue] = await source.connection.attempt(() =>
+    overviewHistoryOf(connection.name).read(source.connection.redis, throughputKeysOf(source), [null, ...names]),
+  );
   return { total: total!, queues: perQueue.map(glanceOf) };
 }

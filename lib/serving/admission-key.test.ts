@@ -9,7 +9,10 @@ function appRoutes(dir = 'app'): { file: string; path: string }[] {
     const file = join(dir, entry.name);
     if (entry.isDirectory()) return appRoutes(file);
     if (entry.name !== 'route.ts' && entry.name !== 'page.tsx') return [];
-    const segments = relative('app', dir).split(sep).filter(Boolean).map((segment) => (segment.startsWith('[') ? 'x' : segment));
+    const segments = relative('app', dir)
+      .split(sep)
+      .filter(Boolean)
+      .map((segment) => (segment.startsWith('[') ? 'x' : segment));
     return [{ file, path: `/${segments.join('/')}` }];
   });
 }
@@ -25,7 +28,14 @@ describe('admissionKey', () => {
 
   it('reads a path one way however it is spelled: escapes, dot segments, doubled slashes, the absolute form', () => {
     const key = 'GET /api/jobs/1/fields/payload';
-    for (const spelling of ['/api/jobs/1/fields/%70ayload', '/api/jobs/1/fields/p%61yload?x=1', '/api/jobs/./1/fields/payload', '/api/x/../jobs/1/fields/payload', '//api/jobs//1/fields/payload', 'http://elsewhere.example/api/jobs/1/fields/payload?n=2']) {
+    for (const spelling of [
+      '/api/jobs/1/fields/%70ayload',
+      '/api/jobs/1/fields/p%61yload?x=1',
+      '/api/jobs/./1/fields/payload',
+      '/api/x/../jobs/1/fields/payload',
+      '//api/jobs//1/fields/payload',
+      'http://elsewhere.example/api/jobs/1/fields/payload?n=2',
+    ]) {
       expect(admissionKey('GET', spelling)).toBe(key);
     }
     expect(admissionKey('GET', '/queues/a%2Fb')).toBe('GET /queues/a%2Fb');

@@ -16,7 +16,18 @@ const VIEWER = 'v'.repeat(32);
 
 describe('isApiPath', () => {
   it('takes a path for the API however a router could read it, and nothing else', () => {
-    for (const path of ['/api/overview', '/api/failed?limit=0', '/x/../api/overview', '/x/%2e%2e/api/overview', '/%61pi/overview', '/api%2Foverview', '//api/overview', '/\\api/overview', 'http://elsewhere/api/overview', '/api/']) {
+    for (const path of [
+      '/api/overview',
+      '/api/failed?limit=0',
+      '/x/../api/overview',
+      '/x/%2e%2e/api/overview',
+      '/%61pi/overview',
+      '/api%2Foverview',
+      '//api/overview',
+      '/\\api/overview',
+      'http://elsewhere/api/overview',
+      '/api/',
+    ]) {
       expect(isApiPath(path), path).toBe(true);
     }
     for (const path of ['/', '/api', '/apiary', '/reservations', '/login?next=/api/overview', '/jobs/12', '/%E0%A4%A', undefined]) {

@@ -62,7 +62,15 @@ describe('BurstAdmission', () => {
     const post = send('/jobs/1', 'POST');
     const neverHeld = [send('/_next/static/chunks/app.js'), send('/_next/static/chunks/app.js'), send('/login?next=%2F'), send('/login?next=%2F')];
     await until(() => started.length === 7);
-    expect(started).toEqual(['GET /jobs/1', 'GET /api/overview', 'POST /jobs/1', 'GET /_next/static/chunks/app.js', 'GET /_next/static/chunks/app.js', 'GET /login?next=%2F', 'GET /login?next=%2F']);
+    expect(started).toEqual([
+      'GET /jobs/1',
+      'GET /api/overview',
+      'POST /jobs/1',
+      'GET /_next/static/chunks/app.js',
+      'GET /_next/static/chunks/app.js',
+      'GET /login?next=%2F',
+      'GET /login?next=%2F',
+    ]);
     answerOldest('GET /api/overview');
     answerOldest('POST /jobs/1');
     for (let n = 0; n < 2; n++) answerOldest('GET /_next/static/chunks/app.js');

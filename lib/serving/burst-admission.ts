@@ -77,7 +77,8 @@ export class BurstAdmission {
 
   /** Runs `handle` now, or once the identical requests ahead of this one have been answered. */
   admit(request: IncomingMessage, response: ServerResponse, handle: () => void): void {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url === undefined || NEVER_HELD.some((path) => request.url!.startsWith(path))) return handle();
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url === undefined || NEVER_HELD.some((path) => request.url!.startsWith(path)))
+      return handle();
     const key = admissionKey(request.method, request.url);
     let line = this.lines.get(key);
     if (line === undefined) {
@@ -153,6 +154,11 @@ export class BurstAdmission {
 }
 
 function refuse(response: ServerResponse): void {
-  response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '1', 'x-content-type-options': 'nosniff' });
+  response.writeHead(503, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'retry-after': '1',
+    'x-content-type-options': 'nosniff',
+  });
   response.end('Too many identical requests at once: try again in a moment.\n');
 }

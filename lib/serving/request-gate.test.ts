@@ -26,7 +26,10 @@ describe('every request’s gate over HTTP', () => {
     // The shape of Next's build manifest: each action's id and the pages that hold it.
     writeFileSync(
       manifestPath,
-      JSON.stringify({ node: { [LOGIN_ACTION]: { workers: { 'app/login/page': {}, 'app/failed/page': {} } }, [FAILED_PAGE_ACTION]: { workers: { 'app/failed/page': {} } } }, edge: {} }),
+      JSON.stringify({
+        node: { [LOGIN_ACTION]: { workers: { 'app/login/page': {}, 'app/failed/page': {} } }, [FAILED_PAGE_ACTION]: { workers: { 'app/failed/page': {} } } },
+        edge: {},
+      }),
     );
     const gate = { settings: readAccessSettings({ QUEUELENS_SECRET: 'o'.repeat(32) }), actionsOf: pageActionsReader(manifestPath, { once: true }) };
     server = createServer((request: IncomingMessage, response: ServerResponse) =>
@@ -147,7 +150,8 @@ describe('pageActionsReader', () => {
 });
 
 describe('actionBodyProblem', () => {
-  const post = (body: BodyInit, type = 'text/plain;charset=UTF-8') => new Request('http://gate.invalid/failed', { method: 'POST', body, headers: { 'content-type': type } });
+  const post = (body: BodyInit, type = 'text/plain;charset=UTF-8') =>
+    new Request('http://gate.invalid/failed', { method: 'POST', body, headers: { 'content-type': type } });
 
   it('takes a JSON array or a readable form, as the browser sends an action’s arguments', async () => {
     expect(await actionBodyProblem(post('[{"ids":["1"]},"default"]'))).toBeNull();
@@ -161,6 +165,8 @@ describe('actionBodyProblem', () => {
     expect(await actionBodyProblem(post('not json'))).toBe('The arguments of the action are not JSON.');
     expect(await actionBodyProblem(post(''))).toBe('The arguments of the action are not JSON.');
     expect(await actionBodyProblem(post('{"ids":["1"]}'))).toBe('The arguments of the action are not a JSON array.');
-    expect(await actionBodyProblem(post('--x\r\nbroken', 'multipart/form-data; boundary=y'))).toBe('The arguments of the action are not a form that can be read.');
+    expect(await actionBodyProblem(post('--x\r\nbroken', 'multipart/form-data; boundary=y'))).toBe(
+      'The arguments of the action are not a form that can be read.',
+    );
   });
 });

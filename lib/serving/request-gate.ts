@@ -80,9 +80,11 @@ export function requestRefusal(request: IncomingMessage, gate: RequestGate): Gat
   const query = target.indexOf('?');
   const path = query === -1 ? target : target.slice(0, query);
   const decoded = decodedPath(path);
-  if (decoded === null) return { status: 400, error: 'The path has a malformed percent-escape: each % takes two hex digits, and together they must spell UTF-8.' };
+  if (decoded === null)
+    return { status: 400, error: 'The path has a malformed percent-escape: each % takes two hex digits, and together they must spell UTF-8.' };
 
-  if (request.headers[FORWARDED_ACTION_HEADER] !== undefined) return { status: 400, error: 'A forwarded server action is refused: post an action to the page that holds it.' };
+  if (request.headers[FORWARDED_ACTION_HEADER] !== undefined)
+    return { status: 400, error: 'A forwarded server action is refused: post an action to the page that holds it.' };
   const action = single(request.headers[NEXT_ACTION_HEADER]);
   const publicPath = oneSlash(decoded);
   if (action !== null && PUBLIC_PATHS.has(publicPath) && gate.actionsOf(pageOfPublicPath(publicPath))?.has(action) === false) {

@@ -30,9 +30,18 @@ function hostPart(host: string): string {
  * printed and shown on a page; a note says where it goes.
  */
 export function redisLocationOf(settings: RedisSettings): RedisLocation {
-  const notes = settings.password !== '' ? ['The Redis needs a password, which is left out here: add it to the url (redis://:PASSWORD@…) or as "password" in a redis block.'] : [];
+  const notes =
+    settings.password !== ''
+      ? ['The Redis needs a password, which is left out here: add it to the url (redis://:PASSWORD@…) or as "password" in a redis block.']
+      : [];
   if (settings.sentinels.length > 0) {
-    const redis = { sentinels: settings.sentinels, sentinelName: settings.sentinelName, database: settings.database, ...(settings.tls ? { tls: true } : {}), ...(settings.username ? { username: settings.username } : {}) };
+    const redis = {
+      sentinels: settings.sentinels,
+      sentinelName: settings.sentinelName,
+      database: settings.database,
+      ...(settings.tls ? { tls: true } : {}),
+      ...(settings.username ? { username: settings.username } : {}),
+    };
     return { fields: { redis }, notes };
   }
   const user = settings.username ? `${encodeURIComponent(settings.username)}@` : '';
@@ -41,7 +50,12 @@ export function redisLocationOf(settings: RedisSettings): RedisLocation {
 
 /** A connection name (1–40 of a-z, 0-9, _ and -) made from a prefix or channel, unique among `taken`. */
 function nameFor(base: string, taken: Set<string>): string {
-  const stem = base.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[-_]+|[-_]+$/g, '').slice(0, 36) || 'queues';
+  const stem =
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^[-_]+|[-_]+$/g, '')
+      .slice(0, 36) || 'queues';
   let name = stem;
   for (let n = 2; taken.has(name); n++) name = `${stem}-${n}`;
   taken.add(name);
@@ -52,7 +66,8 @@ const NG_NOTE =
   'redis-ng keeps its queue component’s defaultPriority (default 1024), aging (seconds per priority point, default 0: strict), retryPosition and delayPosition ("back") and batchSize (100) in PHP, not in Redis: add them to the entry as the PHP side has them, or the line order and repairs will be wrong.';
 const YII2_NOTE = 'Only keys both yii2 drivers write were seen; if the PHP side runs yii2-queue-redis-ng, make the layout "yii2-ng" and add its settings.';
 const MARKO_NOTE = 'marko’s queue.retry_after (seconds a reservation lasts, default 90) is not in Redis: add "retryAfter" to show when each reservation began.';
-const STATICPHP_NOTE = 'The consumer group is the PHP driver’s group setting (default "workers"), which a key name does not show: add "group" if yours differs.';
+const STATICPHP_NOTE =
+  'The consumer group is the PHP driver’s group setting (default "workers"), which a key name does not show: add "group" if yours differs.';
 
 /** The entry for each find, named after its prefix or channel. */
 export function suggestedEntries(found: readonly LayoutFind[], location: RedisLocation): SuggestedEntry[] {

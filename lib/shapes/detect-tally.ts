@@ -63,7 +63,9 @@ function splitsAt(key: string, marker: string): [base: string, rest: string][] {
 }
 
 function fixedCandidates(key: string, family: LayoutFamily, fixed: readonly (readonly [string, string, KeyType])[]): KeyCandidate[] {
-  return fixed.filter(([suffix]) => key.endsWith(suffix)).map(([suffix, role, type]) => ({ family, base: key.slice(0, key.length - suffix.length), role, type }));
+  return fixed
+    .filter(([suffix]) => key.endsWith(suffix))
+    .map(([suffix, role, type]) => ({ family, base: key.slice(0, key.length - suffix.length), role, type }));
 }
 
 function staticPhpCandidates(key: string): KeyCandidate[] {
@@ -218,7 +220,11 @@ function capped(tally: DetectTally): DetectTally {
     const left = ids.filter((id) => kept.has(id));
     if (left.length === 0) {
       strangers += count;
-      strangerSample = withSample(strangerSample, ids.flatMap((id) => tally.groups[id]?.sample ?? []), STRANGER_SAMPLE);
+      strangerSample = withSample(
+        strangerSample,
+        ids.flatMap((id) => tally.groups[id]?.sample ?? []),
+        STRANGER_SAMPLE,
+      );
     } else {
       const key = shareOf(left);
       shares[key] = (shares[key] ?? 0) + count;
@@ -302,7 +308,12 @@ function recognise(group: CandidateGroup): Pick<LayoutFind, 'layout' | 'confiden
     const [queues, seq, streams, jobs] = [has(group, 'queues'), has(group, 'seq'), has(group, 'stream'), has(group, 'job')];
     // A set whose name ends in "queues" is common; with the id counter or a ready stream beside it, it is StaticPHP's.
     if (queues === 0 || seq + streams === 0) return null;
-    const parts = ['a queues set', ...(seq > 0 ? ['an id counter (seq)'] : []), ...(streams > 0 ? [count(streams, 'ready stream')] : []), ...(jobs > 0 ? [count(jobs, 'job hash', 'job hashes')] : [])];
+    const parts = [
+      'a queues set',
+      ...(seq > 0 ? ['an id counter (seq)'] : []),
+      ...(streams > 0 ? [count(streams, 'ready stream')] : []),
+      ...(jobs > 0 ? [count(jobs, 'job hash', 'job hashes')] : []),
+    ];
     return { layout: 'staticphp', confidence: seq > 0 && streams > 0 ? 'high' : 'medium', matched: parts.join(', ') };
   }
   if (group.family === 'yii2') {
@@ -310,17 +321,27 @@ function recognise(group: CandidateGroup): Pick<LayoutFind, 'layout' | 'confiden
     if (messages + messageId === 0) return null;
     const ngKeys = [...YII2_NG_ROLES].filter((role) => has(group, role) > 0);
     const others = Object.keys(group.roles).filter((role) => role !== 'messages' && role !== 'message_id');
-    const parts = [...(messages > 0 ? ['a messages hash'] : []), ...(messageId > 0 ? ['an id counter (message_id)'] : []), ...others.filter((role) => !YII2_NG_ROLES.has(role)).map((role) => `.${role}`)];
+    const parts = [
+      ...(messages > 0 ? ['a messages hash'] : []),
+      ...(messageId > 0 ? ['an id counter (message_id)'] : []),
+      ...others.filter((role) => !YII2_NG_ROLES.has(role)).map((role) => `.${role}`),
+    ];
     const ng = ngKeys.length > 0 ? `; redis-ng's ${ngKeys.map((role) => `.${role}`).join(', ')}` : '; no key only redis-ng writes';
     const confidence: Confidence = messages > 0 && messageId > 0 ? 'high' : others.length > 0 ? 'medium' : 'low';
     return { layout: ngKeys.length > 0 ? 'yii2-ng' : 'yii2', confidence, matched: `${parts.join(', ')}${ng}` };
   }
-  const [ready, delayed, reserved, notify, jobs, failed, failedIndex] = ['ready', 'delayed', 'reserved', 'notify', 'job', 'failedJobs', 'failedIndex'].map((role) => has(group, role)) as [number, number, number, number, number, number, number];
+  const [ready, delayed, reserved, notify, jobs, failed, failedIndex] = ['ready', 'delayed', 'reserved', 'notify', 'job', 'failedJobs', 'failedIndex'].map(
+    (role) => has(group, role),
+  ) as [number, number, number, number, number, number, number];
   const queueKeys = ready + delayed + reserved + notify;
   // Lists and sorted sets under queues: alone are Laravel's shape too; marko's job hashes, or its failed store, tell them apart.
   if (!((queueKeys > 0 && jobs > 0) || (failed > 0 && failedIndex > 0) || (jobs > 0 && failed + failedIndex > 0))) return null;
   const parts = [
-    ...(queueKeys > 0 ? [`${count(queueKeys, 'queue key')} (${group.queues.length === 1 ? 'queue' : 'queues'} ${group.queues.slice(0, 3).join(', ')}${group.queues.length > 3 ? ', …' : ''})`] : []),
+    ...(queueKeys > 0
+      ? [
+          `${count(queueKeys, 'queue key')} (${group.queues.length === 1 ? 'queue' : 'queues'} ${group.queues.slice(0, 3).join(', ')}${group.queues.length > 3 ? ', …' : ''})`,
+        ]
+      : []),
     ...(jobs > 0 ? [count(jobs, 'job hash', 'job hashes')] : []),
     ...(failed + failedIndex > 0 ? ['the failed-jobs store'] : []),
   ];
@@ -349,7 +370,11 @@ export function readDetection(tally: DetectTally): Detection {
       keys.set(owner, (keys.get(owner) ?? 0) + shareCount);
     } else {
       strangers += shareCount;
-      sample = withSample(sample, ids.flatMap((id) => tally.groups[id]?.sample ?? []), STRANGER_SAMPLE);
+      sample = withSample(
+        sample,
+        ids.flatMap((id) => tally.groups[id]?.sample ?? []),
+        STRANGER_SAMPLE,
+      );
     }
   }
   const found = [...recognised].map(([id, layout]): LayoutFind => {

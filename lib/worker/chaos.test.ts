@@ -65,7 +65,17 @@ interface WorkerProcess {
 
 function startWorker(redisUrl: string, prefix: string): WorkerProcess {
   const child = startChild('node', [
-    'bin/queuelens.js', 'work', QUEUE, '--concurrency', String(SLOTS), '--timeout', String(TIMEOUT_SECONDS), '--redis-url', redisUrl, '--prefix', prefix,
+    'bin/queuelens.js',
+    'work',
+    QUEUE,
+    '--concurrency',
+    String(SLOTS),
+    '--timeout',
+    String(TIMEOUT_SECONDS),
+    '--redis-url',
+    redisUrl,
+    '--prefix',
+    prefix,
   ]);
   const worker: WorkerProcess = { child, pid: child.pid!, killed: false, working: false, unfinished: new Set(), output: '' };
   let partial = '';
@@ -98,8 +108,19 @@ async function pushAsPhpWould(queue: RedisQueue, count: number): Promise<void> {
   const writes = redis.pipeline();
   entries.forEach((entry, index) => {
     writes.hset(keys.job(index + 1), {
-      queue: QUEUE, name: 'demo.record', payload: JSON.stringify({ ms: JOB_MS }), attempts: 0, max_attempts: 3, priority: 0,
-      unique_key: '', available_at: now, reserved_until: 0, reserved_by: '', last_error: '', created_at: createdAt, entry,
+      queue: QUEUE,
+      name: 'demo.record',
+      payload: JSON.stringify({ ms: JOB_MS }),
+      attempts: 0,
+      max_attempts: 3,
+      priority: 0,
+      unique_key: '',
+      available_at: now,
+      reserved_until: 0,
+      reserved_by: '',
+      last_error: '',
+      created_at: createdAt,
+      entry,
     });
   });
   writes.zadd(keys.levels(QUEUE), 0, '0').sadd(keys.queues, QUEUE).set(keys.seq, String(count));
@@ -126,7 +147,13 @@ interface JobAccount {
 async function accountForEveryJob(queue: RedisQueue, ran: Set<number>): Promise<{ jobs: JobAccount[]; strayEntries: string[] }> {
   const { redis, keys } = queue;
   const stream = keys.stream(QUEUE, 0);
-  const reads = redis.pipeline().time().xrange(stream, '-', '+').xpending(stream, 'workers', '-', '+', JOBS * 2).zrange(keys.delayed(QUEUE), '0', '-1').zrange(keys.failed, '0', '-1');
+  const reads = redis
+    .pipeline()
+    .time()
+    .xrange(stream, '-', '+')
+    .xpending(stream, 'workers', '-', '+', JOBS * 2)
+    .zrange(keys.delayed(QUEUE), '0', '-1')
+    .zrange(keys.failed, '0', '-1');
   for (let id = 1; id <= JOBS; id++) reads.hmget(keys.job(id), 'entry', 'reserved_until');
   const [time, range, pending, delayed, failed, ...hashes] = ((await reads.exec()) ?? []).map(([error, value]) => {
     if (error) throw error;
@@ -157,84 +184,88 @@ async function accountForEveryJob(queue: RedisQueue, ran: Set<number>): Promise<
 }
 
 describe('a fleet of queuelens work processes killed with SIGKILL while the CPU is starved', () => {
-  it('completes, fails or still holds every one of 600 jobs, and runs none on two claims at once', async () => {
-    const server = await servers.redis();
-    const redisUrl = `redis://127.0.0.1:${server.port}`;
-    const queue = await RedisQueue.connect(readSettings({ port: server.port, prefix: `chaos:${randomUUID()}:` }));
-    const prefix = queue.keys.prefix;
-    const startedAt = Date.now();
-    const loadBefore = loadavg()[0]!;
-    const workers: WorkerProcess[] = [];
-    let busyLoops: ChildProcess[] = [];
-    try {
-      await pushAsPhpWould(queue, JOBS);
-      busyLoops = starveTheCpu();
-      for (let n = 0; n < WORKERS; n++) workers.push(startWorker(redisUrl, prefix));
-      // A starved machine takes seconds to start a worker: the kills begin once the fleet has jobs in hand, so they hit running jobs.
-      await waitFor(async () => ((await queue.stats())[0]?.reserved ? true : undefined), 60_000);
-      const chaosFrom = Date.now();
+  it(
+    'completes, fails or still holds every one of 600 jobs, and runs none on two claims at once',
+    async () => {
+      const server = await servers.redis();
+      const redisUrl = `redis://127.0.0.1:${server.port}`;
+      const queue = await RedisQueue.connect(readSettings({ port: server.port, prefix: `chaos:${randomUUID()}:` }));
+      const prefix = queue.keys.prefix;
+      const startedAt = Date.now();
+      const loadBefore = loadavg()[0]!;
+      const workers: WorkerProcess[] = [];
+      let busyLoops: ChildProcess[] = [];
+      try {
+        await pushAsPhpWould(queue, JOBS);
+        busyLoops = starveTheCpu();
+        for (let n = 0; n < WORKERS; n++) workers.push(startWorker(redisUrl, prefix));
+        // A starved machine takes seconds to start a worker: the kills begin once the fleet has jobs in hand, so they hit running jobs.
+        await waitFor(async () => ((await queue.stats())[0]?.reserved ? true : undefined), 60_000);
+        const chaosFrom = Date.now();
 
-      for (let elapsed = KILL_EVERY_MS; elapsed <= CHAOS_MS; elapsed += KILL_EVERY_MS) {
-        await sleep(chaosFrom + elapsed - Date.now());
-        // The oldest worker that is working: a starved machine takes seconds to start one, and killing it before it reserves anything proves nothing.
-        const victim = workers.find((worker) => !worker.killed && worker.working) ?? workers.find((worker) => !worker.killed)!;
-        victim.killed = true;
-        await stopChild(victim.child);
-        workers.push(startWorker(redisUrl, prefix));
+        for (let elapsed = KILL_EVERY_MS; elapsed <= CHAOS_MS; elapsed += KILL_EVERY_MS) {
+          await sleep(chaosFrom + elapsed - Date.now());
+          // The oldest worker that is working: a starved machine takes seconds to start one, and killing it before it reserves anything proves nothing.
+          const victim = workers.find((worker) => !worker.killed && worker.working) ?? workers.find((worker) => !worker.killed)!;
+          victim.killed = true;
+          await stopChild(victim.child);
+          workers.push(startWorker(redisUrl, prefix));
+        }
+
+        // Drained: every hash left is a failed job's.
+        const drainUntil = Date.now() + DRAIN_MS;
+        for (;;) {
+          const [left, failed] = await Promise.all([countHashes(queue), queue.failedCount()]);
+          if (left === failed || Date.now() > drainUntil) break;
+          await sleep(500);
+        }
+        await Promise.all(busyLoops.map((loop) => stopChild(loop)));
+        // A worker that exited on its own shrank the fleet; what it said is the first thing to read when the drain did not finish.
+        const exitedOnTheirOwn = workers.filter((worker) => !worker.killed && worker.child.exitCode !== null);
+        for (const worker of exitedOnTheirOwn) console.log(`worker ${worker.pid} exited with ${worker.child.exitCode}:\n${worker.output}`);
+        // The end of the chaos: whatever a worker still holds stays held by a live claim.
+        await Promise.all(workers.map((worker) => stopChild(worker.child)));
+
+        const runs = (await queue.redis.lrange(queue.keys.demoRuns, 0, -1)).map((line) => {
+          const [id, attempt, holder] = line.split(' ');
+          return { id: Number(id), attempt: Number(attempt), pid: Number(holder!.slice(holder!.lastIndexOf(':') + 1)) };
+        });
+        const { jobs, strayEntries } = await accountForEveryJob(queue, new Set(runs.map((run) => run.id)));
+        const tally = (where: Whereabouts) => jobs.filter((job) => job.where === where).length;
+
+        // A claim is handed out once: attempts grows with every reserve, so one attempt of a job ran at most once.
+        const claims = runs.map((run) => `${run.id} ${run.attempt}`);
+        const runTwiceOnOneClaim = claims.filter((claim, index) => claims.indexOf(claim) !== index);
+        // A job runs again only after an attempt that did not complete: its worker was killed, or logged a release, a failure or a lost claim.
+        const byPid = new Map(workers.map((worker) => [worker.pid, worker]));
+        const runsOf = new Map<number, typeof runs>();
+        for (const run of runs) runsOf.set(run.id, [...(runsOf.get(run.id) ?? []), run]);
+        const unexplainedReruns = [...runsOf].flatMap(([id, jobRuns]) =>
+          jobRuns.slice(0, -1).flatMap((run) => {
+            const worker = byPid.get(run.pid);
+            return worker && (worker.killed || worker.unfinished.has(id)) ? [] : [`job ${id} attempt ${run.attempt} by pid ${run.pid}`];
+          }),
+        );
+
+        console.log(
+          `chaos: ${tally('completed')} completed, ${tally('failed')} failed, ${tally('held')} held, ${tally('waiting')} waiting, ${tally('lost')} lost; ` +
+            `${runs.length} runs (${runs.filter((run) => run.attempt > 1).length} on a later attempt), ${[...runsOf.values()].filter((jobRuns) => jobRuns.length > 1).length} jobs run more than once; ` +
+            `${workers.filter((worker) => worker.killed).length} kills, ${workers.length} worker processes (${exitedOnTheirOwn.length} exited on their own), ${busyLoops.length} busy loops; ` +
+            `${((Date.now() - startedAt) / 1000).toFixed(1)} s, load ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+        );
+        expect(jobs.filter((job) => job.where === 'lost' || job.where === 'waiting').map((job) => `job ${job.id} ${job.where}: ${job.detail}`)).toEqual([]);
+        expect(strayEntries).toEqual([]);
+        expect(tally('completed') + tally('failed') + tally('held')).toBe(JOBS);
+        expect(runTwiceOnOneClaim).toEqual([]);
+        expect(unexplainedReruns).toEqual([]);
+      } finally {
+        await Promise.all([...busyLoops, ...workers.map((worker) => worker.child)].map((child) => stopChild(child)));
+        await queue.close();
+        await server.kill();
       }
-
-      // Drained: every hash left is a failed job's.
-      const drainUntil = Date.now() + DRAIN_MS;
-      for (;;) {
-        const [left, failed] = await Promise.all([countHashes(queue), queue.failedCount()]);
-        if (left === failed || Date.now() > drainUntil) break;
-        await sleep(500);
-      }
-      await Promise.all(busyLoops.map((loop) => stopChild(loop)));
-      // A worker that exited on its own shrank the fleet; what it said is the first thing to read when the drain did not finish.
-      const exitedOnTheirOwn = workers.filter((worker) => !worker.killed && worker.child.exitCode !== null);
-      for (const worker of exitedOnTheirOwn) console.log(`worker ${worker.pid} exited with ${worker.child.exitCode}:\n${worker.output}`);
-      // The end of the chaos: whatever a worker still holds stays held by a live claim.
-      await Promise.all(workers.map((worker) => stopChild(worker.child)));
-
-      const runs = (await queue.redis.lrange(queue.keys.demoRuns, 0, -1)).map((line) => {
-        const [id, attempt, holder] = line.split(' ');
-        return { id: Number(id), attempt: Number(attempt), pid: Number(holder!.slice(holder!.lastIndexOf(':') + 1)) };
-      });
-      const { jobs, strayEntries } = await accountForEveryJob(queue, new Set(runs.map((run) => run.id)));
-      const tally = (where: Whereabouts) => jobs.filter((job) => job.where === where).length;
-
-      // A claim is handed out once: attempts grows with every reserve, so one attempt of a job ran at most once.
-      const claims = runs.map((run) => `${run.id} ${run.attempt}`);
-      const runTwiceOnOneClaim = claims.filter((claim, index) => claims.indexOf(claim) !== index);
-      // A job runs again only after an attempt that did not complete: its worker was killed, or logged a release, a failure or a lost claim.
-      const byPid = new Map(workers.map((worker) => [worker.pid, worker]));
-      const runsOf = new Map<number, typeof runs>();
-      for (const run of runs) runsOf.set(run.id, [...(runsOf.get(run.id) ?? []), run]);
-      const unexplainedReruns = [...runsOf].flatMap(([id, jobRuns]) =>
-        jobRuns.slice(0, -1).flatMap((run) => {
-          const worker = byPid.get(run.pid);
-          return worker && (worker.killed || worker.unfinished.has(id)) ? [] : [`job ${id} attempt ${run.attempt} by pid ${run.pid}`];
-        }),
-      );
-
-      console.log(
-        `chaos: ${tally('completed')} completed, ${tally('failed')} failed, ${tally('held')} held, ${tally('waiting')} waiting, ${tally('lost')} lost; ` +
-          `${runs.length} runs (${runs.filter((run) => run.attempt > 1).length} on a later attempt), ${[...runsOf.values()].filter((jobRuns) => jobRuns.length > 1).length} jobs run more than once; ` +
-          `${workers.filter((worker) => worker.killed).length} kills, ${workers.length} worker processes (${exitedOnTheirOwn.length} exited on their own), ${busyLoops.length} busy loops; ` +
-          `${((Date.now() - startedAt) / 1000).toFixed(1)} s, load ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
-      );
-      expect(jobs.filter((job) => job.where === 'lost' || job.where === 'waiting').map((job) => `job ${job.id} ${job.where}: ${job.detail}`)).toEqual([]);
-      expect(strayEntries).toEqual([]);
-      expect(tally('completed') + tally('failed') + tally('held')).toBe(JOBS);
-      expect(runTwiceOnOneClaim).toEqual([]);
-      expect(unexplainedReruns).toEqual([]);
-    } finally {
-      await Promise.all([...busyLoops, ...workers.map((worker) => worker.child)].map((child) => stopChild(child)));
-      await queue.close();
-      await server.kill();
-    }
-  }, CHAOS_MS + DRAIN_MS + 120_000);
+    },
+    CHAOS_MS + DRAIN_MS + 120_000,
+  );
 });
 
 /** How many job hashes exist, one pipelined EXISTS per id. */

@@ -24,10 +24,12 @@ describe('Worker', () => {
     const total = 400;
     await queue.pushMany(Array.from({ length: total }, (_, n) => ({ queue: 'race', name: 'record', payload: { n } })));
     const runs = new Map<number, string[]>();
-    const recorder = (label: string): JobHandler => async (_payload, { job }) => {
-      runs.set(job.id, [...(runs.get(job.id) ?? []), label]);
-      await sleep(Math.random() * 3);
-    };
+    const recorder =
+      (label: string): JobHandler =>
+      async (_payload, { job }) => {
+        runs.set(job.id, [...(runs.get(job.id) ?? []), label]);
+        await sleep(Math.random() * 3);
+      };
     const first = new Worker(queue, { queues: ['race'], handlers: { record: recorder('first') }, concurrency: 8, idleMs: 20, workerId: 'first:1' });
     const second = new Worker(other, { queues: ['race'], handlers: { record: recorder('second') }, concurrency: 8, idleMs: 20, workerId: 'second:2' });
     const running = [first.run(), second.run()];
@@ -53,7 +55,11 @@ describe('Worker', () => {
     const events: WorkerEvent[] = [];
     const worker = new Worker(queue, {
       queues: ['default'],
-      handlers: { 'always-throws': () => { throw new Error('the printer is on fire'); } },
+      handlers: {
+        'always-throws': () => {
+          throw new Error('the printer is on fire');
+        },
+      },
       retryDelaySeconds: () => 0,
       idleMs: 50,
       onEvent: (event) => events.push(event),
@@ -77,7 +83,9 @@ describe('Worker', () => {
       timeoutSeconds: 1,
       idleMs: 50,
       handlers: {
-        works: (payload) => { seen = payload; },
+        works: (payload) => {
+          seen = payload;
+        },
         hangs: (_payload, { signal }) => new Promise((resolve) => signal.addEventListener('abort', resolve)),
       },
     });
@@ -111,7 +119,9 @@ describe('Worker', () => {
     await runUntil(worker, async () => (await queue.failedCount()) === 1 && (await queue.redis.exists(queue.keys.job(selfReleased))) === 0);
 
     expect(ran).toEqual([selfReleased]);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'completed', job: expect.objectContaining({ id: selfReleased, attempts: 2, reclaimed: false }) }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'completed', job: expect.objectContaining({ id: selfReleased, attempts: 2, reclaimed: false }) }),
+    );
     expect(await queue.redis.exists(queue.keys.job(selfReleased))).toBe(0);
     const [row] = await queue.failedRows(1);
     expect(row).toMatchObject({ id: abandoned, attempts: '2' });

@@ -8,7 +8,9 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: NextRequest): Promise<Response> {
   const params = auditPageParams.safeParse(Object.fromEntries(request.nextUrl.searchParams));
   if (!params.success) {
-    return apiBadRequest('before must be a stream id, limit a whole number up to 200, role viewer or operator, result ok, refused or failed; filters at most 1000 characters');
+    return apiBadRequest(
+      'before must be a stream id, limit a whole number up to 200, role viewer or operator, result ok, refused or failed; filters at most 1000 characters',
+    );
   }
   const { before, limit, ...filter } = params.data;
   return apiResponse(await readAudit(filter, { before, limit }));

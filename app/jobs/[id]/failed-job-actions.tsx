@@ -33,21 +33,26 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
 
   const report = ({ tone, message }: Outcome) => (tone === 'success' ? toast.success(message) : toast.error(message));
   const refresh = () =>
-    Promise.all([queryKeys.jobs.all, queryKeys.queues.all, queryKeys.failed.all, queryKeys.overview.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    Promise.all(
+      [queryKeys.jobs.all, queryKeys.queues.all, queryKeys.failed.all, queryKeys.overview.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
 
-  const [form, retry, retrying] = useActionState(async (_previous: RetryForm, data: FormData): Promise<RetryForm> => {
-    const input = parseMaxAttempts(String(data.get('maxAttempts') ?? ''));
-    if (!input.ok) return { inputError: input.error };
-    try {
-      const result = await retryJobs({ ids: [String(id)], maxAttempts: input.value }, getTabConnection());
-      if (result.ok) report(retryOutcome(id, result));
-      else toast.error(result.error);
-    } catch {
-      toast.error(NO_ANSWER);
-    }
-    await refresh();
-    return { inputError: null };
-  }, { inputError: null });
+  const [form, retry, retrying] = useActionState(
+    async (_previous: RetryForm, data: FormData): Promise<RetryForm> => {
+      const input = parseMaxAttempts(String(data.get('maxAttempts') ?? ''));
+      if (!input.ok) return { inputError: input.error };
+      try {
+        const result = await retryJobs({ ids: [String(id)], maxAttempts: input.value }, getTabConnection());
+        if (result.ok) report(retryOutcome(id, result));
+        else toast.error(result.error);
+      } catch {
+        toast.error(NO_ANSWER);
+      }
+      await refresh();
+      return { inputError: null };
+    },
+    { inputError: null },
+  );
 
   const forget = () =>
     startForget(async () => {

@@ -27,7 +27,9 @@ function Facts({ snapshot }: { snapshot: JobSnapshot }) {
     ['Queue', snapshot.queue],
     ['Class', snapshot.name ?? 'not known'],
     ['Attempts', String(snapshot.attempts)],
-    ...(snapshot.priority === null ? [] : [['Priority', `${snapshot.priority.value}${snapshot.priority.stored ? '' : ' (the default: none stored)'}`] as [string, string]]),
+    ...(snapshot.priority === null
+      ? []
+      : [['Priority', `${snapshot.priority.value}${snapshot.priority.stored ? '' : ' (the default: none stored)'}`] as [string, string]]),
     ...(snapshot.ttr === undefined ? [] : [['TTR', snapshot.ttr === null ? 'none' : `${snapshot.ttr} s`] as [string, string]]),
     ...(snapshot.message?.parts.map(({ label, value }) => [label, value] as [string, string]) ?? []),
   ];
@@ -189,8 +191,8 @@ function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
           confirmLabel: `Remove job ${id}`,
           body: (
             <p>
-              Its message, attempts and place in <span className="font-mono [overflow-wrap:anywhere]">{queue}</span> are deleted and cannot be
-              brought back. A worker running it now finishes it, and its acknowledge then finds nothing.
+              Its message, attempts and place in <span className="font-mono [overflow-wrap:anywhere]">{queue}</span> are deleted and cannot be brought back. A
+              worker running it now finishes it, and its acknowledge then finds nothing.
             </p>
           ),
         }}
@@ -251,7 +253,10 @@ export function JobView({ id, queue, repairs }: { id: string; queue?: string; re
     <div className="space-y-8">
       <div className="space-y-2">
         <p className="text-sm">
-          <Link href={shownQueue ? queueHref(shownQueue) : overviewHref} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]">
+          <Link
+            href={shownQueue ? queueHref(shownQueue) : overviewHref}
+            className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]"
+          >
             <span aria-hidden="true">← </span>
             {shownQueue ? (
               <>
@@ -281,7 +286,9 @@ export function JobView({ id, queue, repairs }: { id: string; queue?: string; re
         <FailedSnapshot snapshot={snapshot} failed={snapshot.failed} />
       ) : snapshot.status === 'gone' ? (
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
-          <p className="font-semibold">Job {id} is not in {snapshot.queue}.</p>
+          <p className="font-semibold">
+            Job {id} is not in {snapshot.queue}.
+          </p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{snapshot.statusText}.</p>
         </div>
       ) : (
@@ -294,7 +301,10 @@ export function JobView({ id, queue, repairs }: { id: string; queue?: string; re
             {snapshot.message?.problem && <Note title="This message is malformed">{snapshot.message.problem}.</Note>}
             {snapshot.message?.notice && <Note title="Not verified">{snapshot.message.notice}</Note>}
           </Section>
-          <Section title="Its data" description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN.">
+          <Section
+            title="Its data"
+            description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN."
+          >
             {snapshot.message === null ? <p className="text-sm">Its message is gone: nothing to decode.</p> : <DataTree data={snapshot.message.data} />}
           </Section>
           {mayChange && <RemoveJob snapshot={snapshot} />}

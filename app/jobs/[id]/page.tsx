@@ -37,7 +37,10 @@ export default async function JobPage({ params, searchParams }: Props) {
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
   const queue = jobSnapshotParams.safeParse(await searchParams).data?.queue;
   const queryClient = getQueryClient();
-  const [repairs] = await Promise.all([offeredLineRepairs(), prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue))]);
+  const [repairs] = await Promise.all([
+    offeredLineRepairs(),
+    prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue)),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <JobView id={id} queue={queue} repairs={repairs} />

@@ -47,11 +47,23 @@ function ContentsTable({ contents }: { contents: KeyContents }) {
     case 'zset': {
       const offset = contents.cursor === '' ? 0 : Number(contents.cursor);
       return (
-        <DataTable label={ENTRIES} minWidthClass="min-w-[32rem]" head={<><HeaderCell numeric>Rank</HeaderCell><HeaderCell>Member</HeaderCell><HeaderCell numeric>Score</HeaderCell></>}>
+        <DataTable
+          label={ENTRIES}
+          minWidthClass="min-w-[32rem]"
+          head={
+            <>
+              <HeaderCell numeric>Rank</HeaderCell>
+              <HeaderCell>Member</HeaderCell>
+              <HeaderCell numeric>Score</HeaderCell>
+            </>
+          }
+        >
           {contents.entries.map((entry, index) => (
             <tr key={index}>
               <Cell numeric>{formatCount(offset + index)}</Cell>
-              <Cell code><Value value={entry.member} /></Cell>
+              <Cell code>
+                <Value value={entry.member} />
+              </Cell>
               <Cell numeric>{entry.score}</Cell>
             </tr>
           ))}
@@ -63,7 +75,9 @@ function ContentsTable({ contents }: { contents: KeyContents }) {
         <DataTable label={ENTRIES} minWidthClass="min-w-[24rem]" head={<HeaderCell>Member</HeaderCell>}>
           {contents.members.map((member, index) => (
             <tr key={index}>
-              <Cell code><Value value={member} /></Cell>
+              <Cell code>
+                <Value value={member} />
+              </Cell>
             </tr>
           ))}
         </DataTable>
@@ -71,11 +85,22 @@ function ContentsTable({ contents }: { contents: KeyContents }) {
     case 'list': {
       const offset = contents.cursor === '' ? 0 : Number(contents.cursor);
       return (
-        <DataTable label={ENTRIES} minWidthClass="min-w-[24rem]" head={<><HeaderCell numeric>Index</HeaderCell><HeaderCell>Item</HeaderCell></>}>
+        <DataTable
+          label={ENTRIES}
+          minWidthClass="min-w-[24rem]"
+          head={
+            <>
+              <HeaderCell numeric>Index</HeaderCell>
+              <HeaderCell>Item</HeaderCell>
+            </>
+          }
+        >
           {contents.items.map((item, index) => (
             <tr key={index}>
               <Cell numeric>{formatCount(offset + index)}</Cell>
-              <Cell code><Value value={item} /></Cell>
+              <Cell code>
+                <Value value={item} />
+              </Cell>
             </tr>
           ))}
         </DataTable>
@@ -83,18 +108,40 @@ function ContentsTable({ contents }: { contents: KeyContents }) {
     }
     case 'hash':
       return (
-        <DataTable label={ENTRIES} minWidthClass="min-w-[32rem]" head={<><HeaderCell>Field</HeaderCell><HeaderCell>Value</HeaderCell></>}>
+        <DataTable
+          label={ENTRIES}
+          minWidthClass="min-w-[32rem]"
+          head={
+            <>
+              <HeaderCell>Field</HeaderCell>
+              <HeaderCell>Value</HeaderCell>
+            </>
+          }
+        >
           {contents.fields.map((field, index) => (
             <tr key={index}>
-              <Cell code><Value value={field.name} /></Cell>
-              <Cell code><Value value={field.value} /></Cell>
+              <Cell code>
+                <Value value={field.name} />
+              </Cell>
+              <Cell code>
+                <Value value={field.value} />
+              </Cell>
             </tr>
           ))}
         </DataTable>
       );
     case 'stream':
       return (
-        <DataTable label={ENTRIES} minWidthClass="min-w-[32rem]" head={<><HeaderCell>Entry id</HeaderCell><HeaderCell>Fields</HeaderCell></>}>
+        <DataTable
+          label={ENTRIES}
+          minWidthClass="min-w-[32rem]"
+          head={
+            <>
+              <HeaderCell>Entry id</HeaderCell>
+              <HeaderCell>Fields</HeaderCell>
+            </>
+          }
+        >
           {contents.entries.map((entry) => (
             <tr key={entry.id}>
               <Cell code>{entry.id}</Cell>
@@ -112,11 +159,7 @@ function ContentsTable({ contents }: { contents: KeyContents }) {
     case 'string':
       return (
         <>
-          {contents.value.truncated && (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">
-              The first 64 KiB of {formatBytes(contents.value.bytes)}.
-            </p>
-          )}
+          {contents.value.truncated && <p className="text-sm text-zinc-600 dark:text-zinc-400">The first 64 KiB of {formatBytes(contents.value.bytes)}.</p>}
           <CodeBlock label={ENTRIES} text={contents.value.text} wrap />
         </>
       );
@@ -203,7 +246,9 @@ export function NotAKeyAddress() {
     <div className="space-y-4">
       <BackToKeys />
       <h1 className="text-2xl font-semibold tracking-tight">Not a key</h1>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">This address names no key, or its page cursor is not one. Open a key from the key table instead.</p>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        This address names no key, or its page cursor is not one. Open a key from the key table instead.
+      </p>
     </div>
   );
 }

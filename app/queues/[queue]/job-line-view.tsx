@@ -123,8 +123,7 @@ function levelsDescription({ rows, total }: NonNullable<JobLine['levels']>): Rea
   const shown = total > rows.length ? ` The highest ${formatCount(rows.length)} of its ${formatCount(total)} levels are shown.` : '';
   return (
     <>
-      One line of waiting jobs per <GlossaryLink term="level">priority level</GlossaryLink> (a Redis stream); workers take from the highest
-      level first.{shown}
+      One line of waiting jobs per <GlossaryLink term="level">priority level</GlossaryLink> (a Redis stream); workers take from the highest level first.{shown}
     </>
   );
 }
@@ -143,8 +142,8 @@ function nothingWaiting(line: JobLine): ReactNode {
   return (
     <>
       No job waits in {line.levels === undefined ? 'the line' : 'a level'}: the {formatCount(pending)} <GlossaryLink term="pending">pending</GlossaryLink>{' '}
-      {one ? 'is a' : 'are all'} <GlossaryLink term="due">due</GlossaryLink> delayed {one ? 'job' : 'jobs'}, moved into {into} when a worker next
-      takes a job from this queue.
+      {one ? 'is a' : 'are all'} <GlossaryLink term="due">due</GlossaryLink> delayed {one ? 'job' : 'jobs'}, moved into {into} when a worker next takes a job
+      from this queue.
     </>
   );
 }
@@ -195,7 +194,13 @@ function LineBody({ line, page, chartRange, delayed }: { line: JobLine; page: nu
           )}
         </Section>
       ))}
-      <PageLinks label="Pages of the line" page={page} pageRows={PAGE_ROWS} total={Math.max(...line.sections.map((section) => section.total))} hrefOf={(target) => linePageHref(line.queue, target)} />
+      <PageLinks
+        label="Pages of the line"
+        page={page}
+        pageRows={PAGE_ROWS}
+        total={Math.max(...line.sections.map((section) => section.total))}
+        hrefOf={(target) => linePageHref(line.queue, target)}
+      />
       {delayed && line.delayedGlance && (
         <>
           <DelayedTimelineCompact queue={line.queue} />
@@ -257,8 +262,8 @@ export function JobLineView({ name, page, chartRange, delayed }: { name: string;
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           <p className="font-semibold">This queue has no jobs.</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-            Nothing is ready, delayed, reserved or failed under this name. Either every job it had has completed, or no job was ever pushed to it:
-            queue names are exact, so check the spelling.
+            Nothing is ready, delayed, reserved or failed under this name. Either every job it had has completed, or no job was ever pushed to it: queue names
+            are exact, so check the spelling.
           </p>
         </div>
       ) : (

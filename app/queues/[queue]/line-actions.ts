@@ -9,28 +9,46 @@ import { queueAction } from '@/lib/server/action';
 
 const job = z.object({ queue: z.string().min(1).max(1000), id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _') });
 const jobOn = ({ queue, id }: z.infer<typeof job>) => `job ${id} on ${queue}`;
-const changedOrNot = (done: string, gone: string) => ({ changed }: { changed: boolean }) => (changed ? done : gone);
+const changedOrNot =
+  (done: string, gone: string) =>
+  ({ changed }: { changed: boolean }) =>
+    changed ? done : gone;
 
 /** Deletes a job wherever it is; `changed` false when it was gone already. */
-export const removeLineJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'remove')(queue, id) }), {
-  action: 'remove a job',
-  target: jobOn,
-  outcome: changedOrNot('removed', 'already gone'),
-});
+export const removeLineJob = queueAction(
+  'lineRepairs',
+  job,
+  async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'remove')(queue, id) }),
+  {
+    action: 'remove a job',
+    target: jobOn,
+    outcome: changedOrNot('removed', 'already gone'),
+  },
+);
 
 /** Puts a reservation whose time ran out back in line; refused while it is live. */
-export const releaseExpiredJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'releaseExpired')(queue, id) }), {
-  action: 'put an expired reservation back in line',
-  target: jobOn,
-  outcome: changedOrNot('back in line', 'no longer reserved'),
-});
+export const releaseExpiredJob = queueAction(
+  'lineRepairs',
+  job,
+  async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'releaseExpired')(queue, id) }),
+  {
+    action: 'put an expired reservation back in line',
+    target: jobOn,
+    outcome: changedOrNot('back in line', 'no longer reserved'),
+  },
+);
 
 /** Ends a live reservation, after the operator was told the job may run twice. */
-export const reclaimLiveJob = queueAction('lineRepairs', job, async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'reclaim')(queue, id) }), {
-  action: 'end a live reservation',
-  target: jobOn,
-  outcome: changedOrNot('reservation ended', 'no longer reserved'),
-});
+export const reclaimLiveJob = queueAction(
+  'lineRepairs',
+  job,
+  async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'reclaim')(queue, id) }),
+  {
+    action: 'end a live reservation',
+    target: jobOn,
+    outcome: changedOrNot('reservation ended', 'no longer reserved'),
+  },
+);
 
 /** Makes a delayed job due now, or moves it into line where the layout's script does; `said` is what happened where the layout tells more. */
 export const runDueJobNow = queueAction(
@@ -40,12 +58,21 @@ export const runDueJobNow = queueAction(
     const outcome = await lineRepairOrThrow(repairs, 'runDelayedNow')(queue, id);
     return typeof outcome === 'boolean' ? { changed: outcome } : outcome;
   },
-  { action: 'run a delayed job now', target: jobOn, outcome: ({ changed, said }: { changed: boolean; said?: string }) => said ?? (changed ? 'due now' : 'no longer delayed') },
+  {
+    action: 'run a delayed job now',
+    target: jobOn,
+    outcome: ({ changed, said }: { changed: boolean; said?: string }) => said ?? (changed ? 'due now' : 'no longer delayed'),
+  },
 );
 
 /** One bounded batch of due delayed jobs into the line; the client repeats it while `stillDue` > 0. */
-export const moveDueJobsNow = queueAction('lineRepairs', z.object({ queue: job.shape.queue }), ({ queue }, repairs) => lineRepairOrThrow(repairs, 'moveDueJobs')(queue), {
-  action: 'promote due jobs (one step)',
-  target: ({ queue }) => `due jobs of ${queue}`,
-  outcome: ({ moved, gone, stillDue }) => `moved ${moved}${gone ? `, ${gone} gone` : ''}, ${stillDue} still due`,
-});
+export const moveDueJobsNow = queueAction(
+  'lineRepairs',
+  z.object({ queue: job.shape.queue }),
+  ({ queue }, repairs) => lineRepairOrThrow(repairs, 'moveDueJobs')(queue),
+  {
+    action: 'promote due jobs (one step)',
+    target: ({ queue }) => `due jobs of ${queue}`,
+    outcome: ({ moved, gone, stillDue }) => `moved ${moved}${gone ? `, ${gone} gone` : ''}, ${stillDue} still due`,
+  },
+);

@@ -56,7 +56,9 @@ async function failedPerQueue(queue: RedisConnection, keys: MarkoKeys, window: n
   let looked = 0;
   while (looked < Math.min(total, window)) {
     const count = Math.min(FAILED_COUNT_PER_CALL, window - looked);
-    const reply = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedQueues(keys.failedJobs, keys.failedIndex, looked, count)) as (number | string)[];
+    const reply = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedQueues(keys.failedJobs, keys.failedIndex, looked, count)) as (
+      number | string
+    )[];
     const [seen, , ...pairs] = reply;
     for (let i = 0; i + 1 < pairs.length; i += 2) byQueue.set(String(pairs[i]), (byQueue.get(String(pairs[i])) ?? 0) + Number(pairs[i + 1]));
     looked += Number(seen);
@@ -67,7 +69,12 @@ async function failedPerQueue(queue: RedisConnection, keys: MarkoKeys, window: n
 
 function countsOf(name: string, reply: unknown, failed: number): MarkoQueueCounts {
   const [ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens] = (assertScriptSucceeded(reply) as number[]).map(Number) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   return {
     queue: name,
@@ -92,7 +99,12 @@ function unreadable(name: string, failed: number, error: string): MarkoQueueCoun
  * any that only failed records name. One read-only script per queue, in one
  * pipeline; a queue whose keys cannot be read gets zeros and its error.
  */
-export function readMarkoCounts(queue: RedisConnection, keys: MarkoKeys, names: readonly string[] | null, failedWindow = FAILED_COUNT_WINDOW): Promise<MarkoCounts> {
+export function readMarkoCounts(
+  queue: RedisConnection,
+  keys: MarkoKeys,
+  names: readonly string[] | null,
+  failedWindow = FAILED_COUNT_WINDOW,
+): Promise<MarkoCounts> {
   return queue.attempt(async () => {
     const discovery = names === null ? await findQueues(queue.redis, keys) : null;
     const failed = await failedPerQueue(queue, keys, failedWindow);
@@ -107,7 +119,11 @@ export function readMarkoCounts(queue: RedisConnection, keys: MarkoKeys, names: 
         if (reply instanceof Error) throw reply;
         return countsOf(name, reply, failedOfQueue);
       } catch (error) {
-        return unreadable(name, failedOfQueue, error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)));
+        return unreadable(
+          name,
+          failedOfQueue,
+          error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)),
+        );
       }
     });
     return {

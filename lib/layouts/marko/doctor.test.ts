@@ -8,7 +8,10 @@ const openMarko = testMarkoFactory();
 /** The check over the layout's keys, every queue found by SCAN. */
 async function openChecked() {
   const opened = await openMarko();
-  return { ...opened, check: (onProgress?: (line: string) => void) => markoDoctor(opened.queue, opened.keys, null).check(onProgress) as Promise<MarkoFinding[]> };
+  return {
+    ...opened,
+    check: (onProgress?: (line: string) => void) => markoDoctor(opened.queue, opened.keys, null).check(onProgress) as Promise<MarkoFinding[]>,
+  };
 }
 
 describe("marko's doctor", () => {
@@ -73,16 +76,18 @@ describe("marko's doctor", () => {
     const findings = await check((line) => progress.push(line));
     expect(progress.at(-1)).toMatch(/^Checked \d+ keys and entries$/);
     const byKind = findings.map((finding) => [finding.kind, finding.subject, finding.repair !== null]).sort();
-    expect(byKind).toEqual([
-      ['dangling-id', `${keys.delayed('mail')} vanished`, false],
-      ['id-in-two-places', keys.job(twice), false],
-      ['index-without-record', `${keys.failedIndex} recordless`, true],
-      ['orphan-job', keys.job('nowhere'), false],
-      ['orphan-job', keys.job(orphan), false],
-      ['record-without-index', `${keys.failedJobs} unindexed`, false],
-      ['unreadable-failed-record', `${keys.failedJobs} garbled`, false],
-      ['wrong-type', keys.job('stringy'), false],
-    ].sort());
+    expect(byKind).toEqual(
+      [
+        ['dangling-id', `${keys.delayed('mail')} vanished`, false],
+        ['id-in-two-places', keys.job(twice), false],
+        ['index-without-record', `${keys.failedIndex} recordless`, true],
+        ['orphan-job', keys.job('nowhere'), false],
+        ['orphan-job', keys.job(orphan), false],
+        ['record-without-index', `${keys.failedJobs} unindexed`, false],
+        ['unreadable-failed-record', `${keys.failedJobs} garbled`, false],
+        ['wrong-type', keys.job('stringy'), false],
+      ].sort(),
+    );
     expect(findings.find((finding) => finding.kind === 'id-in-two-places')!.explanation).toContain('is ready and reserved at once');
 
     const repairs = findings.flatMap((finding) => (finding.repair ? [finding.repair] : []));
@@ -98,6 +103,11 @@ describe("marko's doctor", () => {
     if (isAbsent(layout.doctor)) throw new Error('the marko layout has a doctor');
     const report = await layout.doctor.checkAndRepair();
     expect(report.repaired).toEqual([]);
-    expect(report.notRepaired.map((finding) => finding.kind).sort()).toEqual(byKind.filter(([kind]) => kind !== 'index-without-record').map(([kind]) => kind).sort());
+    expect(report.notRepaired.map((finding) => finding.kind).sort()).toEqual(
+      byKind
+        .filter(([kind]) => kind !== 'index-without-record')
+        .map(([kind]) => kind)
+        .sort(),
+    );
   });
 });

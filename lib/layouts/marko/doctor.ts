@@ -98,22 +98,50 @@ const PHASE_LABELS: Record<Phase, string> = {
 };
 
 export function describeMarkoProgress(state: MarkoDoctorState): string {
-  return state.phase === 'done' ? `Checked ${state.examined} keys and entries` : `Checking ${PHASE_LABELS[state.phase]} (${state.examined} keys and entries so far)`;
+  return state.phase === 'done'
+    ? `Checked ${state.examined} keys and entries`
+    : `Checking ${PHASE_LABELS[state.phase]} (${state.examined} keys and entries so far)`;
 }
 
-function finding(kind: MarkoFindingKind, key: string, inside: string | undefined, explanation: string, repairDescription: string, repair: MarkoRepair | null): MarkoFinding {
-  return { kind, severity: MARKO_FINDING_KINDS[kind].severity, key, subject: inside === undefined ? key : `${key} ${inside}`, explanation, repairDescription, repair };
+function finding(
+  kind: MarkoFindingKind,
+  key: string,
+  inside: string | undefined,
+  explanation: string,
+  repairDescription: string,
+  repair: MarkoRepair | null,
+): MarkoFinding {
+  return {
+    kind,
+    severity: MARKO_FINDING_KINDS[kind].severity,
+    key,
+    subject: inside === undefined ? key : `${key} ${inside}`,
+    explanation,
+    repairDescription,
+    repair,
+  };
 }
 
 function wrongType(key: string, expected: string, message: string): MarkoFinding {
-  return finding('wrong-type', key, undefined,
+  return finding(
+    'wrong-type',
+    key,
+    undefined,
     `${key} is not a ${expected}, which marko's layout keeps there (${message}). The driver's scripts fail on it.`,
-    'No automatic repair: what the key holds is not the queue\'s. Inspect it and rename or delete it by hand.', null);
+    "No automatic repair: what the key holds is not the queue's. Inspect it and rename or delete it by hand.",
+    null,
+  );
 }
 
-const NOT_REPAIRED = 'No automatic repair: the layout note does not call this change safe while marko\'s workers run';
+const NOT_REPAIRED = "No automatic repair: the layout note does not call this change safe while marko's workers run";
 
-interface PlaceRow { id: string; type: string; ready: number; delayed: number; reserved: number }
+interface PlaceRow {
+  id: string;
+  type: string;
+  ready: number;
+  delayed: number;
+  reserved: number;
+}
 
 function placeRows(reply: unknown): PlaceRow[] {
   const flat = assertScriptSucceeded(reply) as (string | number)[];
@@ -154,7 +182,12 @@ const MARKO_PHASE_CHECKS: Record<Phase, (step: MarkoStep) => Promise<void>> = {
  * One bounded step of the marko check: a handful of script calls over at
  * most PAGE ids each, or one SCAN step. Reads only; repeat until `done`.
  */
-export function markoDoctorStep(queue: RedisConnection, keys: MarkoKeys, names: readonly string[] | null, previous: MarkoDoctorState): Promise<{ state: MarkoDoctorState; findings: MarkoFinding[]; done: boolean }> {
+export function markoDoctorStep(
+  queue: RedisConnection,
+  keys: MarkoKeys,
+  names: readonly string[] | null,
+  previous: MarkoDoctorState,
+): Promise<{ state: MarkoDoctorState; findings: MarkoFinding[]; done: boolean }> {
   return queue.attempt(async () => {
     const state: MarkoDoctorState = { ...previous, seenReady: { ...previous.seenReady }, unsearched: { ...previous.unsearched }, steps: previous.steps + 1 };
     const findings: MarkoFinding[] = [];
@@ -176,7 +209,19 @@ function structureKey(keys: MarkoKeys, structure: Structure, name: string): stri
 /** One page of a queue's places (null, with a wrong-type finding, when the script refuses one of its keys). */
 async function readPlaces({ queue, keys, findings }: MarkoStep, name: string, source: string, offset: number, ids: string[] = []): Promise<PlaceRow[] | null> {
   try {
-    return placeRows(await queue.redis.queuelensMarkoReadDoctorPage(keys.ready(name), keys.delayed(name), keys.reserved(name), keys.prefix, source, offset, PAGE, LIST_SEARCH_LIMIT, ...ids));
+    return placeRows(
+      await queue.redis.queuelensMarkoReadDoctorPage(
+        keys.ready(name),
+        keys.delayed(name),
+        keys.reserved(name),
+        keys.prefix,
+        source,
+        offset,
+        PAGE,
+        LIST_SEARCH_LIMIT,
+        ...ids,
+      ),
+    );
   } catch (error) {
     if (!(error instanceof QueueError)) throw error;
     findings.push(wrongType(keys.ready(name), 'list (or sorted set, for :delayed and :reserved)', error.message));
@@ -200,7 +245,12 @@ async function walkStructure(step: MarkoStep, structure: Structure): Promise<voi
   }
   const offset = Number(state.cursor);
   const rows = await readPlaces(step, name, structure, offset);
-  if (structure === 'ready') keepReadyIds(state, name, (rows ?? []).map((row) => row.id));
+  if (structure === 'ready')
+    keepReadyIds(
+      state,
+      name,
+      (rows ?? []).map((row) => row.id),
+    );
   for (const row of rows ?? []) checkPlaceRow(step, structure, name, row);
   state.examined += rows?.length ?? 0;
   if (rows === null || rows.length < PAGE) {
@@ -215,9 +265,16 @@ async function walkStructure(step: MarkoStep, structure: Structure): Promise<voi
 function checkPlaceRow({ keys, findings }: MarkoStep, structure: Structure, name: string, row: PlaceRow): void {
   const key = structureKey(keys, structure, name);
   if (row.type === 'none') {
-    findings.push(finding('dangling-id', key, row.id,
-      `Job ${row.id} is in ${key}, but ${keys.job(row.id)} is gone. How marko's pop treats an id with no hash is not documented.`,
-      `${NOT_REPAIRED} (removing the id is part of deleting a job, which marko's own delete() does better). Check it with marko first.`, null));
+    findings.push(
+      finding(
+        'dangling-id',
+        key,
+        row.id,
+        `Job ${row.id} is in ${key}, but ${keys.job(row.id)} is gone. How marko's pop treats an id with no hash is not documented.`,
+        `${NOT_REPAIRED} (removing the id is part of deleting a job, which marko's own delete() does better). Check it with marko first.`,
+        null,
+      ),
+    );
   } else if (row.type !== 'hash') {
     findings.push(wrongType(keys.job(row.id), 'hash', `it is a ${row.type}`));
   }
@@ -225,9 +282,16 @@ function checkPlaceRow({ keys, findings }: MarkoStep, structure: Structure, name
   const places = placesOf(row);
   const reported = structure === 'ready' ? places.length > 1 : structure === 'delayed' && row.reserved === 1;
   if (reported) {
-    findings.push(finding('id-in-two-places', keys.job(row.id), undefined,
-      `Job ${row.id} of queue ${name} is ${places.join(' and ')} at once. Each pop hands out a ready id, so it may be run while it is still reserved, or twice.`,
-      `${NOT_REPAIRED}: which of its places is right cannot be known from Redis. Let its worker finish, then delete the job with marko or remove the stray id by hand.`, null));
+    findings.push(
+      finding(
+        'id-in-two-places',
+        keys.job(row.id),
+        undefined,
+        `Job ${row.id} of queue ${name} is ${places.join(' and ')} at once. Each pop hands out a ready id, so it may be run while it is still reserved, or twice.`,
+        `${NOT_REPAIRED}: which of its places is right cannot be known from Redis. Let its worker finish, then delete the job with marko or remove the stray id by hand.`,
+        null,
+      ),
+    );
   }
 }
 
@@ -256,9 +320,16 @@ async function groupJobsByQueue({ queue, keys, findings }: MarkoStep, found: str
     if (type === 'none') return;
     if (type !== 'hash') return findings.push(wrongType(key, 'hash', `it is a ${type}`));
     if (typeof reply !== 'string' || reply === '') {
-      return findings.push(finding('orphan-job', key, undefined,
-        `${key} has no queue field, so QueueLens cannot tell which queue's lists should hold it.`,
-        `${NOT_REPAIRED}. Read it on its job page; delete it with marko if it is not needed.`, null));
+      return findings.push(
+        finding(
+          'orphan-job',
+          key,
+          undefined,
+          `${key} has no queue field, so QueueLens cannot tell which queue's lists should hold it.`,
+          `${NOT_REPAIRED}. Read it on its job page; delete it with marko if it is not needed.`,
+          null,
+        ),
+      );
     }
     byQueue.set(reply, [...(byQueue.get(reply) ?? []), id]);
   });
@@ -280,25 +351,41 @@ async function findOrphans(step: MarkoStep, name: string, ids: string[]): Promis
         state.unsearched[name] = (state.unsearched[name] ?? 0) + 1;
         continue;
       }
-      findings.push(finding('orphan-job', keys.job(row.id), undefined,
-        `Job ${row.id} of queue ${name} is in none of ${keys.ready(name)}, its :delayed or its :reserved set: no pop will ever run it.`,
-        `${NOT_REPAIRED} (requeueing needs one script and is fragile while the list's direction is undocumented). To run it, \`ZADD ${keys.delayed(name)} <now> ${row.id}\`, which its next pop moves to the ready list; or delete it with marko.`, null));
+      findings.push(
+        finding(
+          'orphan-job',
+          keys.job(row.id),
+          undefined,
+          `Job ${row.id} of queue ${name} is in none of ${keys.ready(name)}, its :delayed or its :reserved set: no pop will ever run it.`,
+          `${NOT_REPAIRED} (requeueing needs one script and is fragile while the list's direction is undocumented). To run it, \`ZADD ${keys.delayed(name)} <now> ${row.id}\`, which its next pop moves to the ready list; or delete it with marko.`,
+          null,
+        ),
+      );
     }
   }
 }
 
 function reportSkippedSearches({ keys, state, findings }: MarkoStep): void {
   for (const [name, count] of Object.entries(state.unsearched)) {
-    findings.push(finding('orphan-search-skipped', keys.ready(name), undefined,
-      `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found within ${LIST_SEARCH_LIMIT} ids of either end of ${keys.ready(name)}, which is too long for the doctor to keep its ids: whether they are orphans was not checked.`,
-      'Nothing to repair; run the doctor again when the ready list is shorter.', null));
+    findings.push(
+      finding(
+        'orphan-search-skipped',
+        keys.ready(name),
+        undefined,
+        `${count} job hash${count === 1 ? '' : 'es'} of queue ${name} are in neither its delayed nor its reserved set, and were not found within ${LIST_SEARCH_LIMIT} ids of either end of ${keys.ready(name)}, which is too long for the doctor to keep its ids: whether they are orphans was not checked.`,
+        'Nothing to repair; run the doctor again when the ready list is shorter.',
+        null,
+      ),
+    );
   }
 }
 
 /** One page of the failed index (then of the failed records), each id checked against the other. */
 async function checkFailedPage(step: MarkoStep, source: 'index' | 'records'): Promise<void> {
   const { queue, keys, state } = step;
-  const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, FAILED_PAGE)) as (string | number)[];
+  const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, FAILED_PAGE)) as (
+    string | number
+  )[];
   const [position, ...rows] = flat;
   for (let i = 0; i + 3 < rows.length; i += 4) {
     checkFailedRow(step, String(rows[i]), Number(rows[i + 1]), Number(rows[i + 2]), Number(rows[i + 3]));
@@ -312,18 +399,39 @@ async function checkFailedPage(step: MarkoStep, source: 'index' | 'records'): Pr
 /** Reports a failed id without record, a record without index entry, or a record that is not JSON (1 and 0 as the script answers). */
 function checkFailedRow({ keys, findings }: MarkoStep, id: string, hasRecord: number, inIndex: number, json: number): void {
   if (hasRecord === 0) {
-    findings.push(finding('index-without-record', keys.failedIndex, id,
-      `Failed job ${id} is in ${keys.failedIndex} with no record in ${keys.failedJobs}: it counts as failed, but there is nothing to read or retry.`,
-      `Remove ${id} from ${keys.failedIndex} (only if its record is still missing).`, { kind: 'drop-index-entry', id }));
+    findings.push(
+      finding(
+        'index-without-record',
+        keys.failedIndex,
+        id,
+        `Failed job ${id} is in ${keys.failedIndex} with no record in ${keys.failedJobs}: it counts as failed, but there is nothing to read or retry.`,
+        `Remove ${id} from ${keys.failedIndex} (only if its record is still missing).`,
+        { kind: 'drop-index-entry', id },
+      ),
+    );
   }
   if (inIndex === 0) {
-    findings.push(finding('record-without-index', keys.failedJobs, id,
-      `Failed job ${id} has a record in ${keys.failedJobs} but no entry in ${keys.failedIndex}, so marko's queue:failed, which lists through the index, does not show it${json === 0 ? ', and the record is not JSON' : ''}.`,
-      `${NOT_REPAIRED}: the time it failed is not known to index it by. Read it and forget it (queuelens forget --id ${id}) if it is not needed.`, null));
+    findings.push(
+      finding(
+        'record-without-index',
+        keys.failedJobs,
+        id,
+        `Failed job ${id} has a record in ${keys.failedJobs} but no entry in ${keys.failedIndex}, so marko's queue:failed, which lists through the index, does not show it${json === 0 ? ', and the record is not JSON' : ''}.`,
+        `${NOT_REPAIRED}: the time it failed is not known to index it by. Read it and forget it (queuelens forget --id ${id}) if it is not needed.`,
+        null,
+      ),
+    );
   } else if (json === 0) {
-    findings.push(finding('unreadable-failed-record', keys.failedJobs, id,
-      `Failed job ${id}'s record in ${keys.failedJobs} is not a JSON object: marko's find() cannot decode it, so queue:retry cannot retry it.`,
-      `${NOT_REPAIRED}. Forget it (queuelens forget --id ${id}) once its content is no longer needed.`, null));
+    findings.push(
+      finding(
+        'unreadable-failed-record',
+        keys.failedJobs,
+        id,
+        `Failed job ${id}'s record in ${keys.failedJobs} is not a JSON object: marko's find() cannot decode it, so queue:retry cannot retry it.`,
+        `${NOT_REPAIRED}. Forget it (queuelens forget --id ${id}) once its content is no longer needed.`,
+        null,
+      ),
+    );
   }
 }
 

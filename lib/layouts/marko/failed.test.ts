@@ -22,9 +22,15 @@ describe("marko's failed jobs", () => {
     expect(page.total).toBe(3);
     expect(page.rows.map((row) => row.id)).toEqual([ids[2], ids[1]]);
     expect(page.rows[0]).toMatchObject({
-      queue: 'mail', name: 'App\\Jobs\\Job2', attempts: '', max_attempts: '',
-      error: 'RuntimeException: failure 2\n#0 /app/src/Job.php(12)', errorFirstLine: 'RuntimeException: failure 2',
-      failedAtSeconds: now - 98, recordProblem: null, retryCommand: `marko queue:retry ${ids[2]}`,
+      queue: 'mail',
+      name: 'App\\Jobs\\Job2',
+      attempts: '',
+      max_attempts: '',
+      error: 'RuntimeException: failure 2\n#0 /app/src/Job.php(12)',
+      errorFirstLine: 'RuntimeException: failure 2',
+      failedAtSeconds: now - 98,
+      recordProblem: null,
+      retryCommand: `marko queue:retry ${ids[2]}`,
     });
     expect(Object.keys(page.rows[0]!.record!)).toEqual(['id', 'queue', 'payload', 'exception', 'failedAt']);
     expect(page.rows[0]!.failed_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -44,7 +50,14 @@ describe("marko's failed jobs", () => {
     await redis.hset(keys.failedJobs, 'big', JSON.stringify({ id: 'big', queue: 'imports', payload, exception: 'Error: "too big"\n#0 trace', failedAt: 'x' }));
     await redis.zadd(keys.failedIndex, 1_700_000_000, 'big');
     const [row] = await layout.failedJobs.failedRows(1);
-    expect(row).toMatchObject({ id: 'big', queue: 'imports', name: 'App\\Jobs\\Import', error: 'Error: "too big"\n#0 trace', record: null, failed_at: '2023-11-14 22:13:20' });
+    expect(row).toMatchObject({
+      id: 'big',
+      queue: 'imports',
+      name: 'App\\Jobs\\Import',
+      error: 'Error: "too big"\n#0 trace',
+      record: null,
+      failed_at: '2023-11-14 22:13:20',
+    });
     expect(row!.recordLength).toBeGreaterThan(1_000_000);
     expect(row!.recordProblem).toBe(`The record is ${row!.recordLength} bytes; only its first 65536 were read.`);
   });
@@ -105,7 +118,20 @@ describe("marko's failed jobs", () => {
       total: 1,
       offset: 0,
       limit: 50,
-      rows: [{ id, queue: 'mail', name: MAIL_JOB.className, attempts: '', maxAttempts: '', failedAt: expect.stringMatching(/^\d{4}-/), failedAtSeconds: expect.any(Number), errorFirstLine: 'RuntimeException: no mailer', retryCommand: `marko queue:retry ${id}`, exact: true }],
+      rows: [
+        {
+          id,
+          queue: 'mail',
+          name: MAIL_JOB.className,
+          attempts: '',
+          maxAttempts: '',
+          failedAt: expect.stringMatching(/^\d{4}-/),
+          failedAtSeconds: expect.any(Number),
+          errorFirstLine: 'RuntimeException: no mailer',
+          retryCommand: `marko queue:retry ${id}`,
+          exact: true,
+        },
+      ],
     });
     expect((await pages.search({ error: 'mailer' }, { offset: 0, scanLimit: 10 })).matches).toEqual(page.rows);
     expect((await pages.search({ queue: 'sms' }, { offset: 0, scanLimit: 10 })).matches).toEqual([]);
@@ -119,7 +145,13 @@ describe("marko's failed jobs", () => {
     const now = await worker.now();
     await worker.fail('mail', id, 'boom', now);
     const snapshot = await present<JobSnapshotReader>(layout.jobSnapshot).read(id);
-    expect(snapshot).toMatchObject({ id, status: 'failed', statusText: MARKO_FAILED, message: null, failed: { at: now, retryCommand: `marko queue:retry ${id}` } });
+    expect(snapshot).toMatchObject({
+      id,
+      status: 'failed',
+      statusText: MARKO_FAILED,
+      message: null,
+      failed: { at: now, retryCommand: `marko queue:retry ${id}` },
+    });
     await layout.failedJobs.forgetFailedIds([id]);
     expect(await present<JobSnapshotReader>(layout.jobSnapshot).read(id)).toMatchObject({ status: 'gone', statusText: MARKO_GONE });
   });

@@ -92,8 +92,10 @@ function toRow(id: string, score: number, length: number, head: Buffer, exceptio
     }
   }
   // The FailedJob's property names (id, queue, payload, exception): the keys marko's JSON is read by.
-  const field = (key: string) => (record ? textOf(record[key]) : cutString(text, key) ?? '');
-  const exception = record ? field('exception') : cutString(text, 'exception') ?? (exceptionTail.length > 0 ? jsonStringFrom(exceptionTail.toString('utf8')) : '');
+  const field = (key: string) => (record ? textOf(record[key]) : (cutString(text, key) ?? ''));
+  const exception = record
+    ? field('exception')
+    : (cutString(text, 'exception') ?? (exceptionTail.length > 0 ? jsonStringFrom(exceptionTail.toString('utf8')) : ''));
   const payload = field('payload');
   return {
     id,
@@ -190,7 +192,10 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     const count = Math.max(1, Math.floor(limit));
     return this.queue.attempt(async () => {
       const [total, flat] = (await execPipeline(
-        this.queue.redis.pipeline().zcard(this.keys.failedIndex).zrevrange(this.keys.failedIndex, start, start + count - 1, 'WITHSCORES'),
+        this.queue.redis
+          .pipeline()
+          .zcard(this.keys.failedIndex)
+          .zrevrange(this.keys.failedIndex, start, start + count - 1, 'WITHSCORES'),
       )) as [number, string[]];
       return { rows: await this.rowsOf(withScores(flat)), total, offset: start, limit: count };
     });
@@ -234,7 +239,9 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
       throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
     }
     if (id !== null) return this.forgetFailedIds([id]);
-    return this.queue.attempt(async () => this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () => (await this.forgetOldestFailed(before)).forgotten));
+    return this.queue.attempt(async () =>
+      this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () => (await this.forgetOldestFailed(before)).forgotten),
+    );
   }
 
   /**
@@ -249,7 +256,10 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     return this.queue.attempt(async () => {
       let forgotten = await this.forget(await this.queue.redis.zrangebyscore(this.keys.failedIndex, '-inf', upTo, 'LIMIT', 0, FAILED_BATCH));
       if (before === null && (await this.queue.redis.zcard(this.keys.failedIndex)) === 0) forgotten += await this.forgetUnindexedRecords();
-      const [indexed, records] = (await execPipeline(this.queue.redis.pipeline().zcount(this.keys.failedIndex, '-inf', upTo).hlen(this.keys.failedJobs))) as [number, number];
+      const [indexed, records] = (await execPipeline(this.queue.redis.pipeline().zcount(this.keys.failedIndex, '-inf', upTo).hlen(this.keys.failedJobs))) as [
+        number,
+        number,
+      ];
       // Either half alone counts as a failed job (the forget script removes both): the larger of the two is left at least.
       return { forgotten, remaining: before === null ? Math.max(indexed, records) : indexed };
     });
@@ -287,7 +297,9 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
 
   private async forget(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return Number((assertScriptSucceeded(await this.queue.redis.queuelensMarkoForgetFailed(this.keys.failedJobs, this.keys.failedIndex, ...ids)) as number[])[0]);
+    return Number(
+      (assertScriptSucceeded(await this.queue.redis.queuelensMarkoForgetFailed(this.keys.failedJobs, this.keys.failedIndex, ...ids)) as number[])[0],
+    );
   }
 
   // Repeats a bounded step until it forgets nothing; capped by the index's

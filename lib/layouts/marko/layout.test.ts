@@ -18,16 +18,24 @@ describe('the marko layout, on keys written as its README describes them', () =>
   it('counts ready, due and future delayed, live and expired reservations and failed jobs per queue, by the server clock', async () => {
     const { redis, keys, layout, worker } = await openMarko();
     const now = await worker.now();
-    const hash = (id: string, queue: string) => redis.hset(keys.job(id), 'queue', queue, 'payload', signPayload(serializeJob('App\\Jobs\\X', { id })), 'attempts', 0);
+    const hash = (id: string, queue: string) =>
+      redis.hset(keys.job(id), 'queue', queue, 'payload', signPayload(serializeJob('App\\Jobs\\X', { id })), 'attempts', 0);
     for (const id of ['r1', 'r2', 'd1', 'd2', 'v1', 'v2']) await hash(id, 'mail');
-    await redis.multi()
+    await redis
+      .multi()
       .rpush(keys.ready('mail'), 'r1', 'r2')
       .rpush(keys.notify('mail'), '1', '1', '1')
       .zadd(keys.delayed('mail'), now - 5, 'd1', now + 600, 'd2')
       .zadd(keys.reserved('mail'), now - 1, 'v1', now + 80, 'v2')
       // A queue named after a suffix: its ready list is a list, so it is a queue of its own.
       .rpush(keys.ready('odd:delayed'), 'x1')
-      .hset(keys.failedJobs, 'f1', JSON.stringify({ id: 'f1', queue: 'mail', payload: '', exception: 'boom' }), 'f2', JSON.stringify({ id: 'f2', queue: 'gone', payload: '', exception: 'boom' }))
+      .hset(
+        keys.failedJobs,
+        'f1',
+        JSON.stringify({ id: 'f1', queue: 'mail', payload: '', exception: 'boom' }),
+        'f2',
+        JSON.stringify({ id: 'f2', queue: 'gone', payload: '', exception: 'boom' }),
+      )
       .zadd(keys.failedIndex, now - 100, 'f1', now - 50, 'f2')
       .exec();
 
@@ -38,9 +46,15 @@ describe('the marko layout, on keys written as its README describes them', () =>
     // 'gone' has only a failed record left: it is listed, with nothing else.
     expect(counts.queues.map((row) => row.queue)).toEqual(['gone', 'mail', 'odd:delayed']);
     expect(counts.queues[1]).toEqual({
-      queue: 'mail', pending: 3, delayed: 1, reserved: 2, total: 6,
+      queue: 'mail',
+      pending: 3,
+      delayed: 1,
+      reserved: 2,
+      total: 6,
       statistics: { ready: 2, size: 3, delayed: 2, reserved: 2, failed: 1 },
-      dueDelayed: 1, expiredReserved: 1, notifyTokens: 3,
+      dueDelayed: 1,
+      expiredReserved: 1,
+      notifyTokens: 3,
     });
     expect(counts.queues[0]).toMatchObject({ queue: 'gone', total: 0, statistics: { failed: 1 } });
     expect(counts.queues[2]).toMatchObject({ queue: 'odd:delayed', pending: 1, total: 1 });
@@ -60,14 +74,25 @@ describe('the marko layout, on keys written as its README describes them', () =>
 
   it('counts failed jobs per queue from a bounded window of the newest, a big record by its queue key alone', async () => {
     const { redis, keys, queue } = await openMarko();
-    const big = JSON.stringify({ id: 'big', queue: 'imports', payload: signPayload(serializeJob('App\\Jobs\\Import', { rows: 'x'.repeat(200_000) })), exception: 'e' });
+    const big = JSON.stringify({
+      id: 'big',
+      queue: 'imports',
+      payload: signPayload(serializeJob('App\\Jobs\\Import', { rows: 'x'.repeat(200_000) })),
+      exception: 'e',
+    });
     await redis.hset(keys.failedJobs, 'big', big, 'old', JSON.stringify({ id: 'old', queue: 'mail' }), 'bad', 'not json');
     await redis.zadd(keys.failedIndex, 3, 'big', 2, 'bad', 1, 'old', 0, 'missing');
     const all = await readMarkoCounts(queue, keys, ['imports', 'mail']);
-    expect(all.queues.map((row) => [row.queue, row.statistics.failed])).toEqual([['imports', 1], ['mail', 1]]);
+    expect(all.queues.map((row) => [row.queue, row.statistics.failed])).toEqual([
+      ['imports', 1],
+      ['mail', 1],
+    ]);
     expect(all.failedByQueue).toEqual({ looked: 4, total: 4, complete: true });
     const newest = await readMarkoCounts(queue, keys, ['imports', 'mail'], 2);
-    expect(newest.queues.map((row) => [row.queue, row.statistics.failed])).toEqual([['imports', 1], ['mail', 0]]);
+    expect(newest.queues.map((row) => [row.queue, row.statistics.failed])).toEqual([
+      ['imports', 1],
+      ['mail', 0],
+    ]);
     expect(newest.failedByQueue).toEqual({ looked: 2, total: 4, complete: false });
   });
 
@@ -99,7 +124,9 @@ describe('the marko layout, on keys written as its README describes them', () =>
 
   it('says what it lacks: no runner, and retry only as the marko command', async () => {
     const { layout } = await openMarko();
-    expect(isAbsent(layout.runner) && layout.runner.absent).toBe('marko jobs are signed PHP objects: QueueLens reads and repairs them but does not push or run them');
+    expect(isAbsent(layout.runner) && layout.runner.absent).toBe(
+      'marko jobs are signed PHP objects: QueueLens reads and repairs them but does not push or run them',
+    );
     expect(retriesFailedJobs(layout.failedJobs)).toBe(false);
     expect(layout.failedJobs.retryFailed.commandsFor(['7f3c', "it's"])).toEqual(['marko queue:retry 7f3c', "marko queue:retry 'it'\\''s'"]);
     expect(layout.failedJobs.retryFailed.commandsFor(null)).toEqual(['marko queue:retry --all']);
@@ -125,7 +152,9 @@ describe('queuelens on a marko prefix', () => {
     expect(counts.queues).toEqual([expect.objectContaining({ queue: 'mail', statistics: { ready: 0, size: 0, delayed: 0, reserved: 1, failed: 1 } })]);
 
     const failed = await queuelens('failed', '--json', ...connection);
-    expect(JSON.parse(failed.stdout)).toEqual([expect.objectContaining({ id: failing, queue: 'mail', name: 'App\\Jobs\\SendMail', error: 'RuntimeException: SMTP down' })]);
+    expect(JSON.parse(failed.stdout)).toEqual([
+      expect.objectContaining({ id: failing, queue: 'mail', name: 'App\\Jobs\\SendMail', error: 'RuntimeException: SMTP down' }),
+    ]);
 
     // As PHP's failedRows, the limit floors at 1: --limit 0 answers with the newest failed job.
     const newest = await queuelens('failed', '--json', '--limit', '0', ...connection);
@@ -149,7 +178,9 @@ describe('queuelens on a marko prefix', () => {
     await redis.zadd(keys.failedIndex, 1, 'lost');
     const broken = await queuelens('doctor', '--repair', ...connection);
     expect(broken.code).toBe(0);
-    expect(broken.stdout).toBe(`repaired  index-without-record ${keys.failedIndex} lost  Remove lost from ${keys.failedIndex} (only if its record is still missing).\n`);
+    expect(broken.stdout).toBe(
+      `repaired  index-without-record ${keys.failedIndex} lost  Remove lost from ${keys.failedIndex} (only if its record is still missing).\n`,
+    );
     expect(await redis.exists(keys.failedIndex)).toBe(0);
   });
 });

@@ -21,7 +21,10 @@ export interface MarkoLayoutSettings {
  * marko/queue-redis's queues under one prefix, read over `connection` (a
  * RedisConnection only for its connection handling; its own prefix is not used).
  */
-export function markoLayout(connection: RedisConnection, settings: MarkoLayoutSettings): Omit<QueueLayout, 'counts' | 'failedJobs'> & {
+export function markoLayout(
+  connection: RedisConnection,
+  settings: MarkoLayoutSettings,
+): Omit<QueueLayout, 'counts' | 'failedJobs'> & {
   /** marko's queues, found or named; a queue with no jobs has no keys, so every queue the layout knows is listed whatever `everyQueue` says */
   counts(options?: { everyQueue?: boolean }): Promise<MarkoCounts>;
   readonly failedJobs: MarkoFailedJobs;

@@ -101,7 +101,14 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
     expect(ready.message).toMatchObject({ problem: null, notice: UNVERIFIED_SIGNATURE, cut: false });
     expect(ready.message!.data).toMatchObject({
       kind: 'php',
-      parse: { error: null, value: { type: 'object', className: 'App\\Jobs\\SendMail', properties: [{ name: 'id' }, { name: 'attempts' }, { name: 'to', value: { type: 'string', text: '<b>a@example.com</b>' } }] } },
+      parse: {
+        error: null,
+        value: {
+          type: 'object',
+          className: 'App\\Jobs\\SendMail',
+          properties: [{ name: 'id' }, { name: 'attempts' }, { name: 'to', value: { type: 'string', text: '<b>a@example.com</b>' } }],
+        },
+      },
     });
 
     const now = await worker.now();
@@ -118,7 +125,10 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
     await redis.hset(keys.job('orphan'), 'queue', 'mail', 'payload', 'not signed');
     const orphan = await snapshotsOrThrow(present<JobSnapshotReader>(layout.jobSnapshot)).read('orphan');
     expect(orphan).toMatchObject({ status: 'unsearched', places: [], name: null });
-    expect(orphan.message).toMatchObject({ problem: expect.stringMatching(/^no field of the hash holds a signed payload/), data: { kind: 'text', text: 'not signed', cut: false } });
+    expect(orphan.message).toMatchObject({
+      problem: expect.stringMatching(/^no field of the hash holds a signed payload/),
+      data: { kind: 'text', text: 'not signed', cut: false },
+    });
     expect(orphan.message).not.toHaveProperty('notice');
   });
 });

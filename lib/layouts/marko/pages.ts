@@ -1,10 +1,28 @@
 import type { RedisConnection } from '../../redis/connection';
-import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshot, type JobSnapshotReader } from '../pages';
+import {
+  PAGE_ROWS,
+  type DueTimelineReader,
+  type ExpiringReservationsReader,
+  type JobLineReader,
+  type JobMessage,
+  type JobPlace,
+  type JobSnapshot,
+  type JobSnapshotReader,
+} from '../pages';
 import { MARKO_NO_HOLDER } from './absent';
 import { MARKO_RETRY } from './failed';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
-import { PLACE_SEARCH_LIMIT, readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs, type MarkoJobDetail, type MarkoJobPlace, type MarkoJobSummary } from './reads';
+import {
+  PLACE_SEARCH_LIMIT,
+  readMarkoDelayedTimeline,
+  readMarkoJob,
+  readMarkoReservations,
+  readReadyJobs,
+  type MarkoJobDetail,
+  type MarkoJobPlace,
+  type MarkoJobSummary,
+} from './reads';
 
 /**
  * marko's reads (reads.ts) in the layout-neutral shapes of lib/layouts/pages.ts,
@@ -45,7 +63,15 @@ export function markoJobLine(connection: RedisConnection, keys: MarkoKeys): JobL
       return {
         queue: ready.queue,
         now: Number(time[0]),
-        sections: [{ title: 'Next jobs to run', description: LINE_DESCRIPTION, total: ready.total, offset: ready.offset, rows: ready.jobs.map((job) => ({ place: job.position + 1, ...rowOf(job) })) }],
+        sections: [
+          {
+            title: 'Next jobs to run',
+            description: LINE_DESCRIPTION,
+            total: ready.total,
+            offset: ready.offset,
+            rows: ready.jobs.map((job) => ({ place: job.position + 1, ...rowOf(job) })),
+          },
+        ],
       };
     },
   };
@@ -57,7 +83,12 @@ const EXPIRED_MEANS =
 /** marko stores only a reservation's expiry: when it began is that less retry_after, which Redis does not hold. */
 const RESERVED_SINCE_UNKNOWN = 'not known: the connection sets no retryAfter (queue.retry_after)';
 
-export function markoExpiringReservations(connection: RedisConnection, keys: MarkoKeys, queueNames: MarkoQueueNames, retryAfter: number | null): ExpiringReservationsReader {
+export function markoExpiringReservations(
+  connection: RedisConnection,
+  keys: MarkoKeys,
+  queueNames: MarkoQueueNames,
+  retryAfter: number | null,
+): ExpiringReservationsReader {
   return {
     async read({ queue, page }) {
       const asked = queue === undefined ? await queueNames() : [queue];
@@ -83,7 +114,8 @@ export function markoExpiringReservations(connection: RedisConnection, keys: Mar
   };
 }
 
-const DUE_MOVED_BY = 'Due jobs stay in the delayed set until a worker pops this queue: each pop moves every due job (and every expired reservation) to the tail of the ready list.';
+const DUE_MOVED_BY =
+  'Due jobs stay in the delayed set until a worker pops this queue: each pop moves every due job (and every expired reservation) to the tail of the ready list.';
 
 /** How many of the next due jobs the timeline lists. */
 const NEXT_DUE_ROWS = 20;
@@ -92,26 +124,49 @@ export function markoDueTimeline(connection: RedisConnection, keys: MarkoKeys): 
   return {
     async read(queue) {
       const timeline = await readMarkoDelayedTimeline(connection, keys, queue, { limit: NEXT_DUE_ROWS });
-      return { ...timeline, dueMovedBy: DUE_MOVED_BY, next: timeline.next.map((job) => ({ ...rowOf(job), dueAt: job.dueAt, note: job.retry ? 'a backed-off retry: its hash counts a reservation already' : noteOf(job) })) };
+      return {
+        ...timeline,
+        dueMovedBy: DUE_MOVED_BY,
+        next: timeline.next.map((job) => ({
+          ...rowOf(job),
+          dueAt: job.dueAt,
+          note: job.retry ? 'a backed-off retry: its hash counts a reservation already' : noteOf(job),
+        })),
+      };
     },
   };
 }
 
 /** A failed job's hash is deleted; its record is kept apart, so QueueLens's job page says where it went. */
-export const MARKO_FAILED = 'marko deleted its job hash and keeps its record apart, on the failed page, where it can be forgotten; retrying it needs the application';
+export const MARKO_FAILED =
+  'marko deleted its job hash and keeps its record apart, on the failed page, where it can be forgotten; retrying it needs the application';
 export const MARKO_GONE = 'it has no job hash: marko deletes a job when it completes or fails (a failed one is on the failed page), or the id was never one';
 
 function placeOf(place: MarkoJobPlace): { status: string; statusText: string; places: JobPlace[] } {
   switch (place.state) {
     case 'ready':
-      return { status: 'placed', statusText: 'it is in one of its queue’s structures', places: [{ state: 'ready', sentence: `ready at place ${place.position + 1} of the ready list (1 runs next)`, at: null }] };
+      return {
+        status: 'placed',
+        statusText: 'it is in one of its queue’s structures',
+        places: [{ state: 'ready', sentence: `ready at place ${place.position + 1} of the ready list (1 runs next)`, at: null }],
+      };
     case 'delayed':
-      return { status: 'placed', statusText: 'it is in one of its queue’s structures', places: [{ state: 'delayed', sentence: 'delayed until', at: place.until }] };
+      return {
+        status: 'placed',
+        statusText: 'it is in one of its queue’s structures',
+        places: [{ state: 'delayed', sentence: 'delayed until', at: place.until }],
+      };
     case 'reserved':
       return {
         status: 'placed',
         statusText: 'it is in one of its queue’s structures',
-        places: [{ state: 'reserved', sentence: place.expired ? 'reserved, its reservation expired at (the next pop puts it back in line)' : 'reserved until', at: place.until }],
+        places: [
+          {
+            state: 'reserved',
+            sentence: place.expired ? 'reserved, its reservation expired at (the next pop puts it back in line)' : 'reserved until',
+            at: place.until,
+          },
+        ],
       };
     case 'unknown':
       return {
@@ -131,14 +186,29 @@ function messageOf(detail: MarkoJobDetail): JobMessage {
     signed === null
       ? [{ label: `Field ${name}`, value: value.truncated ? `${value.text}… (${value.bytes.toLocaleString('en-US')} bytes)` : value.text }]
       : [
-          { label: `Field ${name}`, value: `signed payload, ${value.bytes.toLocaleString('en-US')} bytes${value.truncated ? ', of which the first were read' : ''}` },
+          {
+            label: `Field ${name}`,
+            value: `signed payload, ${value.bytes.toLocaleString('en-US')} bytes${value.truncated ? ', of which the first were read' : ''}`,
+          },
           { label: 'Signature', value: `${signed.signature} (HMAC-SHA256, not checked)` },
-          { label: 'Encoding', value: signed.encoding === 'b64' ? 'b64: the PHP serialization in base64' : 'raw: the PHP serialization as stored (older releases)' },
-          ...(signed.placeholder ? [{ label: 'Serialized', value: 'the placeholder marko stores for a job it could not serialize: its class and the error' }] : []),
+          {
+            label: 'Encoding',
+            value: signed.encoding === 'b64' ? 'b64: the PHP serialization in base64' : 'raw: the PHP serialization as stored (older releases)',
+          },
+          ...(signed.placeholder
+            ? [{ label: 'Serialized', value: 'the placeholder marko stores for a job it could not serialize: its class and the error' }]
+            : []),
         ],
   );
   if (signedField?.signed) {
-    return { length: signedField.value.bytes, cut: signedField.value.truncated, parts, problem: null, notice: signedField.signed.signatureNote, data: { kind: 'php', parse: signedField.signed.job } };
+    return {
+      length: signedField.value.bytes,
+      cut: signedField.value.truncated,
+      parts,
+      problem: null,
+      notice: signedField.signed.signatureNote,
+      data: { kind: 'php', parse: signedField.signed.job },
+    };
   }
   const payload = detail.fields.find((field) => field.name === 'payload') ?? detail.fields[0];
   return {
@@ -159,7 +229,12 @@ export function markoJobSnapshot(connection: RedisConnection, keys: MarkoKeys): 
         const [time, failedAt] = await connection.attempt(() => Promise.all([connection.redis.time(), connection.redis.zscore(keys.failedIndex, id)]));
         const gone = { id, queue: queue ?? '', now: Number(time[0]), places: [], attempts: 0, priority: null, name: null, message: null };
         if (failedAt === null) return { ...gone, status: 'gone', statusText: MARKO_GONE } satisfies JobSnapshot;
-        return { ...gone, status: 'failed', statusText: MARKO_FAILED, failed: { at: Number(failedAt), retryCommand: MARKO_RETRY.commandsFor([id])[0]! } } satisfies JobSnapshot;
+        return {
+          ...gone,
+          status: 'failed',
+          statusText: MARKO_FAILED,
+          failed: { at: Number(failedAt), retryCommand: MARKO_RETRY.commandsFor([id])[0]! },
+        } satisfies JobSnapshot;
       }
       const signed = detail.fields.find((field) => field.signed !== null)?.signed ?? null;
       const attempts = Number(detail.fields.find((field) => field.name === 'attempts')?.value.text);

@@ -21,7 +21,7 @@ describe("marko's signed payload", () => {
     expect(payloadClassName(stored.subarray(0, 200), stored.length)).toBe('App\\Jobs\\Import');
   });
 
-  it("reads the older raw format and the could-not-serialize placeholder, and refuses what is not signed", () => {
+  it('reads the older raw format and the could-not-serialize placeholder, and refuses what is not signed', () => {
     const raw = Buffer.from(`${'a'.repeat(64)}.O:3:"Foo":0:{}`);
     expect(splitSignedPayload(raw)).toMatchObject({ encoding: 'raw', serialized: Buffer.from('O:3:"Foo":0:{}') });
     const placeholder = 'a:2:{s:5:"class";s:13:"App\\Jobs\\Bulk";s:19:"serialization_error";s:4:"oops";}';

@@ -5,8 +5,7 @@
  */
 
 /** What a page says beside every decoded payload. */
-export const UNVERIFIED_SIGNATURE =
-  "The signature cannot be checked without the application's encryption.key: the payload is shown as stored, unverified.";
+export const UNVERIFIED_SIGNATURE = "The signature cannot be checked without the application's encryption.key: the payload is shown as stored, unverified.";
 
 export interface SignedPayload {
   /** the HMAC as stored, 64 lowercase hex digits */

@@ -36,7 +36,12 @@ describe("marko's jobs as the pages read them", () => {
     expect(timeline.now).toBeGreaterThanOrEqual(now);
     expect(timeline.hour[0]!.count + timeline.hour[1]!.count).toBe(1);
     expect(timeline.day.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(2);
-    expect(timeline.next.map((job) => [job.id, job.retry])).toEqual([[popped.id, true], [first, false], [expect.any(String), false], [expect.any(String), false]]);
+    expect(timeline.next.map((job) => [job.id, job.retry])).toEqual([
+      [popped.id, true],
+      [first, false],
+      [expect.any(String), false],
+      [expect.any(String), false],
+    ]);
     expect(timeline.attendance).toEqual({ unattended: true, oldestOverdueAt: now - 90, lastDeliveredEntryAt: null });
   });
 
@@ -49,7 +54,11 @@ describe("marko's jobs as the pages read them", () => {
     await worker.pop('mail', { now });
     await worker.pop('mail', { now: now - 200 });
     const reserved = await withRetryAfter.reads.reservations('mail', 0, 10);
-    expect(reserved).toMatchObject({ total: 2, holderKnown: false, holderAbsent: 'marko/queue-redis records no holder: a reservation says only when it expires' });
+    expect(reserved).toMatchObject({
+      total: 2,
+      holderKnown: false,
+      holderAbsent: 'marko/queue-redis records no holder: a reservation says only when it expires',
+    });
     expect(reserved.reservations).toEqual([
       { id: stuck, exists: true, className: 'App\\Jobs\\SendMail', attempts: 1, expiresAt: now - 110, expired: true, reservedSince: now - 200 },
       { id: live, exists: true, className: 'App\\Jobs\\SendMail', attempts: 1, expiresAt: now + 90, expired: false, reservedSince: now },
@@ -69,13 +78,16 @@ describe("marko's jobs as the pages read them", () => {
     expect(detail.place).toEqual({ state: 'ready', position: 0 });
     const payload = detail.fields.find((field) => field.name === 'payload')!;
     expect(payload.signed).toMatchObject({
-      encoding: 'b64', className: 'App\\Jobs\\SendMail', placeholder: false,
+      encoding: 'b64',
+      className: 'App\\Jobs\\SendMail',
+      placeholder: false,
       signatureNote: "The signature cannot be checked without the application's encryption.key: the payload is shown as stored, unverified.",
     });
     expect(payload.signed!.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(payload.signed!.job.error).toBeNull();
     expect(payload.signed!.job.value).toMatchObject({
-      type: 'object', className: 'App\\Jobs\\SendMail',
+      type: 'object',
+      className: 'App\\Jobs\\SendMail',
       properties: [
         { name: 'id', visibility: 'protected', value: { type: 'string', text: id } },
         { name: 'attempts', visibility: 'protected', value: { type: 'int', value: '0' } },

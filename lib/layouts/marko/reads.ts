@@ -72,7 +72,12 @@ export interface MarkoReadyPage {
 /** `limit` ready jobs of `name` from `offset`, head first. */
 export function readReadyJobs(queue: RedisConnection, keys: MarkoKeys, name: string, offset: number, limit: number): Promise<MarkoReadyPage> {
   return queue.attempt(async () => {
-    const [total, ids] = (await execPipeline(queue.redis.pipeline().llen(keys.ready(name)).lrange(keys.ready(name), offset, offset + limit - 1))) as [number, string[]];
+    const [total, ids] = (await execPipeline(
+      queue.redis
+        .pipeline()
+        .llen(keys.ready(name))
+        .lrange(keys.ready(name), offset, offset + limit - 1),
+    )) as [number, string[]];
     const jobs = (await summariesOf(queue, keys, ids)).map((job, i) => ({ ...job, position: offset + i }));
     return { queue: name, total, offset, jobs };
   });
@@ -104,10 +109,14 @@ export function readMarkoDelayedTimeline(queue: RedisConnection, keys: MarkoKeys
     const now = Number((await queue.redis.time())[0]);
     const key = keys.delayed(name);
     const scales = Object.fromEntries(
-      Object.entries(TIMELINE_SCALES).map(([scale, { count, seconds }]) => [scale, Array.from({ length: count }, (_, i) => ({ start: now + i * seconds, end: now + (i + 1) * seconds }))]),
+      Object.entries(TIMELINE_SCALES).map(([scale, { count, seconds }]) => [
+        scale,
+        Array.from({ length: count }, (_, i) => ({ start: now + i * seconds, end: now + (i + 1) * seconds })),
+      ]),
     ) as Record<keyof typeof TIMELINE_SCALES, { start: number; end: number }[]>;
     const weekEnd = now + TIMELINE_SCALES.week.count * TIMELINE_SCALES.week.seconds;
-    const reads = queue.redis.pipeline()
+    const reads = queue.redis
+      .pipeline()
       .zcard(key)
       .zcount(key, '-inf', now)
       .zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
@@ -120,11 +129,20 @@ export function readMarkoDelayedTimeline(queue: RedisConnection, keys: MarkoKeys
     const counted = (list: { start: number; end: number }[]) => list.map((bucket) => ({ ...bucket, count: Number(counts[at++] ?? 0) }));
     const pairs: [string, number][] = [];
     for (let i = 0; i + 1 < nextFlat.length; i += 2) pairs.push([nextFlat[i]!, Number(nextFlat[i + 1])]);
-    const summaries = await summariesOf(queue, keys, pairs.map(([id]) => id));
+    const summaries = await summariesOf(
+      queue,
+      keys,
+      pairs.map(([id]) => id),
+    );
     const oldestOverdueAt = oldestFlat.length >= 2 ? Number(oldestFlat[1]) : null;
     return {
-      queue: name, now, total, overdue,
-      hour: counted(scales.hour), day: counted(scales.day), week: counted(scales.week),
+      queue: name,
+      now,
+      total,
+      overdue,
+      hour: counted(scales.hour),
+      day: counted(scales.day),
+      week: counted(scales.week),
       later,
       next: summaries.map((job, i) => ({ ...job, dueAt: pairs[i]![1], retry: (job.attempts ?? 0) > 0 })),
       attendance: {
@@ -159,15 +177,33 @@ export interface MarkoReservations {
 }
 
 /** `limit` reservations of `name` from `offset`, soonest to expire first. */
-export function readMarkoReservations(queue: RedisConnection, keys: MarkoKeys, name: string, retryAfter: number | null, offset: number, limit: number): Promise<MarkoReservations> {
+export function readMarkoReservations(
+  queue: RedisConnection,
+  keys: MarkoKeys,
+  name: string,
+  retryAfter: number | null,
+  offset: number,
+  limit: number,
+): Promise<MarkoReservations> {
   return queue.attempt(async () => {
     const [time, total, flat] = (await execPipeline(
-      queue.redis.pipeline().time().zcard(keys.reserved(name)).zrange(keys.reserved(name), offset, String(offset + limit - 1), 'WITHSCORES'),
+      queue.redis
+        .pipeline()
+        .time()
+        .zcard(keys.reserved(name))
+        .zrange(keys.reserved(name), offset, String(offset + limit - 1), 'WITHSCORES'),
     )) as [[string, string], number, string[]];
     const now = Number(time[0]);
     const pairs: [string, number][] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, Number(flat[i + 1])]);
-    const [summaries, expiredTotal] = await Promise.all([summariesOf(queue, keys, pairs.map(([id]) => id)), queue.redis.zcount(keys.reserved(name), '-inf', now)]);
+    const [summaries, expiredTotal] = await Promise.all([
+      summariesOf(
+        queue,
+        keys,
+        pairs.map(([id]) => id),
+      ),
+      queue.redis.zcount(keys.reserved(name), '-inf', now),
+    ]);
     const reservations = summaries.map((job, i) => {
       const expiresAt = pairs[i]![1];
       return { ...job, expiresAt, expired: expiresAt <= now, reservedSince: retryAfter === null ? null : expiresAt - retryAfter };
@@ -211,11 +247,18 @@ export function readMarkoJob(queue: RedisConnection, keys: MarkoKeys, id: string
   return queue.attempt(async () => {
     const key = keys.job(id);
     const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS);
-    const [time, reply] = (await execPipeline(queue.redis.pipeline().time().queuelensReadJobBuffer(...held.args))) as [[string, string], (Buffer | number | null)[]];
+    const [time, reply] = (await execPipeline(
+      queue.redis
+        .pipeline()
+        .time()
+        .queuelensReadJobBuffer(...held.args),
+    )) as [[string, string], (Buffer | number | null)[]];
     const hash = jobHashOf(reply, held);
     if (hash.type === 'none') return null;
     if (!('fields' in hash)) {
-      throw new QueueError('tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`);
+      throw new QueueError(
+        'tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`,
+      );
     }
     const now = Number(time[0]);
     const fields = hash.fields.map(({ name, bytes, prefix }) => {

@@ -92,7 +92,8 @@ export class MarkoTestWorker {
   /** push(): the job hash, its id at the ready list's tail, a notify token. */
   async push(queue: string, job: TestJob): Promise<string> {
     const id = randomUUID();
-    await this.redis.multi()
+    await this.redis
+      .multi()
       .hset(this.keys.job(id), 'queue', queue, 'payload', this.payloadOf(id, job, 0), 'attempts', 0)
       .rpush(this.keys.ready(queue), id)
       .rpush(this.keys.notify(queue), '1')
@@ -104,7 +105,8 @@ export class MarkoTestWorker {
   async later(delay: number, queue: string, job: TestJob, now?: number): Promise<string> {
     const id = randomUUID();
     const at = (now ?? (await this.now())) + delay;
-    await this.redis.multi()
+    await this.redis
+      .multi()
       .hset(this.keys.job(id), 'queue', queue, 'payload', this.payloadOf(id, job, 0), 'attempts', 0)
       .zadd(this.keys.delayed(queue), at, id)
       .exec();
@@ -120,19 +122,32 @@ export class MarkoTestWorker {
   async pop(queue: string, { now, maxAttempts = 3 }: { now?: number; maxAttempts?: number } = {}): Promise<PoppedJob | null> {
     const at = now ?? (await this.now());
     for (;;) {
-      const reply = (await this.redis.eval(POP, 3, this.keys.ready(queue), this.keys.delayed(queue), this.keys.reserved(queue), this.keys.prefix, at, this.retryAfter)) as
-        | [string, string, number]
-        | null;
+      const reply = (await this.redis.eval(
+        POP,
+        3,
+        this.keys.ready(queue),
+        this.keys.delayed(queue),
+        this.keys.reserved(queue),
+        this.keys.prefix,
+        at,
+        this.retryAfter,
+      )) as [string, string, number] | null;
       if (reply === null) return null;
       const [id, payload, attempts] = reply;
       if (attempts < maxAttempts) return { id, payload, attempts: Number(attempts) };
-      await this.fail(queue, id, `Job ${id} exceeded max attempts after worker crash or timeout: ${attempts} of ${maxAttempts} attempts were reserved without being completed or released.`, at);
+      await this.fail(
+        queue,
+        id,
+        `Job ${id} exceeded max attempts after worker crash or timeout: ${attempts} of ${maxAttempts} attempts were reserved without being completed or released.`,
+        at,
+      );
     }
   }
 
   /** delete(): the id out of every structure and the hash gone; false when no job has it. */
   async complete(queue: string, id: string): Promise<boolean> {
-    const replies = await this.redis.multi()
+    const replies = await this.redis
+      .multi()
       .lrem(this.keys.ready(queue), 0, id)
       .zrem(this.keys.delayed(queue), id)
       .zrem(this.keys.reserved(queue), id)

@@ -26,8 +26,25 @@ describe('the StaticPHP delayed timeline in the layout-neutral shape', () => {
     expect(timeline.dueMovedBy).toBe('Only a worker taking a job from this queue moves them in (at most 50 each time), or you do it here.');
     expect(timeline.runNowMoves).toContain('joins the back of its level');
     expect(timeline.next).toEqual([
-      { id: '9007199254740995', name: null, attempts: 0, priority: null, dueAt: now + 120, note: expect.stringContaining('gone') as unknown, heldBy: null, idNote: expect.stringContaining('beyond') as unknown },
-      { id: String(parked), name: 'report.parked', attempts: 1, priority: 0, dueAt: expect.any(Number) as unknown, note: null, heldBy: { holder: 'slowhost:1', until: now + 3600 } },
+      {
+        id: '9007199254740995',
+        name: null,
+        attempts: 0,
+        priority: null,
+        dueAt: now + 120,
+        note: expect.stringContaining('gone') as unknown,
+        heldBy: null,
+        idNote: expect.stringContaining('beyond') as unknown,
+      },
+      {
+        id: String(parked),
+        name: 'report.parked',
+        attempts: 1,
+        priority: 0,
+        dueAt: expect.any(Number) as unknown,
+        note: null,
+        heldBy: { holder: 'slowhost:1', until: now + 3600 },
+      },
       { id: String(weekly), name: 'report.weekly', attempts: 0, priority: 4, dueAt: expect.any(Number) as unknown, note: null, heldBy: null },
     ]);
   });
@@ -48,7 +65,9 @@ describe('the StaticPHP delayed repairs as line repairs', () => {
     const parked = await queue.push('mail', 'report.parked', {}, { delaySeconds: 3600 });
     const until = Date.UTC(2030, 11, 1, 12, 5, 0) / 1000;
     await queue.redis.hset(queue.keys.job(parked), 'reserved_by', 'slowhost:1', 'reserved_until', String(until));
-    await expect(runNow('mail', String(parked))).rejects.toThrow(`Job ${parked} stays parked: slowhost:1 holds its claim until 2030-12-01 12:05:00 UTC, and running it now would run it a second time beside that worker`);
+    await expect(runNow('mail', String(parked))).rejects.toThrow(
+      `Job ${parked} stays parked: slowhost:1 holds its claim until 2030-12-01 12:05:00 UTC, and running it now would run it a second time beside that worker`,
+    );
     expect(await queue.redis.zscore(queue.keys.delayed('mail'), String(parked))).not.toBeNull();
 
     const gone = await queue.push('mail', 'report.gone', {}, { delaySeconds: 3600 });
@@ -62,7 +81,9 @@ describe('the StaticPHP delayed repairs as line repairs', () => {
     const repairs = staticphpLayout(queue).lineRepairs;
     if (isAbsent(repairs)) throw new Error(repairs.absent);
     const moveDue = lineRepairOrThrow(repairs, 'moveDueJobs');
-    const ids = await queue.pushMany(Array.from({ length: 60 }, (_, index) => ({ queue: 'mail', name: `due.${index}`, payload: {}, options: { delaySeconds: 3600 } })));
+    const ids = await queue.pushMany(
+      Array.from({ length: 60 }, (_, index) => ({ queue: 'mail', name: `due.${index}`, payload: {}, options: { delaySeconds: 3600 } })),
+    );
     for (const id of ids) await queue.redis.zadd(queue.keys.delayed('mail'), 1, String(id));
     await queue.redis.del(queue.keys.job(ids[0]!));
 
@@ -79,13 +100,21 @@ describe('the StaticPHP queue page in the layout-neutral line', () => {
     if (isAbsent(layout.jobLine)) throw new Error(layout.jobLine.absent);
     const failing = await queue.push('mail', 'mail.bounce', {}, { priority: 9 });
     await queue.fail((await queue.reserve(['mail'], 'h:1', 30))!, 'SMTP said no');
-    const high = await queue.pushMany(Array.from({ length: 20 }, (_, index) => ({ queue: 'mail', name: `high.${index}`, payload: {}, options: { priority: 5 } })));
-    const low = await queue.pushMany(Array.from({ length: 20 }, (_, index) => ({ queue: 'mail', name: `low.${index}`, payload: {}, options: { priority: 0 } })));
+    const high = await queue.pushMany(
+      Array.from({ length: 20 }, (_, index) => ({ queue: 'mail', name: `high.${index}`, payload: {}, options: { priority: 5 } })),
+    );
+    const low = await queue.pushMany(
+      Array.from({ length: 20 }, (_, index) => ({ queue: 'mail', name: `low.${index}`, payload: {}, options: { priority: 0 } })),
+    );
     expect((await queue.reserve(['mail'], 'h:1', 30))?.id).toBe(high[0]);
 
     const first = await layout.jobLine.read('mail', { page: 1 });
     expect(first.counts).toMatchObject({ pending: 39, reserved: 1, delayed: 0 });
-    expect(first.levels?.rows.map((level) => [level.level, level.length, level.delivered])).toEqual([['9', 0, 0], ['5', 20, 1], ['0', 20, 0]]);
+    expect(first.levels?.rows.map((level) => [level.level, level.length, level.delivered])).toEqual([
+      ['9', 0, 0],
+      ['5', 20, 1],
+      ['0', 20, 0],
+    ]);
     expect(first.latestFailed?.rows.map((row) => Number(row.id))).toEqual([failing]);
     expect(first.idsOfConnection).toBe(true);
     expect(first.delayedGlance).toBe(true);

@@ -15,7 +15,15 @@ describe('the StaticPHP job page’s read (jobSnapshot) and its field download (
     const id = await queue.push('mail', 'mail.send', { to: 'a@example.com' }, { priority: 4 });
 
     const ready = await snapshots.read(String(id));
-    expect(ready).toMatchObject({ id: String(id), queue: 'mail', status: 'ready', statusText: 'ready at priority 4', name: 'mail.send', attempts: 0, message: null });
+    expect(ready).toMatchObject({
+      id: String(id),
+      queue: 'mail',
+      status: 'ready',
+      statusText: 'ready at priority 4',
+      name: 'mail.send',
+      attempts: 0,
+      message: null,
+    });
     expect(ready.hash?.location).toEqual({ state: 'ready', level: '4', entry: expect.any(String) });
     expect(ready.hash?.fields.find((field) => field.name === 'queue')?.value.text).toBe('mail');
     expect(ready.hash?.payloadPretty).toBe('{\n  "to": "a@example.com"\n}');
@@ -24,7 +32,12 @@ describe('the StaticPHP job page’s read (jobSnapshot) and its field download (
     expect(await snapshots.read(String(id), 'other')).toEqual({ ...ready, now: expect.any(Number) });
 
     await queue.reserve(['mail'], 'web-1:7', 300);
-    expect(await snapshots.read(String(id))).toMatchObject({ status: 'reserved', statusText: 'reserved by web-1:7', attempts: 1, hash: { location: { state: 'reserved', reservedBy: 'web-1:7', overdue: false } } });
+    expect(await snapshots.read(String(id))).toMatchObject({
+      status: 'reserved',
+      statusText: 'reserved by web-1:7',
+      attempts: 1,
+      hash: { location: { state: 'reserved', reservedBy: 'web-1:7', overdue: false } },
+    });
   });
 
   it('tells a job gone from one never pushed by the highest id handed out, and refuses an id that is no whole number above 0', async () => {

@@ -38,12 +38,27 @@ describe('staticphpKeyTable read', () => {
     const layout = await staticphpKeyTable(queue).read();
 
     expect(layout.keys.map((row) => row.key)).toEqual([
-      k.queues, k.seq, k.failed,
-      k.levels('mail'), k.delayed('mail'), k.stream('mail', 5), k.stream('mail', 0),
-      k.levels('reports'), k.delayed('reports'), k.stream('reports', -2),
+      k.queues,
+      k.seq,
+      k.failed,
+      k.levels('mail'),
+      k.delayed('mail'),
+      k.stream('mail', 5),
+      k.stream('mail', 0),
+      k.levels('reports'),
+      k.delayed('reports'),
+      k.stream('reports', -2),
     ]);
     const byKey = new Map(layout.keys.map((row) => [row.key, row]));
-    expect(byKey.get(k.queues)).toMatchObject({ type: 'set', expectedType: 'set', size: 2, mismatch: false, ttlSeconds: null, holds: 'queue names', queue: null });
+    expect(byKey.get(k.queues)).toMatchObject({
+      type: 'set',
+      expectedType: 'set',
+      size: 2,
+      mismatch: false,
+      ttlSeconds: null,
+      holds: 'queue names',
+      queue: null,
+    });
     expect(byKey.get(k.queues)).not.toHaveProperty('group');
     expect(byKey.get(k.seq)).toMatchObject({ type: 'string', size: 1 });
     expect(byKey.get(k.failed)).toMatchObject({ type: 'zset', size: 1 });
@@ -103,7 +118,12 @@ describe('staticphpKeyTable read', () => {
     expect(layout.scope).toMatch(/; 3 queues$/);
     expect(layout.cut).toBe('Only the first 2 of 3 queues, by name, are listed. Only the highest levels of 2 queues with many levels are listed.');
     // The highest levels, the ones reserve takes from first.
-    expect(layout.keys.filter((row) => row.expectedType === 'stream').map((row) => row.holds)).toEqual(['ready ids, level 2', 'ready ids, level 1', 'ready ids, level 2', 'ready ids, level 1']);
+    expect(layout.keys.filter((row) => row.expectedType === 'stream').map((row) => row.holds)).toEqual([
+      'ready ids, level 2',
+      'ready ids, level 1',
+      'ready ids, level 2',
+      'ready ids, level 1',
+    ]);
   });
 
   it('opens a key under the prefix and refuses any other', async () => {
@@ -111,7 +131,10 @@ describe('staticphpKeyTable read', () => {
     await queue.push('mail', 'a', {});
     const reader = staticphpKeyTable(queue);
     expect(await reader.contents(queue.keys.queues, '')).toMatchObject({ type: 'set', members: [{ text: 'mail' }] });
-    await expect(reader.contents('elsewhere:queues', '')).rejects.toMatchObject({ invalidRequest: true, message: expect.stringMatching(/Only keys under the prefix/) });
+    await expect(reader.contents('elsewhere:queues', '')).rejects.toMatchObject({
+      invalidRequest: true,
+      message: expect.stringMatching(/Only keys under the prefix/),
+    });
   });
 });
 
@@ -177,6 +200,9 @@ describe('staticphpKeyTable censusStep', () => {
     expect(strangers).toEqual([{ key: `${p}bytes:\\xFF\\xFEA`, raw: odd.toString('base64url'), type: 'string' }]);
     const opened = await staticphpKeyTable(queue).contents(Buffer.from(strangers[0]!.raw!, 'base64url'), '');
     expect(opened).toMatchObject({ type: 'string', key: `${p}bytes:\\xFF\\xFEA`, raw: odd.toString('base64url'), value: { text: 'kept' } });
-    await expect(readKeyContents(queue, Buffer.from([0xff, 0x3a]))).rejects.toMatchObject({ invalidRequest: true, message: expect.stringMatching(/Only keys under the prefix/) });
+    await expect(readKeyContents(queue, Buffer.from([0xff, 0x3a]))).rejects.toMatchObject({
+      invalidRequest: true,
+      message: expect.stringMatching(/Only keys under the prefix/),
+    });
   });
 });

@@ -139,7 +139,13 @@ export function staticphpKeyTable(
         });
       }),
     censusStep: (cursor) =>
-      tableCensusStep(queue, [{ prefix: k.prefix, judge: (key, type) => judgeStaticphpKey(k.prefix, key, type) }], cursor, Object.values(TALLY), censusScanKeys),
+      tableCensusStep(
+        queue,
+        [{ prefix: k.prefix, judge: (key, type) => judgeStaticphpKey(k.prefix, key, type) }],
+        cursor,
+        Object.values(TALLY),
+        censusScanKeys,
+      ),
     contents: (key, cursor) => readKeyContents(queue, key, cursor),
   };
 }

@@ -42,7 +42,10 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     description: `${LAYOUT_TITLES.staticphp}, prefix ${queue.keys.prefix}`,
     connection: queue,
     async counts({ everyQueue = false } = {}) {
-      const [queues, failed] = await Promise.all([everyQueue ? queue.attempt(async () => queue.countsOf(await queue.queueNames())) : queue.stats(), queue.failedCount()]);
+      const [queues, failed] = await Promise.all([
+        everyQueue ? queue.attempt(async () => queue.countsOf(await queue.queueNames())) : queue.stats(),
+        queue.failedCount(),
+      ]);
       return { queues, failed };
     },
     attention: { read: (counts, failed, rules) => readQueueAttention(queue, counts, failed, rules) },

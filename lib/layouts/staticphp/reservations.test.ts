@@ -9,7 +9,9 @@ import { findParkingHazard, pageOfReservations, readReservations, type Reservati
 const openQueue = testQueueFactory();
 
 function rowOf(reservations: Reservations, jobId: number | null, entry?: string): ReservationRow {
-  const row = reservations.holders.flatMap((group) => group.rows).find((candidate) => candidate.jobId === jobId && (entry === undefined || candidate.entry === entry));
+  const row = reservations.holders
+    .flatMap((group) => group.rows)
+    .find((candidate) => candidate.jobId === jobId && (entry === undefined || candidate.entry === entry));
   if (!row) throw new Error(`no row for job ${jobId}`);
   return row;
 }
@@ -60,7 +62,11 @@ describe('readReservations', () => {
     expect(rowOf(reservations, running!).idleMs).toBeGreaterThanOrEqual(1000);
     expect(rowOf(reservations, overdue!)).toMatchObject({ state: 'overdue', reservedBy: 'web-2:200', timeoutSeconds: 1 });
     expect(rowOf(reservations, gone!)).toMatchObject({ state: 'tombstone', entry: goneJob.entry, name: null, reservedBy: '' });
-    expect(rowOf(reservations, parked!)).toMatchObject({ state: 'mismatch', entry: parkedJob.entry, mismatch: expect.stringContaining('no longer handed out') });
+    expect(rowOf(reservations, parked!)).toMatchObject({
+      state: 'mismatch',
+      entry: parkedJob.entry,
+      mismatch: expect.stringContaining('no longer handed out'),
+    });
     expect(rowOf(reservations, unmarked!)).toMatchObject({ state: 'mismatch', entry: unmarkedJob.entry, mismatch: 'the job says it is not reserved' });
     expect(rowOf(reservations, null, deletedJob.entry)).toMatchObject({ state: 'tombstone', jobId: null });
     expect(deleted).toBe(deletedJob.id);
@@ -102,14 +108,20 @@ describe('readReservations', () => {
     const queue = await openQueue();
     // 40 queues with two levels each: 80 streams, 120 reserved jobs.
     const names = Array.from({ length: 40 }, (_, n) => `q${String(n).padStart(2, '0')}`);
-    const ids = await queue.pushMany(names.flatMap((name) => [0, 5, 5].map((priority) => ({ queue: name, name: `${name}.p${priority}`, payload: {}, options: { priority } }))));
+    const ids = await queue.pushMany(
+      names.flatMap((name) => [0, 5, 5].map((priority) => ({ queue: name, name: `${name}.p${priority}`, payload: {}, options: { priority } }))),
+    );
     for (const [n, name] of names.entries()) for (let held = 0; held < 3; held++) await queue.reserve([name], `web-${n % 3}:1`, 300);
     const identity = (row: ReservationRow) => `${row.stream} ${row.entry} ${row.jobId} ${row.state} ${row.name} ${row.reservedBy}`;
     const rowsOf = (reservations: Reservations) => reservations.holders.flatMap((group) => group.rows);
 
     const all = await readReservations(queue);
     expect(all).toMatchObject({ total: 120, truncated: false, queuesRead: 40 });
-    expect(rowsOf(all).map((row) => row.jobId).sort((a, b) => Number(a) - Number(b))).toEqual(ids);
+    expect(
+      rowsOf(all)
+        .map((row) => row.jobId)
+        .sort((a, b) => Number(a) - Number(b)),
+    ).toEqual(ids);
     expect(rowsOf(all).every((row) => row.state === 'running' && row.name === `${row.queue}.p${row.level}`)).toBe(true);
     // Smaller join batches and XPENDING pages read the same rows.
     const batched = await readReservations(queue, { batchSize: 7, pageSize: 1 });
@@ -146,9 +158,7 @@ describe('readReservations', () => {
 
     const reservations = await readReservations(queue, { batchSize: 2 });
     const rows = reservations.holders.flatMap((group) => group.rows);
-    expect(rows.map((row) => [row.entry, row.jobId, row.name, row.state])).toEqual(
-      [0, 2, 4].map((n) => [held[n]!.entry, ids[n], `job.${n}`, 'running']),
-    );
+    expect(rows.map((row) => [row.entry, row.jobId, row.name, row.state])).toEqual([0, 2, 4].map((n) => [held[n]!.entry, ids[n], `job.${n}`, 'running']));
   });
 
   it('reports a stream it cannot read and still reads the others', async () => {
@@ -181,8 +191,14 @@ describe('readReservations', () => {
     expect(slow.rows).toEqual([]);
     expect(slow.parked).toEqual([
       {
-        queue: 'mail', jobId: parked, name: 'parked', reservedBy: 'slow-1:7', reservedUntil: held.fields.reserved_until,
-        untilSeconds: Number(held.fields.reserved_until), attempts: '1', maxAttempts: '3',
+        queue: 'mail',
+        jobId: parked,
+        name: 'parked',
+        reservedBy: 'slow-1:7',
+        reservedUntil: held.fields.reserved_until,
+        untilSeconds: Number(held.fields.reserved_until),
+        attempts: '1',
+        maxAttempts: '3',
       },
     ]);
     expect(reservations.parkedTotal).toBe(1);
@@ -234,7 +250,12 @@ describe('filtering and paging reservations', () => {
     const capped = await readReservations(queue, { maxEntries: 2 });
     expect(capped).toMatchObject({ total: 2, truncated: true });
     expect(await readReservations(queue, { maxEntries: 2 }, { queue: 'sms' })).toMatchObject({ total: 1, truncated: false, queue: 'sms' });
-    expect(await readReservations(queue, {}, { queue: 'never-pushed' })).toMatchObject({ total: 0, holders: [], queue: 'never-pushed', queues: ['mail', 'sms'] });
+    expect(await readReservations(queue, {}, { queue: 'never-pushed' })).toMatchObject({
+      total: 0,
+      holders: [],
+      queue: 'never-pushed',
+      queues: ['mail', 'sms'],
+    });
   });
 
   it('cuts pages across holders in the order of the whole list, keeping every figure of the whole', async () => {
@@ -245,8 +266,15 @@ describe('filtering and paging reservations', () => {
     const order = all.holders.flatMap((group) => group.rows.map((row) => row.jobId));
 
     const pages = [1, 2, 3].map((number) => pageOfReservations(all, number, 2));
-    expect(pages.map((page) => page.holders.flatMap((group) => group.rows.map((row) => row.jobId)))).toEqual([order.slice(0, 2), order.slice(2, 4), order.slice(4)]);
-    expect(pages[1]!.holders.map((group) => [group.holder, group.rows.length, group.held])).toEqual([['a:1', 1, 3], ['b:2', 1, 2]]);
+    expect(pages.map((page) => page.holders.flatMap((group) => group.rows.map((row) => row.jobId)))).toEqual([
+      order.slice(0, 2),
+      order.slice(2, 4),
+      order.slice(4),
+    ]);
+    expect(pages[1]!.holders.map((group) => [group.holder, group.rows.length, group.held])).toEqual([
+      ['a:1', 1, 3],
+      ['b:2', 1, 2],
+    ]);
     expect(pages.map((page) => page.page)).toEqual([
       { number: 1, count: 3, size: 2, first: 1, last: 2 },
       { number: 2, count: 3, size: 2, first: 3, last: 4 },
@@ -304,7 +332,15 @@ describe('the StaticPHP layout’s reservations page and claim repairs', () => {
     expect((await reader.read({ queue: 'mail', page: 2 })).byHolder!.groups[0]!.rows).toHaveLength(2);
 
     const claim = row.claim!;
-    const seen = { queue: claim.queue, level: claim.level, entry: claim.entry, jobId: Number(claim.jobId), reservedBy: claim.holder, reservedUntil: claim.reservedUntil, attempts: claim.attempts! };
+    const seen = {
+      queue: claim.queue,
+      level: claim.level,
+      entry: claim.entry,
+      jobId: Number(claim.jobId),
+      reservedBy: claim.holder,
+      reservedUntil: claim.reservedUntil,
+      attempts: claim.attempts!,
+    };
     expect(await repairs.release(seen)).toMatchObject({ done: true });
     // The same claim again: a worker (or another operator) got there first.
     expect(await repairs.release(seen)).toMatchObject({ done: false, reason: 'not-pending' });

@@ -5,7 +5,14 @@ import { compareStreamIds } from '../../shapes/stream-ids';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { bytesToText } from '../../shapes/display-text';
 import { cleanTombstone, failReservation, releaseReservation } from '../../queue/reservation-repairs';
-import { PAGE_ROWS, type ClaimRepairs, type ExpiringReservation, type ExpiringReservationsPage, type ExpiringReservationsReader, type ParkedReservation } from '../pages';
+import {
+  PAGE_ROWS,
+  type ClaimRepairs,
+  type ExpiringReservation,
+  type ExpiringReservationsPage,
+  type ExpiringReservationsReader,
+  type ParkedReservation,
+} from '../pages';
 
 /**
  * What a pending entry (delivered, not acknowledged) amounts to:
@@ -225,7 +232,15 @@ async function readPending(
       }
       const rows = (page ?? []) as [string, string, number, number][];
       for (const [entry, , idle, deliveries] of rows) {
-        entries.push({ queue: stream.queue, level: stream.level, stream: stream.stream, entry, idleMs: Number(idle), deliveries: Number(deliveries), deliveredAtMs: nowMs - Number(idle) });
+        entries.push({
+          queue: stream.queue,
+          level: stream.level,
+          stream: stream.stream,
+          entry,
+          idleMs: Number(idle),
+          deliveries: Number(deliveries),
+          deliveredAtMs: nowMs - Number(idle),
+        });
       }
       const last = rows.at(-1);
       if (rows.length === count && last) next.push({ ...stream, start: `(${last[0]}` });
@@ -310,7 +325,9 @@ function classify(pending: PendingEntry, job: EntryJob, now: number, keys: Queue
   row.maxAttempts = maxAttempts ?? null;
   row.state = 'mismatch';
   if ((hashEntry ?? '') !== pending.entry) {
-    row.mismatch = hashEntry ? `the job has since been handed out again (entry ${hashEntry})` : 'the job is no longer handed out (it is parked, failed or delayed)';
+    row.mismatch = hashEntry
+      ? `the job has since been handed out again (entry ${hashEntry})`
+      : 'the job is no longer handed out (it is parked, failed or delayed)';
     return row;
   }
   const deadline = Number(reservedUntil ?? 0) || 0;
@@ -357,7 +374,9 @@ async function readParked(queue: RedisQueue, names: readonly string[], maxDelaye
     const parked: ParkedJob[] = [];
     const stride = 2 + PARKED_FIELDS.length;
     for (let i = 0; i + stride <= flat.length; i += stride) {
-      const [jobName, reservedBy, reservedUntil, attempts, maxAttempts] = flat.slice(i + 2, i + 2 + PARKED_FIELDS.length).map((value) => (value === null ? null : bytesToText(value)));
+      const [jobName, reservedBy, reservedUntil, attempts, maxAttempts] = flat
+        .slice(i + 2, i + 2 + PARKED_FIELDS.length)
+        .map((value) => (value === null ? null : bytesToText(value)));
       parked.push({
         queue: name,
         jobId: jobIdAsRead(flat[i]!.toString()),

@@ -60,7 +60,7 @@ describe('the yii2 doctor on layouts broken by hand', () => {
     });
   });
 
-  it("finds an ng job lost by a reserve that failed after its ZPOPMIN, and requeues it at the back of its priority", async () => {
+  it('finds an ng job lost by a reserve that failed after its ZPOPMIN, and requeues it at the back of its priority', async () => {
     await withChannel('ng-strict', async (channel) => {
       const { redis } = channel.connection;
       expect(await redis.zpopmin(channel.keys.prioritized)).toEqual(['9', '13']);

@@ -24,14 +24,37 @@ const NG_BAND = 1e12;
 
 /** Each key of a channel by its name in Yii2Keys, with the type the drivers keep there. */
 const KEY_TYPES = {
-  messageId: 'string', messages: 'hash', waiting: 'list', delayed: 'zset', reserved: 'zset', attempts: 'hash',
-  movingLock: 'string', prioritized: 'zset', priorities: 'hash', ranks: 'hash', seq: 'string', marker: 'zset',
+  messageId: 'string',
+  messages: 'hash',
+  waiting: 'list',
+  delayed: 'zset',
+  reserved: 'zset',
+  attempts: 'hash',
+  movingLock: 'string',
+  prioritized: 'zset',
+  priorities: 'hash',
+  ranks: 'hash',
+  seq: 'string',
+  marker: 'zset',
 } as const satisfies Record<string, string>;
 type KeyRole = keyof typeof KEY_TYPES;
 const KEY_ROLES = Object.keys(KEY_TYPES) as KeyRole[];
 
 export type Yii2Phase = 'layout' | Yii2Index | 'messages' | Yii2EntryHash | 'confirm' | 'finish' | 'done';
-const PHASES: Yii2Phase[] = ['layout', 'waiting', 'prioritized', 'delayed', 'reserved', 'messages', 'attempts', 'priorities', 'ranks', 'confirm', 'finish', 'done'];
+const PHASES: Yii2Phase[] = [
+  'layout',
+  'waiting',
+  'prioritized',
+  'delayed',
+  'reserved',
+  'messages',
+  'attempts',
+  'priorities',
+  'ranks',
+  'confirm',
+  'finish',
+  'done',
+];
 
 /**
  * Where a check of one channel is between two steps. Plain data, so a page
@@ -67,14 +90,34 @@ export interface Yii2DoctorStep {
 
 export function startYii2Doctor(confirmAfterMs = DEFAULT_CONFIRM_AFTER_MS): Yii2DoctorState {
   return {
-    phase: 'layout', cursor: '0', types: {}, now: 0, messageId: null, listed: '', listedBase: 1,
-    suspects: [], confirmAfterMs, highestId: 0, examined: 0, steps: 0,
+    phase: 'layout',
+    cursor: '0',
+    types: {},
+    now: 0,
+    messageId: null,
+    listed: '',
+    listedBase: 1,
+    suspects: [],
+    confirmAfterMs,
+    highestId: 0,
+    examined: 0,
+    steps: 0,
   };
 }
 
 const PHASE_LABELS: Record<Yii2Phase, string> = {
-  layout: 'the keys', waiting: 'the stock list', prioritized: "ng's line", delayed: 'the delayed set', reserved: 'the reserved set',
-  messages: 'the messages', attempts: 'attempts', priorities: 'priorities', ranks: 'ranks', confirm: 'suspects again', finish: 'the id counter', done: 'done',
+  layout: 'the keys',
+  waiting: 'the stock list',
+  prioritized: "ng's line",
+  delayed: 'the delayed set',
+  reserved: 'the reserved set',
+  messages: 'the messages',
+  attempts: 'attempts',
+  priorities: 'priorities',
+  ranks: 'ranks',
+  confirm: 'suspects again',
+  finish: 'the id counter',
+  done: 'done',
 };
 
 /** What a state is doing, for a progress line. */
@@ -99,7 +142,8 @@ function finding(
   return { kind, severity: YII2_FINDING_KINDS[kind].severity, key, subject, explanation, repairDescription, repair, ...(jobId === undefined ? {} : { jobId }) };
 }
 
-const STOCK_NOT_ATOMIC = 'The stock driver changes a job in several commands, so this was read twice a few seconds apart; read it again before repairing all the same.';
+const STOCK_NOT_ATOMIC =
+  'The stock driver changes a job in several commands, so this was read twice a few seconds apart; read it again before repairing all the same.';
 
 /** The bits of the stock list's walk: which ids it saw. */
 class ListedIds {
@@ -211,12 +255,15 @@ async function checkKeys({ channel, state, findings }: StepContext): Promise<voi
     const type = String(replies[i + 1]);
     state.types[role] = type;
     if (type !== 'none' && type !== KEY_TYPES[role]) {
-      findings.push(finding(
-        'wrong-type', { key: keys[role] },
-        `${keys[role]} is a ${type}, but both drivers keep a ${KEY_TYPES[role]} there. Every command of the driver that touches it fails, so whatever needs it stops.`,
-        "No automatic repair: what the key holds is not the queue's, and deleting it could lose somebody's data. Inspect it and rename or delete it by hand.",
-        null,
-      ));
+      findings.push(
+        finding(
+          'wrong-type',
+          { key: keys[role] },
+          `${keys[role]} is a ${type}, but both drivers keep a ${KEY_TYPES[role]} there. Every command of the driver that touches it fails, so whatever needs it stops.`,
+          "No automatic repair: what the key holds is not the queue's, and deleting it could lose somebody's data. Inspect it and rename or delete it by hand.",
+          null,
+        ),
+      );
     }
   });
   state.examined += KEY_ROLES.length;
@@ -224,7 +271,8 @@ async function checkKeys({ channel, state, findings }: StepContext): Promise<voi
   const overdueBefore = state.now - OVERDUE_SECONDS;
   // A key of another type answers WRONGTYPE here, which reads as nothing: its wrong-type finding says why.
   const [messageId, lockTtl, stockListLength, lineLength, markerExists, overdueDelayed, overdueReserved] = await settlePipeline(
-    connection.redis.pipeline()
+    connection.redis
+      .pipeline()
       .get(keys.messageId)
       .ttl(keys.movingLock)
       .llen(keys.waiting)
@@ -239,44 +287,59 @@ async function checkKeys({ channel, state, findings }: StepContext): Promise<voi
   state.listedBase = Math.max(1, (counter ?? 0) - LISTED_BITS + 1);
 
   if (holds(state, 'movingLock') && Number(lockTtl) === -1) {
-    findings.push(finding(
-      'stuck-moving-lock', { key: keys.movingLock },
-      `${keys.movingLock} never expires: a stock clear() sets it so and died before deleting it. Stock reserves then never move due or expired jobs again, and the stock remove() waits for it forever.`,
-      `Delete ${keys.movingLock} (only if it still has no expiry).`,
-      { kind: 'drop-stuck-lock' },
-    ));
+    findings.push(
+      finding(
+        'stuck-moving-lock',
+        { key: keys.movingLock },
+        `${keys.movingLock} never expires: a stock clear() sets it so and died before deleting it. Stock reserves then never move due or expired jobs again, and the stock remove() waits for it forever.`,
+        `Delete ${keys.movingLock} (only if it still has no expiry).`,
+        { kind: 'drop-stuck-lock' },
+      ),
+    );
   }
   if (Number(overdueDelayed) > 0) {
-    findings.push(finding(
-      'overdue', { key: keys.delayed },
-      `${overdueDelayed} delayed job(s) in ${keys.delayed} were due more than ${OVERDUE_SECONDS} s ago by the Redis clock and nobody moved them: ${driver === 'yii2-ng' ? 'nothing pushes or reserves' : 'no worker reserves'} on this channel, or the hosts' clocks run behind Redis.`,
-      'No repair: the driver moves them at its next reserve. Start a worker, or promote them now from the delayed page.',
-      null,
-    ));
+    findings.push(
+      finding(
+        'overdue',
+        { key: keys.delayed },
+        `${overdueDelayed} delayed job(s) in ${keys.delayed} were due more than ${OVERDUE_SECONDS} s ago by the Redis clock and nobody moved them: ${driver === 'yii2-ng' ? 'nothing pushes or reserves' : 'no worker reserves'} on this channel, or the hosts' clocks run behind Redis.`,
+        'No repair: the driver moves them at its next reserve. Start a worker, or promote them now from the delayed page.',
+        null,
+      ),
+    );
   }
   if (Number(overdueReserved) > 0) {
-    findings.push(finding(
-      'overdue', { key: keys.reserved },
-      `${overdueReserved} reservation(s) in ${keys.reserved} ran out more than ${OVERDUE_SECONDS} s ago and nobody put them back in line: ${driver === 'yii2-ng' ? 'nothing pushes or reserves' : 'no worker reserves'} on this channel, or the hosts' clocks run behind Redis.`,
-      'No repair: the driver reclaims them at its next reserve. Start a worker, or release them now from the reservations page.',
-      null,
-    ));
+    findings.push(
+      finding(
+        'overdue',
+        { key: keys.reserved },
+        `${overdueReserved} reservation(s) in ${keys.reserved} ran out more than ${OVERDUE_SECONDS} s ago and nobody put them back in line: ${driver === 'yii2-ng' ? 'nothing pushes or reserves' : 'no worker reserves'} on this channel, or the hosts' clocks run behind Redis.`,
+        'No repair: the driver reclaims them at its next reserve. Start a worker, or release them now from the reservations page.',
+        null,
+      ),
+    );
   }
   if (driver === 'yii2-ng' && Number(stockListLength) > 0) {
-    findings.push(finding(
-      'stock-list-under-ng', { key: keys.waiting },
-      `${stockListLength} job(s) wait in the stock list ${keys.waiting}: stock pushers are still active, or a flatten() ran. ng workers take them over at their default or stored priority; fine as long as ng workers run.`,
-      'No repair needed.',
-      null,
-    ));
+    findings.push(
+      finding(
+        'stock-list-under-ng',
+        { key: keys.waiting },
+        `${stockListLength} job(s) wait in the stock list ${keys.waiting}: stock pushers are still active, or a flatten() ran. ng workers take them over at their default or stored priority; fine as long as ng workers run.`,
+        'No repair needed.',
+        null,
+      ),
+    );
   }
   if (driver === 'yii2-ng' && Number(lineLength) > 0 && Number(markerExists) === 0) {
-    findings.push(finding(
-      'line-without-marker', { key: keys.marker },
-      `${keys.prioritized} holds ${lineLength} job(s) but ${keys.marker} is gone: blocked ng listeners wait out their timeout before they look. Harmless otherwise.`,
-      `Add member 0 to ${keys.marker} (only if the line still holds jobs and the marker is still gone), as every ng script that leaves jobs in line does.`,
-      { kind: 'arm-marker' },
-    ));
+    findings.push(
+      finding(
+        'line-without-marker',
+        { key: keys.marker },
+        `${keys.prioritized} holds ${lineLength} job(s) but ${keys.marker} is gone: blocked ng listeners wait out their timeout before they look. Harmless otherwise.`,
+        `Add member 0 to ${keys.marker} (only if the line still holds jobs and the marker is still gone), as every ng script that leaves jobs in line does.`,
+        { kind: 'arm-marker' },
+      ),
+    );
   }
 }
 
@@ -294,15 +357,17 @@ function suspect(state: Yii2DoctorState, id: string): boolean {
 
 function danglingId(keys: Yii2Keys, index: Yii2Index, id: string, driver: Yii2Channel['driver']): ChannelFinding {
   const effect: Record<Yii2Index, string> = {
-    waiting: driver === 'yii2-ng'
-      ? 'An ng reserve takes it over and then discards it.'
-      : 'A stock reserve pops it and comes back empty, which ends `queue/run` before the real jobs behind it.',
+    waiting:
+      driver === 'yii2-ng'
+        ? 'An ng reserve takes it over and then discards it.'
+        : 'A stock reserve pops it and comes back empty, which ends `queue/run` before the real jobs behind it.',
     prioritized: 'An ng reserve pops it and discards it silently; until then it counts as waiting.',
     delayed: 'It counts as delayed, and once due it moves into line with nothing to run.',
     reserved: 'It counts as reserved, and once expired it moves back into line with nothing to run.',
   };
   return finding(
-    'dangling-id', { key: keys[index], inside: id, id },
+    'dangling-id',
+    { key: keys[index], inside: id, id },
     `Job ${id} is in ${keys[index]}, but its message is gone from ${keys.messages}. ${effect[index]}`,
     `Remove ${id} from ${keys[index]} (only if its message is still gone).`,
     { kind: 'drop-dangling', index, id },
@@ -330,7 +395,10 @@ async function walkStockList({ channel, state, findings }: StepContext): Promise
       findings.push(danglingId(keys, 'waiting', id, driver));
       return;
     }
-    const alsoIn = indexesHolding(keys, others.map((index, at) => ({ index, score: scores[at] })));
+    const alsoIn = indexesHolding(
+      keys,
+      others.map((index, at) => ({ index, score: scores[at] })),
+    );
     if (seenBefore || alsoIn.length > 0) suspect(state, id);
   });
   listed.save();
@@ -363,18 +431,27 @@ async function walkSortedSet({ channel, state, findings }: StepContext, index: '
       findings.push(danglingId(keys, index, id, driver));
       return;
     }
-    if (indexesHolding(keys, later.map((other, at) => ({ index: other, score: reply[1 + at] }))).length > 0) suspect(state, id);
+    if (
+      indexesHolding(
+        keys,
+        later.map((other, at) => ({ index: other, score: reply[1 + at] })),
+      ).length > 0
+    )
+      suspect(state, id);
     if (strictBand) {
       const stored = reply[perMember - 1];
       const priority = typeof stored === 'string' && stored !== '' ? Number(stored) : ng.defaultPriority;
       const band = Math.floor(score / NG_BAND);
       if (band !== priority) {
-        findings.push(finding(
-          'score-outside-band', { key: keys.prioritized, inside: id, id },
-          `Job ${id} scores ${score} in ${keys.prioritized}, which is priority ${band}'s band under strict priority, but its priority is ${priority}${typeof stored === 'string' && stored !== '' ? ` (${keys.priorities})` : ' (the default)'}. The processes disagree on defaultPriority or aging, or the score was edited; QueueLens's settings for this connection may be the ones that are wrong.`,
-          "No automatic repair: hand-edited scores are unsafe while workers run. Check that every process and this connection use the same defaultPriority and aging.",
-          null,
-        ));
+        findings.push(
+          finding(
+            'score-outside-band',
+            { key: keys.prioritized, inside: id, id },
+            `Job ${id} scores ${score} in ${keys.prioritized}, which is priority ${band}'s band under strict priority, but its priority is ${priority}${typeof stored === 'string' && stored !== '' ? ` (${keys.priorities})` : ' (the default)'}. The processes disagree on defaultPriority or aging, or the score was edited; QueueLens's settings for this connection may be the ones that are wrong.`,
+            'No automatic repair: hand-edited scores are unsafe while workers run. Check that every process and this connection use the same defaultPriority and aging.',
+            null,
+          ),
+        );
       }
     }
   });
@@ -387,7 +464,10 @@ async function walkSortedSet({ channel, state, findings }: StepContext, index: '
 async function walkMessages({ channel, state, findings }: StepContext): Promise<boolean> {
   const { connection, keys, driver } = channel;
   if (!holds(state, 'messages')) return true;
-  const [cursor, ...rows] = assertScriptSucceeded(await connection.redis.queuelensYii2DoctorReadMessages(keys.messages, state.cursor, YII2_DOCTOR_BATCH)) as [string, ...[string, string][]];
+  const [cursor, ...rows] = assertScriptSucceeded(await connection.redis.queuelensYii2DoctorReadMessages(keys.messages, state.cursor, YII2_DOCTOR_BATCH)) as [
+    string,
+    ...[string, string][],
+  ];
   const zsets: Yii2Index[] = ['prioritized', 'delayed', 'reserved'];
   const listed = new ListedIds(state);
   const scores = await settledPipelines(connection.redis, rows.length, (p, i) => {
@@ -406,25 +486,32 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
     const place = places[i]!;
     const inSets = place.zsets.filter((score) => typeof score === 'string').length;
     const inStockList = place.listed === true || inList.has(id);
-    if (placementKnown && inSets + (inStockList ? 1 : 0) !== 1 && !suspect(state, id)) findings.push(placementFinding(channel, id, inSets + (inStockList ? 1 : 0), null));
+    if (placementKnown && inSets + (inStockList ? 1 : 0) !== 1 && !suspect(state, id))
+      findings.push(placementFinding(channel, id, inSets + (inStockList ? 1 : 0), null));
     if (ttr === '') {
-      findings.push(finding(
-        'invalid-message', { key: keys.messages, inside: id, id },
-        driver === 'yii2-ng'
-          ? `Job ${id}'s message does not start with "<ttr>;". ng's reserve pops it, then fails on it (attempt to perform arithmetic on local 'ttr'); Redis keeps the pop, so the job becomes an orphan and the worker dies.`
-          : `Job ${id}'s message does not start with "<ttr>;". A stock worker cannot unserialize what is left, reports it through afterError as an InvalidJobException and deletes it.`,
-        'No automatic repair: the message is not what a driver wrote. Read it on its job page, then remove the job or write it again with its TTR prefix.',
-        null,
-      ));
+      findings.push(
+        finding(
+          'invalid-message',
+          { key: keys.messages, inside: id, id },
+          driver === 'yii2-ng'
+            ? `Job ${id}'s message does not start with "<ttr>;". ng's reserve pops it, then fails on it (attempt to perform arithmetic on local 'ttr'); Redis keeps the pop, so the job becomes an orphan and the worker dies.`
+            : `Job ${id}'s message does not start with "<ttr>;". A stock worker cannot unserialize what is left, reports it through afterError as an InvalidJobException and deletes it.`,
+          'No automatic repair: the message is not what a driver wrote. Read it on its job page, then remove the job or write it again with its TTR prefix.',
+          null,
+        ),
+      );
     }
     const expiry = place.zsets[2];
     if (ttr !== '' && typeof expiry === 'string' && Number(expiry) - state.now > Number(ttr) + 1) {
-      findings.push(finding(
-        'reservation-beyond-ttr', { key: keys.reserved, inside: id, id },
-        `Job ${id}'s reservation runs out at ${expiry}, ${Number(expiry) - state.now} s from now by the Redis clock, more than its TTR of ${ttr} s: the clock of the worker host that reserved it runs ahead of Redis (the stock driver scores by the host's time()).`,
-        'No repair: it runs out by itself. Check the clocks of the worker hosts.',
-        null,
-      ));
+      findings.push(
+        finding(
+          'reservation-beyond-ttr',
+          { key: keys.reserved, inside: id, id },
+          `Job ${id}'s reservation runs out at ${expiry}, ${Number(expiry) - state.now} s from now by the Redis clock, more than its TTR of ${ttr} s: the clock of the worker host that reserved it runs ahead of Redis (the stock driver scores by the host's time()).`,
+          'No repair: it runs out by itself. Check the clocks of the worker hosts.',
+          null,
+        ),
+      );
     }
   });
   listed.save();
@@ -437,14 +524,16 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
 function placementFinding({ keys }: Yii2Channel, id: string, placeCount: number, places: string[] | null): ChannelFinding {
   if (placeCount === 0) {
     return finding(
-      'orphan-message', { key: keys.messages, inside: id, id },
+      'orphan-message',
+      { key: keys.messages, inside: id, id },
       `Job ${id} has a message in ${keys.messages} but is in none of ${keys.waiting}, ${keys.prioritized}, ${keys.delayed} or ${keys.reserved}: nothing will ever run it, and the driver already counts it as done. Causes: a stock push or reserve that died between its commands, an ng reserve that failed on a malformed message, or a hand edit. ${STOCK_NOT_ATOMIC}`,
       `Put job ${id} in line where the driver puts a job due this second (only if its message still exists, it is still in no index, and no stock worker holds ${keys.movingLock}).`,
       { kind: 'requeue-orphan', id },
     );
   }
   return finding(
-    'duplicate-id', { key: keys.messages, inside: id, id },
+    'duplicate-id',
+    { key: keys.messages, inside: id, id },
     `Job ${id} is in ${places ? places.join(' and ') : 'more than one index'} at once, so it will run twice. Cause: a stock mover that died between its RPUSH and its ZREM, or a hand edit. ${STOCK_NOT_ATOMIC}`,
     'No automatic repair: which place is right depends on whether a worker holds it. Remove the extra copy by hand once you know.',
     null,
@@ -490,12 +579,15 @@ async function walkEntries({ channel, state, findings }: StepContext, hash: Yii2
   ids.forEach((id, i) => {
     noteId(state, id);
     if (Number(exists[i]) !== 0) return;
-    findings.push(finding(
-      'leaked-entry', { key: keys[hash], inside: id, id },
-      `${keys[hash]} keeps an entry for job ${id}, whose message is gone${hash === 'attempts' ? '' : ' (a stock worker acknowledging an ng job leaves it: stock delete does not know ng\'s keys)'}. Harmless but for memory${hash === 'attempts' ? '' : ', unless a job with this id is pushed again and inherits it'}.`,
-      `Delete ${id} from ${keys[hash]} (only if its message is still gone).`,
-      { kind: 'clean-leaked', hash, id },
-    ));
+    findings.push(
+      finding(
+        'leaked-entry',
+        { key: keys[hash], inside: id, id },
+        `${keys[hash]} keeps an entry for job ${id}, whose message is gone${hash === 'attempts' ? '' : " (a stock worker acknowledging an ng job leaves it: stock delete does not know ng's keys)"}. Harmless but for memory${hash === 'attempts' ? '' : ', unless a job with this id is pushed again and inherits it'}.`,
+        `Delete ${id} from ${keys[hash]} (only if its message is still gone).`,
+        { kind: 'clean-leaked', hash, id },
+      ),
+    );
   });
   state.examined += ids.length;
   state.cursor = cursor;
@@ -509,12 +601,15 @@ async function checkMessageId({ channel, state, findings }: StepContext): Promis
   // Read again: pushes since the start may have moved the counter on.
   const now = exactJobId((await connection.redis.get(keys.messageId)) ?? '') ?? 0;
   if (now >= state.highestId) return;
-  findings.push(finding(
-    'message-id-behind', { key: keys.messageId },
-    `${keys.messageId} is ${now}, but job ${state.highestId} exists in the channel's keys. The next pushes would be given ids that are taken, and a push HSETs over the live message.`,
-    `Set ${keys.messageId} to ${state.highestId} (only if it is still lower; it is never lowered: an old worker acknowledging job #k would delete a new job given the same id).`,
-    { kind: 'raise-message-id', to: state.highestId },
-  ));
+  findings.push(
+    finding(
+      'message-id-behind',
+      { key: keys.messageId },
+      `${keys.messageId} is ${now}, but job ${state.highestId} exists in the channel's keys. The next pushes would be given ids that are taken, and a push HSETs over the live message.`,
+      `Set ${keys.messageId} to ${state.highestId} (only if it is still lower; it is never lowered: an old worker acknowledging job #k would delete a new job given the same id).`,
+      { kind: 'raise-message-id', to: state.highestId },
+    ),
+  );
 }
 
 /**
@@ -522,7 +617,10 @@ async function checkMessageId({ channel, state, findings }: StepContext): Promis
  * step's progress. A finding found twice (an HSCAN may return an entry
  * twice) is reported once, as first found.
  */
-export async function runYii2Doctor(channel: Yii2Channel, options: { onStep?: (state: Yii2DoctorState) => void; confirmAfterMs?: number } = {}): Promise<Yii2Finding[]> {
+export async function runYii2Doctor(
+  channel: Yii2Channel,
+  options: { onStep?: (state: Yii2DoctorState) => void; confirmAfterMs?: number } = {},
+): Promise<Yii2Finding[]> {
   let state = startYii2Doctor(options.confirmAfterMs);
   const findings = new Map<string, Yii2Finding>();
   for (;;) {
@@ -558,7 +656,10 @@ export function yii2LayoutDoctor(channels: readonly Yii2Channel[], confirmAfterM
       const outcomes: boolean[] = new Array<boolean>(repairs.length).fill(false);
       for (const channel of channels) {
         const mine = repairs.flatMap((repair, at) => (repair.channel === channel.keys.channel ? [{ repair, at }] : []));
-        const applied = await applyYii2Repairs(channel, mine.map(({ repair }) => repair));
+        const applied = await applyYii2Repairs(
+          channel,
+          mine.map(({ repair }) => repair),
+        );
         mine.forEach(({ at }, i) => (outcomes[at] = applied[i] === true));
       }
       return outcomes;

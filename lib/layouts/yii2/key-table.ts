@@ -54,7 +54,13 @@ export function yii2KeyTable(connection: RedisConnection, channels: readonly Yii
   return {
     async read() {
       const planned: PlannedKey[] = channels.flatMap((keys) =>
-        known.map(([name, { type, holds }]) => ({ key: keys[name], holds, queue: keys.channel, expectedType: type, ...(name === 'movingLock' ? { expires: true } : {}) })),
+        known.map(([name, { type, holds }]) => ({
+          key: keys[name],
+          holds,
+          queue: keys.channel,
+          expectedType: type,
+          ...(name === 'movingLock' ? { expires: true } : {}),
+        })),
       );
       return keyTableOf({
         scope: `${channels.length === 1 ? 'channel' : 'channels'} ${names}`,
@@ -68,6 +74,12 @@ export function yii2KeyTable(connection: RedisConnection, channels: readonly Yii
       });
     },
     censusStep: (cursor) => tableCensusStep(connection, scopes, cursor, [CHANNEL_KEYS]),
-    contents: (key, cursor) => keyContentsUnder(connection, scopes.map(({ prefix }) => prefix), key, cursor),
+    contents: (key, cursor) =>
+      keyContentsUnder(
+        connection,
+        scopes.map(({ prefix }) => prefix),
+        key,
+        cursor,
+      ),
   };
 }

@@ -45,19 +45,21 @@ describe('the yii2 layout, against what the real drivers wrote', () => {
         const expired = statesOf(expected, 'reserved-expired-retry');
         const { waiting, delayed, reserved } = expected.statistics;
         expect(failed).toBeNull();
-        expect(queues).toEqual([{
-          queue: channel,
-          statistics: expected.statistics,
-          // Every delayed job in these captures is minutes from due; the stock capture has one reservation run out.
-          pending: waiting,
-          delayed,
-          reserved,
-          total: waiting + delayed + reserved,
-          dueDelayed: 0,
-          expiredReserved: expired,
-          messages: live,
-          ...(driver === 'yii2-ng' ? { awaitingTakeover: 0 } : {}),
-        }]);
+        expect(queues).toEqual([
+          {
+            queue: channel,
+            statistics: expected.statistics,
+            // Every delayed job in these captures is minutes from due; the stock capture has one reservation run out.
+            pending: waiting,
+            delayed,
+            reserved,
+            total: waiting + delayed + reserved,
+            dueDelayed: 0,
+            expiredReserved: expired,
+            messages: live,
+            ...(driver === 'yii2-ng' ? { awaitingTakeover: 0 } : {}),
+          },
+        ]);
         expect(expected.statistics.done).toBe(3);
         expect(expired).toBe(name === 'stock' ? 1 : 0);
       } finally {
@@ -71,7 +73,8 @@ describe('the yii2 layout, against what the real drivers wrote', () => {
     try {
       const [now] = await queue.redis.time();
       const k = (suffix: string) => `${channel}.${suffix}`;
-      await queue.redis.multi()
+      await queue.redis
+        .multi()
         .set(k('message_id'), '5')
         .hset(k('messages'), '1', '300;x', '2', '300;x', '3', '300;x', '4', '300;x', '5', '300;x')
         .lpush(k('waiting'), '1')
@@ -80,7 +83,13 @@ describe('the yii2 layout, against what the real drivers wrote', () => {
         .exec();
       const [row] = (await yii2Layout(queue, yii2Settings('yii2', [channel])).counts()).queues;
       expect(row).toMatchObject({
-        pending: 2, delayed: 1, reserved: 2, total: 5, dueDelayed: 1, expiredReserved: 1, messages: 5,
+        pending: 2,
+        delayed: 1,
+        reserved: 2,
+        total: 5,
+        dueDelayed: 1,
+        expiredReserved: 1,
+        messages: 5,
         statistics: { waiting: 1, delayed: 2, reserved: 2, done: 0 },
       });
     } finally {
@@ -134,13 +143,19 @@ describe('queuelens on a yii2 channel', () => {
       expect(both.queues[1]!.statistics.waiting).toBe(0);
 
       const table = await queuelens('status', '--layout', 'yii2-ng', '--channel', ng.channel);
-      expect(table.stdout).toMatch(new RegExp(`^Read yii2-queue-redis-ng, channel ${ng.channel} on redis 127\\.0\\.0\\.1:\\d+\\.\\nqueue\\s+pending\\s+delayed\\s+reserved\\s+total\\n${ng.channel}\\s+13\\s+8\\s+2\\s+23\\n`));
+      expect(table.stdout).toMatch(
+        new RegExp(
+          `^Read yii2-queue-redis-ng, channel ${ng.channel} on redis 127\\.0\\.0\\.1:\\d+\\.\\nqueue\\s+pending\\s+delayed\\s+reserved\\s+total\\n${ng.channel}\\s+13\\s+8\\s+2\\s+23\\n`,
+        ),
+      );
       expect(table.stdout).toContain('failed: none kept (yii2-queue keeps no failed jobs: a job that used its attempts is deleted)');
 
       for (const command of [['failed'], ['retry', '--all'], ['forget', '--all']]) {
         const refused = await queuelens(...command, '--layout', 'yii2-ng', '--channel', ng.channel);
         expect(refused).toMatchObject({ code: 2, stdout: '' });
-        expect(refused.stderr).toBe(`queuelens: ${command[0]} is not available on yii2-queue-redis-ng, channel ${ng.channel}: yii2-queue keeps no failed jobs: a job that used its attempts is deleted\n`);
+        expect(refused.stderr).toBe(
+          `queuelens: ${command[0]} is not available on yii2-queue-redis-ng, channel ${ng.channel}: yii2-queue keeps no failed jobs: a job that used its attempts is deleted\n`,
+        );
       }
       const push = await queuelens('push', 'mail', 'Job', '{}', '--layout', 'yii2');
       expect(push.code).toBe(2);

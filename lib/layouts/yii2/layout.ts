@@ -76,7 +76,10 @@ function unreadable(channel: string): Yii2ChannelCounts {
  * cluster and TLS support and error messages; its prefix is not used).
  * `ng` is redis-ng's settings (where its repairs place a job), unused by stock.
  */
-export function yii2Layout(connection: RedisConnection, settings: Yii2Settings): QueueLayout & {
+export function yii2Layout(
+  connection: RedisConnection,
+  settings: Yii2Settings,
+): QueueLayout & {
   counts(): Promise<LayoutCounts<Yii2ChannelCounts>>;
 } {
   const { layout: driver, channels } = settings;
@@ -97,7 +100,10 @@ export function yii2Layout(connection: RedisConnection, settings: Yii2Settings):
           if (reply instanceof Error) throw reply;
           return countsOf(channel, driver, reply);
         } catch (error) {
-          return { ...unreadable(channel), error: error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)) };
+          return {
+            ...unreadable(channel),
+            error: error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)),
+          };
         }
       });
       return { queues, failed: null };

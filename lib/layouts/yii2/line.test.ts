@@ -15,7 +15,13 @@ const aging: Yii2NgSettings = { ...DEFAULT_YII2_NG_SETTINGS, aging: 1, retryPosi
 function settingsOf(expected: Yii2Expected): Yii2NgSettings | null {
   const config = expected.config as Yii2Expected['config'] & Partial<Yii2NgSettings>;
   return driverOf(expected) === 'yii2-ng'
-    ? { defaultPriority: config.defaultPriority!, aging: config.aging!, retryPosition: config.retryPosition!, delayPosition: config.delayPosition!, batchSize: config.batchSize! }
+    ? {
+        defaultPriority: config.defaultPriority!,
+        aging: config.aging!,
+        retryPosition: config.retryPosition!,
+        delayPosition: config.delayPosition!,
+        batchSize: config.batchSize!,
+      }
     : null;
 }
 
@@ -59,7 +65,9 @@ describe('readRunOrder, against what the real drivers wrote', () => {
         expect(order.line.rows.map((row) => row.id)).toEqual(popped);
         expect(order.line.total).toBe(expected.statistics.waiting);
         expect(order.line.rows.map((row) => row.place)).toEqual(popped.map((_, i) => i + 1));
-        const ready = Object.entries(expected.jobs).filter(([, job]) => job.state === 'ready' || job.state === 'ready-retry').map(([id]) => id);
+        const ready = Object.entries(expected.jobs)
+          .filter(([, job]) => job.state === 'ready' || job.state === 'ready-retry')
+          .map(([id]) => id);
         expect([...popped].sort()).toEqual(ready.sort());
 
         for (const row of order.line.rows) {
@@ -103,19 +111,36 @@ describe('readRunOrder on channels no driver left so', () => {
   it('lists the stock ids ng will take over, tail first, at the priority they will join with', async () => {
     const { queue, keys, cleanup } = await openChannel();
     try {
-      await queue.redis.multi()
+      await queue.redis
+        .multi()
         .hset(keys.messages, '1', '300;N;', '2', '300;N;', '3', '60;O:3:"Foo":0:{}')
         .lpush(keys.waiting, '1', '2', '3')
         .zadd(keys.prioritized, 5, '9')
         .hset(keys.priorities, '2', '7')
         .exec();
       const order = await readRunOrder(queue, keys, 'yii2-ng', null);
-      expect(order.takeover).toMatchObject({ total: 3, rows: [{ id: '1', place: 1, priority: 1024 }, { id: '2', place: 2, priority: 7, priorityStored: true }, { id: '3', place: 3, className: 'Foo', ttr: 60 }] });
+      expect(order.takeover).toMatchObject({
+        total: 3,
+        rows: [
+          { id: '1', place: 1, priority: 1024 },
+          { id: '2', place: 2, priority: 7, priorityStored: true },
+          { id: '3', place: 3, className: 'Foo', ttr: 60 },
+        ],
+      });
       // Job 9 has no message: ng's reserve would discard it silently.
       expect(order.line.rows).toMatchObject([{ id: '9', place: 1, dangling: true, messageLength: null, className: null, score: { seq: 5, scorePriority: 0 } }]);
       // Read as the stock driver, the list is the line and prioritized is not its.
       const stock = await readRunOrder(queue, keys, 'yii2', null, { limit: 2 });
-      expect(stock).toMatchObject({ takeover: null, line: { total: 3, rows: [{ id: '1', priority: null }, { id: '2', priority: null }] } });
+      expect(stock).toMatchObject({
+        takeover: null,
+        line: {
+          total: 3,
+          rows: [
+            { id: '1', priority: null },
+            { id: '2', priority: null },
+          ],
+        },
+      });
     } finally {
       await cleanup();
     }
@@ -125,7 +150,9 @@ describe('readRunOrder on channels no driver left so', () => {
     const { queue, keys, cleanup } = await openChannel();
     try {
       await queue.redis.set(keys.waiting, 'not a list');
-      await expect(readRunOrder(queue, keys, 'yii2', null)).rejects.toThrow(new QueueError(`The key ${keys.waiting} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`));
+      await expect(readRunOrder(queue, keys, 'yii2', null)).rejects.toThrow(
+        new QueueError(`The key ${keys.waiting} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`),
+      );
       await expect(readRunOrder(queue, keys, 'yii2', null, { limit: 101 })).rejects.toThrow('The page size must be a whole number from 0 to 100, not 101');
       await expect(readRunOrder(queue, keys, 'yii2', null, { offset: -1 })).rejects.toThrow('The offset must be a whole number from 0, not -1');
       // The due and expired jobs are counted from the delayed and reserved sets: those are checked too.
@@ -143,7 +170,15 @@ describe('readRunOrder on channels no driver left so', () => {
       const { message: big } = hugeMessage(0xff);
       const atLimit = Buffer.concat([Buffer.from('7;O:3:"Big":0:{}'), Buffer.alloc(ROW_COPY_LIMIT_BYTES - 16, 0x20)]);
       expect(atLimit.length).toBe(ROW_COPY_LIMIT_BYTES);
-      await queue.redis.hset(keys.messages, '1', big, '2', Buffer.concat([Buffer.from('9;O:4:"A\\'), Buffer.from([0xe9]), Buffer.from('b":0:{}')]), '3', atLimit);
+      await queue.redis.hset(
+        keys.messages,
+        '1',
+        big,
+        '2',
+        Buffer.concat([Buffer.from('9;O:4:"A\\'), Buffer.from([0xe9]), Buffer.from('b":0:{}')]),
+        '3',
+        atLimit,
+      );
       await queue.redis.lpush(keys.waiting, '1', '2', '3');
       const { line } = await readRunOrder(queue, keys, 'yii2', null);
       expect(line.rows).toMatchObject([

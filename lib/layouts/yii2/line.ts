@@ -139,7 +139,8 @@ export function ngSettingsFor(driver: Yii2Driver, ng: Yii2NgSettings | null): Yi
 /** A page's bounds, checked: whole offsets from 0, limits of 0..100. */
 export function pageBounds(offset: number, limit: number): [number, number] {
   if (!Number.isSafeInteger(offset) || offset < 0) throw new QueueError(`The offset must be a whole number from 0, not ${offset}`);
-  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_PAGE_ROWS) throw new QueueError(`The page size must be a whole number from 0 to ${MAX_PAGE_ROWS}, not ${limit}`);
+  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_PAGE_ROWS)
+    throw new QueueError(`The page size must be a whole number from 0 to ${MAX_PAGE_ROWS}, not ${limit}`);
   return [offset, limit];
 }
 
@@ -151,15 +152,33 @@ export function pageBounds(offset: number, limit: number): [number, number] {
  * (lua/yii2/read-line-7.lua): a consistent snapshot, bounded by the page.
  * Throws QueueError when a key has the wrong type.
  */
-export async function readRunOrder(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: Yii2RunOrderPage = {}): Promise<Yii2RunOrder> {
+export async function readRunOrder(
+  connection: RedisConnection,
+  keys: Yii2Keys,
+  driver: Yii2Driver,
+  ng: Yii2NgSettings | null,
+  page: Yii2RunOrderPage = {},
+): Promise<Yii2RunOrder> {
   const settings = ngSettingsFor(driver, ng);
   const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
   const [takeoverOffset, takeoverLimit] = pageBounds(page.takeoverOffset ?? 0, page.takeoverLimit ?? limit);
   return connection.attempt(async () => {
     const reply = assertScriptSucceeded(
       await connection.redis.queuelensYii2ReadLineBuffer(
-        keys.waiting, keys.prioritized, keys.attempts, keys.priorities, keys.messages, keys.delayed, keys.reserved,
-        driver, offset, limit, takeoverOffset, takeoverLimit, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES,
+        keys.waiting,
+        keys.prioritized,
+        keys.attempts,
+        keys.priorities,
+        keys.messages,
+        keys.delayed,
+        keys.reserved,
+        driver,
+        offset,
+        limit,
+        takeoverOffset,
+        takeoverLimit,
+        ROW_HEAD_BYTES,
+        ROW_COPY_LIMIT_BYTES,
       ),
     ) as [number, number, number, Yii2ScriptRow[], Yii2ScriptRow[], number, number];
     const [now, lineTotal, takeoverTotal, lineRows, takeoverRows, dueDelayed, expiredReserved] = reply;

@@ -57,12 +57,19 @@ describe('decodeMessage on what no driver should have stored', () => {
 
   it('shows igbinary as bytes, unparsed, and anything else as text', () => {
     const igbinary = Buffer.concat([Buffer.from('60;'), Buffer.from([0, 0, 0, 2, 0x17, 0x08]), Buffer.from('stdClass')]);
-    expect(decode(igbinary)).toMatchObject({ ttr: 60, className: null, body: { serializer: 'igbinary', hex: '00 00 00 02 17 08 73 74 64 43 6c 61 73 73', cut: false } });
+    expect(decode(igbinary)).toMatchObject({
+      ttr: 60,
+      className: null,
+      body: { serializer: 'igbinary', hex: '00 00 00 02 17 08 73 74 64 43 6c 61 73 73', cut: false },
+    });
     expect(decode(Buffer.from([0x33, 0x3b, 0xff, 0x41]))).toMatchObject({ ttr: 3, body: { serializer: 'unknown', text: '\\xFFA', cut: false } });
   });
 
   it('reports broken JSON, naming its leading class all the same, and JSON without a class', () => {
-    expect(decode(Buffer.from('300;{"class":"A","x":'))).toMatchObject({ className: 'A', body: { serializer: 'json', error: expect.stringMatching(/^not valid JSON: /) } });
+    expect(decode(Buffer.from('300;{"class":"A","x":'))).toMatchObject({
+      className: 'A',
+      body: { serializer: 'json', error: expect.stringMatching(/^not valid JSON: /) },
+    });
     expect(decode(Buffer.from('300;{"name":"x"}'))).toMatchObject({ className: null, body: { serializer: 'json', error: null, value: { name: 'x' } } });
   });
 

@@ -117,7 +117,11 @@ export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
     case 'igbinary':
       return { ...common, className: null, body: { serializer, hex: hexOf(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES } };
     default:
-      return { ...common, className: null, body: { serializer, text: bytesToText(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES } };
+      return {
+        ...common,
+        className: null,
+        body: { serializer, text: bytesToText(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES },
+      };
   }
 }
 

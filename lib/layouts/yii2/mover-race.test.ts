@@ -17,7 +17,10 @@ const openQueue = testQueueFactory();
 /** A stock channel with two due delayed jobs (11, 15) and one expired reservation (5) for the mover to move. */
 async function channelWithWorkForTheMover() {
   const opened = await openFixtureChannel(await openQueue(), 'stock');
-  const { connection: { redis }, keys } = opened.channel;
+  const {
+    connection: { redis },
+    keys,
+  } = opened.channel;
   const [seconds] = await redis.time();
   await redis.zadd(keys.delayed, 'XX', Number(seconds) - 10, '11', Number(seconds) - 5, '15');
   // Job 7 leaves the list and so becomes an orphan: its message is in no index.
@@ -105,8 +108,15 @@ describe("yii2 repairs beside the stock mover's moving_lock", () => {
         expect(outcome.untouchedWhileLocked, `${where}: wrote while the moving_lock was held`).toBe(true);
         expect(outcome.placesAfter, `${where}: not in line exactly once`).toEqual({ waiting: 1, delayed: 0, reserved: 0 });
         expect(outcome.moved, `${where}: the mover's own jobs`).toEqual(Array(3).fill({ waiting: 1, delayed: 0, reserved: 0 }));
-        expect(outcome.ran.filter((id) => id === repair.id), `${where}: runs`).toHaveLength(1);
-        for (const id of ['11', '15', '5']) expect(outcome.ran.filter((ran) => ran === id), `${where}: job ${id} runs`).toHaveLength(1);
+        expect(
+          outcome.ran.filter((id) => id === repair.id),
+          `${where}: runs`,
+        ).toHaveLength(1);
+        for (const id of ['11', '15', '5'])
+          expect(
+            outcome.ran.filter((ran) => ran === id),
+            `${where}: job ${id} runs`,
+          ).toHaveLength(1);
       }
     }, 20_000);
   }

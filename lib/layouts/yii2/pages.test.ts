@@ -47,7 +47,8 @@ describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
       const { queue, keys, channel, expected, driver, line, cleanup } = await fixtureLayout(name);
       try {
         // Read without taking: stock pops the list's tail, ng the lowest score.
-        const order = driver === 'yii2-ng' ? await queue.redis.zrange(keys.prioritized, '0', '-1') : (await queue.redis.lrange(keys.waiting, '0', '-1')).reverse();
+        const order =
+          driver === 'yii2-ng' ? await queue.redis.zrange(keys.prioritized, '0', '-1') : (await queue.redis.lrange(keys.waiting, '0', '-1')).reverse();
         const { queue: shown, sections } = await line.read(channel, { page: 1 });
         expect(shown).toBe(channel);
         // ng's takeover section is there only while the stock list holds ids; these captures have none.
@@ -78,7 +79,9 @@ describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
         const [only] = page.queues;
         expect(only).toMatchObject({ queue: channel, total: expected.statistics.reserved, offset: 0 });
         expect(only!.live + only!.expired).toBe(only!.total);
-        expect(only!.rows.map((row) => [row.id, String(row.expiresAt)])).toEqual(reserved.flatMap((value, i) => (i % 2 === 0 ? [[value, reserved[i + 1]]] : [])));
+        expect(only!.rows.map((row) => [row.id, String(row.expiresAt)])).toEqual(
+          reserved.flatMap((value, i) => (i % 2 === 0 ? [[value, reserved[i + 1]]] : [])),
+        );
         for (const row of only!.rows) {
           expect(row.expired).toBe(row.expiresAt! <= page.now);
           expect(row.attempts).toBe(expected.jobs[row.id]!.attempts ?? 0);
@@ -100,7 +103,11 @@ describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
         expect(read).toMatchObject({ queue: channel, total: expected.statistics.delayed, overdue: 0 });
         expect(read.hour).toHaveLength(12);
         expect(read.next.map((job) => job.id)).toEqual(soonest);
-        expect(read.dueMovedBy).toMatch(driver === 'yii2-ng' ? /or a job is pushed to it: each moves up to 100 due jobs \(batchSize\) into the line.$/ : /each reserve moves every due job onto the waiting list.$/);
+        expect(read.dueMovedBy).toMatch(
+          driver === 'yii2-ng'
+            ? /or a job is pushed to it: each moves up to 100 due jobs \(batchSize\) into the line.$/
+            : /each reserve moves every due job onto the waiting list.$/,
+        );
         for (const job of read.next) expect(job.name).toMatch(/^harness\\jobs\\/);
       } finally {
         await cleanup();
@@ -116,7 +123,9 @@ describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
         expect(job).toMatchObject({ id: next, queue: channel, status: 'placed', ttr: 300, name: 'harness\\jobs\\NoteJob' });
         expect(job.places).toHaveLength(1);
         expect(job.places[0]!.sentence).toMatch(
-          driver === 'yii2-ng' ? new RegExp(String.raw`^in line at place 1 of ${waiting} \(1 runs next\); score \d+, join sequence \d+, scored at priority 0$`) : `waiting at place 1 of ${waiting} in the waiting list (1 runs next)`,
+          driver === 'yii2-ng'
+            ? new RegExp(String.raw`^in line at place 1 of ${waiting} \(1 runs next\); score \d+, join sequence \d+, scored at priority 0$`)
+            : `waiting at place 1 of ${waiting} in the waiting list (1 runs next)`,
         );
         expect(job.message?.parts).toEqual([
           { label: 'TTR prefix', value: '300 s (4 bytes)' },
@@ -157,7 +166,8 @@ describe('the yii2 line’s note on due and expired jobs, against the drivers’
     if (driver === 'yii2-ng') await queue.redis.set(keys.seq, 2);
     const [seconds] = await queue.redis.time();
     const now = Number(seconds);
-    await queue.redis.multi()
+    await queue.redis
+      .multi()
       .hset(keys.priorities, '3', '5')
       .zadd(keys.delayed, now - 5, '3', now - 20, '4', now + 600, '5')
       .zadd(keys.reserved, now - 3, '6', now + 300, '7')
@@ -178,7 +188,11 @@ describe('the yii2 line’s note on due and expired jobs, against the drivers’
     try {
       const { sections, notInLineYet } = await line.read(channel.keys.channel, { page: 1 });
       expect(sections[0]!.rows.map((row) => row.id)).toEqual(['1', '2']);
-      expect(notInLineYet).toEqual({ dueDelayed: 2, expiredReservations: 1, where: 'the next reserve puts them ahead of row 1, expired reservations first, then due delayed jobs, each earliest first' });
+      expect(notInLineYet).toEqual({
+        dueDelayed: 2,
+        expiredReservations: 1,
+        where: 'the next reserve puts them ahead of row 1, expired reservations first, then due delayed jobs, each earliest first',
+      });
       // The stock driver's own reserves after this state: the counted jobs, in the order the note gives, then row 1.
       expect(await reserveAll(channel)).toEqual(['6', '4', '3', '1', '2']);
     } finally {
@@ -191,7 +205,11 @@ describe('the yii2 line’s note on due and expired jobs, against the drivers’
     try {
       const { sections, notInLineYet } = await line.read(channel.keys.channel, { page: 1 });
       expect(sections[0]!.rows.map((row) => row.id)).toEqual(['1', '2']);
-      expect(notInLineYet).toEqual({ dueDelayed: 2, expiredReservations: 1, where: 'the next reserve or push puts them into the line by priority, ahead of row 1 where they rank before it (up to 100 of each kind at a time)' });
+      expect(notInLineYet).toEqual({
+        dueDelayed: 2,
+        expiredReservations: 1,
+        where: 'the next reserve or push puts them into the line by priority, ahead of row 1 where they rank before it (up to 100 of each kind at a time)',
+      });
       // Job 3 (priority 5) runs before row 1; the default-priority ones join behind the rows already in line, due before expired.
       expect(await reserveAll(channel)).toEqual(['3', '1', '2', '4', '6']);
     } finally {
@@ -207,7 +225,11 @@ describe('the yii2 line’s note on due and expired jobs, against the drivers’
       const line = present<JobLineReader>(yii2Layout(queue, yii2Settings('yii2', [channel])).jobLine);
       expect((await line.read(channel, { page: 1 })).notInLineYet).toMatchObject({ dueDelayed: 0, expiredReservations: 0 });
       await queue.redis.zadd(keys.reserved, 1, '2');
-      expect((await line.read(channel, { page: 1 })).notInLineYet).toEqual({ dueDelayed: 0, expiredReservations: 1, where: 'the next reserve puts it ahead of row 1' });
+      expect((await line.read(channel, { page: 1 })).notInLineYet).toEqual({
+        dueDelayed: 0,
+        expiredReservations: 1,
+        where: 'the next reserve puts it ahead of row 1',
+      });
     } finally {
       await cleanup();
     }
@@ -246,9 +268,14 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
       expect(refusal).toBeInstanceOf(QueueError);
       expect(refusal).toMatchObject({ invalidRequest: true, message: `There is no channel "nope" on this connection: it reads ${channel}, ${channel}-other` });
       await expect(present<DueTimelineReader>(layout.dueTimeline).read('nope')).rejects.toThrow('There is no channel "nope"');
-      await expect(present<ExpiringReservationsReader>(layout.expiringReservations).read({ queue: 'nope', page: 1 })).rejects.toThrow('There is no channel "nope"');
+      await expect(present<ExpiringReservationsReader>(layout.expiringReservations).read({ queue: 'nope', page: 1 })).rejects.toThrow(
+        'There is no channel "nope"',
+      );
       // Without a queue the reservations page reads every channel.
-      expect((await present<ExpiringReservationsReader>(layout.expiringReservations).read({ page: 1 })).queues.map((each) => each.queue)).toEqual([channel, `${channel}-other`]);
+      expect((await present<ExpiringReservationsReader>(layout.expiringReservations).read({ page: 1 })).queues.map((each) => each.queue)).toEqual([
+        channel,
+        `${channel}-other`,
+      ]);
     } finally {
       await cleanup();
     }
@@ -259,7 +286,8 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
     const { queue } = first;
     try {
       const channels = [first.channel, second.channel];
-      const pushTo = (channel: (typeof channels)[number]) => driverPush({ connection: queue, driver: 'yii2', keys: new Yii2Keys(channel), ng: DEFAULT_YII2_NG_SETTINGS }, message!);
+      const pushTo = (channel: (typeof channels)[number]) =>
+        driverPush({ connection: queue, driver: 'yii2', keys: new Yii2Keys(channel), ng: DEFAULT_YII2_NG_SETTINGS }, message!);
       // Job 1 in both channels, job 2 in the second only.
       await pushTo(first.channel);
       await pushTo(second.channel);
@@ -279,6 +307,7 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
   it('StaticPHP fills every page the other layouts fill', async () => {
     const queue = await openQueue();
     const layout = staticphpLayout(queue);
-    for (const capability of [layout.jobLine, layout.dueTimeline, layout.expiringReservations, layout.jobSnapshot, layout.keyTable]) expect(isAbsent(capability)).toBe(false);
+    for (const capability of [layout.jobLine, layout.dueTimeline, layout.expiringReservations, layout.jobSnapshot, layout.keyTable])
+      expect(isAbsent(capability)).toBe(false);
   });
 });

@@ -1,7 +1,19 @@
 import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
-import { PAGE_ROWS, type LineRepairs, type DueTimelineReader, type ExpiringReservationsReader, type JobData, type JobLineReader, type JobMessage, type JobPlace, type JobSnapshotReader, type LineSection, type NotInLineYet } from '../pages';
+import {
+  PAGE_ROWS,
+  type LineRepairs,
+  type DueTimelineReader,
+  type ExpiringReservationsReader,
+  type JobData,
+  type JobLineReader,
+  type JobMessage,
+  type JobPlace,
+  type JobSnapshotReader,
+  type LineSection,
+  type NotInLineYet,
+} from '../pages';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
@@ -38,7 +50,15 @@ function sectionOf(page: Yii2LinePage, title: string, description: string): Line
     description,
     total: page.total,
     offset: page.offset,
-    rows: page.rows.map((row) => ({ place: row.place, id: row.id, name: row.className, attempts: row.attempts, priority: row.priority, ttr: row.ttr, note: noteOf(row) })),
+    rows: page.rows.map((row) => ({
+      place: row.place,
+      id: row.id,
+      name: row.className,
+      attempts: row.attempts,
+      priority: row.priority,
+      ttr: row.ttr,
+      note: noteOf(row),
+    })),
   };
 }
 
@@ -48,7 +68,8 @@ function offsetOf(page: number): number {
 
 const LINE_DESCRIPTION: Record<Yii2Driver, string> = {
   yii2: 'The waiting list, in the order queue/run pops it: from the tail. Row 1 is the next job a worker reserves after the due delayed jobs and expired reservations no worker has moved in yet.',
-  'yii2-ng': 'The prioritized set, lowest score first (lower priority runs first, then the order jobs joined). Row 1 is the next job a worker reserves unless a due delayed job or an expired reservation no worker has moved in yet ranks ahead of it.',
+  'yii2-ng':
+    'The prioritized set, lowest score first (lower priority runs first, then the order jobs joined). Row 1 is the next job a worker reserves unless a due delayed job or an expired reservation no worker has moved in yet ranks ahead of it.',
 };
 
 /**
@@ -59,10 +80,16 @@ const LINE_DESCRIPTION: Record<Yii2Driver, string> = {
  */
 function notInLineYetOf({ dueDelayed, expiredReserved }: Yii2NotInLineYet, ng: Yii2NgSettings | null): NotInLineYet {
   const them = dueDelayed + expiredReserved === 1 ? 'it' : 'them';
-  const order = dueDelayed > 0 && expiredReserved > 0 ? ', expired reservations first, then due delayed jobs, each earliest first' : dueDelayed + expiredReserved > 1 ? ', earliest first' : '';
-  const where = ng === null
-    ? `the next reserve puts ${them} ahead of row 1${order}`
-    : `the next reserve or push puts ${them} into the line by priority, ahead of row 1 where ${them === 'it' ? 'it ranks' : 'they rank'} before it (up to ${ng.batchSize.toLocaleString('en-US')} of each kind at a time)`;
+  const order =
+    dueDelayed > 0 && expiredReserved > 0
+      ? ', expired reservations first, then due delayed jobs, each earliest first'
+      : dueDelayed + expiredReserved > 1
+        ? ', earliest first'
+        : '';
+  const where =
+    ng === null
+      ? `the next reserve puts ${them} ahead of row 1${order}`
+      : `the next reserve or push puts ${them} into the line by priority, ahead of row 1 where ${them === 'it' ? 'it ranks' : 'they rank'} before it (up to ${ng.batchSize.toLocaleString('en-US')} of each kind at a time)`;
   return { dueDelayed, expiredReservations: expiredReserved, where };
 }
 
@@ -70,12 +97,23 @@ export function yii2JobLine(connection: RedisConnection, channelKeys: ChannelKey
   return {
     async read(queue, { page }) {
       const offset = offsetOf(page);
-      const order = await readRunOrder(connection, channelKeys(queue), driver, ng, { offset, limit: PAGE_ROWS, takeoverOffset: offset, takeoverLimit: PAGE_ROWS });
+      const order = await readRunOrder(connection, channelKeys(queue), driver, ng, {
+        offset,
+        limit: PAGE_ROWS,
+        takeoverOffset: offset,
+        takeoverLimit: PAGE_ROWS,
+      });
       const settings = ngSettingsFor(driver, ng);
       const sections = [sectionOf(order.line, 'Next jobs to run', LINE_DESCRIPTION[driver])];
       if (order.takeover !== null && order.takeover.total > 0) {
         const batch = (settings?.batchSize ?? 0).toLocaleString('en-US');
-        sections.push(sectionOf(order.takeover, 'Taken over from the stock list next', `Ids still in the stock waiting list: each reserve moves up to ${batch} of them, tail first, into the prioritized set at their priority.`));
+        sections.push(
+          sectionOf(
+            order.takeover,
+            'Taken over from the stock list next',
+            `Ids still in the stock waiting list: each reserve moves up to ${batch} of them, tail first, into the prioritized set at their priority.`,
+          ),
+        );
       }
       return { queue: order.channel, now: order.now, sections, notInLineYet: notInLineYetOf(order.notInLineYet, settings) };
     },
@@ -84,14 +122,23 @@ export function yii2JobLine(connection: RedisConnection, channelKeys: ChannelKey
 
 const EXPIRED_MEANS: Record<Yii2Driver, string> = {
   yii2: 'An expired reservation goes back to the waiting list on the next reserve, attempts kept: a killed worker’s job, or a failed one waiting out its TTR for a retry.',
-  'yii2-ng': 'An expired reservation goes back into the line on the next reserve or push, attempts kept: a killed worker’s job, or a failed one waiting out its TTR for a retry.',
+  'yii2-ng':
+    'An expired reservation goes back into the line on the next reserve or push, attempts kept: a killed worker’s job, or a failed one waiting out its TTR for a retry.',
 };
 
-export function yii2ExpiringReservations(connection: RedisConnection, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): ExpiringReservationsReader {
+export function yii2ExpiringReservations(
+  connection: RedisConnection,
+  channels: readonly string[],
+  channelKeys: ChannelKeys,
+  driver: Yii2Driver,
+  ng: Yii2NgSettings | null,
+): ExpiringReservationsReader {
   return {
     async read({ queue, page }) {
       const asked = queue === undefined ? channels : [queue];
-      const read = await Promise.all(asked.map((channel) => readYii2Reservations(connection, channelKeys(channel), driver, ng, { offset: offsetOf(page), limit: PAGE_ROWS })));
+      const read = await Promise.all(
+        asked.map((channel) => readYii2Reservations(connection, channelKeys(channel), driver, ng, { offset: offsetOf(page), limit: PAGE_ROWS })),
+      );
       return {
         now: read[0]?.now ?? 0,
         holderAbsent: read[0]?.holderAbsent ?? '',
@@ -146,10 +193,18 @@ function placeOf(place: Yii2JobPlace): JobPlace {
     case 'waiting':
       return { state: 'waiting', sentence: `waiting at place ${place.place} of ${place.of} in the waiting list (1 runs next)`, at: null };
     case 'awaiting-takeover':
-      return { state: 'awaiting takeover', sentence: `in the stock waiting list at place ${place.place} of ${place.of}: ng takes it over into the line, tail first`, at: null };
+      return {
+        state: 'awaiting takeover',
+        sentence: `in the stock waiting list at place ${place.place} of ${place.of}: ng takes it over into the line, tail first`,
+        at: null,
+      };
     case 'prioritized': {
       const priority = place.score.scorePriority === null ? '' : `, scored at priority ${place.score.scorePriority}`;
-      return { state: 'in line', sentence: `in line at place ${place.rank} of ${place.of} (1 runs next); score ${place.score.score}, join sequence ${place.score.seq}${priority}`, at: null };
+      return {
+        state: 'in line',
+        sentence: `in line at place ${place.rank} of ${place.of} (1 runs next); score ${place.score.score}, join sequence ${place.score.seq}${priority}`,
+        at: null,
+      };
     }
     case 'delayed':
       return { state: 'delayed', sentence: place.due ? 'delayed, due since' : 'delayed until', at: place.until };
@@ -197,7 +252,13 @@ async function channelsHolding(connection: RedisConnection, channels: readonly s
   });
 }
 
-export function yii2JobSnapshot(connection: RedisConnection, channels: readonly string[], channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings | null): JobSnapshotReader {
+export function yii2JobSnapshot(
+  connection: RedisConnection,
+  channels: readonly string[],
+  channelKeys: ChannelKeys,
+  driver: Yii2Driver,
+  ng: Yii2NgSettings | null,
+): JobSnapshotReader {
   return {
     async read(id, queue) {
       // yii2's ids count per channel: without a channel, the channels whose messages hold the id say which job is meant.

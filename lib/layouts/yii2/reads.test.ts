@@ -32,7 +32,9 @@ describe('yii2 reads, against what the real drivers wrote', () => {
           }
           expect(detail.status, about).toBe('placed');
           expect(detail.attempts, about).toBe(job.attempts ?? 0);
-          expect(detail.name, about).toBe(id === '1' ? 'harness\\jobs\\CrashJob' : id === '2' || id === '5' ? 'harness\\jobs\\FailingJob' : 'harness\\jobs\\NoteJob');
+          expect(detail.name, about).toBe(
+            id === '1' ? 'harness\\jobs\\CrashJob' : id === '2' || id === '5' ? 'harness\\jobs\\FailingJob' : 'harness\\jobs\\NoteJob',
+          );
           expect(detail.message).toMatchObject({ ttr: TTR_OF[id] ?? 300, cut: false });
           expect(detail.priority, about).toEqual(ng === null ? null : { value: job.priority, stored: job.priority !== ng.defaultPriority });
           const [place] = detail.places;
@@ -71,28 +73,56 @@ describe('yii2 reads, against what the real drivers wrote', () => {
         const reserved = Object.entries(expected.jobs).filter(([, job]) => job.reserved_until_unix_s !== undefined);
         const reservations = await readYii2Reservations(queue, keys, driver, ng);
         const expiredCount = reserved.filter(([, job]) => job.state === 'reserved-expired-retry').length;
-        expect(reservations).toMatchObject({ total: expected.statistics.reserved, expired: expiredCount, live: expected.statistics.reserved - expiredCount, holderKnown: false, holderAbsent: YII2_NO_HOLDER });
+        expect(reservations).toMatchObject({
+          total: expected.statistics.reserved,
+          expired: expiredCount,
+          live: expected.statistics.reserved - expiredCount,
+          holderKnown: false,
+          holderAbsent: YII2_NO_HOLDER,
+        });
         const soonestFirst = reserved.sort(([a, x], [b, y]) => x.reserved_until_unix_s! - y.reserved_until_unix_s! || Number(a) - Number(b));
         expect(reservations.rows.map((row) => row.id)).toEqual(soonestFirst.map(([id]) => id));
         for (const row of reservations.rows) {
           const job = expected.jobs[row.id]!;
           const expiresAt = job.reserved_until_unix_s! + expected.deltaSeconds;
-          expect(row).toMatchObject({ expiresAt, reservedSince: expiresAt - TTR_OF[row.id]!, expired: job.state === 'reserved-expired-retry', attempts: job.attempts, priority: ng === null ? null : job.priority });
+          expect(row).toMatchObject({
+            expiresAt,
+            reservedSince: expiresAt - TTR_OF[row.id]!,
+            expired: job.state === 'reserved-expired-retry',
+            attempts: job.attempts,
+            priority: ng === null ? null : job.priority,
+          });
         }
 
         const timeline = await readYii2DelayedTimeline(queue, keys, driver, ng);
-        expect(timeline).toMatchObject({ queue: keys.channel, total: expected.statistics.delayed, overdue: 0, later: 0, attendance: { unattended: false, oldestOverdueAt: null, lastDeliveredEntryAt: null } });
+        expect(timeline).toMatchObject({
+          queue: keys.channel,
+          total: expected.statistics.delayed,
+          overdue: 0,
+          later: 0,
+          attendance: { unattended: false, oldestOverdueAt: null, lastDeliveredEntryAt: null },
+        });
         const delayed = Object.entries(expected.jobs)
           .filter(([, job]) => job.state === 'delayed')
           .sort(([a, x], [b, y]) => x.delayed_until_unix_s! - y.delayed_until_unix_s! || a.localeCompare(b));
         expect(timeline.next.map((job) => [job.id, job.dueAt])).toEqual(delayed.map(([id, job]) => [id, job.delayed_until_unix_s! + expected.deltaSeconds]));
         for (const job of timeline.next) {
-          expect(job).toMatchObject({ name: 'harness\\jobs\\NoteJob', className: 'harness\\jobs\\NoteJob', ttr: 300, heldBy: null, priority: ng === null ? null : expected.jobs[job.id]!.priority });
+          expect(job).toMatchObject({
+            name: 'harness\\jobs\\NoteJob',
+            className: 'harness\\jobs\\NoteJob',
+            ttr: 300,
+            heldBy: null,
+            priority: ng === null ? null : expected.jobs[job.id]!.priority,
+          });
         }
         // Each scale counts, from now, what comes due within it: jobs delayed by 60, 300, 900 and 3600 s, pushed a few seconds before the capture.
         const sum = (buckets: { count: number }[]) => buckets.reduce((total, bucket) => total + bucket.count, 0);
         expect([sum(timeline.hour), sum(timeline.day), sum(timeline.week)]).toEqual([8, 8, 8]);
-        expect([timeline.hour.length, timeline.day.length, timeline.week.length]).toEqual([TIMELINE_SCALES.hour.count, TIMELINE_SCALES.day.count, TIMELINE_SCALES.week.count]);
+        expect([timeline.hour.length, timeline.day.length, timeline.week.length]).toEqual([
+          TIMELINE_SCALES.hour.count,
+          TIMELINE_SCALES.day.count,
+          TIMELINE_SCALES.week.count,
+        ]);
         const inFirstBucket = timeline.next.filter((job) => job.dueAt > timeline.now && job.dueAt <= timeline.now + 300).length;
         expect(inFirstBucket).toBe(4);
         expect(timeline.hour[0]).toEqual({ start: timeline.now, end: timeline.now + 300, count: inFirstBucket });
@@ -108,18 +138,26 @@ describe('yii2 reads on channels broken by hand', () => {
     const { queue, keys, cleanup } = await openChannel();
     try {
       const [now] = await queue.redis.time();
-      await queue.redis.multi()
+      await queue.redis
+        .multi()
         .set(keys.messageId, '3')
         .hset(keys.messages, '1', '300;N;', '3', '300;N;')
         .lpush(keys.waiting, '3', '2')
         .zadd(keys.reserved, Number(now) - 5, '3')
         .exec();
       expect(await readYii2Job(queue, keys, 'yii2', null, '1')).toMatchObject({ status: 'orphan', places: [], message: { ttr: 300 } });
-      expect(await readYii2Job(queue, keys, 'yii2', null, '2')).toMatchObject({ status: 'dangling', places: [{ state: 'waiting', place: 2, of: 2 }], message: null });
+      expect(await readYii2Job(queue, keys, 'yii2', null, '2')).toMatchObject({
+        status: 'dangling',
+        places: [{ state: 'waiting', place: 2, of: 2 }],
+        message: null,
+      });
       expect(await readYii2Job(queue, keys, 'yii2', null, '3')).toMatchObject({
         status: 'duplicate',
         statusText: 'in 2 indexes (waiting, reserved): it will run more than once',
-        places: [{ state: 'waiting', place: 1 }, { state: 'reserved', until: Number(now) - 5, expired: true, reservedSince: Number(now) - 305 }],
+        places: [
+          { state: 'waiting', place: 1 },
+          { state: 'reserved', until: Number(now) - 5, expired: true, reservedSince: Number(now) - 305 },
+        ],
       });
       // Under ng the stock list is what ng has yet to take over.
       expect((await readYii2Job(queue, keys, 'yii2-ng', null, '3')).places[0]).toEqual({ state: 'awaiting-takeover', place: 1, of: 2 });
@@ -158,11 +196,19 @@ describe('yii2 reads on channels broken by hand', () => {
       expect(detail.message).toMatchObject({ length: big.length, cut: true, ttr: 300, bodyOffset: 4 });
       expect(detail.message?.body).toMatchObject({
         serializer: 'php',
-        parse: { error: `the data ends at byte ${64 * 1024 - 4} inside a string of ${blobLength} bytes`, value: { properties: [{ name: 'blob', value: { binary: true, cut: true, text: expect.stringMatching(/^(\\xFE){100}/) } }] } },
+        parse: {
+          error: `the data ends at byte ${64 * 1024 - 4} inside a string of ${blobLength} bytes`,
+          value: { properties: [{ name: 'blob', value: { binary: true, cut: true, text: expect.stringMatching(/^(\\xFE){100}/) } }] },
+        },
       });
 
       const timeline = await readYii2DelayedTimeline(queue, keys, 'yii2', null);
-      expect(timeline).toMatchObject({ total: 1, overdue: 1, attendance: { unattended: true, oldestOverdueAt: 1 }, next: [{ id: '1', name: null, messageUnread: true, messageLength: big.length, dueAt: 1 }] });
+      expect(timeline).toMatchObject({
+        total: 1,
+        overdue: 1,
+        attendance: { unattended: true, oldestOverdueAt: 1 },
+        next: [{ id: '1', name: null, messageUnread: true, messageLength: big.length, dueAt: 1 }],
+      });
     } finally {
       await cleanup();
     }

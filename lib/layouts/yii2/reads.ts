@@ -6,7 +6,18 @@ import { assertScriptSucceeded } from '../../redis/scripts';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
-import { decodeNgScore, MAX_PAGE_ROWS, ngSettingsFor, pageBounds, ROW_COPY_LIMIT_BYTES, ROW_HEAD_BYTES, summaryOf, type Yii2JobSummary, type Yii2NgScore, type Yii2ScriptRow } from './line';
+import {
+  decodeNgScore,
+  MAX_PAGE_ROWS,
+  ngSettingsFor,
+  pageBounds,
+  ROW_COPY_LIMIT_BYTES,
+  ROW_HEAD_BYTES,
+  summaryOf,
+  type Yii2JobSummary,
+  type Yii2NgScore,
+  type Yii2ScriptRow,
+} from './line';
 import { decodeMessage, type Yii2Message } from './message';
 
 /** Why the reservations of a yii2 channel name nobody, in the words a page shows. */
@@ -46,12 +57,27 @@ export interface Yii2Reservations {
  * reservation: a row says when it expires, since when it is held (by the
  * message's TTR) and how many attempts it is.
  */
-export async function readYii2Reservations(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, page: { offset?: number; limit?: number } = {}): Promise<Yii2Reservations> {
+export async function readYii2Reservations(
+  connection: RedisConnection,
+  keys: Yii2Keys,
+  driver: Yii2Driver,
+  ng: Yii2NgSettings | null,
+  page: { offset?: number; limit?: number } = {},
+): Promise<Yii2Reservations> {
   const settings = ngSettingsFor(driver, ng);
   const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
   return connection.attempt(async () => {
     const [now, total, expired, rows] = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadReservationsBuffer(keys.reserved, keys.attempts, keys.priorities, keys.messages, offset, limit, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES),
+      await connection.redis.queuelensYii2ReadReservationsBuffer(
+        keys.reserved,
+        keys.attempts,
+        keys.priorities,
+        keys.messages,
+        offset,
+        limit,
+        ROW_HEAD_BYTES,
+        ROW_COPY_LIMIT_BYTES,
+      ),
     ) as [number, number, number, Yii2ScriptRow[]];
     return {
       channel: keys.channel,
@@ -100,19 +126,33 @@ const SCALES = [TIMELINE_SCALES.hour, TIMELINE_SCALES.day, TIMELINE_SCALES.week]
  * (ng) priority, in one read-only script (lua/yii2/read-delayed-4.lua): one
  * ZCOUNT per bucket, never the whole set.
  */
-export async function readYii2DelayedTimeline(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, { limit = 20 } = {}): Promise<Yii2DelayedTimeline> {
+export async function readYii2DelayedTimeline(
+  connection: RedisConnection,
+  keys: Yii2Keys,
+  driver: Yii2Driver,
+  ng: Yii2NgSettings | null,
+  { limit = 20 } = {},
+): Promise<Yii2DelayedTimeline> {
   const settings = ngSettingsFor(driver, ng);
   const [, shown] = pageBounds(0, limit);
   return connection.attempt(async () => {
     const [now, total, overdue, oldestDue, later, rows, counts] = assertScriptSucceeded(
       await connection.redis.queuelensYii2ReadDelayedBuffer(
-        keys.delayed, keys.attempts, keys.priorities, keys.messages, shown, ROW_HEAD_BYTES, ROW_COPY_LIMIT_BYTES,
+        keys.delayed,
+        keys.attempts,
+        keys.priorities,
+        keys.messages,
+        shown,
+        ROW_HEAD_BYTES,
+        ROW_COPY_LIMIT_BYTES,
         ...SCALES.flatMap(({ count, seconds }) => [count, seconds]),
       ),
     ) as [number, number, number, Buffer, number, Yii2ScriptRow[], number[]];
     let bucket = 0;
     const [hour, day, week] = SCALES.map((scale) => bucketsOf(now, scale).map((range) => ({ ...range, count: counts[bucket++] ?? 0 }))) as [
-      DelayedTimeline['hour'], DelayedTimeline['day'], DelayedTimeline['week'],
+      DelayedTimeline['hour'],
+      DelayedTimeline['day'],
+      DelayedTimeline['week'],
     ];
     const oldestOverdueAt = oldestDue.length > 0 ? Number(oldestDue.toString()) : null;
     return {
@@ -189,11 +229,15 @@ export interface Yii2JobDetail {
 
 function statusOf(places: Yii2JobPlace[], hasMessage: boolean, unsearched: number, lastId: string, id: string): [Yii2JobStatus, string] {
   const where = places.map((place) => place.state).join(', ');
-  if (!hasMessage && places.length > 0) return ['dangling', `in ${where} with no message: ng discards it when it comes up, and the stock driver's queue/run stops at it`];
+  if (!hasMessage && places.length > 0)
+    return ['dangling', `in ${where} with no message: ng discards it when it comes up, and the stock driver's queue/run stops at it`];
   if (places.length > 1) return ['duplicate', `in ${places.length} indexes (${where}): it will run more than once`];
   if (places.length === 1) return ['placed', `in ${where}`];
   if (hasMessage && unsearched > 0) {
-    return ['unsearched', `in no index looked at; the waiting list beyond the first ${MAX_WAITING_SCAN.toLocaleString('en-US')} ids from its run end (${unsearched} more) was not searched`];
+    return [
+      'unsearched',
+      `in no index looked at; the waiting list beyond the first ${MAX_WAITING_SCAN.toLocaleString('en-US')} ids from its run end (${unsearched} more) was not searched`,
+    ];
   }
   if (hasMessage) return ['orphan', 'a message in no index: nothing will run it'];
   if (/^\d+$/.test(lastId) && BigInt(id) > BigInt(lastId)) return ['gone', `never pushed: the channel's ids go up to ${lastId}`];
@@ -212,24 +256,65 @@ type JobReply = [number, number, Buffer, Buffer, Buffer, Buffer, number, number,
  * QueueError for an id that is not a decimal job id, or a key of the wrong
  * type.
  */
-export async function readYii2Job(connection: RedisConnection, keys: Yii2Keys, driver: Yii2Driver, ng: Yii2NgSettings | null, id: string): Promise<Yii2JobDetail> {
+export async function readYii2Job(
+  connection: RedisConnection,
+  keys: Yii2Keys,
+  driver: Yii2Driver,
+  ng: Yii2NgSettings | null,
+  id: string,
+): Promise<Yii2JobDetail> {
   if (!/^[1-9][0-9]{0,19}$/.test(id)) throw new QueueError(`A yii2 job id is a whole number from 1, not "${id}"`);
   const settings = ngSettingsFor(driver, ng);
   return connection.attempt(async () => {
     const reply = assertScriptSucceeded(
       await connection.redis.queuelensYii2ReadJobBuffer(
-        keys.messages, keys.waiting, keys.prioritized, keys.delayed, keys.reserved, keys.attempts, keys.priorities, keys.ranks, keys.messageId,
-        id, DISPLAY_LIMIT_BYTES, MAX_WAITING_SCAN,
+        keys.messages,
+        keys.waiting,
+        keys.prioritized,
+        keys.delayed,
+        keys.reserved,
+        keys.attempts,
+        keys.priorities,
+        keys.ranks,
+        keys.messageId,
+        id,
+        DISPLAY_LIMIT_BYTES,
+        MAX_WAITING_SCAN,
       ),
     ) as JobReply;
-    const [now, length, head, attempts, storedPriority, rank, waitingPlace, waitingLength, prioritizedRank, prioritizedScore, prioritizedTotal, delayedScore, reservedScore, messageId] = reply;
+    const [
+      now,
+      length,
+      head,
+      attempts,
+      storedPriority,
+      rank,
+      waitingPlace,
+      waitingLength,
+      prioritizedRank,
+      prioritizedScore,
+      prioritizedTotal,
+      delayedScore,
+      reservedScore,
+      messageId,
+    ] = reply;
     const message = length < 0 ? null : decodeMessage(head, length);
-    const priority = settings === null ? null : storedPriority.length > 0 ? { value: Number(storedPriority.toString()), stored: true } : { value: settings.defaultPriority, stored: false };
+    const priority =
+      settings === null
+        ? null
+        : storedPriority.length > 0
+          ? { value: Number(storedPriority.toString()), stored: true }
+          : { value: settings.defaultPriority, stored: false };
 
     const places: Yii2JobPlace[] = [];
     if (waitingPlace > 0) places.push({ state: settings === null ? 'waiting' : 'awaiting-takeover', place: waitingPlace, of: waitingLength });
     if (settings !== null && prioritizedRank >= 0) {
-      places.push({ state: 'prioritized', rank: prioritizedRank + 1, of: prioritizedTotal, score: decodeNgScore(prioritizedScore.toString(), priority?.value ?? settings.defaultPriority, settings) });
+      places.push({
+        state: 'prioritized',
+        rank: prioritizedRank + 1,
+        of: prioritizedTotal,
+        score: decodeNgScore(prioritizedScore.toString(), priority?.value ?? settings.defaultPriority, settings),
+      });
     }
     if (delayedScore.length > 0) {
       const until = Number(delayedScore.toString());

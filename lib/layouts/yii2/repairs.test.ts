@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisConnection } from '../../redis/connection';
 import { sleep, testQueueFactory } from '../../queue/test-redis';
-import {
-  promoteDueJobs,
-  reclaimReservation,
-  releaseExpiredReservation,
-  removeYii2Job,
-  runDelayedNow,
-  type Yii2Channel,
-} from './repairs';
+import { promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow, type Yii2Channel } from './repairs';
 import { driverReserve, ngReserve, ngSettle, openFixtureChannel, stockReserve } from './test-drivers';
 import type { Yii2FixtureName } from './test-fixtures';
 
@@ -130,7 +123,7 @@ describe('releasing an expired yii2 reservation', () => {
     });
   });
 
-  it("joins an ng strict job at the back of its priority with a fresh seq, and arms the marker", async () => {
+  it('joins an ng strict job at the back of its priority with a fresh seq, and arms the marker', async () => {
     await withChannels(['ng-strict'], async (channel) => {
       const { redis } = channel.connection;
       await redis.zadd(channel.keys.reserved, 'XX', (await redisNow(channel.connection)) - 1, '1');
@@ -147,7 +140,7 @@ describe('releasing an expired yii2 reservation', () => {
     });
   });
 
-  it("gives an ng aging job with retryPosition=original the very score the real driver gave it", async () => {
+  it('gives an ng aging job with retryPosition=original the very score the real driver gave it', async () => {
     await withChannels(['ng-aging'], async (channel) => {
       const { redis } = channel.connection;
       // Job 5 was reclaimed by the real ng once and sits where it first joined; send it back through a reservation.
@@ -204,7 +197,11 @@ describe('promoting due yii2 delayed jobs in bounded steps', () => {
           steps.push(step);
           if (step.stillDue === 0) break;
         }
-        expect(steps).toEqual([{ moved: 2, stillDue: 4 }, { moved: 2, stillDue: 2 }, { moved: 2, stillDue: 0 }]);
+        expect(steps).toEqual([
+          { moved: 2, stillDue: 4 },
+          { moved: 2, stillDue: 2 },
+          { moved: 2, stillDue: 0 },
+        ]);
         expect(await promoteDueJobs(stepped!, 2)).toEqual({ moved: 0, stillDue: 0 });
         // The stock mover runs inside a reserve, ng's settle inside a reserve too: both lines as the next reserve finds them.
         if (stepped!.driver === 'yii2-ng') await ngSettle(oracle!);
@@ -259,7 +256,7 @@ describe('running a yii2 delayed job now', () => {
     });
   });
 
-  it('joins it to ng\'s line as a job due this second, with the score ng\'s own settle gives it', async () => {
+  it("joins it to ng's line as a job due this second, with the score ng's own settle gives it", async () => {
     await withChannels(['ng-aging', 'ng-aging'], async (channel, oracle) => {
       const { redis } = channel!.connection;
       await earlyInASecond(channel!.connection);

@@ -71,16 +71,47 @@ function changed(reply: unknown): boolean {
  */
 export function removeYii2Job(channel: Yii2Channel, id: string): Promise<boolean> {
   const { connection, keys } = channel;
-  return connection.attempt(async () => changed(await underMovingLock(() =>
-    connection.redis.queuelensYii2Remove(keys.messages, keys.waiting, keys.prioritized, keys.delayed, keys.reserved, keys.attempts, keys.priorities, keys.ranks, keys.movingLock, id),
-  )));
+  return connection.attempt(async () =>
+    changed(
+      await underMovingLock(() =>
+        connection.redis.queuelensYii2Remove(
+          keys.messages,
+          keys.waiting,
+          keys.prioritized,
+          keys.delayed,
+          keys.reserved,
+          keys.attempts,
+          keys.priorities,
+          keys.ranks,
+          keys.movingLock,
+          id,
+        ),
+      ),
+    ),
+  );
 }
 
 function release(channel: Yii2Channel, id: string, reservations: 'expired' | 'live'): Promise<boolean> {
   const { connection, keys } = channel;
-  return connection.attempt(async () => changed(await underMovingLock(() =>
-    connection.redis.queuelensYii2Release(keys.waiting, keys.prioritized, keys.reserved, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock, ...placementArgs(channel), id, reservations),
-  )));
+  return connection.attempt(async () =>
+    changed(
+      await underMovingLock(() =>
+        connection.redis.queuelensYii2Release(
+          keys.waiting,
+          keys.prioritized,
+          keys.reserved,
+          keys.priorities,
+          keys.marker,
+          keys.seq,
+          keys.ranks,
+          keys.movingLock,
+          ...placementArgs(channel),
+          id,
+          reservations,
+        ),
+      ),
+    ),
+  );
 }
 
 /**
@@ -108,9 +139,24 @@ export function reclaimReservation(channel: Yii2Channel, id: string): Promise<bo
  */
 export function runDelayedNow(channel: Yii2Channel, id: string): Promise<boolean> {
   const { connection, keys } = channel;
-  return connection.attempt(async () => changed(await underMovingLock(() =>
-    connection.redis.queuelensYii2RunNow(keys.waiting, keys.prioritized, keys.delayed, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock, ...placementArgs(channel), id),
-  )));
+  return connection.attempt(async () =>
+    changed(
+      await underMovingLock(() =>
+        connection.redis.queuelensYii2RunNow(
+          keys.waiting,
+          keys.prioritized,
+          keys.delayed,
+          keys.priorities,
+          keys.marker,
+          keys.seq,
+          keys.ranks,
+          keys.movingLock,
+          ...placementArgs(channel),
+          id,
+        ),
+      ),
+    ),
+  );
 }
 
 /**
@@ -122,7 +168,18 @@ export function promoteDueJobs(channel: Yii2Channel, limit = 100): Promise<{ mov
   const bounded = Math.max(1, Math.min(MAX_PROMOTE_BATCH, Math.floor(limit)));
   return connection.attempt(async () => {
     const [moved, stillDue] = (await underMovingLock(() =>
-      connection.redis.queuelensYii2PromoteDue(keys.waiting, keys.prioritized, keys.delayed, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock, ...placementArgs(channel), bounded),
+      connection.redis.queuelensYii2PromoteDue(
+        keys.waiting,
+        keys.prioritized,
+        keys.delayed,
+        keys.priorities,
+        keys.marker,
+        keys.seq,
+        keys.ranks,
+        keys.movingLock,
+        ...placementArgs(channel),
+        bounded,
+      ),
     )) as [number, number];
     return { moved, stillDue };
   });
@@ -133,8 +190,18 @@ function queueRepairCall(channel: Yii2Channel, pipeline: ReturnType<RedisConnect
   switch (repair.kind) {
     case 'requeue-orphan':
       pipeline.queuelensYii2RequeueOrphan(
-        keys.messages, keys.waiting, keys.prioritized, keys.delayed, keys.reserved, keys.priorities, keys.marker, keys.seq, keys.ranks, keys.movingLock,
-        ...placementArgs(channel), repair.id,
+        keys.messages,
+        keys.waiting,
+        keys.prioritized,
+        keys.delayed,
+        keys.reserved,
+        keys.priorities,
+        keys.marker,
+        keys.seq,
+        keys.ranks,
+        keys.movingLock,
+        ...placementArgs(channel),
+        repair.id,
       );
       return;
     case 'drop-dangling':

@@ -25,7 +25,10 @@ export function ngSettingsOf(expected: Yii2Expected): Yii2NgSettings {
 }
 
 /** A fixture loaded under a random channel of its own, and a way to delete exactly its keys. */
-export async function openFixtureChannel(queue: RedisConnection, name: Yii2FixtureName): Promise<{ channel: Yii2Channel; expected: Yii2Expected; cleanup: () => Promise<void> }> {
+export async function openFixtureChannel(
+  queue: RedisConnection,
+  name: Yii2FixtureName,
+): Promise<{ channel: Yii2Channel; expected: Yii2Expected; cleanup: () => Promise<void> }> {
   const name_ = `test-${randomUUID()}`;
   const expected = await loadYii2Fixture(queue.redis, name, name_);
   return {
@@ -78,7 +81,10 @@ export async function* stockMoverSteps({ connection: { redis }, keys }: Yii2Chan
  * RPOP, and a missing message makes the poll come back empty (null).
  */
 export async function stockReserve(channel: Yii2Channel): Promise<string | null> {
-  const { connection: { redis }, keys } = channel;
+  const {
+    connection: { redis },
+    keys,
+  } = channel;
   const { nowS } = await serverClock(redis);
   for await (const step of stockMoverSteps(channel)) void step;
   const id = await redis.rpop(keys.waiting);
@@ -107,7 +113,11 @@ async function ngJoin({ connection: { redis }, keys, ng }: Yii2Channel, id: stri
 
 /** ng's settle (NG-C 57-85): due delayed jobs at their due second, then expired reservations at now, earliest first, ties by numeric id. */
 export async function ngSettle(channel: Yii2Channel): Promise<void> {
-  const { connection: { redis }, keys, ng } = channel;
+  const {
+    connection: { redis },
+    keys,
+    ng,
+  } = channel;
   const { nowS, nowMs } = await serverClock(redis);
   for (const delayed of [true, false]) {
     const from = delayed ? keys.delayed : keys.reserved;
@@ -124,7 +134,11 @@ export async function ngSettle(channel: Yii2Channel): Promise<void> {
 
 /** ng's reserve (NG-RES): settle, take over the stock list, then ZPOPMIN past ids without a message. */
 export async function ngReserve(channel: Yii2Channel): Promise<string | null> {
-  const { connection: { redis }, keys, ng } = channel;
+  const {
+    connection: { redis },
+    keys,
+    ng,
+  } = channel;
   await ngSettle(channel);
   const { nowS, nowMs } = await serverClock(redis);
   for (let i = 0; i < ng.batchSize; i++) {
@@ -155,7 +169,10 @@ export function driverReserve(channel: Yii2Channel): Promise<string | null> {
  * same but joins its line and arms the marker (NG-PUSH). Returns the id.
  */
 export async function driverPush(channel: Yii2Channel, message: string | Buffer): Promise<string> {
-  const { connection: { redis }, keys } = channel;
+  const {
+    connection: { redis },
+    keys,
+  } = channel;
   if (channel.driver === 'yii2-ng') await ngSettle(channel);
   const id = String(await redis.incr(keys.messageId));
   await redis.hset(keys.messages, id, message);
@@ -170,7 +187,10 @@ export async function driverPush(channel: Yii2Channel, message: string | Buffer)
 
 /** The acknowledge of the channel's own driver after a job ran (or used its last attempt): stock S-Q 185-190, ng NG-DEL. */
 export async function driverAcknowledge(channel: Yii2Channel, id: string): Promise<void> {
-  const { connection: { redis }, keys } = channel;
+  const {
+    connection: { redis },
+    keys,
+  } = channel;
   await redis.zrem(keys.reserved, id);
   await redis.hdel(keys.attempts, id);
   await redis.hdel(keys.messages, id);

@@ -76,7 +76,15 @@ describe('yii2 throughput, from message_id and the driver’s done', () => {
     try {
       for (let i = 0; i < 3; i++) await driverPush(channel, message!);
       await driverAcknowledge(channel, (await driverReserve(channel))!);
-      const text = formatMetrics({ connection: 'yii', sample: await source.sample(), meaning: source.meaning, failures: null, waitSampled: source.waitUnsampled === null, alerts: NO_ALERTS, marks: null });
+      const text = formatMetrics({
+        connection: 'yii',
+        sample: await source.sample(),
+        meaning: source.meaning,
+        failures: null,
+        waitSampled: source.waitUnsampled === null,
+        alerts: NO_ALERTS,
+        marks: null,
+      });
       const name = channel.keys.channel;
       expect(metricValue(text, 'queuelens_queue_pushed_total', name)).toBe(3);
       expect(metricValue(text, 'queuelens_queue_processed_total', name)).toBe(1);

@@ -40,7 +40,12 @@ function channelSample(row: Yii2ChannelCounts): QueueSample {
  * overview's) and the server's clock. Stock and ng count `waiting`
  * differently, so the driver is part of the history's scope.
  */
-export function yii2Throughput(connection: RedisConnection, driver: Yii2Driver, channels: readonly string[], counts: () => Promise<LayoutCounts<Yii2ChannelCounts>>): ThroughputSource {
+export function yii2Throughput(
+  connection: RedisConnection,
+  driver: Yii2Driver,
+  channels: readonly string[],
+  counts: () => Promise<LayoutCounts<Yii2ChannelCounts>>,
+): ThroughputSource {
   const sorted = [...channels].sort();
   return {
     historyScope: `${driver}:${sorted.join(',')}`,
@@ -53,7 +58,8 @@ export function yii2Throughput(connection: RedisConnection, driver: Yii2Driver, 
     },
     meaning: {
       pushed: 'Jobs pushed: the advance of the channel’s message_id, one per push (a clear() starts it again).',
-      processed: 'Jobs done as the driver’s StatisticsProvider counts them, message_id less waiting, delayed and reserved: succeeded, exhausted, dropped, removed and lost jobs alike.',
+      processed:
+        'Jobs done as the driver’s StatisticsProvider counts them, message_id less waiting, delayed and reserved: succeeded, exhausted, dropped, removed and lost jobs alike.',
     },
     failedJobs: { absent: YII2_UNSAMPLED.failed },
     waitUnsampled: YII2_UNSAMPLED.wait,

@@ -75,7 +75,10 @@ function DueNotice({ timeline, whyNot }: { timeline: DueTimeline; whyNot: string
   const { overdue, now, attendance } = timeline;
   const into = timeline.movedInto ?? THE_LINE;
   const mayChange = useChangePermission().allowed;
-  if (overdue === 0) return <p className="text-sm text-zinc-600 dark:text-zinc-400">No delayed job is overdue: every one is still waiting for its time. {timeline.dueMovedBy}</p>;
+  if (overdue === 0)
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">No delayed job is overdue: every one is still waiting for its time. {timeline.dueMovedBy}</p>
+    );
   return (
     <AttendanceBox unattended={attendance.unattended}>
       <p>
