@@ -116,12 +116,13 @@ test.describe('job page', () => {
     await page.getByRole('link', { name: `Queue ${queueName}` }).click();
     const next = page.getByRole('table', { name: 'Next jobs to run' });
     await expect(next.getByRole('link')).toHaveText([`#${id}`]);
+    // The line's cells: place, job, class, attempts.
     await expect(
       next
         .getByRole('row')
         .filter({ hasText: `#${id}` })
         .getByRole('cell')
-        .nth(2),
+        .nth(3),
     ).toHaveText('0');
     await expect(page.getByRole('region', { name: 'Latest failed jobs' })).toContainText('No failed jobs of this queue.');
   });
