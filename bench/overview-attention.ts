@@ -12,9 +12,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readQueueAttention } from '../lib/dashboard/attention';
+import { readQueueAttention } from '../lib/layouts/staticphp/attention';
 import { DEFAULT_MARKS } from '../lib/dashboard/marks';
-import { readRecentFailures, readWaitingFigures } from '../lib/inspect/attention';
+import { readRecentFailures, readWaitingFigures } from '../lib/layouts/staticphp/attention-figures';
 import { readReservations } from '../lib/layouts/staticphp/reservations';
 import { readServerInfo } from '../lib/inspect/server-info';
 import { readSettings } from '../lib/redis/config';

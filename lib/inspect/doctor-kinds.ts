@@ -1,7 +1,7 @@
 import type { DoctorRepair } from '../queue/doctor-repairs';
 
 // The doctor's findings and progress as plain data, shared by the check
-// (lib/inspect/doctor.ts), the CLI and the browser: no Redis in here.
+// (lib/layouts/staticphp/doctor.ts), the CLI and the browser: no Redis in here.
 
 export type Severity = 'critical' | 'warning' | 'info';
 

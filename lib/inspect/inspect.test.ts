@@ -5,7 +5,7 @@ import { sleep, testQueueFactory } from '../queue/test-redis';
 import { readDelayedTimeline } from './delayed-timeline';
 import { readFailedPage, searchFailed } from './failed';
 import { readJobDetail, readJobFieldBytes } from './job-detail';
-import { readQueueDetail } from './queue-detail';
+import { readQueueDetail } from '../layouts/staticphp/queue-detail';
 
 const openQueue = testQueueFactory();
 

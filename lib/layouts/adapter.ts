@@ -1,4 +1,4 @@
-import type { QueueAttention } from '../dashboard/attention';
+import type { QueueAttention } from './staticphp/attention';
 import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from '../queue/job';
 import type { ThroughputSample } from '../inspect/throughput';

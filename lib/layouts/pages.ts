@@ -1,6 +1,6 @@
 import type { DelayedTimeline } from '../inspect/delayed-timeline';
 import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../inspect/failed';
-import type { LevelView } from '../inspect/queue-detail';
+import type { LevelView } from './staticphp/queue-detail';
 import type { QueueStats } from '../queue/redis-queue';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../shapes/display-text';

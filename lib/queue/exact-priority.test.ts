@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readDelayedTimeline } from '../inspect/delayed-timeline';
-import { runDoctor } from '../inspect/doctor';
+import { runDoctor } from '../layouts/staticphp/doctor';
 import { readFailedPage } from '../inspect/failed';
-import { readQueueDetail } from '../inspect/queue-detail';
+import { readQueueDetail } from '../layouts/staticphp/queue-detail';
 import { readReservations } from '../layouts/staticphp/reservations';
 import { readJobDetail } from '../inspect/job-detail';
 import { levelOf } from './keys';

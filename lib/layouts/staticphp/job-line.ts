@@ -1,4 +1,4 @@
-import { readQueueDetail } from '../../inspect/queue-detail';
+import { readQueueDetail } from './queue-detail';
 import { beyondExactIdNote } from '../../shapes/job-ids';
 import type { RedisQueue } from '../../queue/redis-queue';
 import { PAGE_ROWS, type JobLineReader } from '../pages';

@@ -1,7 +1,7 @@
 import { FINDING_KINDS } from '../../inspect/doctor-kinds';
-import { readQueueAttention } from '../../dashboard/attention';
+import { readQueueAttention } from './attention';
 import type { RedisQueue } from '../../queue/redis-queue';
-import { describeProgress, doctorStep, startDoctor } from '../../inspect/doctor';
+import { describeProgress, doctorStep, startDoctor } from './doctor';
 import { readFailedPage, searchFailed } from '../../inspect/failed';
 import { readQueueNames, staticphpClaimRepairs, staticphpReservations } from './reservations';
 import { sampleThroughput } from '../../inspect/throughput';

@@ -1,7 +1,7 @@
-import { readRecentFailures, readWaitingFigures } from '../inspect/attention';
-import { classifyPendingEntries, type PendingEntry } from '../layouts/staticphp/reservations';
-import type { QueueStats, RedisQueue } from '../queue/redis-queue';
-import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type QueueMark, type RanOutClaim } from './marks';
+import { readRecentFailures, readWaitingFigures } from './attention-figures';
+import { classifyPendingEntries, type PendingEntry } from './reservations';
+import type { QueueStats, RedisQueue } from '../../queue/redis-queue';
+import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type QueueMark, type RanOutClaim } from '../../dashboard/marks';
 
 /** Failures read per call, newest first; more in the window are counted as at least this many. */
 const FAILURES_READ = 500;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../queue/test-redis';
-import { readRecentFailures, readWaitingFigures } from './attention';
+import { testQueueFactory } from '../../queue/test-redis';
+import { readRecentFailures, readWaitingFigures } from './attention-figures';
 
 const openQueue = testQueueFactory();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../../queue/test-redis';
 import { readQueueAttention } from './attention';
-import { markRulesSchema } from './marks';
+import { markRulesSchema } from '../../dashboard/marks';
 
 const openQueue = testQueueFactory();
 
