@@ -11,10 +11,11 @@ import type { JobIdAsRead } from '../shapes/job-ids';
 import type { RepairOutcome, SeenReservation, SeenTombstone } from '../queue/reservation-repairs';
 
 /**
- * The shapes of the pages a layout fills without StaticPHP's driver: plain
- * data, no React, the same for every layout that has the page (yii2's
- * channels, marko's queues). Ids are text: yii2's are decimal and 64-bit,
- * beyond what a JS number holds exactly; marko's are UUIDs.
+ * The shapes of the pages every layout fills: plain data, no React, the
+ * same for StaticPHP's queues, yii2's channels and marko's queues; optional
+ * fields carry what one layout knows more of (a holder, a level, a job hash).
+ * Ids are text: StaticPHP's and yii2's are decimal and 64-bit, beyond what a
+ * JS number holds exactly; marko's are UUIDs.
  */
 
 /**
