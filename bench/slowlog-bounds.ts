@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { expandIncludes } from '../lib/redis/scripts';
+import { expandIncludes } from '../lib/redis/lua-script';
 
 /** The largest batch QueueLens reads in one command (a SCAN COUNT, a range). */
 const MAX_BATCH = 1000;

@@ -1,7 +1,7 @@
 import { execPipeline, settlePipeline } from '../redis/pipeline';
 import { isExactJobId } from '../shapes/job-ids';
 import type { RedisQueue } from '../queue/redis-queue';
-import { assertScriptSucceeded } from '../redis/scripts';
+import { assertScriptSucceeded } from '../redis/lua-script';
 import { bytesToText } from '../shapes/display-text';
 
 /**

@@ -8,7 +8,7 @@ import { readReservations } from '../layouts/staticphp/reservations';
 import { readJobDetail } from '../inspect/job-detail';
 import { levelOf } from './keys';
 import type { RedisQueue } from './redis-queue';
-import { expandIncludes } from '../redis/scripts';
+import { expandIncludes } from '../redis/lua-script';
 import { testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();

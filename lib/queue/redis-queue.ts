@@ -8,7 +8,7 @@ import { isJson, pairsToRecord, toJobHash, toReservedJob, type JobRow, type Rese
 import { jobIdAsRead } from '../shapes/job-ids';
 import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from '../redis/pipeline';
-import { assertScriptSucceeded } from '../redis/scripts';
+import { assertScriptSucceeded } from '../redis/lua-script';
 
 /** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
 export const PROMOTE_LIMIT = 50;

@@ -1,7 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import type { RedisConnection } from './connection';
 import { execPipeline } from './pipeline';
-import { assertScriptSucceeded } from './scripts';
+import { assertScriptSucceeded } from './lua-script';
 
 /** Repairs per pipelined round trip: each is its own short script. */
 const REPAIR_BATCH_SIZE = 200;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatUtcSeconds } from '../layouts/dates';
-import { expandIncludes } from './scripts';
+import { expandIncludes } from './lua-script';
 import { testQueueFactory } from '../queue/test-redis';
 
 const openQueue = testQueueFactory();

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientContext, Result } from 'ioredis';
 import type { QueueClient } from './client';
-import { QueueError, scriptErrorMessage } from './errors';
+import { expandIncludes } from './lua-script';
 
 type ScriptArgument = string | number | Buffer;
 
@@ -32,22 +32,9 @@ declare module 'ioredis' {
     queuelensDoctorDropLevel(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorFailInvalidPayload(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensDoctorRaiseSeq(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensHoldSamplerLock(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensYii2ReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoReadFailedQueues(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoForgetFailed(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoDoctorDropIndexEntry(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoReadDoctorPage(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoReadFailedCheck(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoRemove(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoReleaseExpired(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoReclaim(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensMarkoRunNow(...args: ScriptArgument[]): Result<unknown, Context>;
-    // Read as bytes: a record's JSON is cut at a byte limit, which may fall inside a character.
-    queuelensMarkoReadFailedRecordsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadAttention(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: queue names and errors are shown whatever their encoding.
     queuelensReadRecentFailuresBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -103,7 +90,6 @@ const SCRIPT_FILES = {
   queuelensDoctorDropLevel: 'staticphp/doctor-drop-level-1.lua',
   queuelensDoctorFailInvalidPayload: 'staticphp/doctor-fail-invalid-payload-2.lua',
   queuelensDoctorRaiseSeq: 'staticphp/doctor-raise-seq-1.lua',
-  queuelensHoldSamplerLock: 'dashboard/hold-sampler-lock-1.lua',
   queuelensReadFailedOfQueue: 'staticphp/read-failed-of-queue-1.lua',
   queuelensReadCounts: 'staticphp/read-counts-1.lua',
   queuelensReadAttention: 'staticphp/read-attention-1.lua',
@@ -129,19 +115,6 @@ const SCRIPT_FILES = {
   queuelensYii2RaiseMessageId: 'yii2/raise-message-id-1.lua',
   queuelensYii2ArmMarker: 'yii2/arm-marker-2.lua',
   queuelensYii2DoctorReadMessages: 'yii2/doctor-read-messages-1.lua',
-  // The marko layout's reads and repairs; its keys are lib/layouts/marko/keys.ts's.
-  queuelensMarkoReadCounts: 'marko/read-counts-4.lua',
-  queuelensMarkoReadFailedQueues: 'marko/read-failed-queues-2.lua',
-  queuelensMarkoReadFailedRecords: 'marko/read-failed-records-1.lua',
-  queuelensMarkoForgetFailed: 'marko/forget-failed-2.lua',
-  queuelensMarkoDoctorDropIndexEntry: 'marko/doctor-drop-index-entry-2.lua',
-  queuelensMarkoReadDoctorPage: 'marko/read-doctor-page-3.lua',
-  queuelensMarkoReadFailedCheck: 'marko/read-failed-check-2.lua',
-  // The marko line repairs (lib/layouts/marko/repairs.ts).
-  queuelensMarkoRemove: 'marko/remove-4.lua',
-  queuelensMarkoReleaseExpired: 'marko/release-expired-2.lua',
-  queuelensMarkoReclaim: 'marko/reclaim-1.lua',
-  queuelensMarkoRunNow: 'marko/run-now-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;
@@ -149,11 +122,6 @@ export type ScriptName = keyof typeof SCRIPT_FILES;
 const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua');
 
 let sources: Map<ScriptName, { lua: string; numberOfKeys: number }> | undefined;
-
-/** Splices `-- @include name` lines with lua/includes/name.lua: our own code, never caller data. */
-export function expandIncludes(source: string): string {
-  return source.replace(/^-- @include ([\w-]+)$/gm, (_, include: string) => readFileSync(join(LUA_DIR, 'includes', `${include}.lua`), 'utf8'));
-}
 
 function assemble(file: string): string {
   return expandIncludes(readFileSync(join(LUA_DIR, file), 'utf8'));
@@ -180,15 +148,4 @@ export function defineQueueScripts(redis: QueueClient): void {
   for (const [name, definition] of scriptSources()) {
     if (!(name in defined)) redis.defineCommand(name, definition);
   }
-}
-
-/**
- * Scripts answer `{code, key}` with a negative code when they refuse; this
- * turns that into a QueueError and passes every other reply through.
- */
-export function assertScriptSucceeded(reply: unknown): unknown {
-  if (Array.isArray(reply) && typeof reply[0] === 'number' && reply[0] < 0) {
-    throw new QueueError(scriptErrorMessage(reply[0], String(reply[1])));
-  }
-  return reply;
 }

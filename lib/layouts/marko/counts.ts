@@ -1,10 +1,10 @@
 import { QueueError, refusedCommand } from '../../redis/errors';
 import { settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
-import { assertScriptSucceeded } from '../../redis/scripts';
 import type { LayoutCounts, QueueCounts } from '../adapter';
 import type { MarkoKeys } from './keys';
 import { findQueues, type FoundQueues } from './queues';
+import { readCounts, readFailedQueues, type MarkoQueueCountsReply } from './scripts';
 
 /**
  * A marko queue's figures. The shared columns are QueueLens's (pending can
@@ -56,26 +56,19 @@ async function failedPerQueue(queue: RedisConnection, keys: MarkoKeys, window: n
   let looked = 0;
   while (looked < Math.min(total, window)) {
     const count = Math.min(FAILED_COUNT_PER_CALL, window - looked);
-    const reply = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedQueues(keys.failedJobs, keys.failedIndex, looked, count)) as (
-      number | string
-    )[];
-    const [seen, , ...pairs] = reply;
-    for (let i = 0; i + 1 < pairs.length; i += 2) byQueue.set(String(pairs[i]), (byQueue.get(String(pairs[i])) ?? 0) + Number(pairs[i + 1]));
-    looked += Number(seen);
-    if (Number(seen) < count) break;
+    const read = await readFailedQueues.run(queue.redis, { failedJobs: keys.failedJobs, failedIndex: keys.failedIndex, start: looked, count });
+    for (const { queue: name, count: failed } of read.byQueue) byQueue.set(name, (byQueue.get(name) ?? 0) + failed);
+    looked += read.looked;
+    if (read.looked < count) break;
   }
   return { byQueue, looked, total };
 }
 
-function countsOf(name: string, reply: unknown, failed: number): MarkoQueueCounts {
-  const [ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens] = (assertScriptSucceeded(reply) as number[]).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+function countsOf(
+  name: string,
+  { ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens }: MarkoQueueCountsReply,
+  failed: number,
+): MarkoQueueCounts {
   return {
     queue: name,
     pending: ready + dueDelayed,
@@ -110,14 +103,15 @@ export function readMarkoCounts(
     const failed = await failedPerQueue(queue, keys, failedWindow);
     const queueNames = names ?? [...new Set([...discovery!.names, ...[...failed.byQueue.keys()].filter((name) => name !== '')])].sort();
     const pipeline = queue.redis.pipeline();
-    for (const name of queueNames) pipeline.queuelensMarkoReadCounts(keys.ready(name), keys.delayed(name), keys.reserved(name), keys.notify(name));
+    for (const name of queueNames)
+      readCounts.queue(pipeline, { ready: keys.ready(name), delayed: keys.delayed(name), reserved: keys.reserved(name), notify: keys.notify(name) });
     const replies = queueNames.length > 0 ? await settlePipeline(pipeline) : [];
     const queues = queueNames.map((name, i) => {
       const failedOfQueue = failed.byQueue.get(name) ?? 0;
       try {
         const reply = replies[i];
         if (reply instanceof Error) throw reply;
-        return countsOf(name, reply, failedOfQueue);
+        return countsOf(name, readCounts.reply(reply), failedOfQueue);
       } catch (error) {
         return unreadable(
           name,

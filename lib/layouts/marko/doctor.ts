@@ -4,10 +4,10 @@ import { QueueError } from '../../redis/errors';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import { patternUnder, scanStep, SCAN_COUNT } from '../../redis/scan-keys';
-import { assertScriptSucceeded } from '../../redis/scripts';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
+import { dropIndexEntry, readDoctorPage, readFailedCheck, type PlaceRow } from './scripts';
 
 export type MarkoFindingKind =
   | 'wrong-type'
@@ -135,23 +135,6 @@ function wrongType(key: string, expected: string, message: string): MarkoFinding
 
 const NOT_REPAIRED = "No automatic repair: the layout note does not call this change safe while marko's workers run";
 
-interface PlaceRow {
-  id: string;
-  type: string;
-  ready: number;
-  delayed: number;
-  reserved: number;
-}
-
-function placeRows(reply: unknown): PlaceRow[] {
-  const flat = assertScriptSucceeded(reply) as (string | number)[];
-  const rows: PlaceRow[] = [];
-  for (let i = 0; i + 4 < flat.length; i += 5) {
-    rows.push({ id: String(flat[i]), type: String(flat[i + 1]), ready: Number(flat[i + 2]), delayed: Number(flat[i + 3]), reserved: Number(flat[i + 4]) });
-  }
-  return rows;
-}
-
 function placesOf(row: PlaceRow): string[] {
   return STRUCTURES.filter((structure) => row[structure] === 1);
 }
@@ -209,19 +192,17 @@ function structureKey(keys: MarkoKeys, structure: Structure, name: string): stri
 /** One page of a queue's places (null, with a wrong-type finding, when the script refuses one of its keys). */
 async function readPlaces({ queue, keys, findings }: MarkoStep, name: string, source: string, offset: number, ids: string[] = []): Promise<PlaceRow[] | null> {
   try {
-    return placeRows(
-      await queue.redis.queuelensMarkoReadDoctorPage(
-        keys.ready(name),
-        keys.delayed(name),
-        keys.reserved(name),
-        keys.prefix,
-        source,
-        offset,
-        PAGE,
-        LIST_SEARCH_LIMIT,
-        ...ids,
-      ),
-    );
+    return await readDoctorPage.run(queue.redis, {
+      ready: keys.ready(name),
+      delayed: keys.delayed(name),
+      reserved: keys.reserved(name),
+      prefix: keys.prefix,
+      source,
+      offset,
+      count: PAGE,
+      searchLimit: LIST_SEARCH_LIMIT,
+      ids,
+    });
   } catch (error) {
     if (!(error instanceof QueueError)) throw error;
     findings.push(wrongType(keys.ready(name), 'list (or sorted set, for :delayed and :reserved)', error.message));
@@ -383,17 +364,18 @@ function reportSkippedSearches({ keys, state, findings }: MarkoStep): void {
 /** One page of the failed index (then of the failed records), each id checked against the other. */
 async function checkFailedPage(step: MarkoStep, source: 'index' | 'records'): Promise<void> {
   const { queue, keys, state } = step;
-  const flat = assertScriptSucceeded(await queue.redis.queuelensMarkoReadFailedCheck(keys.failedJobs, keys.failedIndex, source, state.cursor, FAILED_PAGE)) as (
-    string | number
-  )[];
-  const [position, ...rows] = flat;
-  for (let i = 0; i + 3 < rows.length; i += 4) {
-    checkFailedRow(step, String(rows[i]), Number(rows[i + 1]), Number(rows[i + 2]), Number(rows[i + 3]));
-  }
-  state.examined += rows.length / 4;
-  const done = source === 'index' ? rows.length / 4 < FAILED_PAGE : String(position) === '0';
+  const page = await readFailedCheck.run(queue.redis, {
+    failedJobs: keys.failedJobs,
+    failedIndex: keys.failedIndex,
+    source,
+    position: state.cursor,
+    count: FAILED_PAGE,
+  });
+  for (const row of page.rows) checkFailedRow(step, row.id, row.hasRecord, row.inIndex, row.recordIsJson);
+  state.examined += page.rows.length;
+  const done = source === 'index' ? page.rows.length < FAILED_PAGE : page.next === '0';
   if (done) enterPhase(state, source === 'index' ? 'failed-records' : 'done');
-  else state.cursor = String(position);
+  else state.cursor = page.next;
 }
 
 /** Reports a failed id without record, a record without index entry, or a record that is not JSON (1 and 0 as the script answers). */
@@ -457,8 +439,10 @@ export function repairMarko(queue: RedisConnection, keys: MarkoKeys, repairs: re
     const outcomes: boolean[] = [];
     for (let start = 0; start < repairs.length; start += PAGE) {
       const pipeline = queue.redis.pipeline();
-      for (const repair of repairs.slice(start, start + PAGE)) pipeline.queuelensMarkoDoctorDropIndexEntry(keys.failedJobs, keys.failedIndex, repair.id);
-      for (const reply of await execPipeline(pipeline)) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
+      for (const repair of repairs.slice(start, start + PAGE)) {
+        dropIndexEntry.queue(pipeline, { failedJobs: keys.failedJobs, failedIndex: keys.failedIndex, id: repair.id });
+      }
+      for (const reply of await execPipeline(pipeline)) outcomes.push(dropIndexEntry.reply(reply));
     }
     return outcomes;
   });

@@ -4,12 +4,12 @@ import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import type { ForgetOptions } from '../../shapes/failed-jobs';
-import { assertScriptSucceeded } from '../../redis/scripts';
 import type { FailedRowView } from '../../inspect/failed';
 import type { RetryElsewhere, TextIdFailedRow, UnretriedFailedJobs } from '../adapter';
 import type { FailedPagesReader } from '../pages';
 import type { MarkoKeys } from './keys';
 import { payloadClassName } from './payload';
+import { forgetFailed, readFailedRecords } from './scripts';
 
 /** `text` as one word of a POSIX shell command line. */
 function shellWord(text: string): string {
@@ -172,12 +172,14 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
   /** Rows for index entries; an id whose record is gone is left out (the doctor reports it). */
   private async rowsOf(entries: [string, number][]): Promise<MarkoFailedRow[]> {
     if (entries.length === 0) return [];
-    const reply = assertScriptSucceeded(
-      await this.queue.redis.queuelensMarkoReadFailedRecordsBuffer(this.keys.failedJobs, ROW_RECORD_LIMIT, ...entries.map(([id]) => id)),
-    ) as (number | Buffer)[];
+    const records = await readFailedRecords.run(this.queue.redis, {
+      failedJobs: this.keys.failedJobs,
+      limit: ROW_RECORD_LIMIT,
+      ids: entries.map(([id]) => id),
+    });
     return entries.flatMap(([id, score], i) => {
-      const [found, length, head, exception] = reply.slice(4 * i, 4 * i + 4);
-      return Number(found) === 1 ? [toRow(id, score, Number(length), head as Buffer, exception as Buffer)] : [];
+      const record = records[i];
+      return record?.found ? [toRow(id, score, record.length, record.head, record.exception)] : [];
     });
   }
 
@@ -297,9 +299,7 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
 
   private async forget(ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return Number(
-      (assertScriptSucceeded(await this.queue.redis.queuelensMarkoForgetFailed(this.keys.failedJobs, this.keys.failedIndex, ...ids)) as number[])[0],
-    );
+    return forgetFailed.run(this.queue.redis, { failedJobs: this.keys.failedJobs, failedIndex: this.keys.failedIndex, ids });
   }
 
   // Repeats a bounded step until it forgets nothing; capped by the index's

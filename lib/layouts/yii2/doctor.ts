@@ -1,7 +1,7 @@
 import { findingId } from '../../inspect/doctor-kinds';
 import { settledPipelines, settlePipeline } from '../../redis/pipeline';
 import { exactJobId } from '../../shapes/job-ids';
-import { assertScriptSucceeded } from '../../redis/scripts';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 import { YII2_FINDING_KINDS, type Yii2Finding, type Yii2FindingKind } from './doctor-kinds';
 import type { Yii2Keys } from './keys';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';

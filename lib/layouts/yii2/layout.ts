@@ -1,6 +1,6 @@
 import { QueueError, refusedCommand } from '../../redis/errors';
 import { settlePipeline } from '../../redis/pipeline';
-import { assertScriptSucceeded } from '../../redis/scripts';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';

@@ -1,6 +1,6 @@
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
-import { assertScriptSucceeded } from '../../redis/scripts';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';

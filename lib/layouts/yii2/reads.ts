@@ -2,7 +2,7 @@ import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
 import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
-import { assertScriptSucceeded } from '../../redis/scripts';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';

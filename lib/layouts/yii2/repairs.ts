@@ -1,7 +1,7 @@
 import { ScriptErrorCode } from '../../redis/errors';
 import { isRefusal, runRepairScripts, type RefusalToWaitOut } from '../../redis/repair-scripts';
 import type { RedisConnection } from '../../redis/connection';
-import { assertScriptSucceeded } from '../../redis/scripts';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
