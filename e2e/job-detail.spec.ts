@@ -350,7 +350,9 @@ test.describe('job page', () => {
 
     // An id the counter handed out whose hash is gone: finished or forgotten.
     const finished = await keys.takeId();
-    await page.goto(jobHref(finished));
+    // No job answers: the page is a 404 that says what was looked for.
+    expect((await page.goto(jobHref(finished)))?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Job ${finished}`);
     await expect(page.getByText(`Job ${finished} is gone (finished or forgotten).`)).toBeVisible();
     expect(await (await request.get(`/api/jobs/${finished}`)).json()).toEqual({
       ok: true,
@@ -371,7 +373,7 @@ test.describe('job page', () => {
 
     // One above the counter was never a job.
     const never = finished + 1_000_000;
-    await page.goto(jobHref(never));
+    expect((await page.goto(jobHref(never)))?.status()).toBe(404);
     await expect(page.getByText(`No job ${never}: no such job was ever pushed.`)).toBeVisible();
     await expect(page.getByText(`the highest so far is ${finished}`)).toBeVisible();
   });

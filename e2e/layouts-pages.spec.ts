@@ -124,7 +124,7 @@ test.describe('a yii2 connection’s pages', () => {
       if (driver === 'ng') await screenshots(page, testInfo, `job page of a ${driver} channel`);
 
       // Job 3 used its attempts: the driver deleted it.
-      await page.goto(`/jobs/3?queue=${encodeURIComponent(channel)}`);
+      expect((await page.goto(`/jobs/3?queue=${encodeURIComponent(channel)}`))?.status()).toBe(404);
       await expect(page.getByText(`${YII2_GONE}.`)).toBeVisible();
     });
 
@@ -139,11 +139,14 @@ test.describe('a yii2 connection’s pages', () => {
     });
   }
 
-  test('an unknown channel says there is no such channel on this connection', async ({ page }) => {
+  test('an unknown channel is a 404 that says there is no such channel on this connection', async ({ page }) => {
     await showConnection(page, YII2_CONNECTIONS.ng.name);
     const api = await page.request.get('/api/queues/no-such-channel');
-    expect(api.status()).toBe(400);
+    expect(api.status()).toBe(404);
     expect((await api.json()).error).toContain('There is no channel "no-such-channel" on this connection');
+    expect((await page.goto('/queues/no-such-channel'))?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No queue no-such-channel');
+    await expect(page.getByText('This connection has no queue named no-such-channel.')).toBeVisible();
   });
 });
 

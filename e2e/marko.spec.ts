@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { MARKO_NO_HOLDER } from '@/lib/layouts/marko/absent';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
-import { MARKO_FAILED } from '@/lib/layouts/marko/pages';
+import { MARKO_FAILED, MARKO_GONE } from '@/lib/layouts/marko/pages';
 import { UNVERIFIED_SIGNATURE } from '@/lib/layouts/marko/payload';
 import { MarkoTestWorker, serializeJob, signPayload } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/queue/redis-queue';
@@ -201,5 +201,15 @@ test.describe('a marko/queue-redis connection', () => {
     await expect(page.getByRole('region', { name: 'Its data' })).toContainText(MARKUP);
     await expect(page.locator('#injected')).toHaveCount(0);
     expect(await page.title()).not.toBe('owned');
+  });
+
+  test('a job id with no hash is a 404 that says what was looked for and why it is not there', async ({ page }) => {
+    await showMarko(page);
+    expect((await page.goto('/jobs/no-such-job'))?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Job no-such-job');
+    await expect(page.getByText('No job no-such-job on this connection.')).toBeVisible();
+    await expect(page.getByText(`${MARKO_GONE}.`)).toBeVisible();
+    expect((await page.goto('/jobs/no-such-job?queue=mail'))?.status()).toBe(404);
+    await expect(page.getByText('Job no-such-job is not in mail.')).toBeVisible();
   });
 });

@@ -410,6 +410,11 @@ export function isJobIdAcrossQueues(read: JobSnapshot | JobIdAcrossQueues): read
   return 'holders' in read;
 }
 
+/** No job answers to the id: no queue holds it, or it is gone and not among the failed jobs either. Its page is a 404. */
+export function isJobNotFound(read: JobSnapshot | JobIdAcrossQueues): boolean {
+  return isJobIdAcrossQueues(read) ? read.holders.length === 0 : read.status === 'gone' && read.failed === undefined;
+}
+
 /**
  * One job by its id (decimal for yii2, the application's text for marko).
  * Without `queue`, on a connection whose queues count ids each on their own,

@@ -18,11 +18,14 @@ export class QueueError extends Error {
   readonly unreachable: boolean;
   /** the request itself was wrong (a key outside the prefix, a cursor that is not one): the caller's fault, an HTTP 400 */
   readonly invalidRequest: boolean;
+  /** the request names a queue or job the connection does not have: an HTTP 404, and a page that says what was looked for */
+  readonly notFound: boolean;
 
-  constructor(message: string, options?: { cause?: unknown; unreachable?: boolean; invalidRequest?: boolean }) {
+  constructor(message: string, options?: { cause?: unknown; unreachable?: boolean; invalidRequest?: boolean; notFound?: boolean }) {
     super(message, options);
     this.unreachable = options?.unreachable ?? false;
     this.invalidRequest = options?.invalidRequest ?? false;
+    this.notFound = options?.notFound ?? false;
   }
 }
 

@@ -324,6 +324,12 @@ export async function readLargeValuesOnce<Name extends CapabilityName, T>(
   return { ok: true, data: result.data.value };
 }
 
+/** The HTTP status of a QueueError that is the request's fault rather than Redis's. */
+function errorStatus(error: QueueError): { status?: number } {
+  if (error.notFound) return { status: 404 };
+  return error.invalidRequest ? { status: 400 } : {};
+}
+
 async function readConnection<T>(read: (connection: Connection, access: Access) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
   const allowed = await authenticate();
   if (!allowed.ok) return allowed;
@@ -336,8 +342,7 @@ async function readConnection<T>(read: (connection: Connection, access: Access) 
   } catch (error) {
     if (error instanceof LayoutLacks) return { ok: false, error: error.message, status: 501 };
     if (error instanceof TooManyLargeReads) return { ok: false, error: error.message, status: 429, retryAfterSeconds: LARGE_READ_RETRY_AFTER_SECONDS };
-    if (error instanceof QueueError)
-      return { ok: false, error: error.message, unreachable: error.unreachable, ...(error.invalidRequest ? { status: 400 } : {}) };
+    if (error instanceof QueueError) return { ok: false, error: error.message, unreachable: error.unreachable, ...errorStatus(error) };
     logEvent('error', 'reading the queues failed unexpectedly', { error });
     return { ok: false, error: UNKNOWN_ERROR };
   }

@@ -286,8 +286,8 @@ export function JobView({ id, queue, repairs }: { id: string; queue?: string; re
         <FailedSnapshot snapshot={snapshot} failed={snapshot.failed} />
       ) : snapshot.status === 'gone' ? (
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
-          <p className="font-semibold">
-            Job {id} is not in {snapshot.queue}.
+          <p className="font-semibold [overflow-wrap:anywhere]">
+            {snapshot.queue === '' ? `No job ${id} on this connection.` : `Job ${id} is not in ${snapshot.queue}.`}
           </p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{snapshot.statusText}.</p>
         </div>

@@ -2,6 +2,8 @@ import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { isJobNotFound } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { parseJobId, parseJobIdText } from '@/lib/routes';
@@ -36,11 +38,11 @@ export default async function JobPage({ params, searchParams }: Props) {
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
   const queue = jobSnapshotParams.safeParse(await searchParams).data?.queue;
+  const [read, repairs] = await Promise.all([readJobSnapshotPage(id, queue), offeredLineRepairs()]);
+  // Answered 404 with ./not-found.tsx, which says what was looked for (and shows the job should it come back).
+  if (read.ok && isJobNotFound(read.data)) notFound();
   const queryClient = getQueryClient();
-  const [repairs] = await Promise.all([
-    offeredLineRepairs(),
-    prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), () => readJobSnapshotPage(id, queue)),
-  ]);
+  await prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), async () => read);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <JobView id={id} queue={queue} repairs={repairs} />

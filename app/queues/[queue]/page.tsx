@@ -3,6 +3,7 @@ import { NotAQueueName } from '@/components/queues/queue-heading';
 import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { dueTimelineQuery, jobLineQuery } from '@/lib/queries/layout-pages';
 import { chartRangeFromParam, queueHistoryQuery } from '@/lib/queries/throughput';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -35,9 +36,12 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const page = pageParams.safeParse(query).data?.page ?? 1;
   const [lacks, unsampled, undelayed] = await Promise.all([absentCapability('jobLine'), absentCapability('throughput'), absentCapability('dueTimeline')]);
   if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
+  const line = await readJobLinePage(name, page);
+  // A queue the layout says the connection does not have: ./not-found.tsx answers 404 and names it.
+  if (!line.ok && line.status === 404) notFound();
   const queryClient = getQueryClient();
   await Promise.all([
-    prefetchLiveQuery(queryClient, jobLineQuery(name, page), () => readJobLinePage(name, page)),
+    prefetchLiveQuery(queryClient, jobLineQuery(name, page), async () => line),
     unsampled === null && prefetchLiveQuery(queryClient, queueHistoryQuery(name, chartRange), () => readQueueHistory(name, chartRange)),
     undelayed === null && prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name)),
   ]);

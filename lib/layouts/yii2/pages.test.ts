@@ -266,7 +266,7 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
       const line = present<JobLineReader>(layout.jobLine);
       const refusal = await line.read('nope', { page: 1 }).catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(QueueError);
-      expect(refusal).toMatchObject({ invalidRequest: true, message: `There is no channel "nope" on this connection: it reads ${channel}, ${channel}-other` });
+      expect(refusal).toMatchObject({ notFound: true, message: `There is no channel "nope" on this connection: it reads ${channel}, ${channel}-other` });
       await expect(present<DueTimelineReader>(layout.dueTimeline).read('nope')).rejects.toThrow('There is no channel "nope"');
       await expect(present<ExpiringReservationsReader>(layout.expiringReservations).read({ queue: 'nope', page: 1 })).rejects.toThrow(
         'There is no channel "nope"',

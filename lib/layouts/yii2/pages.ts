@@ -30,7 +30,7 @@ export function channelKeysOf(keysOf: readonly Yii2Keys[]): ChannelKeys {
     const keys = keysOf.find((candidate) => candidate.channel === channel);
     if (keys) return keys;
     const listed = keysOf.map((candidate) => candidate.channel).join(', ');
-    throw new QueueError(`There is no channel "${channel.slice(0, 200)}" on this connection: it reads ${listed}`, { invalidRequest: true });
+    throw new QueueError(`There is no channel "${channel.slice(0, 200)}" on this connection: it reads ${listed}`, { notFound: true });
   };
 }
 
