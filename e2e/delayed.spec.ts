@@ -78,14 +78,14 @@ test.describe('delayed timeline', () => {
     await expect(next.getByRole('link').nth(2)).toHaveAttribute('href', `/jobs/${soon}`);
     const firstRow = next.locator('tbody tr').first();
     await expect(firstRow).toContainText('report.build.0');
-    await expect(firstRow.getByRole('cell').nth(2)).toHaveText(withUtcMoment(String.raw`^{moment} \(1 h( \d+ s)? ago\)overdue$`));
+    await expect(firstRow.getByRole('cell').nth(2)).toHaveText(withUtcMoment(String.raw`^{moment} \(1 h( \d+ s)? ago\)due, not moved$`));
     await expect(next.locator('tbody tr').nth(2).getByRole('cell').nth(2)).toHaveText(/UTC \(in 2 min \d+ s\)$/);
     await testInfo.attach('delayed timeline, light, 1280 px', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
 
     // The queue page's glance, linked to the whole timeline.
     await page.goto(queueHref(name));
     const compact = page.getByRole('region', { name: 'Delayed timeline', exact: true });
-    await expect(compact).toContainText('2 overdue');
+    await expect(compact).toContainText('2 due, not moved');
     await expect(compact).toContainText('3 due in the next hour · 8 delayed in all');
     await expect(bars(page, 'Coming due in the next hour').nth(0)).toHaveAccessibleName('in the next 5 min: 2 jobs');
     await compact.getByRole('link', { name: 'Whole delayed timeline' }).click();

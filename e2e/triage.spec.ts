@@ -73,12 +73,12 @@ test.describe('the overview as a triage page', () => {
     await expect(marksOf(page, names.failing)).toHaveText([/^Failing\s*1 failure in the last 15 min, latest: SMTP refused the message\s*See its failed jobs$/]);
     await expect(marksOf(page, names.delayed)).toHaveText([
       /^No worker\s*1 job ready/,
-      /^Overdue delayed\s*1 delayed job due for 10 min( \d+ s)?, not moved into the queue\s*Move them in$/,
+      /^Due, not moved\s*1 delayed job due for 10 min( \d+ s)?, not moved into the queue\s*Move them in$/,
     ]);
 
     const summary = page.getByRole('note', { name: /queues? needs? attention$/ });
     await expect(summary).toContainText(`${names.stuck}: stuck`);
-    await expect(summary).toContainText(`${names.delayed}: no worker, overdue delayed`);
+    await expect(summary).toContainText(`${names.delayed}: no worker, due, not moved`);
   });
 
   test('exports every mark in /api/metrics, one series per queue and mark, so Alertmanager can page on what the overview shows', async ({ request }) => {

@@ -39,7 +39,9 @@ export function DelayedTimelineCompact({ queue }: { queue: string }) {
       ) : (
         <div className="space-y-3">
           <p className="text-sm">
-            <span className={timeline.overdue > 0 ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}>{formatCount(timeline.overdue)} overdue</span>
+            <span className={timeline.overdue > 0 ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}>
+              {formatCount(timeline.overdue)} due, not moved
+            </span>
             {timeline.overdue > 0 && ` (due, waiting for a worker taking a job from this queue to move them into ${timeline.movedInto?.many ?? 'the line'})`}
             {timeline.attendance.unattended && <strong className="font-semibold">; no worker seems to reserve from this queue</strong>}
             {' · '}

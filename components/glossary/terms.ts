@@ -33,7 +33,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
     term: 'Due',
     id: 'due',
     definition:
-      'A delayed job whose time has passed. Nothing moves it on its own: the next worker that takes a job from its queue first moves the due jobs into their levels. The delayed page can do that without a worker ("Move due jobs now").',
+      'A delayed job whose time has passed. Nothing moves it on its own: the next worker that takes a job from its queue first moves the due jobs into their levels. The delayed page can do that without a worker ("Move due jobs now"). Until then the pages call it due, not moved: it counts as pending on the overview and still sits in the delayed set.',
   },
   {
     term: 'Reserved',

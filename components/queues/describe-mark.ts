@@ -40,7 +40,7 @@ export function describeMark(queue: string, mark: QueueMark, now: number): MarkV
       };
     case 'overdueDelayed':
       return {
-        title: 'Overdue delayed',
+        title: 'Due, not moved',
         detail: `${plural(mark.due, 'delayed job', 'delayed jobs')} due for ${formatDuration(mark.dueSeconds)}, not moved into the queue`,
         href: delayedOfQueueHref(queue),
         action: 'Move them in',

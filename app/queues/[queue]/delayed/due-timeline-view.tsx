@@ -168,7 +168,7 @@ function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOff
             )}
           </Cell>
           <Cell label="Due">
-            <DueMoment dueAt={job.dueAt} now={now} overdueLabel="overdue" />
+            <DueMoment dueAt={job.dueAt} now={now} overdueLabel="due, not moved" />
           </Cell>
           {mayChange && (
             <Cell label="Actions">
