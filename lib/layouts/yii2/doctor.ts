@@ -1,10 +1,10 @@
 import { findingId } from '../../inspect/doctor-kinds';
 import { settledPipelines, settlePipeline } from '../../redis/pipeline';
 import { exactJobId } from '../../shapes/job-ids';
-import { assertScriptSucceeded } from '../../redis/lua-script';
 import { YII2_FINDING_KINDS, type Yii2Finding, type Yii2FindingKind } from './doctor-kinds';
 import type { Yii2Keys } from './keys';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
+import { doctorReadMessages } from './scripts';
 import { applyYii2Repairs, type Yii2Channel, type Yii2EntryHash, type Yii2Index, type Yii2RepairAction } from './repairs';
 
 export * from './doctor-kinds';
@@ -464,16 +464,13 @@ async function walkSortedSet({ channel, state, findings }: StepContext, index: '
 async function walkMessages({ channel, state, findings }: StepContext): Promise<boolean> {
   const { connection, keys, driver } = channel;
   if (!holds(state, 'messages')) return true;
-  const [cursor, ...rows] = assertScriptSucceeded(await connection.redis.queuelensYii2DoctorReadMessages(keys.messages, state.cursor, YII2_DOCTOR_BATCH)) as [
-    string,
-    ...[string, string][],
-  ];
+  const { cursor, messages } = await doctorReadMessages.run(connection.redis, { messages: keys.messages, cursor: state.cursor, count: YII2_DOCTOR_BATCH });
   const zsets: Yii2Index[] = ['prioritized', 'delayed', 'reserved'];
   const listed = new ListedIds(state);
-  const scores = await settledPipelines(connection.redis, rows.length, (p, i) => {
-    for (const index of zsets) p.zscore(keys[index], rows[i]![0]);
+  const scores = await settledPipelines(connection.redis, messages.length, (p, i) => {
+    for (const index of zsets) p.zscore(keys[index], messages[i]!.id);
   });
-  const places = rows.map(([id], i) => ({ id, zsets: scores.slice(3 * i, 3 * i + 3), listed: listed.has(id) }));
+  const places = messages.map(({ id }, i) => ({ id, zsets: scores.slice(3 * i, 3 * i + 3), listed: listed.has(id) }));
   // In no sorted set and not seen in the stock list: it may have been pushed since the walk. LPOS scans from the head, where pushes land.
   const unplaced = places.filter((place) => place.zsets.every((score) => typeof score !== 'string') && place.listed !== true);
   const positions = await settledPipelines(connection.redis, holds(state, 'waiting') ? unplaced.length : 0, (p, i) => p.lpos(keys.waiting, unplaced[i]!.id));
@@ -481,14 +478,14 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
 
   // With an index of another type, where a job is cannot be told: its wrong-type finding says why.
   const placementKnown = INDEXES.every((index) => state.types[index] === 'none' || holds(state, index));
-  rows.forEach(([id, ttr], i) => {
+  messages.forEach(({ id, ttr }, i) => {
     noteId(state, id);
     const place = places[i]!;
     const inSets = place.zsets.filter((score) => typeof score === 'string').length;
     const inStockList = place.listed === true || inList.has(id);
     if (placementKnown && inSets + (inStockList ? 1 : 0) !== 1 && !suspect(state, id))
       findings.push(placementFinding(channel, id, inSets + (inStockList ? 1 : 0), null));
-    if (ttr === '') {
+    if (ttr === null) {
       findings.push(
         finding(
           'invalid-message',
@@ -502,7 +499,7 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
       );
     }
     const expiry = place.zsets[2];
-    if (ttr !== '' && typeof expiry === 'string' && Number(expiry) - state.now > Number(ttr) + 1) {
+    if (ttr !== null && typeof expiry === 'string' && Number(expiry) - state.now > Number(ttr) + 1) {
       findings.push(
         finding(
           'reservation-beyond-ttr',
@@ -515,7 +512,7 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
     }
   });
   listed.save();
-  state.examined += rows.length;
+  state.examined += messages.length;
   state.cursor = cursor;
   return cursor === '0';
 }

@@ -59,4 +59,10 @@ export class Yii2Keys {
   get marker(): string {
     return this.key('marker');
   }
+
+  /** Every key above by its name, as each yii2 script's header names its keys (./scripts.ts): a call passes it whole, its wrapper takes what it reads. */
+  get byName() {
+    const { messageId, messages, waiting, delayed, reserved, attempts, movingLock, prioritized, priorities, ranks, seq, marker } = this;
+    return { messageId, messages, waiting, delayed, reserved, attempts, movingLock, prioritized, priorities, ranks, seq, marker };
+  }
 }
