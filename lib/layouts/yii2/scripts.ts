@@ -5,8 +5,8 @@ import { changedFlag, luaScript } from '../../redis/lua-script';
 // repair is for), so a call can pass `keys.byName` and the wrapper takes the
 // keys its script reads.
 
-/** A reply read as bytes: integers as numbers, bulk strings as Buffers, nested replies as arrays. */
-function flatBytes(reply: unknown): unknown[] {
+/** An array reply's elements: integers as numbers, bulk strings as strings (Buffers where the script is read as bytes), nested arrays as arrays. */
+function elements(reply: unknown): unknown[] {
   return reply as unknown[];
 }
 
@@ -40,8 +40,8 @@ export interface Yii2JobRow {
 }
 
 function jobRows(reply: unknown): Yii2JobRow[] {
-  return flatBytes(reply).map((row) => {
-    const [id, score, attempts, priority, length, head, read] = flatBytes(row);
+  return elements(reply).map((row) => {
+    const [id, score, attempts, priority, length, head, read] = elements(row);
     return {
       id: text(id),
       score: text(score),
@@ -67,7 +67,7 @@ export const readCounts = luaScript({
   keys: ['waiting', 'prioritized', 'delayed', 'reserved', 'messageId', 'messages'],
   args: [],
   reply: (reply) => {
-    const [waiting, prioritized, delayed, dueDelayed, reserved, expiredReserved, messageId, messages, now] = flatBytes(reply);
+    const [waiting, prioritized, delayed, dueDelayed, reserved, expiredReserved, messageId, messages, now] = elements(reply);
     return {
       /** the stock list's length (under ng: the jobs awaiting takeover) */
       waitingList: Number(waiting),
@@ -91,7 +91,7 @@ export const readLine = luaScript({
   // Messages are PHP serialize() output, binary as often as not.
   bytes: true,
   reply: (reply) => {
-    const [now, lineTotal, takeoverTotal, lineRows, takeoverRows, dueDelayed, expiredReserved] = flatBytes(reply);
+    const [now, lineTotal, takeoverTotal, lineRows, takeoverRows, dueDelayed, expiredReserved] = elements(reply);
     return {
       now: Number(now),
       lineTotal: Number(lineTotal),
@@ -111,7 +111,7 @@ export const readReservations = luaScript({
   args: ['offset', 'limit', 'headBytes', 'copyLimit'],
   bytes: true,
   reply: (reply) => {
-    const [now, total, expired, rows] = flatBytes(reply);
+    const [now, total, expired, rows] = elements(reply);
     return { now: Number(now), total: Number(total), expired: Number(expired), rows: jobRows(rows) };
   },
 });
@@ -124,7 +124,7 @@ export const readDelayed = luaScript({
   rest: 'scales',
   bytes: true,
   reply: (reply) => {
-    const [now, total, overdue, oldestDue, later, rows, counts] = flatBytes(reply);
+    const [now, total, overdue, oldestDue, later, rows, counts] = elements(reply);
     return {
       now: Number(now),
       total: Number(total),
@@ -134,7 +134,7 @@ export const readDelayed = luaScript({
       later: Number(later),
       rows: jobRows(rows),
       /** one count per bucket, the scales' buckets one after another */
-      counts: flatBytes(counts).map(Number),
+      counts: elements(counts).map(Number),
     };
   },
 });
@@ -160,7 +160,7 @@ export const readJob = luaScript({
       delayed,
       reserved,
       messageId,
-    ] = flatBytes(reply);
+    ] = elements(reply);
     return {
       now: Number(now),
       /** -1 when the message is gone */
@@ -192,12 +192,12 @@ export const doctorReadMessages = luaScript({
   keys: ['messages'],
   args: ['cursor', 'count'],
   reply: (reply) => {
-    const [cursor, ...entries] = flatBytes(reply);
+    const [cursor, ...entries] = elements(reply);
     return {
       cursor: text(cursor),
       /** each message's id and its `<ttr>;` prefix's digits, null when it has none */
       messages: entries.map((entry) => {
-        const [id, ttr] = flatBytes(entry);
+        const [id, ttr] = elements(entry);
         return { id: text(id), ttr: text(ttr) || null };
       }),
     };
@@ -226,7 +226,7 @@ export const promoteDue = luaScript({
   keys: lineKeysFrom('delayed'),
   args: [...PLACEMENT, 'limit'],
   reply: (reply) => {
-    const [moved, stillDue] = flatBytes(reply);
+    const [moved, stillDue] = elements(reply);
     return { moved: Number(moved), stillDue: Number(stillDue) };
   },
 });
