@@ -39,6 +39,23 @@ export async function runRepairScripts<Repair>(
   });
 }
 
+/** What runWaitingOut needs of a script (a LuaScript of ./lua-script.ts): to queue one call and to read its reply. */
+export interface PipelinedScript<Call, Reply> {
+  queue(pipeline: ChainableCommander, call: Call): void;
+  reply(raw: unknown): Reply;
+}
+
+/** Runs one script as runRepairScripts runs each, waiting out `waitOut`'s refusal; its reply as the script types it (a refusal left is thrown). */
+export async function runWaitingOut<Call, Reply>(
+  queue: RedisConnection,
+  script: PipelinedScript<Call, Reply>,
+  call: Call,
+  waitOut: RefusalToWaitOut,
+): Promise<Reply> {
+  const [reply] = await repliesWaitingOut(queue, [call], (pipeline, one) => script.queue(pipeline, one), waitOut);
+  return script.reply(reply);
+}
+
 async function repliesWaitingOut<Repair>(
   queue: RedisConnection,
   batch: readonly Repair[],

@@ -34,7 +34,6 @@ declare module 'ioredis' {
     queuelensDoctorRaiseSeq(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadFailedOfQueue(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2ReadCounts(...args: ScriptArgument[]): Result<unknown, Context>;
     queuelensReadAttention(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: queue names and errors are shown whatever their encoding.
     queuelensReadRecentFailuresBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
@@ -44,22 +43,6 @@ declare module 'ioredis' {
     queuelensReadParkedBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
     // Read as bytes: a job's values are shown whatever their encoding.
     queuelensReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
-    // Read as bytes: yii2 messages are PHP serialize() output, binary as often as not.
-    queuelensYii2ReadLineBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2ReadReservationsBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2ReadDelayedBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2ReadJobBuffer(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2Remove(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2Release(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2PromoteDue(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2RunNow(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2RequeueOrphan(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2DropDangling(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2CleanLeaked(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2DropStuckLock(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2RaiseMessageId(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2ArmMarker(...args: ScriptArgument[]): Result<unknown, Context>;
-    queuelensYii2DoctorReadMessages(...args: ScriptArgument[]): Result<unknown, Context>;
   }
 }
 
@@ -97,24 +80,6 @@ const SCRIPT_FILES = {
   queuelensReadReservationJobs: 'staticphp/read-reservation-jobs-1.lua',
   queuelensReadParked: 'staticphp/read-parked-1.lua',
   queuelensReadJob: 'staticphp/read-job-1.lua',
-  // The yii2 layout's reads share this loader; its keys are the channel's (lib/layouts/yii2/keys.ts).
-  queuelensYii2ReadCounts: 'yii2/read-counts-6.lua',
-  queuelensYii2ReadLine: 'yii2/read-line-7.lua',
-  queuelensYii2ReadReservations: 'yii2/read-reservations-4.lua',
-  queuelensYii2ReadDelayed: 'yii2/read-delayed-4.lua',
-  queuelensYii2ReadJob: 'yii2/read-job-9.lua',
-  // The yii2 layout's repairs and the doctor's bounded read (lib/layouts/yii2/repairs.ts, doctor.ts).
-  queuelensYii2Remove: 'yii2/remove-9.lua',
-  queuelensYii2Release: 'yii2/release-8.lua',
-  queuelensYii2PromoteDue: 'yii2/promote-due-8.lua',
-  queuelensYii2RunNow: 'yii2/run-now-8.lua',
-  queuelensYii2RequeueOrphan: 'yii2/requeue-orphan-10.lua',
-  queuelensYii2DropDangling: 'yii2/drop-dangling-2.lua',
-  queuelensYii2CleanLeaked: 'yii2/clean-leaked-2.lua',
-  queuelensYii2DropStuckLock: 'yii2/drop-stuck-lock-1.lua',
-  queuelensYii2RaiseMessageId: 'yii2/raise-message-id-1.lua',
-  queuelensYii2ArmMarker: 'yii2/arm-marker-2.lua',
-  queuelensYii2DoctorReadMessages: 'yii2/doctor-read-messages-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPT_FILES;

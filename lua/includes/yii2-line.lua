@@ -10,10 +10,12 @@ local NG_EPOCH = 1735689600000
 local NG_TIES = 1024
 
 -- ng's settings as ARGV[2..5] carry them in every script that places a job,
--- in the order ng's own scripts take them: default priority, aging in ms per
--- priority point (0 = strict), retried jobs keep their place (0/1), delayed
--- jobs keep their place (0/1).
+-- after the driver in ARGV[1], in the order ng's own scripts take them:
+-- default priority, aging in ms per priority point (0 = strict), retried
+-- jobs keep their place (0/1), delayed jobs keep their place (0/1). false
+-- when the driver is the stock one, which has none.
 local function ngSettingsFrom(argv)
+  if argv[1] ~= 'yii2-ng' then return false end
   return {
     defaultPriority = tonumber(argv[2]) or 1024,
     agingMs = tonumber(argv[3]) or 0,

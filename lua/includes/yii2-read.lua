@@ -1,4 +1,4 @@
--- Shared by the yii2 read scripts (lua/yii2-read-*.lua): what a page shows
+-- Shared by the yii2 read scripts (lua/yii2/read-*.lua): what a page shows
 -- of one job of a channel. Needs `rcall` before it.
 
 -- The first `limit` bytes of job `id`'s message and its stored length, or

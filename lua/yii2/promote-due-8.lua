@@ -41,7 +41,7 @@ local rcall = redis.call
 -- @include yii2-line
 
 local keys, wrongKey = lineKeysFrom(KEYS)
-local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
+local ng = ngSettingsFrom(ARGV)
 local limit = math.max(1, math.min(1000, math.floor(tonumber(ARGV[6]) or 100)))
 
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end

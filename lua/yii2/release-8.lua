@@ -43,7 +43,7 @@ local rcall = redis.call
 -- @include yii2-line
 
 local keys, wrongKey = lineKeysFrom(KEYS)
-local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
+local ng = ngSettingsFrom(ARGV)
 local id = ARGV[6]
 local takesLive = ARGV[7] == 'live'
 

@@ -40,7 +40,7 @@ local keys = {
   messages = KEYS[1], waiting = KEYS[2], prioritized = KEYS[3], delayed = KEYS[4], reserved = KEYS[5],
   priorities = KEYS[6], marker = KEYS[7], seq = KEYS[8], ranks = KEYS[9], movingLock = KEYS[10],
 }
-local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
+local ng = ngSettingsFrom(ARGV)
 local id = ARGV[6]
 
 local wrongKey = firstWrongTypedKey({

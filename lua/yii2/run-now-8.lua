@@ -36,7 +36,7 @@ local rcall = redis.call
 -- @include yii2-line
 
 local keys, wrongKey = lineKeysFrom(KEYS)
-local ng = ARGV[1] == 'yii2-ng' and ngSettingsFrom(ARGV)
+local ng = ngSettingsFrom(ARGV)
 local id = ARGV[6]
 
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end

@@ -1,10 +1,10 @@
 import { findingId } from '../../inspect/doctor-kinds';
 import { settledPipelines, settlePipeline } from '../../redis/pipeline';
 import { exactJobId } from '../../shapes/job-ids';
-import { assertScriptSucceeded } from '../../redis/lua-script';
 import { YII2_FINDING_KINDS, type Yii2Finding, type Yii2FindingKind } from './doctor-kinds';
-import type { Yii2Keys } from './keys';
+import { YII2_KEYS, type Yii2KeyName, type Yii2Keys } from './keys';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
+import { doctorReadMessages } from './scripts';
 import { applyYii2Repairs, type Yii2Channel, type Yii2EntryHash, type Yii2Index, type Yii2RepairAction } from './repairs';
 
 export * from './doctor-kinds';
@@ -22,23 +22,8 @@ const OVERDUE_SECONDS = 60;
 /** ng's strict band: priority × 10^12 + seq. */
 const NG_BAND = 1e12;
 
-/** Each key of a channel by its name in Yii2Keys, with the type the drivers keep there. */
-const KEY_TYPES = {
-  messageId: 'string',
-  messages: 'hash',
-  waiting: 'list',
-  delayed: 'zset',
-  reserved: 'zset',
-  attempts: 'hash',
-  movingLock: 'string',
-  prioritized: 'zset',
-  priorities: 'hash',
-  ranks: 'hash',
-  seq: 'string',
-  marker: 'zset',
-} as const satisfies Record<string, string>;
-type KeyRole = keyof typeof KEY_TYPES;
-const KEY_ROLES = Object.keys(KEY_TYPES) as KeyRole[];
+/** Every key of a channel, stock and ng alike, by its name in Yii2Keys; each is checked for the type the drivers keep there (YII2_KEYS). */
+const KEY_ROLES = Object.keys(YII2_KEYS) as Yii2KeyName[];
 
 export type Yii2Phase = 'layout' | Yii2Index | 'messages' | Yii2EntryHash | 'confirm' | 'finish' | 'done';
 const PHASES: Yii2Phase[] = [
@@ -65,7 +50,7 @@ export interface Yii2DoctorState {
   /** range offset (from the tail for the stock list) or HSCAN cursor */
   cursor: string;
   /** each key's Redis type as the check began */
-  types: Partial<Record<KeyRole, string>>;
+  types: Partial<Record<Yii2KeyName, string>>;
   /** the Redis clock, in seconds, as the check began */
   now: number;
   /** message_id as read at the start; null when absent or not an integer */
@@ -238,8 +223,8 @@ interface StepContext {
 }
 
 /** Whether the check began with `role` holding its own type (not absent, not another). */
-function holds(state: Yii2DoctorState, role: KeyRole): boolean {
-  return state.types[role] === KEY_TYPES[role];
+function holds(state: Yii2DoctorState, role: Yii2KeyName): boolean {
+  return state.types[role] === YII2_KEYS[role].type;
 }
 
 function noteId(state: Yii2DoctorState, id: string): void {
@@ -247,19 +232,26 @@ function noteId(state: Yii2DoctorState, id: string): void {
   if (number !== undefined && number > state.highestId) state.highestId = number;
 }
 
-async function checkKeys({ channel, state, findings }: StepContext): Promise<void> {
-  const { connection, keys, driver } = channel;
+/** The layout phase: the Redis clock and each key's type, then what the channel's small keys say about it. */
+async function checkKeys(context: StepContext): Promise<void> {
+  await checkKeyTypes(context);
+  await checkChannelState(context);
+}
+
+/** Reads the Redis clock and each key's type into the state; a key of another type is a finding. */
+async function checkKeyTypes({ channel, state, findings }: StepContext): Promise<void> {
+  const { connection, keys } = channel;
   const replies = await settledPipelines(connection.redis, KEY_ROLES.length + 1, (p, i) => (i === 0 ? p.time() : p.type(keys[KEY_ROLES[i - 1]!])));
   state.now = Number((replies[0] as [string, string])[0]);
   KEY_ROLES.forEach((role, i) => {
     const type = String(replies[i + 1]);
     state.types[role] = type;
-    if (type !== 'none' && type !== KEY_TYPES[role]) {
+    if (type !== 'none' && type !== YII2_KEYS[role].type) {
       findings.push(
         finding(
           'wrong-type',
           { key: keys[role] },
-          `${keys[role]} is a ${type}, but both drivers keep a ${KEY_TYPES[role]} there. Every command of the driver that touches it fails, so whatever needs it stops.`,
+          `${keys[role]} is a ${type}, but both drivers keep a ${YII2_KEYS[role].type} there. Every command of the driver that touches it fails, so whatever needs it stops.`,
           "No automatic repair: what the key holds is not the queue's, and deleting it could lose somebody's data. Inspect it and rename or delete it by hand.",
           null,
         ),
@@ -267,7 +259,11 @@ async function checkKeys({ channel, state, findings }: StepContext): Promise<voi
     }
   });
   state.examined += KEY_ROLES.length;
+}
 
+/** The id counter, a moving_lock that never expires, overdue jobs, and ng's stock list and marker. */
+async function checkChannelState({ channel, state, findings }: StepContext): Promise<void> {
+  const { connection, keys, driver } = channel;
   const overdueBefore = state.now - OVERDUE_SECONDS;
   // A key of another type answers WRONGTYPE here, which reads as nothing: its wrong-type finding says why.
   const [messageId, lockTtl, stockListLength, lineLength, markerExists, overdueDelayed, overdueReserved] = await settlePipeline(
@@ -464,16 +460,13 @@ async function walkSortedSet({ channel, state, findings }: StepContext, index: '
 async function walkMessages({ channel, state, findings }: StepContext): Promise<boolean> {
   const { connection, keys, driver } = channel;
   if (!holds(state, 'messages')) return true;
-  const [cursor, ...rows] = assertScriptSucceeded(await connection.redis.queuelensYii2DoctorReadMessages(keys.messages, state.cursor, YII2_DOCTOR_BATCH)) as [
-    string,
-    ...[string, string][],
-  ];
+  const { cursor, messages } = await doctorReadMessages.run(connection.redis, { messages: keys.messages, cursor: state.cursor, count: YII2_DOCTOR_BATCH });
   const zsets: Yii2Index[] = ['prioritized', 'delayed', 'reserved'];
   const listed = new ListedIds(state);
-  const scores = await settledPipelines(connection.redis, rows.length, (p, i) => {
-    for (const index of zsets) p.zscore(keys[index], rows[i]![0]);
+  const scores = await settledPipelines(connection.redis, messages.length, (p, i) => {
+    for (const index of zsets) p.zscore(keys[index], messages[i]!.id);
   });
-  const places = rows.map(([id], i) => ({ id, zsets: scores.slice(3 * i, 3 * i + 3), listed: listed.has(id) }));
+  const places = messages.map(({ id }, i) => ({ id, zsets: scores.slice(3 * i, 3 * i + 3), listed: listed.has(id) }));
   // In no sorted set and not seen in the stock list: it may have been pushed since the walk. LPOS scans from the head, where pushes land.
   const unplaced = places.filter((place) => place.zsets.every((score) => typeof score !== 'string') && place.listed !== true);
   const positions = await settledPipelines(connection.redis, holds(state, 'waiting') ? unplaced.length : 0, (p, i) => p.lpos(keys.waiting, unplaced[i]!.id));
@@ -481,14 +474,14 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
 
   // With an index of another type, where a job is cannot be told: its wrong-type finding says why.
   const placementKnown = INDEXES.every((index) => state.types[index] === 'none' || holds(state, index));
-  rows.forEach(([id, ttr], i) => {
+  messages.forEach(({ id, ttr }, i) => {
     noteId(state, id);
     const place = places[i]!;
     const inSets = place.zsets.filter((score) => typeof score === 'string').length;
     const inStockList = place.listed === true || inList.has(id);
     if (placementKnown && inSets + (inStockList ? 1 : 0) !== 1 && !suspect(state, id))
       findings.push(placementFinding(channel, id, inSets + (inStockList ? 1 : 0), null));
-    if (ttr === '') {
+    if (ttr === null) {
       findings.push(
         finding(
           'invalid-message',
@@ -502,7 +495,7 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
       );
     }
     const expiry = place.zsets[2];
-    if (ttr !== '' && typeof expiry === 'string' && Number(expiry) - state.now > Number(ttr) + 1) {
+    if (ttr !== null && typeof expiry === 'string' && Number(expiry) - state.now > Number(ttr) + 1) {
       findings.push(
         finding(
           'reservation-beyond-ttr',
@@ -515,7 +508,7 @@ async function walkMessages({ channel, state, findings }: StepContext): Promise<
     }
   });
   listed.save();
-  state.examined += rows.length;
+  state.examined += messages.length;
   state.cursor = cursor;
   return cursor === '0';
 }

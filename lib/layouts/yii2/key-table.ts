@@ -1,34 +1,13 @@
 import type { RedisConnection } from '../../redis/connection';
 import { keyContentsUnder, keyTableOf, readKeyRows, tableCensusStep, type CensusScope, type PlannedKey } from '../key-table';
 import type { KeyTableReader, KeyType } from '../pages';
-import type { Yii2Keys } from './keys';
+import { YII2_KEYS, YII2_STOCK_KEYS, type Yii2KeyName, type Yii2KeyRole, type Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
-
-/** A channel's keys by their name in Yii2Keys: the type the drivers keep there and what it holds (shared/spec/yii2-queue-redis-layout.md §1). */
-const STOCK_KEYS = {
-  messageId: { type: 'string', holds: 'the id counter: one INCR per push; never lowered' },
-  messages: { type: 'hash', holds: 'id → "<ttr>;<serialized job>", one per live job' },
-  waiting: { type: 'list', holds: 'the stock line: ids pushed at the head, the tail runs next' },
-  delayed: { type: 'zset', holds: 'delayed ids, scored by the unix second they come due' },
-  reserved: { type: 'zset', holds: 'reserved ids, scored by the unix second the reservation expires' },
-  attempts: { type: 'hash', holds: 'id → reservations made so far' },
-  movingLock: { type: 'string', holds: 'the stock movers’ one-second throttle (SET NX EX 1): absent most of the time, never without an expiry' },
-} as const satisfies Partial<Record<keyof Yii2Keys, { type: KeyType; holds: string }>>;
-
-const NG_KEYS = {
-  prioritized: { type: 'zset', holds: 'ng’s line: ids scored by priority and join order, the lowest runs first' },
-  priorities: { type: 'hash', holds: 'id → priority, only where it differs from the default' },
-  ranks: { type: 'hash', holds: 'id → "<joined ms>:<seq>", the place a job first took (original positions only)' },
-  seq: { type: 'string', holds: 'one INCR each time a job joins the line' },
-  marker: { type: 'zset', holds: 'the wake-up hint for blocked workers: at most the member 0' },
-} as const satisfies Partial<Record<keyof Yii2Keys, { type: KeyType; holds: string }>>;
-
-type ChannelKeyName = keyof typeof STOCK_KEYS | keyof typeof NG_KEYS;
 
 const CHANNEL_KEYS = 'Channel keys';
 
-function keysOfDriver(driver: Yii2Driver): [ChannelKeyName, { type: KeyType; holds: string }][] {
-  return Object.entries(driver === 'yii2-ng' ? { ...STOCK_KEYS, ...NG_KEYS } : STOCK_KEYS) as [ChannelKeyName, { type: KeyType; holds: string }][];
+function keysOfDriver(driver: Yii2Driver): [Yii2KeyName, Yii2KeyRole][] {
+  return Object.entries(driver === 'yii2-ng' ? YII2_KEYS : YII2_STOCK_KEYS) as [Yii2KeyName, Yii2KeyRole][];
 }
 
 /**

@@ -1,6 +1,5 @@
 import { QueueError, refusedCommand } from '../../redis/errors';
 import { settlePipeline } from '../../redis/pipeline';
-import { assertScriptSucceeded } from '../../redis/lua-script';
 import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
@@ -8,6 +7,7 @@ import { YII2_ABSENT } from './absent';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
 import { yii2KeyTable } from './key-table';
+import { readCounts } from './scripts';
 import { yii2Throughput } from './throughput';
 import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot, yii2LineRepairs } from './pages';
 
@@ -44,10 +44,11 @@ export interface Yii2ChannelCounts extends QueueCounts {
   messages: number;
 }
 
-function countsOf(channel: string, driver: Yii2Driver, reply: unknown): Yii2ChannelCounts {
-  const [waitingList, prioritized, delayed, dueDelayed, reserved, expiredReserved, messageId, messages] = (
-    assertScriptSucceeded(reply) as (number | string)[]
-  ).map((value, i) => (i === 6 ? value : Number(value))) as [number, number, number, number, number, number, string, number];
+function countsOf(
+  channel: string,
+  driver: Yii2Driver,
+  { waitingList, prioritized, delayed, dueDelayed, reserved, expiredReserved, messageId, messages }: ReturnType<typeof readCounts.reply>,
+): Yii2ChannelCounts {
   // The drivers' own arithmetic, even where it goes wrong (after a clear(), or with dangling ids).
   const waiting = driver === 'yii2-ng' ? prioritized + waitingList : waitingList;
   const done = Number(messageId || 0) - waiting - delayed - reserved;
@@ -91,14 +92,14 @@ export function yii2Layout(
   const counts = (): Promise<LayoutCounts<Yii2ChannelCounts>> =>
     connection.attempt(async () => {
       const pipeline = connection.redis.pipeline();
-      for (const k of keysOf) pipeline.queuelensYii2ReadCounts(k.waiting, k.prioritized, k.delayed, k.reserved, k.messageId, k.messages);
+      for (const keys of keysOf) readCounts.queue(pipeline, keys.byName);
       const replies = await settlePipeline(pipeline);
       // A channel whose keys cannot be read (a key of the wrong type) gets zeros and an error, and does not stop the others.
       const queues = replies.map((reply, i) => {
         const channel = channels[i]!;
         try {
           if (reply instanceof Error) throw reply;
-          return countsOf(channel, driver, reply);
+          return countsOf(channel, driver, readCounts.reply(reply));
         } catch (error) {
           return {
             ...unreadable(channel),

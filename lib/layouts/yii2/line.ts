@@ -1,10 +1,10 @@
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
-import { assertScriptSucceeded } from '../../redis/lua-script';
 import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
 import { summarizeMessage, type Yii2MessageSummary } from './message';
+import { readLine, type Yii2JobRow } from './scripts';
 
 /** redis-ng's epoch for aging scores: 2025-01-01T00:00:00Z in ms (spec §1.2). */
 export const NG_AGING_EPOCH_MS = 1_735_689_600_000;
@@ -116,18 +116,14 @@ export interface Yii2RunOrderPage {
   takeoverLimit?: number;
 }
 
-/** A read script's row: {id, score, attempts, priority, message length, message head, head read (1 or 0)}, as bytes. */
-export type Yii2ScriptRow = [Buffer, Buffer, Buffer, Buffer, number, Buffer, number];
-
 /** A row's shared part. `ng` null means the stock driver: priorities are not its. */
-export function summaryOf([id, , attempts, priority, length, head, read]: Yii2ScriptRow, ng: Yii2NgSettings | null): Yii2JobSummary {
-  const stored = priority.length > 0;
+export function summaryOf({ id, attempts, storedPriority, length, head, headRead }: Yii2JobRow, ng: Yii2NgSettings | null): Yii2JobSummary {
   return {
-    id: id.toString(),
-    attempts: Number(attempts.toString()) || 0,
-    priority: ng === null ? null : stored ? Number(priority.toString()) : ng.defaultPriority,
-    priorityStored: ng !== null && stored,
-    ...summarizeMessage(head, Number(length), read === 1),
+    id,
+    attempts,
+    priority: ng === null ? null : (storedPriority ?? ng.defaultPriority),
+    priorityStored: ng !== null && storedPriority !== null,
+    ...summarizeMessage(head, length, headRead),
   };
 }
 
@@ -163,38 +159,29 @@ export async function readRunOrder(
   const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
   const [takeoverOffset, takeoverLimit] = pageBounds(page.takeoverOffset ?? 0, page.takeoverLimit ?? limit);
   return connection.attempt(async () => {
-    const reply = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadLineBuffer(
-        keys.waiting,
-        keys.prioritized,
-        keys.attempts,
-        keys.priorities,
-        keys.messages,
-        keys.delayed,
-        keys.reserved,
-        driver,
-        offset,
-        limit,
-        takeoverOffset,
-        takeoverLimit,
-        ROW_HEAD_BYTES,
-        ROW_COPY_LIMIT_BYTES,
-      ),
-    ) as [number, number, number, Yii2ScriptRow[], Yii2ScriptRow[], number, number];
-    const [now, lineTotal, takeoverTotal, lineRows, takeoverRows, dueDelayed, expiredReserved] = reply;
-    const rowsOf = (rows: Yii2ScriptRow[], from: number, scored: boolean): Yii2LineRow[] =>
+    const { now, lineTotal, takeoverTotal, lineRows, takeoverRows, dueDelayed, expiredReserved } = await readLine.run(connection.redis, {
+      ...keys.byName,
+      driver,
+      lineOffset: offset,
+      lineLimit: limit,
+      takeoverOffset,
+      takeoverLimit,
+      headBytes: ROW_HEAD_BYTES,
+      copyLimit: ROW_COPY_LIMIT_BYTES,
+    });
+    const rowsOf = (rows: Yii2JobRow[], from: number, scored: boolean): Yii2LineRow[] =>
       rows.map((row, index) => {
         const summary = summaryOf(row, settings);
-        const score = scored && settings ? decodeNgScore(row[1].toString(), summary.priority ?? settings.defaultPriority, settings) : null;
+        const score = scored && settings ? decodeNgScore(row.score, summary.priority ?? settings.defaultPriority, settings) : null;
         return { ...summary, place: from + index + 1, score };
       });
     return {
       channel: keys.channel,
       driver,
-      now: Number(now),
-      line: { total: Number(lineTotal), offset, rows: rowsOf(lineRows, offset, settings !== null) },
-      takeover: settings === null ? null : { total: Number(takeoverTotal), offset: takeoverOffset, rows: rowsOf(takeoverRows, takeoverOffset, false) },
-      notInLineYet: { dueDelayed: Number(dueDelayed), expiredReserved: Number(expiredReserved) },
+      now,
+      line: { total: lineTotal, offset, rows: rowsOf(lineRows, offset, settings !== null) },
+      takeover: settings === null ? null : { total: takeoverTotal, offset: takeoverOffset, rows: rowsOf(takeoverRows, takeoverOffset, false) },
+      notInLineYet: { dueDelayed, expiredReserved },
     };
   });
 }

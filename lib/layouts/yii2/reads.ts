@@ -2,7 +2,6 @@ import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
 import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
-import { assertScriptSucceeded } from '../../redis/lua-script';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
@@ -16,9 +15,9 @@ import {
   summaryOf,
   type Yii2JobSummary,
   type Yii2NgScore,
-  type Yii2ScriptRow,
 } from './line';
 import { decodeMessage, type Yii2Message } from './message';
+import { readDelayed, readJob, readReservations, type Yii2JobRead } from './scripts';
 
 /** Why the reservations of a yii2 channel name nobody, in the words a page shows. */
 export const YII2_NO_HOLDER = 'yii2-queue records no holder: a reservation says only when it expires';
@@ -67,18 +66,13 @@ export async function readYii2Reservations(
   const settings = ngSettingsFor(driver, ng);
   const [offset, limit] = pageBounds(page.offset ?? 0, page.limit ?? MAX_PAGE_ROWS);
   return connection.attempt(async () => {
-    const [now, total, expired, rows] = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadReservationsBuffer(
-        keys.reserved,
-        keys.attempts,
-        keys.priorities,
-        keys.messages,
-        offset,
-        limit,
-        ROW_HEAD_BYTES,
-        ROW_COPY_LIMIT_BYTES,
-      ),
-    ) as [number, number, number, Yii2ScriptRow[]];
+    const { now, total, expired, rows } = await readReservations.run(connection.redis, {
+      ...keys.byName,
+      offset,
+      limit,
+      headBytes: ROW_HEAD_BYTES,
+      copyLimit: ROW_COPY_LIMIT_BYTES,
+    });
     return {
       channel: keys.channel,
       now,
@@ -88,7 +82,7 @@ export async function readYii2Reservations(
       offset,
       rows: rows.map((row) => {
         const summary = summaryOf(row, settings);
-        const expiresAt = Number(row[1].toString());
+        const expiresAt = Number(row.score);
         return { ...summary, expiresAt, reservedSince: summary.ttr === null ? null : expiresAt - summary.ttr, expired: expiresAt <= now };
       }),
       holderKnown: false,
@@ -136,25 +130,19 @@ export async function readYii2DelayedTimeline(
   const settings = ngSettingsFor(driver, ng);
   const [, shown] = pageBounds(0, limit);
   return connection.attempt(async () => {
-    const [now, total, overdue, oldestDue, later, rows, counts] = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadDelayedBuffer(
-        keys.delayed,
-        keys.attempts,
-        keys.priorities,
-        keys.messages,
-        shown,
-        ROW_HEAD_BYTES,
-        ROW_COPY_LIMIT_BYTES,
-        ...SCALES.flatMap(({ count, seconds }) => [count, seconds]),
-      ),
-    ) as [number, number, number, Buffer, number, Yii2ScriptRow[], number[]];
+    const { now, total, overdue, oldestDueAt, later, rows, counts } = await readDelayed.run(connection.redis, {
+      ...keys.byName,
+      limit: shown,
+      headBytes: ROW_HEAD_BYTES,
+      copyLimit: ROW_COPY_LIMIT_BYTES,
+      scales: SCALES.flatMap(({ count, seconds }) => [count, seconds]),
+    });
     let bucket = 0;
     const [hour, day, week] = SCALES.map((scale) => bucketsOf(now, scale).map((range) => ({ ...range, count: counts[bucket++] ?? 0 }))) as [
       DelayedTimeline['hour'],
       DelayedTimeline['day'],
       DelayedTimeline['week'],
     ];
-    const oldestOverdueAt = oldestDue.length > 0 ? Number(oldestDue.toString()) : null;
     return {
       queue: keys.channel,
       now,
@@ -166,11 +154,11 @@ export async function readYii2DelayedTimeline(
       later,
       next: rows.map((row) => {
         const summary = summaryOf(row, settings);
-        return { ...summary, name: summary.className, dueAt: Number(row[1].toString()), heldBy: null };
+        return { ...summary, name: summary.className, dueAt: Number(row.score), heldBy: null };
       }),
       attendance: {
-        unattended: overdue > 0 && nobodyReservedSince({ oldestWaitingAt: oldestOverdueAt, lastDeliveredEntryAt: null, now }, UNATTENDED_AFTER_SECONDS),
-        oldestOverdueAt,
+        unattended: overdue > 0 && nobodyReservedSince({ oldestWaitingAt: oldestDueAt, lastDeliveredEntryAt: null, now }, UNATTENDED_AFTER_SECONDS),
+        oldestOverdueAt: oldestDueAt,
         lastDeliveredEntryAt: null,
       },
     };
@@ -244,7 +232,25 @@ function statusOf(places: Yii2JobPlace[], hasMessage: boolean, unsearched: numbe
   return ['gone', YII2_GONE];
 }
 
-type JobReply = [number, number, Buffer, Buffer, Buffer, Buffer, number, number, number, Buffer, number, Buffer, Buffer, Buffer];
+/** Every index the read found the job in, in the order waiting, prioritized, delayed, reserved; `ttr` dates a reservation's start. */
+function placesOf(read: Yii2JobRead, settings: Yii2NgSettings | null, priority: { value: number } | null, ttr: number | null): Yii2JobPlace[] {
+  const places: Yii2JobPlace[] = [];
+  if (read.waitingPlace > 0) places.push({ state: settings === null ? 'waiting' : 'awaiting-takeover', place: read.waitingPlace, of: read.waitingLength });
+  if (settings !== null && read.prioritized !== null) {
+    places.push({
+      state: 'prioritized',
+      rank: read.prioritized.rank + 1,
+      of: read.prioritizedTotal,
+      score: decodeNgScore(read.prioritized.score, priority?.value ?? settings.defaultPriority, settings),
+    });
+  }
+  const { now, delayedUntil, reservedUntil } = read;
+  if (delayedUntil !== null) places.push({ state: 'delayed', until: delayedUntil, due: delayedUntil <= now });
+  if (reservedUntil !== null) {
+    places.push({ state: 'reserved', until: reservedUntil, expired: reservedUntil <= now, reservedSince: ttr === null ? null : reservedUntil - ttr });
+  }
+  return places;
+}
 
 /**
  * Everything about one job of a channel, in one read-only script
@@ -266,81 +272,30 @@ export async function readYii2Job(
   if (!/^[1-9][0-9]{0,19}$/.test(id)) throw new QueueError(`A yii2 job id is a whole number from 1, not "${id}"`);
   const settings = ngSettingsFor(driver, ng);
   return connection.attempt(async () => {
-    const reply = assertScriptSucceeded(
-      await connection.redis.queuelensYii2ReadJobBuffer(
-        keys.messages,
-        keys.waiting,
-        keys.prioritized,
-        keys.delayed,
-        keys.reserved,
-        keys.attempts,
-        keys.priorities,
-        keys.ranks,
-        keys.messageId,
-        id,
-        DISPLAY_LIMIT_BYTES,
-        MAX_WAITING_SCAN,
-      ),
-    ) as JobReply;
-    const [
-      now,
-      length,
-      head,
-      attempts,
-      storedPriority,
-      rank,
-      waitingPlace,
-      waitingLength,
-      prioritizedRank,
-      prioritizedScore,
-      prioritizedTotal,
-      delayedScore,
-      reservedScore,
-      messageId,
-    ] = reply;
-    const message = length < 0 ? null : decodeMessage(head, length);
+    const read = await readJob.run(connection.redis, { ...keys.byName, id, headBytes: DISPLAY_LIMIT_BYTES, maxScan: MAX_WAITING_SCAN });
+    const message = read.length < 0 ? null : decodeMessage(read.head, read.length);
     const priority =
       settings === null
         ? null
-        : storedPriority.length > 0
-          ? { value: Number(storedPriority.toString()), stored: true }
+        : read.storedPriority !== null
+          ? { value: read.storedPriority, stored: true }
           : { value: settings.defaultPriority, stored: false };
-
-    const places: Yii2JobPlace[] = [];
-    if (waitingPlace > 0) places.push({ state: settings === null ? 'waiting' : 'awaiting-takeover', place: waitingPlace, of: waitingLength });
-    if (settings !== null && prioritizedRank >= 0) {
-      places.push({
-        state: 'prioritized',
-        rank: prioritizedRank + 1,
-        of: prioritizedTotal,
-        score: decodeNgScore(prioritizedScore.toString(), priority?.value ?? settings.defaultPriority, settings),
-      });
-    }
-    if (delayedScore.length > 0) {
-      const until = Number(delayedScore.toString());
-      places.push({ state: 'delayed', until, due: until <= now });
-    }
-    if (reservedScore.length > 0) {
-      const until = Number(reservedScore.toString());
-      const ttr = message?.ttr ?? null;
-      places.push({ state: 'reserved', until, expired: until <= now, reservedSince: ttr === null ? null : until - ttr });
-    }
-    const lastId = messageId.toString();
-    const unsearched = waitingPlace > 0 ? 0 : Math.max(0, waitingLength - MAX_WAITING_SCAN);
-    const [status, statusText] = statusOf(places, message !== null, unsearched, lastId, id);
+    const places = placesOf(read, settings, priority, message?.ttr ?? null);
+    const unsearched = read.waitingPlace > 0 ? 0 : Math.max(0, read.waitingLength - MAX_WAITING_SCAN);
+    const [status, statusText] = statusOf(places, message !== null, unsearched, read.messageId, id);
     return {
       id,
       channel: keys.channel,
-      now,
+      now: read.now,
       status,
       statusText,
       places,
-      attempts: Number(attempts.toString()) || 0,
+      attempts: read.attempts,
       priority,
-      rank: rank.length > 0 ? rank.toString() : null,
+      rank: read.rank,
       message,
       name: message?.className ?? null,
-      lastId,
+      lastId: read.messageId,
     };
   });
 }

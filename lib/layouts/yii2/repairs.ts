@@ -1,10 +1,10 @@
 import { ScriptErrorCode } from '../../redis/errors';
-import { isRefusal, runRepairScripts, type RefusalToWaitOut } from '../../redis/repair-scripts';
+import { runRepairScripts, runWaitingOut, type PipelinedScript, type RefusalToWaitOut } from '../../redis/repair-scripts';
 import type { RedisConnection } from '../../redis/connection';
-import { assertScriptSucceeded } from '../../redis/lua-script';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
+import { armMarker, cleanLeaked, dropDangling, dropStuckLock, promoteDue, raiseMessageId, release, remove, requeueOrphan, runNow } from './scripts';
 
 /** One yii2 channel as the repairs and the doctor need it: its keys, which driver runs it, and ng's settings Redis does not store. */
 export interface Yii2Channel {
@@ -42,26 +42,23 @@ export const MAX_PROMOTE_BATCH = 1000;
  */
 const MOVING_LOCK_WAIT: RefusalToWaitOut = { code: ScriptErrorCode.MovingLockHeld, forMs: 1500, everyMs: 100 };
 
-/** ng's settings as its own scripts take them (ARGV 2..5), after the driver name; aging in ms per point, as ng rounds it. */
-function placementArgs({ driver, ng }: Yii2Channel): (string | number)[] {
-  return [driver, ng.defaultPriority, Math.round(ng.aging * 1000), ng.retryPosition === 'original' ? 1 : 0, ng.delayPosition === 'original' ? 1 : 0];
+/** ng's settings as its own scripts take them (ARGV 1..5): the driver, then aging in ms per point, as ng rounds it. */
+function placement({ driver, ng }: Yii2Channel) {
+  return {
+    driver,
+    defaultPriority: ng.defaultPriority,
+    agingMs: Math.round(ng.aging * 1000),
+    retryKeepsPlace: ng.retryPosition === 'original' ? 1 : 0,
+    delayKeepsPlace: ng.delayPosition === 'original' ? 1 : 0,
+  };
 }
 
 /**
  * Runs a script that waits for the stock moving_lock, again while a stock
  * worker holds it: the stock remove() spins on that lock the same way.
  */
-async function underMovingLock(call: () => Promise<unknown>): Promise<unknown> {
-  const deadline = Date.now() + MOVING_LOCK_WAIT.forMs;
-  for (;;) {
-    const reply = await call();
-    if (!isRefusal(reply, MOVING_LOCK_WAIT.code) || Date.now() >= deadline) return assertScriptSucceeded(reply);
-    await new Promise((resolve) => setTimeout(resolve, MOVING_LOCK_WAIT.everyMs));
-  }
-}
-
-function changed(reply: unknown): boolean {
-  return (reply as number[])[0] === 1;
+function underMovingLock<Call, Reply>(channel: Yii2Channel, script: PipelinedScript<Call, Reply>, call: Call): Promise<Reply> {
+  return channel.connection.attempt(() => runWaitingOut(channel.connection, script, call, MOVING_LOCK_WAIT));
 }
 
 /**
@@ -70,48 +67,11 @@ function changed(reply: unknown): boolean {
  * worker kept the moving_lock longer than a second and a half.
  */
 export function removeYii2Job(channel: Yii2Channel, id: string): Promise<boolean> {
-  const { connection, keys } = channel;
-  return connection.attempt(async () =>
-    changed(
-      await underMovingLock(() =>
-        connection.redis.queuelensYii2Remove(
-          keys.messages,
-          keys.waiting,
-          keys.prioritized,
-          keys.delayed,
-          keys.reserved,
-          keys.attempts,
-          keys.priorities,
-          keys.ranks,
-          keys.movingLock,
-          id,
-        ),
-      ),
-    ),
-  );
+  return underMovingLock(channel, remove, { ...channel.keys.byName, id });
 }
 
-function release(channel: Yii2Channel, id: string, reservations: 'expired' | 'live'): Promise<boolean> {
-  const { connection, keys } = channel;
-  return connection.attempt(async () =>
-    changed(
-      await underMovingLock(() =>
-        connection.redis.queuelensYii2Release(
-          keys.waiting,
-          keys.prioritized,
-          keys.reserved,
-          keys.priorities,
-          keys.marker,
-          keys.seq,
-          keys.ranks,
-          keys.movingLock,
-          ...placementArgs(channel),
-          id,
-          reservations,
-        ),
-      ),
-    ),
-  );
+function releaseReservation(channel: Yii2Channel, id: string, reservations: 'expired' | 'live'): Promise<boolean> {
+  return underMovingLock(channel, release, { ...channel.keys.byName, ...placement(channel), id, reservations });
 }
 
 /**
@@ -120,7 +80,7 @@ function release(channel: Yii2Channel, id: string, reservations: 'expired' | 'li
  * (LiveReservation) when it has not expired: see reclaimReservation.
  */
 export function releaseExpiredReservation(channel: Yii2Channel, id: string): Promise<boolean> {
-  return release(channel, id, 'expired');
+  return releaseReservation(channel, id, 'expired');
 }
 
 /**
@@ -129,7 +89,7 @@ export function releaseExpiredReservation(channel: Yii2Channel, id: string): Pro
  * alive the job runs twice. False when `id` is not reserved.
  */
 export function reclaimReservation(channel: Yii2Channel, id: string): Promise<boolean> {
-  return release(channel, id, 'live');
+  return releaseReservation(channel, id, 'live');
 }
 
 /**
@@ -138,25 +98,7 @@ export function reclaimReservation(channel: Yii2Channel, id: string): Promise<bo
  * already is left to the mover (true).
  */
 export function runDelayedNow(channel: Yii2Channel, id: string): Promise<boolean> {
-  const { connection, keys } = channel;
-  return connection.attempt(async () =>
-    changed(
-      await underMovingLock(() =>
-        connection.redis.queuelensYii2RunNow(
-          keys.waiting,
-          keys.prioritized,
-          keys.delayed,
-          keys.priorities,
-          keys.marker,
-          keys.seq,
-          keys.ranks,
-          keys.movingLock,
-          ...placementArgs(channel),
-          id,
-        ),
-      ),
-    ),
-  );
+  return underMovingLock(channel, runNow, { ...channel.keys.byName, ...placement(channel), id });
 }
 
 /**
@@ -164,61 +106,25 @@ export function runDelayedNow(channel: Yii2Channel, id: string): Promise<boolean
  * would; call again while `stillDue` is above 0.
  */
 export function promoteDueJobs(channel: Yii2Channel, limit = 100): Promise<{ moved: number; stillDue: number }> {
-  const { connection, keys } = channel;
   const bounded = Math.max(1, Math.min(MAX_PROMOTE_BATCH, Math.floor(limit)));
-  return connection.attempt(async () => {
-    const [moved, stillDue] = (await underMovingLock(() =>
-      connection.redis.queuelensYii2PromoteDue(
-        keys.waiting,
-        keys.prioritized,
-        keys.delayed,
-        keys.priorities,
-        keys.marker,
-        keys.seq,
-        keys.ranks,
-        keys.movingLock,
-        ...placementArgs(channel),
-        bounded,
-      ),
-    )) as [number, number];
-    return { moved, stillDue };
-  });
+  return underMovingLock(channel, promoteDue, { ...channel.keys.byName, ...placement(channel), limit: bounded });
 }
 
 function queueRepairCall(channel: Yii2Channel, pipeline: ReturnType<RedisConnection['redis']['pipeline']>, repair: Yii2RepairAction): void {
   const { keys } = channel;
   switch (repair.kind) {
     case 'requeue-orphan':
-      pipeline.queuelensYii2RequeueOrphan(
-        keys.messages,
-        keys.waiting,
-        keys.prioritized,
-        keys.delayed,
-        keys.reserved,
-        keys.priorities,
-        keys.marker,
-        keys.seq,
-        keys.ranks,
-        keys.movingLock,
-        ...placementArgs(channel),
-        repair.id,
-      );
-      return;
+      return requeueOrphan.queue(pipeline, { ...keys.byName, ...placement(channel), id: repair.id });
     case 'drop-dangling':
-      pipeline.queuelensYii2DropDangling(keys.messages, keys[repair.index], repair.id);
-      return;
+      return dropDangling.queue(pipeline, { messages: keys.messages, index: keys[repair.index], id: repair.id });
     case 'clean-leaked':
-      pipeline.queuelensYii2CleanLeaked(keys.messages, keys[repair.hash], repair.id);
-      return;
+      return cleanLeaked.queue(pipeline, { messages: keys.messages, entries: keys[repair.hash], id: repair.id });
     case 'drop-stuck-lock':
-      pipeline.queuelensYii2DropStuckLock(keys.movingLock);
-      return;
+      return dropStuckLock.queue(pipeline, { movingLock: keys.movingLock });
     case 'raise-message-id':
-      pipeline.queuelensYii2RaiseMessageId(keys.messageId, repair.to);
-      return;
+      return raiseMessageId.queue(pipeline, { messageId: keys.messageId, highest: repair.to });
     case 'arm-marker':
-      pipeline.queuelensYii2ArmMarker(keys.prioritized, keys.marker);
-      return;
+      return armMarker.queue(pipeline, { prioritized: keys.prioritized, marker: keys.marker });
   }
 }
 
