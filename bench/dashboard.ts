@@ -22,13 +22,13 @@ import type { Redis } from 'ioredis';
 import { RecentHistory } from '../lib/dashboard/history';
 import { dashboardKeys, throughputKeys, type ThroughputKeys } from '../lib/dashboard/keys';
 import { runDoctor, startDoctor, type Finding, type Phase } from '../lib/layouts/staticphp/doctor';
-import { readDelayedTimeline } from '../lib/inspect/delayed-timeline';
-import { readFailedPage } from '../lib/inspect/failed';
+import { readDelayedTimeline } from '../lib/layouts/staticphp/delayed-timeline';
+import { readFailedPage } from '../lib/layouts/staticphp/failed';
 import { readQueueDetail } from '../lib/layouts/staticphp/queue-detail';
 import { readReservations } from '../lib/layouts/staticphp/reservations';
-import { parseInfo, readServerInfo } from '../lib/inspect/server-info';
+import { parseInfo, readServerInfo } from '../lib/redis/server-info';
 import { readSettings } from '../lib/redis/config';
-import { RedisQueue } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { profileOf, readCpuProfile, summarizeProfile, type ProfileSummary } from './cpu-profile';
 import {
   durationOf,

@@ -1,8 +1,8 @@
 import type { QueueAttention } from './staticphp/attention';
 import type { MarkRules } from '../dashboard/marks';
-import type { JobRow } from '../queue/job';
-import type { ThroughputSample } from '../inspect/throughput';
-import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { JobRow } from './staticphp/job';
+import type { ThroughputSample } from './staticphp/throughput';
+import type { QueueStats, RedisQueue } from './staticphp/redis-queue';
 import type { ForgetOptions } from '../shapes/failed-jobs';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';

@@ -1,7 +1,7 @@
 import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
-import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
-import { jobHashOf } from '../../inspect/job-detail';
-import { heldPrefixesOf } from '../../inspect/held-prefixes';
+import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../staticphp/delayed-timeline';
+import { jobHashOf } from '../staticphp/job-detail';
+import { heldPrefixesOf } from '../held-prefixes';
 import { QueueError } from '../../redis/errors';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';

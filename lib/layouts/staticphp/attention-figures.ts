@@ -1,10 +1,10 @@
 import { refusedCommand } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import { serverMs, type PendingEntry } from './reservations';
 import { streamIdMs } from '../../shapes/stream-ids';
 import { bytesToText } from '../../shapes/display-text';
-import { firstLine } from '../../inspect/failed';
+import { firstLine } from './failed';
 
 /** What the overview's "no worker" and "overdue delayed" marks are judged on, for one queue. */
 export interface WaitingFigures {

@@ -1,6 +1,6 @@
-import { readDelayedTimeline } from '../../inspect/delayed-timeline';
+import { readDelayedTimeline } from './delayed-timeline';
 import { beyondExactIdNote } from '../../shapes/job-ids';
-import { PROMOTE_LIMIT, type RedisQueue } from '../../queue/redis-queue';
+import { PROMOTE_LIMIT, type RedisQueue } from './redis-queue';
 import type { DueTimelineReader } from '../pages';
 
 /** How many of the next due jobs the timeline lists: enough to see what is coming, few enough to poll every second or two. */

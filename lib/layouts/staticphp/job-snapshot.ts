@@ -1,6 +1,6 @@
-import { readJobDetail, readLastJobId, type JobDetail, type JobLocation } from '../../inspect/job-detail';
+import { readJobDetail, readLastJobId, type JobDetail, type JobLocation } from './job-detail';
 import { QueueError } from '../../redis/errors';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import type { JobSnapshot, JobSnapshotReader } from '../pages';
 
 /** Why a StaticPHP job id is refused: the driver numbers its jobs from one counter (queue:seq). */

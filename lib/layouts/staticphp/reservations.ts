@@ -1,10 +1,10 @@
 import { compareJobIds, jobIdAsRead, type JobIdAsRead } from '../../shapes/job-ids';
-import type { QueueKeys } from '../../queue/keys';
+import type { QueueKeys } from './keys';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import { compareStreamIds } from '../../shapes/stream-ids';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import { bytesToText } from '../../shapes/display-text';
-import { cleanTombstone, failReservation, releaseReservation } from '../../queue/reservation-repairs';
+import { cleanTombstone, failReservation, releaseReservation } from './reservation-repairs';
 import {
   PAGE_ROWS,
   type ClaimRepairs,

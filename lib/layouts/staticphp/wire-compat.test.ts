@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { QueueClient } from '../redis/client';
-import { JOB_FIELDS } from '../shapes/job-hash';
+import type { QueueClient } from '../../redis/client';
+import { JOB_FIELDS } from '../../shapes/job-hash';
 import type { RedisQueue } from './redis-queue';
-import { scanKeysUnder } from '../redis/scan-keys';
+import { scanKeysUnder } from '../../redis/scan-keys';
 import { sleep, testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();

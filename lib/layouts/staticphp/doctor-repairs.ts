@@ -1,4 +1,4 @@
-import { runRepairScripts } from '../redis/repair-scripts';
+import { runRepairScripts } from '../../redis/repair-scripts';
 import { INVALID_PAYLOAD_ERROR, type RedisQueue } from './redis-queue';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtcSeconds } from '../layouts/dates';
-import { QueueError } from '../redis/errors';
+import { formatUtcSeconds } from '../dates';
+import { QueueError } from '../../redis/errors';
 import { INVALID_PAYLOAD_ERROR, PROMOTE_LIMIT, RedisQueue } from './redis-queue';
-import { BATCH_SIZE } from '../shapes/failed-jobs';
+import { BATCH_SIZE } from '../../shapes/failed-jobs';
 import { sleep, testSettings, testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();

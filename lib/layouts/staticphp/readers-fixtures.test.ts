@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadStaticPhpFixture, readStaticPhpExpected, type StaticPhpFixtureName } from '../queue/test-fixtures';
-import { testQueueFactory } from '../queue/test-redis';
-import { isAbsent } from '../layouts/adapter';
-import { staticphpLayout } from '../layouts/staticphp/layout';
-import { readReservations, type ReservationState } from '../layouts/staticphp/reservations';
+import { loadStaticPhpFixture, readStaticPhpExpected, type StaticPhpFixtureName } from './test-fixtures';
+import { testQueueFactory } from './test-redis';
+import { isAbsent } from '../adapter';
+import { staticphpLayout } from './layout';
+import { readReservations, type ReservationState } from './reservations';
 
 const openQueue = testQueueFactory();
 

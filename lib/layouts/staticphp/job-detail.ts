@@ -1,10 +1,10 @@
-import { levelOf } from '../queue/keys';
-import { QueueError } from '../redis/errors';
-import { execPipeline } from '../redis/pipeline';
-import type { RedisQueue } from '../queue/redis-queue';
-import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../shapes/display-text';
-import { heldPrefixesOf, type HeldForRead } from './held-prefixes';
-import { prettyJson } from './pretty-json';
+import { levelOf } from './keys';
+import { QueueError } from '../../redis/errors';
+import { execPipeline } from '../../redis/pipeline';
+import type { RedisQueue } from './redis-queue';
+import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
+import { heldPrefixesOf, type HeldForRead } from '../held-prefixes';
+import { prettyJson } from '../../shapes/pretty-json';
 
 /** Where a job is now, read from the structures that hold ids, not only from its hash. */
 export type JobLocation =

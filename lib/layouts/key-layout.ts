@@ -1,6 +1,6 @@
 import { QueueError } from '../redis/errors';
 import { execPipeline, settlePipeline } from '../redis/pipeline';
-import type { RedisQueue } from '../queue/redis-queue';
+import type { RedisQueue } from './staticphp/redis-queue';
 import type { RedisConnection } from '../redis/connection';
 import { isScanCursor } from '../shapes/stream-ids';
 import { isStreamId } from '../shapes/stream-ids';

@@ -1,4 +1,4 @@
-import type { DoctorRepair } from '../queue/doctor-repairs';
+import type { DoctorRepair } from '../layouts/staticphp/doctor-repairs';
 
 // The doctor's findings and progress as plain data, shared by the check
 // (lib/layouts/staticphp/doctor.ts), the CLI and the browser: no Redis in here.

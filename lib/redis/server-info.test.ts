@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../redis/errors';
-import { RedisQueue } from '../queue/redis-queue';
-import { testQueueFactory, testSettings } from '../queue/test-redis';
+import { QueueError } from './errors';
+import { RedisQueue } from '../layouts/staticphp/redis-queue';
+import { testQueueFactory, testSettings } from '../layouts/staticphp/test-redis';
 import { parseInfo, readServerInfo, toServerInfo } from './server-info';
 
 const openQueue = testQueueFactory();

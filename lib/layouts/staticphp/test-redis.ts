@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
-import { isLocalHost, readSettings, settingsFromEnv, type RedisSettings } from '../redis/config';
+import { isLocalHost, readSettings, settingsFromEnv, type RedisSettings } from '../../redis/config';
 import { RedisQueue } from './redis-queue';
-import { deleteKeysUnder } from '../redis/scan-keys';
+import { deleteKeysUnder } from '../../redis/scan-keys';
 
 /** Test settings: the local Redis (REDIS_URL may move the port), with a prefix of their own. */
 export function testSettings(overrides: Record<string, unknown> = {}): RedisSettings {

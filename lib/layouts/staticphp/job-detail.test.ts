@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../redis/errors';
-import { testQueueFactory } from '../queue/test-redis';
-import { DISPLAY_LIMIT_BYTES } from '../shapes/display-text';
+import { QueueError } from '../../redis/errors';
+import { testQueueFactory } from './test-redis';
+import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
 import { readJobDetail, readJobFieldBytes } from './job-detail';
 
 const openQueue = testQueueFactory();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseConnections } from '../dashboard/connections';
-import { loadYii2Fixture } from '../layouts/yii2/test-fixtures';
-import { MarkoTestWorker } from '../layouts/marko/test-worker';
+import { loadYii2Fixture } from './yii2/test-fixtures';
+import { MarkoTestWorker } from './marko/test-worker';
 import { settingsFromUrl } from '../redis/config';
-import { loadStaticPhpFixture } from '../queue/test-fixtures';
-import { testQueueFactory } from '../queue/test-redis';
+import { loadStaticPhpFixture } from './staticphp/test-fixtures';
+import { testQueueFactory } from './staticphp/test-redis';
 import { patternUnder } from '../redis/scan-keys';
 import { detectLayouts, detectStep } from './detect';
 import { redisLocationOf, suggestedEntries } from '../shapes/detect-entry';

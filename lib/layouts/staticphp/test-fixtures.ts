@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { QueueClient } from '../redis/client';
+import type { QueueClient } from '../../redis/client';
 import type { JobRow } from './job';
 import type { QueueStats } from './redis-queue';
 
-const CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
+const CHECKOUT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
  * Redis dumps written by the real PHP drivers, with what the drivers' own

@@ -1,8 +1,8 @@
-import { jobIdAsRead, type JobIdAsRead } from '../shapes/job-ids';
-import { settlePipeline } from '../redis/pipeline';
-import type { RedisQueue } from '../queue/redis-queue';
-import { streamIdMs } from '../shapes/stream-ids';
-import { bytesToText } from '../shapes/display-text';
+import { jobIdAsRead, type JobIdAsRead } from '../../shapes/job-ids';
+import { settlePipeline } from '../../redis/pipeline';
+import type { RedisQueue } from './redis-queue';
+import { streamIdMs } from '../../shapes/stream-ids';
+import { bytesToText } from '../../shapes/display-text';
 
 /** How many come due in one stretch of time: scores in (start, end], unix seconds. */
 export interface DelayedBucket {

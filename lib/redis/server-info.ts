@@ -1,6 +1,6 @@
-import { QueueError } from '../redis/errors';
-import { execPipeline } from '../redis/pipeline';
-import type { RedisConnection } from '../redis/connection';
+import { QueueError } from './errors';
+import { execPipeline } from './pipeline';
+import type { RedisConnection } from './connection';
 
 /** What the dashboard shows about the Redis server the queues live on. */
 export interface ServerInfo {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sleep, testQueueFactory, waitFor } from '../queue/test-redis';
-import type { RedisQueue } from '../queue/redis-queue';
-import { Worker } from '../worker/worker';
+import { sleep, testQueueFactory, waitFor } from './test-redis';
+import type { RedisQueue } from './redis-queue';
+import { Worker } from '../../worker/worker';
 import { sampleThroughput, throughputBetween, type QueueSample, type ThroughputSample } from './throughput';
 
 const openQueue = testQueueFactory();

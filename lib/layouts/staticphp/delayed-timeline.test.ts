@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../redis/errors';
-import { testQueueFactory } from '../queue/test-redis';
+import { QueueError } from '../../redis/errors';
+import { testQueueFactory } from './test-redis';
 import { readDelayedTimeline, UNATTENDED_AFTER_SECONDS } from './delayed-timeline';
 
 const openQueue = testQueueFactory();

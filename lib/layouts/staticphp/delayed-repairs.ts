@@ -1,6 +1,6 @@
-import { QueueError } from '../redis/errors';
+import { QueueError } from '../../redis/errors';
 import { PROMOTE_LIMIT, type RedisQueue } from './redis-queue';
-import { assertScriptSucceeded } from '../redis/lua-script';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 
 /** One bounded promotion step (lua/staticphp/promote-due-2.lua). */
 export interface PromoteStep {

@@ -1,5 +1,5 @@
-import type { JobIdAsRead } from '../shapes/job-ids';
-import { JOB_FIELDS, type JobHash } from '../shapes/job-hash';
+import type { JobIdAsRead } from '../../shapes/job-ids';
+import { JOB_FIELDS, type JobHash } from '../../shapes/job-hash';
 import { levelOf } from './keys';
 
 /** A failed job as failedRows() returns it: the hash, with its id added back. */

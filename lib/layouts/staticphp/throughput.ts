@@ -1,6 +1,6 @@
-import { settlePipeline } from '../redis/pipeline';
-import type { QueueStats, RedisQueue } from '../queue/redis-queue';
-import { streamIdMs } from '../shapes/stream-ids';
+import { settlePipeline } from '../../redis/pipeline';
+import type { QueueStats, RedisQueue } from './redis-queue';
+import { streamIdMs } from '../../shapes/stream-ids';
 
 /**
  * Throughput is derived from what Redis already records about the driver's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../redis/errors';
+import { QueueError } from '../../redis/errors';
 import { testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();

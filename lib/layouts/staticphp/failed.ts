@@ -1,8 +1,8 @@
-import { execPipeline, settlePipeline } from '../redis/pipeline';
-import { isExactJobId } from '../shapes/job-ids';
-import type { RedisQueue } from '../queue/redis-queue';
-import { assertScriptSucceeded } from '../redis/lua-script';
-import { bytesToText } from '../shapes/display-text';
+import { execPipeline, settlePipeline } from '../../redis/pipeline';
+import { isExactJobId } from '../../shapes/job-ids';
+import type { RedisQueue } from './redis-queue';
+import { assertScriptSucceeded } from '../../redis/lua-script';
+import { bytesToText } from '../../shapes/display-text';
 
 /**
  * A failed job as the failed list shows it, for every layout that keeps

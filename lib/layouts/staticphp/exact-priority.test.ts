@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readDelayedTimeline } from '../inspect/delayed-timeline';
-import { runDoctor } from '../layouts/staticphp/doctor';
-import { readFailedPage } from '../inspect/failed';
-import { readQueueDetail } from '../layouts/staticphp/queue-detail';
-import { readReservations } from '../layouts/staticphp/reservations';
-import { readJobDetail } from '../inspect/job-detail';
+import { readDelayedTimeline } from './delayed-timeline';
+import { runDoctor } from './doctor';
+import { readFailedPage } from './failed';
+import { readQueueDetail } from './queue-detail';
+import { readReservations } from './reservations';
+import { readJobDetail } from './job-detail';
 import { levelOf } from './keys';
 import type { RedisQueue } from './redis-queue';
-import { expandIncludes } from '../redis/lua-script';
+import { expandIncludes } from '../../redis/lua-script';
 import { testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();

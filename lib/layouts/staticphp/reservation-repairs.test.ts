@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readReservations, type ReservationRow } from '../layouts/staticphp/reservations';
-import { QueueError } from '../redis/errors';
+import { readReservations, type ReservationRow } from './reservations';
+import { QueueError } from '../../redis/errors';
 import type { RedisQueue } from './redis-queue';
 import { cleanTombstone, failReservation, releaseReservation, type SeenReservation } from './reservation-repairs';
 import { sleep, testQueueFactory } from './test-redis';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { QueueError } from '../redis/errors';
-import { RedisQueue } from '../queue/redis-queue';
-import { sleep, testQueueFactory } from '../queue/test-redis';
+import { QueueError } from '../../redis/errors';
+import { RedisQueue } from './redis-queue';
+import { sleep, testQueueFactory } from './test-redis';
 import { readDelayedTimeline } from './delayed-timeline';
 import { readFailedPage, searchFailed } from './failed';
 import { readJobDetail, readJobFieldBytes } from './job-detail';
-import { readQueueDetail } from '../layouts/staticphp/queue-detail';
+import { readQueueDetail } from './queue-detail';
 
 const openQueue = testQueueFactory();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../redis/errors';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from './staticphp/test-redis';
 import { readKeyContents, type KeyContents } from './key-layout';
 
 const openQueue = testQueueFactory();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { promoteDueStep, runDelayedJobNow } from './delayed-repairs';
-import { QueueError } from '../redis/errors';
+import { QueueError } from '../../redis/errors';
 import { PROMOTE_LIMIT, type RedisQueue } from './redis-queue';
 import { testQueueFactory } from './test-redis';
 

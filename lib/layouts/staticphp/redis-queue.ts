@@ -1,14 +1,14 @@
-import { RedisConnection, type ConnectOptions } from '../redis/connection';
-import { BATCH_SIZE, type ForgetOptions, type RetryOutcome } from '../shapes/failed-jobs';
-import type { QueueClient } from '../redis/client';
-import { type RedisSettings } from '../redis/config';
-import { parseUtcDateToSeconds } from '../layouts/dates';
-import { QueueError, refusedCommand } from '../redis/errors';
+import { RedisConnection, type ConnectOptions } from '../../redis/connection';
+import { BATCH_SIZE, type ForgetOptions, type RetryOutcome } from '../../shapes/failed-jobs';
+import type { QueueClient } from '../../redis/client';
+import { type RedisSettings } from '../../redis/config';
+import { parseUtcDateToSeconds } from '../dates';
+import { QueueError, refusedCommand } from '../../redis/errors';
 import { isJson, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
-import { jobIdAsRead } from '../shapes/job-ids';
+import { jobIdAsRead } from '../../shapes/job-ids';
 import { levelOf, QueueKeys } from './keys';
-import { execPipeline } from '../redis/pipeline';
-import { assertScriptSucceeded } from '../redis/lua-script';
+import { execPipeline } from '../../redis/pipeline';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 
 /** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
 export const PROMOTE_LIMIT = 50;

@@ -1,5 +1,5 @@
 import type { RedisQueue } from './redis-queue';
-import { assertScriptSucceeded } from '../redis/lua-script';
+import { assertScriptSucceeded } from '../../redis/lua-script';
 
 /**
  * A held job as an operator saw it on the reservations page. Every repair
