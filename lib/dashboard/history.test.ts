@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Throughput } from '../layouts/staticphp/throughput';
+import type { Throughput } from '../shapes/throughput';
 import { staticphpThroughput } from '../layouts/staticphp/layout';
 import { RedisQueue } from '../layouts/staticphp/redis-queue';
 import { sleep, testQueueFactory } from '../layouts/staticphp/test-redis';

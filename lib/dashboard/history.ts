@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../layouts/staticphp/throughput';
+import { throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../shapes/throughput';
 import type { ThroughputSource } from '../layouts/adapter';
 import { execPipeline } from '../redis/pipeline';
 import { compareStreamIds, streamIdMs } from '../shapes/stream-ids';

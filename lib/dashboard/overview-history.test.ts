@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Throughput } from '../layouts/staticphp/throughput';
+import type { Throughput } from '../shapes/throughput';
 import { readSettings } from '../redis/config';
 import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { NO_ALERTS } from './alerts';

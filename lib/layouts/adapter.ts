@@ -1,7 +1,7 @@
 import type { QueueAttention } from './staticphp/attention';
 import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from './staticphp/job';
-import type { ThroughputSample } from './staticphp/throughput';
+import type { ThroughputSample } from '../shapes/throughput';
 import type { QueueStats, RedisQueue } from './staticphp/redis-queue';
 import type { ForgetOptions } from '../shapes/failed-jobs';
 import type { RedisConnection } from '../redis/connection';

@@ -1,10 +1,10 @@
-import type { DelayedTimeline } from './staticphp/delayed-timeline';
-import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from './staticphp/failed';
+import type { DelayedTimeline } from '../shapes/delayed-timeline';
+import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
 import type { LevelView } from './staticphp/queue-detail';
 import type { QueueStats } from './staticphp/redis-queue';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../shapes/display-text';
-import type { JobLocation } from './staticphp/job-detail';
+import type { JobLocation } from '../shapes/job-location';
 import type { KeyContents } from './key-layout';
 import type { PhpParse } from './php-serialized';
 import type { JobIdAsRead } from '../shapes/job-ids';

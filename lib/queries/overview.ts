@@ -1,6 +1,6 @@
 import type { ThresholdCrossing } from '../dashboard/alerts';
 import type { QueueMark } from '../dashboard/marks';
-import type { ServerInfo } from '../redis/server-info';
+import type { ServerInfo } from '../shapes/server-info';
 import type { QueueStats } from '../layouts/staticphp/redis-queue';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';

@@ -1,19 +1,7 @@
 import { QueueError } from './errors';
 import { execPipeline } from './pipeline';
 import type { RedisConnection } from './connection';
-
-/** What the dashboard shows about the Redis server the queues live on. */
-export interface ServerInfo {
-  /** redis_version as the server reports it */
-  version: string;
-  /** used_memory_human, Redis's own rounding (`2.04M`) */
-  usedMemoryHuman: string;
-  usedMemoryBytes: number;
-  connectedClients: number;
-  uptimeSeconds: number;
-  /** maxmemory_policy; null when the server does not report it (unknown) */
-  maxmemoryPolicy: string | null;
-}
+import type { ServerInfo } from '../shapes/server-info';
 
 /**
  * INFO's reply as field → value. Section headers (`# Server`) and blank lines

@@ -1,6 +1,6 @@
 import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
-import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../staticphp/delayed-timeline';
-import { jobHashOf } from '../staticphp/job-detail';
+import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../shapes/delayed-timeline';
+import { jobHashOf } from '../job-hash-read';
 import { heldPrefixesOf } from '../held-prefixes';
 import { QueueError } from '../../redis/errors';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';

@@ -4,7 +4,7 @@ import type { RedisQueue } from './redis-queue';
 import { serverMs, type PendingEntry } from './reservations';
 import { streamIdMs } from '../../shapes/stream-ids';
 import { bytesToText } from '../../shapes/display-text';
-import { firstLine } from './failed';
+import { firstLine } from '../../shapes/failed-jobs';
 
 /** What the overview's "no worker" and "overdue delayed" marks are judged on, for one queue. */
 export interface WaitingFigures {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../../redis/errors';
 import { testQueueFactory } from './test-redis';
-import { readDelayedTimeline, UNATTENDED_AFTER_SECONDS } from './delayed-timeline';
+import { UNATTENDED_AFTER_SECONDS } from '../../shapes/delayed-timeline';
+import { readDelayedTimeline } from './delayed-timeline';
 
 const openQueue = testQueueFactory();
 

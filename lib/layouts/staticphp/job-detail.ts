@@ -3,17 +3,10 @@ import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisQueue } from './redis-queue';
 import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
-import { heldPrefixesOf, type HeldForRead } from '../held-prefixes';
+import { heldPrefixesOf } from '../held-prefixes';
+import { jobHashOf } from '../job-hash-read';
+import type { JobLocation } from '../../shapes/job-location';
 import { prettyJson } from '../../shapes/pretty-json';
-
-/** Where a job is now, read from the structures that hold ids, not only from its hash. */
-export type JobLocation =
-  | { state: 'ready'; level: string; entry: string }
-  | { state: 'reserved'; level: string; entry: string; reservedBy: string; reservedUntil: number; overdue: boolean; deliveries: number; idleMs: number }
-  | { state: 'delayed'; until: number; parked: boolean }
-  | { state: 'failed'; failedAt: number }
-  /** the hash exists but no stream, delayed set or failed set names it */
-  | { state: 'stray' };
 
 export interface JobDetail {
   id: number;
@@ -33,24 +26,6 @@ export function readLastJobId(queue: RedisQueue): Promise<number> {
 
 /** A job hash with more fields than this is not read whole (a job has a dozen). */
 const MAX_JOB_FIELDS = 1_000;
-
-/** j:{id} as lua/staticphp/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
-export type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
-
-/** The script's reply read; `held`, the read it answers, completes the prefixes it left out. */
-export function jobHashOf(reply: (Buffer | number | null)[], held: HeldForRead): JobHashReply {
-  const [type, ...rest] = reply;
-  const typeName = String(type);
-  if (typeName !== 'hash') return { type: typeName };
-  if (rest.length === 1) return { type: 'hash', tooMany: Number(rest[0]) };
-  const fields: { name: string; bytes: number; prefix: Buffer }[] = [];
-  for (let index = 0; index + 2 < rest.length; index += 3) {
-    const name = String(rest[index]);
-    const bytes = Number(rest[index + 1]);
-    fields.push({ name, bytes, prefix: held.fill(name, bytes, rest[index + 2] as Buffer | null) });
-  }
-  return { type: 'hash', fields };
-}
 
 /**
  * Everything about one job: its hash, shown safely, and where it is now.

@@ -1,4 +1,5 @@
-import { readJobDetail, readLastJobId, type JobDetail, type JobLocation } from './job-detail';
+import type { JobLocation } from '../../shapes/job-location';
+import { readJobDetail, readLastJobId, type JobDetail } from './job-detail';
 import { QueueError } from '../../redis/errors';
 import type { RedisQueue } from './redis-queue';
 import type { JobSnapshot, JobSnapshotReader } from '../pages';

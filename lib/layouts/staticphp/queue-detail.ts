@@ -3,7 +3,8 @@ import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import type { QueueStats, RedisQueue } from './redis-queue';
 import { streamIdMs } from '../../shapes/stream-ids';
 import { bytesToText } from '../../shapes/display-text';
-import { latestFailedOfQueue, type FailedRowView } from './failed';
+import type { FailedRowView } from '../../shapes/failed-jobs';
+import { latestFailedOfQueue } from './failed';
 
 export interface LevelView {
   level: string;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sleep, testQueueFactory, waitFor } from './test-redis';
 import type { RedisQueue } from './redis-queue';
 import { Worker } from '../../worker/worker';
-import { sampleThroughput, throughputBetween, type QueueSample, type ThroughputSample } from './throughput';
+import { throughputBetween, type QueueSample, type ThroughputSample } from '../../shapes/throughput';
+import { sampleThroughput } from './throughput';
 
 const openQueue = testQueueFactory();
 

@@ -1,5 +1,5 @@
 import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
-import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../staticphp/delayed-timeline';
+import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../shapes/delayed-timeline';
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
 import { assertScriptSucceeded } from '../../redis/lua-script';

@@ -1,4 +1,4 @@
-import type { QueueSample, ThroughputSample } from '../staticphp/throughput';
+import type { QueueSample, ThroughputSample } from '../../shapes/throughput';
 import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, ThroughputSource } from '../adapter';
 import type { Yii2ChannelCounts, Yii2Driver } from './layout';

@@ -1,0 +1,19 @@
+import type { HeldForRead } from './held-prefixes';
+
+/** j:{id} as lua/staticphp/read-job-1.lua reads it: each field's name, stored length and first bytes, or the key's type when it is no hash. */
+export type JobHashReply = { type: 'hash'; fields: { name: string; bytes: number; prefix: Buffer }[] } | { type: 'hash'; tooMany: number } | { type: string };
+
+/** The script's reply read; `held`, the read it answers, completes the prefixes it left out. */
+export function jobHashOf(reply: (Buffer | number | null)[], held: HeldForRead): JobHashReply {
+  const [type, ...rest] = reply;
+  const typeName = String(type);
+  if (typeName !== 'hash') return { type: typeName };
+  if (rest.length === 1) return { type: 'hash', tooMany: Number(rest[0]) };
+  const fields: { name: string; bytes: number; prefix: Buffer }[] = [];
+  for (let index = 0; index + 2 < rest.length; index += 3) {
+    const name = String(rest[index]);
+    const bytes = Number(rest[index + 1]);
+    fields.push({ name, bytes, prefix: held.fill(name, bytes, rest[index + 2] as Buffer | null) });
+  }
+  return { type: 'hash', fields };
+}
