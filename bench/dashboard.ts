@@ -109,7 +109,7 @@ const EXPRESS_FLOOR_PATH = `${BULL_BOARD_BASE_PATH}/api/no-such-route`;
 
 /**
  * The pages the issue names, and Next's floor. The in-process readers
- * compose lib/inspect as lib/server does, with its limits (20 rows per
+ * compose the layouts' readers as lib/server does, with its limits (20 rows per
  * list): lib/server's modules import 'server-only' and load only inside Next.
  */
 function pagesOf(plan: SeedPlan, historyKeys: ThroughputKeys): Page[] {

@@ -121,7 +121,7 @@ export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is Retried
 
 /**
  * What a layout's throughput is sampled from: one counter read per queue
- * (lib/inspect/throughput.ts: cumulative entries added and how many are
+ * (lib/shapes/throughput.ts: cumulative entries added and how many are
  * still in), the backlog beside it, and the figures the layout cannot give.
  * The sampler, its history keys and every page that shows throughput use
  * this alone.

@@ -7,10 +7,10 @@ interface Held {
   readAtMs: number;
 }
 
-/** One read of a job hash by lua/staticphp/read-job-1.lua: its arguments, and how its reply's prefixes are completed and kept. */
+/** One read of a job hash by lua/shared/read-job-1.lua: its arguments, and how its reply's prefixes are completed and kept. */
 export interface HeldForRead {
-  /** the script's arguments: the key, the limit, the field cap, then the (field, length) pairs it may leave out */
-  args: (string | number)[];
+  /** the script's key and arguments: the hash, the limit, the field cap, and the (field, length) pairs it may leave out */
+  call: { job: string; limit: number; maxFields: number; heldLengths: string[] };
   /** A field's prefix: the one the script read (kept when the value is longer than the limit), or, when it left it out, the one held. */
   fill(name: string, bytes: number, prefix: Buffer | null): Buffer;
 }
@@ -23,7 +23,7 @@ const MAX_HELD = 64;
 /**
  * The first bytes of long job values (longer than a page shows), kept
  * between reads so that Redis copies a long value whole into
- * lua/staticphp/read-job-1.lua once a minute, not on every open and every poll: 100
+ * lua/shared/read-job-1.lua once a minute, not on every open and every poll: 100
  * people opening a job with a 20 MB payload cost Redis about 50 ms once,
  * not 50 ms each. A job's payload is written once, when it is pushed; the
  * script still checks each held value's stored length and reads the value
@@ -36,23 +36,23 @@ export class HeldPrefixes {
 
   /** A read of `key`, `limit` bytes of each value, refused past `maxFields` fields, starting now. */
   heldFor(key: string, limit: number, maxFields: number, nowMs = Date.now()): HeldForRead {
-    const args: (string | number)[] = [key, limit, maxFields];
+    const heldLengths: string[] = [];
     // Taken now: a read finishing later must not lose a prefix to another read's eviction meanwhile.
     const prefixes = new Map<string, Buffer>();
     for (const [id, held] of this.held) {
       if (nowMs - held.readAtMs >= this.holdMs) this.held.delete(id);
       else if (id.startsWith(`${key}\0`) && held.prefix.length >= limit) {
         const field = id.slice(key.length + 1);
-        args.push(field, String(held.bytes));
+        heldLengths.push(field, String(held.bytes));
         prefixes.set(field, held.prefix.subarray(0, limit));
       }
     }
     return {
-      args,
+      call: { job: key, limit, maxFields, heldLengths },
       fill: (name, bytes, prefix) => {
         if (prefix === null) {
           const held = prefixes.get(name);
-          if (held === undefined) throw new Error(`lua/staticphp/read-job-1.lua left out ${key} ${name}, which was not named`);
+          if (held === undefined) throw new Error(`lua/shared/read-job-1.lua left out ${key} ${name}, which was not named`);
           return held;
         }
         if (bytes > limit) this.keep(`${key}\0${name}`, { bytes, prefix, readAtMs: nowMs });

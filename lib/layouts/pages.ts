@@ -285,7 +285,7 @@ export interface DueJob {
 }
 
 /**
- * The delayed timeline of lib/inspect/delayed-timeline.ts (buckets, overdue,
+ * The delayed timeline of lib/shapes/delayed-timeline.ts (buckets, overdue,
  * attendance) with rows any layout can fill, and the layout's sentence on
  * what moves a due job into the line.
  */

@@ -14,7 +14,7 @@ export interface ConnectOptions {
  * server, a cluster or a Sentinel set), where the prefix's keys live, and
  * every failure turned into a QueueError an operator can read. A layout's
  * readers and repairs are given one of these; only StaticPHP's driver
- * (lib/queue/redis-queue.ts) is one of these with a queue on top.
+ * (lib/layouts/staticphp/redis-queue.ts) is one of these with a queue on top.
  */
 export class RedisConnection {
   protected constructor(

@@ -1,6 +1,6 @@
 import { QueueError } from '../../redis/errors';
 import { PROMOTE_LIMIT, type RedisQueue } from './redis-queue';
-import { assertScriptSucceeded } from '../../redis/lua-script';
+import { promoteDue, runNow } from './scripts';
 
 /** One bounded promotion step (lua/staticphp/promote-due-2.lua). */
 export interface PromoteStep {
@@ -40,9 +40,7 @@ export async function promoteDueStep(queue: RedisQueue, name: string, limit = PR
   assertQueueName(name);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new QueueError(`The promote limit must be a whole number of at least 1, got ${limit}`);
   return queue.attempt(async () => {
-    const reply = await queue.redis.queuelensPromoteDue(queue.keys.delayed(name), queue.keys.levels(name), queue.keys.prefix, name, limit);
-    const [promoted, vanished, remaining] = assertScriptSucceeded(reply) as [string[], string[], number];
-    return { promoted: promoted.map(Number), vanished: vanished.map(Number), remainingDue: Number(remaining) };
+    return promoteDue.run(queue.redis, { delayed: queue.keys.delayed(name), levels: queue.keys.levels(name), prefix: queue.keys.prefix, queue: name, limit });
   });
 }
 
@@ -57,11 +55,15 @@ export async function runDelayedJobNow(queue: RedisQueue, name: string, id: numb
   assertQueueName(name);
   if (!Number.isSafeInteger(id) || id < 1) throw new QueueError(`A job id is a whole number above 0, got ${id}`);
   return queue.attempt(async () => {
-    const reply = await queue.redis.queuelensRunNow(queue.keys.delayed(name), queue.keys.levels(name), queue.keys.job(id), queue.keys.prefix, name, id);
-    const [outcome, entry, level] = assertScriptSucceeded(reply) as [string, string?, string?];
-    if (outcome === 'promoted') return { outcome, entry: String(entry), level: String(level) };
-    if (outcome === 'held') return { outcome, holder: String(entry), until: Number(level) };
-    if (outcome === 'not-delayed' || outcome === 'gone') return { outcome };
-    throw new QueueError(`The run-now script answered ${outcome}, which this version does not know`);
+    const reply = await runNow.run(queue.redis, {
+      delayed: queue.keys.delayed(name),
+      levels: queue.keys.levels(name),
+      job: queue.keys.job(id),
+      prefix: queue.keys.prefix,
+      queue: name,
+      id,
+    });
+    if (reply.outcome === 'unknown') throw new QueueError(`The run-now script answered ${reply.answer}, which this version does not know`);
+    return reply;
   });
 }

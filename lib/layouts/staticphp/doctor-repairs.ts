@@ -1,5 +1,15 @@
 import { runRepairScripts } from '../../redis/repair-scripts';
 import { INVALID_PAYLOAD_ERROR, type RedisQueue } from './redis-queue';
+import {
+  doctorClearEntry,
+  doctorDropFailed,
+  doctorDropLevel,
+  doctorDropTombstone,
+  doctorFailInvalidPayload,
+  doctorFreeUnique,
+  doctorRaiseSeq,
+  doctorRequeueOrphan,
+} from './scripts';
 
 /**
  * One repair the doctor proposes, with what its script needs to re-check the
@@ -24,28 +34,28 @@ function queueRepairCall(queue: RedisQueue, pipeline: ReturnType<RedisQueue['red
   const group = queue.settings.group;
   switch (repair.kind) {
     case 'requeue-orphan':
-      pipeline.queuelensDoctorRequeueOrphan(keys.job(repair.id), keys.failed, keys.queues, prefix, repair.id);
+      doctorRequeueOrphan.queue(pipeline, { job: keys.job(repair.id), failed: keys.failed, queues: keys.queues, prefix, id: repair.id });
       return;
     case 'drop-tombstone':
-      pipeline.queuelensDoctorDropTombstone(keys.stream(repair.queue, repair.level), prefix, group, repair.entry);
+      doctorDropTombstone.queue(pipeline, { stream: keys.stream(repair.queue, repair.level), prefix, group, entry: repair.entry });
       return;
     case 'clear-entry':
-      pipeline.queuelensDoctorClearEntry(keys.job(repair.id), prefix, repair.id, repair.entry);
+      doctorClearEntry.queue(pipeline, { job: keys.job(repair.id), prefix, id: repair.id, entry: repair.entry });
       return;
     case 'drop-failed':
-      pipeline.queuelensDoctorDropFailed(keys.failed, prefix, repair.id);
+      doctorDropFailed.queue(pipeline, { failed: keys.failed, prefix, id: repair.id });
       return;
     case 'free-unique':
-      pipeline.queuelensDoctorFreeUnique(keys.unique(repair.key), prefix, repair.key, repair.id);
+      doctorFreeUnique.queue(pipeline, { unique: keys.unique(repair.key), prefix, uniqueKey: repair.key, id: repair.id });
       return;
     case 'drop-level':
-      pipeline.queuelensDoctorDropLevel(keys.levels(repair.queue), prefix, repair.queue, repair.level);
+      doctorDropLevel.queue(pipeline, { levels: keys.levels(repair.queue), prefix, queue: repair.queue, level: repair.level });
       return;
     case 'fail-invalid-payload':
-      pipeline.queuelensDoctorFailInvalidPayload(keys.job(repair.id), keys.failed, prefix, group, repair.id, INVALID_PAYLOAD_ERROR);
+      doctorFailInvalidPayload.queue(pipeline, { job: keys.job(repair.id), failed: keys.failed, prefix, group, id: repair.id, error: INVALID_PAYLOAD_ERROR });
       return;
     case 'raise-seq':
-      pipeline.queuelensDoctorRaiseSeq(keys.seq, prefix, repair.to);
+      doctorRaiseSeq.queue(pipeline, { seq: keys.seq, prefix, to: repair.to });
       return;
   }
 }

@@ -13,7 +13,7 @@ export const STATICPHP_DUE_MOVED_BY = `Only a worker taking a job from this queu
 const RUN_NOW_MOVES = 'It leaves the delayed jobs and joins the back of its level, and the next worker taking a job from this queue takes it in turn.';
 
 /**
- * StaticPHP's delayed timeline (lib/inspect/delayed-timeline.ts) in the
+ * StaticPHP's delayed timeline (lib/layouts/staticphp/delayed-timeline.ts) in the
  * layout-neutral shape: its rows keep who holds a parked job's claim, its
  * due jobs go into their levels, and its ids name a job on the whole
  * connection.

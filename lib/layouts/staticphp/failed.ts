@@ -1,9 +1,9 @@
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import { isExactJobId } from '../../shapes/job-ids';
 import type { RedisQueue } from './redis-queue';
-import { assertScriptSucceeded } from '../../redis/lua-script';
 import { bytesToText } from '../../shapes/display-text';
 import { firstLine, type FailedFilter, type FailedPage, type FailedRowView, type FailedSearchChunk } from '../../shapes/failed-jobs';
+import { readFailedOfQueue } from './scripts';
 
 const ROW_FIELDS = ['queue', 'name', 'attempts', 'max_attempts', 'failed_at', 'error'] as const;
 
@@ -127,11 +127,16 @@ export function latestFailedOfQueue(queue: RedisQueue, name: string, { window, l
     while (start < window && found.size < limit) {
       const count = Math.min(FAILED_IDS_PER_CALL, window - start);
       const wanted = limit - found.size;
-      const reply = await queue.redis.queuelensReadFailedOfQueue(queue.keys.failed, queue.keys.prefix, name, start, count, wanted);
-      const [looked, ...flat] = assertScriptSucceeded(reply) as [number, ...string[]];
-      const matches = withScores(flat);
+      const { looked, matches } = await readFailedOfQueue.run(queue.redis, {
+        failed: queue.keys.failed,
+        prefix: queue.keys.prefix,
+        queue: name,
+        start,
+        count,
+        limit: wanted,
+      });
       // A job failing between two calls moves the others down a rank: one seen before may come again.
-      for (const [id, score] of matches) if (!found.has(id)) found.set(id, score);
+      for (const { id, score } of matches) if (!found.has(id)) found.set(id, score);
       start += looked;
       // Fewer ids looked at than asked for, without stopping at the matches wanted: the set ended.
       if (looked < count && matches.length < wanted) break;

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { QueueError } from '../../redis/errors';
 import { testQueueFactory } from './test-redis';
 import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
+import { readJobHash } from '../job-hash-read';
 import { readJobDetail, readJobFieldBytes } from './job-detail';
 
 const openQueue = testQueueFactory();
 
 const MB = 1024 * 1024;
 
-describe('the job page’s bounded read (lua/staticphp/read-job-1.lua)', () => {
+describe('the job page’s bounded read (lua/shared/read-job-1.lua)', () => {
   it('brings 64 KiB and the length of a 20 MB field out of Redis, and the download all of it', async () => {
     const queue = await openQueue();
     const id = await queue.push('q', 'big.job', {});
@@ -17,7 +18,7 @@ describe('the job page’s bounded read (lua/staticphp/read-job-1.lua)', () => {
     await queue.redis.hset(queue.keys.job(id), 'payload', huge);
 
     // The script's own reply: what crosses the network.
-    const reply = (await queue.redis.queuelensReadJobBuffer(queue.keys.job(id), DISPLAY_LIMIT_BYTES, 1_000)) as (Buffer | number)[];
+    const reply = await readJobHash.run(queue.redis, { job: queue.keys.job(id), limit: DISPLAY_LIMIT_BYTES, maxFields: 1_000, heldLengths: [] });
     const at = reply.findIndex((part) => Buffer.isBuffer(part) && part.toString() === 'payload');
     expect(reply[at + 1]).toBe(20 * MB);
     expect((reply[at + 2] as Buffer).length).toBe(DISPLAY_LIMIT_BYTES);
@@ -41,9 +42,9 @@ describe('the job page’s bounded read (lua/staticphp/read-job-1.lua)', () => {
     expect(await payloadOf()).toMatchObject({ text: 'a'.repeat(DISPLAY_LIMIT_BYTES), bytes: 2 * MB });
 
     // The script's contract: a value named at its stored length comes back as nil, one named at another length whole.
-    const named = (await queue.redis.queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, 1_000, 'payload', String(2 * MB))) as (Buffer | number | null)[];
+    const named = await readJobHash.run(queue.redis, { job: key, limit: DISPLAY_LIMIT_BYTES, maxFields: 1_000, heldLengths: ['payload', String(2 * MB)] });
     expect(named[named.findIndex((part) => Buffer.isBuffer(part) && part.toString() === 'payload') + 2]).toBeNull();
-    const stale = (await queue.redis.queuelensReadJobBuffer(key, DISPLAY_LIMIT_BYTES, 1_000, 'payload', '5')) as (Buffer | number | null)[];
+    const stale = await readJobHash.run(queue.redis, { job: key, limit: DISPLAY_LIMIT_BYTES, maxFields: 1_000, heldLengths: ['payload', '5'] });
     expect((stale[stale.findIndex((part) => Buffer.isBuffer(part) && part.toString() === 'payload') + 2] as Buffer).length).toBe(DISPLAY_LIMIT_BYTES);
 
     // Rewritten at the same length: the held prefix is what shows, so Redis did not copy the value again.

@@ -4,7 +4,7 @@ import { execPipeline } from '../../redis/pipeline';
 import type { RedisQueue } from './redis-queue';
 import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
 import { heldPrefixesOf } from '../held-prefixes';
-import { jobHashOf } from '../job-hash-read';
+import { jobHashOf, readJobHash } from '../job-hash-read';
 import type { JobLocation } from '../../shapes/job-location';
 import { prettyJson } from '../../shapes/pretty-json';
 
@@ -30,7 +30,7 @@ const MAX_JOB_FIELDS = 1_000;
 /**
  * Everything about one job: its hash, shown safely, and where it is now.
  * Reads at most DISPLAY_LIMIT_BYTES of each value, inside Redis
- * (lua/staticphp/read-job-1.lua), with each value's stored length: a 20 MB payload
+ * (lua/shared/read-job-1.lua), with each value's stored length: a 20 MB payload
  * costs the page 64 KiB, and Redis a whole copy of it once a minute
  * (HeldPrefixes). Returns null when the job is gone; throws
  * QueueError when j:{id} is a key of another type or no job's size. Two
@@ -39,16 +39,14 @@ const MAX_JOB_FIELDS = 1_000;
 export async function readJobDetail(queue: RedisQueue, id: number): Promise<JobDetail | null> {
   const key = queue.keys.job(id);
   const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS);
-  const [time, reply, failedScore] = (await queue.attempt(() =>
-    execPipeline(
-      queue.redis
-        .pipeline()
-        .time()
-        .queuelensReadJobBuffer(...held.args)
-        .zscore(queue.keys.failed, String(id)),
-    ),
-  )) as [[string, string], (Buffer | number | null)[], string | null];
-  const hash = jobHashOf(reply, held);
+  const pipeline = queue.redis.pipeline().time();
+  readJobHash.queue(pipeline, held.call);
+  const [time, reply, failedScore] = (await queue.attempt(() => execPipeline(pipeline.zscore(queue.keys.failed, String(id))))) as [
+    [string, string],
+    unknown,
+    string | null,
+  ];
+  const hash = jobHashOf(readJobHash.reply(reply), held);
   if (hash.type === 'none') return null;
   if (!('fields' in hash)) {
     throw new QueueError(

@@ -4,11 +4,14 @@ import type { QueueClient } from '../../redis/client';
 import { type RedisSettings } from '../../redis/config';
 import { parseUtcDateToSeconds } from '../dates';
 import { QueueError, refusedCommand } from '../../redis/errors';
-import { isJson, pairsToRecord, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
+import { isJson, toJobHash, toReservedJob, type JobRow, type ReservedJob } from './job';
 import { jobIdAsRead } from '../../shapes/job-ids';
 import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from '../../redis/pipeline';
-import { assertScriptSucceeded } from '../../redis/lua-script';
+import * as scripts from './scripts';
+import type { Claim } from './scripts';
+
+type PushCall = Parameters<typeof scripts.push.run>[1];
 
 /** How many due delayed ids one reserve promotes (the spec's PROMOTE_LIMIT). */
 export const PROMOTE_LIMIT = 50;
@@ -142,7 +145,7 @@ export class RedisQueue extends RedisConnection {
     return connection instanceof RedisQueue ? connection : new RedisQueue(connection.redis, connection.settings);
   }
 
-  private pushArguments(queue: string, name: string, json: string, options: PushOptions): (string | number)[] {
+  private pushCall(queue: string, name: string, json: string, options: PushOptions): PushCall {
     assertNonEmptyText(queue, 'The queue name');
     assertNonEmptyText(name, 'The job name');
     const { delaySeconds = 0, priority = 0, uniqueKey = '', maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
@@ -151,21 +154,21 @@ export class RedisQueue extends RedisConnection {
     if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
     if (typeof uniqueKey !== 'string') throw new QueueError('The unique key must be a string');
     const k = this.keys;
-    return [
-      k.seq,
-      k.queues,
-      k.levels(queue),
-      k.delayed(queue),
-      k.stream(queue, level),
-      k.prefix,
+    return {
+      seq: k.seq,
+      queues: k.queues,
+      levels: k.levels(queue),
+      delayed: k.delayed(queue),
+      stream: k.stream(queue, level),
+      prefix: k.prefix,
       queue,
       name,
-      json,
+      payload: json,
       maxAttempts,
-      level,
+      priority: level,
       uniqueKey,
-      Math.floor(delaySeconds),
-    ];
+      delaySeconds: Math.floor(delaySeconds),
+    };
   }
 
   /**
@@ -175,7 +178,7 @@ export class RedisQueue extends RedisConnection {
    * JSON.stringify writes it.
    */
   async push(queue: string, name: string, payload: unknown, options: PushOptions = {}): Promise<number> {
-    return this.pushWith(this.pushArguments(queue, name, encodePayload(payload), options));
+    return this.pushWith(this.pushCall(queue, name, encodePayload(payload), options));
   }
 
   /**
@@ -187,18 +190,18 @@ export class RedisQueue extends RedisConnection {
   async pushEncoded(queue: string, name: string, payloadJson: string, options: PushOptions = {}): Promise<number> {
     const unrunnable = describeUnrunnablePayload(payloadJson);
     if (unrunnable !== null) throw new QueueError(`The payload ${unrunnable}`);
-    return this.pushWith(this.pushArguments(queue, name, payloadJson, options));
+    return this.pushWith(this.pushCall(queue, name, payloadJson, options));
   }
 
-  private pushWith(args: (string | number)[]): Promise<number> {
-    return this.attempt(async () => Number((assertScriptSucceeded(await this.redis.queuelensPush(...args)) as unknown[])[0]));
+  private pushWith(call: PushCall): Promise<number> {
+    return this.attempt(() => scripts.push.run(this.redis, call));
   }
 
   /** Pushes many jobs in one pipelined round trip; each is still its own PUSH script. */
   async pushMany(jobs: readonly { queue: string; name: string; payload: unknown; options?: PushOptions }[]): Promise<number[]> {
     const pipeline = this.redis.pipeline();
-    for (const job of jobs) pipeline.queuelensPush(...this.pushArguments(job.queue, job.name, encodePayload(job.payload), job.options ?? {}));
-    return this.attempt(async () => (await execPipeline(pipeline)).map((reply) => Number((assertScriptSucceeded(reply) as unknown[])[0])));
+    for (const job of jobs) scripts.push.queue(pipeline, this.pushCall(job.queue, job.name, encodePayload(job.payload), job.options ?? {}));
+    return this.attempt(async () => (await execPipeline(pipeline)).map(scripts.push.reply));
   }
 
   /**
@@ -211,29 +214,25 @@ export class RedisQueue extends RedisConnection {
     assertInteger(timeoutSeconds, 'The timeout', 1);
     for (const queue of queues) {
       assertNonEmptyText(queue, 'The queue name');
-      const reply = await this.attempt(async () =>
-        assertScriptSucceeded(
-          await this.redis.queuelensReserve(
-            this.keys.delayed(queue),
-            this.keys.levels(queue),
-            this.keys.prefix,
-            queue,
-            this.settings.group,
-            workerId,
-            timeoutSeconds,
-            PROMOTE_LIMIT,
-          ),
-        ),
+      const claim = await this.attempt(() =>
+        scripts.reserve.run(this.redis, {
+          delayed: this.keys.delayed(queue),
+          levels: this.keys.levels(queue),
+          prefix: this.keys.prefix,
+          queue,
+          group: this.settings.group,
+          workerId,
+          timeoutSeconds,
+          promoteLimit: PROMOTE_LIMIT,
+        }),
       );
-      if (Array.isArray(reply)) return this.claimedJob(reply);
+      if (claim !== null) return this.claimedJob(claim);
     }
     return null;
   }
 
-  /** A RESERVE reply turned into the job it claimed; null, after failing it, when its payload is not JSON. */
-  private async claimedJob(reply: unknown[]): Promise<ReservedJob | null> {
-    const [id, entry, flat, branch] = reply as [string, string, unknown[], string];
-    const fields = toJobHash(pairsToRecord(flat));
+  /** A claim turned into the job it claimed; null, after failing it, when its payload is not JSON. */
+  private async claimedJob({ id, entry, fields, reclaimed }: Claim): Promise<ReservedJob | null> {
     if (!Number.isSafeInteger(Number(id))) {
       // Settling it would name j:{id} rounded to another job's key. The
       // claim is left to run out; a PHP worker (64-bit ids) can take it then.
@@ -241,7 +240,7 @@ export class RedisQueue extends RedisConnection {
         `Job ${id} of queue ${fields.queue} has an id beyond 2^53, which QueueLens cannot carry exactly; it was not run and is left to its claim`,
       );
     }
-    const job = toReservedJob(Number(id), entry, fields, branch === 'reclaimed');
+    const job = toReservedJob(Number(id), entry, fields, reclaimed);
     if (!isJson(job.payload)) {
       await this.fail(job, INVALID_PAYLOAD_ERROR);
       return null;
@@ -249,8 +248,19 @@ export class RedisQueue extends RedisConnection {
     return job;
   }
 
-  private settleArguments(job: ReservedJob) {
-    return [this.keys.stream(job.queue, job.priority), this.keys.delayed(job.queue)] as const;
+  /** The keys and arguments every settle of `job` names: its stream, its queue's delayed set, its hash and its claim as handed out. */
+  private settleCall(job: ReservedJob) {
+    return {
+      stream: this.keys.stream(job.queue, job.priority),
+      delayed: this.keys.delayed(job.queue),
+      job: this.keys.job(job.id),
+      prefix: this.keys.prefix,
+      group: this.settings.group,
+      id: job.id,
+      entry: job.entry,
+      reservedBy: job.fields.reserved_by,
+      reservedUntil: job.fields.reserved_until,
+    };
   }
 
   /**
@@ -259,19 +269,7 @@ export class RedisQueue extends RedisConnection {
    * released, failed or requeued by someone else).
    */
   async complete(job: ReservedJob): Promise<boolean> {
-    return this.attempt(async () => {
-      const reply = await this.redis.queuelensComplete(
-        ...this.settleArguments(job),
-        this.keys.job(job.id),
-        this.keys.prefix,
-        this.settings.group,
-        job.id,
-        job.entry,
-        job.fields.reserved_by,
-        job.fields.reserved_until,
-      );
-      return (assertScriptSucceeded(reply) as number[])[0] === 1;
-    });
+    return this.attempt(() => scripts.complete.run(this.redis, this.settleCall(job)));
   }
 
   /**
@@ -295,72 +293,34 @@ export class RedisQueue extends RedisConnection {
     assertNonEmptyText(first, 'The queue name');
     const delaySeconds = settlement.outcome === 'release' ? settlement.delaySeconds : 0;
     if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
-    const [settled, reply] = await this.attempt(async () => {
-      const [code, nextReply] = assertScriptSucceeded(
-        await this.redis.queuelensSettleAndReserve(
-          ...this.settleArguments(job),
-          this.keys.failed,
-          this.keys.job(job.id),
-          this.keys.delayed(first),
-          this.keys.levels(first),
-          this.keys.prefix,
-          this.settings.group,
-          settlement.outcome,
-          job.id,
-          job.entry,
-          job.fields.reserved_by,
-          job.fields.reserved_until,
-          Math.floor(delaySeconds),
-          settlement.outcome === 'complete' ? '' : settlement.error,
-          first,
-          workerId,
-          timeoutSeconds,
-          PROMOTE_LIMIT,
-        ),
-      ) as [number, unknown];
-      return [code === 1, assertScriptSucceeded(nextReply)] as const;
-    });
-    if (Array.isArray(reply)) return { settled, next: await this.claimedJob(reply) };
+    const { settled, next } = await this.attempt(() =>
+      scripts.settleAndReserve.run(this.redis, {
+        ...this.settleCall(job),
+        failed: this.keys.failed,
+        nextDelayed: this.keys.delayed(first),
+        nextLevels: this.keys.levels(first),
+        how: settlement.outcome,
+        delaySeconds: Math.floor(delaySeconds),
+        error: settlement.outcome === 'complete' ? '' : settlement.error,
+        nextQueue: first,
+        workerId,
+        timeoutSeconds,
+        promoteLimit: PROMOTE_LIMIT,
+      }),
+    );
+    if (next !== null) return { settled, next: await this.claimedJob(next) };
     return { settled, next: others.length > 0 ? await this.reserve(others, workerId, timeoutSeconds) : null };
   }
 
   /** Gives the job back to run again after `delaySeconds`, with `error` as its last_error. */
   async release(job: ReservedJob, delaySeconds: number, error: string): Promise<boolean> {
     if (!Number.isFinite(delaySeconds) || delaySeconds < 0) throw new QueueError(`The delay must be zero or more seconds, got ${delaySeconds}`);
-    return this.attempt(async () => {
-      const reply = await this.redis.queuelensRelease(
-        ...this.settleArguments(job),
-        this.keys.job(job.id),
-        this.keys.prefix,
-        this.settings.group,
-        job.id,
-        job.entry,
-        job.fields.reserved_by,
-        job.fields.reserved_until,
-        Math.floor(delaySeconds),
-        error,
-      );
-      return (assertScriptSucceeded(reply) as number[])[0] === 1;
-    });
+    return this.attempt(() => scripts.release.run(this.redis, { ...this.settleCall(job), delaySeconds: Math.floor(delaySeconds), error }));
   }
 
   /** Fails the job for good: it joins queue:failed with `error` (cut at 60000 bytes) and failed_at. */
   async fail(job: ReservedJob, error: string): Promise<boolean> {
-    return this.attempt(async () => {
-      const reply = await this.redis.queuelensFail(
-        ...this.settleArguments(job),
-        this.keys.failed,
-        this.keys.job(job.id),
-        this.keys.prefix,
-        this.settings.group,
-        job.id,
-        job.entry,
-        job.fields.reserved_by,
-        job.fields.reserved_until,
-        error,
-      );
-      return (assertScriptSucceeded(reply) as number[])[0] === 1;
-    });
+    return this.attempt(() => scripts.fail.run(this.redis, { ...this.settleCall(job), failed: this.keys.failed, error }));
   }
 
   /**
@@ -398,15 +358,18 @@ export class RedisQueue extends RedisConnection {
     return this.attempt(async () => {
       const batches = this.redis.pipeline();
       for (let start = 0; start < names.length; start += COUNTS_BATCH) {
-        batches.queuelensReadCounts(this.keys.queues, this.keys.prefix, this.settings.group, ...names.slice(start, start + COUNTS_BATCH));
+        scripts.readCounts.queue(batches, {
+          queues: this.keys.queues,
+          prefix: this.keys.prefix,
+          group: this.settings.group,
+          queueNames: names.slice(start, start + COUNTS_BATCH),
+        });
       }
-      const replies = ((await execPipeline(batches)) as ([number, number, number] | [string])[][]).flat();
+      const replies = (await execPipeline(batches)).flatMap(scripts.readCounts.reply);
       return names.map((queue, index): QueueStats => {
-        const reply = replies[index]!;
-        if (reply.length === 1) {
-          return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: refusedCommand(reply[0]) };
-        }
-        const [pending, delayed, reserved] = reply;
+        const counts = replies[index]!;
+        if ('error' in counts) return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: refusedCommand(counts.error) };
+        const { pending, delayed, reserved } = counts;
         return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
       });
     });
@@ -476,9 +439,13 @@ export class RedisQueue extends RedisConnection {
 
   private async requeue(ids: readonly (number | string)[], maxAttempts: number | undefined): Promise<RetryOutcome> {
     if (ids.length === 0) return { requeued: [], notFailed: [], missing: [] };
-    const reply = await this.redis.queuelensRequeue(this.keys.failed, this.keys.queues, this.keys.prefix, maxAttempts ?? '', ...ids);
-    const [requeued, notFailed, missing] = assertScriptSucceeded(reply) as [string[], string[], string[]];
-    return { requeued: requeued.map(Number), notFailed: notFailed.map(Number), missing: missing.map(Number) };
+    return scripts.requeue.run(this.redis, {
+      failed: this.keys.failed,
+      queues: this.keys.queues,
+      prefix: this.keys.prefix,
+      maxAttempts: maxAttempts ?? '',
+      ids,
+    });
   }
 
   /**
@@ -527,7 +494,7 @@ export class RedisQueue extends RedisConnection {
 
   private async forget(ids: readonly (number | string)[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return Number((assertScriptSucceeded(await this.redis.queuelensForget(this.keys.failed, this.keys.prefix, ...ids)) as number[])[0]);
+    return scripts.forget.run(this.redis, { failed: this.keys.failed, prefix: this.keys.prefix, ids });
   }
 
   // Repeats a bounded step until it affects nothing. The number of steps is

@@ -1,5 +1,6 @@
 import type { RedisQueue } from './redis-queue';
-import { assertScriptSucceeded } from '../../redis/lua-script';
+import * as scripts from './scripts';
+import type { CheckedRepairReply } from './scripts';
 
 /**
  * A held job as an operator saw it on the reservations page. Every repair
@@ -48,9 +49,8 @@ export function changedMessage(reason: ChangedReason): string {
   return CHANGED_MESSAGES[reason];
 }
 
-function outcomeOf(reply: unknown): RepairOutcome {
-  const [code, detail] = assertScriptSucceeded(reply) as [number, string | undefined];
-  if (code === 1) return detail === undefined ? { done: true } : { done: true, entry: detail };
+function outcomeOf({ done, detail }: CheckedRepairReply): RepairOutcome {
+  if (done) return detail === undefined ? { done: true } : { done: true, entry: detail };
   const reason = (detail ?? 'not-pending') as ChangedReason;
   return { done: false, reason, message: changedMessage(reason) };
 }
@@ -64,19 +64,19 @@ export function releaseReservation(queue: RedisQueue, seen: SeenReservation): Pr
   const k = queue.keys;
   return queue.attempt(async () =>
     outcomeOf(
-      await queue.redis.queuelensReleaseReservation(
-        k.stream(seen.queue, seen.level),
-        k.levels(seen.queue),
-        k.job(seen.jobId),
-        queue.settings.group,
-        seen.jobId,
-        seen.entry,
-        seen.reservedBy,
-        seen.reservedUntil,
-        seen.attempts,
-        seen.level,
-        k.prefix,
-      ),
+      await scripts.releaseReservation.run(queue.redis, {
+        stream: k.stream(seen.queue, seen.level),
+        levels: k.levels(seen.queue),
+        job: k.job(seen.jobId),
+        group: queue.settings.group,
+        id: seen.jobId,
+        entry: seen.entry,
+        reservedBy: seen.reservedBy,
+        reservedUntil: seen.reservedUntil,
+        attempts: seen.attempts,
+        level: seen.level,
+        prefix: k.prefix,
+      }),
     ),
   );
 }
@@ -90,20 +90,20 @@ export function failReservation(queue: RedisQueue, seen: SeenReservation, reason
   const k = queue.keys;
   return queue.attempt(async () =>
     outcomeOf(
-      await queue.redis.queuelensFailReservation(
-        k.stream(seen.queue, seen.level),
-        k.delayed(seen.queue),
-        k.failed,
-        k.job(seen.jobId),
-        k.prefix,
-        queue.settings.group,
-        seen.jobId,
-        seen.entry,
-        seen.reservedBy,
-        seen.reservedUntil,
-        seen.attempts,
-        reason,
-      ),
+      await scripts.failReservation.run(queue.redis, {
+        stream: k.stream(seen.queue, seen.level),
+        delayed: k.delayed(seen.queue),
+        failed: k.failed,
+        job: k.job(seen.jobId),
+        prefix: k.prefix,
+        group: queue.settings.group,
+        id: seen.jobId,
+        entry: seen.entry,
+        reservedBy: seen.reservedBy,
+        reservedUntil: seen.reservedUntil,
+        attempts: seen.attempts,
+        error: reason,
+      }),
     ),
   );
 }
@@ -116,13 +116,13 @@ export function failReservation(queue: RedisQueue, seen: SeenReservation, reason
 export function cleanTombstone(queue: RedisQueue, seen: SeenTombstone): Promise<RepairOutcome> {
   return queue.attempt(async () =>
     outcomeOf(
-      await queue.redis.queuelensCleanTombstone(
-        queue.keys.stream(seen.queue, seen.level),
-        queue.keys.prefix,
-        queue.settings.group,
-        seen.entry,
-        seen.jobId === null ? '' : seen.jobId,
-      ),
+      await scripts.cleanTombstone.run(queue.redis, {
+        stream: queue.keys.stream(seen.queue, seen.level),
+        prefix: queue.keys.prefix,
+        group: queue.settings.group,
+        entry: seen.entry,
+        id: seen.jobId === null ? '' : seen.jobId,
+      }),
     ),
   );
 }
