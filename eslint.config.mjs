@@ -10,19 +10,19 @@ import nextTypescript from 'eslint-config-next/typescript';
  */
 
 /** Each layout's own room: its driver, keys, readers, repairs and doctor. Only lib/layouts' registry (open-layout.ts) opens one. */
-const LAYOUT_ROOMS = ['./lib/layouts/staticphp', './lib/layouts/yii2', './lib/layouts/marko', './lib/queue'];
+const LAYOUT_ROOMS = ['./lib/layouts/staticphp', './lib/layouts/yii2', './lib/layouts/marko'];
 
 const NEVER_REDIS = {
   group: ['@/lib/redis/*', '!@/lib/redis/errors', 'ioredis'],
   message: 'Only lib/ talks to Redis (lib/redis): a page asks lib/server, a component shows what it was given.',
 };
 const NEVER_A_LAYOUT = {
-  group: ['@/lib/layouts/*/*', '@/lib/queue/*'],
+  group: ['@/lib/layouts/*/*'],
   allowTypeImports: true,
   message: 'A page never reaches into one layout: it asks the layout what it can do (lib/server) and shows what it gets.',
 };
 const COMPONENT_ROOMS = {
-  group: ['@/lib/server/*', '@/lib/inspect/*', '@/lib/dashboard/*', '@/lib/layouts/*', '!@/lib/layouts/pages', '!@/lib/layouts/adapter'],
+  group: ['@/lib/server/*', '@/lib/dashboard/*', '@/lib/layouts/*', '!@/lib/layouts/pages', '!@/lib/layouts/adapter'],
   allowTypeImports: true,
   message: 'Components run in the browser: they import shapes (lib/shapes, lib/queries, lib/layouts/pages) and name other rooms’ types only.',
 };

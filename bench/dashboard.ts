@@ -22,13 +22,13 @@ import type { Redis } from 'ioredis';
 import { RecentHistory } from '../lib/dashboard/history';
 import { dashboardKeys, throughputKeys, type ThroughputKeys } from '../lib/dashboard/keys';
 import { runDoctor, startDoctor, type Finding, type Phase } from '../lib/layouts/staticphp/doctor';
-import { readDelayedTimeline } from '../lib/inspect/delayed-timeline';
-import { readFailedPage } from '../lib/inspect/failed';
+import { readDelayedTimeline } from '../lib/layouts/staticphp/delayed-timeline';
+import { readFailedPage } from '../lib/layouts/staticphp/failed';
 import { readQueueDetail } from '../lib/layouts/staticphp/queue-detail';
 import { readReservations } from '../lib/layouts/staticphp/reservations';
-import { parseInfo, readServerInfo } from '../lib/inspect/server-info';
+import { parseInfo, readServerInfo } from '../lib/redis/server-info';
 import { readSettings } from '../lib/redis/config';
-import { RedisQueue } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { profileOf, readCpuProfile, summarizeProfile, type ProfileSummary } from './cpu-profile';
 import {
   durationOf,
@@ -109,7 +109,7 @@ const EXPRESS_FLOOR_PATH = `${BULL_BOARD_BASE_PATH}/api/no-such-route`;
 
 /**
  * The pages the issue names, and Next's floor. The in-process readers
- * compose lib/inspect as lib/server does, with its limits (20 rows per
+ * compose the layouts' readers as lib/server does, with its limits (20 rows per
  * list): lib/server's modules import 'server-only' and load only inside Next.
  */
 function pagesOf(plan: SeedPlan, historyKeys: ThroughputKeys): Page[] {

@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { isLocalHost, readSettings, settingsFromEnv } from '../lib/redis/config';
-import { RedisQueue } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '../lib/redis/scan-keys';
 import { inParallel } from './parallel';
 import { describeMachine, formatCount, markdownTable } from './report';

@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSettings } from '../lib/redis/config';
-import { RedisQueue } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, markdownTable } from './report';

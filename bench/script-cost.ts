@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { readSettings } from '../lib/redis/config';
-import { RedisQueue } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { startPrivateRedis } from './private-redis';
 import { describeMachine, formatCount, markdownTable } from './report';
 

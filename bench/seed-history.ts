@@ -1,6 +1,6 @@
 import { HISTORY_RANGES, readHistory, RESOLUTIONS, totalOf, type ThroughputFigures } from '../lib/dashboard/history';
 import type { ThroughputKeys } from '../lib/dashboard/keys';
-import type { QueueStats, RedisQueue } from '../lib/queue/redis-queue';
+import type { QueueStats, RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { execPipeline } from '../lib/redis/pipeline';
 import { inParallel } from './parallel';
 

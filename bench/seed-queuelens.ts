@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../lib/queue/redis-queue';
+import type { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { inParallel } from './parallel';
 import { formatCount } from './report';
 import { failureText, heldCount, heldJob, holderOf, waitingCount, waitingJob, type SeedJob, type SeedPlan, type SeedStep } from './seed-plan';

@@ -10,12 +10,12 @@ import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayou
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
-import { detectLayouts, DETECT_EVERY_KEY } from '../lib/inspect/detect';
+import { detectLayouts, DETECT_EVERY_KEY } from '../lib/layouts/detect';
 import { redisLocationOf, suggestedEntries } from '../lib/shapes/detect-entry';
 import type { Detection } from '../lib/shapes/detect-tally';
 import { layoutSettingsFromEnv, type LayoutSettings } from '../lib/layouts/settings';
 import { QueueError } from '../lib/redis/errors';
-import { describeUnrunnablePayload, type PushOptions } from '../lib/queue/redis-queue';
+import { describeUnrunnablePayload, type PushOptions } from '../lib/layouts/staticphp/redis-queue';
 import { RedisConnection } from '../lib/redis/connection';
 import { demoHandlers } from '../lib/worker/demo-handlers';
 import { UNREACHABLE_FIRST_WAIT_MS, UNREACHABLE_MAX_WAIT_MS, Worker, type WorkerEvent } from '../lib/worker/worker';

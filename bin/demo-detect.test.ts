@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConnections } from '../lib/dashboard/connections';
-import { testQueueFactory } from '../lib/queue/test-redis';
+import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
 import { patternUnder } from '../lib/redis/scan-keys';
 import { seedDemoMarkoQueue } from './demo-marko';
 import { seedDemoQueues } from './demo-staticphp';

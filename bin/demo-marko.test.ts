@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markoLayout } from '../lib/layouts/marko/layout';
-import { testQueueFactory } from '../lib/queue/test-redis';
+import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
 import { seedDemoMarkoQueue } from './demo-marko';
 
 const openQueue = testQueueFactory();

@@ -2,7 +2,7 @@
  * The StaticPHP demo's jobs: what `npm run demo` seeds its queues with, and
  * the random job its producer keeps pushing.
  */
-import type { PushOptions, RedisQueue } from '../lib/queue/redis-queue';
+import type { PushOptions, RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 
 type DemoJob = { queue: string; name: string; payload: unknown; options?: PushOptions };
 

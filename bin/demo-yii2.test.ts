@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { yii2Layout } from '../lib/layouts/yii2/layout';
 import { yii2Settings } from '../lib/layouts/yii2/test-fixtures';
 import { deleteKeysUnder } from '../lib/redis/scan-keys';
-import { testQueueFactory } from '../lib/queue/test-redis';
+import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
 import { seedDemoYii2Channel } from './demo-yii2';
 
 const openQueue = testQueueFactory();

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLocalHost, settingsFromEnv } from '../lib/redis/config';
 import { QueueError } from '../lib/redis/errors';
-import { RedisQueue } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { DEMO_MARKO_PREFIX, seedDemoMarkoQueue } from './demo-marko';
 import { randomJob, seedDemoQueues } from './demo-staticphp';
 import { DEMO_YII2_CHANNEL, seedDemoYii2Channel } from './demo-yii2';

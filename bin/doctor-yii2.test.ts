@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ngReserve, openFixtureChannel } from '../lib/layouts/yii2/test-drivers';
-import { testQueueFactory } from '../lib/queue/test-redis';
+import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
 
 const openQueue = testQueueFactory();
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../lib/queue/test-redis';
+import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
 
 const openQueue = testQueueFactory();
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { loadStaticPhpFixture, reportedText, type StaticPhpFixtureName } from '../lib/queue/test-fixtures';
-import { testQueueFactory } from '../lib/queue/test-redis';
+import { loadStaticPhpFixture, reportedText, type StaticPhpFixtureName } from '../lib/layouts/staticphp/test-fixtures';
+import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
 
 const openQueue = testQueueFactory();
 

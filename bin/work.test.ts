@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSettings } from '../lib/redis/config';
-import { RedisQueue } from '../lib/queue/redis-queue';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { privateServers } from '../lib/redis/test-servers';
-import { waitFor } from '../lib/queue/test-redis';
+import { waitFor } from '../lib/layouts/staticphp/test-redis';
 
 const servers = privateServers();
 const CLI = fileURLToPath(new URL('queuelens.js', import.meta.url));

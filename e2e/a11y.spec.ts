@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { delayedOfQueueHref, doctorHref, failedHref, glossaryHref, jobHref, layoutHref, layoutKeyHref, queueHref, reservationsHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 

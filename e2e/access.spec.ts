@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { scanKeysUnder } from '@/lib/redis/scan-keys';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';

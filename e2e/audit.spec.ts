@@ -3,7 +3,7 @@ import { expect, test } from './test';
 import type { NewAuditEntry } from '@/lib/dashboard/audit-entry';
 import { appendAudit } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { auditHref } from '@/lib/routes';
 import { connectE2eQueue, e2eDashboardPrefix } from './support';
 import { deleteKeysButSessions } from './spec-keys';

@@ -1,4 +1,4 @@
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import type { SpecKeys } from './spec-keys';
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { beyondExactIdNote } from '@/lib/shapes/job-ids';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { delayedOfQueueHref, failedHref, queueHref, reservationsHref } from '@/lib/routes';
 import { screenshots } from './layout-pages';
 import { SpecKeys, withSpecKeys } from './spec-keys';

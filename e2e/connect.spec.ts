@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './test';
 import { parseConnections } from '@/lib/dashboard/connections';
 import { patternUnder, deleteKeysUnder } from '@/lib/redis/scan-keys';
-import { RedisQueue } from '@/lib/queue/redis-queue';
+import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { settingsFromEnv } from '@/lib/redis/config';
 import { connectHref } from '@/lib/routes';
 import { seedDemoMarkoQueue } from '../bin/demo-marko';

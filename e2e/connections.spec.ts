@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { RedisQueue } from '@/lib/queue/redis-queue';
+import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { settingsFromEnv } from '@/lib/redis/config';
 import { jobHref } from '@/lib/routes';

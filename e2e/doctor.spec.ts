@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { doctorHref } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { SpecKeys, withSpecKeys } from './spec-keys';

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { connectE2eQueue, restartableRedis, RESTARTABLE_APP_PORT, RESTARTABLE_REDIS_PORT } from './support';
 import { deleteKeysButSessions } from './spec-keys';
 

@@ -1,6 +1,6 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { withSpecKeys, type SpecKeys } from './spec-keys';
 import { APP_PORT, e2eSecrets } from './support';
 

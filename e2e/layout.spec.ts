@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { layoutHref, layoutKeyHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 

@@ -5,7 +5,7 @@ import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { layoutKeyHref } from '@/lib/routes';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { screenshots, showConnection } from './layout-pages';

@@ -4,7 +4,7 @@ import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { YII2_GONE, YII2_NO_HOLDER } from '@/lib/layouts/yii2/reads';
 import { driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { delayedOfQueueHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
 import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
-import { RedisQueue } from '@/lib/queue/redis-queue';
+import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { settingsFromEnv } from '@/lib/redis/config';
 import { delayedOfQueueHref, jobHref, layoutHref, queueHref } from '@/lib/routes';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue } from './support';

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { queuesTable } from './overview-table';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue } from './support';

@@ -1,7 +1,7 @@
 import { expect, test } from './test';
 import { rowNames } from './overview-table';
 import { OVERVIEW_PAGE_ROWS } from '@/lib/queries/overview';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 

@@ -5,7 +5,7 @@ import { MARKO_RETRY } from '@/lib/layouts/marko/failed';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MARKO_MOVES_DUE_JOBS } from '@/lib/layouts/marko/absent';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { jobIds, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, connectE2eQueue } from './support';

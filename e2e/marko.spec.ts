@@ -5,7 +5,7 @@ import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MARKO_FAILED, MARKO_GONE } from '@/lib/layouts/marko/pages';
 import { UNVERIFIED_SIGNATURE } from '@/lib/layouts/marko/payload';
 import { MarkoTestWorker, serializeJob, signPayload } from '@/lib/layouts/marko/test-worker';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { jobIds, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, OPERATOR_STATE, connectE2eQueue } from './support';

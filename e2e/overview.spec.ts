@@ -2,8 +2,8 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
 import { queuesTable } from './overview-table';
 import { HYDRATED_ATTRIBUTE } from '@/components/shell/hydration';
-import { parseInfo } from '@/lib/inspect/server-info';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import { parseInfo } from '@/lib/redis/server-info';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { UNREACHABLE_APP_PORT, connectE2eQueue } from './support';
 import { SpecKeys, deleteKeysButSessions, withSpecKeys } from './spec-keys';
 

@@ -1,6 +1,6 @@
 import { expect, test } from './test';
 import type { QueueHistory } from '@/lib/queries/throughput';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { jobHref, reservationsHref } from '@/lib/routes';
 import { Worker } from '@/lib/worker/worker';
 import { SpecKeys, withSpecKeys } from './spec-keys';

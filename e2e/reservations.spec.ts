@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { queueHref } from '@/lib/routes';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { test } from './test';
 import { dashboardKeys } from '@/lib/dashboard/keys';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder, scanKeysUnder } from '@/lib/redis/scan-keys';
 import { connectE2eQueue, e2eDashboardPrefix } from './support';
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLocalHost, settingsFromEnv } from '@/lib/redis/config';
-import { RedisQueue } from '@/lib/queue/redis-queue';
+import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 
 // QUEUELENS_E2E_PORT_BASE and QUEUELENS_E2E_REDIS_PORT move every port, so
 // two runs (two working copies) can share a machine.

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
 import type { QueueHistory } from '@/lib/queries/throughput';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { queueHref } from '@/lib/routes';
 import { Worker } from '@/lib/worker/worker';
 import { SpecKeys, withSpecKeys } from './spec-keys';

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
 import { queuesTable, rowNames } from './overview-table';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 import { e2eSecrets } from './support';

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import {
   auditHref,
   delayedOfQueueHref,

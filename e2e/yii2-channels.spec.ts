@@ -4,7 +4,7 @@ import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { driverAcknowledge, driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { readYii2Messages } from '@/lib/layouts/yii2/test-messages';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { screenshots, showConnection } from './layout-pages';
 import { YII2_PAIR_CONNECTION, connectE2eQueue } from './support';

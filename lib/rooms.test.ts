@@ -39,7 +39,7 @@ describe('the rooms of eslint.config.mjs', () => {
     [
       'a page importing StaticPHP’s driver',
       'app/planted/page.tsx',
-      "import { RedisQueue } from '@/lib/queue/redis-queue';\nexport const planted = RedisQueue;\n",
+      "import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';\nexport const planted = RedisQueue;\n",
     ],
     [
       'yii2 reaching into StaticPHP',
@@ -53,7 +53,7 @@ describe('the rooms of eslint.config.mjs', () => {
       'lib/dashboard/planted.ts',
       "import { readOverview } from '../server/overview';\nexport const planted = readOverview;\n",
     ],
-    ['a shape importing a reader', 'lib/shapes/planted.ts', "import { readKeyFacts } from '../inspect/key-layout';\nexport const planted = readKeyFacts;\n"],
+    ['a shape importing a reader', 'lib/shapes/planted.ts', "import { readKeyFacts } from '../layouts/key-layout';\nexport const planted = readKeyFacts;\n"],
   ])('refuses %s', async (_, filePath, code) => {
     const refusals = await ruleIdsOf(filePath, code);
     expect(refusals.length).toBeGreaterThan(0);
@@ -69,7 +69,7 @@ describe('the rooms of eslint.config.mjs', () => {
     [
       'a component naming a reader’s type',
       'components/ui/planted.tsx',
-      "import type { ServerInfo } from '@/lib/inspect/server-info';\nexport type Planted = ServerInfo;\n",
+      "import type { KeyContents } from '@/lib/layouts/key-layout';\nexport type Planted = KeyContents;\n",
     ],
     [
       'yii2 using the Redis room',

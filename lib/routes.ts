@@ -1,5 +1,5 @@
 import type { Route } from 'next';
-import type { KeyAddress } from './inspect/key-layout';
+import type { KeyAddress } from './layouts/key-layout';
 
 // Links are built here so every page spells them the same way. `as Route`
 // because typedRoutes cannot check a path built at runtime, and because the

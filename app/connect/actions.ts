@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
-import { detectStep } from '@/lib/inspect/detect';
+import { detectStep } from '@/lib/layouts/detect';
 import { redisLocationOf } from '@/lib/shapes/detect-entry';
 import { isScanCursor } from '@/lib/shapes/stream-ids';
 import { operatorReadAction } from '@/lib/server/action';

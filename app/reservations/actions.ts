@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import type { RepairOutcome } from '@/lib/queue/reservation-repairs';
+import type { RepairOutcome } from '@/lib/layouts/staticphp/reservation-repairs';
 import { queueAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.

@@ -8,7 +8,7 @@ import { ChangeControls, useChangePermission } from '@/components/shell/change-p
 import { Banner } from '@/components/ui/banner';
 import { useToast } from '@/components/ui/toaster';
 import { LAYOUT_REPAIRS_PER_CALL, type RepairOutcome, type ShownFinding } from '@/lib/shapes/layout-check';
-import type { Severity } from '@/lib/inspect/doctor-kinds';
+import type { Severity } from '@/lib/shapes/doctor-kinds';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { plural } from '@/components/ui/format-count';
 import { FindingGroup, NoFindingsLeft, RepairConfirmation, type FindingRowView } from './findings-view';

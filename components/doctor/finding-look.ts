@@ -1,4 +1,4 @@
-import type { Severity } from '@/lib/inspect/doctor-kinds';
+import type { Severity } from '@/lib/shapes/doctor-kinds';
 
 /** A severity badge's colours, light and dark. */
 export const SEVERITY_LOOK: Record<Severity, string> = {

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Section } from '@/components/ui/section';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { Severity } from '@/lib/inspect/doctor-kinds';
+import type { Severity } from '@/lib/shapes/doctor-kinds';
 import { plural } from '@/components/ui/format-count';
 import { SEVERITY_LOOK } from './finding-look';
 

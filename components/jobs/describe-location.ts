@@ -1,6 +1,6 @@
 import { formatDuration } from '@/components/ui/format-duration';
 import { formatRelative, formatUtc } from '@/components/ui/format-moment';
-import type { JobLocation } from '@/lib/inspect/job-detail';
+import type { JobLocation } from '@/lib/shapes/job-location';
 
 /** The finer states an operator tells apart, each with its own look. */
 export type LocationKind = 'ready' | 'reserved' | 'overdue' | 'delayed' | 'due' | 'parked' | 'failed' | 'stray';

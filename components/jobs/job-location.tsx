@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { JobLocation } from '@/lib/inspect/job-detail';
+import type { JobLocation } from '@/lib/shapes/job-location';
 import { GlossaryLink } from '@/components/glossary/glossary-link';
 import { describeLocation, type LocationKind } from './describe-location';
 

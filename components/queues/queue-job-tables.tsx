@@ -1,6 +1,6 @@
 import { formatRelative, formatUtc, isoOf } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { FailedRowView } from '@/lib/inspect/failed';
+import type { FailedRowView } from '@/lib/shapes/failed-jobs';
 import { jobIdAsRead } from '@/lib/shapes/job-ids';
 import { JobLink, JobName } from './job-link';
 

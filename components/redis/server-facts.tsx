@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { formatCount } from '@/components/ui/format-count';
 import { formatDuration } from '@/components/ui/format-duration';
-import type { ServerInfo } from '@/lib/inspect/server-info';
+import type { ServerInfo } from '@/lib/shapes/server-info';
 
 /** The Redis server the queues live on: version, memory, clients, uptime and eviction policy. */
 export function ServerFacts({ server }: { server: ServerInfo }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { isAllowedHost, isAllowedOrigin, readAccessSettings, roleOfSecret, safeNextPath, startupRefusal } from './access-settings';
 import { clientAddress } from './client-address';
 import { checkAccess, checkCredentials, loginThrottle, type Presented } from './credentials';

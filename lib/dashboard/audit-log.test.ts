@@ -1,8 +1,8 @@
 import { Redis, type Cluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../redis/errors';
-import type { RedisQueue } from '../queue/redis-queue';
-import { testQueueFactory } from '../queue/test-redis';
+import type { RedisQueue } from '../layouts/staticphp/redis-queue';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { AUDIT_FIELD_LIMITS, type NewAuditEntry } from './audit-entry';
 import { appendAudit, formatAuditLine, readAuditPage, recordAudit, type AuditRedis } from './audit-log';
 import { dashboardKeys, type DashboardKeys } from './keys';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Throughput } from '../inspect/throughput';
+import type { Throughput } from '../shapes/throughput';
 import { staticphpThroughput } from '../layouts/staticphp/layout';
-import { RedisQueue } from '../queue/redis-queue';
-import { sleep, testQueueFactory } from '../queue/test-redis';
+import { RedisQueue } from '../layouts/staticphp/redis-queue';
+import { sleep, testQueueFactory } from '../layouts/staticphp/test-redis';
 import {
   addFailedTotals,
   mergeThroughput,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../inspect/throughput';
+import { throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../shapes/throughput';
 import type { ThroughputSource } from '../layouts/adapter';
 import { execPipeline } from '../redis/pipeline';
 import { compareStreamIds, streamIdMs } from '../shapes/stream-ids';
-import type { RedisQueue } from '../queue/redis-queue';
+import type { RedisQueue } from '../layouts/staticphp/redis-queue';
 import { changedFlag, luaScript } from '../redis/lua-script';
 import type { HistoryResolution, ThroughputKeys } from './keys';
 

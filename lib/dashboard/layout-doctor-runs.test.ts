@@ -4,7 +4,7 @@ import { testMarkoFactory } from '../layouts/marko/test-layout';
 import { yii2LayoutDoctor } from '../layouts/yii2/doctor';
 import { staticphpLayout } from '../layouts/staticphp/layout';
 import { openFixtureChannel } from '../layouts/yii2/test-drivers';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { dashboardKeys } from './keys';
 import type { ShownFinding } from '../shapes/layout-check';
 import { LAYOUT_CHECK_SECONDS, repairLayoutFindings, stepLayoutCheck } from './layout-doctor-runs';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { findingId } from '../inspect/doctor-kinds';
+import { findingId } from '../shapes/doctor-kinds';
 import type { LayoutDoctor, LayoutFinding } from '../layouts/layout-doctor';
 import { QueueError } from '../redis/errors';
 import { execPipeline } from '../redis/pipeline';

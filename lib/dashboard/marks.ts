@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nobodyReservedSince, type WaitingSince } from '../inspect/delayed-timeline';
+import { nobodyReservedSince, type WaitingSince } from '../shapes/delayed-timeline';
 import { everyQueueRulesFromEnv, queueRulesSchema, ruleFor, type QueueRules } from './alerts';
 
 /**

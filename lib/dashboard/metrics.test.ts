@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { staticphpThroughput } from '../layouts/staticphp/layout';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { formatMetrics } from './metrics';
 
 const openQueue = testQueueFactory();

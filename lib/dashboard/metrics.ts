@@ -1,4 +1,4 @@
-import type { ThroughputSample } from '../inspect/throughput';
+import type { ThroughputSample } from '../shapes/throughput';
 import type { ThroughputSource } from '../layouts/adapter';
 import { thresholdsFor, type AlertRules } from './alerts';
 import { markThresholdsFor, type MarkRules, type MarkThresholds, type QueueMark } from './marks';

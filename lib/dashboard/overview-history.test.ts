@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Throughput } from '../inspect/throughput';
+import type { Throughput } from '../shapes/throughput';
 import { readSettings } from '../redis/config';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { NO_ALERTS } from './alerts';
 import { DEFAULT_MARKS } from './marks';
 import type { Connection } from './connections';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deleteKeysUnder } from '../redis/scan-keys';
-import { testQueueFactory, waitFor } from '../queue/test-redis';
+import { testQueueFactory, waitFor } from '../layouts/staticphp/test-redis';
 import { NO_ALERTS } from './alerts';
 import { DEFAULT_MARKS } from './marks';
 import { readHistory } from './history';

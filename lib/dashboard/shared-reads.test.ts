@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RedisQueue } from '../queue/redis-queue';
-import { testQueueFactory } from '../queue/test-redis';
+import type { RedisQueue } from '../layouts/staticphp/redis-queue';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { SharedReads } from './shared-reads';
 
 const openQueue = testQueueFactory();

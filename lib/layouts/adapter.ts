@@ -1,8 +1,8 @@
 import type { QueueAttention } from './staticphp/attention';
 import type { MarkRules } from '../dashboard/marks';
-import type { JobRow } from '../queue/job';
-import type { ThroughputSample } from '../inspect/throughput';
-import type { QueueStats, RedisQueue } from '../queue/redis-queue';
+import type { JobRow } from './staticphp/job';
+import type { ThroughputSample } from '../shapes/throughput';
+import type { QueueStats, RedisQueue } from './staticphp/redis-queue';
 import type { ForgetOptions } from '../shapes/failed-jobs';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
@@ -121,7 +121,7 @@ export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is Retried
 
 /**
  * What a layout's throughput is sampled from: one counter read per queue
- * (lib/inspect/throughput.ts: cumulative entries added and how many are
+ * (lib/shapes/throughput.ts: cumulative entries added and how many are
  * still in), the backlog beside it, and the figures the layout cannot give.
  * The sampler, its history keys and every page that shows throughput use
  * this alone.

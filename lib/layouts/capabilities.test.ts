@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from './staticphp/test-redis';
 import { isAbsent, type CapabilityName } from './adapter';
 import { absentCapabilityOf, lineRepairOfferOf } from './capabilities';
 import { lineRepairOffer } from './line-repairs';

@@ -5,7 +5,7 @@ import { MAIL_JOB, testMarkoFactory } from './marko/test-layout';
 import type { KeyTableReader, LayoutCensusStep } from './pages';
 import { openFixtureChannel } from './yii2/test-drivers';
 import { yii2KeyTable } from './yii2/key-table';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from './staticphp/test-redis';
 
 const openQueue = testQueueFactory();
 const openMarko = testMarkoFactory();

@@ -1,12 +1,12 @@
 import { bytesToText } from '../shapes/display-text';
-import { isUnderPrefix, KEY_NAME_LIMIT, keyAddressOf, readKeyContentsWhere, readKeyFacts, sizeCommand } from '../inspect/key-layout';
+import { isUnderPrefix, KEY_NAME_LIMIT, keyAddressOf, readKeyContentsWhere, readKeyFacts, sizeCommand } from './key-layout';
 import { nodeServingPrefix } from '../redis/client';
 import { QueueError } from '../redis/errors';
 import { settlePipeline } from '../redis/pipeline';
 import type { RedisConnection } from '../redis/connection';
 import { patternUnder, scanStepBuffers } from '../redis/scan-keys';
 import { isScanCursor } from '../shapes/stream-ids';
-import type { KeyContents } from '../inspect/key-layout';
+import type { KeyContents } from './key-layout';
 import type { KeyRow, KeyTable, KeyType, LayoutCensusStep, NamedKey } from './pages';
 
 /**

@@ -1,4 +1,4 @@
-import { findingId, type Finding, type Severity } from '../inspect/doctor-kinds';
+import { findingId, type Finding, type Severity } from '../shapes/doctor-kinds';
 
 /** A finding of any layout's doctor: the shape they share, each with its own kinds and repairs. */
 export type LayoutFinding = Finding<string, unknown>;

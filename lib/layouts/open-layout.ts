@@ -1,6 +1,6 @@
 import type { RedisSettings } from '../redis/config';
 import { RedisConnection, type ConnectOptions } from '../redis/connection';
-import { RedisQueue } from '../queue/redis-queue';
+import { RedisQueue } from './staticphp/redis-queue';
 import type { QueueLayout } from './adapter';
 import { markoLayout } from './marko/layout';
 import type { LayoutSettings } from './settings';

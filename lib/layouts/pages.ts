@@ -1,14 +1,14 @@
-import type { DelayedTimeline } from '../inspect/delayed-timeline';
-import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../inspect/failed';
+import type { DelayedTimeline } from '../shapes/delayed-timeline';
+import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
 import type { LevelView } from './staticphp/queue-detail';
-import type { QueueStats } from '../queue/redis-queue';
+import type { QueueStats } from './staticphp/redis-queue';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../shapes/display-text';
-import type { JobLocation } from '../inspect/job-detail';
-import type { KeyContents } from '../inspect/key-layout';
+import type { JobLocation } from '../shapes/job-location';
+import type { KeyContents } from './key-layout';
 import type { PhpParse } from './php-serialized';
 import type { JobIdAsRead } from '../shapes/job-ids';
-import type { RepairOutcome, SeenReservation, SeenTombstone } from '../queue/reservation-repairs';
+import type { RepairOutcome, SeenReservation, SeenTombstone } from './staticphp/reservation-repairs';
 
 /**
  * The shapes of the pages every layout fills: plain data, no React, the
@@ -285,7 +285,7 @@ export interface DueJob {
 }
 
 /**
- * The delayed timeline of lib/inspect/delayed-timeline.ts (buckets, overdue,
+ * The delayed timeline of lib/shapes/delayed-timeline.ts (buckets, overdue,
  * attendance) with rows any layout can fill, and the layout's sentence on
  * what moves a due job into the line.
  */

@@ -1,8 +1,8 @@
-import type { FailedFilter, FailedPage } from '../inspect/failed';
+import type { FailedFilter, FailedPage } from '../shapes/failed-jobs';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 
-export type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../inspect/failed';
+export type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
 
 /**
  * How the failed page retries: QueueLens requeues the jobs itself, or (a

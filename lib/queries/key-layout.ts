@@ -1,10 +1,10 @@
-import type { KeyAddress, KeyContents } from '../inspect/key-layout';
+import type { KeyAddress, KeyContents } from '../layouts/key-layout';
 import type { KeyTable } from '../layouts/pages';
 import { keyContentsSearch } from '../routes';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 
-export type { KeyAddress, KeyContents } from '../inspect/key-layout';
+export type { KeyAddress, KeyContents } from '../layouts/key-layout';
 export type { ConsumerGroup, KeyRow, KeyTable, LayoutCensusStep, NamedKey } from '../layouts/pages';
 
 /** Strangers the census page lists by name; beyond that it only counts them. */

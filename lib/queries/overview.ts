@@ -1,7 +1,7 @@
 import type { ThresholdCrossing } from '../dashboard/alerts';
 import type { QueueMark } from '../dashboard/marks';
-import type { ServerInfo } from '../inspect/server-info';
-import type { QueueStats } from '../queue/redis-queue';
+import type { ServerInfo } from '../shapes/server-info';
+import type { QueueStats } from '../layouts/staticphp/redis-queue';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 import type { PageWindow } from './page-window';

@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import { connectFailure, createClient, describeServer, nodeServingPrefix, type QueueClient } from './client';
 import type { RedisSettings } from './config';
 import { asQueueError } from './errors';
-import { defineQueueScripts } from './scripts';
 
 export interface ConnectOptions {
   /** bounds every command, for callers that must answer even when a server stops responding without closing the connection (the dashboard) */
@@ -14,15 +13,13 @@ export interface ConnectOptions {
  * server, a cluster or a Sentinel set), where the prefix's keys live, and
  * every failure turned into a QueueError an operator can read. A layout's
  * readers and repairs are given one of these; only StaticPHP's driver
- * (lib/queue/redis-queue.ts) is one of these with a queue on top.
+ * (lib/layouts/staticphp/redis-queue.ts) is one of these with a queue on top.
  */
 export class RedisConnection {
   protected constructor(
     readonly redis: QueueClient,
     readonly settings: RedisSettings,
-  ) {
-    defineQueueScripts(redis);
-  }
+  ) {}
 
   /**
    * Connects, or throws QueueError "Could not reach redis at host:port" (for
@@ -32,15 +29,7 @@ export class RedisConnection {
    * Workers and bulk seeding leave `commandTimeoutMs` unset.
    */
   static async connect(settings: RedisSettings, options: ConnectOptions = {}): Promise<RedisConnection> {
-    const redis = await openClient(settings, options);
-    try {
-      return new RedisConnection(redis, settings);
-    } catch (error) {
-      // Defining the scripts reads lua/ (missing from a deployment, say); the
-      // socket is open by now and nobody else would close it.
-      redis.disconnect();
-      throw error;
-    }
+    return new RedisConnection(await openClient(settings, options), settings);
   }
 
   /** How error messages name the server: host:port, or a cluster's seed nodes, or the sentinels and the master they name. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { patternUnder, scanStep } from './scan-keys';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 
 const openQueue = testQueueFactory();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatUtcSeconds } from '../layouts/dates';
 import { expandIncludes } from './lua-script';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 
 const openQueue = testQueueFactory();
 

@@ -1,25 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readDelayedTimeline } from '../inspect/delayed-timeline';
+import { readDelayedTimeline } from '../layouts/staticphp/delayed-timeline';
 import { runDoctor } from '../layouts/staticphp/doctor';
-import { readFailedPage, searchFailed } from '../inspect/failed';
-import { readJobDetail } from '../inspect/job-detail';
-import { readKeyContents } from '../inspect/key-layout';
+import { readFailedPage, searchFailed } from '../layouts/staticphp/failed';
+import { readJobDetail } from '../layouts/staticphp/job-detail';
+import { readKeyContents } from '../layouts/key-layout';
 import { staticphpKeyTable } from '../layouts/staticphp/key-table';
 import { readQueueDetail } from '../layouts/staticphp/queue-detail';
 import { readReservations } from '../layouts/staticphp/reservations';
-import { readServerInfo } from '../inspect/server-info';
+import { readServerInfo } from './server-info';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisNode, type RedisSettings } from './config';
-import { promoteDueStep, runDelayedJobNow } from '../queue/delayed-repairs';
-import { applyRepair } from '../queue/doctor-repairs';
+import { promoteDueStep, runDelayedJobNow } from '../layouts/staticphp/delayed-repairs';
+import { applyRepair } from '../layouts/staticphp/doctor-repairs';
 import { QueueError } from './errors';
 import { slotOf } from './hash-slot';
-import { RedisQueue } from '../queue/redis-queue';
-import { releaseReservation } from '../queue/reservation-repairs';
+import { RedisQueue } from '../layouts/staticphp/redis-queue';
+import { releaseReservation } from '../layouts/staticphp/reservation-repairs';
 import { deleteKeysUnder, scanKeysUnder } from './scan-keys';
 import { privateServers, type StartedServer, type TlsFiles } from './test-servers';
-import { sleep } from '../queue/test-redis';
+import { sleep } from '../layouts/staticphp/test-redis';
 
 const servers = privateServers();
 

@@ -5,7 +5,7 @@ import type { AuditedAction } from '@/lib/dashboard/audit-entry';
 import type { Role } from '@/lib/auth/session-token';
 import type { Connection } from '@/lib/dashboard/connections';
 import { QueueError } from '@/lib/redis/errors';
-import type { RedisQueue } from '@/lib/queue/redis-queue';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import type { RedisConnection } from '@/lib/redis/connection';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';

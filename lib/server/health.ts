@@ -1,5 +1,5 @@
 import 'server-only';
-import { parseInfo } from '@/lib/inspect/server-info';
+import { parseInfo } from '@/lib/redis/server-info';
 import { readQueue, type ReadResult } from './queue';
 
 export interface Health {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { KEY_NAME_LIMIT, type KeyContents } from '@/lib/inspect/key-layout';
+import { KEY_NAME_LIMIT, type KeyContents } from '@/lib/layouts/key-layout';
 import type { KeyTable, LayoutCensusStep } from '@/lib/layouts/pages';
 import { readCapability, readLargeValuesOnce, type ReadResult } from './queue';
 

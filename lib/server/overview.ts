@@ -1,7 +1,7 @@
 import 'server-only';
 import { crossedThresholds, thresholdsFor } from '@/lib/dashboard/alerts';
 import { isAbsent } from '@/lib/layouts/adapter';
-import { readServerInfo } from '@/lib/inspect/server-info';
+import { readServerInfo } from '@/lib/redis/server-info';
 import { overviewPage, type QueuesOverviewPage } from '@/lib/dashboard/overview-page';
 import type { Overview, OverviewAbsent, OverviewQueue, OverviewRequest } from '@/lib/queries/overview';
 import { readJudgement, readLayout, type ReadResult } from './queue';

@@ -12,7 +12,7 @@ import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/redis/errors';
-import { RedisQueue } from '@/lib/queue/redis-queue';
+import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { ARRIVAL_HEADER, waitedMs } from '@/lib/serving/arrival';
 import { authenticate, requestClientAddress } from './access';
 import { logEvent } from './log';

@@ -6,7 +6,7 @@ import { readAccessSettings } from '../auth/access-settings';
 import { SESSION_COOKIE } from '../auth/credentials';
 import { SessionStore } from '../auth/session-store';
 import { issueSessionToken, sessionKey } from '../auth/session-token';
-import { testQueueFactory } from '../queue/test-redis';
+import { testQueueFactory } from '../layouts/staticphp/test-redis';
 import { guardApi, isApiPath } from './api-gate';
 import { JSON_CONTENT_SECURITY_POLICY } from './request-gate';
 import { sendExactly } from './test-http';

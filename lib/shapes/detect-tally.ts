@@ -43,7 +43,7 @@ const YII2_ROLES: Readonly<Record<string, KeyType>> = {
 const YII2_NG_ROLES = new Set(['prioritized', 'priorities', 'ranks', 'seq', 'marker']);
 const YII2_KEY = new RegExp(`^(.+)\\.(${Object.keys(YII2_ROLES).join('|')})$`, 's');
 
-/** The StaticPHP keys with a fixed name after the prefix (lib/queue/keys.ts). */
+/** The StaticPHP keys with a fixed name after the prefix (lib/layouts/staticphp/keys.ts). */
 const STATICPHP_FIXED: readonly (readonly [string, string, KeyType])[] = [
   ['queues', 'queues', 'set'],
   ['seq', 'seq', 'string'],

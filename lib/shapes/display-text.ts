@@ -71,7 +71,7 @@ export function toDisplayValue(bytes: Uint8Array, limit = DISPLAY_LIMIT_BYTES): 
 }
 
 /**
- * A value of which only the first bytes were read (lua/staticphp/read-job-1.lua cuts
+ * A value of which only the first bytes were read (lua/shared/read-job-1.lua cuts
  * it inside Redis), as text to show, with the stored length `bytes`.
  */
 export function displayValueOf(prefix: Uint8Array, bytes: number): DisplayValue {

@@ -16,3 +16,66 @@ export interface ForgetOptions {
   /** forgetting every failed job must be asked for by name */
   all?: boolean;
 }
+
+/**
+ * A failed job as the failed list shows it, for every layout that keeps
+ * failed jobs; a field missing from the record reads as ''. The id is text:
+ * StaticPHP's are decimal, marko's the application's UUIDs.
+ */
+export interface FailedRowView {
+  id: string;
+  /**
+   * false for a StaticPHP id past 2^53, which a JS number would round to a
+   * neighbour's: such a row is shown with a note, never linked, selected or
+   * acted on (see JobIdAsRead)
+   */
+  exact: boolean;
+  queue: string;
+  name: string;
+  attempts: string;
+  maxAttempts: string;
+  /** failed_at as stored, `Y-m-d H:i:s` UTC */
+  failedAt: string;
+  /** the failed set's score: when it failed, unix seconds */
+  failedAtSeconds: number;
+  /** the first line of error, cut for a table cell */
+  errorFirstLine: string;
+  /** the shell command that retries it where the application runs; null where QueueLens retries it itself */
+  retryCommand: string | null;
+}
+
+export interface FailedPage {
+  rows: FailedRowView[];
+  /** the failed set's size */
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export interface FailedFilter {
+  /** exact queue name */
+  queue?: string;
+  /** part of the job name, any case */
+  name?: string;
+  /** part of the error text, any case */
+  error?: string;
+}
+
+export interface FailedSearchChunk {
+  matches: FailedRowView[];
+  /** where the next chunk starts in the failed set, newest first */
+  nextOffset: number;
+  /** failed-set entries this chunk looked at */
+  scanned: number;
+  total: number;
+  /** the end of the failed set was reached */
+  done: boolean;
+}
+
+const FIRST_LINE_LIMIT = 300;
+
+/** The first line of an error, cut for a table cell or a mark. */
+export function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > FIRST_LINE_LIMIT ? `${line.slice(0, FIRST_LINE_LIMIT - 1)}…` : line;
+}

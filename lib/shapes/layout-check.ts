@@ -1,4 +1,4 @@
-import type { Severity } from '../inspect/doctor-kinds';
+import type { Severity } from './doctor-kinds';
 
 // What the doctor page of a layout-neutral doctor shows and sends back, as
 // plain data the browser may hold: a finding as it is shown, named by an id,

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../redis/config';
-import { RedisQueue } from '../queue/redis-queue';
-import { sleep, waitFor } from '../queue/test-redis';
+import { RedisQueue } from '../layouts/staticphp/redis-queue';
+import { sleep, waitFor } from '../layouts/staticphp/test-redis';
 import { privateServers } from '../redis/test-servers';
 
 /**

@@ -1,4 +1,4 @@
-import type { RedisQueue } from '../queue/redis-queue';
+import type { RedisQueue } from '../layouts/staticphp/redis-queue';
 import type { JobHandler } from './worker';
 
 function numberField(payload: unknown, field: string, fallback: number): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanKeysUnder } from '../redis/scan-keys';
-import { loadStaticPhpFixture, type StaticPhpFixtureName } from '../queue/test-fixtures';
-import { testQueueFactory, waitFor } from '../queue/test-redis';
+import { loadStaticPhpFixture, type StaticPhpFixtureName } from '../layouts/staticphp/test-fixtures';
+import { testQueueFactory, waitFor } from '../layouts/staticphp/test-redis';
 import { Worker, type JobHandler } from './worker';
 
 const openQueue = testQueueFactory();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { RedisQueue } from '../queue/redis-queue';
-import { sleep, testSettings, testQueueFactory, waitFor } from '../queue/test-redis';
+import { RedisQueue } from '../layouts/staticphp/redis-queue';
+import { sleep, testSettings, testQueueFactory, waitFor } from '../layouts/staticphp/test-redis';
 import { Worker, type JobHandler, type WorkerEvent } from './worker';
 
 const openQueue = testQueueFactory();

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import type { ReservedJob } from '../queue/job';
-import type { RedisQueue, Settlement } from '../queue/redis-queue';
+import type { ReservedJob } from '../layouts/staticphp/job';
+import type { RedisQueue, Settlement } from '../layouts/staticphp/redis-queue';
 
 export interface JobContext {
   job: ReservedJob;

@@ -1,6 +1,6 @@
 -- Keys a script derives from data (a job id read from a stream or a set, a
 -- level read from q:{queue}:levels) cannot be declared in KEYS, so they are
--- built here from the prefix passed in ARGV, exactly as lib/queue/keys.ts
+-- built here from the prefix passed in ARGV, exactly as lib/layouts/staticphp/keys.ts
 -- builds the declared ones. That is why the layout needs one server (or a
 -- hash-tagged prefix that puts every key in one slot).
 local function jobKey(prefix, id)
@@ -18,7 +18,7 @@ end
 -- Priorities are integers; the level is written the same way in the stream
 -- key and as the member of q:{queue}:levels. A whole number keeps its digits:
 -- tonumber is a double, and PHP's 64-bit priorities above 2^53 would name
--- another level's stream. lib/queue/keys.ts levelOf is the same rule.
+-- another level's stream. lib/layouts/staticphp/keys.ts levelOf is the same rule.
 local function levelOf(priority)
   local sign, digits = string.match(priority or '', '^(%-?)0*(%d+)$')
   if digits then

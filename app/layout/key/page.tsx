@@ -2,7 +2,7 @@ import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { keyAddressOf } from '@/lib/inspect/key-layout';
+import { keyAddressOf } from '@/lib/layouts/key-layout';
 import { keyContentsQuery } from '@/lib/queries/key-layout';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { keyContentsParams, readKeyContentsPage } from '@/lib/server/key-layout';

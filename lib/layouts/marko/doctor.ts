@@ -1,4 +1,4 @@
-import type { Finding, Severity } from '../../inspect/doctor-kinds';
+import type { Finding, Severity } from '../../shapes/doctor-kinds';
 import { nodeServingPrefix } from '../../redis/client';
 import { QueueError } from '../../redis/errors';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';

@@ -1,10 +1,9 @@
-import { firstLine } from '../../inspect/failed';
+import { firstLine } from '../../shapes/failed-jobs';
 import { formatUtcSeconds, parseUtcDateToSeconds } from '../dates';
 import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
-import type { ForgetOptions } from '../../shapes/failed-jobs';
-import type { FailedRowView } from '../../inspect/failed';
+import type { FailedRowView, ForgetOptions } from '../../shapes/failed-jobs';
 import type { RetryElsewhere, TextIdFailedRow, UnretriedFailedJobs } from '../adapter';
 import type { FailedPagesReader } from '../pages';
 import type { MarkoKeys } from './keys';

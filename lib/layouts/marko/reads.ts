@@ -1,7 +1,7 @@
 import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
-import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
-import { jobHashOf } from '../../inspect/job-detail';
-import { heldPrefixesOf } from '../../inspect/held-prefixes';
+import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../shapes/delayed-timeline';
+import { jobHashOf, readJobHash } from '../job-hash-read';
+import { heldPrefixesOf } from '../held-prefixes';
 import { QueueError } from '../../redis/errors';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
@@ -14,7 +14,7 @@ import { jobClassOf, splitSignedPayload, UNVERIFIED_SIGNATURE } from './payload'
  * marko's jobs as the pages read them: a page of a queue's ready list, its
  * delayed timeline, its reservations and one job's detail. Bounded: ranges
  * of a page, and each job hash read inside Redis as its fields' first bytes
- * (lua/staticphp/read-job-1.lua, shared with StaticPHP's job page).
+ * (lua/shared/read-job-1.lua, shared with StaticPHP's job page).
  */
 
 /** Bytes of each field read for a row of a list: enough for the class at the start of the serialized job. */
@@ -40,11 +40,11 @@ async function summariesOf(queue: RedisConnection, keys: MarkoKeys, ids: readonl
   const pipeline = queue.redis.pipeline();
   const prefixes = heldPrefixesOf(queue);
   const held = ids.map((id) => prefixes.heldFor(keys.job(id), ROW_FIELD_LIMIT, MAX_JOB_FIELDS));
-  for (const read of held) pipeline.queuelensReadJobBuffer(...read.args);
+  for (const read of held) readJobHash.queue(pipeline, read.call);
   const replies = await settlePipeline(pipeline);
   return ids.map((id, i) => {
     const reply = replies[i];
-    const hash = Array.isArray(reply) ? jobHashOf(reply as (Buffer | number | null)[], held[i]!) : { type: 'none' };
+    const hash = Array.isArray(reply) ? jobHashOf(readJobHash.reply(reply), held[i]!) : { type: 'none' };
     if (!('fields' in hash)) return { id, exists: hash.type === 'hash', className: '', attempts: null };
     let className = '';
     for (const field of hash.fields) {
@@ -92,7 +92,7 @@ export interface MarkoDelayedJob extends MarkoJobSummary {
 }
 
 /**
- * lib/inspect/delayed-timeline.ts's DelayedTimeline with marko's jobs. `now`
+ * lib/shapes/delayed-timeline.ts's DelayedTimeline with marko's jobs. `now`
  * is the Redis server's clock, an approximation of the PHP hosts' clocks,
  * which marko compares by; every pop moves all due jobs, so `attendance`
  * calls a queue unattended when a job has been due for a minute, and marko
@@ -247,13 +247,10 @@ export function readMarkoJob(queue: RedisConnection, keys: MarkoKeys, id: string
   return queue.attempt(async () => {
     const key = keys.job(id);
     const held = heldPrefixesOf(queue).heldFor(key, DISPLAY_LIMIT_BYTES, MAX_JOB_FIELDS);
-    const [time, reply] = (await execPipeline(
-      queue.redis
-        .pipeline()
-        .time()
-        .queuelensReadJobBuffer(...held.args),
-    )) as [[string, string], (Buffer | number | null)[]];
-    const hash = jobHashOf(reply, held);
+    const pipeline = queue.redis.pipeline().time();
+    readJobHash.queue(pipeline, held.call);
+    const [time, reply] = (await execPipeline(pipeline)) as [[string, string], unknown];
+    const hash = jobHashOf(readJobHash.reply(reply), held);
     if (hash.type === 'none') return null;
     if (!('fields' in hash)) {
       throw new QueueError(

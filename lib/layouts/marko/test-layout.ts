@@ -1,4 +1,4 @@
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from '../staticphp/test-redis';
 import { isAbsent } from '../adapter';
 import { markoLayout, type MarkoLayoutSettings } from './layout';
 import { readMarkoDelayedTimeline, readMarkoJob, readMarkoReservations, readReadyJobs } from './reads';

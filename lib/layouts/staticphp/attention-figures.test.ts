@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from './test-redis';
 import { readRecentFailures, readWaitingFigures } from './attention-figures';
 
 const openQueue = testQueueFactory();

@@ -1,10 +1,11 @@
 import { refusedCommand } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import { serverMs, type PendingEntry } from './reservations';
+import * as scripts from './scripts';
 import { streamIdMs } from '../../shapes/stream-ids';
 import { bytesToText } from '../../shapes/display-text';
-import { firstLine } from '../../inspect/failed';
+import { firstLine } from '../../shapes/failed-jobs';
 
 /** What the overview's "no worker" and "overdue delayed" marks are judged on, for one queue. */
 export interface WaitingFigures {
@@ -60,23 +61,22 @@ export function readWaitingFigures(queue: RedisQueue, names: readonly string[], 
     // The clock the entries' idle times are measured by, for their delivery times.
     const batches = queue.redis.pipeline().time();
     for (let start = 0; start < names.length; start += QUEUES_PER_CALL) {
-      batches.queuelensReadAttention(
-        queue.keys.queues,
-        queue.keys.prefix,
-        queue.settings.group,
-        LEVELS_READ,
-        further.waitedSeconds,
-        Math.floor(further.heldSeconds * 1000),
-        HELD_LONG_READ,
-        ...names.slice(start, start + QUEUES_PER_CALL),
-      );
+      scripts.readAttention.queue(batches, {
+        queues: queue.keys.queues,
+        prefix: queue.keys.prefix,
+        group: queue.settings.group,
+        levelsRead: LEVELS_READ,
+        waitedSeconds: further.waitedSeconds,
+        heldMs: Math.floor(further.heldSeconds * 1000),
+        heldRead: HELD_LONG_READ,
+        queueNames: names.slice(start, start + QUEUES_PER_CALL),
+      });
     }
     const [time, ...batchReplies] = await execPipeline(batches);
     const nowMs = serverMs(time as [string, string]);
-    const replies = (batchReplies as ([string, string, number, string, number | string, (string | number)[]] | [string])[][]).flat();
-    return replies.map((reply, index): WaitingFigures | UnreadFigures => {
-      if (reply.length === 1) return { error: refusedCommand(reply[0]) };
-      const [oldestReady, lastDelivered, due, oldestDue, newestHeld, heldFlat] = reply;
+    return batchReplies.flatMap(scripts.readAttention.reply).map((reply, index): WaitingFigures | UnreadFigures => {
+      if ('error' in reply) return { error: refusedCommand(reply.error) };
+      const { oldestReady, lastDelivered, due, oldestDue, newestHeld, heldLong: heldFlat } = reply;
       const name = names[index]!;
       const heldLong: PendingEntry[] = [];
       for (let i = 0; i + 3 < heldFlat.length; i += 4) {
@@ -99,7 +99,7 @@ export function readWaitingFigures(queue: RedisQueue, names: readonly string[], 
       return {
         oldestWaitingAt,
         lastDeliveredEntryAt: msOfEntry(lastDelivered),
-        due: Number(due),
+        due,
         oldestDueAt,
         newestHeldDeliveryAt: newestHeld === '' ? null : Number(newestHeld),
         heldLong,
@@ -134,16 +134,21 @@ const ERROR_BYTES_KEPT = 1024;
  */
 export function readRecentFailures(queue: RedisQueue, sinceSeconds: number, limit: number): Promise<RecentFailuresRead> {
   return queue.attempt(async () => {
-    const reply = await queue.redis.queuelensReadRecentFailuresBuffer(queue.keys.failed, queue.keys.prefix, Math.floor(sinceSeconds), limit, ERROR_BYTES_KEPT);
-    const [truncated, groups] = reply as [number, [Buffer, Buffer, Buffer, Buffer[]][]];
+    const { truncated, groups } = await scripts.readRecentFailures.run(queue.redis, {
+      failed: queue.keys.failed,
+      prefix: queue.keys.prefix,
+      since: Math.floor(sinceSeconds),
+      limit,
+      errorBytes: ERROR_BYTES_KEPT,
+    });
     const byQueue = new Map<string, RecentFailures>();
-    for (const [name, id, error, scores] of groups) {
+    for (const { queue: name, newestId, newestError, scores } of groups) {
       const failedAt = scores.map((score) => Number(score.toString()));
       byQueue.set(bytesToText(name), {
         failedAt,
-        latest: { id: Number(id.toString()), failedAtSeconds: failedAt[0] ?? 0, errorFirstLine: firstLine(bytesToText(error)) },
+        latest: { id: Number(newestId.toString()), failedAtSeconds: failedAt[0] ?? 0, errorFirstLine: firstLine(bytesToText(newestError)) },
       });
     }
-    return { byQueue, truncated: truncated === 1 };
+    return { byQueue, truncated };
   });
 }

@@ -1,6 +1,6 @@
 import { readRecentFailures, readWaitingFigures } from './attention-figures';
 import { classifyPendingEntries, type PendingEntry } from './reservations';
-import type { QueueStats, RedisQueue } from '../../queue/redis-queue';
+import type { QueueStats, RedisQueue } from './redis-queue';
 import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type QueueMark, type RanOutClaim } from '../../dashboard/marks';
 
 /** Failures read per call, newest first; more in the window are counted as at least this many. */

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSettings } from '../../redis/config';
-import { applyRepair, applyRepairs, type DoctorRepair } from '../../queue/doctor-repairs';
-import { RedisQueue } from '../../queue/redis-queue';
-import { sleep, testQueueFactory } from '../../queue/test-redis';
+import { applyRepair, applyRepairs, type DoctorRepair } from './doctor-repairs';
+import { RedisQueue } from './redis-queue';
+import { sleep, testQueueFactory } from './test-redis';
 import { staticphpKeyTable } from './key-table';
 import { runDoctor, type Finding, type FindingKind } from './doctor';
 

@@ -1,23 +1,14 @@
-import type { DoctorRepair } from '../../queue/doctor-repairs';
+import type { DoctorRepair } from './doctor-repairs';
 import { settledPipelines, settlePipeline } from '../../redis/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { isJson } from '../../queue/job';
-import { levelOf } from '../../queue/keys';
+import type { RedisQueue } from './redis-queue';
+import { isJson } from './job';
+import { levelOf } from './keys';
 import { patternUnder, scanStep } from '../../redis/scan-keys';
 import { exactJobId } from '../../shapes/job-ids';
 import { bytesToText } from '../../shapes/display-text';
-import {
-  FINDING_KINDS,
-  findingId,
-  startDoctor,
-  type DoctorState,
-  type Finding,
-  type FindingKind,
-  type Phase,
-  type QueueInfo,
-} from '../../inspect/doctor-kinds';
+import { FINDING_KINDS, findingId, startDoctor, type DoctorState, type Finding, type FindingKind, type Phase, type QueueInfo } from '../../shapes/doctor-kinds';
 
-export * from '../../inspect/doctor-kinds';
+export * from '../../shapes/doctor-kinds';
 
 export interface DoctorStep {
   state: DoctorState;

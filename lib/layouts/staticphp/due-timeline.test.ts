@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../../redis/errors';
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from './test-redis';
 import { isAbsent } from '../adapter';
 import { lineRepairOrThrow } from '../line-repairs';
 import { staticphpLayout } from './layout';

@@ -1,6 +1,6 @@
-import { readDelayedTimeline } from '../../inspect/delayed-timeline';
+import { readDelayedTimeline } from './delayed-timeline';
 import { beyondExactIdNote } from '../../shapes/job-ids';
-import { PROMOTE_LIMIT, type RedisQueue } from '../../queue/redis-queue';
+import { PROMOTE_LIMIT, type RedisQueue } from './redis-queue';
 import type { DueTimelineReader } from '../pages';
 
 /** How many of the next due jobs the timeline lists: enough to see what is coming, few enough to poll every second or two. */
@@ -13,7 +13,7 @@ export const STATICPHP_DUE_MOVED_BY = `Only a worker taking a job from this queu
 const RUN_NOW_MOVES = 'It leaves the delayed jobs and joins the back of its level, and the next worker taking a job from this queue takes it in turn.';
 
 /**
- * StaticPHP's delayed timeline (lib/inspect/delayed-timeline.ts) in the
+ * StaticPHP's delayed timeline (lib/layouts/staticphp/delayed-timeline.ts) in the
  * layout-neutral shape: its rows keep who holds a parked job's claim, its
  * due jobs go into their levels, and its ids name a job on the whole
  * connection.

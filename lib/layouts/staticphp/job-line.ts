@@ -1,6 +1,6 @@
 import { readQueueDetail } from './queue-detail';
 import { beyondExactIdNote } from '../../shapes/job-ids';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import { PAGE_ROWS, type JobLineReader } from '../pages';
 
 /** Latest failed jobs the queue page lists: the newest few, enough to see what is failing. */

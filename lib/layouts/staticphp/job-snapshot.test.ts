@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from './test-redis';
 import { isAbsent } from '../adapter';
 import { snapshotsOrThrow } from '../test-pages';
 import { staticphpLayout } from './layout';

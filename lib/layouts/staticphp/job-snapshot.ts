@@ -1,6 +1,7 @@
-import { readJobDetail, readLastJobId, type JobDetail, type JobLocation } from '../../inspect/job-detail';
+import type { JobLocation } from '../../shapes/job-location';
+import { readJobDetail, readLastJobId, type JobDetail } from './job-detail';
 import { QueueError } from '../../redis/errors';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import type { JobSnapshot, JobSnapshotReader } from '../pages';
 
 /** Why a StaticPHP job id is refused: the driver numbers its jobs from one counter (queue:seq). */
@@ -55,7 +56,7 @@ function snapshotOf(detail: JobDetail): JobSnapshot {
 
 /**
  * The job page's read on a StaticPHP connection: the job hash (each field's
- * first 64 KiB, lib/inspect/job-detail.ts) and where it is now; once the
+ * first 64 KiB, lib/layouts/staticphp/job-detail.ts) and where it is now; once the
  * hash is gone, the highest id handed out, to tell a job that finished or
  * was forgotten from one never pushed. Ids count across the connection, so
  * `queue` is not needed (and not checked). Throws QueueError for an id that

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readKeyContents } from '../../inspect/key-layout';
+import { readKeyContents } from '../key-layout';
 import { QueueError } from '../../redis/errors';
-import type { RedisQueue } from '../../queue/redis-queue';
-import { testQueueFactory } from '../../queue/test-redis';
+import type { RedisQueue } from './redis-queue';
+import { testQueueFactory } from './test-redis';
 import type { LayoutCensusStep } from '../pages';
 import { specKeyOf, staticphpKeyTable } from './key-table';
 

@@ -1,6 +1,6 @@
-import { readKeyContents } from '../../inspect/key-layout';
+import { readKeyContents } from '../key-layout';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import { keyTableOf, readKeyRows, TABLE_CENSUS_SCAN_KEYS, tableCensusStep, type KeyVerdict, type PlannedKey } from '../key-table';
 import type { ConsumerGroup, KeyRow, KeyTable, KeyTableReader, KeyType } from '../pages';
 

@@ -1,6 +1,6 @@
 import { QueueError } from '../../redis/errors';
-import { promoteDueStep, runDelayedJobNow } from '../../queue/delayed-repairs';
-import type { RedisQueue } from '../../queue/redis-queue';
+import { promoteDueStep, runDelayedJobNow } from './delayed-repairs';
+import type { RedisQueue } from './redis-queue';
 import { absentMembers } from '../adapter';
 import type { LineRepairs, RepairSaid } from '../pages';
 import { STATICPHP_LINE_REPAIRS_ABSENT } from './absent';

@@ -1,9 +1,10 @@
 import { jobIdAsRead, type JobIdAsRead } from '../../shapes/job-ids';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
-import type { QueueStats, RedisQueue } from '../../queue/redis-queue';
+import type { QueueStats, RedisQueue } from './redis-queue';
 import { streamIdMs } from '../../shapes/stream-ids';
 import { bytesToText } from '../../shapes/display-text';
-import { latestFailedOfQueue, type FailedRowView } from '../../inspect/failed';
+import type { FailedRowView } from '../../shapes/failed-jobs';
+import { latestFailedOfQueue } from './failed';
 
 export interface LevelView {
   level: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ReservedJob } from '../../queue/job';
-import { sleep, testQueueFactory } from '../../queue/test-redis';
+import type { ReservedJob } from './job';
+import { sleep, testQueueFactory } from './test-redis';
 import { isAbsent } from '../adapter';
 import { PAGE_ROWS } from '../pages';
 import { staticphpLayout } from './layout';

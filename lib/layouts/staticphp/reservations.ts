@@ -1,10 +1,11 @@
 import { compareJobIds, jobIdAsRead, type JobIdAsRead } from '../../shapes/job-ids';
-import type { QueueKeys } from '../../queue/keys';
+import type { QueueKeys } from './keys';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import { compareStreamIds } from '../../shapes/stream-ids';
-import type { RedisQueue } from '../../queue/redis-queue';
+import type { RedisQueue } from './redis-queue';
 import { bytesToText } from '../../shapes/display-text';
-import { cleanTombstone, failReservation, releaseReservation } from '../../queue/reservation-repairs';
+import { cleanTombstone, failReservation, releaseReservation } from './reservation-repairs';
+import * as scripts from './scripts';
 import {
   PAGE_ROWS,
   type ClaimRepairs,
@@ -280,10 +281,14 @@ async function readEntryJobs(queue: RedisQueue, entries: readonly PendingEntry[]
   const pipeline = queue.redis.pipeline();
   for (let start = 0; start < entries.length; start += batchSize) {
     const triples = entries.slice(start, start + batchSize).flatMap(({ queue: name, level, entry }) => [name, level, entry]);
-    pipeline.queuelensReadReservationJobsBuffer(queue.keys.queues, queue.keys.prefix, JOB_FIELDS.length, ...JOB_FIELDS, ...triples);
+    scripts.readReservationJobs.queue(pipeline, {
+      queues: queue.keys.queues,
+      prefix: queue.keys.prefix,
+      fieldCount: JOB_FIELDS.length,
+      fieldsThenEntries: [...JOB_FIELDS, ...triples],
+    });
   }
-  const batches = (await execPipeline(pipeline)) as (Buffer | null)[][][];
-  return batches.flat().map(entryJobOf);
+  return (await execPipeline(pipeline)).flatMap(scripts.readReservationJobs.reply).map(entryJobOf);
 }
 
 /**
@@ -362,9 +367,16 @@ async function readParked(queue: RedisQueue, names: readonly string[], maxDelaye
   const pipeline = queue.redis.pipeline();
   for (let start = 0; start < names.length; start += queuesPerCall) {
     const batch = names.slice(start, start + queuesPerCall);
-    pipeline.queuelensReadParkedBuffer(queue.keys.queues, queue.keys.prefix, now, perQueue, PARKED_FIELDS.length, ...PARKED_FIELDS, ...batch);
+    scripts.readParked.queue(pipeline, {
+      queues: queue.keys.queues,
+      prefix: queue.keys.prefix,
+      now,
+      perQueue,
+      fieldCount: PARKED_FIELDS.length,
+      fieldsThenQueues: [...PARKED_FIELDS, ...batch],
+    });
   }
-  const replies = ((await execPipeline(pipeline)) as (Buffer | null)[][][]).flat();
+  const replies = (await execPipeline(pipeline)).flatMap(scripts.readParked.reply);
   return names.flatMap((name, index) => {
     const [head, ...flat] = replies[index]!;
     if (head!.length > 0) {

@@ -1,4 +1,4 @@
-import type { Finding, Severity } from '../../inspect/doctor-kinds';
+import type { Finding, Severity } from '../../shapes/doctor-kinds';
 import type { Yii2Repair } from './repairs';
 
 // The yii2 doctor's findings as plain data (shared/spec/yii2-queue-redis-layout.md

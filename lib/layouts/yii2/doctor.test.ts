@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from '../staticphp/test-redis';
 import { runYii2Doctor, startYii2Doctor, yii2DoctorStep, yii2LayoutDoctor, type Yii2Finding } from './doctor';
 import { applyYii2Repairs, type Yii2Channel } from './repairs';
 import { driverReserve, ngReserve, openFixtureChannel, stockReserve } from './test-drivers';

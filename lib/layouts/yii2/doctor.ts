@@ -1,4 +1,4 @@
-import { findingId } from '../../inspect/doctor-kinds';
+import { findingId } from '../../shapes/doctor-kinds';
 import { settledPipelines, settlePipeline } from '../../redis/pipeline';
 import { exactJobId } from '../../shapes/job-ids';
 import { YII2_FINDING_KINDS, type Yii2Finding, type Yii2FindingKind } from './doctor-kinds';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deleteKeysUnder } from '../../redis/scan-keys';
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from '../staticphp/test-redis';
 import { isAbsent } from '../adapter';
 import { yii2Layout } from './layout';
 import { driverOf, loadYii2Fixture, yii2Settings, YII2_FIXTURES, type Yii2Expected } from './test-fixtures';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sleep, testQueueFactory } from '../../queue/test-redis';
+import { sleep, testQueueFactory } from '../staticphp/test-redis';
 import { applyYii2Repairs, reclaimReservation, runDelayedNow, type Yii2Channel } from './repairs';
 import { openFixtureChannel, stockMoverSteps, stockReserve } from './test-drivers';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../../redis/errors';
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from '../staticphp/test-redis';
 import { isAbsent, type QueueLayout } from '../adapter';
 import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from '../pages';
 import { snapshotsOrThrow } from '../test-pages';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TIMELINE_SCALES } from '../../inspect/delayed-timeline';
+import { TIMELINE_SCALES } from '../../shapes/delayed-timeline';
 import { DEFAULT_YII2_NG_SETTINGS, type Yii2NgSettings } from '../settings';
 import { MAX_WAITING_SCAN, readYii2DelayedTimeline, readYii2Job, readYii2Reservations, YII2_GONE, YII2_NO_HOLDER } from './reads';
 import { hugeMessage, testChannelFactory } from './test-channel';

@@ -1,5 +1,5 @@
 import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
-import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../inspect/delayed-timeline';
+import { bucketsOf, nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../shapes/delayed-timeline';
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
 import type { Yii2NgSettings } from '../settings';
@@ -101,7 +101,7 @@ export interface Yii2DelayedJob extends Yii2JobSummary {
 }
 
 /**
- * The delayed timeline of lib/inspect/delayed-timeline.ts for a yii2
+ * The delayed timeline of lib/shapes/delayed-timeline.ts for a yii2
  * channel: the same buckets, overdue count and attendance, with yii2's rows.
  * Attendance judges by the oldest due job alone: both drivers move due jobs
  * on every reserve (ng: and push), and yii2 records no delivery, so

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisConnection } from '../../redis/connection';
-import { sleep, testQueueFactory } from '../../queue/test-redis';
+import { sleep, testQueueFactory } from '../staticphp/test-redis';
 import { promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow, type Yii2Channel } from './repairs';
 import { driverReserve, ngReserve, ngSettle, openFixtureChannel, stockReserve } from './test-drivers';
 import type { Yii2FixtureName } from './test-fixtures';

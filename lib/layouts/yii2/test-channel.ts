@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deleteKeysUnder } from '../../redis/scan-keys';
-import { testQueueFactory } from '../../queue/test-redis';
+import { testQueueFactory } from '../staticphp/test-redis';
 import { Yii2Keys } from './keys';
 
 /**

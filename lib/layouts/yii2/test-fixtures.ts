@@ -1,5 +1,5 @@
 import type { QueueClient } from '../../redis/client';
-import { fixtureTools, readFixtureJson, type Fixture } from '../../queue/test-fixtures';
+import { fixtureTools, readFixtureJson, type Fixture } from '../staticphp/test-fixtures';
 import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
 import type { Yii2Driver, Yii2Settings } from './layout';
 

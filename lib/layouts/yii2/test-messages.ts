@@ -1,4 +1,4 @@
-import { readFixtureJson, type Fixture } from '../../queue/test-fixtures';
+import { readFixtureJson, type Fixture } from '../staticphp/test-fixtures';
 import type { Yii2FixtureName } from './test-fixtures';
 
 type Stored = { utf8: string } | { base64: string };

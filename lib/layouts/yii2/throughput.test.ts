@@ -3,7 +3,7 @@ import { formatMetrics } from '../../dashboard/metrics';
 import { NO_ALERTS } from '../../dashboard/alerts';
 import { readHistory, ThroughputSampler } from '../../dashboard/history';
 import { dashboardKeys, throughputKeys } from '../../dashboard/keys';
-import { throughputBetween } from '../../inspect/throughput';
+import { throughputBetween } from '../../shapes/throughput';
 import { isAbsent, type ThroughputSource } from '../adapter';
 import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
 import { yii2Layout, type Yii2Driver } from './layout';

@@ -1,4 +1,4 @@
-import type { QueueSample, ThroughputSample } from '../../inspect/throughput';
+import type { QueueSample, ThroughputSample } from '../../shapes/throughput';
 import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, ThroughputSource } from '../adapter';
 import type { Yii2ChannelCounts, Yii2Driver } from './layout';
@@ -15,7 +15,7 @@ export const YII2_UNSAMPLED = {
  * is `message_id`'s advance and processed is the advance of the driver's own
  * "done" (message_id − waiting − delayed − reserved, its StatisticsProvider's
  * arithmetic). A clear() deletes message_id; the counter going back reads as
- * a reset (lib/inspect/throughput.ts).
+ * a reset (throughputBetween, lib/shapes/throughput.ts).
  */
 function channelSample(row: Yii2ChannelCounts): QueueSample {
   const { queue, pending, delayed, reserved, total, error, statistics } = row;
