@@ -26,6 +26,8 @@ export class LatestTick<T> {
   private state: TickState<T> = { latest: null, failure: null };
   /** the read under way */
   private running: Promise<void> | undefined;
+  /** how long the last read took, ms */
+  private lastReadMs = 0;
   /** the read asked for while another ran: it starts when that one ends, so it sees every change made before it was asked */
   private queued: Promise<void> | undefined;
 
@@ -53,12 +55,15 @@ export class LatestTick<T> {
 
   private start(): Promise<void> {
     const readAt = this.now();
+    const ended = () => (this.lastReadMs = this.now() - readAt);
     const running: Promise<void> = (async () => this.read())()
       .then(
         (value) => {
+          ended();
           this.state = { latest: { value, readAt }, failure: null };
         },
         (error: unknown) => {
+          ended();
           this.state = { latest: this.state.latest, failure: { error, at: readAt } };
         },
       )
@@ -75,15 +80,16 @@ export class LatestTick<T> {
   }
 
   /**
-   * The latest tick's state, without reading when the last read (done or
-   * failed) started at most `maxAgeMs` ago. Otherwise (before the first
-   * tick, or when the ticks stopped) it waits for the read under way or
-   * starts one, so a viewer never gets figures older than `maxAgeMs` while
-   * Redis answers.
+   * The latest tick's state, at once while the last read (done or failed)
+   * started at most `maxAgeMs` ago, give or take twice its own length (the
+   * loop's next tick is on its way). Otherwise (before the first tick, or
+   * when the ticks stopped) it waits for the read under way or starts one,
+   * so a viewer never gets figures much older than `maxAgeMs` while Redis
+   * answers, and never waits for a read while the loop keeps up.
    */
   async current(maxAgeMs: number): Promise<TickState<T>> {
     const lastTried = Math.max(this.state.latest?.readAt ?? -Infinity, this.state.failure?.at ?? -Infinity);
-    if (this.now() - lastTried > maxAgeMs) await (this.running ?? this.refresh());
+    if (this.now() - lastTried > maxAgeMs + 2 * this.lastReadMs) await (this.running ?? this.refresh());
     return this.state;
   }
 }
