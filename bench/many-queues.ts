@@ -7,7 +7,10 @@
  *   every POLL_MS, each from its own moment: Redis' commands and main-thread
  *   CPU per second (INFO commandstats, INFO cpu), the poll's latency and size;
  * - meanwhile, the Redis calls slower than SLOW_MICROS (SLOWLOG) and the
- *   longest of them.
+ *   longest of them;
+ * - the other list pages (issue 26, point 4), PAGE_REQUESTS sequential
+ *   requests each: the failed list filtered by a queue, the reservations,
+ *   every queue's and one queue's: latency and size.
  * Prints figures; asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -32,6 +35,9 @@ const VIEWER_COUNTS = [0, 1, 50] as const;
 /** A call slower than this is one the issue's target (no call over 2 ms) cares about. */
 const SLOW_MICROS = 1_000;
 const PUSH_BATCH = 2_000;
+/** Queues with a failed job and a held reservation, so the failed list and the reservations have rows. */
+const TROUBLED_QUEUES = 100;
+const PAGE_REQUESTS = 10;
 const PREFIX = 'queuelens-bench:';
 const DASHBOARD_PREFIX = 'queuelens-bench-dashboard:';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -145,7 +151,12 @@ async function main(): Promise<void> {
         }),
       );
     });
-    console.log(`  seeded ${formatCount(jobs)} jobs`);
+    for (const name of names.slice(0, TROUBLED_QUEUES)) {
+      const failing = await queue.reserve([name], 'bench-worker', 3_600);
+      if (failing) await queue.fail(failing, 'Failed on purpose by the benchmark');
+      await queue.reserve([name], 'bench-worker', 3_600);
+    }
+    console.log(`  seeded ${formatCount(jobs)} jobs; ${TROUBLED_QUEUES} queues with a failed job and a held reservation`);
 
     const secret = randomBytes(32).toString('hex');
     const auth = { authorization: `Bearer ${secret}` };
@@ -189,6 +200,23 @@ async function main(): Promise<void> {
         loads(),
       ]);
     }
+    const pages = [`/failed?queue=${names[42]}`, `/api/failed/search?queue=${names[42]}`, '/reservations', `/reservations?queue=${names[42]}`];
+    const pageRows: string[][] = [];
+    for (const path of pages) {
+      const latencies: number[] = [];
+      let size = 0;
+      let status = 0;
+      for (let request = 0; request < PAGE_REQUESTS + 1; request++) {
+        const started = performance.now();
+        const response = await fetch(`${app.baseUrl}${path}`, { headers: auth });
+        size = (await response.arrayBuffer()).byteLength;
+        status = response.status;
+        // The first request loads the route's code.
+        if (request > 0) latencies.push(performance.now() - started);
+      }
+      const spread = spreadOf(latencies);
+      pageRows.push([`\`${path}\``, String(status), `${spread.medianMs.toFixed(0)} / ${spread.p95Ms.toFixed(0)}`, `${formatCount(size / 1024)} KB`, loads()]);
+    }
     console.log(`\n## The overview with ${formatCount(queueCount)} queues\n`);
     console.log(
       `${describeMachine()}; ${WINDOW_MS / 1000} s per row, each viewer polls every ${POLL_MS / 1000} s; the server's sampler runs at its default tick.\n`,
@@ -200,6 +228,8 @@ async function main(): Promise<void> {
         rows,
       ),
     );
+    console.log(`\n## The other list pages with ${formatCount(queueCount)} queues (${PAGE_REQUESTS} sequential requests each)\n`);
+    console.log(markdownTable(['page', 'status', 'median / p95 ms', 'size', 'load'], 'lrrrl', pageRows));
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }
