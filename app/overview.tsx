@@ -12,10 +12,12 @@ import { ThresholdSummary } from '@/components/queues/threshold-summary';
 import { EvictionWarning } from '@/components/redis/eviction-warning';
 import { ServerFacts } from '@/components/redis/server-facts';
 import { formatCount } from '@/components/ui/format-count';
+import { Banner } from '@/components/ui/banner';
 import { Pager } from '@/components/ui/pager';
 import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
-import { overviewQuery, overviewSearch, type Overview as OverviewData, type OverviewRequest } from '@/lib/queries/overview';
+import { UtcTime } from '@/components/ui/utc-time';
+import { overviewQuery, overviewSearch, type Overview as OverviewData, type OverviewFreshness, type OverviewRequest } from '@/lib/queries/overview';
 import { failedHref, overviewHref } from '@/lib/routes';
 import type { Route } from 'next';
 
@@ -49,6 +51,19 @@ function QueuesOfPage({ overview, request }: { overview: OverviewData; request: 
   );
 }
 
+/** Said when the latest tick's read of every queue failed: the figures below are from an earlier one. */
+function FailedTickBanner({ freshness }: { freshness: OverviewFreshness }) {
+  if (freshness.failedRead === undefined) return null;
+  return (
+    <Banner title="The latest read of the queues failed">
+      {freshness.failedRead.error}
+      <span className="mt-1 block">
+        What is shown below was read at <UtcTime ms={freshness.readAt} />; it updates again as soon as a read succeeds.
+      </span>
+    </Banner>
+  );
+}
+
 /**
  * The overview's live body, polled: what every queue adds up to and which
  * need attention, one page of the queues (found by name and ordered as the
@@ -67,6 +82,7 @@ export function Overview({ request }: { request: OverviewRequest }) {
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the queues…</p>
       ) : (
         <>
+          <FailedTickBanner freshness={overview.freshness} />
           <AttentionSummary attention={overview.attention} now={overview.now} />
           <ThresholdSummary over={overview.attention.over} />
           <EvictionWarning policy={overview.server.maxmemoryPolicy} />

@@ -351,3 +351,37 @@ test.describe('Redis unreachable', () => {
     expect(JSON.stringify(body)).not.toMatch(/\bat .+\.(js|ts):\d+/);
   });
 });
+
+test.describe('how fresh the overview is', () => {
+  let queue: RedisQueue;
+
+  test.beforeAll(async () => {
+    queue = await connectE2eQueue();
+  });
+
+  test.afterAll(async () => {
+    await deleteKeysButSessions(queue.redis, queue.keys.prefix);
+    await queue.close();
+  });
+
+  test('shows a retry made through QueueLens on the next page load, though the overview is read once per tick', async ({ page }) => {
+    await queue.push('reports', 'report.broken', {});
+    const broken = await queue.reserve(['reports'], 'e2e-worker', 300);
+    if (broken === null || !(await queue.fail(broken, 'Failed on purpose by the e2e seed'))) throw new Error('Seeding could not fail its job');
+    await page.goto('/');
+    const table = queuesTable(page);
+    await expect(countsOf(table, 'reports')).toHaveText(['0', '0', '0', '0']);
+    await expect(failedJobs(page).getByText('1', { exact: true })).toBeVisible();
+
+    await page.goto('/failed');
+    await page.getByRole('checkbox', { name: `Select job ${broken.id}` }).check();
+    await page.getByRole('button', { name: 'Retry 1' }).click();
+    await expect(page.getByText('Retried 1 job')).toBeVisible();
+    // No poll may help: what the page shows is what its load was answered with.
+    await page.route(OVERVIEW_API, (route) => route.abort());
+    await page.goto('/');
+
+    await expect(countsOf(table, 'reports')).toHaveText(['1', '0', '0', '1']);
+    await expect(failedJobs(page).getByText('0', { exact: true })).toBeVisible();
+  });
+});

@@ -39,6 +39,33 @@ function totalsOf(rows: readonly OverviewQueue[]): OverviewTotals {
   return { ...totals, failedRecently };
 }
 
+/** What every viewer asking for one order shares: the rows in it, the totals and what needs attention. */
+type Ordered = { ordered: OverviewQueue[] } & Pick<QueuesOverviewPage, 'totals' | 'attention'>;
+
+/**
+ * Per read of every queue, per order: the rows arrive once a tick and every
+ * poll of every viewer asks for a page of them; sorting 10,000 rows for each
+ * poll kept the server's one thread busy while Redis was not.
+ */
+const orderedReads = new WeakMap<readonly OverviewQueue[], Map<OverviewSort, Ordered>>();
+
+function orderedOnce(every: readonly OverviewQueue[], sort: OverviewSort): Ordered {
+  let bySort = orderedReads.get(every);
+  if (!bySort) orderedReads.set(every, (bySort = new Map()));
+  let done = bySort.get(sort);
+  if (!done) {
+    const ordered = [...every].sort(tableOrder(sort));
+    const marked = ordered.filter((row) => row.marks.length > 0);
+    done = {
+      ordered,
+      totals: totalsOf(every),
+      attention: { marked: marked.length, named: marked.slice(0, ATTENTION_NAMED), over: every.filter((row) => row.crossed.length > 0).length },
+    };
+    bySort.set(sort, done);
+  }
+  return done;
+}
+
 /**
  * One viewer's page of the overview, from the rows of every queue (read once
  * for every viewer): the totals and what needs attention over every queue,
@@ -46,17 +73,16 @@ function totalsOf(rows: readonly OverviewQueue[]): OverviewTotals {
  * order. The page's size does not grow with the number of queues.
  */
 export function overviewPage(every: readonly OverviewQueue[], request: OverviewRequest): QueuesOverviewPage {
-  const ordered = [...every].sort(tableOrder(request.sort));
+  const { ordered, totals, attention } = orderedOnce(every, request.sort);
   const needle = request.filter.toLowerCase();
   const matching = needle === '' ? ordered : ordered.filter((row) => row.queue.toLowerCase().includes(needle));
   const page = pageWindow(matching.length, request.page, OVERVIEW_PAGE_ROWS);
-  const marked = ordered.filter((row) => row.marks.length > 0);
   return {
     queues: matching.slice(Math.max(0, page.first - 1), page.last),
     queueCount: every.length,
     matched: matching.length,
     page,
-    totals: totalsOf(every),
-    attention: { marked: marked.length, named: marked.slice(0, ATTENTION_NAMED), over: every.filter((row) => row.crossed.length > 0).length },
+    totals,
+    attention,
   };
 }

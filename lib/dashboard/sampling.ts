@@ -2,6 +2,7 @@ import { isAbsent, type QueueLayout } from '../layouts/adapter';
 import { openLayout } from '../layouts/open-layout';
 import type { LogLevel } from '../log-event';
 import type { Connection } from './connections';
+import { overviewTickOf } from './every-queue-overview';
 import { ThroughputSampler } from './history';
 import { dashboardKeys, throughputKeys } from './keys';
 
@@ -42,13 +43,15 @@ export interface Sampling {
 }
 
 /**
- * Samples the throughput of every connection whose layout has it (its
- * ThroughputSource) every `intervalMs`, each on a Redis connection of its
- * own (so a slow sample never queues behind a page's reads); a layout
- * without throughput is closed once its connection is made and skipped. A failure is logged once and the connection is tried again with
- * a backoff (doubling, at most a minute), reconnecting when it must; nothing
- * here throws into the server. Ticks never overlap:
- * the next one is scheduled when the last has finished.
+ * Every `intervalMs`, for every connection, each on a Redis connection of
+ * its own (so a slow tick never queues behind a page's reads): samples the
+ * throughput where the layout has it (its ThroughputSource), then reads the
+ * overview of every queue that every viewer is answered from until the next
+ * tick (lib/dashboard/every-queue-overview.ts; the first one at once, so
+ * the first viewer seldom waits for it). A failure is logged once and the
+ * connection is tried again with a backoff (doubling, at most a minute),
+ * reconnecting when it must; nothing here throws into the server. Ticks
+ * never overlap: the next one is scheduled when the last has finished.
  */
 export function startSampling({ connections, dashboardPrefix, intervalMs, log }: SamplingOptions): Sampling {
   const keys = dashboardKeys(dashboardPrefix);
@@ -62,12 +65,9 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
   const samplerOf = (connection: Connection) => {
     let open = opened.get(connection.name);
     if (!open) {
-      open = openOwnLayout(connection).then(async (layout) => {
+      open = openOwnLayout(connection).then((layout) => {
         const source = layout.throughput;
-        if (isAbsent(source)) {
-          await layout.close();
-          return { layout, sampler: null };
-        }
+        if (isAbsent(source)) return { layout, sampler: null };
         return { layout, sampler: new ThroughputSampler(source, throughputKeys(keys, source.historyScope), { lockMs: intervalMs * LOCK_TICKS }) };
       });
       opened.set(connection.name, open);
@@ -80,11 +80,16 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
     const outage = failing.get(connection.name);
     if (outage && Date.now() < outage.retryAt) return;
     try {
-      await (await samplerOf(connection)).sampler?.tick();
-      if (failing.delete(connection.name)) log('info', 'throughput sampling works again', { connection: connection.name });
+      const { layout, sampler } = await samplerOf(connection);
+      await sampler?.tick();
+      // After the sample, so that the overview's throughput has its newest point.
+      const overview = overviewTickOf(connection, layout, dashboardPrefix);
+      await overview.refresh();
+      if (overview.settled.failure) throw overview.settled.failure.error;
+      if (failing.delete(connection.name)) log('info', 'sampling works again', { connection: connection.name });
     } catch (error) {
       // Said once per outage, not every few seconds.
-      if (!outage) log('error', 'throughput sampling failed; retrying with backoff', { connection: connection.name, error });
+      if (!outage) log('error', 'sampling failed; retrying with backoff', { connection: connection.name, error });
       // Backing off spares a server whose Redis is down a connection attempt every interval.
       const failures = (outage?.failures ?? 0) + 1;
       failing.set(connection.name, { failures, retryAt: Date.now() + Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** failures) });
@@ -99,6 +104,11 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
     // Sampling alone never keeps the process alive.
     timer.unref();
   };
+  for (const connection of connections) {
+    samplerOf(connection)
+      .then(({ layout }) => overviewTickOf(connection, layout, dashboardPrefix).refresh())
+      .catch(() => undefined);
+  }
   schedule();
 
   return {

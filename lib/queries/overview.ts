@@ -121,6 +121,19 @@ export interface Overview {
   throughput: HistoryPoint[];
   /** the Redis server's clock when the marks were judged, unix seconds */
   now: number;
+  freshness: OverviewFreshness;
+}
+
+/**
+ * How old the overview's figures are: every viewer is answered from the
+ * latest sampler tick's read of every queue, not from a read of its own
+ * (docs/architecture.md, "How fresh the overview is").
+ */
+export interface OverviewFreshness {
+  /** when the read of the figures shown started, ms since the epoch on the dashboard server's clock */
+  readAt: number;
+  /** the latest tick's read failed: why, and when it started; the figures shown are the older ones of `readAt` */
+  failedRead?: { error: string; at: number };
 }
 
 export const OVERVIEW_PATH = '/api/overview';

@@ -11,7 +11,7 @@ import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
 import { isAbsent, type CapabilityName } from '@/lib/layouts/adapter';
-import { chooseConnection, forgetSharedReads, getLayout, getQueue, type Capability } from './queue';
+import { chooseConnection, getLayout, refreshAfterChange, getQueue, type Capability } from './queue';
 
 /** What every server action returns: a value, never a thrown error or a stack trace. */
 export type ActionResult<T extends object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -114,7 +114,7 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     const { access, connection } = prepared;
     const outcome = await run(name, body, prepared.input, connection);
     // Even a failed change may have done part of its work (a bulk step).
-    forgetSharedReads(connection);
+    await refreshAfterChange(connection);
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
     if (outcome.queue) {
       await recordMutation(

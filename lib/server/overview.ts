@@ -1,64 +1,38 @@
 import 'server-only';
-import { crossedThresholds, thresholdsFor } from '@/lib/dashboard/alerts';
-import { isAbsent } from '@/lib/layouts/adapter';
-import { readServerInfo } from '@/lib/redis/server-info';
-import { overviewPage, type QueuesOverviewPage } from '@/lib/dashboard/overview-page';
-import type { Overview, OverviewAbsent, OverviewQueue, OverviewRequest } from '@/lib/queries/overview';
-import { readJudgement, readLayout, type ReadResult } from './queue';
-import { gapsOf, readThroughputGlance } from './throughput';
+import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
+import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
+import { overviewPage } from '@/lib/dashboard/overview-page';
+import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
+import type { Overview, OverviewRequest } from '@/lib/queries/overview';
+import { QueueError } from '@/lib/redis/errors';
+import { readLayout, type ReadResult } from './queue';
 
-const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
-
-/** The overview of every queue, before a viewer's page is taken from it. */
-type EveryQueueOverview = Omit<Overview, keyof QueuesOverviewPage> & { queues: OverviewQueue[] };
+/**
+ * How old the latest tick may be before a request reads itself: two ticks.
+ * The sampler reads every tick, so a request finds at most one tick's
+ * figures (the interval and the read's own time); past two, the sampler has
+ * stopped or not started yet, and the request reads once for every viewer.
+ */
+const TICKS_BEFORE_A_REQUEST_READS = 2;
 
 /**
  * The overview, for GET /api/overview and the page's prefetch: one page of
  * the connection's queues as `request` asks (lib/dashboard/overview-page.ts),
- * taken from one read of every queue that the viewers polling at the same
- * moment share.
+ * taken from the latest sampler tick's read of every queue, which every
+ * viewer shares: Redis pays per tick, not per request. When the latest
+ * tick's read failed, the figures read before it are shown with when and
+ * why; with none read yet, the failure is the answer.
  */
-export async function readOverview(request: OverviewRequest): Promise<ReadResult<Overview>> {
-  const every = await readEveryQueue();
-  return every.ok ? { ok: true, data: { ...every.data, ...overviewPage(every.data.queues, request) } } : every;
+export function readOverview(request: OverviewRequest): Promise<ReadResult<Overview>> {
+  return readLayout(async (layout, connection) => {
+    const { latest, failure } = await overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * TICKS_BEFORE_A_REQUEST_READS);
+    if (latest === null) throw failure?.error ?? new Error('the overview was never read');
+    const failedRead = failure === null ? {} : { failedRead: { error: describeFailure(failure.error), at: failure.at } };
+    return { ...latest.value, ...overviewPage(latest.value.queues, request), freshness: { readAt: latest.readAt, ...failedRead } };
+  });
 }
 
-/**
- * Every queue of the connection's layout, empty ones included (StaticPHP's
- * stats() leaves those out, as the PHP driver does; the overview's rows must
- * not come and go), each judged against its connection's alert thresholds
- * and, where the layout can tell, marked where it needs attention. What the
- * layout cannot tell is said, not shown as zeros. The marks may be a second
- * old (see readJudgement); the counts are read for every request.
- */
-function readEveryQueue(): Promise<ReadResult<EveryQueueOverview>> {
-  return readLayout(
-    async (layout, connection) => {
-      const { queues: counts, failed } = await layout.counts({ everyQueue: true });
-      const names = counts.map((row) => row.queue);
-      const { attention: marking, throughput: sampled } = layout;
-      const [attention, throughput, server, now] = await Promise.all([
-        isAbsent(marking) ? null : readJudgement(connection, ['overview-attention'], () => marking.read(counts, failed ?? 0, connection.marks)),
-        isAbsent(sampled) ? null : readThroughputGlance(sampled, connection, names),
-        readServerInfo(layout.connection),
-        layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])),
-      ]);
-      const absent: OverviewAbsent = {
-        ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
-        ...(isAbsent(marking) ? { attention: marking.absent } : {}),
-        ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
-      };
-      const queues = counts.map((row, index) => {
-        const glance = throughput?.queues[index] ?? NO_GLANCE;
-        const { marks, failedRecently, error } = attention?.queues[index] ?? { marks: [], failedRecently: null, error: undefined };
-        const unread = row.error ?? error;
-        // A queue whose keys could not be read has no figures to judge.
-        const crossed =
-          unread === undefined ? crossedThresholds(thresholdsFor(connection.alerts, row.queue), { backlog: row.total, waitSeconds: glance.waitSeconds }) : [];
-        return { ...row, ...glance, error: unread, crossed, marks, failedRecently };
-      });
-      return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
-    },
-    ['overview'],
-  );
+/** A QueueError's message is written for operators; anything else may carry internals. */
+function describeFailure(error: unknown): string {
+  return error instanceof QueueError ? error.message : 'Reading the queues failed; the server log has the details.';
 }

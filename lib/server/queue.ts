@@ -3,6 +3,7 @@ import { cookies, headers } from 'next/headers';
 import type { Access } from '@/lib/auth/credentials';
 import { loadConnections, type Connection } from '@/lib/dashboard/connections';
 import { LARGE_READ_RETRY_AFTER_SECONDS, LargeReadSlots, largeReadLimitsFromEnv } from '@/lib/dashboard/large-reads';
+import { latestTicksOf } from '@/lib/dashboard/latest-tick';
 import { SharedReads, type SharedReadKey } from '@/lib/dashboard/shared-reads';
 import { isAbsent, type Absent, type CapabilityName, type QueueLayout } from '@/lib/layouts/adapter';
 import { absentCapabilityOf, lineRepairOfferOf } from '@/lib/layouts/capabilities';
@@ -96,11 +97,14 @@ export async function readJudgement<T>(connection: Connection, key: SharedReadKe
 }
 
 /**
- * Drops every snapshot of `connection`: called after a change made through
- * the dashboard, so that the page refreshed after it shows what it did.
+ * After a change made through the dashboard on `connection`: drops every
+ * snapshot of it and reads its ticks again (the overview's figures of every
+ * queue, lib/dashboard/latest-tick.ts), waiting for them, so that a page
+ * loaded once the change has answered shows what it did.
  */
-export function forgetSharedReads(connection: Connection): void {
+export async function refreshAfterChange(connection: Connection): Promise<void> {
   sharedReads().forget(connection.name);
+  await Promise.all(latestTicksOf(connection.name).map((tick) => tick.refresh()));
 }
 
 /** The configured connections, read once; a broken file throws (the server refuses to start on it). */

@@ -1,0 +1,76 @@
+import { isAbsent, type QueueLayout, type ThroughputSource } from '../layouts/adapter';
+import { readServerInfo } from '../redis/server-info';
+import type { Overview, OverviewAbsent, OverviewQueue } from '../queries/overview';
+import { glanceOf, type ThroughputGaps } from '../queries/throughput';
+import { crossedThresholds, thresholdsFor } from './alerts';
+import type { Connection } from './connections';
+import { dashboardKeys, throughputKeys } from './keys';
+import { latestTickOf, type LatestTick } from './latest-tick';
+import { overviewHistoryOf } from './overview-history';
+import type { QueuesOverviewPage } from './overview-page';
+
+const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
+
+/** The overview of every queue, before a viewer's page is taken from it (lib/dashboard/overview-page.ts). */
+export type EveryQueueOverview = Omit<Overview, keyof QueuesOverviewPage | 'freshness'> & { queues: OverviewQueue[] };
+
+/**
+ * The overview's ticks on `connection`: made by the sampler's loop over its
+ * own Redis connection (lib/dashboard/sampling.ts), or by the first request
+ * over the pages' `layout` when the loop has not ticked yet; whichever comes
+ * second shares it.
+ */
+export function overviewTickOf(connection: Connection, layout: QueueLayout, dashboardPrefix: string): LatestTick<EveryQueueOverview> {
+  return latestTickOf(connection.name, 'overview', () => readEveryQueueOverview(layout, connection, dashboardPrefix));
+}
+
+/** The figures `source`'s samples do not hold, each with the sentence a page shows instead. */
+export function gapsOf(source: ThroughputSource): ThroughputGaps {
+  return {
+    ...(isAbsent(source.failedJobs) ? { failed: source.failedJobs.absent } : {}),
+    ...(source.waitUnsampled === null ? {} : { wait: source.waitUnsampled }),
+  };
+}
+
+/**
+ * Every queue of `layout`, empty ones included (StaticPHP's stats() leaves
+ * those out, as the PHP driver does; the overview's rows must not come and
+ * go), each judged against its connection's alert thresholds and, where the
+ * layout can tell, marked where it needs attention, with its throughput at a
+ * glance from the history under `dashboardPrefix`. What the layout cannot
+ * tell is said, not shown as zeros. Read once per sampler tick for every
+ * viewer (lib/dashboard/latest-tick.ts), never per request.
+ */
+export async function readEveryQueueOverview(layout: QueueLayout, connection: Connection, dashboardPrefix: string): Promise<EveryQueueOverview> {
+  const { queues: counts, failed } = await layout.counts({ everyQueue: true });
+  const names = counts.map((row) => row.queue);
+  const { attention: marking, throughput: sampled } = layout;
+  const [attention, throughput, server, now] = await Promise.all([
+    isAbsent(marking) ? null : marking.read(counts, failed ?? 0, connection.marks),
+    isAbsent(sampled) ? null : readThroughputGlance(sampled, connection, dashboardPrefix, names),
+    readServerInfo(layout.connection),
+    layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])),
+  ]);
+  const absent: OverviewAbsent = {
+    ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
+    ...(isAbsent(marking) ? { attention: marking.absent } : {}),
+    ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
+  };
+  const queues = counts.map((row, index) => {
+    const glance = throughput?.queues[index] ?? NO_GLANCE;
+    const { marks, failedRecently, error } = attention?.queues[index] ?? { marks: [], failedRecently: null, error: undefined };
+    const unread = row.error ?? error;
+    // A queue whose keys could not be read has no figures to judge.
+    const crossed =
+      unread === undefined ? crossedThresholds(thresholdsFor(connection.alerts, row.queue), { backlog: row.total, waitSeconds: glance.waitSeconds }) : [];
+    return { ...row, ...glance, error: unread, crossed, marks, failedRecently };
+  });
+  return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
+}
+
+/** The overview's throughput: every queue together over the last 15 minutes, and the glance of each of `names`, in their order. */
+async function readThroughputGlance(source: ThroughputSource, connection: Connection, dashboardPrefix: string, names: readonly string[]) {
+  const keys = throughputKeys(dashboardKeys(dashboardPrefix), source.historyScope);
+  const [total, ...perQueue] = await source.connection.attempt(() => overviewHistoryOf(connection.name).read(source.connection.redis, keys, [null, ...names]));
+  return { total: total!, queues: perQueue.map(glanceOf) };
+}
