@@ -106,3 +106,20 @@ export function luaScript<const Keys extends Names, const Args extends Names, Re
 export function changedFlag(reply: unknown): boolean {
   return Number(Array.isArray(reply) ? reply[0] : reply) === 1;
 }
+
+/** A flat script reply of strings and integers (ioredis gives integers as numbers, bulk strings as strings). */
+export function flatReply(reply: unknown): (string | number)[] {
+  return reply as (string | number)[];
+}
+
+/** A flat reply read as bytes: integers as numbers, bulk strings as Buffers, nil as null. */
+export function flatBytesReply(reply: unknown): (Buffer | number | null)[] {
+  return reply as (Buffer | number | null)[];
+}
+
+/** Cuts a flat reply into rows of `width` values. */
+export function replyRows<Row>(values: readonly unknown[], width: number, row: (at: (offset: number) => unknown) => Row): Row[] {
+  const out: Row[] = [];
+  for (let i = 0; i + width <= values.length; i += width) out.push(row((offset) => values[i + offset]));
+  return out;
+}

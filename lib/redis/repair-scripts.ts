@@ -1,7 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import type { RedisConnection } from './connection';
 import { execPipeline } from './pipeline';
-import { assertScriptSucceeded } from './lua-script';
+import { assertScriptSucceeded, changedFlag } from './lua-script';
 
 /** Repairs per pipelined round trip: each is its own short script. */
 const REPAIR_BATCH_SIZE = 200;
@@ -33,7 +33,7 @@ export async function runRepairScripts<Repair>(
     const outcomes: boolean[] = [];
     for (let start = 0; start < repairs.length; start += REPAIR_BATCH_SIZE) {
       const replies = await repliesWaitingOut(queue, repairs.slice(start, start + REPAIR_BATCH_SIZE), queueCall, waitOut);
-      for (const reply of replies) outcomes.push((assertScriptSucceeded(reply) as number[])[0] === 1);
+      for (const reply of replies) outcomes.push(changedFlag(assertScriptSucceeded(reply)));
     }
     return outcomes;
   });

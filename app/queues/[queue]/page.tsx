@@ -36,15 +36,16 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const page = pageParams.safeParse(query).data?.page ?? 1;
   const [lacks, unsampled, undelayed] = await Promise.all([absentCapability('jobLine'), absentCapability('throughput'), absentCapability('dueTimeline')]);
   if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
-  const line = await readJobLinePage(name, page);
-  // A queue the layout says the connection does not have: ./not-found.tsx answers 404 and names it.
-  if (!line.ok && line.status === 404) notFound();
   const queryClient = getQueryClient();
+  const reading = readJobLinePage(name, page);
   await Promise.all([
-    prefetchLiveQuery(queryClient, jobLineQuery(name, page), async () => line),
+    prefetchLiveQuery(queryClient, jobLineQuery(name, page), () => reading),
     unsampled === null && prefetchLiveQuery(queryClient, queueHistoryQuery(name, chartRange), () => readQueueHistory(name, chartRange)),
     undelayed === null && prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name)),
   ]);
+  // A queue the layout says the connection does not have: ./not-found.tsx answers 404 and names it.
+  const line = await reading;
+  if (!line.ok && line.status === 404) notFound();
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <JobLineView name={name} page={page} chartRange={unsampled === null ? chartRange : null} delayed={undelayed === null} />

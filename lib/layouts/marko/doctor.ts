@@ -1,12 +1,13 @@
 import type { Finding, Severity } from '../../shapes/doctor-kinds';
 import { nodeServingPrefix } from '../../redis/client';
 import { QueueError } from '../../redis/errors';
-import { execPipeline, settlePipeline } from '../../redis/pipeline';
+import { settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import { patternUnder, scanStep, SCAN_COUNT } from '../../redis/scan-keys';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
+import { runRepairScripts } from '../../redis/repair-scripts';
 import { dropIndexEntry, readDoctorPage, readFailedCheck, type PlaceRow } from './scripts';
 
 export type MarkoFindingKind =
@@ -435,17 +436,9 @@ export function startMarkoDoctor(): MarkoDoctorState {
 
 /** Applies marko repairs, each its own script that re-checks first: true where it changed something. */
 export function repairMarko(queue: RedisConnection, keys: MarkoKeys, repairs: readonly MarkoRepair[]): Promise<boolean[]> {
-  return queue.attempt(async () => {
-    const outcomes: boolean[] = [];
-    for (let start = 0; start < repairs.length; start += PAGE) {
-      const pipeline = queue.redis.pipeline();
-      for (const repair of repairs.slice(start, start + PAGE)) {
-        dropIndexEntry.queue(pipeline, { failedJobs: keys.failedJobs, failedIndex: keys.failedIndex, id: repair.id });
-      }
-      for (const reply of await execPipeline(pipeline)) outcomes.push(dropIndexEntry.reply(reply));
-    }
-    return outcomes;
-  });
+  return runRepairScripts(queue, repairs, (pipeline, repair) =>
+    dropIndexEntry.queue(pipeline, { failedJobs: keys.failedJobs, failedIndex: keys.failedIndex, id: repair.id }),
+  );
 }
 
 /** The check and its repairs for marko queues under `keys.prefix`. */

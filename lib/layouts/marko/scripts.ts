@@ -1,21 +1,4 @@
-import { changedFlag, luaScript } from '../../redis/lua-script';
-
-/** A flat script reply of strings and integers (ioredis gives integers as numbers, bulk strings as strings). */
-function flat(reply: unknown): (string | number)[] {
-  return reply as (string | number)[];
-}
-
-/** A flat reply read as bytes: integers as numbers, bulk strings as Buffers, nil as null. */
-function flatBytes(reply: unknown): (Buffer | number | null)[] {
-  return reply as (Buffer | number | null)[];
-}
-
-/** Cuts a flat reply into rows of `width` values. */
-function rows<Row>(values: readonly unknown[], width: number, row: (at: (offset: number) => unknown) => Row): Row[] {
-  const out: Row[] = [];
-  for (let i = 0; i + width <= values.length; i += width) out.push(row((offset) => values[i + offset]));
-  return out;
-}
+import { changedFlag, flatBytesReply as flatBytes, flatReply as flat, luaScript, replyRows as rows } from '../../redis/lua-script';
 
 export interface MarkoQueueCountsReply {
   ready: number;

@@ -55,6 +55,12 @@ function outcomeOf({ done, detail }: CheckedRepairReply): RepairOutcome {
   return { done: false, reason, message: changedMessage(reason) };
 }
 
+/** The claim as the operator saw it, which both scripts re-check before they change anything. */
+function claimSeen(queue: RedisQueue, seen: SeenReservation) {
+  const { entry, reservedBy, reservedUntil, attempts } = seen;
+  return { group: queue.settings.group, id: seen.jobId, entry, reservedBy, reservedUntil, attempts };
+}
+
 /**
  * Hands a held job back now: its entry is acknowledged and deleted and the
  * job rejoins the back of its level's stream, ready, with attempts as they
@@ -68,12 +74,7 @@ export function releaseReservation(queue: RedisQueue, seen: SeenReservation): Pr
         stream: k.stream(seen.queue, seen.level),
         levels: k.levels(seen.queue),
         job: k.job(seen.jobId),
-        group: queue.settings.group,
-        id: seen.jobId,
-        entry: seen.entry,
-        reservedBy: seen.reservedBy,
-        reservedUntil: seen.reservedUntil,
-        attempts: seen.attempts,
+        ...claimSeen(queue, seen),
         level: seen.level,
         prefix: k.prefix,
       }),
@@ -96,12 +97,7 @@ export function failReservation(queue: RedisQueue, seen: SeenReservation, reason
         failed: k.failed,
         job: k.job(seen.jobId),
         prefix: k.prefix,
-        group: queue.settings.group,
-        id: seen.jobId,
-        entry: seen.entry,
-        reservedBy: seen.reservedBy,
-        reservedUntil: seen.reservedUntil,
-        attempts: seen.attempts,
+        ...claimSeen(queue, seen),
         error: reason,
       }),
     ),

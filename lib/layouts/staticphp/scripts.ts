@@ -1,4 +1,4 @@
-import { assertScriptSucceeded, changedFlag, luaScript } from '../../redis/lua-script';
+import { assertScriptSucceeded, changedFlag, flatReply as flat, luaScript } from '../../redis/lua-script';
 import type { RetryOutcome } from '../../shapes/failed-jobs';
 import type { JobHash } from '../../shapes/job-hash';
 import { pairsToRecord, toJobHash } from './job';
@@ -8,11 +8,6 @@ import { pairsToRecord, toJobHash } from './job';
  * as each script's header names them. Keys a script derives from data (a job
  * id read from a stream, a queue name) are built inside it from `prefix`.
  */
-
-/** A flat script reply of strings and integers (ioredis gives integers as numbers, bulk strings as strings). */
-function flat(reply: unknown): (string | number)[] {
-  return reply as (string | number)[];
-}
 
 /** A job a reserve claimed, as RESERVE's reply names it: `{id, entry id, {field, value, …}, branch}`. */
 export interface Claim {
