@@ -45,7 +45,7 @@ export function markoLayout(
     failedJobs,
     ...absentMembers(MARKO_ABSENT),
     doctor: markoDoctor(connection, keys, settings.queues),
-    jobLine: markoJobLine(connection, keys),
+    jobLine: markoJobLine(connection, keys, settings.queues),
     expiringReservations: markoExpiringReservations(connection, keys, queueNames, settings.retryAfter),
     dueTimeline: markoDueTimeline(connection, keys),
     jobSnapshot: markoJobSnapshot(connection, keys),
