@@ -48,7 +48,7 @@ export function markoLayout(
     jobLine: markoJobLine(connection, keys, settings.queues),
     expiringReservations: markoExpiringReservations(connection, keys, queueNames, settings.retryAfter),
     dueTimeline: markoDueTimeline(connection, keys),
-    jobSnapshot: markoJobSnapshot(connection, keys),
+    jobSnapshot: markoJobSnapshot(connection, keys, failedJobs),
     lineRepairs: markoLineRepairs(connection, keys, settings.queues),
     failedPages: markoFailedPages(failedJobs, async () => (await readMarkoCounts(connection, keys, settings.queues)).queues.map((counts) => counts.queue)),
     keyTable: markoKeyTable(connection, keys, queueNames),
