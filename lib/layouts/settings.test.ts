@@ -24,7 +24,7 @@ describe('layoutSettingsFromEnv', () => {
   });
 
   it('names the variable that is wrong', () => {
-    expect(() => layoutSettingsFromEnv({ QUEUE_LAYOUT: 'bull' })).toThrow('QUEUE_LAYOUT must be one of staticphp, yii2, yii2-ng, marko, not "bull"');
+    expect(() => layoutSettingsFromEnv({ QUEUE_LAYOUT: 'bull' })).toThrow('QUEUE_LAYOUT must be one of staticphp, yii2, yii2-ng, marko, laravel, not "bull"');
     expect(() => layoutSettingsFromEnv({ QUEUE_LAYOUT: 'marko', QUEUE_RETRY_AFTER: '1.5' })).toThrow(
       'QUEUE_RETRY_AFTER must be a whole number of seconds above 0 (marko\'s queue.retry_after), not "1.5"',
     );

@@ -12,7 +12,7 @@ import {
 import { MARKO_NO_HOLDER } from './absent';
 import { MARKO_RETRY } from './failed';
 import type { MarkoKeys } from './keys';
-import { findQueues } from './queues';
+import { findQueues } from '../list-queues';
 import {
   PLACE_SEARCH_LIMIT,
   readMarkoDelayedTimeline,
