@@ -3,8 +3,7 @@ import { detectLayouts } from '../detect';
 import { isAbsent } from '../adapter';
 import { isJobIdAcrossQueues, type JobSnapshot, type LineRepairs } from '../pages';
 import { patternUnder } from '../../redis/scan-keys';
-import { present } from '../marko/test-layout';
-import { testLaravelFactory } from './test-laravel';
+import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();
 
