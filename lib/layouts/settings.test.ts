@@ -13,6 +13,15 @@ describe('layoutSettingsFromEnv', () => {
     });
   });
 
+  it('reads laravel with Laravel 8–10’s default prefix and queues to be found, unless set', () => {
+    expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel' })).toEqual({ layout: 'laravel', prefix: 'laravel_database_', queues: null });
+    expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel', QUEUE_PREFIX: 'shop-database-', QUEUE_NAMES: 'default,{mail}' })).toEqual({
+      layout: 'laravel',
+      prefix: 'shop-database-',
+      queues: ['default', '{mail}'],
+    });
+  });
+
   it('reads marko with its own default prefix, retry_after unknown and queues to be found, unless set', () => {
     expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'marko' })).toEqual({ layout: 'marko', prefix: 'marko:', retryAfter: null, queues: null });
     expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'marko', QUEUE_PREFIX: 'app:', QUEUE_RETRY_AFTER: '120', QUEUE_NAMES: 'emails, default' })).toEqual({
