@@ -1,4 +1,6 @@
 import { nodeServingPrefix, type QueueClient } from '../redis/client';
+import type { RedisConnection } from '../redis/connection';
+import { QueueError } from '../redis/errors';
 import { flatReply, luaScript } from '../redis/lua-script';
 import { settlePipeline } from '../redis/pipeline';
 import { patternUnder, scanStep, SCAN_COUNT } from '../redis/scan-keys';
@@ -108,4 +110,26 @@ export const readListQueueCounts = luaScript({
 /** The call of readListQueueCounts for queue `name`. */
 export function listQueueCountsCall(keys: ListQueueKeys, name: string) {
   return { ready: keys.ready(name), delayed: keys.delayed(name), reserved: keys.reserved(name), notify: keys.notify(name) };
+}
+
+/**
+ * Throws notFound when `queue` is neither named by the connection nor has a
+ * key: neither marko nor Laravel keeps a list of its queues, and Redis drops
+ * a queue's keys once they are empty, so a queue with no jobs left cannot be
+ * told from a made-up name, and the page says both. `driver` names the layout.
+ */
+export async function assertListQueueKnown(
+  connection: RedisConnection,
+  keys: ListQueueKeys,
+  named: readonly string[] | null,
+  queue: string,
+  driver: string,
+): Promise<void> {
+  if (named?.includes(queue)) return;
+  const held = await connection.attempt(() => connection.redis.exists(keys.ready(queue), keys.delayed(queue), keys.reserved(queue), keys.notify(queue)));
+  if (held > 0) return;
+  throw new QueueError(
+    `No queue "${queue.slice(0, 200)}" on this connection: no key of it is in Redis. ${driver} keeps no list of its queues, so a queue whose jobs have all run leaves no trace either.`,
+    { notFound: true },
+  );
 }

@@ -2,7 +2,7 @@ import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import { toDisplayValue } from '../../shapes/display-text';
-import { findQueues } from '../list-queues';
+import { assertListQueueKnown, findQueues } from '../list-queues';
 import {
   PAGE_ROWS,
   type DueTimelineReader,
@@ -30,6 +30,8 @@ import { findJob, type FoundLaravelJob } from './scripts';
 /** The queues a connection reads, each checked: those it names, else those a bounded SCAN finds (any name is taken then; one without keys is empty). */
 export interface LaravelQueues {
   names(): Promise<readonly string[]>;
+  /** throws notFound for a queue neither named nor holding a key (lib/layouts/list-queues.ts) */
+  assertExists(queue: string): Promise<void>;
   /** `queue` when the connection reads it; a QueueError otherwise */
   known(queue: string): string;
 }
@@ -37,6 +39,7 @@ export interface LaravelQueues {
 export function laravelQueues(connection: RedisConnection, keys: LaravelKeys, named: readonly string[] | null): LaravelQueues {
   return {
     names: async () => named ?? (await connection.attempt(() => findQueues(connection.redis, keys))).names,
+    assertExists: (queue) => assertListQueueKnown(connection, keys, named, queue, 'Laravel'),
     known: (queue) => {
       if (named !== null && !named.includes(queue)) throw new QueueError(`This connection reads no Laravel queue named ${queue}`, { invalidRequest: true });
       return queue;
@@ -110,6 +113,7 @@ export function laravelJobLine(connection: RedisConnection, keys: LaravelKeys, q
             .lrangeBuffer(key, offset, offset + PAGE_ROWS - 1),
         ),
       )) as [[string, string], number, Buffer[]];
+      if (total === 0) await queues.assertExists(queue);
       return {
         queue,
         now: Number(time[0]),

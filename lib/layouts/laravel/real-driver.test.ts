@@ -107,5 +107,9 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     await expect(remove('default', '"id":"*')).rejects.toThrow(/letters, digits and dashes/);
     expect(await remove('default', 'A'.repeat(32))).toBe(false);
     expect(await present(layout.jobSnapshot).read('A'.repeat(32), 'default')).toMatchObject({ status: 'gone' });
+    await expect(present(layout.jobLine).read('made-up', { page: 1 })).rejects.toMatchObject({
+      notFound: true,
+      message: expect.stringMatching(/^No queue "made-up" on this connection.*Laravel keeps no list/),
+    });
   });
 });
