@@ -1,6 +1,6 @@
 import { nodeServingPrefix, type QueueClient } from '../redis/client';
 import type { RedisConnection } from '../redis/connection';
-import { QueueError } from '../redis/errors';
+import { QueueError, refusedCommand } from '../redis/errors';
 import { flatReply, luaScript } from '../redis/lua-script';
 import { settlePipeline } from '../redis/pipeline';
 import { patternUnder, scanStep, SCAN_COUNT } from '../redis/scan-keys';
@@ -107,9 +107,29 @@ export const readListQueueCounts = luaScript({
   },
 });
 
-/** The call of readListQueueCounts for queue `name`. */
-export function listQueueCountsCall(keys: ListQueueKeys, name: string) {
-  return { ready: keys.ready(name), delayed: keys.delayed(name), reserved: keys.reserved(name), notify: keys.notify(name) };
+/**
+ * Each queue's figures, one readListQueueCounts per queue in one pipeline:
+ * a queue whose keys cannot be read (a key of another type) gets the error
+ * a page shows instead of its figures.
+ */
+export async function readListQueuesCounts(
+  client: QueueClient,
+  keys: ListQueueKeys,
+  names: readonly string[],
+): Promise<({ name: string } & ({ counts: ListQueueCountsReply } | { error: string }))[]> {
+  const pipeline = client.pipeline();
+  for (const name of names)
+    readListQueueCounts.queue(pipeline, { ready: keys.ready(name), delayed: keys.delayed(name), reserved: keys.reserved(name), notify: keys.notify(name) });
+  const replies = names.length > 0 ? await settlePipeline(pipeline) : [];
+  return names.map((name, i) => {
+    try {
+      const reply = replies[i];
+      if (reply instanceof Error) throw reply;
+      return { name, counts: readListQueueCounts.reply(reply) };
+    } catch (error) {
+      return { name, error: error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)) };
+    }
+  });
 }
 
 /**

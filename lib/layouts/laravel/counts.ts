@@ -1,8 +1,6 @@
-import { QueueError, refusedCommand } from '../../redis/errors';
-import { settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, QueueCounts } from '../adapter';
-import { findQueues, listQueueCountsCall, readListQueueCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
+import { findQueues, readListQueuesCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
 import type { LaravelKeys } from './keys';
 
 /** A Laravel queue's figures: QueueLens's columns (pending can run now, due delayed jobs included), and Laravel's own terms. */
@@ -59,19 +57,9 @@ function unreadable(name: string, error: string): LaravelQueueCounts {
 export function readLaravelCounts(connection: RedisConnection, keys: LaravelKeys, names: readonly string[] | null): Promise<LaravelCounts> {
   return connection.attempt(async () => {
     const discovery = names === null ? await findQueues(connection.redis, keys) : null;
-    const queueNames = names ?? discovery!.names;
-    const pipeline = connection.redis.pipeline();
-    for (const name of queueNames) readListQueueCounts.queue(pipeline, listQueueCountsCall(keys, name));
-    const replies = queueNames.length > 0 ? await settlePipeline(pipeline) : [];
-    const queues = queueNames.map((name, i) => {
-      try {
-        const reply = replies[i];
-        if (reply instanceof Error) throw reply;
-        return countsOf(name, readListQueueCounts.reply(reply));
-      } catch (error) {
-        return unreadable(name, error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)));
-      }
-    });
+    const queues = (await readListQueuesCounts(connection.redis, keys, names ?? discovery!.names)).map((read) =>
+      'counts' in read ? countsOf(read.name, read.counts) : unreadable(read.name, read.error),
+    );
     return { queues, failed: null, discovery };
   });
 }

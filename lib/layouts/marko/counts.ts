@@ -1,9 +1,7 @@
-import { QueueError, refusedCommand } from '../../redis/errors';
-import { settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, QueueCounts } from '../adapter';
 import type { MarkoKeys } from './keys';
-import { findQueues, listQueueCountsCall, readListQueueCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
+import { findQueues, readListQueuesCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
 import { readFailedQueues } from './scripts';
 
 /**
@@ -102,22 +100,9 @@ export function readMarkoCounts(
     const discovery = names === null ? await findQueues(queue.redis, keys) : null;
     const failed = await failedPerQueue(queue, keys, failedWindow);
     const queueNames = names ?? [...new Set([...discovery!.names, ...[...failed.byQueue.keys()].filter((name) => name !== '')])].sort();
-    const pipeline = queue.redis.pipeline();
-    for (const name of queueNames) readListQueueCounts.queue(pipeline, listQueueCountsCall(keys, name));
-    const replies = queueNames.length > 0 ? await settlePipeline(pipeline) : [];
-    const queues = queueNames.map((name, i) => {
-      const failedOfQueue = failed.byQueue.get(name) ?? 0;
-      try {
-        const reply = replies[i];
-        if (reply instanceof Error) throw reply;
-        return countsOf(name, readListQueueCounts.reply(reply), failedOfQueue);
-      } catch (error) {
-        return unreadable(
-          name,
-          failedOfQueue,
-          error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)),
-        );
-      }
+    const queues = (await readListQueuesCounts(queue.redis, keys, queueNames)).map((read) => {
+      const failedOfQueue = failed.byQueue.get(read.name) ?? 0;
+      return 'counts' in read ? countsOf(read.name, read.counts, failedOfQueue) : unreadable(read.name, failedOfQueue, read.error);
     });
     return {
       queues,
