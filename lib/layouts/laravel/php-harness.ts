@@ -50,6 +50,10 @@ export class LaravelHarness {
   /** one pop with retry_after `retryAfter` (negative: the reservation has expired already) */
   pop = (retryAfter = 60) => this.call('pop', String(retryAfter)) as Promise<{ id: string; attempts: number; name: string } | null>;
   size = () => this.call('size') as Promise<number>;
+  /** pops until job `id` and releases it back, delayed by `delay` seconds (jobs popped on the way go back at once); false when it never came up */
+  release = (id: string, delay: number) => this.call('release', id, String(delay)) as Promise<boolean>;
+  /** pops until job `id` and deletes it, as a worker that finished it; false when it never came up */
+  delete = (id: string) => this.call('delete', id) as Promise<boolean>;
   /** pops and deletes every job that can run now, as a worker would */
   drain = () => this.call('drain', '60') as Promise<{ id: string; attempts: number; name: string }[]>;
 }

@@ -3,6 +3,8 @@ import { detectLayouts } from '../detect';
 import { isAbsent } from '../adapter';
 import { isJobIdAcrossQueues, type JobSnapshot, type LineRepairs } from '../pages';
 import { patternUnder } from '../../redis/scan-keys';
+import { findLaravelJob } from './pages';
+import { remove } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();
@@ -98,6 +100,28 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     expect(await laravel.size()).toBe(0);
     // Only the notify token of the removed ready job c is left: a blocking pop wakes once for nothing.
     expect((await layout.counts()).queues).toEqual([expect.objectContaining({ queue: 'default', total: 0, notifyTokens: 1 })]);
+  });
+
+  it('shows a job the real worker released in the delayed timeline with its attempts, and loses sight of one it deleted', async () => {
+    const { layout, laravel } = await openLaravel();
+    const [kept, done] = [await laravel.push('kept'), await laravel.push('done')];
+    expect(await laravel.release(kept, 300)).toBe(true);
+    expect(await laravel.delete(done)).toBe(true);
+    const timeline = await present(layout.dueTimeline).read('default');
+    expect(timeline.next).toEqual([expect.objectContaining({ id: kept, attempts: 1, note: 'released back after a run: its attempts count it' })]);
+    expect(await present(layout.jobSnapshot).read(done, 'default')).toMatchObject({ status: 'gone' });
+    expect((await layout.counts()).queues[0]).toMatchObject({ pending: 0, delayed: 1, reserved: 0, total: await laravel.size() });
+  });
+
+  it('acts only on the exact bytes it read: a payload the real pop re-encoded in between is left alone', async () => {
+    const { layout, redis, laravel } = await openLaravel();
+    const id = await laravel.push('raced');
+    const seen = await findLaravelJob(layout.connection, layout.keys, 'default', id);
+    expect(seen.place).toBe('ready');
+    expect(await laravel.pop(60)).toMatchObject({ id, attempts: 1 });
+    const call = { ready: layout.keys.ready('default'), delayed: layout.keys.delayed('default'), reserved: layout.keys.reserved('default') };
+    expect(await remove.run(redis, { ...call, payload: (seen as { payload: Buffer }).payload })).toBe(false);
+    expect((await layout.counts()).queues[0]).toMatchObject({ reserved: 1, total: 1 });
   });
 
   it('refuses an id that is not Laravel’s before it reaches Redis, and answers false for one that is nowhere', async () => {
