@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
-import { LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
+import { LARAVEL_FAILED_ELSEWHERE, LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
@@ -43,7 +43,8 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: 'default' }) });
     await expect(row.getByRole('cell')).toHaveText(['2', '1', '1', String(await laravel.size())]);
-    await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('failed_jobs table');
+    await expect(page.getByRole('group', { name: 'Failed jobs' })).toContainText(LARAVEL_FAILED_ELSEWHERE);
+    await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('QueueLens does not sample Laravel throughput yet');
     await screenshots(page, testInfo, 'overview of a Laravel connection');
     await expectNoAxeViolations(page, 'overview of a Laravel connection');
   });
@@ -55,6 +56,12 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expect(page.getByRole('table', { name: 'Next jobs to run' }).getByRole('row').nth(1)).toContainText('HarnessJob');
     await screenshots(page, testInfo, 'queue page of a Laravel queue');
     await expectNoAxeViolations(page, 'queue page of a Laravel queue');
+  });
+
+  test('the failed page says where stock Laravel keeps failed jobs', async ({ page }) => {
+    await showLaravel(page);
+    await page.goto('/failed');
+    await expect(page.getByText(`${LARAVEL_FAILED_ELSEWHERE}.`)).toBeVisible();
   });
 
   test('the reservations page lists the reserved job with its attempts and no holder', async ({ page }) => {

@@ -191,10 +191,10 @@ export function laravelDueTimeline(connection: RedisConnection, keys: LaravelKey
   };
 }
 
-const PAYLOAD_FIELDS = ['uuid', 'id', 'displayName', 'job', 'maxTries', 'maxExceptions', 'backoff', 'timeout', 'retryUntil', 'attempts', 'createdAt'];
+/** The payload's own fields a page lists (attempts and the class have rows of their own), in the order Laravel writes them. */
+const PAYLOAD_FIELDS = ['uuid', 'id', 'displayName', 'job', 'maxTries', 'maxExceptions', 'failOnTimeout', 'backoff', 'timeout', 'retryUntil', 'createdAt'];
 
 const ENCRYPTED = 'data.command is encrypted (the job implements ShouldBeEncrypted): QueueLens never decrypts it, so the payload is shown as stored.';
-const SERIALIZED_NOTICE = 'data.command is the job object PHP-serialized: shown as a tree, never instantiated.';
 
 /** The payload's fields as labelled parts, its command as a PHP tree where it is one. */
 function messageOf(bytes: Buffer, payload: LaravelPayload): JobMessage {
@@ -208,7 +208,7 @@ function messageOf(bytes: Buffer, payload: LaravelPayload): JobMessage {
   const data = typeof json.data === 'object' && json.data !== null ? (json.data as Record<string, unknown>) : {};
   if (typeof data.commandName === 'string') parts.push({ label: 'data.commandName', value: data.commandName });
   const command = commandOf(payload);
-  if (command.kind === 'php') return { ...base, parts, problem: null, notice: SERIALIZED_NOTICE, data: { kind: 'php', parse: command.parse } };
+  if (command.kind === 'php') return { ...base, parts, problem: null, data: { kind: 'php', parse: command.parse } };
   return { ...base, parts, problem: null, ...(command.kind === 'encrypted' ? { notice: ENCRYPTED } : {}), data: { kind: 'json', value: json, error: null } };
 }
 
