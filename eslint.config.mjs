@@ -10,7 +10,7 @@ import nextTypescript from 'eslint-config-next/typescript';
  */
 
 /** Each layout's own room: its driver, keys, readers, repairs and doctor. Only lib/layouts' registry (open-layout.ts) opens one. */
-const LAYOUT_ROOMS = ['./lib/layouts/staticphp', './lib/layouts/yii2', './lib/layouts/marko'];
+const LAYOUT_ROOMS = ['./lib/layouts/staticphp', './lib/layouts/yii2', './lib/layouts/marko', './lib/layouts/laravel'];
 
 const NEVER_REDIS = {
   group: ['@/lib/redis/*', '!@/lib/redis/errors', 'ioredis'],

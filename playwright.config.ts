@@ -15,6 +15,7 @@ import {
   YII2_CONNECTIONS,
   YII2_PAIR_CONNECTION,
   MARKO_CONNECTION,
+  LARAVEL_CONNECTION,
   assertLocalRedis,
   e2eConnectionsFile,
   e2eDashboardPrefix,
@@ -31,7 +32,7 @@ if (browser === null)
   );
 const prefix = e2ePrefix();
 const secrets = e2eSecrets();
-// The main server's connections: the run's queues (with alert thresholds for alerts.spec.ts' queues), a read-only "archive" under a prefix of its own, a redis-ng and a stock yii2 channel, two redis-ng channels in one connection, marko/queue-redis queues, and a yii2 and a marko connection on the restartable Redis, down unless a spec starts it.
+// The main server's connections: the run's queues (with alert thresholds for alerts.spec.ts' queues), a read-only "archive" under a prefix of its own, a redis-ng and a stock yii2 channel, two redis-ng channels in one connection, marko/queue-redis queues, Laravel queues, and a yii2 and a marko connection on the restartable Redis, down unless a spec starts it.
 const connectionsFile = e2eConnectionsFile();
 const { hostname, port } = settingsFromEnv();
 const restartable = { hostname: '127.0.0.1', port: RESTARTABLE_REDIS_PORT };
@@ -57,6 +58,13 @@ writeFileSync(
         layout: MARKO_CONNECTION.layout,
         prefix: MARKO_CONNECTION.prefix(),
         retryAfter: 90,
+      },
+      {
+        name: LARAVEL_CONNECTION.name,
+        label: LARAVEL_CONNECTION.label,
+        redis: { hostname, port },
+        layout: LARAVEL_CONNECTION.layout,
+        prefix: LARAVEL_CONNECTION.prefix(),
       },
       { name: yii2Down.name, label: yii2Down.label, redis: restartable, layout: yii2Down.layout, channel: yii2Down.queue() },
       { name: markoDown.name, label: markoDown.label, redis: restartable, layout: markoDown.layout, prefix: markoDown.prefix(), queues: [markoDown.queue()] },

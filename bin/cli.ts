@@ -46,10 +46,11 @@ Commands:
                                            While Redis cannot be reached (at the start too) it waits and retries
 
 Connection: --redis-url URL (or REDIS_URL), --prefix PREFIX (or QUEUE_PREFIX).
-Layout: --layout staticphp|yii2|yii2-ng|marko (or QUEUE_LAYOUT; default staticphp);
+Layout: --layout staticphp|yii2|yii2-ng|marko|laravel (or QUEUE_LAYOUT; default staticphp);
         for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue);
         for marko, --prefix (default marko:), --queue NAME, one or more (or QUEUE_NAMES=a,b;
-        default: found by a bounded SCAN) and --retry-after S (or QUEUE_RETRY_AFTER).
+        default: found by a bounded SCAN) and --retry-after S (or QUEUE_RETRY_AFTER);
+        for laravel, --prefix (default laravel_database_) and --queue NAME as for marko.
         for yii2-ng, --default-priority N (1024) and --aging S (0: strict) as the PHP side has them.
         status and doctor work on every layout; the other commands need what the layout keeps.
 Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;

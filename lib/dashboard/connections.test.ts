@@ -37,13 +37,14 @@ describe('connections file', () => {
   });
 
   it("reads each connection's layout with its settings, StaticPHP by default", () => {
-    const [staticphp, stock, ng, marko] = parseConnections(
+    const [staticphp, stock, ng, marko, laravel] = parseConnections(
       JSON.stringify({
         connections: [
           { name: 'php', url: 'redis://127.0.0.1' },
           { name: 'stock', url: 'redis://127.0.0.1/3', layout: 'yii2' },
           { name: 'ng', url: 'redis://127.0.0.1', layout: 'yii2-ng', channels: ['queue', '{mail}'], database: 4, aging: 1, retryPosition: 'original' },
           { name: 'marko', url: 'redis://127.0.0.1', layout: 'marko', prefix: 'shop:', retryAfter: 90 },
+          { name: 'laravel', url: 'redis://127.0.0.1', layout: 'laravel', queues: ['default', 'mail'] },
         ],
       }),
       'test.json',
@@ -60,18 +61,23 @@ describe('connections file', () => {
     expect(marko!.layout).toEqual({ layout: 'marko', prefix: 'shop:', retryAfter: 90, queues: null });
     // The marko prefix is the layout's: the StaticPHP settings keep their own.
     expect(marko!.settings.prefix).toBe('queue:');
+    expect(laravel!.layout).toEqual({ layout: 'laravel', prefix: 'laravel_database_', queues: ['default', 'mail'] });
   });
 
   it('names the field of a layout setting that is wrong or belongs to another layout', () => {
     const entry = (fields: object) => JSON.stringify({ connections: [{ name: 'a', url: 'redis://x', ...fields }] });
     const problem = (fields: object) => () => parseConnections(entry(fields), 'a.json');
-    expect(problem({ layout: 'bull' })).toThrow('(connections.0.layout: one of staticphp, yii2, yii2-ng, marko)');
+    expect(problem({ layout: 'bull' })).toThrow('(connections.0.layout: one of staticphp, yii2, yii2-ng, marko, laravel)');
     expect(problem({ layout: 'marko', channel: 'queue' })).toThrow('(connections.0.channel: only a yii2 or yii2-ng connection has "channel", not a marko one)');
     expect(problem({ retryAfter: 90 })).toThrow('(connections.0.retryAfter: only a marko connection has "retryAfter", not a staticphp one)');
     expect(problem({ layout: 'yii2', channels: [] })).toThrow('(connections.0.channels: at least one channel)');
     expect(problem({ layout: 'yii2', channel: 'a', channels: ['b'] })).toThrow('(connections.0.channels: give either "channel" or "channels", not both)');
     expect(problem({ layout: 'yii2', aging: 1 })).toThrow('(connections.0.aging: only a yii2-ng connection has "aging", not a yii2 one)');
-    expect(problem({ layout: 'yii2', prefix: 'app:' })).toThrow('(connections.0.prefix: only a staticphp or marko connection has "prefix", not a yii2 one)');
+    expect(problem({ layout: 'yii2', prefix: 'app:' })).toThrow(
+      '(connections.0.prefix: only a staticphp, marko or laravel connection has "prefix", not a yii2 one)',
+    );
+    expect(problem({ layout: 'laravel', retryAfter: 90 })).toThrow('(connections.0.retryAfter: only a marko connection has "retryAfter", not a laravel one)');
+    expect(problem({ queues: ['a'] })).toThrow('(connections.0.queues: only a marko or laravel connection has "queues", not a staticphp one)');
     expect(problem({ channel: 'queue' })).toThrow('(connections.0.channel: only a yii2 or yii2-ng connection has "channel", not a staticphp one)');
     expect(problem({ layout: 'yii2-ng', defaultPriority: 9001 })).toThrow('(connections.0.defaultPriority: an integer priority from 0 to 9000)');
     expect(problem({ layout: 'yii2-ng', retryPosition: 'front' })).toThrow('(connections.0.retryPosition: "back" or "original")');

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LAYOUT_NAMES } from '@/lib/layouts/adapter';
-import { DEFAULT_MARKO_PREFIX, DEFAULT_YII2_CHANNEL, DEFAULT_YII2_NG_SETTINGS, layoutSettingsFromEnv, type LayoutSettings } from '@/lib/layouts/settings';
+import {
+  DEFAULT_LARAVEL_PREFIX,
+  DEFAULT_MARKO_PREFIX,
+  DEFAULT_YII2_CHANNEL,
+  DEFAULT_YII2_NG_SETTINGS,
+  layoutSettingsFromEnv,
+  type LayoutSettings,
+} from '@/lib/layouts/settings';
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisSettings } from '@/lib/redis/config';
 import { alertRulesFromEnv, alertRulesSchema, NO_ALERTS, type AlertRules } from './alerts';
 import { DEFAULT_MARKS, markRulesFromEnv, markRulesSchema, type MarkRules } from './marks';
@@ -41,7 +48,7 @@ const connectionEntry = z
     retryPosition: z.enum(['back', 'original'], { message: '"back" or "original"' }).optional(),
     delayPosition: z.enum(['back', 'original'], { message: '"back" or "original"' }).optional(),
     batchSize: z.number().int().min(1, 'a whole number, 1 or more').optional(),
-    // marko: its queue.retry_after (seconds a reservation lasts, only to say when one began) and its queues (otherwise found by a bounded SCAN).
+    // marko: its queue.retry_after (seconds a reservation lasts, only to say when one began); marko and laravel: their queues (otherwise found by a bounded SCAN).
     retryAfter: z.number().int().min(1, 'a whole number of seconds, 1 or more').optional(),
     queues: z.array(z.string().min(1, 'a queue name')).min(1, 'at least one queue').optional(),
     readOnly: z.boolean().default(false),
@@ -59,10 +66,11 @@ const connectionEntry = z
       context.addIssue({ code: 'custom', path: ['channels'], message: 'give either "channel" or "channels", not both' });
     const yii2 = entry.layout === 'yii2' || entry.layout === 'yii2-ng';
     if (!yii2) for (const field of ['channel', 'channels'] as const) misplaced(field, 'yii2 or yii2-ng');
-    if (entry.layout === 'staticphp') misplaced('database', 'yii2, yii2-ng or marko');
+    if (entry.layout === 'staticphp') misplaced('database', 'yii2, yii2-ng, marko or laravel');
     if (entry.layout !== 'staticphp') misplaced('group', 'staticphp');
-    if (yii2) misplaced('prefix', 'staticphp or marko');
-    if (entry.layout !== 'marko') for (const field of ['retryAfter', 'queues'] as const) misplaced(field, 'marko');
+    if (yii2) misplaced('prefix', 'staticphp, marko or laravel');
+    if (entry.layout !== 'marko') misplaced('retryAfter', 'marko');
+    if (entry.layout !== 'marko' && entry.layout !== 'laravel') misplaced('queues', 'marko or laravel');
     if (entry.layout !== 'yii2-ng')
       for (const field of ['defaultPriority', 'aging', 'retryPosition', 'delayPosition', 'batchSize'] as const) misplaced(field, 'yii2-ng');
   });
@@ -73,6 +81,7 @@ function layoutOf(entry: ConnectionEntry): LayoutSettings {
   if (entry.layout === 'staticphp') return { layout: 'staticphp' };
   if (entry.layout === 'marko')
     return { layout: 'marko', prefix: entry.prefix ?? DEFAULT_MARKO_PREFIX, retryAfter: entry.retryAfter ?? null, queues: entry.queues ?? null };
+  if (entry.layout === 'laravel') return { layout: 'laravel', prefix: entry.prefix ?? DEFAULT_LARAVEL_PREFIX, queues: entry.queues ?? null };
   const channels = entry.channels ?? [entry.channel ?? DEFAULT_YII2_CHANNEL];
   if (entry.layout === 'yii2') return { layout: 'yii2', channels };
   const { defaultPriority, aging, retryPosition, delayPosition, batchSize } = { ...DEFAULT_YII2_NG_SETTINGS, ...definedOnly(entry) };
@@ -105,7 +114,7 @@ export function parseConnections(text: string, source: string): Connection[] {
   if (!parsed.success) throw new Error(`${source} is not a QueueLens connections file (${describeIssue(parsed.error)})`);
   return parsed.data.connections.map((entry) => {
     const overrides = {
-      // A marko prefix is the layout's, not the StaticPHP driver's.
+      // A marko or laravel prefix is the layout's, not the StaticPHP driver's.
       ...(entry.prefix !== undefined && entry.layout === 'staticphp' ? { prefix: entry.prefix } : {}),
       ...(entry.group !== undefined ? { group: entry.group } : {}),
       ...(entry.database !== undefined ? { database: entry.database } : {}),

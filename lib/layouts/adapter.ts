@@ -19,7 +19,7 @@ import type {
 } from './pages';
 
 /** The queue layouts QueueLens reads: the PHP driver whose keys a connection holds. */
-export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko'] as const;
+export const LAYOUT_NAMES = ['staticphp', 'yii2', 'yii2-ng', 'marko', 'laravel'] as const;
 export type LayoutName = (typeof LAYOUT_NAMES)[number];
 
 /** Each layout's driver as an operator knows it, for the header and the connection switcher. */
@@ -28,6 +28,7 @@ export const LAYOUT_TITLES: Readonly<Record<LayoutName, string>> = {
   yii2: 'yii2-queue',
   'yii2-ng': 'yii2-queue-redis-ng',
   marko: 'marko/queue-redis',
+  laravel: 'Laravel Redis queue',
 };
 
 /**

@@ -25,7 +25,7 @@ const summary = (found: Awaited<ReturnType<typeof detectLayouts>>['found']) =>
     .sort((a, b) => a.at!.localeCompare(b.at!));
 
 describe('detecting queue layouts by their keys’ names and types', () => {
-  it('finds a StaticPHP prefix, a yii2 and a redis-ng channel and a marko prefix in one database, each once, and counts the strangers without listing them all', async () => {
+  it('finds a StaticPHP prefix, a yii2 and a redis-ng channel, a marko and a Laravel prefix in one database, each once, and counts the strangers without listing them all', async () => {
     const { prefix, redis, queue, detect } = await root();
     const staticphp = await openQueue({ prefix: `${prefix}sp:` });
     await staticphp.push('emails', 'mail.send', { to: 'a@example.com' });
@@ -41,7 +41,7 @@ describe('detecting queue layouts by their keys’ names and types', () => {
     // QueueLens's own keys, under the dashboard prefix: counted apart, whatever their names look like.
     await redis.xadd(`${prefix}ql:audit`, '*', 'who', 'me');
     await redis.set(`${prefix}ql:throughput:{x}:seq`, '1');
-    // Laravel's queue shape: lists and sorted sets under queues:, but no job hashes. Not marko.
+    // Laravel's queue shape: lists and sorted sets under queues:, but no job hashes. Not marko: Laravel.
     await redis.rpush(`${prefix}laravel:queues:default`, '{"job":"x"}');
     await redis.zadd(`${prefix}laravel:queues:default:delayed`, 1, '{"job":"y"}');
 
@@ -50,17 +50,18 @@ describe('detecting queue layouts by their keys’ names and types', () => {
       let n = 0;
       for (let cursor = '0'; ;) {
         const [next, keys] = await redis.scan(cursor, 'MATCH', patternUnder(under), 'COUNT', 250);
-        n += keys.filter((key) => !key.startsWith(`${prefix}laravel:`) && !key.startsWith(`${prefix}cache:`)).length;
+        n += keys.filter((key) => !key.startsWith(`${prefix}cache:`)).length;
         if ((cursor = next) === '0') return n;
       }
     };
     expect(summary(detection.found)).toEqual([
+      { layout: 'laravel', at: `${prefix}laravel:`, keys: 2, confidence: 'medium' },
       { layout: 'marko', at: `${prefix}marko:`, keys: await keysUnder(`${prefix}marko:`), confidence: 'high' },
       { layout: 'yii2-ng', at: `${prefix}ng`, keys: await keysUnder(`${prefix}ng.`), confidence: 'high' },
       { layout: 'staticphp', at: `${prefix}sp:`, keys: await keysUnder(`${prefix}sp:`), confidence: 'high' },
       { layout: 'yii2', at: `${prefix}stock`, keys: await keysUnder(`${prefix}stock.`), confidence: 'high' },
     ]);
-    expect(detection.strangers.count).toBe(42);
+    expect(detection.strangers.count).toBe(40);
     expect(detection.own).toBe(2);
     expect(detection.strangers.sample.length).toBe(STRANGER_SAMPLE);
     expect(detection.scanned).toBe(detection.own + detection.strangers.count + detection.found.reduce((sum, find) => sum + find.keys, 0));
@@ -69,6 +70,7 @@ describe('detecting queue layouts by their keys’ names and types', () => {
     expect(ng.jobs).toBe(Number(await redis.hlen(`${prefix}ng.messages`)));
     expect(detection.found.find((find) => find.layout === 'staticphp')).toMatchObject({ queues: ['emails'], jobs: 2 });
     expect(detection.found.find((find) => find.layout === 'marko')).toMatchObject({ queues: ['mail'], jobs: 1 });
+    expect(detection.found.find((find) => find.layout === 'laravel')).toMatchObject({ queues: ['default'], jobs: 0 });
     expect(queue.keys.prefix).toBe(prefix);
   });
 

@@ -2,6 +2,7 @@ import type { RedisSettings } from '../redis/config';
 import { RedisConnection, type ConnectOptions } from '../redis/connection';
 import { RedisQueue } from './staticphp/redis-queue';
 import type { QueueLayout } from './adapter';
+import { laravelLayout } from './laravel/layout';
 import { markoLayout } from './marko/layout';
 import type { LayoutSettings } from './settings';
 import { staticphpLayout } from './staticphp/layout';
@@ -17,6 +18,8 @@ export function layoutOver(connection: RedisConnection, layout: LayoutSettings):
       return yii2Layout(connection, layout);
     case 'marko':
       return markoLayout(connection, layout);
+    case 'laravel':
+      return laravelLayout(connection, layout);
   }
 }
 

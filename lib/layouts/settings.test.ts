@@ -13,6 +13,15 @@ describe('layoutSettingsFromEnv', () => {
     });
   });
 
+  it('reads laravel with Laravel 8–10’s default prefix and queues to be found, unless set', () => {
+    expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel' })).toEqual({ layout: 'laravel', prefix: 'laravel_database_', queues: null });
+    expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel', QUEUE_PREFIX: 'shop-database-', QUEUE_NAMES: 'default,{mail}' })).toEqual({
+      layout: 'laravel',
+      prefix: 'shop-database-',
+      queues: ['default', '{mail}'],
+    });
+  });
+
   it('reads marko with its own default prefix, retry_after unknown and queues to be found, unless set', () => {
     expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'marko' })).toEqual({ layout: 'marko', prefix: 'marko:', retryAfter: null, queues: null });
     expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'marko', QUEUE_PREFIX: 'app:', QUEUE_RETRY_AFTER: '120', QUEUE_NAMES: 'emails, default' })).toEqual({
@@ -24,7 +33,7 @@ describe('layoutSettingsFromEnv', () => {
   });
 
   it('names the variable that is wrong', () => {
-    expect(() => layoutSettingsFromEnv({ QUEUE_LAYOUT: 'bull' })).toThrow('QUEUE_LAYOUT must be one of staticphp, yii2, yii2-ng, marko, not "bull"');
+    expect(() => layoutSettingsFromEnv({ QUEUE_LAYOUT: 'bull' })).toThrow('QUEUE_LAYOUT must be one of staticphp, yii2, yii2-ng, marko, laravel, not "bull"');
     expect(() => layoutSettingsFromEnv({ QUEUE_LAYOUT: 'marko', QUEUE_RETRY_AFTER: '1.5' })).toThrow(
       'QUEUE_RETRY_AFTER must be a whole number of seconds above 0 (marko\'s queue.retry_after), not "1.5"',
     );

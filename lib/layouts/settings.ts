@@ -28,6 +28,9 @@ export const DEFAULT_YII2_NG_SETTINGS: Yii2NgSettings = { defaultPriority: 1024,
 /** marko/queue-redis's default `queue-redis.prefix`. */
 export const DEFAULT_MARKO_PREFIX = 'marko:';
 
+/** The Redis key prefix of Laravel 8–10's default `database.redis.options.prefix` (an application named "laravel"); 11 and later write `laravel-database-`. */
+export const DEFAULT_LARAVEL_PREFIX = 'laravel_database_';
+
 /**
  * Which layout a connection's keys follow, and the settings of that layout
  * that Redis does not store. StaticPHP's are the driver settings' prefix and
@@ -41,7 +44,8 @@ export type LayoutSettings =
   | { layout: 'staticphp' }
   | { layout: 'yii2'; channels: string[] }
   | { layout: 'yii2-ng'; channels: string[]; ng: Yii2NgSettings }
-  | { layout: 'marko'; prefix: string; retryAfter: number | null; queues: string[] | null };
+  | { layout: 'marko'; prefix: string; retryAfter: number | null; queues: string[] | null }
+  | { layout: 'laravel'; prefix: string; queues: string[] | null };
 
 /** Names separated by commas, each non-empty; the error names the variable. */
 function namesFrom(text: string, variable: string, what: string): string[] {
@@ -69,7 +73,8 @@ function markoSettingsFromEnv(env: Readonly<Record<string, string | undefined>>)
  * redis-ng's settings take their defaults here (a connections file can set
  * them). For marko: `QUEUE_PREFIX` (default `marko:`), `QUEUE_RETRY_AFTER`
  * (seconds, unset when unknown) and `QUEUE_NAMES` (comma-separated; unset:
- * found by SCAN). Errors name the variable.
+ * found by SCAN); for laravel the same QUEUE_PREFIX (default
+ * `laravel_database_`) and QUEUE_NAMES. Errors name the variable.
  */
 export function layoutSettingsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): LayoutSettings {
   const layout = env.QUEUE_LAYOUT || 'staticphp';
@@ -78,6 +83,12 @@ export function layoutSettingsFromEnv(env: Readonly<Record<string, string | unde
   }
   if (layout === 'staticphp') return { layout };
   if (layout === 'marko') return markoSettingsFromEnv(env);
+  if (layout === 'laravel')
+    return {
+      layout,
+      prefix: env.QUEUE_PREFIX || DEFAULT_LARAVEL_PREFIX,
+      queues: env.QUEUE_NAMES ? namesFrom(env.QUEUE_NAMES, 'QUEUE_NAMES', 'queue names') : null,
+    };
   const channels = env.QUEUE_CHANNELS ? namesFrom(env.QUEUE_CHANNELS, 'QUEUE_CHANNELS', 'channel names') : [DEFAULT_YII2_CHANNEL];
   return layout === 'yii2-ng' ? { layout, channels, ng: { ...DEFAULT_YII2_NG_SETTINGS } } : { layout: 'yii2', channels };
 }

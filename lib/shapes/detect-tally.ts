@@ -302,6 +302,30 @@ function has(group: CandidateGroup, role: string): number {
   return group.roles[role] ?? 0;
 }
 
+/**
+ * A queues: group without marko's job hashes or failed store is Laravel's
+ * RedisQueue (its elements are the payloads themselves, so it has no other
+ * keys): a ready list or a delayed or reserved set seen beside another of
+ * its queue keys, or a delayed or reserved set on its own (a ready list
+ * alone is any list named queues:…).
+ */
+function recogniseLaravel(group: CandidateGroup): Pick<LayoutFind, 'layout' | 'confidence' | 'matched'> | null {
+  if (has(group, 'job') + has(group, 'failedJobs') + has(group, 'failedIndex') > 0) return null;
+  const [ready, sorted, notify] = [has(group, 'ready'), has(group, 'delayed') + has(group, 'reserved'), has(group, 'notify')];
+  if (sorted === 0 && !(ready > 0 && notify > 0)) return null;
+  const queues = `${group.queues.length === 1 ? 'queue' : 'queues'} ${group.queues.slice(0, 3).join(', ')}${group.queues.length > 3 ? ', …' : ''}`;
+  const parts = [
+    ...(ready > 0 ? [count(ready, 'ready list')] : []),
+    ...(sorted > 0 ? [count(sorted, 'delayed or reserved set')] : []),
+    ...(notify > 0 ? [count(notify, 'notify list')] : []),
+  ];
+  return {
+    layout: 'laravel',
+    confidence: ready > 0 && sorted > 0 ? 'medium' : 'low',
+    matched: `${parts.join(', ')} (${queues}); no job hashes, no failed store`,
+  };
+}
+
 /** The layout a group is, with how sure and why; null when it is none. */
 function recognise(group: CandidateGroup): Pick<LayoutFind, 'layout' | 'confidence' | 'matched'> | null {
   if (group.family === 'staticphp') {
@@ -335,7 +359,7 @@ function recognise(group: CandidateGroup): Pick<LayoutFind, 'layout' | 'confiden
   ) as [number, number, number, number, number, number, number];
   const queueKeys = ready + delayed + reserved + notify;
   // Lists and sorted sets under queues: alone are Laravel's shape too; marko's job hashes, or its failed store, tell them apart.
-  if (!((queueKeys > 0 && jobs > 0) || (failed > 0 && failedIndex > 0) || (jobs > 0 && failed + failedIndex > 0))) return null;
+  if (!((queueKeys > 0 && jobs > 0) || (failed > 0 && failedIndex > 0) || (jobs > 0 && failed + failedIndex > 0))) return recogniseLaravel(group);
   const parts = [
     ...(queueKeys > 0
       ? [

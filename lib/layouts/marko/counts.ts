@@ -1,10 +1,8 @@
-import { QueueError, refusedCommand } from '../../redis/errors';
-import { settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, QueueCounts } from '../adapter';
 import type { MarkoKeys } from './keys';
-import { findQueues, type FoundQueues } from './queues';
-import { readCounts, readFailedQueues, type MarkoQueueCountsReply } from './scripts';
+import { findQueues, readListQueuesCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
+import { readFailedQueues } from './scripts';
 
 /**
  * A marko queue's figures. The shared columns are QueueLens's (pending can
@@ -66,7 +64,7 @@ async function failedPerQueue(queue: RedisConnection, keys: MarkoKeys, window: n
 
 function countsOf(
   name: string,
-  { ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens }: MarkoQueueCountsReply,
+  { ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens }: ListQueueCountsReply,
   failed: number,
 ): MarkoQueueCounts {
   return {
@@ -102,23 +100,9 @@ export function readMarkoCounts(
     const discovery = names === null ? await findQueues(queue.redis, keys) : null;
     const failed = await failedPerQueue(queue, keys, failedWindow);
     const queueNames = names ?? [...new Set([...discovery!.names, ...[...failed.byQueue.keys()].filter((name) => name !== '')])].sort();
-    const pipeline = queue.redis.pipeline();
-    for (const name of queueNames)
-      readCounts.queue(pipeline, { ready: keys.ready(name), delayed: keys.delayed(name), reserved: keys.reserved(name), notify: keys.notify(name) });
-    const replies = queueNames.length > 0 ? await settlePipeline(pipeline) : [];
-    const queues = queueNames.map((name, i) => {
-      const failedOfQueue = failed.byQueue.get(name) ?? 0;
-      try {
-        const reply = replies[i];
-        if (reply instanceof Error) throw reply;
-        return countsOf(name, readCounts.reply(reply), failedOfQueue);
-      } catch (error) {
-        return unreadable(
-          name,
-          failedOfQueue,
-          error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)),
-        );
-      }
+    const queues = (await readListQueuesCounts(queue.redis, keys, queueNames)).map((read) => {
+      const failedOfQueue = failed.byQueue.get(read.name) ?? 0;
+      return 'counts' in read ? countsOf(read.name, read.counts, failedOfQueue) : unreadable(read.name, failedOfQueue, read.error);
     });
     return {
       queues,

@@ -6,7 +6,7 @@ import type { RedisConnection } from '../../redis/connection';
 import { patternUnder, scanStep, SCAN_COUNT } from '../../redis/scan-keys';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
 import type { MarkoKeys } from './keys';
-import { findQueues } from './queues';
+import { findQueues } from '../list-queues';
 import { runRepairScripts } from '../../redis/repair-scripts';
 import { dropIndexEntry, readDoctorPage, readFailedCheck, type PlaceRow } from './scripts';
 

@@ -1,7 +1,8 @@
 import type { RedisConnection } from '../../redis/connection';
 import { keyContentsUnder, keyTableOf, readKeyRows, tableCensusStep, type KeyVerdict, type PlannedKey } from '../key-table';
 import type { KeyTableReader, KeyType } from '../pages';
-import { QUEUE_KEY_SUFFIXES, type MarkoKeys } from './keys';
+import { QUEUE_KEY_SUFFIXES } from '../list-queues';
+import type { MarkoKeys } from './keys';
 import type { MarkoQueueNames } from './pages';
 
 /** Queues whose keys the table lists; more are listed in part and say so (the census counts them all). */

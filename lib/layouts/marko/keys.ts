@@ -1,9 +1,11 @@
+import type { ListQueueKeys } from '../list-queues';
+
 /**
  * Every key marko/queue-redis writes under its prefix (`queue-redis.prefix`,
  * default `marko:`), as its README's Data Layout names them. See
  * shared/spec/marko-queue-redis-layout.md §1.
  */
-export class MarkoKeys {
+export class MarkoKeys implements ListQueueKeys {
   constructor(readonly prefix: string) {}
 
   /** what every per-queue key starts with, for the SCAN that finds the queues */
@@ -43,6 +45,3 @@ export class MarkoKeys {
     return `${this.prefix}failed_jobs:index`;
   }
 }
-
-/** The suffixes of a queue's keys besides its ready list, which SCAN finds under `queues:` as well. */
-export const QUEUE_KEY_SUFFIXES = { delayed: ':delayed', reserved: ':reserved', notify: ':notify' } as const;

@@ -1,5 +1,4 @@
 import type { RedisConnection } from '../../redis/connection';
-import { QueueError } from '../../redis/errors';
 import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
 import {
   PAGE_ROWS,
@@ -14,7 +13,7 @@ import {
 import { MARKO_NO_HOLDER } from './absent';
 import type { MarkoFailedJobs, MarkoFailedRow } from './failed';
 import type { MarkoKeys } from './keys';
-import { findQueues } from './queues';
+import { assertListQueueKnown, findQueues } from '../list-queues';
 import {
   PLACE_SEARCH_LIMIT,
   readMarkoDelayedTimeline,
@@ -58,28 +57,12 @@ function offsetOf(page: number): number {
 const LINE_DESCRIPTION =
   'The ready list from its head: marko’s documentation says a pop takes jobs in order without naming the end, so row 1 is taken to be the next job a worker reserves. Due delayed jobs and expired reservations join at the tail on the next pop.';
 
-/**
- * Throws notFound when `queue` is neither named by the connection nor has a
- * key: marko keeps no list of its queues, and Redis drops a queue's keys once
- * they are empty, so a queue with no jobs left cannot be told from a made-up
- * name, and the page says both.
- */
-async function assertQueueKnown(connection: RedisConnection, keys: MarkoKeys, named: readonly string[] | null, queue: string): Promise<void> {
-  if (named?.includes(queue)) return;
-  const held = await connection.attempt(() => connection.redis.exists(keys.ready(queue), keys.delayed(queue), keys.reserved(queue), keys.notify(queue)));
-  if (held > 0) return;
-  throw new QueueError(
-    `No queue "${queue.slice(0, 200)}" on this connection: no key of it is in Redis. marko keeps no list of its queues, so a queue whose jobs have all run leaves no trace either.`,
-    { notFound: true },
-  );
-}
-
 export function markoJobLine(connection: RedisConnection, keys: MarkoKeys, named: readonly string[] | null): JobLineReader {
   return {
     async read(queue, { page }) {
       const offset = offsetOf(page);
       const [ready, time] = await Promise.all([readReadyJobs(connection, keys, queue, offset, PAGE_ROWS), connection.attempt(() => connection.redis.time())]);
-      if (ready.total === 0) await assertQueueKnown(connection, keys, named, queue);
+      if (ready.total === 0) await assertListQueueKnown(connection, keys, named, queue, 'marko');
       return {
         queue: ready.queue,
         now: Number(time[0]),

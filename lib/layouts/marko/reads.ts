@@ -1,5 +1,6 @@
 import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
-import { nobodyReservedSince, TIMELINE_SCALES, UNATTENDED_AFTER_SECONDS, type DelayedTimeline } from '../../shapes/delayed-timeline';
+import type { DelayedTimeline } from '../../shapes/delayed-timeline';
+import { readScoredTimeline } from '../scored-timeline';
 import { jobHashOf, readJobHash } from '../job-hash-read';
 import { heldPrefixesOf } from '../held-prefixes';
 import { QueueError } from '../../redis/errors';
@@ -103,54 +104,16 @@ export type MarkoDelayedTimeline = Omit<DelayedTimeline, 'next'> & {
   next: MarkoDelayedJob[];
 };
 
-/** One queue's delayed set over time: counts per bucket (a ZCOUNT each, pipelined) and the next `limit` jobs due. */
+/** One queue's delayed set over time (lib/layouts/scored-timeline.ts) with the next `limit` jobs described from their hashes. */
 export function readMarkoDelayedTimeline(queue: RedisConnection, keys: MarkoKeys, name: string, { limit = 20 } = {}): Promise<MarkoDelayedTimeline> {
   return queue.attempt(async () => {
-    const now = Number((await queue.redis.time())[0]);
-    const key = keys.delayed(name);
-    const scales = Object.fromEntries(
-      Object.entries(TIMELINE_SCALES).map(([scale, { count, seconds }]) => [
-        scale,
-        Array.from({ length: count }, (_, i) => ({ start: now + i * seconds, end: now + (i + 1) * seconds })),
-      ]),
-    ) as Record<keyof typeof TIMELINE_SCALES, { start: number; end: number }[]>;
-    const weekEnd = now + TIMELINE_SCALES.week.count * TIMELINE_SCALES.week.seconds;
-    const reads = queue.redis
-      .pipeline()
-      .zcard(key)
-      .zcount(key, '-inf', now)
-      .zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
-      .zcount(key, `(${weekEnd}`, '+inf')
-      .zrange(key, 0, String(limit - 1), 'WITHSCORES');
-    const buckets = [...scales.hour, ...scales.day, ...scales.week];
-    for (const bucket of buckets) reads.zcount(key, `(${bucket.start}`, bucket.end);
-    const [total, overdue, oldestFlat, later, nextFlat, ...counts] = (await execPipeline(reads)) as [number, number, string[], number, string[], ...number[]];
-    let at = 0;
-    const counted = (list: { start: number; end: number }[]) => list.map((bucket) => ({ ...bucket, count: Number(counts[at++] ?? 0) }));
-    const pairs: [string, number][] = [];
-    for (let i = 0; i + 1 < nextFlat.length; i += 2) pairs.push([nextFlat[i]!, Number(nextFlat[i + 1])]);
+    const timeline = await readScoredTimeline(queue.redis, keys.delayed(name), limit);
     const summaries = await summariesOf(
       queue,
       keys,
-      pairs.map(([id]) => id),
+      timeline.next.map(({ member }) => member.toString()),
     );
-    const oldestOverdueAt = oldestFlat.length >= 2 ? Number(oldestFlat[1]) : null;
-    return {
-      queue: name,
-      now,
-      total,
-      overdue,
-      hour: counted(scales.hour),
-      day: counted(scales.day),
-      week: counted(scales.week),
-      later,
-      next: summaries.map((job, i) => ({ ...job, dueAt: pairs[i]![1], retry: (job.attempts ?? 0) > 0 })),
-      attendance: {
-        unattended: overdue > 0 && nobodyReservedSince({ oldestWaitingAt: oldestOverdueAt, lastDeliveredEntryAt: null, now }, UNATTENDED_AFTER_SECONDS),
-        oldestOverdueAt,
-        lastDeliveredEntryAt: null,
-      },
-    };
+    return { ...timeline, queue: name, next: summaries.map((job, i) => ({ ...job, dueAt: timeline.next[i]!.score, retry: (job.attempts ?? 0) > 0 })) };
   });
 }
 

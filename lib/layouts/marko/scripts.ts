@@ -1,24 +1,5 @@
 import { changedFlag, flatBytesReply as flatBytes, flatReply as flat, luaScript, replyRows as rows } from '../../redis/lua-script';
 
-export interface MarkoQueueCountsReply {
-  ready: number;
-  delayed: number;
-  dueDelayed: number;
-  reserved: number;
-  expiredReserved: number;
-  notifyTokens: number;
-}
-
-export const readCounts = luaScript({
-  file: 'marko/read-counts-4.lua',
-  keys: ['ready', 'delayed', 'reserved', 'notify'],
-  args: [],
-  reply: (reply): MarkoQueueCountsReply => {
-    const [ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens] = flat(reply).map(Number) as [number, number, number, number, number, number];
-    return { ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens };
-  },
-});
-
 export const readFailedQueues = luaScript({
   file: 'marko/read-failed-queues-2.lua',
   keys: ['failedJobs', 'failedIndex'],

@@ -1,12 +1,14 @@
 --[[
-  MARKO READ COUNTS: one marko/queue-redis queue's figures in one snapshot,
-  read only. Due delayed jobs and expired reservations are counted against
+  READ LIST QUEUE COUNTS: the figures of one queue kept as a ready list,
+  delayed and reserved sorted sets and a notify list (marko/queue-redis,
+  whose elements are job ids, and Laravel's RedisQueue, whose elements are
+  the payloads themselves), in one snapshot, read only. Due delayed jobs and expired reservations are counted against
   the Redis server's clock, a score at or before now being due (expired):
   the driver compares by its PHP host's clock, which only agrees when the
   hosts are in sync, and whether an expiry at exactly now counts as expired
   is not documented.
 
-  KEYS[1] {prefix}queues:{name}            list, ready ids
+  KEYS[1] {prefix}queues:{name}            list, ready jobs
   KEYS[2] {prefix}queues:{name}:delayed    sorted set, scored by the second it becomes available
   KEYS[3] {prefix}queues:{name}:reserved   sorted set, scored by the second the reservation expires
   KEYS[4] {prefix}queues:{name}:notify     list, one token per ready job

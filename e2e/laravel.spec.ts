@@ -1,0 +1,93 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
+import { LARAVEL_FAILED_ELSEWHERE, LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
+import { LaravelKeys } from '@/lib/layouts/laravel/keys';
+import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
+import { LARAVEL_CONNECTION, connectE2eQueue } from './support';
+
+async function showLaravel(page: Page): Promise<void> {
+  await showConnection(page, LARAVEL_CONNECTION.name);
+}
+
+test.describe('a Laravel connection, its jobs written by the real Illuminate\\Queue\\RedisQueue', () => {
+  let queue: RedisQueue;
+  const prefix = LARAVEL_CONNECTION.prefix();
+  const keys = new LaravelKeys(prefix);
+  const laravel = new LaravelHarness(prefix, 'default');
+  const ids = { reserved: '', first: '', second: '', delayed: '' };
+
+  test.beforeAll(async () => {
+    requireRealLaravel();
+    queue = await connectE2eQueue();
+    ids.reserved = await laravel.push('reserved');
+    ids.first = await laravel.push('first');
+    ids.second = await laravel.push('second');
+    ids.delayed = await laravel.later(3600);
+    expect(await laravel.pop(600)).toMatchObject({ id: ids.reserved });
+  });
+
+  test.afterAll(async () => {
+    await deleteKeysUnder(queue.redis, prefix);
+    await queue.close();
+  });
+
+  test('the overview shows its queue’s counts, and says where failed jobs are', async ({ page }, testInfo) => {
+    await showLaravel(page);
+    await page.goto('/');
+    await expect(page.getByRole('combobox', { name: 'Redis' }).locator('option:checked')).toHaveText(`${LARAVEL_CONNECTION.label} · Laravel Redis queue`);
+    const row = page
+      .getByRole('table', { name: 'Jobs per queue' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'default' }) });
+    await expect(row.getByRole('cell')).toHaveText(['2', '1', '1', String(await laravel.size())]);
+    await expect(page.getByRole('group', { name: 'Failed jobs' })).toContainText(LARAVEL_FAILED_ELSEWHERE);
+    await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('QueueLens does not sample Laravel throughput yet');
+    await screenshots(page, testInfo, 'overview of a Laravel connection');
+    await expectNoAxeViolations(page, 'overview of a Laravel connection');
+  });
+
+  test('the queue page lists the ready list head first, as Laravel’s pop takes it', async ({ page }, testInfo) => {
+    await showLaravel(page);
+    await page.goto('/queues/default');
+    expect(await jobIds(page, 'Next jobs to run')).toEqual([ids.first, ids.second]);
+    await expect(page.getByRole('table', { name: 'Next jobs to run' }).getByRole('row').nth(1)).toContainText('HarnessJob');
+    await screenshots(page, testInfo, 'queue page of a Laravel queue');
+    await expectNoAxeViolations(page, 'queue page of a Laravel queue');
+  });
+
+  test('the failed page says where stock Laravel keeps failed jobs', async ({ page }) => {
+    await showLaravel(page);
+    await page.goto('/failed');
+    await expect(page.getByText(`${LARAVEL_FAILED_ELSEWHERE}.`)).toBeVisible();
+  });
+
+  test('the reservations page lists the reserved job with its attempts and no holder', async ({ page }) => {
+    await showLaravel(page);
+    await page.goto('/reservations');
+    await expect(page.getByText(`${LARAVEL_NO_HOLDER}.`)).toBeVisible();
+    expect(await jobIds(page, 'Reservations of default')).toEqual([ids.reserved]);
+  });
+
+  test('the job page shows the payload decoded, its command as PHP data shown as text, and a remove takes the exact job out', async ({ page }, testInfo) => {
+    await showLaravel(page);
+    await page.goto(`/jobs/${ids.second}?queue=default`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(ids.second);
+    await expect(page.getByText('displayName')).toBeVisible();
+    await expect(page.getByText('<b>not markup</b> & "quoted"').first()).toBeVisible();
+    await expect(page.locator('b', { hasText: 'not markup' })).toHaveCount(0);
+    await screenshots(page, testInfo, 'job page of a Laravel job');
+    await expectNoAxeViolations(page, 'job page of a Laravel job');
+
+    await page.getByRole('button', { name: `Remove job… ${ids.second} on default` }).click();
+    const removal = page.getByRole('dialog', { name: `Remove job ${ids.second}?` });
+    await removal.getByRole('button', { name: `Remove job ${ids.second}` }).click();
+    await expect(page.getByText(`Job ${ids.second} was removed from default.`)).toBeVisible();
+    const ready = await queue.redis.lrange(keys.ready('default'), 0, -1);
+    expect(ready.map((payload) => (JSON.parse(payload) as { id: string }).id)).toEqual([ids.first]);
+    // The real pop takes what is left: the first job, then nothing (the delayed one is an hour away).
+    expect(await laravel.drain()).toEqual([expect.objectContaining({ id: ids.first })]);
+  });
+});

@@ -1,0 +1,25 @@
+/** Why no Laravel reservation names its holder, in the words a page shows. */
+export const LARAVEL_NO_HOLDER = 'Laravel’s RedisQueue records no holder: a reservation is the payload scored by when it expires';
+
+/** Where stock Laravel keeps failed jobs: not in Redis. */
+export const LARAVEL_FAILED_ELSEWHERE =
+  'Stock Laravel keeps failed jobs in the application’s database (the failed_jobs table), not in Redis: list and retry them there (php artisan queue:failed, queue:retry)';
+
+/** What a Laravel connection lacks, in the words a page shows: the same whether Redis answers or not (lib/layouts/capabilities.ts). */
+export const LARAVEL_ABSENT = {
+  failedJobs: LARAVEL_FAILED_ELSEWHERE,
+  failedPages: LARAVEL_FAILED_ELSEWHERE,
+  runner: 'Laravel jobs are serialized PHP commands: QueueLens reads and repairs them but does not push or run them',
+  attention: 'QueueLens does not mark Laravel queues that need attention yet: read the reserved and delayed figures',
+  throughput: 'QueueLens does not sample Laravel throughput yet: Laravel’s RedisQueue records no finished jobs in Redis',
+  doctor: 'QueueLens has no checks for Laravel queues yet: the queue, delayed and reservations pages show what is stuck',
+  claimRepairs: LARAVEL_NO_HOLDER,
+  jobHashFields: 'Laravel jobs are no StaticPHP job hashes: a job is its payload, shown decoded on its page',
+} as const;
+
+/** The line repairs (lib/layouts/pages.ts LineRepairs) a Laravel connection lacks, in the words a page shows. */
+export const LARAVEL_LINE_REPAIRS_ABSENT = {
+  reclaim:
+    'QueueLens does not end a live Laravel reservation: its worker is still within retry_after and would run the job a second time; wait until it expires',
+  moveDueJobs: 'Laravel’s next pop of this queue moves every due job into the ready list; Run now moves one job at a time',
+} as const;

@@ -1,0 +1,275 @@
+import { QueueError } from '../../redis/errors';
+import { execPipeline } from '../../redis/pipeline';
+import type { RedisConnection } from '../../redis/connection';
+import { toDisplayValue } from '../../shapes/display-text';
+import { assertListQueueKnown, findQueues } from '../list-queues';
+import {
+  PAGE_ROWS,
+  type DueTimelineReader,
+  type ExpiringReservationsReader,
+  type JobIdAcrossQueues,
+  type JobLineReader,
+  type JobMessage,
+  type JobPlace,
+  type JobSnapshot,
+  type JobSnapshotReader,
+} from '../pages';
+import { readScoredTimeline } from '../scored-timeline';
+import { LARAVEL_NO_HOLDER } from './absent';
+import type { LaravelKeys } from './keys';
+import { commandOf, readLaravelPayload, type LaravelPayload } from './payload';
+import { findJob, type FoundLaravelJob } from './scripts';
+
+/**
+ * Laravel's queues in the layout-neutral shapes of lib/layouts/pages.ts.
+ * Every element of a queue's structures is a whole payload, so a row is
+ * read from its own bytes: a page of the ready list is one LRANGE, a page
+ * of reservations one ZRANGE, and a job is found by its id inside them.
+ */
+
+/** The queues a connection reads, each checked: those it names, else those a bounded SCAN finds (any name is taken then; one without keys is empty). */
+export interface LaravelQueues {
+  names(): Promise<readonly string[]>;
+  /** throws notFound for a queue neither named nor holding a key (lib/layouts/list-queues.ts) */
+  assertExists(queue: string): Promise<void>;
+  /** `queue` when the connection reads it; a QueueError otherwise */
+  known(queue: string): string;
+}
+
+export function laravelQueues(connection: RedisConnection, keys: LaravelKeys, named: readonly string[] | null): LaravelQueues {
+  return {
+    names: async () => named ?? (await connection.attempt(() => findQueues(connection.redis, keys))).names,
+    assertExists: (queue) => assertListQueueKnown(connection, keys, named, queue, 'Laravel'),
+    known: (queue) => {
+      if (named !== null && !named.includes(queue)) throw new QueueError(`This connection reads no Laravel queue named ${queue}`, { invalidRequest: true });
+      return queue;
+    },
+  };
+}
+
+/** Elements of each structure a job's page (and a repair) looks through for its id: a reserved or delayed set, or the ready list from its head. */
+export const JOB_SEARCH_LIMIT = 2_000;
+
+/** Laravel's job ids: RedisQueue's 32 random letters and digits, or a UUID. Anything else is refused before it reaches a script. */
+const JOB_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+export function assertLaravelJobId(id: string): string {
+  if (!JOB_ID.test(id)) throw new QueueError(`A Laravel job id is letters, digits and dashes (at most 64), not "${id}"`, { invalidRequest: true });
+  return id;
+}
+
+/** Finds job `id` in `queue` (one script, JOB_SEARCH_LIMIT elements of each structure at most), with its payload's exact bytes. */
+export function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, queue: string, id: string): Promise<FoundLaravelJob> {
+  assertLaravelJobId(id);
+  return connection.attempt(() =>
+    findJob.run(connection.redis, {
+      ready: keys.ready(queue),
+      delayed: keys.delayed(queue),
+      reserved: keys.reserved(queue),
+      idNeedle: `"id":"${id}"`,
+      uuidNeedle: `"uuid":"${id}"`,
+      searchLimit: JOB_SEARCH_LIMIT,
+    }),
+  );
+}
+
+const NO_ID = 'the payload names no id: it is shown but cannot be opened or repaired';
+
+/** A row's fields every page shares, from the payload's own bytes: Laravel has no priorities. */
+function rowOf(bytes: Buffer) {
+  const payload = readLaravelPayload(bytes);
+  return {
+    id: payload.id ?? '',
+    name: payload.name,
+    attempts: payload.attempts,
+    priority: null,
+    note: payload.problem,
+    ...(payload.id === null ? { idNote: NO_ID } : {}),
+  };
+}
+
+function offsetOf(page: number): number {
+  return (page - 1) * PAGE_ROWS;
+}
+
+async function serverNow(connection: RedisConnection): Promise<number> {
+  return Number((await connection.attempt(() => connection.redis.time()))[0]);
+}
+
+const LINE_DESCRIPTION =
+  'The ready list from its head: Laravel’s push appends to the tail and its pop takes the head (LPOP), so row 1 runs next. Due delayed jobs and expired reservations are appended at the tail by the next pop of this queue.';
+
+export function laravelJobLine(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): JobLineReader {
+  return {
+    async read(queue, { page }) {
+      const key = keys.ready(queues.known(queue));
+      const offset = offsetOf(page);
+      const [time, total, payloads] = (await connection.attempt(() =>
+        execPipeline(
+          connection.redis
+            .pipeline()
+            .time()
+            .llen(key)
+            .lrangeBuffer(key, offset, offset + PAGE_ROWS - 1),
+        ),
+      )) as [[string, string], number, Buffer[]];
+      if (total === 0) await queues.assertExists(queue);
+      return {
+        queue,
+        now: Number(time[0]),
+        sections: [
+          {
+            title: 'Next jobs to run',
+            description: LINE_DESCRIPTION,
+            total,
+            offset,
+            rows: payloads.map((bytes, i) => ({ place: offset + i + 1, ...rowOf(bytes) })),
+          },
+        ],
+      };
+    },
+  };
+}
+
+const EXPIRED_MEANS =
+  'An expired reservation goes back to the tail of the ready list on the next pop of its queue (when the connection sets retry_after), its attempts counted already; the worker that held it may still be running it.';
+
+const RESERVED_SINCE_UNKNOWN = 'not known: Laravel stores when a reservation expires; it began retry_after seconds earlier, which Redis does not hold';
+
+export function laravelExpiringReservations(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): ExpiringReservationsReader {
+  return {
+    async read({ queue, page }) {
+      const asked = queue === undefined ? await queues.names() : [queues.known(queue)];
+      const offset = offsetOf(page);
+      const now = await serverNow(connection);
+      const pipeline = connection.redis.pipeline();
+      for (const name of asked) {
+        pipeline
+          .zcard(keys.reserved(name))
+          .zcount(keys.reserved(name), '-inf', now)
+          .zrangeBuffer(keys.reserved(name), offset, String(offset + PAGE_ROWS - 1), 'WITHSCORES');
+      }
+      const replies = asked.length > 0 ? await connection.attempt(() => execPipeline(pipeline)) : [];
+      return {
+        now,
+        holderAbsent: LARAVEL_NO_HOLDER,
+        reservedSinceUnknown: RESERVED_SINCE_UNKNOWN,
+        queues: asked.map((name, i) => {
+          const [total, expired, flat] = replies.slice(i * 3, i * 3 + 3) as [number, number, Buffer[]];
+          const rows = [];
+          for (let at = 0; at + 1 < flat.length; at += 2) {
+            const expiresAt = Number(flat[at + 1]!.toString());
+            rows.push({ ...rowOf(flat[at]!), expiresAt, reservedSince: null, expired: expiresAt <= now });
+          }
+          return { queue: name, total, live: total - expired, expired, offset, expiredMeans: EXPIRED_MEANS, rows };
+        }),
+      };
+    },
+  };
+}
+
+const DUE_MOVED_BY =
+  'Due jobs stay in the delayed set until a worker pops this queue: each pop first moves every due job to the tail of the ready list, with a notify token each.';
+
+/** How many of the next due jobs the timeline lists. */
+const NEXT_DUE_ROWS = 20;
+
+export function laravelDueTimeline(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): DueTimelineReader {
+  return {
+    async read(queue) {
+      const timeline = await connection.attempt(() => readScoredTimeline(connection.redis, keys.delayed(queues.known(queue)), NEXT_DUE_ROWS));
+      return {
+        ...timeline,
+        queue,
+        dueMovedBy: DUE_MOVED_BY,
+        next: timeline.next.map(({ member, score }) => {
+          const row = rowOf(member);
+          return { ...row, dueAt: score, note: row.note ?? (row.attempts > 0 ? 'released back after a run: its attempts count it' : null) };
+        }),
+      };
+    },
+  };
+}
+
+/** The payload's own fields a page lists (attempts and the class have rows of their own), in the order Laravel writes them. */
+const PAYLOAD_FIELDS = ['uuid', 'id', 'displayName', 'job', 'maxTries', 'maxExceptions', 'failOnTimeout', 'backoff', 'timeout', 'retryUntil', 'createdAt'];
+
+const ENCRYPTED = 'data.command is encrypted (the job implements ShouldBeEncrypted): QueueLens never decrypts it, so the payload is shown as stored.';
+
+/** The payload's fields as labelled parts, its command as a PHP tree where it is one. */
+function messageOf(bytes: Buffer, payload: LaravelPayload): JobMessage {
+  const base = { length: bytes.length, cut: false };
+  if (payload.json === null) {
+    const shown = toDisplayValue(bytes);
+    return { ...base, parts: [], problem: payload.problem, data: { kind: 'text', text: shown.text, cut: shown.truncated } };
+  }
+  const json = payload.json;
+  const parts = PAYLOAD_FIELDS.filter((field) => field in json).map((field) => ({ label: field, value: JSON.stringify(json[field]) }));
+  const data = typeof json.data === 'object' && json.data !== null ? (json.data as Record<string, unknown>) : {};
+  if (typeof data.commandName === 'string') parts.push({ label: 'data.commandName', value: data.commandName });
+  const command = commandOf(payload);
+  if (command.kind === 'php') return { ...base, parts, problem: null, data: { kind: 'php', parse: command.parse } };
+  return { ...base, parts, problem: null, ...(command.kind === 'encrypted' ? { notice: ENCRYPTED } : {}), data: { kind: 'json', value: json, error: null } };
+}
+
+function placeOf(found: Exclude<FoundLaravelJob, { place: 'none' }>): JobPlace {
+  switch (found.place) {
+    case 'ready':
+      return { state: 'ready', sentence: `ready at place ${found.position + 1} of the ready list (1 runs next)`, at: null };
+    case 'delayed':
+      return {
+        state: 'delayed',
+        sentence: found.score <= found.now ? 'delayed, due since (the next pop moves it into line)' : 'delayed until',
+        at: found.score,
+      };
+    case 'reserved':
+      return {
+        state: 'reserved',
+        sentence: found.score <= found.now ? 'reserved, its reservation expired at (the next pop puts it back in line)' : 'reserved until',
+        at: found.score,
+      };
+  }
+}
+
+const GONE =
+  'no structure of its queue holds it: Laravel deletes a job when it completes, and a failed one goes to the application’s failed_jobs table (not in Redis)';
+
+function snapshotOf(id: string, queue: string, found: FoundLaravelJob): JobSnapshot {
+  const empty = { id, queue, now: found.now, attempts: 0, priority: null, name: null, message: null };
+  if (found.place === 'none') {
+    if (found.complete) return { ...empty, status: 'gone', statusText: GONE, places: [] };
+    return {
+      ...empty,
+      status: 'unsearched',
+      statusText: `it is in none of the first ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} elements of its queue’s ready list, delayed and reserved sets: further down a long one, or gone`,
+      places: [],
+    };
+  }
+  const payload = readLaravelPayload(found.payload);
+  return {
+    id,
+    queue,
+    now: found.now,
+    status: 'placed',
+    statusText: 'it is in one of its queue’s structures',
+    places: [placeOf(found)],
+    attempts: payload.attempts,
+    priority: null,
+    name: payload.name,
+    message: messageOf(found.payload, payload),
+  };
+}
+
+export function laravelJobSnapshot(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): JobSnapshotReader {
+  return {
+    async read(id, queue): Promise<JobSnapshot | JobIdAcrossQueues> {
+      if (queue !== undefined) return snapshotOf(id, queue, await findLaravelJob(connection, keys, queues.known(queue), id));
+      // Ids are random per job, not per queue: look in each queue, and open the one that holds it.
+      const searched = [...(await queues.names())];
+      const found = await Promise.all(searched.map((name) => findLaravelJob(connection, keys, name, id)));
+      const holders = searched.filter((_, i) => found[i]!.place !== 'none');
+      if (holders.length === 1) return snapshotOf(id, holders[0]!, found[searched.indexOf(holders[0]!)]!);
+      return { id, holders, searched };
+    },
+  };
+}

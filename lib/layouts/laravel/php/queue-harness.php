@@ -1,0 +1,120 @@
+<?php
+/*
+ * The real Illuminate\Queue\RedisQueue (Debian's php-laravel-framework) over
+ * Illuminate\Redis\RedisManager with the phpredis client, for the tests:
+ * no application, only the queue and the Redis connection it writes with.
+ *
+ *   php queue-harness.php PREFIX QUEUE COMMAND [ARG]
+ *
+ *   push NAME        push a job whose command carries NAME; prints its id
+ *   later SECONDS    push a job delayed by SECONDS; prints its id
+ *   pop [RETRY]      pop one job (retry_after RETRY, default 60); prints
+ *                    {id, attempts, name, reserved} or null
+ *   release ID DELAY pops until job ID and releases it back, delayed by DELAY
+ *   delete ID        pops until job ID and deletes it (as a finished job)
+ *   size             RedisQueue::size()
+ *   drain [RETRY]    pops and deletes every job: prints [{id, name, attempts}]
+ *
+ * Environment: REDIS_HOST, REDIS_PORT (default 127.0.0.1:6379).
+ * Output: one line of JSON.
+ */
+require '/usr/share/php/Illuminate/autoload.php';
+
+use Illuminate\Container\Container;
+use Illuminate\Queue\RedisQueue;
+use Illuminate\Redis\RedisManager;
+
+/** A queued command as Laravel serializes it into data.command. */
+class HarnessJob
+{
+    public $name;
+    public $html = '<b>not markup</b> & "quoted"';
+
+    public function __construct($name)
+    {
+        $this->name = $name;
+    }
+}
+
+[$script, $prefix, $queueName, $command] = array_pad($argv, 4, null);
+$arg = $argv[4] ?? null;
+$arg2 = $argv[5] ?? null;
+if ($prefix === null || $queueName === null || $command === null) {
+    fwrite(STDERR, "usage: php queue-harness.php PREFIX QUEUE COMMAND [ARG]\n");
+    exit(2);
+}
+
+function queueWith($prefix, $queueName, $retryAfter)
+{
+    $redis = new RedisManager(new Container(), 'phpredis', [
+        'default' => [
+            'host' => getenv('REDIS_HOST') ?: '127.0.0.1',
+            'port' => (int) (getenv('REDIS_PORT') ?: 6379),
+            'database' => 0,
+            'prefix' => $prefix,
+        ],
+    ]);
+    $queue = new RedisQueue($redis, $queueName, 'default', $retryAfter, null);
+    $queue->setContainer(new Container());
+    $queue->setConnectionName('redis');
+    return $queue;
+}
+
+function summary($job)
+{
+    $payload = json_decode($job->getRawBody(), true);
+    return ['id' => $job->getJobId(), 'attempts' => $job->attempts(), 'name' => unserialize($payload['data']['command'])->name];
+}
+
+/** Pops until job $id comes up; every other job popped on the way is released back at once, so nothing is lost. */
+function popUntil($queue, $id)
+{
+    $skipped = [];
+    while (($job = $queue->pop()) !== null) {
+        if ($job->getJobId() === $id) {
+            foreach ($skipped as $other) $other->release(0);
+            return $job;
+        }
+        $skipped[] = $job;
+    }
+    foreach ($skipped as $other) $other->release(0);
+    return null;
+}
+
+$queue = queueWith($prefix, $queueName, (int) ($command === 'pop' || $command === 'drain' ? ($arg ?? 60) : 60));
+switch ($command) {
+    case 'push':
+        echo json_encode($queue->push(new HarnessJob($arg))), "\n";
+        break;
+    case 'later':
+        echo json_encode($queue->later((int) $arg, new HarnessJob("later $arg"))), "\n";
+        break;
+    case 'pop':
+        $job = $queue->pop();
+        echo json_encode($job === null ? null : summary($job) + ['reserved' => $job->getReservedJob()]), "\n";
+        break;
+    case 'release':
+    case 'delete':
+        $job = popUntil($queue, $arg);
+        if ($job === null) {
+            echo "false\n";
+            break;
+        }
+        $command === 'release' ? $job->release((int) $arg2) : $job->delete();
+        echo "true\n";
+        break;
+    case 'size':
+        echo json_encode($queue->size()), "\n";
+        break;
+    case 'drain':
+        $ran = [];
+        while (($job = $queue->pop()) !== null) {
+            $ran[] = summary($job);
+            $job->delete();
+        }
+        echo json_encode($ran), "\n";
+        break;
+    default:
+        fwrite(STDERR, "unknown command $command\n");
+        exit(2);
+}

@@ -1,0 +1,43 @@
+import { absentMembers } from '../adapter';
+import type { RedisConnection } from '../../redis/connection';
+import type { LineRepairs } from '../pages';
+import { LARAVEL_LINE_REPAIRS_ABSENT } from './absent';
+import type { LaravelKeys } from './keys';
+import { findLaravelJob, type LaravelQueues } from './pages';
+import { moveToReady, remove } from './scripts';
+
+/**
+ * The repairs of Laravel's line, reservations, delayed and job pages. Each
+ * reads the job's payload by its id (lua/laravel/find-job-3.lua), then runs
+ * one script of lua/laravel/ that acts on exactly those bytes and nothing
+ * else: a payload that moved on (popped and re-encoded, deleted by its
+ * worker) is no longer there and the repair answers false. Laravel's pop,
+ * release and migrate are scripts too, so each repair is safe while its
+ * workers run.
+ */
+export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): LineRepairs {
+  const redis = connection.redis;
+  /** the job's payload in `from` (any structure when left out), or null when it is not there */
+  const payloadIn = async (queue: string, id: string, from?: 'delayed' | 'reserved') => {
+    const found = await findLaravelJob(connection, keys, queues.known(queue), id);
+    return found.place === 'none' || (from !== undefined && found.place !== from) ? null : found.payload;
+  };
+  const moveBack = async (queue: string, id: string, from: 'delayed' | 'reserved') => {
+    const payload = await payloadIn(queue, id, from);
+    if (payload === null) return false;
+    const source = from === 'delayed' ? keys.delayed(queue) : keys.reserved(queue);
+    return connection.attempt(() =>
+      moveToReady.run(redis, { source, ready: keys.ready(queue), notify: keys.notify(queue), payload, when: from === 'reserved' ? 'expired' : 'any' }),
+    );
+  };
+  return {
+    async remove(queue, id) {
+      const payload = await payloadIn(queue, id);
+      if (payload === null) return false;
+      return connection.attempt(() => remove.run(redis, { ready: keys.ready(queue), delayed: keys.delayed(queue), reserved: keys.reserved(queue), payload }));
+    },
+    runDelayedNow: (queue, id) => moveBack(queue, id, 'delayed'),
+    releaseExpired: (queue, id) => moveBack(queue, id, 'reserved'),
+    ...absentMembers(LARAVEL_LINE_REPAIRS_ABSENT),
+  };
+}

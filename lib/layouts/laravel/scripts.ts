@@ -1,0 +1,32 @@
+import { changedFlag, flatBytesReply, luaScript } from '../../redis/lua-script';
+
+/** Where find-job-3.lua found a job, with the payload's exact bytes; or that it did not, and whether it looked everywhere. */
+export type FoundLaravelJob =
+  | { place: 'ready'; position: number; payload: Buffer; now: number }
+  | { place: 'delayed' | 'reserved'; score: number; payload: Buffer; now: number }
+  | { place: 'none'; complete: boolean; now: number };
+
+export const findJob = luaScript({
+  file: 'laravel/find-job-3.lua',
+  keys: ['ready', 'delayed', 'reserved'],
+  args: ['idNeedle', 'uuidNeedle', 'searchLimit'],
+  // The payload's exact bytes: a repair hands them back to the script that removes or moves them.
+  bytes: true,
+  reply: (reply): FoundLaravelJob => {
+    const [place, at, third, fourth] = flatBytesReply(reply);
+    const name = String(place);
+    if (name === 'none') return { place: 'none', complete: Number(at) === 1, now: Number(third) };
+    const now = Number(fourth);
+    if (name === 'ready') return { place: 'ready', position: Number(at), payload: third as Buffer, now };
+    return { place: name === 'delayed' ? 'delayed' : 'reserved', score: Number(String(at)), payload: third as Buffer, now };
+  },
+});
+
+export const remove = luaScript({ file: 'laravel/remove-3.lua', keys: ['ready', 'delayed', 'reserved'], args: ['payload'], reply: changedFlag });
+
+export const moveToReady = luaScript({
+  file: 'laravel/move-to-ready-3.lua',
+  keys: ['source', 'ready', 'notify'],
+  args: ['payload', 'when'],
+  reply: changedFlag,
+});
