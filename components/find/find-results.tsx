@@ -78,7 +78,7 @@ export function FindResults({ query }: { query: FindQuery }) {
           {search.matches.map((match) => (
             <tr key={`${match.queue}\u0000${match.id}\u0000${match.state}`}>
               <Cell code>
-                <Link href={foundJobHref(match.id, match.queue)} className="link">
+                <Link href={foundJobHref(match.id, match.queue)} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
                   {match.id}
                 </Link>
               </Cell>
