@@ -101,20 +101,24 @@ local function jobOf(id)
     if #record <= DECODE_LIMIT then
       local ok, decoded = pcall(cjson.decode, record)
       if ok and type(decoded) == 'table' then
+        local function text(name) return type(decoded[name]) == 'string' and decoded[name] or nil end
         local errors = {}
-        for _, name in ipairs(errorFields) do errors[#errors + 1] = type(decoded[name]) == 'string' and decoded[name] or nil end
-        return {queue = tostring(decoded[queueField] or ''), payload = type(decoded[payloadField]) == 'string' and decoded[payloadField] or '', errors = errors}
+        for _, name in ipairs(errorFields) do errors[#errors + 1] = text(name) end
+        return {queue = text(queueField) or '', payload = text(payloadField) or '', errors = errors}
       end
     end
     return {queue = '', payload = record, errors = {}}
   end
-  local names = {queueField, payloadField, reservedField, nameField ~= '' and nameField or payloadField}
+  -- queue, payload, reserved, then the name where it is a field of its own, then the errors
+  local names = {queueField, payloadField, reservedField ~= '' and reservedField or queueField}
+  if nameField ~= '' then names[#names + 1] = nameField end
+  local firstError = #names + 1
   for _, name in ipairs(errorFields) do names[#names + 1] = name end
   local values = rcall('HMGET', jobPrefix .. id, unpack(names))
   if not values[1] then return nil end
   local errors = {}
-  for i = 5, #values do errors[#errors + 1] = values[i] or nil end
-  local reserved = values[3] or ''
+  for i = firstError, #names do errors[#errors + 1] = values[i] or nil end
+  local reserved = reservedField ~= '' and values[3] or ''
   return {
     queue = values[1], payload = values[2] or '', errors = errors,
     name = nameField ~= '' and (values[4] or '') or nil,
