@@ -84,7 +84,7 @@ test.describe('Find', () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     // The second step is held back, so Stop lands while the search is under way.
-    await page.route('**/api/find?*', async (route) => {
+    await page.route((url) => url.pathname === '/api/find', async (route) => {
       steps.push(route.request().url());
       if (steps.length === 2) await held;
       await route.continue();
