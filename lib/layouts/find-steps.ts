@@ -73,7 +73,11 @@ function decodeCursorOrThrow(text: string): FindCursor {
   } catch {
     // answered below
   }
-  throw new QueueError('The search cursor cannot be read: start the search again.', { invalidRequest: true });
+  throw unreadableCursor();
+}
+
+function unreadableCursor(): QueueError {
+  return new QueueError('The search cursor cannot be read: start the search again.', { invalidRequest: true });
 }
 
 /** The states a query looks in on a layout: those it names that the layout has, or every one the layout has. */
@@ -90,6 +94,8 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     return { q: queues[0] ?? null, p: 0, at: '', looked: 0, about: await plan.about(query, states) };
   };
   const cursor = cursorText === null ? await start() : decodeCursorOrThrow(cursorText);
+  // A cursor comes back from the browser: one scoped to a queue walks that queue alone.
+  if (query.queue !== null && cursor.q !== null && cursor.q !== query.queue) throw unreadableCursor();
   let queues: string[] | null = null;
   for (let skipped = 0; skipped < SKIPS_PER_STEP; skipped++) {
     const parts = cursor.q === null ? plan.sharedParts : await plan.partsOf(cursor.q);
