@@ -66,5 +66,8 @@ describe('Find on StaticPHP', () => {
     const { matches } = await findAll(finder, payloadQuery('B'));
     expect(matches.map((match) => match.snippet)).toEqual([{ before: 'A\\xFF', match: 'B', after: '' }]);
     await expect(finder.step(payloadQuery('B'), 'not-a-cursor')).rejects.toThrow('The search cursor cannot be read');
+    const elsewhere = Buffer.from(JSON.stringify({ q: 'raw', p: 0, at: '', looked: 0, about: 1 })).toString('base64url');
+    await expect(finder.step(payloadQuery('B', { queue: 'mail' }), elsewhere)).rejects.toThrow('The search cursor cannot be read');
+    expect((await finder.step(payloadQuery('B', { queue: 'raw' }), elsewhere)).matches).toHaveLength(1);
   });
 });
