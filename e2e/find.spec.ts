@@ -26,7 +26,7 @@ async function findInPayloads(page: Page, text: string): Promise<void> {
 
 /** The results table's rows: each job's id and state. */
 async function foundStates(page: Page): Promise<Record<string, string>> {
-  await expect(page.getByRole('status')).toContainText('Done.');
+  await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Done.');
   const rows = page.getByRole('table', { name: 'Jobs found' }).getByRole('row');
   const found: Record<string, string> = {};
   for (const row of (await rows.all()).slice(1)) {
@@ -84,18 +84,21 @@ test.describe('Find', () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     // The second step is held back, so Stop lands while the search is under way.
-    await page.route((url) => url.pathname === '/api/find', async (route) => {
-      steps.push(route.request().url());
-      if (steps.length === 2) await held;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === '/api/find',
+      async (route) => {
+        steps.push(route.request().url());
+        if (steps.length === 2) await held;
+        await route.continue();
+      },
+    );
     await findInPayloads(page, 'nothing-has-this');
     const stop = page.getByRole('button', { name: 'Stop' });
     await expect.poll(() => steps.length).toBe(2);
     await stop.click();
     release();
-    await expect(page.getByRole('status')).toContainText('Stopped.');
-    await expect(page.getByRole('status')).toContainText(/Looked at [\d,]+ of about [\d,]+ jobs/);
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Stopped.');
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText(/Looked at [\d,]+ of about [\d,]+ jobs/);
     await page.waitForTimeout(500);
     expect(steps).toHaveLength(2);
     await expect(stop).toHaveCount(0);

@@ -25,8 +25,8 @@ function Snippet({ match }: { match: FindMatch }) {
 }
 
 function progressText(search: FindSearch): string {
-  const looked = `Looked at ${formatCount(search.looked)} of about ${formatCount(Math.max(search.about, search.looked))} ${plural(search.about, 'job')}`;
-  const found = `${formatCount(search.matches.length)} ${plural(search.matches.length, 'match', 'matches')}`;
+  const looked = `Looked at ${formatCount(search.looked)} of about ${plural(Math.max(search.about, search.looked), 'job')}`;
+  const found = plural(search.matches.length, 'match', 'matches');
   if (search.error !== null) return `${looked}; ${found}. The search stopped: ${search.error}`;
   if (search.capped) return `${looked}; stopped at ${formatCount(FIND_MATCH_CAP)} matches: narrow the search to see the rest.`;
   if (search.stopped) return `${looked}; ${found}. Stopped.`;
@@ -40,7 +40,7 @@ export function FindResults({ query }: { query: FindQuery }) {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
-        <p role="status" aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
+        <p role="status" aria-live="polite" aria-label="Search progress" className="text-sm text-zinc-700 dark:text-zinc-300">
           {progressText(search)}
         </p>
         {search.running && (
