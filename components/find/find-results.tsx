@@ -18,7 +18,7 @@ function Snippet({ match }: { match: FindMatch }) {
     <span className="font-mono text-xs [overflow-wrap:anywhere]">
       <span className="text-zinc-500 dark:text-zinc-400">{match.field}: </span>
       {before}
-      <mark className="rounded bg-amber-200 px-0.5 text-zinc-950 dark:bg-amber-600 dark:text-zinc-50">{found}</mark>
+      <mark className="rounded bg-amber-200 px-0.5 text-zinc-950">{found}</mark>
       {after}
     </span>
   );
