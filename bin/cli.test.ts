@@ -195,4 +195,27 @@ describe('queuelens', () => {
     const badDate = await queuelens('forget', '--before', 'last tuesday', '--prefix', queue.keys.prefix);
     expect(badDate).toEqual({ code: 1, stdout: '', stderr: 'queuelens: Cannot read the date "last tuesday": expected Y-m-d or Y-m-d H:i:s, in UTC\n' });
   });
+
+  it('finds jobs by a piece of their payload in every state, a line per match, scoped by --state and --queue', async () => {
+    const queue = await openQueue();
+    const ready = await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-12345' });
+    const delayed = await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-12345' }, { delaySeconds: 3600 });
+    await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-99' });
+    const all = await queuelens('find', 'order-12345', '--prefix', queue.keys.prefix);
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    expect(all.stdout).toContain(`${ready}\tready\tmail\tApp\\Jobs\\Ship\tpayload: {"order":"[order-12345]"}`);
+    expect(all.stdout).toContain(`${delayed}\tdelayed\tmail`);
+    expect(all.stdout).toMatch(/^2 matches\.$/m);
+    const scoped = await queuelens('find', 'order-12345', '--state', 'delayed', '--queue', 'mail', '--json', '--prefix', queue.keys.prefix);
+    expect(
+      scoped.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual([String(delayed)]);
+    expect(await queuelens('find', 'x', '--state', 'lost', '--prefix', queue.keys.prefix)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--state takes ready, delayed, reserved, failed, not "lost"'),
+    });
+  });
 });

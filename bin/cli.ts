@@ -18,6 +18,7 @@ import { QueueError } from '../lib/redis/errors';
 import { describeUnrunnablePayload, type PushOptions } from '../lib/layouts/staticphp/redis-queue';
 import { RedisConnection } from '../lib/redis/connection';
 import { demoHandlers } from '../lib/worker/demo-handlers';
+import { FIND_FIELDS, FIND_STATES, MAX_FIND_TEXT, type FindField, type FindQuery, type FindState, type FindStep } from '../lib/shapes/find';
 import { UNREACHABLE_FIRST_WAIT_MS, UNREACHABLE_MAX_WAIT_MS, Worker, type WorkerEvent } from '../lib/worker/worker';
 
 const USAGE = `Usage: queuelens <command> [options]
@@ -29,6 +30,11 @@ Commands:
   retry (--id N ... | --all) [--max-attempts N]
                                            put failed jobs back on their queue (marko: prints
                                            the marko command that does, and exits 2)
+  find TEXT [--queue Q] [--state S ...] [--field F] [--json]
+                                           jobs whose id is TEXT or whose name, payload or error holds it
+                                           (byte for byte), in every state; S: ready, delayed, reserved,
+                                           failed; F: any (default), id, name, payload, error. One line per
+                                           match, tab-separated: id, state, queue, name, the match in [ ]
   forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
                                            PAYLOAD_JSON (an object or an array) is stored as given
@@ -197,6 +203,30 @@ const commands: Record<string, Command> = {
         );
       console.log(isAbsent(layout.failedJobs) ? `failed: none kept (${layout.failedJobs.absent})` : `failed: ${failed}`);
       if (queues.length === 0 && !failed) for (const line of await queuesElsewhere(layout)) console.log(line);
+    });
+  },
+
+  async find(args) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' }, state: { type: 'string', multiple: true }, field: { type: 'string' } });
+    const [text, ...rest] = positionals;
+    if (text === undefined || rest.length > 0) throw new UsageError('find takes one TEXT to look for');
+    const query = findQueryOf(text, values);
+    await withCapability(values, 'finder', 'find', async (finder, layout) => {
+      if (!values.json) console.log(whatWasRead(layout));
+      let cursor: string | null = null;
+      let found = 0;
+      // Step by step, printing each step's matches as they come: a search of a million jobs shows its first match at once.
+      do {
+        const step: FindStep = await finder.step(query, cursor);
+        for (const match of step.matches) {
+          found += 1;
+          const snippet = `${match.field}: ${match.snippet.before}[${match.snippet.match}]${match.snippet.after}`;
+          console.log(values.json ? JSON.stringify(match) : [match.id, match.state, match.queue, match.name, snippet.replace(/[\r\n\t]/g, ' ')].join('\t'));
+        }
+        cursor = step.cursor;
+        if (!values.json && process.stderr.isTTY) process.stderr.write(`\rlooked at ${step.looked} of about ${step.about} jobs`);
+      } while (cursor !== null);
+      if (!values.json) console.log(found === 0 ? 'No job matches.' : `${found} match${found === 1 ? '' : 'es'}.`);
     });
   },
 
@@ -506,7 +536,19 @@ async function withLayout(values: ConnectionValues, action: (layout: QueueLayout
   }
 }
 
-type Capability = 'failedJobs' | 'runner' | 'doctor';
+type Capability = 'failedJobs' | 'runner' | 'doctor' | 'finder';
+
+/** find's TEXT and options as a query: --queue once scopes it (marko reads only that queue then), --state any number of times. */
+function findQueryOf(text: string, values: { queue?: string[]; state?: string[]; field?: string }): FindQuery {
+  if (text === '' || text.length > MAX_FIND_TEXT) throw new UsageError(`find takes a TEXT of 1 to ${MAX_FIND_TEXT} characters`);
+  const field = values.field ?? 'any';
+  if (!(FIND_FIELDS as readonly string[]).includes(field)) throw new UsageError(`--field takes one of ${FIND_FIELDS.join(', ')}, not "${field}"`);
+  const states = values.state ?? [];
+  const unknown = states.find((state) => !(FIND_STATES as readonly string[]).includes(state));
+  if (unknown !== undefined) throw new UsageError(`--state takes ${FIND_STATES.join(', ')}, not "${unknown}"`);
+  if ((values.queue?.length ?? 0) > 1) throw new UsageError('find takes one --queue at most');
+  return { text, field: field as FindField, queue: values.queue?.[0] ?? null, states: states as FindState[] };
+}
 
 /** Runs `action` with one of the layout's capabilities, or refuses `command` with the layout's reason for not having it. */
 async function withCapability<C extends Capability>(

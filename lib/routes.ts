@@ -145,3 +145,19 @@ export function singleSearchParams(params: PageSearchParams): { get(name: string
     },
   };
 }
+
+export const findHref = '/find' as Route;
+
+/** A search on the Find page, as an address a colleague can open: the same text, field, queue and states. */
+export function findSearchHref(search: { text: string; field: string; queue: string | null; states: readonly string[] }): Route {
+  const params = new URLSearchParams({ text: search.text });
+  if (search.field !== 'any') params.set('field', search.field);
+  if (search.queue !== null) params.set('queue', search.queue);
+  if (search.states.length > 0) params.set('states', search.states.join(','));
+  return `${findHref}?${params}` as Route;
+}
+
+/** A job found on the Find page: its page by id, with its queue (a yii2 id counts per channel; other layouts ignore it). */
+export function foundJobHref(id: string, queue: string): Route {
+  return `${jobHref(id)}?${new URLSearchParams({ queue })}` as Route;
+}

@@ -3,10 +3,11 @@
 import type { Route } from 'next';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { auditHref, connectHref, doctorHref, failedHref, layoutHref, overviewHref, reservationsHref } from '@/lib/routes';
+import { auditHref, connectHref, doctorHref, failedHref, findHref, layoutHref, overviewHref, reservationsHref } from '@/lib/routes';
 
 const LINKS: readonly { href: Route; label: string }[] = [
   { href: overviewHref, label: 'Overview' },
+  { href: findHref, label: 'Find' },
   { href: failedHref, label: 'Failed' },
   { href: reservationsHref, label: 'Reservations' },
   { href: layoutHref, label: 'Keys' },

@@ -12,6 +12,7 @@ import type {
   ExpiringReservationsReader,
   FailedPagesReader,
   JobHashFields,
+  JobFinder,
   JobLineReader,
   JobSnapshotReader,
   KeyTableReader,
@@ -191,6 +192,8 @@ export interface QueueLayout {
   readonly failedPages: FailedPagesReader | Absent;
   /** the keys page's table with rows any layout fills (types, sizes, memory, TTL, what each holds; a stream's consumer group where the layout reads with one) and its census */
   readonly keyTable: KeyTableReader | Absent;
+  /** jobs by id, name, payload or error in every state, in bounded steps */
+  readonly finder: JobFinder | Absent;
   close(): Promise<void>;
 }
 

@@ -24,6 +24,7 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   lineRepairs: true,
   failedPages: true,
   keyTable: true,
+  finder: true,
 };
 
 const EVERY_LAYOUT: LayoutSettings[] = [

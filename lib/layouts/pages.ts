@@ -1,3 +1,4 @@
+import type { FindQuery, FindState, FindStep } from '../shapes/find';
 import type { DelayedTimeline } from '../shapes/delayed-timeline';
 import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
 import type { LevelView } from './staticphp/queue-detail';
@@ -569,4 +570,17 @@ export interface KeyTableReader {
   censusStep(cursor: string): Promise<LayoutCensusStep>;
   /** one bounded page of a key of the layout (under its prefix or a channel's name); throws QueueError for any other key */
   contents(key: string | Buffer, cursor: string): Promise<KeyContents>;
+}
+
+/**
+ * Find: jobs by id, name, payload or error in every state the layout has,
+ * one bounded step at a time (lib/layouts/find-steps.ts). The caller drives
+ * the steps with the cursor each returns, so a search nobody asks on for
+ * costs nothing more.
+ */
+export interface JobFinder {
+  /** the states the layout's jobs can be found in */
+  readonly states: readonly FindState[];
+  /** one step from `cursor` (null: the first); throws QueueError (invalidRequest) for a cursor it cannot read */
+  step(query: FindQuery, cursor: string | null): Promise<FindStep>;
 }

@@ -8,6 +8,7 @@ import { MarkoKeys } from './keys';
 import { markoKeyTable } from './key-table';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
 import { markoLineRepairs } from './repairs';
+import { markoFinder } from './finder';
 
 export interface MarkoLayoutSettings {
   prefix: string;
@@ -52,6 +53,7 @@ export function markoLayout(
     lineRepairs: markoLineRepairs(connection, keys, settings.queues),
     failedPages: markoFailedPages(failedJobs, async () => (await readMarkoCounts(connection, keys, settings.queues)).queues.map((counts) => counts.queue)),
     keyTable: markoKeyTable(connection, keys, queueNames),
+    finder: markoFinder(connection, keys, queueNames, () => readMarkoCounts(connection, keys, settings.queues)),
     close: () => connection.close(),
   };
 }

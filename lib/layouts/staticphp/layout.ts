@@ -15,6 +15,7 @@ import { staticphpJobSnapshot } from './job-snapshot';
 import { staticphpDueTimeline } from './due-timeline';
 import { staticphpJobLine } from './job-line';
 import { staticphpLineRepairs } from './line-repairs';
+import { staticphpFinder } from './finder';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
 export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
@@ -37,17 +38,19 @@ export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
  * it, so every capability is the driver itself.
  */
 export function staticphpLayout(queue: RedisQueue): QueueLayout {
+  const counts: QueueLayout['counts'] = async ({ everyQueue = false } = {}) => {
+    const [queues, failed] = await Promise.all([
+      everyQueue ? queue.attempt(async () => queue.countsOf(await queue.queueNames())) : queue.stats(),
+      queue.failedCount(),
+    ]);
+    return { queues, failed };
+  };
   return {
     name: 'staticphp',
     description: `${LAYOUT_TITLES.staticphp}, prefix ${queue.keys.prefix}`,
     connection: queue,
-    async counts({ everyQueue = false } = {}) {
-      const [queues, failed] = await Promise.all([
-        everyQueue ? queue.attempt(async () => queue.countsOf(await queue.queueNames())) : queue.stats(),
-        queue.failedCount(),
-      ]);
-      return { queues, failed };
-    },
+    counts,
+    finder: staticphpFinder(queue, () => counts({ everyQueue: true })),
     attention: { read: (counts, failed, rules) => readQueueAttention(queue, counts, failed, rules) },
     throughput: staticphpThroughput(queue),
     failedJobs: queue,

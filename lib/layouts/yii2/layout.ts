@@ -6,6 +6,7 @@ import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { YII2_ABSENT } from './absent';
 import { yii2LayoutDoctor } from './doctor';
 import { Yii2Keys } from './keys';
+import { yii2Finder } from './finder';
 import { yii2KeyTable } from './key-table';
 import { readCounts } from './scripts';
 import { yii2Throughput } from './throughput';
@@ -123,6 +124,7 @@ export function yii2Layout(
     jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
     lineRepairs: yii2LineRepairs(connection, channelKeys, driver, placing),
     keyTable: yii2KeyTable(connection, keysOf, driver),
+    finder: yii2Finder(connection, keysOf, counts),
     close: () => connection.close(),
   };
 }

@@ -1,0 +1,55 @@
+import type { Metadata } from 'next';
+import { FindForm } from '@/components/find/find-form';
+import { FindResults } from '@/components/find/find-results';
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
+import { FIND_PARAMS_RULE, findParams, readFindScope } from '@/lib/server/find';
+import { absentCapability } from '@/lib/server/queue';
+import type { FindQuery } from '@/lib/shapes/find';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Find · QueueLens' };
+
+/** The search the address names: null when it names none; an error when it names one that does not parse. */
+function queryFromParams(params: PageSearchParams): FindQuery | null | { error: string } {
+  const single = singleSearchParams(params);
+  if (single.get('text') === null) return null;
+  const parsed = findParams.safeParse({
+    text: single.get('text') ?? '',
+    field: single.get('field') ?? undefined,
+    queue: single.get('queue') ?? undefined,
+    states: single.get('states') ?? undefined,
+  });
+  if (!parsed.success) return { error: `This address names no search QueueLens can run: ${FIND_PARAMS_RULE}.` };
+  const { text, field, queue, states } = parsed.data;
+  return { text, field, queue: queue === undefined || queue === '' ? null : queue, states };
+}
+
+export default async function FindPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const lacks = await absentCapability('finder');
+  if (lacks !== null) return <LayoutLacks title="Find" sentence={lacks} />;
+  const named = queryFromParams(await searchParams);
+  const query = named !== null && 'error' in named ? null : named;
+  const scope = await readFindScope();
+  return (
+    <div className="space-y-5">
+      <h1 className="text-2xl font-semibold tracking-tight">Find</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        Any job by its id, its name or class, or a piece of its payload or error, in every state. Text is matched byte for byte, case-sensitive; the search
+        reads a bounded chunk at a time and stops when you leave the page.
+      </p>
+      {named !== null && 'error' in named && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {named.error}
+        </p>
+      )}
+      {!scope.ok && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {scope.error}
+        </p>
+      )}
+      <FindForm query={query} queues={scope.ok ? scope.data.queues : []} states={scope.ok ? scope.data.states : []} />
+      {query !== null && <FindResults query={query} />}
+    </div>
+  );
+}

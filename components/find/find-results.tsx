@@ -1,0 +1,99 @@
+'use client';
+
+import Link from 'next/link';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { formatCount, plural } from '@/components/ui/format-count';
+import { EmptyList } from '@/components/ui/section';
+import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { foundJobHref } from '@/lib/routes';
+import type { FindMatch, FindQuery, FindState } from '@/lib/shapes/find';
+import { FIND_MATCH_CAP, useFindSearch, type FindSearch } from './use-find-search';
+
+const STATE_TONES: Readonly<Record<FindState, BadgeTone>> = { ready: 'info', delayed: 'neutral', reserved: 'warning', failed: 'bad' };
+
+/** The match with the bytes around it; job data is shown as text, never as markup. */
+function Snippet({ match }: { match: FindMatch }) {
+  const { before, match: found, after } = match.snippet;
+  return (
+    <span className="font-mono text-xs [overflow-wrap:anywhere]">
+      <span className="text-zinc-500 dark:text-zinc-400">{match.field}: </span>
+      {before}
+      <mark className="rounded bg-amber-200 px-0.5 text-zinc-950">{found}</mark>
+      {after}
+    </span>
+  );
+}
+
+function progressText(search: FindSearch): string {
+  const looked = `Looked at ${formatCount(search.looked)} of about ${plural(Math.max(search.about, search.looked), 'job')}`;
+  const found = plural(search.matches.length, 'match', 'matches');
+  if (search.error !== null) return `${looked}; ${found}. The search stopped: ${search.error}`;
+  if (search.capped) return `${looked}; stopped at ${formatCount(FIND_MATCH_CAP)} matches: narrow the search to see the rest.`;
+  if (search.stopped) return `${looked}; ${found}. Stopped.`;
+  if (search.done) return `${looked}; ${found}. Done.`;
+  return `${looked}; ${found} so far…`;
+}
+
+/** A search's matches as they arrive, its progress, and Stop. */
+export function FindResults({ query }: { query: FindQuery }) {
+  const { search, stop } = useFindSearch(query);
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <p role="status" aria-live="polite" aria-label="Search progress" className="text-sm text-zinc-700 dark:text-zinc-300">
+          {progressText(search)}
+        </p>
+        {search.running && (
+          <button type="button" className="button-secondary" onClick={stop}>
+            Stop
+          </button>
+        )}
+      </div>
+      {search.error !== null && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {search.error}
+        </p>
+      )}
+      {search.matches.length === 0 ? (
+        !search.running &&
+        search.error === null && (
+          <EmptyList>
+            No job matches “{query.text}”{search.stopped ? ' in the part looked at' : ''}.
+          </EmptyList>
+        )
+      ) : (
+        <DataTable
+          label="Jobs found"
+          minWidthClass="min-w-[48rem]"
+          head={
+            <>
+              <HeaderCell>Job</HeaderCell>
+              <HeaderCell>State</HeaderCell>
+              <HeaderCell>Queue</HeaderCell>
+              <HeaderCell>Name</HeaderCell>
+              <HeaderCell>Match</HeaderCell>
+            </>
+          }
+        >
+          {search.matches.map((match) => (
+            <tr key={`${match.queue}\u0000${match.id}\u0000${match.state}`}>
+              <Cell code>
+                <Link href={foundJobHref(match.id, match.queue)} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+                  {match.id}
+                </Link>
+              </Cell>
+              <Cell>
+                <Badge tone={STATE_TONES[match.state]}>{match.state}</Badge>
+              </Cell>
+              <Cell>{match.queue === '' ? <Absent label="no queue recorded" /> : match.queue}</Cell>
+              <Cell code>{match.name === '' ? <Absent label="no name read" /> : match.name}</Cell>
+              <Cell>
+                <Snippet match={match} />
+              </Cell>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
+import { MarkoKeys } from '@/lib/layouts/marko/keys';
+import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
+import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
+import { Yii2Keys } from '@/lib/layouts/yii2/keys';
+import { driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import type { FindState } from '@/lib/shapes/find';
+import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
+import { MARKO_CONNECTION, YII2_CONNECTIONS, connectE2eQueue } from './support';
+
+/** Each layout's jobs carry this in their payload; nothing else in the run does. */
+const MARKER = `order-${Date.now()}-<b>`;
+const QUEUE = 'find-e2e';
+
+/** Searches `text` in the payloads from the page's form, as a user does. */
+async function findInPayloads(page: Page, text: string): Promise<void> {
+  await page.goto('/find');
+  const form = page.getByRole('search', { name: 'Find jobs' });
+  await form.getByRole('searchbox', { name: 'Text' }).fill(text);
+  await form.getByRole('combobox', { name: 'Look in' }).selectOption('payload');
+  await form.getByRole('button', { name: 'Find' }).click();
+}
+
+/** The results table's rows: each job's id and state. */
+async function foundStates(page: Page): Promise<Record<string, string>> {
+  await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Done.');
+  const rows = page.getByRole('table', { name: 'Jobs found' }).getByRole('row');
+  const found: Record<string, string> = {};
+  for (const row of (await rows.all()).slice(1)) {
+    const cells = await row.getByRole('cell').allTextContents();
+    found[cells[0]!] = cells[1]!;
+  }
+  return found;
+}
+
+test.describe('Find', () => {
+  let queue: RedisQueue;
+
+  test.beforeAll(async () => {
+    queue = await connectE2eQueue();
+  });
+
+  test.afterAll(async () => {
+    await deleteKeysUnder(queue.redis, MARKO_CONNECTION.prefix());
+    await deleteKeysUnder(queue.redis, `${YII2_CONNECTIONS.stock.channel()}.`);
+    await queue.close();
+  });
+
+  test('finds a StaticPHP job by a piece of its payload in every state, shows the match as text, and the search is an address', async ({ page }, testInfo) => {
+    const push = (delaySeconds = 0) => queue.push(QUEUE, 'App\\Jobs\\Ship', { order: MARKER }, { delaySeconds });
+    const ids: Record<FindState, string> = {
+      reserved: String(await push()),
+      failed: String(await push()),
+      ready: String(await push()),
+      delayed: String(await push(3600)),
+    };
+    await queue.reserve([QUEUE], 'worker-find', 300);
+    const failing = await queue.reserve([QUEUE], 'worker-find', 300);
+    await queue.fail(failing!, 'boom');
+    await queue.push(QUEUE, 'App\\Jobs\\Ship', { order: 'another' });
+
+    await findInPayloads(page, MARKER);
+    await expect(page).toHaveURL(/\/find\?text=.*&field=payload/);
+    const found = await foundStates(page);
+    expect(found).toEqual(Object.fromEntries(Object.entries(ids).map(([state, id]) => [id, state])));
+    // The markup in the payload is text on the page, highlighted where it matched.
+    await expect(page.getByRole('table', { name: 'Jobs found' }).locator('mark').first()).toHaveText(MARKER);
+    await expect(page.getByRole('table', { name: 'Jobs found' }).locator('b')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: ids.failed, exact: true })).toHaveAttribute('href', `/jobs/${ids.failed}?queue=${QUEUE}`);
+
+    // The address is the search: opened afresh, it runs again.
+    await page.goto(page.url());
+    expect(await foundStates(page)).toEqual(found);
+    await screenshots(page, testInfo, 'Find on StaticPHP');
+    await expectNoAxeViolations(page, 'Find on StaticPHP');
+  });
+
+  test('Stop ends a search between two steps: no step is asked for after it', async ({ page }) => {
+    await queue.pushMany(Array.from({ length: 900 }, (_, i) => ({ queue: `${QUEUE}-many`, name: 'App\\Jobs\\Noise', payload: { i } })));
+    const steps: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The second step is held back, so Stop lands while the search is under way.
+    await page.route(
+      (url) => url.pathname === '/api/find',
+      async (route) => {
+        steps.push(route.request().url());
+        if (steps.length === 2) await held;
+        await route.continue();
+      },
+    );
+    await findInPayloads(page, 'nothing-has-this');
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await expect.poll(() => steps.length).toBe(2);
+    await stop.click();
+    release();
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Stopped.');
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText(/Looked at [\d,]+ of about [\d,]+ jobs/);
+    await page.waitForTimeout(500);
+    expect(steps).toHaveLength(2);
+    await expect(stop).toHaveCount(0);
+  });
+
+  test('finds a yii2 job by a piece of its PHP-serialized payload in every state', async ({ page }) => {
+    const channel = { connection: queue, driver: 'yii2' as const, keys: new Yii2Keys(YII2_CONNECTIONS.stock.channel()), ng: DEFAULT_YII2_NG_SETTINGS };
+    const message = `300;O:8:"stdClass":1:{s:5:"order";s:${Buffer.byteLength(MARKER)}:"${MARKER}";}`;
+    const reserved = await driverPush(channel, message);
+    const ready = await driverPush(channel, message);
+    await driverReserve(channel);
+    // stock's push with a delay: the message, and its id in the delayed set
+    const delayed = String(await queue.redis.incr(channel.keys.messageId));
+    await queue.redis.hset(channel.keys.messages, delayed, message);
+    await queue.redis.zadd(channel.keys.delayed, Math.floor(Date.now() / 1000) + 3600, delayed);
+
+    await showConnection(page, YII2_CONNECTIONS.stock.name);
+    await findInPayloads(page, MARKER);
+    expect(await foundStates(page)).toEqual({ [ready]: 'ready', [reserved]: 'reserved', [delayed]: 'delayed' });
+    await expect(page.getByRole('table', { name: 'Jobs found' }).getByRole('row').nth(1)).toContainText('stdClass');
+  });
+
+  test('finds a marko job by a piece of its signed payload, decoded, in every state', async ({ page }) => {
+    const worker = new MarkoTestWorker(queue.redis, MARKO_CONNECTION.prefix());
+    const job = { className: 'App\\Jobs\\Ship', data: { order: MARKER } };
+    const reserved = await worker.push('ship', job);
+    const failed = await worker.push('ship', job);
+    const ready = await worker.push('ship', job);
+    const delayed = await worker.later(3600, 'ship', job);
+    expect((await worker.pop('ship'))!.id).toBe(reserved);
+    expect((await worker.pop('ship'))!.id).toBe(failed);
+    await worker.fail('ship', failed, 'RuntimeException: refused');
+    expect(await queue.redis.exists(new MarkoKeys(MARKO_CONNECTION.prefix()).job(ready))).toBe(1);
+
+    await showConnection(page, MARKO_CONNECTION.name);
+    await findInPayloads(page, MARKER);
+    expect(await foundStates(page)).toEqual({ [ready]: 'ready', [reserved]: 'reserved', [delayed]: 'delayed', [failed]: 'failed' });
+    await expect(page.getByRole('table', { name: 'Jobs found' }).locator('mark').first()).toHaveText(MARKER);
+  });
+});

@@ -1,0 +1,121 @@
+import type { RedisConnection } from '../redis/connection';
+import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
+import type { FindMatch, FindQuery, FindState } from '../shapes/find';
+import type { QueueCounts, LayoutCounts } from './adapter';
+import { FIND_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
+
+/** The find step of layouts whose jobs are hashes (StaticPHP, marko): lua/shared/find-in-jobs-1.lua. */
+export const findInJobs = luaScript({
+  file: 'shared/find-in-jobs-1.lua',
+  keys: ['index'],
+  args: [
+    'kind',
+    'position',
+    'count',
+    'jobPrefix',
+    'state',
+    'states',
+    'onlyQueue',
+    'field',
+    'window',
+    'queueField',
+    'nameField',
+    'payloadField',
+    'errorFields',
+    'reservedField',
+  ],
+  rest: 'needles',
+  // Payload windows are bytes written by somebody else's code, cut anywhere.
+  bytes: true,
+  reply: (reply) => {
+    const [next, looked, ...values] = flatBytesReply(reply);
+    return {
+      next: String(next ?? ''),
+      looked: Number(looked),
+      hits: replyRows(values, 7, (at) => ({
+        id: String(at(0)),
+        state: String(at(1)) as FindState,
+        queue: String(at(2)),
+        head: at(3) as Buffer,
+        field: String(at(4)) as FindMatch['field'],
+        from: Number(String(at(5))),
+        window: at(6) as Buffer,
+      })),
+    };
+  },
+});
+
+export type FindHit = ReturnType<typeof findInJobs.reply>['hits'][number];
+
+/** How a layout's job hash (or failed record) names the fields Find looks in. */
+export interface JobFieldNames {
+  queue: string;
+  /** '' where the job's name is read from its payload */
+  name: string;
+  payload: string;
+  errors: readonly string[];
+  /** set while a stream entry is held ('' where the layout has no streams) */
+  reserved: string;
+}
+
+/** How a layout reads what the Lua found: other spellings of the text to match, and the row as the user reads it (null: not a match once decoded). */
+export interface HitReading {
+  spellings(text: Buffer): Buffer[];
+  matchOf(hit: FindHit, needle: Buffer): FindMatch | null;
+}
+
+/** Bytes as stored: the text is its only spelling, the hit's head is the name. */
+export const PLAIN_READING: HitReading = {
+  spellings: () => [],
+  matchOf: (hit, needle) => {
+    const snippet = snippetOf(hit.window, needle);
+    return snippet && { id: hit.id, queue: hit.queue, state: hit.state, name: hit.head.toString('utf8'), field: hit.field, snippet };
+  },
+};
+
+/** One chunk of `part` through lua/shared/find-in-jobs-1.lua. */
+export async function readJobsChunk(
+  connection: RedisConnection,
+  options: { jobPrefix: string; fields: JobFieldNames; reading: HitReading },
+  part: FindPart,
+  position: string,
+  query: FindQuery,
+  states: readonly FindState[],
+): Promise<FindChunk> {
+  const needle = Buffer.from(query.text, 'utf8');
+  const { fields, reading } = options;
+  const reply = await connection.attempt(() =>
+    findInJobs.run(connection.redis, {
+      index: part.key,
+      kind: part.kind,
+      position,
+      count: FIND_CHUNK,
+      jobPrefix: options.jobPrefix,
+      state: part.states[0]!,
+      states: `,${states.join(',')},`,
+      onlyQueue: query.queue ?? '',
+      field: query.field,
+      window: SNIPPET_BYTES,
+      queueField: fields.queue,
+      nameField: fields.name,
+      payloadField: fields.payload,
+      errorFields: fields.errors.join(','),
+      reservedField: fields.reserved,
+      needles: [needle, ...reading.spellings(needle)],
+    }),
+  );
+  const matches = reply.hits.flatMap((hit) => reading.matchOf(hit, needle) ?? []);
+  return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next };
+}
+
+/** About how many jobs a search scoped to `query`'s queue and `states` looks at, from the layout's figures. */
+export function aboutFromCounts(counts: LayoutCounts<QueueCounts>, query: FindQuery, states: readonly FindState[]): number {
+  const rows = counts.queues.filter((row) => query.queue === null || row.queue === query.queue);
+  const sum = (pick: (row: QueueCounts) => number) => rows.reduce((total, row) => total + pick(row), 0);
+  return (
+    (states.includes('ready') ? sum((row) => row.pending) : 0) +
+    (states.includes('delayed') ? sum((row) => row.delayed) : 0) +
+    (states.includes('reserved') ? sum((row) => row.reserved) : 0) +
+    (states.includes('failed') ? (counts.failed ?? 0) : 0)
+  );
+}

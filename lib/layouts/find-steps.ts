@@ -1,0 +1,146 @@
+import { QueueError } from '../redis/errors';
+import { bytesToText } from '../shapes/display-text';
+import { FIND_STATES, type FindMatch, type FindQuery, type FindState, type FindStep } from '../shapes/find';
+
+/**
+ * The stepping every layout's Find shares: a search walks each queue's
+ * indexes (streams, lists, sorted sets, a channel's messages), then the
+ * indexes that span every queue (a failed set), one bounded chunk of one
+ * index per step. The cursor names the queue by name, not by place, so a
+ * queue added or dropped between two steps moves nothing else.
+ */
+
+/** One index a search walks: the ids of one state (or two, a StaticPHP stream's ready and held entries) of one queue or of all. */
+export interface FindPart {
+  /** the states its jobs can be in; a part with none of the wanted states is skipped unread */
+  readonly states: readonly FindState[];
+  /** what the layout's chunk reader needs to read it (a key, a kind) */
+  readonly key: string;
+  readonly kind: string;
+}
+
+/** One bounded chunk of a part: the matches, how many jobs were looked at, and where the next chunk starts (null: the part is done). */
+export interface FindChunk {
+  matches: FindMatch[];
+  looked: number;
+  next: string | null;
+}
+
+/** What a layout tells the walker: its queues, each queue's parts, the parts over every queue, and how to read one chunk. */
+export interface FindPlan {
+  /** the states the layout has */
+  readonly states: readonly FindState[];
+  /** every queue, in any order (the walker sorts them) */
+  queues(): Promise<readonly string[]>;
+  partsOf(queue: string): Promise<FindPart[]>;
+  /** parts over every queue (a failed set whose entries name their queue) */
+  readonly sharedParts: readonly FindPart[];
+  /** about how many jobs the scoped search looks at: the layout's figures when it begins */
+  about(query: FindQuery, states: readonly FindState[]): Promise<number>;
+  /** one bounded Redis call over `part` from `position` ('' to start) */
+  readChunk(part: FindPart, position: string, query: FindQuery, states: readonly FindState[]): Promise<FindChunk>;
+}
+
+/** Where a search is: a queue (by name) and its part, or a shared part; the position in it; and the progress so far. */
+interface FindCursor {
+  /** the queue being walked; null once the shared parts are */
+  q: string | null;
+  p: number;
+  at: string;
+  looked: number;
+  about: number;
+}
+
+/** Parts a step may pass over unread (empty queues, unwanted states) before it answers with no matches, so that one step stays bounded. */
+const SKIPS_PER_STEP = 50;
+
+function encodeCursor(cursor: FindCursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursorOrThrow(text: string): FindCursor {
+  try {
+    const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<FindCursor>;
+    if (
+      (value.q === null || typeof value.q === 'string') &&
+      Number.isInteger(value.p) &&
+      typeof value.at === 'string' &&
+      Number.isInteger(value.looked) &&
+      Number.isInteger(value.about)
+    ) {
+      return value as FindCursor;
+    }
+  } catch {
+    // answered below
+  }
+  throw unreadableCursor();
+}
+
+function unreadableCursor(): QueueError {
+  return new QueueError('The search cursor cannot be read: start the search again.', { invalidRequest: true });
+}
+
+/** The states a query looks in on a layout: those it names that the layout has, or every one the layout has. */
+export function statesOf(query: FindQuery, layoutStates: readonly FindState[]): FindState[] {
+  return FIND_STATES.filter((state) => layoutStates.includes(state) && (query.states.length === 0 || query.states.includes(state)));
+}
+
+/** One step of `query` over `plan`, from `cursorText` (null: the first step). */
+export async function findStep(plan: FindPlan, query: FindQuery, cursorText: string | null): Promise<FindStep> {
+  const states = statesOf(query, plan.states);
+  const wanted = (part: FindPart) => part.states.some((state) => states.includes(state));
+  const start = async (): Promise<FindCursor> => {
+    const queues = await queuesOf(plan, query);
+    return { q: queues[0] ?? null, p: 0, at: '', looked: 0, about: await plan.about(query, states) };
+  };
+  const cursor = cursorText === null ? await start() : decodeCursorOrThrow(cursorText);
+  // A cursor comes back from the browser: one scoped to a queue walks that queue alone.
+  if (query.queue !== null && cursor.q !== null && cursor.q !== query.queue) throw unreadableCursor();
+  let queues: string[] | null = null;
+  for (let skipped = 0; skipped < SKIPS_PER_STEP; skipped++) {
+    const parts = cursor.q === null ? plan.sharedParts : await plan.partsOf(cursor.q);
+    const part = parts[cursor.p];
+    if (part === undefined) {
+      if (cursor.q === null) return { matches: [], looked: cursor.looked, about: cursor.about, cursor: null };
+      queues ??= await queuesOf(plan, query);
+      const current = cursor.q;
+      Object.assign(cursor, { q: queues.find((queue) => queue > current) ?? null, p: 0, at: '' });
+      continue;
+    }
+    if (!wanted(part)) {
+      Object.assign(cursor, { p: cursor.p + 1, at: '' });
+      continue;
+    }
+    const chunk = await plan.readChunk(part, cursor.at, query, states);
+    const looked = cursor.looked + chunk.looked;
+    const next = chunk.next === null ? { ...cursor, p: cursor.p + 1, at: '', looked } : { ...cursor, at: chunk.next, looked };
+    return { matches: chunk.matches, looked, about: Math.max(cursor.about, looked), cursor: encodeCursor(next) };
+  }
+  return { matches: [], looked: cursor.looked, about: cursor.about, cursor: encodeCursor(cursor) };
+}
+
+async function queuesOf(plan: FindPlan, query: FindQuery): Promise<string[]> {
+  const queues = query.queue === null ? await plan.queues() : [query.queue];
+  return [...new Set(queues)].sort();
+}
+
+/**
+ * The match inside `window` (bytes around it, as the chunk read them) cut in
+ * three for a results row; null when the needle is not in it (a spelling
+ * that matched in Redis but not as the user reads it).
+ */
+export function snippetOf(window: Buffer, needle: Buffer): FindMatch['snippet'] | null {
+  const at = window.indexOf(needle);
+  if (at < 0) return null;
+  return {
+    before: bytesToText(window.subarray(0, at)),
+    match: bytesToText(window.subarray(at, at + needle.length)),
+    after: bytesToText(window.subarray(at + needle.length)),
+  };
+}
+
+/** Bytes shown on either side of a match. */
+export const SNIPPET_BYTES = 60;
+
+/** Ids one chunk reads at most: with payloads of a few KB, about a millisecond of Redis. */
+export const FIND_CHUNK = 200;

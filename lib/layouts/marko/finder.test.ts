@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { FIND_CHUNK } from '../find-steps';
+import { findAll, payloadQuery, statesById } from '../test-find';
+import { base64Spellings } from './finder';
+import { isAbsent, type QueueLayout } from '../adapter';
+import type { JobFinder } from '../pages';
+import { testMarkoFactory } from './test-layout';
+
+function finderOf(layout: Pick<QueueLayout, 'finder'>): JobFinder {
+  if (isAbsent(layout.finder)) throw new Error(layout.finder.absent);
+  return layout.finder;
+}
+
+const openMarko = testMarkoFactory();
+
+describe('Find on marko', () => {
+  it('finds a job by a piece of its signed payload, decoded, in each state: ready, delayed, reserved and failed', async () => {
+    const { layout, worker } = await openMarko();
+    const job = (order: string) => ({ className: 'App\\Jobs\\Ship', data: { order } });
+    const reserved = await worker.push('ship', job('order-12345'));
+    const failed = await worker.push('ship', job('order-12345'));
+    const ready = await worker.push('ship', job('order-12345'));
+    const delayed = await worker.later(3600, 'ship', job('order-12345'));
+    await worker.push('ship', job('order-99'));
+    expect((await worker.pop('ship'))!.id).toBe(reserved);
+    expect((await worker.pop('ship'))!.id).toBe(failed);
+    await worker.fail('ship', failed, 'RuntimeException: carrier refused order-12345');
+    const finder = finderOf(layout);
+
+    const { matches } = await findAll(finder, payloadQuery('order-12345'));
+    expect(statesById(matches)).toEqual({ [ready]: 'ready', [reserved]: 'reserved', [delayed]: 'delayed', [failed]: 'failed' });
+    for (const match of matches) {
+      expect(match.name).toBe('App\\Jobs\\Ship');
+      expect(match.snippet.match).toBe('order-12345');
+      // The snippet is the decoded serialization, not its base64.
+      expect(match.snippet.before).toMatch(/order";s:11:"$/);
+    }
+    const errors = await findAll(finder, { ...payloadQuery('carrier refused'), field: 'error' });
+    expect(statesById(errors.matches)).toEqual({ [failed]: 'failed' });
+    const names = await findAll(finder, { ...payloadQuery('App\\Jobs\\Ship'), field: 'name', states: ['delayed'] });
+    expect(statesById(names.matches)).toEqual({ [delayed]: 'delayed' });
+  });
+
+  it('spells the text in base64 at each of its three alignments', () => {
+    const serialized = Buffer.from('s:5:"order";s:11:"order-12345";');
+    for (const lead of [0, 1, 2]) {
+      const encoded = Buffer.from(Buffer.concat([Buffer.alloc(lead, 0x41), serialized]).toString('base64'));
+      expect(base64Spellings(Buffer.from('order-12345')).some((spelling) => encoded.includes(spelling))).toBe(true);
+    }
+  });
+
+  it('reads a bounded chunk of a ready list per step and resumes from the cursor', async () => {
+    const { layout, worker } = await openMarko();
+    const count = FIND_CHUNK + 30;
+    for (let i = 0; i < count; i++) await worker.push('bulk', { className: 'App\\Jobs\\Noise', data: { n: i === count - 1 ? 'last-one' : 'hay' } });
+    const finder = finderOf(layout);
+    const first = await finder.step(payloadQuery('last-one'), null);
+    expect(first.looked).toBeLessThanOrEqual(FIND_CHUNK);
+    const { matches, looked } = await findAll(finder, payloadQuery('last-one'));
+    expect(looked).toBe(count);
+    expect(matches).toHaveLength(1);
+  });
+});

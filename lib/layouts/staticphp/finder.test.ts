@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { isAbsent } from '../adapter';
+import { FIND_CHUNK } from '../find-steps';
+import { findAll, payloadQuery, statesById } from '../test-find';
+import { staticphpLayout } from './layout';
+import { testQueueFactory } from './test-redis';
+
+const openQueue = testQueueFactory();
+
+async function openFinder() {
+  const queue = await openQueue();
+  const finder = staticphpLayout(queue).finder;
+  if (isAbsent(finder)) throw new Error(finder.absent);
+  return { queue, finder };
+}
+
+describe('Find on StaticPHP', () => {
+  it('finds a job by a piece of its payload in each state: ready, held, delayed and failed', async () => {
+    const { queue, finder } = await openFinder();
+    const push = (delaySeconds = 0, marker = 'order-12345') => queue.push('mail', 'App\\Jobs\\Ship', { order: marker }, { delaySeconds });
+    const reserved = await push();
+    const failed = await push();
+    const ready = await push();
+    const delayed = await push(3600);
+    const other = await push(0, 'order-99');
+    await queue.reserve(['mail'], 'w1', 300);
+    await queue.fail((await queue.reserve(['mail'], 'w1', 300))!, 'boom: order-12345 was refused');
+
+    const { matches, looked, about } = await findAll(finder, payloadQuery('order-12345'));
+    expect(statesById(matches)).toEqual({ [ready]: 'ready', [reserved]: 'reserved', [delayed]: 'delayed', [failed]: 'failed' });
+    expect(matches.find((match) => match.id === String(ready))?.snippet).toEqual({ before: '{"order":"', match: 'order-12345', after: '"}' });
+    expect(String(other) in statesById(matches)).toBe(false);
+    expect(looked).toBe(5);
+    expect(about).toBeGreaterThanOrEqual(5);
+
+    const errors = await findAll(finder, { ...payloadQuery('was refused'), field: 'error' });
+    expect(statesById(errors.matches)).toEqual({ [failed]: 'failed' });
+    const byId = await findAll(finder, { ...payloadQuery(String(delayed)), field: 'id' });
+    expect(statesById(byId.matches)).toEqual({ [delayed]: 'delayed' });
+    const scoped = await findAll(finder, payloadQuery('order-12345', { states: ['failed', 'delayed'] }));
+    expect(statesById(scoped.matches)).toEqual({ [delayed]: 'delayed', [failed]: 'failed' });
+    expect((await findAll(finder, payloadQuery('order-12345', { queue: 'other' }))).matches).toEqual([]);
+  });
+
+  it('reads a bounded chunk per step and resumes from the cursor, finding each job once', async () => {
+    const { queue, finder } = await openFinder();
+    const count = FIND_CHUNK * 2 + 7;
+    await queue.pushMany(
+      Array.from({ length: count }, (_, i) => ({ queue: 'bulk', name: 'App\\Jobs\\Noise', payload: { tag: i % 50 === 0 ? 'needle' : 'hay' } })),
+    );
+    const first = await finder.step(payloadQuery('needle'), null);
+    expect(first.looked).toBe(FIND_CHUNK);
+    expect(first.cursor).not.toBeNull();
+    const { matches, steps, looked } = await findAll(finder, payloadQuery('needle'));
+    expect(looked).toBe(count);
+    expect(steps).toBeGreaterThanOrEqual(3);
+    expect(new Set(matches.map((match) => match.id)).size).toBe(matches.length);
+    expect(matches).toHaveLength(Math.ceil(count / 50));
+  });
+
+  it('matches bytes that are no UTF-8 byte for byte and shows them escaped; refuses a cursor it did not write', async () => {
+    const { queue, finder } = await openFinder();
+    await queue.redis.hset(queue.keys.job(900), 'queue', 'raw', 'name', 'Raw', 'payload', Buffer.from([0x41, 0xff, 0x42]), 'entry', '', 'reserved_until', '0');
+    await queue.redis.zadd(queue.keys.delayed('raw'), 9999999999, '900');
+    await queue.redis.sadd(queue.keys.queues, 'raw');
+    const { matches } = await findAll(finder, payloadQuery('B'));
+    expect(matches.map((match) => match.snippet)).toEqual([{ before: 'A\\xFF', match: 'B', after: '' }]);
+    await expect(finder.step(payloadQuery('B'), 'not-a-cursor')).rejects.toThrow('The search cursor cannot be read');
+    const elsewhere = Buffer.from(JSON.stringify({ q: 'raw', p: 0, at: '', looked: 0, about: 1 })).toString('base64url');
+    await expect(finder.step(payloadQuery('B', { queue: 'mail' }), elsewhere)).rejects.toThrow('The search cursor cannot be read');
+    expect((await finder.step(payloadQuery('B', { queue: 'raw' }), elsewhere)).matches).toHaveLength(1);
+  });
+});

@@ -1,0 +1,96 @@
+import type { RedisConnection } from '../../redis/connection';
+import { flatBytesReply, luaScript, replyRows } from '../../redis/lua-script';
+import type { FindMatch, FindQuery, FindState } from '../../shapes/find';
+import type { LayoutCounts } from '../adapter';
+import { aboutFromCounts } from '../find-in-jobs';
+import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '../find-steps';
+import type { JobFinder } from '../pages';
+import type { Yii2Keys } from './keys';
+import { decodeMessage } from './message';
+
+/** Bytes of each message a step decodes: what the job page shows of it. */
+const MESSAGE_BYTES = 64 * 1024;
+
+export const findMessages = luaScript({
+  file: 'yii2/find-messages-3.lua',
+  keys: ['messages', 'reserved', 'delayed'],
+  args: ['cursor', 'count', 'limit', 'states'],
+  bytes: true,
+  reply: (reply) => {
+    const [next, looked, ...values] = flatBytesReply(reply);
+    return {
+      next: String(next),
+      looked: Number(looked),
+      rows: replyRows(values, 4, (at) => ({ id: String(at(0)), state: String(at(1)) as FindState, length: Number(at(2)), head: at(3) as Buffer })),
+    };
+  },
+});
+
+/**
+ * A message's data as a user reads it on the job page: a PHP serialization's
+ * strings are its own bytes, so its body is matched as stored; JSON is
+ * parsed and written again, so `\/` and `\u00e9` read as `/` and `é`.
+ */
+function readableBody(head: Buffer, length: number): { name: string; body: Buffer } {
+  const message = decodeMessage(head, length);
+  const body = head.subarray(message.bodyOffset);
+  const name = message.className ?? '';
+  if (message.body.serializer !== 'json' || message.cut) return { name, body };
+  try {
+    return { name, body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8') };
+  } catch {
+    return { name, body };
+  }
+}
+
+/** The match in one message, null when it does not match: its class for the name, its data for the payload; yii2 keeps no errors. */
+function matchOf(row: ReturnType<typeof findMessages.reply>['rows'][number], queue: string, query: FindQuery, needle: Buffer): FindMatch | null {
+  const { name, body } = readableBody(row.head, row.length);
+  const found = (field: FindMatch['field'], value: Buffer): FindMatch | null => {
+    const at = value.indexOf(needle);
+    if (at < 0) return null;
+    const window = value.subarray(Math.max(0, at - SNIPPET_BYTES), at + needle.length + SNIPPET_BYTES);
+    const snippet = snippetOf(window, needle);
+    return snippet && { id: row.id, queue, state: row.state, name, field, snippet };
+  };
+  const wants = (field: FindMatch['field']) => query.field === 'any' || query.field === field;
+  if (wants('id') && row.id === query.text) return found('id', Buffer.from(row.id));
+  return (wants('name') ? found('name', Buffer.from(name, 'utf8')) : null) ?? (wants('payload') ? found('payload', body) : null);
+}
+
+/**
+ * Find on yii2 (stock and ng): each channel's `.messages` hash, every
+ * message decoded as the job page decodes it, its state from the indexes.
+ * yii2 keeps no failed jobs.
+ */
+export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Keys[], counts: () => Promise<LayoutCounts>): JobFinder {
+  const plan: FindPlan = {
+    states: ['ready', 'delayed', 'reserved'],
+    queues: async () => keysOf.map((keys) => keys.channel),
+    partsOf: async (channel) => {
+      const keys = keysOf.find((candidate) => candidate.channel === channel);
+      return keys ? [{ states: ['ready', 'delayed', 'reserved'], key: channel, kind: 'messages' }] : [];
+    },
+    sharedParts: [],
+    about: async (query, states) => aboutFromCounts(await counts(), query, states),
+    readChunk: async (part, position, query, states) => {
+      const keys = keysOf.find((candidate) => candidate.channel === part.key)!;
+      const reply = await connection.attempt(() =>
+        findMessages.run(connection.redis, {
+          ...keys.byName,
+          cursor: position === '' ? '0' : position,
+          count: FIND_CHUNK,
+          limit: MESSAGE_BYTES,
+          states: `,${states.join(',')},`,
+        }),
+      );
+      const needle = Buffer.from(query.text, 'utf8');
+      return {
+        matches: reply.rows.flatMap((row) => matchOf(row, part.key, query, needle) ?? []),
+        looked: reply.looked,
+        next: reply.next === '0' ? null : reply.next,
+      };
+    },
+  };
+  return { states: plan.states, step: (query, cursor) => findStep(plan, query, cursor) };
+}

@@ -1,0 +1,49 @@
+/**
+ * Find: looking for jobs by id, name, payload or error in any state, in
+ * bounded steps (lib/layouts/find-steps.ts). Plain shapes the browser, the
+ * API route and the CLI share.
+ */
+
+/** What part of a job the text is looked for in; `any` is every one of them. */
+export const FIND_FIELDS = ['any', 'id', 'name', 'payload', 'error'] as const;
+export type FindField = (typeof FIND_FIELDS)[number];
+
+/** The states a search can be scoped to; a layout searches those it has (JobFinder.states). */
+export const FIND_STATES = ['ready', 'delayed', 'reserved', 'failed'] as const;
+export type FindState = (typeof FIND_STATES)[number];
+
+/** Longest text a search takes: a needle is sent with every step. */
+export const MAX_FIND_TEXT = 200;
+
+export interface FindQuery {
+  /** matched byte for byte (UTF-8), case-sensitive; an id must be equal, every other field contains it */
+  text: string;
+  field: FindField;
+  /** one queue (a yii2 channel), or null for every queue */
+  queue: string | null;
+  /** the states to look in; empty means every state the layout has */
+  states: readonly FindState[];
+}
+
+/** One job that matches, as a results row shows it. */
+export interface FindMatch {
+  id: string;
+  queue: string;
+  state: FindState;
+  /** the job's name or class; '' when it cannot be read */
+  name: string;
+  /** the field the text was found in */
+  field: Exclude<FindField, 'any'>;
+  /** the match with some bytes either side, as text (bytes that are no UTF-8 as \xNN escapes) */
+  snippet: { before: string; match: string; after: string };
+}
+
+/** What one step answers: the matches it found, how far the search is, and where the next step starts (null: done). */
+export interface FindStep {
+  matches: FindMatch[];
+  /** jobs looked at so far, in all steps */
+  looked: number;
+  /** about how many jobs the search looks at in all (the scoped figures when it began) */
+  about: number;
+  cursor: string | null;
+}

@@ -1,0 +1,166 @@
+--[[
+  FIND IN JOBS: one bounded step of Find over one index of job ids (a
+  layout whose jobs are hashes: StaticPHP, marko). Reads `count` ids of the
+  index from `position`, reads each job's few fields, and returns only the
+  jobs the text is in, each with a window of bytes around the match, so a
+  pass over a million jobs moves the matches and not the payloads. Read
+  only; plain byte matching (string.find with plain = true), case-sensitive.
+
+  Job keys are built from ids read out of the index and the prefix in ARGV,
+  which is why the layout needs one server (or a hash-tagged prefix).
+
+  KEYS[1] index            a stream of ready ids (field `job`), a list of
+                           ready ids, a sorted set of ids, or a hash of
+                           failed records (id -> JSON)
+
+  ARGV[1] kind             'stream' | 'list' | 'zset' | 'records'
+  ARGV[2] position         stream: the last entry id read ('' to start);
+                           list: an offset; zset, records: a SCAN cursor
+  ARGV[3] count            ids to read at most
+  ARGV[4] jobPrefix        a job's hash is jobPrefix .. id (not for records)
+  ARGV[5] state            the index's state; a stream's entries are
+                           'ready', or 'reserved' where reservedField is set
+  ARGV[6] states           the states wanted, as ',ready,failed,'
+  ARGV[7] onlyQueue        the job's queue must be this ('' for any)
+  ARGV[8] field            any | id | name | payload | error
+  ARGV[9] window           bytes kept on either side of a match
+  ARGV[10] queueField      the job's fields (a record's JSON keys) ...
+  ARGV[11] nameField       ... '' where the name is read from the payload
+  ARGV[12] payloadField
+  ARGV[13] errorFields     comma-joined, '' for none
+  ARGV[14] reservedField   set (not '' or '0') while a stream entry is held
+  ARGV[15], ...            the text, then other spellings of it that match
+                           as the text (its base64 at each alignment)
+
+  Returns {next position ('' once the index is done), looked,
+           id, state, queue, name or payload head, field, from, window, ...}
+  where `from` is the 1-based byte of the value the window starts at;
+  or {ErrorCode, key} when KEYS[1] is of another type.
+]]
+local rcall = redis.call
+-- @include layout
+
+local index = KEYS[1]
+local kind, position, count, jobPrefix = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local indexState, states, onlyQueue, field, window = ARGV[5], ARGV[6], ARGV[7], ARGV[8], tonumber(ARGV[9])
+local queueField, nameField, payloadField, reservedField = ARGV[10], ARGV[11], ARGV[12], ARGV[14]
+local errorFields = {}
+for name in string.gmatch(ARGV[13], '[^,]+') do errorFields[#errorFields + 1] = name end
+local needles = {}
+for i = 15, #ARGV do needles[#needles + 1] = ARGV[i] end
+-- A record larger than this is matched as raw bytes, not decoded (cjson would hold Redis).
+local DECODE_LIMIT = 262144
+local NAME_HEAD = 1024
+
+local indexType = ({stream = 'stream', list = 'list', zset = 'zset', records = 'hash'})[kind]
+local wrongKey = firstWrongTypedKey({index, indexType})
+if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+
+-- ids read this step, and where the next step starts
+local ids, nextPosition, recordValues = {}, '', {}
+if kind == 'stream' then
+  local entries = rcall('XRANGE', index, position == '' and '-' or '(' .. position, '+', 'COUNT', count)
+  for _, entry in ipairs(entries) do
+    local values = entry[2]
+    for i = 1, #values, 2 do
+      if values[i] == 'job' then ids[#ids + 1] = values[i + 1] end
+    end
+  end
+  if #entries == count then nextPosition = entries[#entries][1] end
+elseif kind == 'list' then
+  local start = tonumber(position) or 0
+  ids = rcall('LRANGE', index, start, start + count - 1)
+  if #ids == count then nextPosition = tostring(start + count) end
+else
+  local scan = rcall(kind == 'zset' and 'ZSCAN' or 'HSCAN', index, position == '' and '0' or position, 'COUNT', count)
+  if scan[1] ~= '0' then nextPosition = scan[1] end
+  local scanned = scan[2]
+  for i = 1, #scanned, 2 do
+    ids[#ids + 1] = scanned[i]
+    if kind == 'records' then recordValues[scanned[i]] = scanned[i + 1] end
+  end
+end
+
+local function wanted(name)
+  return field == 'any' or field == name
+end
+
+local function findIn(value)
+  if type(value) ~= 'string' or value == '' then return nil end
+  for i = 1, #needles do
+    local at = string.find(value, needles[i], 1, true)
+    if at then return at, needles[i] end
+  end
+  return nil
+end
+
+-- The job's fields as {queue, name, payload, errors..., reserved}; nil when it is gone.
+local function jobOf(id)
+  if kind == 'records' then
+    local record = recordValues[id]
+    if #record <= DECODE_LIMIT then
+      local ok, decoded = pcall(cjson.decode, record)
+      if ok and type(decoded) == 'table' then
+        local function text(name) return type(decoded[name]) == 'string' and decoded[name] or nil end
+        local errors = {}
+        for _, name in ipairs(errorFields) do errors[#errors + 1] = text(name) end
+        return {queue = text(queueField) or '', payload = text(payloadField) or '', errors = errors}
+      end
+    end
+    return {queue = '', payload = record, errors = {}}
+  end
+  -- queue, payload, reserved, then the name where it is a field of its own, then the errors
+  local names = {queueField, payloadField, reservedField ~= '' and reservedField or queueField}
+  if nameField ~= '' then names[#names + 1] = nameField end
+  local firstError = #names + 1
+  for _, name in ipairs(errorFields) do names[#names + 1] = name end
+  local values = rcall('HMGET', jobPrefix .. id, unpack(names))
+  if not values[1] then return nil end
+  local errors = {}
+  for i = firstError, #names do errors[#errors + 1] = values[i] or nil end
+  local reserved = reservedField ~= '' and values[3] or ''
+  return {
+    queue = values[1], payload = values[2] or '', errors = errors,
+    name = nameField ~= '' and (values[4] or '') or nil,
+    reserved = reserved ~= '' and reserved ~= '0',
+  }
+end
+
+local reply = {nextPosition, #ids}
+local function hit(id, state, job, name, value, at, needle)
+  local from = math.max(1, at - window)
+  local head = job.name or string.sub(job.payload, 1, NAME_HEAD)
+  local rows = {id, state, job.queue, head, name, from, string.sub(value, from, at + #needle - 1 + window)}
+  for _, cell in ipairs(rows) do reply[#reply + 1] = cell end
+end
+
+for _, id in ipairs(ids) do
+  local job = jobOf(id)
+  if job and (onlyQueue == '' or job.queue == onlyQueue) then
+    local state = indexState
+    if kind == 'stream' and job.reserved then state = 'reserved' end
+    if string.find(states, ',' .. state .. ',', 1, true) then
+      local at, needle
+      if wanted('id') and id == needles[1] then
+        hit(id, state, job, 'id', id, 1, id)
+      else
+        local matched = false
+        if wanted('name') and job.name then
+          at, needle = findIn(job.name)
+          if at then hit(id, state, job, 'name', job.name, at, needle); matched = true end
+        end
+        if not matched and (wanted('payload') or (wanted('name') and not job.name)) then
+          at, needle = findIn(job.payload)
+          if at then hit(id, state, job, job.name and 'payload' or (wanted('payload') and 'payload' or 'name'), job.payload, at, needle); matched = true end
+        end
+        if not matched and wanted('error') then
+          for _, value in ipairs(job.errors) do
+            at, needle = findIn(value)
+            if at then hit(id, state, job, 'error', value, at, needle); break end
+          end
+        end
+      end
+    end
+  end
+end
+return reply
