@@ -45,6 +45,8 @@ export interface TrashPage {
   total: number;
   keepSeconds: number;
   maxEntries: number;
+  /** the Redis server's unix second at the read, which expiry is measured against */
+  now: number;
 }
 
 /** What a restore did with one id; every outcome but `restored` leaves the trash as it was. */

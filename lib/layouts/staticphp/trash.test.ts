@@ -101,7 +101,7 @@ describe('the StaticPHP trash', () => {
     expect((await readTrashPage(queue, trash, 0, 10)).rows).toEqual([]);
     await sleep(1100);
     await queue.forgetFailedIds([second!], trash);
-    expect(await queue.redis.zrange(keys.index, 0, -1)).toEqual([String(second)]);
+    expect(await queue.redis.zrange(keys.index, '0', '-1')).toEqual([String(second)]);
     expect(await restoreFromTrash(queue, trash, [String(first)])).toEqual([{ id: String(first), outcome: 'gone' }]);
   });
 

@@ -33,7 +33,9 @@ export async function readTrashPage(queue: RedisQueue, settings: TrashSettings, 
   const keys = queue.trashKeys(settings.dashboardPrefix);
   const count = Math.min(Math.max(limit, 1), TRASH_PAGE_LIMIT);
   return queue.attempt(async () => {
-    const liveSince = Math.floor(Date.now() / 1000) - settings.keepSeconds;
+    // The server's clock, which the scripts stamp and expire by.
+    const [now] = await queue.redis.time();
+    const liveSince = Number(now) - settings.keepSeconds;
     const [entries, total] = await Promise.all([
       queue.redis.zrevrange(keys.index, offset, offset + count - 1, 'WITHSCORES'),
       queue.redis.zcount(keys.index, `(${liveSince}`, '+inf'),
@@ -50,7 +52,7 @@ export async function readTrashPage(queue: RedisQueue, settings: TrashSettings, 
       if (Object.keys(where).length === 0) return [];
       return [rowOf(id, Number(entries[index * 2 + 1]), where, replies[index * 2 + 1] as (string | null)[])];
     });
-    return { rows, total, keepSeconds: settings.keepSeconds, maxEntries: settings.maxEntries };
+    return { rows, total, keepSeconds: settings.keepSeconds, maxEntries: settings.maxEntries, now: Number(now) };
   });
 }
 
