@@ -4,6 +4,8 @@ import type { TrashWrite } from '../../shapes/trash';
 import { type RedisQueue } from './redis-queue';
 import { sleep, testQueueFactory, waitFor } from './test-redis';
 import { readTrashPage, restoreFromTrash } from './trash';
+import { staticphpKeyTable } from './key-table';
+import { QUEUELENS_OWN_TALLY } from '../key-table';
 
 const openQueue = testQueueFactory();
 
@@ -141,5 +143,20 @@ describe('the StaticPHP trash', () => {
     }
     expect(runs).toEqual([id]);
     expect(await queue.failedCount()).toBe(0);
+  });
+
+  it('the keys census counts the trash as QueueLens’s own, not as strangers, when QUEUELENS_PREFIX lies under the driver’s', async () => {
+    const queue = await openQueue();
+    const trash = trashOf(queue);
+    await queue.forgetFailedIds(await failedJobs(queue, 2), trash);
+    const census = { own: 0, strangers: 0 };
+    for (let cursor = '0', done = false; !done;) {
+      const step = await staticphpKeyTable(queue).censusStep(cursor, trash.dashboardPrefix);
+      census.own += step.tallies[QUEUELENS_OWN_TALLY] ?? 0;
+      census.strangers += step.strangerCount;
+      ({ cursor, done } = step);
+    }
+    // the index, and per job its hash and where it was
+    expect(census).toEqual({ own: 5, strangers: 0 });
   });
 });
