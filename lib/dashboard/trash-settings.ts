@@ -1,3 +1,4 @@
+import { QueueError } from '../redis/errors';
 import type { TrashSettings } from '../shapes/trash';
 import { dashboardPrefixFromEnv } from './keys';
 
