@@ -130,4 +130,16 @@ test.describe('the trash', () => {
     expect(await queue.redis.zscore(queue.trashKeys(e2eDashboardPrefix()).index, String(id))).not.toBeNull();
     await context.close();
   });
+
+  test('a retry of more than 100 jobs asks first, and says when they failed alike', async ({ page }) => {
+    await failJobs(queue, 101);
+    await page.goto('/failed');
+    await expect(async () => page.getByRole('checkbox', { name: 'Select the jobs shown' }).check({ timeout: 2_000 })).toPass();
+    await page.getByRole('button', { name: 'Select all 101 jobs failed' }).click();
+    await page.getByRole('button', { name: 'Retry 101' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Retry 101 jobs?' });
+    await expect(dialog).toContainText("Of the newest 50 shown, all 50 failed with 'row 159 has 7 columns': a retry will likely fail again.");
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await queue.failedCount()).toBe(101);
+  });
 });

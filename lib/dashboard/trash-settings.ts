@@ -8,7 +8,7 @@ export const DEFAULT_TRASH_MAX = 10_000;
 function wholeNumberFromEnv(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
   const parsed = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed)) throw new Error(`${name} must be a whole number of 0 or more, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed)) throw new QueueError(`${name} must be a whole number of 0 or more, got "${value}"`);
   return parsed;
 }
 
