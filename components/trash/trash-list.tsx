@@ -3,6 +3,7 @@
 import type { Route } from 'next';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
+import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { Pager } from '@/components/ui/pager';
 import { EmptyList } from '@/components/ui/section';
 import { Absent, Cell, DataTable, HeaderCell, RowHeaderCell } from '@/components/ui/table';
@@ -20,6 +21,8 @@ function describeFrom(row: TrashRow): string {
 export function TrashList({ rows, total, window, now }: { rows: TrashRow[]; total: number; window: PageWindow; now: number }) {
   const restore = useRestore();
   const router = useRouter();
+  // A viewer sees the trash but not Restore, which would be refused (the action re-checks all the same).
+  const { allowed } = useChangePermission();
   const [restoring, startRestore] = useTransition();
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const shown = rows.filter((row) => !gone.has(row.id));
@@ -34,6 +37,7 @@ export function TrashList({ rows, total, window, now }: { rows: TrashRow[]; tota
 
   return (
     <div className="space-y-3">
+      <ChangeControls />
       <DataTable
         label="Trashed jobs"
         minWidthClass="min-w-[56rem]"
@@ -66,11 +70,13 @@ export function TrashList({ rows, total, window, now }: { rows: TrashRow[]; tota
             <Cell label="Expires">
               <UtcMoment seconds={row.expiresAt} now={now} />
             </Cell>
-            <Cell label="Actions">
-              <button type="button" className="button-secondary" disabled={restoring} onClick={() => restoreRow(row.id)} aria-label={`Restore job ${row.id}`}>
-                Restore
-              </button>
-            </Cell>
+            {allowed && (
+              <Cell label="Actions">
+                <button type="button" className="button-secondary" disabled={restoring} onClick={() => restoreRow(row.id)} aria-label={`Restore job ${row.id}`}>
+                  Restore
+                </button>
+              </Cell>
+            )}
           </tr>
         ))}
       </DataTable>
