@@ -93,12 +93,21 @@ test.describe('the trash', () => {
     await expect(table).toContainText('first operator (cli)');
     await expect(table).toContainText('failed jobs of trash-e2e');
     await expect(page.getByText('Forgotten jobs are kept here whole for 1 day')).toBeVisible();
-    for (const colorScheme of ['light', 'dark'] as const) {
+    for (const [colorScheme, width] of [
+      ['light', 1400],
+      ['dark', 390],
+    ] as const) {
       await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
       const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(violations.map((violation) => violation.id)).toEqual([]);
+      expect(
+        violations.map((violation) => violation.id),
+        `${colorScheme}, ${width} px`,
+      ).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${colorScheme}, ${width} px`).toBe(true);
+      await page.screenshot({ path: testInfo.outputPath(`trash-${colorScheme}-${width}.png`), fullPage: true });
     }
-    await testInfo.attach('trash page', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    await page.setViewportSize({ width: 1400, height: 900 });
 
     await page.getByRole('button', { name: `Restore job ${ids[0]}` }).click();
     await expect(toast(page, 'Restored 1 job')).toBeVisible();
