@@ -82,7 +82,10 @@ export const retryOldestStep = queueAction(
 export const forgetOldestStep = queueAction(
   'failedJobs',
   z.object({ before: utcDate.nullable() }),
-  ({ before }, failed, _connection, access) => failed.forgetOldestFailed(before, dashboardTrashWrite(access)),
+  async ({ before }, failed, connection, access) => {
+    const trash = dashboardTrashWrite(access);
+    return { ...(await failed.forgetOldestFailed(before, trash)), kept: await keepsTrash(connection, trash) };
+  },
   {
     action: 'forget all failed jobs (one step)',
     target: ({ before }) => (before === null ? 'every failed job' : `failed jobs that failed before ${before} UTC`),

@@ -101,14 +101,18 @@ export function useFailedActions() {
   const forgetOldest = useCallback(
     async (total: number, before: string | null) => {
       let forgotten = 0;
+      let kept = false;
       const label = before === null ? 'Forgetting every failed job' : `Forgetting jobs failed before ${before}`;
       const outcome = await run(label, total, async (): Promise<BulkStep> => {
         const result = await forgetOldestStep({ before }, getTabConnection());
         if (!result.ok) return result;
         forgotten += result.forgotten;
+        kept = result.kept;
         return { ok: true, handled: result.forgotten, finished: result.remaining === 0 };
       });
-      finish(outcome, 'forgetting', total, describeForget(forgotten, 0));
+      // Too many ids for an Undo in the toast: the Trash page restores them.
+      const summary = describeForget(forgotten, 0);
+      finish(outcome, 'forgetting', total, kept && forgotten > 0 ? `${summary}. Kept in the Trash, to restore from there` : summary);
     },
     [run, finish],
   );
