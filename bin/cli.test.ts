@@ -189,6 +189,8 @@ describe('queuelens', () => {
       ['retry', '--id', '1', '--all'],
       ['forget'],
       ['forget', '--id', '1', '--all'],
+      ['trash'],
+      ['trash', 'restore'],
       ['failed', '--limit', 'ten'],
       ['status', '--bogus'],
       ['work'],
@@ -197,7 +199,7 @@ describe('queuelens', () => {
       expect(outcome.code, args.join(' ')).toBe(2);
       expect(outcome.stdout + outcome.stderr, args.join(' ')).toMatch(/Usage: queuelens|Run queuelens --help/);
     }
-    // Eleven CLI starts in a row, each compiling the CLI with tsx: a few seconds apiece on a loaded machine.
+    // Thirteen CLI starts in a row, each compiling the CLI with tsx: a few seconds apiece on a loaded machine.
   }, 120_000);
 
   it('exits 1 with one line and no stack trace when Redis cannot be reached or refuses', async () => {
