@@ -61,7 +61,7 @@ export function throughputKeys(keys: DashboardKeys, driverPrefix: string): Throu
 export interface TrashKeys {
   /** what the scripts build the per-job keys from: `j:{id}` (the job's hash, renamed there whole) and `w:{id}` (where it was, who took it) */
   readonly prefix: string;
-  /** sorted set: trashed job ids scored by the unix second they were trashed */
+  /** sorted set: trashed job ids scored by the unix millisecond they were trashed */
   readonly index: string;
   job(id: string): string;
   where(id: string): string;

@@ -1,5 +1,7 @@
 -- QueueLens's trash for one driver prefix (lib/dashboard/keys.ts trashKeys):
--- an index sorted set of job ids scored by the second they were trashed, and
+-- an index sorted set of job ids scored by the millisecond they were trashed
+-- (seconds would tie two forgets a moment apart, and "newest first" with
+-- them), and
 -- per id the job's own hash, renamed there whole (its bytes are never read
 -- into Lua and written back), beside a small hash of where it was and who
 -- took it. The per-id keys are built from `trashPrefix`, passed in ARGV, for
@@ -25,11 +27,18 @@ local function dropTrashEntries(indexKey, trashPrefix, ids)
   end
 end
 
+-- The server's time in whole milliseconds, as the index scores it, and in seconds.
+local function trashNow()
+  local time = rcall('TIME')
+  local seconds = tonumber(time[1])
+  return seconds, seconds * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
 -- Drops entries past their time (their keys have expired already; the index
 -- member is what is left), then the oldest beyond `maxEntries`.
-local function boundTrash(indexKey, trashPrefix, now, keepSeconds, maxEntries)
+local function boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
   dropTrashEntries(indexKey, trashPrefix,
-    rcall('ZRANGEBYSCORE', indexKey, '-inf', '(' .. (now - keepSeconds), 'LIMIT', 0, TRASH_DROP_LIMIT))
+    rcall('ZRANGEBYSCORE', indexKey, '-inf', '(' .. string.format('%d', nowMs - keepSeconds * 1000), 'LIMIT', 0, TRASH_DROP_LIMIT))
   local over = rcall('ZCARD', indexKey) - maxEntries
   if over > 0 then
     dropTrashEntries(indexKey, trashPrefix, rcall('ZRANGE', indexKey, 0, math.min(over, TRASH_DROP_LIMIT) - 1))
@@ -40,7 +49,7 @@ end
 -- `from` (failed, ready, delayed), `queue`, `level` and `score` (its failed or
 -- delayed set score), and who took it `via` what. A second trashing of the
 -- same id (a reused id) replaces the first.
-local function trashJob(indexKey, trashPrefix, jobHashKey, id, where, now, keepSeconds)
+local function trashJob(indexKey, trashPrefix, jobHashKey, id, where, now, nowMs, keepSeconds)
   local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
   rcall('DEL', jobKeyThere, whereKey)
   rcall('RENAME', jobHashKey, jobKeyThere)
@@ -48,5 +57,5 @@ local function trashJob(indexKey, trashPrefix, jobHashKey, id, where, now, keepS
   rcall('HSET', whereKey, 'from', where.from, 'queue', where.queue, 'level', where.level, 'score', where.score,
     'who', where.who, 'via', where.via, 'at', now, 'until', now + keepSeconds)
   rcall('EXPIRE', whereKey, keepSeconds)
-  rcall('ZADD', indexKey, now, id)
+  rcall('ZADD', indexKey, string.format('%d', nowMs), id)
 end

@@ -7,7 +7,7 @@
   left alone, so forgetting can never touch a live job.
 
   KEYS[1] queue:failed
-  KEYS[2] the trash's index        (QUEUELENS_PREFIX trash:{prefix}:index)
+  KEYS[2] the trash's index        (QUEUELENS_PREFIX trash:{prefix}:index, scored in ms)
 
   ARGV[1] prefix                for the job hashes
   ARGV[2] trash prefix          for the trash's per-job keys
@@ -21,7 +21,6 @@
 ]]
 local rcall = redis.call
 -- @include layout
--- @include server-time
 -- @include trash
 
 local failedKey, indexKey = KEYS[1], KEYS[2]
@@ -32,7 +31,7 @@ local who, via = ARGV[5], ARGV[6]
 local wrongKey = firstWrongTypedKey({failedKey, 'zset', indexKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local now = serverNow()
+local now, nowMs = trashNow()
 local forgotten, kept = 0, 0
 for i = 7, #ARGV do
   local id = ARGV[i]
@@ -46,7 +45,7 @@ for i = 7, #ARGV do
       if keepSeconds > 0 then
         local queue = rcall('HGET', hashKey, 'queue') or ''
         trashJob(indexKey, trashPrefix, hashKey, id,
-          {from = 'failed', queue = queue, level = '', score = failedAt, who = who, via = via}, now, keepSeconds)
+          {from = 'failed', queue = queue, level = '', score = failedAt, who = who, via = via}, now, nowMs, keepSeconds)
         kept = kept + 1
       else
         rcall('DEL', hashKey)
@@ -54,5 +53,5 @@ for i = 7, #ARGV do
     end
   end
 end
-if keepSeconds > 0 then boundTrash(indexKey, trashPrefix, now, keepSeconds, maxEntries) end
+if keepSeconds > 0 then boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries) end
 return {forgotten, kept}

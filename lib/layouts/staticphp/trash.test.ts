@@ -159,4 +159,15 @@ describe('the StaticPHP trash', () => {
     // the index, and per job its hash and where it was
     expect(census).toEqual({ own: 5, strangers: 0 });
   });
+
+  it('lists newest first by the millisecond, not by how the ids sort', async () => {
+    const queue = await openQueue();
+    const ids = await failedJobs(queue, 10);
+    const trash = trashOf(queue);
+    // 9 then 10 within one second: as text, "9" sorts after "10".
+    await queue.forgetFailedIds([ids[8]!], trash);
+    await sleep(5);
+    await queue.forgetFailedIds([ids[9]!], trash);
+    expect((await readTrashPage(queue, trash, 0, 10)).rows.map((row) => row.id)).toEqual([String(ids[9]), String(ids[8])]);
+  });
 });

@@ -35,7 +35,7 @@ export async function readTrashPage(queue: RedisQueue, settings: TrashSettings, 
   return queue.attempt(async () => {
     // The server's clock, which the scripts stamp and expire by.
     const [now] = await queue.redis.time();
-    const liveSince = Number(now) - settings.keepSeconds;
+    const liveSince = (Number(now) - settings.keepSeconds) * 1000;
     const [entries, total] = await Promise.all([
       queue.redis.zrevrange(keys.index, offset, offset + count - 1, 'WITHSCORES'),
       queue.redis.zcount(keys.index, `(${liveSince}`, '+inf'),
@@ -50,7 +50,7 @@ export async function readTrashPage(queue: RedisQueue, settings: TrashSettings, 
     const rows = ids.flatMap((id, index) => {
       const where = replies[index * 2] as Record<string, string>;
       if (Object.keys(where).length === 0) return [];
-      return [rowOf(id, Number(entries[index * 2 + 1]), where, replies[index * 2 + 1] as (string | null)[])];
+      return [rowOf(id, Math.floor(Number(entries[index * 2 + 1]) / 1000), where, replies[index * 2 + 1] as (string | null)[])];
     });
     return { rows, total, keepSeconds: settings.keepSeconds, maxEntries: settings.maxEntries, now: Number(now) };
   });
