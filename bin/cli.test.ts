@@ -145,9 +145,22 @@ describe('queuelens', () => {
     expect((await queuelens('retry', '--id', '1', '--id', '2', '--max-attempts', '4', ...prefix)).stdout).toBe('Retried 1 job; not failed (skipped): 2\n');
     expect(await queue.redis.hget(queue.keys.job(1), 'max_attempts')).toBe('4');
     await queue.fail((await queue.reserve(['mail'], 'h:1', 30))!, 'again');
-    expect((await queuelens('forget', '--before', '2999-01-01', ...prefix)).stdout).toBe('Forgot 1 failed job\n');
-    expect((await queuelens('forget', '--all', ...prefix)).stdout).toBe('Forgot 0 failed jobs\n');
-  });
+    // The trash under the test's own prefix, so that its cleanup deletes it too.
+    const env = { ...process.env, QUEUELENS_PREFIX: `${queue.keys.prefix}ql:`, USER: 'cli-tester' };
+    expect((await queuelensWith(env, 'forget', '--before', '2999-01-01', ...prefix)).stdout).toBe('Forgot 1 failed job\n');
+    expect((await queuelensWith(env, 'forget', '--all', ...prefix)).stdout).toBe('Forgot 0 failed jobs\n');
+
+    const listed = await queuelensWith(env, 'trash', 'list', ...prefix);
+    expect(listed.stdout).toMatch(/^1 job in the trash\n1\tdemo\.fail\tfailed of mail\tby cli-tester \(cli\)\t/);
+    expect(await queuelensWith(env, 'trash', 'restore', '1', '7', ...prefix)).toEqual({
+      code: 1,
+      stdout: 'Restored 1 job\n',
+      stderr: 'Job 7 is not in the trash: it expired, was restored already, or was never kept\n',
+    });
+    expect(await queue.redis.hget(queue.keys.job(1), 'error')).toBe('again');
+    expect(await queue.failedCount()).toBe(1);
+    expect((await queuelensWith(env, 'trash', 'list', '--json', ...prefix)).stdout).toContain('"total":0');
+  }, 90_000);
 
   it('takes failed --limit 0 as PHP does: its failedRows floors the limit at 1, so the newest failed job is listed', async () => {
     const queue = await openQueue();
@@ -176,6 +189,8 @@ describe('queuelens', () => {
       ['retry', '--id', '1', '--all'],
       ['forget'],
       ['forget', '--id', '1', '--all'],
+      ['trash'],
+      ['trash', 'restore'],
       ['failed', '--limit', 'ten'],
       ['status', '--bogus'],
       ['work'],
@@ -184,7 +199,7 @@ describe('queuelens', () => {
       expect(outcome.code, args.join(' ')).toBe(2);
       expect(outcome.stdout + outcome.stderr, args.join(' ')).toMatch(/Usage: queuelens|Run queuelens --help/);
     }
-    // Eleven CLI starts in a row, each compiling the CLI with tsx: a few seconds apiece on a loaded machine.
+    // Thirteen CLI starts in a row, each compiling the CLI with tsx: a few seconds apiece on a loaded machine.
   }, 120_000);
 
   it('exits 1 with one line and no stack trace when Redis cannot be reached or refuses', async () => {

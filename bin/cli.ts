@@ -10,6 +10,8 @@ import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayou
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
+import { trashSettingsFromEnv } from '../lib/dashboard/trash-settings';
+import { describeRestoreRefusal, type TrashWrite } from '../lib/shapes/trash';
 import { detectLayouts, DETECT_EVERY_KEY } from '../lib/layouts/detect';
 import { redisLocationOf, suggestedEntries } from '../lib/shapes/detect-entry';
 import type { Detection } from '../lib/shapes/detect-tally';
@@ -35,7 +37,11 @@ Commands:
                                            (byte for byte), in every state; S: ready, delayed, reserved,
                                            failed; F: any (default), id, name, payload, error. One line per
                                            match, tab-separated: id, state, queue, name, the match in [ ]
-  forget (--id N | --before DATE | --all)  delete failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC)
+  forget (--id N | --before DATE | --all)  forget failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC); StaticPHP keeps
+                                           them in QueueLens's trash (QUEUELENS_TRASH_SECONDS, default 86400)
+  trash list [--limit N] [--json]          what the trash keeps, newest first (StaticPHP)
+  trash restore ID [ID ...]                put trashed jobs back where the driver keeps them; exit 1 when one
+                                           is refused (its id or unique key taken meanwhile, or expired)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
                                            PAYLOAD_JSON (an object or an array) is stored as given
   doctor [--json] [--repair]              check the whole layout (yii2: each channel); exit 1 when anything is wrong.
@@ -60,6 +66,11 @@ Layout: --layout staticphp|yii2|yii2-ng|marko|laravel (or QUEUE_LAYOUT; default 
         for yii2-ng, --default-priority N (1024) and --aging S (0: strict) as the PHP side has them.
         status and doctor work on every layout; the other commands need what the layout keeps.
 Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;
+
+/** A forget from the CLI, as the trash records it: the shell's user, kept as the environment says. */
+function cliTrashWrite(): TrashWrite {
+  return { ...trashSettingsFromEnv(), who: process.env.USER ?? process.env.LOGNAME ?? '', via: 'cli' };
+}
 
 /** Bad usage: exit 2. */
 class UsageError extends Error {}
@@ -288,11 +299,49 @@ const commands: Record<string, Command> = {
     await withCapability(values, 'failedJobs', 'forget', async (queue) => {
       const [before, options] = [values.before ?? null, { all: Boolean(values.all) }];
       // StaticPHP's ids are whole numbers; a layout QueueLens cannot retry names its jobs with its application's text ids.
+      const trash = cliTrashWrite();
       const forgotten = retriesFailedJobs(queue)
-        ? await queue.forgetFailed(wholeNumber(values.id, '--id', 1) ?? null, before, options)
-        : await queue.forgetFailed(values.id ?? null, before, options);
+        ? await queue.forgetFailed(wholeNumber(values.id, '--id', 1) ?? null, before, options, trash)
+        : await queue.forgetFailed(values.id ?? null, before, options, trash);
       console.log(`Forgot ${forgotten} failed job${forgotten === 1 ? '' : 's'}`);
     });
+  },
+
+  async trash(args) {
+    const [verb, ...rest] = args;
+    if (verb === 'list') {
+      const { values, positionals } = parse(rest, { limit: { type: 'string' }, json: { type: 'boolean' } });
+      if (positionals.length > 0) throw new UsageError('trash list takes no positional arguments');
+      const limit = wholeNumber(values.limit, '--limit', 1) ?? 20;
+      await withCapability(values, 'trash', 'trash list', async (trash) => {
+        const page = await trash.list(trashSettingsFromEnv(), 0, limit);
+        if (values.json) return console.log(JSON.stringify(page));
+        if (page.keepSeconds === 0) console.log('The trash is off (QUEUELENS_TRASH_SECONDS=0): a forget deletes for good.');
+        console.log(`${page.total} job${page.total === 1 ? '' : 's'} in the trash${page.rows.length < page.total ? `, the newest ${page.rows.length}` : ''}`);
+        for (const row of page.rows) {
+          const at = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+          console.log(
+            `${row.id}\t${row.name}\t${row.from} of ${row.queue}\tby ${row.who || '?'} (${row.via})\t${at(row.trashedAt)} UTC\texpires ${at(row.expiresAt)} UTC`,
+          );
+        }
+      });
+      return;
+    }
+    if (verb === 'restore') {
+      const { values, positionals } = parse(rest, {});
+      if (positionals.length === 0) throw new UsageError('trash restore needs one or more job ids');
+      let status = 0;
+      await withCapability(values, 'trash', 'trash restore', async (trash) => {
+        const outcomes = await trash.restore(trashSettingsFromEnv(), positionals);
+        const refused = outcomes.filter(({ outcome }) => outcome !== 'restored');
+        const restored = outcomes.length - refused.length;
+        console.log(`Restored ${restored} job${restored === 1 ? '' : 's'}`);
+        for (const { id, outcome } of refused) if (outcome !== 'restored') console.error(describeRestoreRefusal(id, outcome));
+        status = refused.length > 0 ? 1 : 0;
+      });
+      return status;
+    }
+    throw new UsageError('trash needs list or restore');
   },
 
   async push(args) {
@@ -536,7 +585,7 @@ async function withLayout(values: ConnectionValues, action: (layout: QueueLayout
   }
 }
 
-type Capability = 'failedJobs' | 'runner' | 'doctor' | 'finder';
+type Capability = 'failedJobs' | 'runner' | 'doctor' | 'finder' | 'trash';
 
 /** find's TEXT and options as a query: --queue once scopes it (marko reads only that queue then), --state any number of times. */
 function findQueryOf(text: string, values: { queue?: string[]; state?: string[]; field?: string }): FindQuery {

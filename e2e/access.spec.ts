@@ -28,6 +28,7 @@ interface Seeded {
 const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   retryJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   forgetJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
+  restoreJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   retryOldestStep: () => ({}),
   forgetOldestStep: () => ({ before: null }),
   releaseNow: ({ held }) => held,

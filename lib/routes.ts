@@ -10,6 +10,7 @@ export const failedHref = '/failed' as Route;
 export const reservationsHref = '/reservations' as Route;
 export const doctorHref = '/doctor' as Route;
 export const auditHref = '/audit' as Route;
+export const trashHref = '/trash' as Route;
 export const sessionsHref = '/sessions' as Route;
 export const glossaryHref = '/glossary' as Route;
 export const connectHref = '/connect' as Route;

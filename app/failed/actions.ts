@@ -5,6 +5,7 @@ import { retriesFailedJobs, type FailedJobs, type RetriedFailedJobs } from '@/li
 import { QueueError } from '@/lib/redis/errors';
 import { BATCH_SIZE, type RetryOutcome } from '@/lib/shapes/failed-jobs';
 import { describeJobs, queueAction, queueReadAction } from '@/lib/server/action';
+import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
@@ -46,13 +47,17 @@ export const retryJobs = queueAction(
   },
 );
 
-/** Forgets these failed jobs; ids no longer failed are left alone. */
+/**
+ * Forgets these failed jobs; ids no longer failed are left alone. `kept`
+ * says the layout moved them into its trash, where an Undo finds them.
+ */
 export const forgetJobs = queueAction(
   'failedJobs',
   z.object({ ids: jobIds }),
-  async ({ ids }, failed) => {
-    const forgotten = retriesFailedJobs(failed) ? await failed.forgetFailedIds(wholeNumberIds(ids)) : await failed.forgetFailedIds(ids);
-    return { forgotten, notFailed: ids.length - forgotten };
+  async ({ ids }, failed, connection, access) => {
+    const trash = dashboardTrashWrite(access);
+    const forgotten = retriesFailedJobs(failed) ? await failed.forgetFailedIds(wholeNumberIds(ids), trash) : await failed.forgetFailedIds(ids, trash);
+    return { forgotten, notFailed: ids.length - forgotten, kept: await keepsTrash(connection, trash) };
   },
   {
     action: 'forget failed jobs',
@@ -74,11 +79,19 @@ export const retryOldestStep = queueAction(
 );
 
 /** One bounded step of "forget every failed job" or "forget those failed before a date". */
-export const forgetOldestStep = queueAction('failedJobs', z.object({ before: utcDate.nullable() }), ({ before }, failed) => failed.forgetOldestFailed(before), {
-  action: 'forget all failed jobs (one step)',
-  target: ({ before }) => (before === null ? 'every failed job' : `failed jobs that failed before ${before} UTC`),
-  outcome: ({ forgotten, remaining }) => `forgot ${forgotten}; ${remaining} left to forget`,
-});
+export const forgetOldestStep = queueAction(
+  'failedJobs',
+  z.object({ before: utcDate.nullable() }),
+  async ({ before }, failed, connection, access) => {
+    const trash = dashboardTrashWrite(access);
+    return { ...(await failed.forgetOldestFailed(before, trash)), kept: await keepsTrash(connection, trash) };
+  },
+  {
+    action: 'forget all failed jobs (one step)',
+    target: ({ before }) => (before === null ? 'every failed job' : `failed jobs that failed before ${before} UTC`),
+    outcome: ({ forgotten, remaining }) => `forgot ${forgotten}; ${remaining} left to forget`,
+  },
+);
 
 /** How many failed jobs a forget would touch, for the confirmation. */
 export const previewForget = queueReadAction('failedJobs', z.object({ before: utcDate.nullable() }), async ({ before }, failed) => ({

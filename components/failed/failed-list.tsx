@@ -11,6 +11,7 @@ import { BulkProgressBar } from './bulk-progress-bar';
 import { FailedTable } from './failed-table';
 import { ForgetBeforeForm } from './forget-before-form';
 import { useFailedActions } from './use-failed-actions';
+import { RETRY_CONFIRM_THRESHOLD, sameErrorWarning } from './retry-guard';
 
 /**
  * What "all matching" means for the rows on screen: every failed job (the
@@ -81,6 +82,7 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
   const [allMatching, setAllMatching] = useState(false);
   const [maxAttemptsText, setMaxAttemptsText] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const [confirmingRetry, setConfirmingRetry] = useState(false);
 
   const total = matchingCount(matching);
   const count = allMatching ? total : selected.size;
@@ -121,6 +123,8 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
       return matching.kind === 'every-failed-job' ? actions.forgetOldest(total, null) : actions.forgetIds(idsOf(matching.rows));
     });
   const chosenRows = allMatching && matching.kind === 'search-matches' ? matching.rows : [...selected.values()];
+  // Every failed job's errors are not on hand: the newest ones shown stand for them.
+  const retryWarning = confirmingRetry ? sameErrorWarning((everyJob ? rows : chosenRows).map((row) => row.errorFirstLine)) : null;
   const retryCommands =
     retry.here || count === 0
       ? null
@@ -180,7 +184,12 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
                   aria-invalid={!maxAttemptsValid}
                   className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
                 />
-                <button type="button" className="button-primary" disabled={count === 0 || !maxAttemptsValid} onClick={retryHere}>
+                <button
+                  type="button"
+                  className="button-primary"
+                  disabled={count === 0 || !maxAttemptsValid}
+                  onClick={() => (count > RETRY_CONFIRM_THRESHOLD ? setConfirmingRetry(true) : void retryHere())}
+                >
                   Retry {count > 0 ? formatCount(count) : ''}
                 </button>
               </>
@@ -205,8 +214,26 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
           void forget();
         }}
       >
-        The {count === 1 ? 'job is' : 'jobs are'} deleted for good: {count === 1 ? 'its id leaves' : 'their ids leave'} the failed list and the job data is
-        removed. Jobs that are no longer failed when this runs are left alone. This cannot be undone.
+        The {count === 1 ? 'job leaves' : 'jobs leave'} the failed list. While QueueLens keeps a trash {count === 1 ? 'it is' : 'they are'} kept there, whole,
+        and can be restored (Undo, or the Trash page); otherwise {count === 1 ? 'it is' : 'they are'} deleted for good. Jobs that are no longer failed when this
+        runs are left alone.
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirmingRetry}
+        title={`Retry ${jobs(count)}?`}
+        confirmLabel={`Retry ${formatCount(count)}`}
+        onCancel={() => setConfirmingRetry(false)}
+        onConfirm={() => {
+          setConfirmingRetry(false);
+          void retryHere();
+        }}
+      >
+        {retryWarning !== null && (
+          <p className="font-medium">
+            {everyJob ? `Of the newest ${formatCount(rows.length)} shown, ${retryWarning}.` : `${retryWarning[0]!.toUpperCase()}${retryWarning.slice(1)}.`}
+          </p>
+        )}
+        <p>{formatCount(count)} jobs go back on their queues at once, and their workers run them all again.</p>
       </ConfirmDialog>
     </div>
   );

@@ -79,7 +79,8 @@ export function ForgetBeforeForm({ busy, onForget }: { busy: boolean; onForget: 
           setPending(null);
         }}
       >
-        Every job that failed before {pending?.before} UTC is deleted for good: its id leaves the failed list and its data is removed. This cannot be undone.
+        Every job that failed before {pending?.before} UTC leaves the failed list. While QueueLens keeps a trash they are kept there, whole, and can be restored
+        from the Trash page; otherwise they are deleted for good.
       </ConfirmDialog>
     </>
   );

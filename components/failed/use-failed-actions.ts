@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { forgetJobs, forgetOldestStep, retryJobs, retryOldestStep } from '@/app/failed/actions';
 import { useToast } from '@/components/ui/toaster';
+import { useForgetToast } from '@/components/trash/use-restore';
 import { describeForget, describeRetry, describeStop } from './outcome-messages';
 import { useBulkRun, type BulkOutcome, type BulkStep } from './use-bulk-run';
 import { getTabConnection } from '@/lib/queries/tab-connection';
@@ -21,19 +22,22 @@ export function useFailedActions() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const { progress, run, cancel } = useBulkRun();
+  const forgetToast = useForgetToast();
 
   // A retry or a forget changes the failed list, the queues, the overview and
   // the jobs' own pages alike: every live query is refreshed.
   const refresh = useCallback(() => queryClient.invalidateQueries(), [queryClient]);
 
+  // `undo`: the ids a forget kept in the trash, for the toast's Undo.
   const finish = useCallback(
-    (outcome: BulkOutcome, verb: string, total: number, summary: string) => {
+    (outcome: BulkOutcome, verb: string, total: number, summary: string, undo?: readonly string[]) => {
       if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
       else if (outcome.cancelled) toast.success(`${describeStop(verb, outcome.handled, total)}. ${summary}.`);
+      else if (undo !== undefined) forgetToast(summary, undo, true);
       else toast.success(summary);
       void refresh();
     },
-    [toast, refresh],
+    [toast, refresh, forgetToast],
   );
 
   /** Retries these ids, IDS_PER_CALL per call. */
@@ -60,6 +64,7 @@ export function useFailedActions() {
   const forgetIds = useCallback(
     async (ids: readonly string[]) => {
       const counts = { forgotten: 0, notFailed: 0 };
+      let kept = false;
       let next = 0;
       const outcome = await run('Forgetting', ids.length, async (): Promise<BulkStep> => {
         const batch = ids.slice(next, (next += IDS_PER_CALL));
@@ -68,9 +73,10 @@ export function useFailedActions() {
         if (!result.ok) return result;
         counts.forgotten += result.forgotten;
         counts.notFailed += result.notFailed;
+        kept = result.kept;
         return { ok: true, handled: batch.length, finished: next >= ids.length };
       });
-      finish(outcome, 'forgetting', ids.length, describeForget(counts.forgotten, counts.notFailed));
+      finish(outcome, 'forgetting', ids.length, describeForget(counts.forgotten, counts.notFailed), kept && counts.forgotten > 0 ? ids : undefined);
     },
     [run, finish],
   );
@@ -95,14 +101,18 @@ export function useFailedActions() {
   const forgetOldest = useCallback(
     async (total: number, before: string | null) => {
       let forgotten = 0;
+      let kept = false;
       const label = before === null ? 'Forgetting every failed job' : `Forgetting jobs failed before ${before}`;
       const outcome = await run(label, total, async (): Promise<BulkStep> => {
         const result = await forgetOldestStep({ before }, getTabConnection());
         if (!result.ok) return result;
         forgotten += result.forgotten;
+        kept = result.kept;
         return { ok: true, handled: result.forgotten, finished: result.remaining === 0 };
       });
-      finish(outcome, 'forgetting', total, describeForget(forgotten, 0));
+      // Too many ids for an Undo in the toast: the Trash page restores them.
+      const summary = describeForget(forgotten, 0);
+      finish(outcome, 'forgetting', total, kept && forgotten > 0 ? `${summary}. Kept in the Trash, to restore from there` : summary);
     },
     [run, finish],
   );

@@ -3,7 +3,7 @@
 import type { Route } from 'next';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { auditHref, connectHref, doctorHref, failedHref, findHref, layoutHref, overviewHref, reservationsHref } from '@/lib/routes';
+import { auditHref, connectHref, doctorHref, failedHref, findHref, layoutHref, overviewHref, reservationsHref, trashHref } from '@/lib/routes';
 
 const LINKS: readonly { href: Route; label: string }[] = [
   { href: overviewHref, label: 'Overview' },
@@ -12,6 +12,7 @@ const LINKS: readonly { href: Route; label: string }[] = [
   { href: reservationsHref, label: 'Reservations' },
   { href: layoutHref, label: 'Keys' },
   { href: doctorHref, label: 'Doctor' },
+  { href: trashHref, label: 'Trash' },
   { href: auditHref, label: 'Audit' },
   { href: connectHref, label: 'Connect' },
 ];

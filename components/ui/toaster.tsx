@@ -21,8 +21,14 @@ import { MAIN_CONTENT_ID } from './skip-link';
  * the page's main content, so the next Tab goes on there.
  */
 export interface ToastApi {
-  success(message: string): void;
+  /** `action`: one button beside the message, such as Undo after a forget; it dismisses the toast when pressed */
+  success(message: string, action?: ToastAction): void;
   error(message: string): void;
+}
+
+export interface ToastAction {
+  label: string;
+  run(): void;
 }
 
 type Tone = 'success' | 'error';
@@ -31,6 +37,7 @@ interface Toast {
   id: number;
   tone: Tone;
   message: string;
+  action?: ToastAction;
 }
 
 // Errors stay longer: they usually need reading, and sometimes copying.
@@ -50,11 +57,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const lastId = useRef(0);
   const dismiss = useCallback((id: number) => setToasts((shown) => shown.filter((toast) => toast.id !== id)), []);
   const api = useMemo<ToastApi>(() => {
-    const show = (tone: Tone, message: string) => {
-      const toast = { id: ++lastId.current, tone, message };
+    const show = (tone: Tone, message: string, action?: ToastAction) => {
+      const toast = { id: ++lastId.current, tone, message, action };
       setToasts((shown) => [...shown, toast].slice(-MAX_SHOWN));
     };
-    return { success: (message) => show('success', message), error: (message) => show('error', message) };
+    return { success: (message, action) => show('success', message, action), error: (message) => show('error', message) };
   }, []);
 
   return (
@@ -127,6 +134,18 @@ function ToastCard({ toast, role, dismiss }: { toast: Toast; role?: 'alert'; dis
       className={`pointer-events-auto flex items-start gap-3 rounded-md border px-4 py-3 shadow-lg ${TONE_CLASSES[tone]}`}
     >
       <p className="min-w-0 flex-1 text-sm break-words">{toast.message}</p>
+      {toast.action && (
+        <button
+          type="button"
+          onClick={() => {
+            toast.action?.run();
+            close();
+          }}
+          className="rounded border border-current px-2 py-0.5 text-sm font-medium"
+        >
+          {toast.action.label}
+        </button>
+      )}
       <button type="button" aria-label="Dismiss notification" onClick={close} className="-m-1 rounded p-1 leading-none opacity-70 hover:opacity-100">
         <span aria-hidden="true">×</span>
       </button>

@@ -57,6 +57,26 @@ export function throughputKeys(keys: DashboardKeys, driverPrefix: string): Throu
   };
 }
 
+/** QueueLens's trash for one driver prefix (lua/includes/trash.lua): what a forget took out, kept to restore. */
+export interface TrashKeys {
+  /** what the scripts build the per-job keys from: `j:{id}` (the job's hash, renamed there whole) and `w:{id}` (where it was, who took it) */
+  readonly prefix: string;
+  /** sorted set: trashed job ids scored by the unix millisecond they were trashed */
+  readonly index: string;
+  job(id: string): string;
+  where(id: string): string;
+}
+
+/**
+ * Keyed and hash-tagged by the driver's prefix as throughputKeys are, so
+ * that every dashboard over the same queues sees one trash, and the trash of
+ * one layout is in one slot.
+ */
+export function trashKeys(keys: DashboardKeys, driverPrefix: string): TrashKeys {
+  const base = `${keys.prefix}trash:{${driverPrefix}}:`;
+  return { prefix: base, index: `${base}index`, job: (id) => `${base}j:${id}`, where: (id) => `${base}w:${id}` };
+}
+
 /**
  * The prefix from `QUEUELENS_PREFIX`, or `queuelens:`. An empty value counts
  * as unset: it would put QueueLens's keys at the top of the database, where

@@ -4,6 +4,7 @@ import type { JobRow } from './staticphp/job';
 import type { ThroughputSample } from '../shapes/throughput';
 import type { QueueStats, RedisQueue } from './staticphp/redis-queue';
 import type { ForgetOptions } from '../shapes/failed-jobs';
+import type { RestoreOutcome, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
 import type {
@@ -103,11 +104,12 @@ export type TextIdFailedRow = Pick<JobRow, 'queue' | 'name' | 'attempts' | 'max_
 export interface UnretriedFailedJobs {
   failedCount(): Promise<number>;
   failedRows(limit: number, offset?: number): Promise<TextIdFailedRow[]>;
-  forgetFailed(id: string | null, before: string | null, options?: ForgetOptions): Promise<number>;
+  /** `trash` is kept where the layout has a trash (QueueLayout.trash), and unused where it has none */
+  forgetFailed(id: string | null, before: string | null, options?: ForgetOptions, trash?: TrashWrite): Promise<number>;
   /** forgets these ids (the selected rows); ids no longer failed are left alone; how many were forgotten */
-  forgetFailedIds(ids: readonly string[]): Promise<number>;
+  forgetFailedIds(ids: readonly string[], trash?: TrashWrite): Promise<number>;
   /** one bounded step of forgetting every failed job (or those failed before `before`, Y-m-d[ H:i:s] UTC), oldest first; `remaining` is what is left to forget */
-  forgetOldestFailed(before: string | null): Promise<{ forgotten: number; remaining: number }>;
+  forgetOldestFailed(before: string | null, trash?: TrashWrite): Promise<{ forgotten: number; remaining: number }>;
   /** how many failed jobs a forget would touch: every one, or those failed before `before` */
   countFailedBefore(before: string | null): Promise<number>;
   readonly retryFailed: RetryElsewhere;
@@ -146,6 +148,21 @@ export interface ThroughputSource {
 }
 
 /**
+ * What a layout's forgets and removes kept, under QueueLens's own prefix
+ * (lib/dashboard/keys.ts trashKeys), and putting it back. A layout with a
+ * trash moves each job whole into it from the same script that takes it out
+ * of the driver's keys (its forget and remove take a TrashWrite), and its
+ * restore puts the job back exactly where its driver keeps such a job, or
+ * refuses, per id, leaving the trash as it was.
+ */
+export interface TrashBin {
+  /** newest first */
+  list(settings: TrashSettings, offset: number, limit: number): Promise<TrashPage>;
+  /** at most BATCH_SIZE ids per call; what became of each */
+  restore(settings: TrashSettings, ids: readonly string[]): Promise<{ id: string; outcome: RestoreOutcome }[]>;
+}
+
+/**
  * One connection's queues as one layout lays them out: what it can tell and
  * what it can do. Callers ask it what it has; none asks which layout it is.
  */
@@ -166,6 +183,8 @@ export interface QueueLayout {
   /** the sampled history of processed, pushed and failed jobs, kept under QueueLens's own prefix */
   readonly throughput: ThroughputSource | Absent;
   readonly failedJobs: FailedJobs | Absent;
+  /** what forgets and removes kept, to list and restore */
+  readonly trash: TrashBin | Absent;
   /** QueueLens's own driver and worker for this layout: pushing and running jobs */
   readonly runner: RedisQueue | Absent;
   /** the layout's checks and repairs */

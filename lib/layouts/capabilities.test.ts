@@ -13,6 +13,7 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   attention: true,
   throughput: true,
   failedJobs: true,
+  trash: true,
   runner: true,
   doctor: true,
   claimRepairs: true,

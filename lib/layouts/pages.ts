@@ -566,8 +566,11 @@ export interface LayoutCensusStep {
 /** A layout's keys table and its census, for the keys page. */
 export interface KeyTableReader {
   read(): Promise<KeyTable>;
-  /** one bounded census step from `cursor` ('0' to start). Throws QueueError for a cursor it did not give. */
-  censusStep(cursor: string): Promise<LayoutCensusStep>;
+  /**
+   * one bounded census step from `cursor` ('0' to start). Throws QueueError for a cursor it did not give.
+   * Keys under `ownPrefix` (QUEUELENS_PREFIX: the audit log, the trash…) are counted as QueueLens's own, never as strangers.
+   */
+  censusStep(cursor: string, ownPrefix?: string): Promise<LayoutCensusStep>;
   /** one bounded page of a key of the layout (under its prefix or a channel's name); throws QueueError for any other key */
   contents(key: string | Buffer, cursor: string): Promise<KeyContents>;
 }

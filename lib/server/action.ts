@@ -68,9 +68,10 @@ async function prepare<Schema extends z.ZodType>(needed: Role, schema: Schema, i
 /** Runs `body` with the connection's layout's `name`; `queue` is the connection, where the audit log is kept. */
 async function run<Name extends CapabilityName, Input, T extends object>(
   name: Name,
-  body: (input: Input, capability: Capability<Name>, connection: Connection) => Promise<T>,
+  body: (input: Input, capability: Capability<Name>, connection: Connection, access: Access) => Promise<T>,
   input: Input,
   connection: Connection,
+  access: Access,
 ): Promise<{ ok: true; value: T; queue: RedisConnection } | { ok: false; error: string; queue?: RedisConnection }> {
   let queue: RedisConnection | undefined;
   try {
@@ -78,7 +79,7 @@ async function run<Name extends CapabilityName, Input, T extends object>(
     queue = layout.connection;
     const capability = layout[name];
     if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, queue };
-    return { ok: true, value: await body(input, capability as Capability<Name>, connection), queue };
+    return { ok: true, value: await body(input, capability as Capability<Name>, connection, access), queue };
   } catch (error) {
     if (error instanceof QueueError) return { ok: false, error: error.message, queue };
     logEvent('error', 'a server action failed unexpectedly', { error });
@@ -97,8 +98,8 @@ async function run<Name extends CapabilityName, Input, T extends object>(
 export function queueAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
   name: Name,
   schema: Schema,
-  /** `connection` is the one the action runs on, for what QueueLens keeps per connection */
-  body: (input: z.output<Schema>, capability: Capability<Name>, connection: Connection) => Promise<T>,
+  /** `connection` is the one the action runs on, for what QueueLens keeps per connection; `access` is who runs it (what a trash records) */
+  body: (input: z.output<Schema>, capability: Capability<Name>, connection: Connection, access: Access) => Promise<T>,
   audit: AuditDescription<z.output<Schema>, T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
@@ -112,7 +113,7 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
       return { ok: false, error: prepared.error };
     }
     const { access, connection } = prepared;
-    const outcome = await run(name, body, prepared.input, connection);
+    const outcome = await run(name, body, prepared.input, connection, access);
     // Even a failed change may have done part of its work (a bulk step).
     await refreshAfterChange(connection);
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
@@ -145,7 +146,7 @@ export function queueReadAction<Name extends CapabilityName, Schema extends z.Zo
   return async (input, requested) => {
     const prepared = await prepare('viewer', schema, input, requested);
     if (!prepared.ok) return { ok: false, error: prepared.error };
-    const outcome = await run(name, body, prepared.input, prepared.connection);
+    const outcome = await run(name, body, prepared.input, prepared.connection, prepared.access);
     return outcome.ok ? { ok: true, ...outcome.value } : { ok: false, error: outcome.error };
   };
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { KEY_NAME_LIMIT, type KeyContents } from '@/lib/layouts/key-layout';
 import type { KeyTable, LayoutCensusStep } from '@/lib/layouts/pages';
+import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { readCapability, readLargeValuesOnce, type ReadResult } from './queue';
 
 /** A key by its name, or by `raw`, its bytes in base64url, for a name that is not UTF-8 (see keyAddressOf). */
@@ -45,5 +46,5 @@ export const censusParams = z.object({ cursor: z.string().max(30).default('0') }
 
 /** One step of the layout's census, for GET /api/layout/census. */
 export function readCensusStep(cursor: string): Promise<ReadResult<LayoutCensusStep>> {
-  return readCapability('keyTable', (reader) => reader.censusStep(cursor));
+  return readCapability('keyTable', (reader) => reader.censusStep(cursor, dashboardPrefixFromEnv()));
 }

@@ -5,6 +5,9 @@ import { useActionState, useId, useState, useTransition } from 'react';
 import { forgetOutcome, parseMaxAttempts, retryOutcome, type Outcome } from '@/components/jobs/job-actions';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toaster';
+import { useForgetToast } from '@/components/trash/use-restore';
+import { useRouter } from 'next/navigation';
+import { failedHref } from '@/lib/routes';
 import { forgetJobs, retryJobs } from '@/app/failed/actions';
 import { queryKeys } from '@/lib/queries/keys';
 import { getTabConnection } from '@/lib/queries/tab-connection';
@@ -30,6 +33,8 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
   const [maxAttemptsText, setMaxAttemptsText] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [forgetting, startForget] = useTransition();
+  const forgetToast = useForgetToast();
+  const router = useRouter();
 
   const report = ({ tone, message }: Outcome) => (tone === 'success' ? toast.success(message) : toast.error(message));
   const refresh = () =>
@@ -58,8 +63,13 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
     startForget(async () => {
       try {
         const result = await forgetJobs({ ids: [String(id)] }, getTabConnection());
-        if (result.ok) report(forgetOutcome(id, result));
-        else toast.error(result.error);
+        const outcome = result.ok ? forgetOutcome(id, result) : null;
+        if (!result.ok) toast.error(result.error);
+        else if (outcome?.tone === 'success' && result.kept) {
+          // Back where the operator came from, not on a page saying the job is gone; the Undo rides along in the toast.
+          forgetToast(outcome.message, [String(id)], true);
+          router.push(failedHref);
+        } else if (outcome) report(outcome);
       } catch {
         toast.error(NO_ANSWER);
       }
@@ -114,8 +124,8 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
         onConfirm={forget}
         onCancel={() => setConfirming(false)}
       >
-        <p>Job {id} is removed from the failed list and deleted: its payload and error are gone for good.</p>
-        <p>This cannot be undone.</p>
+        <p>Job {id} is removed from the failed list.</p>
+        <p>While QueueLens keeps a trash it is kept there, whole, and can be restored (the Trash page); otherwise it is deleted for good.</p>
       </ConfirmDialog>
     </div>
   );

@@ -59,8 +59,15 @@ export function markoKeyTable(connection: RedisConnection, keys: MarkoKeys, queu
         censusScope: `${keys.prefix}*`,
       });
     },
-    censusStep: (cursor) =>
-      tableCensusStep(connection, [{ prefix: keys.prefix, judge: (key, type) => judgeMarkoKey(keys, key, type) }], cursor, Object.values(TALLY)),
+    censusStep: (cursor, ownPrefix) =>
+      tableCensusStep(
+        connection,
+        [{ prefix: keys.prefix, judge: (key, type) => judgeMarkoKey(keys, key, type) }],
+        cursor,
+        Object.values(TALLY),
+        undefined,
+        ownPrefix,
+      ),
     contents: (key, cursor) => keyContentsUnder(connection, [keys.prefix], key, cursor),
   };
 }

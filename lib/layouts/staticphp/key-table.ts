@@ -138,13 +138,14 @@ export function staticphpKeyTable(
           consumerGroup: group,
         });
       }),
-    censusStep: (cursor) =>
+    censusStep: (cursor, ownPrefix) =>
       tableCensusStep(
         queue,
         [{ prefix: k.prefix, judge: (key, type) => judgeStaticphpKey(k.prefix, key, type) }],
         cursor,
         Object.values(TALLY),
         censusScanKeys,
+        ownPrefix,
       ),
     contents: (key, cursor) => readKeyContents(queue, key, cursor),
   };

@@ -16,6 +16,7 @@ import { staticphpDueTimeline } from './due-timeline';
 import { staticphpJobLine } from './job-line';
 import { staticphpLineRepairs } from './line-repairs';
 import { staticphpFinder } from './finder';
+import { staticphpTrash } from './trash';
 
 /** StaticPHP's throughput: its level streams' counters, its failed set, the wait of each stream's first entry not handed out. */
 export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
@@ -54,6 +55,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     attention: { read: (counts, failed, rules) => readQueueAttention(queue, counts, failed, rules) },
     throughput: staticphpThroughput(queue),
     failedJobs: queue,
+    trash: staticphpTrash(queue),
     runner: queue,
     doctor: layoutDoctor({
       kinds: FINDING_KINDS,

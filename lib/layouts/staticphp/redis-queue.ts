@@ -10,6 +10,8 @@ import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from '../../redis/pipeline';
 import * as scripts from './scripts';
 import type { Claim } from './scripts';
+import { DEFAULT_DASHBOARD_PREFIX, dashboardKeys, trashKeys, type TrashKeys } from '../../dashboard/keys';
+import type { TrashWrite } from '../../shapes/trash';
 
 type PushCall = Parameters<typeof scripts.push.run>[1];
 
@@ -449,26 +451,27 @@ export class RedisQueue extends RedisConnection {
   }
 
   /**
-   * Deletes failed jobs: the one `id`, or those that failed before `before`
+   * Forgets failed jobs: the one `id`, or those that failed before `before`
    * (`Y-m-d` or `Y-m-d H:i:s`, UTC). With neither, every failed job, but only
    * when `{ all: true }` asks for it. Returns how many were forgotten; an id
-   * not in the failed set is left alone.
+   * not in the failed set is left alone. With `trash` (and a keep time above
+   * 0) each job is moved into QueueLens's trash instead of deleted.
    */
-  async forgetFailed(id: number | null, before: string | null, options: ForgetOptions = {}): Promise<number> {
+  async forgetFailed(id: number | null, before: string | null, options: ForgetOptions = {}, trash?: TrashWrite): Promise<number> {
     if (id !== null && before !== null) throw new QueueError('Forget either one id or the jobs failed before a date, not both');
     if (id === null && before === null && options.all !== true) {
       throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
     }
-    if (id !== null) return this.forgetFailedIds([id]);
-    return this.inBoundedSteps(async () => (await this.forgetOldestFailed(before)).forgotten);
+    if (id !== null) return this.forgetFailedIds([id], trash);
+    return this.inBoundedSteps(async () => (await this.forgetOldestFailed(before, trash)).forgotten);
   }
 
   /** Forgets these ids, BATCH_SIZE per script call; ids not in the failed set are left alone. */
-  async forgetFailedIds(ids: readonly number[]): Promise<number> {
+  async forgetFailedIds(ids: readonly number[], trash?: TrashWrite): Promise<number> {
     assertExactJobIds(ids);
     return this.attempt(async () => {
       let forgotten = 0;
-      for (const batch of chunks(ids, BATCH_SIZE)) forgotten += await this.forget(batch);
+      for (const batch of chunks(ids, BATCH_SIZE)) forgotten += await this.forget(batch, trash);
       return forgotten;
     });
   }
@@ -478,10 +481,10 @@ export class RedisQueue extends RedisConnection {
    * those failed before `before`, when given) in one script call. `remaining`
    * counts what is left to forget, for progress.
    */
-  async forgetOldestFailed(before: string | null): Promise<{ forgotten: number; remaining: number }> {
+  async forgetOldestFailed(before: string | null, trash?: TrashWrite): Promise<{ forgotten: number; remaining: number }> {
     const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
     return this.attempt(async () => {
-      const forgotten = await this.forget(await this.redis.zrangebyscore(this.keys.failed, '-inf', upTo, 'LIMIT', 0, BATCH_SIZE));
+      const forgotten = await this.forget(await this.redis.zrangebyscore(this.keys.failed, '-inf', upTo, 'LIMIT', 0, BATCH_SIZE), trash);
       return { forgotten, remaining: await this.redis.zcount(this.keys.failed, '-inf', upTo) };
     });
   }
@@ -492,9 +495,27 @@ export class RedisQueue extends RedisConnection {
     return this.attempt(() => this.redis.zcount(this.keys.failed, '-inf', upTo));
   }
 
-  private async forget(ids: readonly (number | string)[]): Promise<number> {
+  /** This queue's trash under QueueLens's prefix (lib/dashboard/keys.ts). */
+  trashKeys(dashboardPrefix: string): TrashKeys {
+    return trashKeys(dashboardKeys(dashboardPrefix), this.keys.prefix);
+  }
+
+  private async forget(ids: readonly (number | string)[], trash: TrashWrite | undefined): Promise<number> {
     if (ids.length === 0) return 0;
-    return scripts.forget.run(this.redis, { failed: this.keys.failed, prefix: this.keys.prefix, ids });
+    // Without a trash the script deletes as the driver does; its index key is then never written.
+    const keys = this.trashKeys(trash?.dashboardPrefix ?? DEFAULT_DASHBOARD_PREFIX);
+    const { forgotten } = await scripts.forget.run(this.redis, {
+      failed: this.keys.failed,
+      trashIndex: keys.index,
+      prefix: this.keys.prefix,
+      trashPrefix: keys.prefix,
+      keepSeconds: trash?.keepSeconds ?? 0,
+      maxEntries: trash?.maxEntries ?? 0,
+      who: trash?.who ?? '',
+      via: trash?.via ?? '',
+      ids,
+    });
+    return forgotten;
   }
 
   // Repeats a bounded step until it affects nothing. The number of steps is

@@ -1,4 +1,5 @@
-import { assertScriptSucceeded, changedFlag, flatReply as flat, luaScript } from '../../redis/lua-script';
+import { assertScriptSucceeded, changedFlag, flatReply as flat, luaScript, replyRows } from '../../redis/lua-script';
+import type { RestoreOutcome } from '../../shapes/trash';
 import type { RetryOutcome } from '../../shapes/failed-jobs';
 import type { JobHash } from '../../shapes/job-hash';
 import { pairsToRecord, toJobHash } from './job';
@@ -116,11 +117,22 @@ export const requeue = luaScript({
 });
 
 export const forget = luaScript({
-  file: 'staticphp/forget-1.lua',
-  keys: ['failed'],
-  args: ['prefix'],
+  file: 'staticphp/forget-2.lua',
+  keys: ['failed', 'trashIndex'],
+  args: ['prefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
   rest: 'ids',
-  reply: (reply) => Number(flat(reply)[0]),
+  reply: (reply) => {
+    const [forgotten, kept] = flat(reply);
+    return { forgotten: Number(forgotten), kept: Number(kept) };
+  },
+});
+
+export const restore = luaScript({
+  file: 'staticphp/restore-2.lua',
+  keys: ['failed', 'trashIndex'],
+  args: ['prefix', 'trashPrefix'],
+  rest: 'ids',
+  reply: (reply) => replyRows(flat(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
 });
 
 export const releaseReservation = luaScript({

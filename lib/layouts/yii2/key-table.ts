@@ -52,7 +52,7 @@ export function yii2KeyTable(connection: RedisConnection, channels: readonly Yii
         censusScope: channels.map((keys) => `${keys.channel}.*`).join(', '),
       });
     },
-    censusStep: (cursor) => tableCensusStep(connection, scopes, cursor, [CHANNEL_KEYS]),
+    censusStep: (cursor, ownPrefix) => tableCensusStep(connection, scopes, cursor, [CHANNEL_KEYS], undefined, ownPrefix),
     contents: (key, cursor) =>
       keyContentsUnder(
         connection,

@@ -1,0 +1,29 @@
+'use server';
+
+import { z } from 'zod';
+import { trashSettingsFromEnv } from '@/lib/dashboard/trash-settings';
+import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
+import { describeRestoreRefusal } from '@/lib/shapes/trash';
+import { describeJobs, queueAction } from '@/lib/server/action';
+
+// Every export of a 'use server' file is a public endpoint: only wrapped actions here.
+
+const jobIds = z.array(z.string().min(1).max(200)).min(1).max(BATCH_SIZE);
+
+/** Puts these jobs back from the trash where their driver keeps them; each refusal says why, and leaves that job in the trash. */
+export const restoreJobs = queueAction(
+  'trash',
+  z.object({ ids: jobIds }),
+  async ({ ids }, trash) => {
+    const outcomes = await trash.restore(trashSettingsFromEnv(), ids);
+    return {
+      restored: outcomes.filter(({ outcome }) => outcome === 'restored').map(({ id }) => id),
+      refusals: outcomes.flatMap(({ id, outcome }) => (outcome === 'restored' ? [] : [describeRestoreRefusal(id, outcome)])),
+    };
+  },
+  {
+    action: 'restore jobs from the trash',
+    target: ({ ids }) => describeJobs(ids),
+    outcome: ({ restored, refusals }) => `restored ${restored.length}${refusals.length > 0 ? `; refused: ${refusals.join('; ')}` : ''}`,
+  },
+);

@@ -1,0 +1,57 @@
+import type { Metadata } from 'next';
+import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { TrashList } from '@/components/trash/trash-list';
+import { Note } from '@/components/ui/note';
+import { trashSettingsFromEnv } from '@/lib/dashboard/trash-settings';
+import { pageWindow } from '@/lib/queries/page-window';
+import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
+import { absentCapability } from '@/lib/server/queue';
+import { readTrash } from '@/lib/server/trash';
+
+export const metadata: Metadata = { title: 'Trash · QueueLens' };
+
+// Read from Redis on every request: what is in the trash changes with every forget and restore.
+export const dynamic = 'force-dynamic';
+
+const TRASH_PAGE_SIZE = 50;
+
+function askedPage(text: string | null): number {
+  const page = Number(text ?? '1');
+  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
+}
+
+export default async function TrashPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const lacks = await absentCapability('trash');
+  if (lacks !== null) return <LayoutLacks title="Trash" sentence={lacks} />;
+  const settings = trashSettingsFromEnv();
+  const asked = askedPage(singleSearchParams(await searchParams).get('page'));
+  const read = await readTrash((asked - 1) * TRASH_PAGE_SIZE, TRASH_PAGE_SIZE);
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Trash</h1>
+      {settings.keepSeconds === 0 ? (
+        <Note title="The trash is off">
+          QUEUELENS_TRASH_SECONDS is 0: a forget deletes its jobs for good, as the driver does, and nothing is kept here to restore.
+        </Note>
+      ) : (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Forgotten jobs are kept here whole for {describeKeep(settings.keepSeconds)} (QUEUELENS_TRASH_SECONDS), {settings.maxEntries.toLocaleString('en')} at
+          most (QUEUELENS_TRASH_MAX, the oldest go first). Restore puts a job back where its driver keeps it, unless its id has been taken meanwhile.
+        </p>
+      )}
+      {read.ok ? (
+        <TrashList rows={read.data.rows} total={read.data.total} window={pageWindow(read.data.total, asked, TRASH_PAGE_SIZE)} now={read.data.now} />
+      ) : (
+        <Note title="The trash could not be read" role="alert">
+          {read.error}
+        </Note>
+      )}
+    </div>
+  );
+}
+
+function describeKeep(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} day${seconds === 86_400 ? '' : 's'}`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}`;
+  return `${seconds.toLocaleString('en')} seconds`;
+}

@@ -1,0 +1,156 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
+import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
+import { jobHref, trashHref } from '@/lib/routes';
+import { connectE2eQueue, e2eDashboardPrefix, e2eSecrets } from './support';
+import { deleteKeysButSessions } from './spec-keys';
+
+/** Fails `count` jobs on `queueName` from their reservations; their ids. */
+async function failJobs(queue: RedisQueue, count: number, queueName = 'trash-e2e'): Promise<number[]> {
+  const ids = await queue.pushMany(Array.from({ length: count }, (_, n) => ({ queue: queueName, name: 'csv.import', payload: { n, html: '<b>x</b>' } })));
+  for (let job = await queue.reserve([queueName], 'e2e:1', 300); job; job = await queue.reserve([queueName], 'e2e:1', 300)) {
+    await queue.fail(job, 'row 159 has 7 columns');
+  }
+  return ids;
+}
+
+/** A job's hash as bytes, and its failed set score: what a forget and a restore must leave identical. */
+async function failedJobBytes(queue: RedisQueue, id: number): Promise<{ fields: Record<string, string>; score: string | null }> {
+  const fields = await queue.redis.hgetallBuffer(queue.keys.job(id));
+  return {
+    fields: Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, value.toString('hex')])),
+    score: await queue.redis.zscore(queue.keys.failed, String(id)),
+  };
+}
+
+function toast(page: Page, text: string) {
+  return page
+    .getByRole('status')
+    .filter({ hasText: text })
+    .or(page.getByRole('alert').filter({ hasText: text }));
+}
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
+
+test.describe('the trash', () => {
+  test.describe.configure({ mode: 'serial' });
+  let queue: RedisQueue;
+
+  test.beforeAll(async () => {
+    queue = await connectE2eQueue();
+  });
+
+  test.afterEach(async () => {
+    await deleteKeysButSessions(queue.redis, queue.keys.prefix);
+  });
+
+  test.afterAll(async () => {
+    await queue.close();
+  });
+
+  test('Undo in the toast after a forget from the failed list puts the jobs back byte for byte', async ({ page }) => {
+    const ids = await failJobs(queue, 2);
+    const before = await Promise.all(ids.map((id) => failedJobBytes(queue, id)));
+    await page.goto('/failed');
+    for (const id of ids) await page.getByRole('checkbox', { name: `Select job ${id}` }).check();
+    await page.getByRole('button', { name: 'Forget 2' }).click();
+    await page.getByRole('dialog', { name: 'Forget 2 jobs?' }).getByRole('button', { name: 'Forget 2' }).click();
+    await expect(toast(page, 'Forgot 2 jobs. Kept in the Trash.')).toBeVisible();
+    expect(await queue.failedCount()).toBe(0);
+
+    await toast(page, 'Forgot 2 jobs').getByRole('button', { name: 'Undo' }).click();
+    await expect(toast(page, 'Restored 2 jobs')).toBeVisible();
+    expect(await Promise.all(ids.map((id) => failedJobBytes(queue, id)))).toEqual(before);
+    await expect(page.getByRole('checkbox', { name: `Select job ${ids[0]}` })).toBeVisible();
+  });
+
+  test('a forget from the job page lands back on the failed list with Undo', async ({ page }) => {
+    const [id] = await failJobs(queue, 1);
+    const before = await failedJobBytes(queue, id!);
+    await page.goto(jobHref(id!));
+    await page.getByRole('button', { name: 'Forget…' }).click();
+    await page
+      .getByRole('dialog', { name: `Forget job ${id}?` })
+      .getByRole('button', { name: `Forget job ${id}` })
+      .click();
+    await expect(page).toHaveURL(/\/failed$/);
+    await toast(page, `Forgot job ${id}`).getByRole('button', { name: 'Undo' }).click();
+    await expect(toast(page, 'Restored 1 job')).toBeVisible();
+    expect(await failedJobBytes(queue, id!)).toEqual(before);
+  });
+
+  test('the Trash page lists what was forgotten, newest first, restores a row, and says when it is empty', async ({ page }, testInfo) => {
+    const ids = await failJobs(queue, 2);
+    const trash = { dashboardPrefix: e2eDashboardPrefix(), keepSeconds: 86_400, maxEntries: 10_000, via: 'cli' };
+    await queue.forgetFailedIds([ids[0]!], { ...trash, who: 'first operator' });
+    await queue.forgetFailedIds([ids[1]!], { ...trash, who: 'second operator' });
+    await page.goto('/');
+    await page.getByRole('navigation').getByRole('link', { name: 'Trash' }).click();
+    await expect(page).toHaveURL(new RegExp(`${trashHref}$`));
+    const table = page.getByRole('table', { name: 'Trashed jobs' });
+    await expect(table.getByRole('rowheader')).toHaveText([String(ids[1]), String(ids[0])]);
+    await expect(table).toContainText('first operator (cli)');
+    await expect(table).toContainText('failed jobs of trash-e2e');
+    await expect(page.getByText('Forgotten jobs are kept here whole for 1 day')).toBeVisible();
+    for (const [colorScheme, width] of [
+      ['light', 1400],
+      ['dark', 390],
+    ] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+      expect(
+        violations.map((violation) => violation.id),
+        `${colorScheme}, ${width} px`,
+      ).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${colorScheme}, ${width} px`).toBe(true);
+      await page.screenshot({ path: testInfo.outputPath(`trash-${colorScheme}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    await page.getByRole('button', { name: `Restore job ${ids[0]}` }).click();
+    await expect(toast(page, 'Restored 1 job')).toBeVisible();
+    await expect(table.getByRole('rowheader')).toHaveText([String(ids[1])]);
+    expect(await queue.redis.zscore(queue.keys.failed, String(ids[0]))).not.toBeNull();
+
+    // The id was taken meanwhile: refused, and the job stays in the trash.
+    await queue.redis.hset(queue.keys.job(ids[1]!), 'name', 'someone else');
+    await page.getByRole('button', { name: `Restore job ${ids[1]}` }).click();
+    await expect(toast(page, `Job ${ids[1]} was not restored: its id has been taken by another job meanwhile`)).toBeVisible();
+    await queue.redis.del(queue.keys.job(ids[1]!));
+    await page.getByRole('button', { name: `Restore job ${ids[1]}` }).click();
+    await expect(page.getByText('The trash is empty')).toBeVisible();
+  });
+
+  test('a viewer sees the trash without Restore, and a restore posted all the same is refused', async ({ browser }) => {
+    const [id] = await failJobs(queue, 1);
+    await queue.forgetFailedIds([id!], { dashboardPrefix: e2eDashboardPrefix(), keepSeconds: 86_400, maxEntries: 10_000, who: 'operator', via: 'dashboard' });
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Secret').fill(e2eSecrets().viewer);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto(trashHref);
+    await expect(page.getByRole('table', { name: 'Trashed jobs' }).getByRole('rowheader')).toHaveText([String(id)]);
+    await expect(page.getByRole('button', { name: `Restore job ${id}` })).toHaveCount(0);
+    await expect(page.getByText('Only an operator can change queues, and you are signed in as a viewer.')).toBeVisible();
+    // The action itself refuses a viewer's POST too: e2e/access.spec.ts posts restoreJobs with a viewer's session.
+    expect(await queue.redis.exists(queue.keys.job(id!))).toBe(0);
+    expect(await queue.redis.zscore(queue.trashKeys(e2eDashboardPrefix()).index, String(id))).not.toBeNull();
+    await context.close();
+  });
+
+  test('a retry of more than 100 jobs asks first, and says when they failed alike', async ({ page }) => {
+    await failJobs(queue, 101);
+    await page.goto('/failed');
+    await expect(async () => page.getByRole('checkbox', { name: 'Select the jobs shown' }).check({ timeout: 2_000 })).toPass();
+    await page.getByRole('button', { name: 'Select all 101 jobs failed' }).click();
+    await page.getByRole('button', { name: 'Retry 101' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Retry 101 jobs?' });
+    await expect(dialog).toContainText("Of the newest 50 shown, all 50 failed with 'row 159 has 7 columns': a retry will likely fail again.");
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await queue.failedCount()).toBe(101);
+  });
+});

@@ -1,0 +1,67 @@
+/** The trash's shapes, for the layouts that keep one, the pages and the CLI alike. */
+
+/** How the trash is kept: QUEUELENS_TRASH_SECONDS and QUEUELENS_TRASH_MAX (lib/dashboard/trash-settings.ts). */
+export interface TrashSettings {
+  /** QUEUELENS_PREFIX: the trash's keys are QueueLens's own */
+  readonly dashboardPrefix: string;
+  /** how long a trashed job is kept; 0 keeps nothing (a forget deletes, as the driver does) */
+  readonly keepSeconds: number;
+  /** how many trashed jobs are kept at most; the oldest go first */
+  readonly maxEntries: number;
+}
+
+/** A forget or remove as the trash records it: the settings, and who did it from where. */
+export interface TrashWrite extends TrashSettings {
+  /** the operator as the audit log names them */
+  readonly who: string;
+  /** where it was done: `dashboard` or `cli` */
+  readonly via: string;
+}
+
+/** Where a trashed job was taken from, as its layout's restore puts it back. */
+export type TrashedFrom = 'failed' | 'ready' | 'delayed';
+
+/** One trashed job as the Trash page lists it. */
+export interface TrashRow {
+  id: string;
+  name: string;
+  queue: string;
+  from: TrashedFrom | string;
+  /** the failed or delayed set's score it had (unix seconds); '' where none */
+  score: string;
+  /** the job's last error, where it had one */
+  error: string;
+  who: string;
+  via: string;
+  /** unix seconds it was trashed */
+  trashedAt: number;
+  /** unix seconds it expires */
+  expiresAt: number;
+}
+
+export interface TrashPage {
+  rows: TrashRow[];
+  /** entries in the index that have not expired */
+  total: number;
+  keepSeconds: number;
+  maxEntries: number;
+  /** the Redis server's unix second at the read, which expiry is measured against */
+  now: number;
+}
+
+/** What a restore did with one id; every outcome but `restored` leaves the trash as it was. */
+export type RestoreOutcome = 'restored' | 'gone' | 'id-taken' | 'unique-taken' | 'unsupported';
+
+/** Why a restore was refused, in the words the pages and the CLI show. */
+export function describeRestoreRefusal(id: string, outcome: Exclude<RestoreOutcome, 'restored'>): string {
+  switch (outcome) {
+    case 'gone':
+      return `Job ${id} is not in the trash: it expired, was restored already, or was never kept`;
+    case 'id-taken':
+      return `Job ${id} was not restored: its id has been taken by another job meanwhile`;
+    case 'unique-taken':
+      return `Job ${id} was not restored: its unique key is held by another live job meanwhile`;
+    case 'unsupported':
+      return `Job ${id} was not restored: it was kept from a place this layout cannot put it back`;
+  }
+}

@@ -1,0 +1,61 @@
+-- QueueLens's trash for one driver prefix (lib/dashboard/keys.ts trashKeys):
+-- an index sorted set of job ids scored by the millisecond they were trashed
+-- (seconds would tie two forgets a moment apart, and "newest first" with
+-- them), and
+-- per id the job's own hash, renamed there whole (its bytes are never read
+-- into Lua and written back), beside a small hash of where it was and who
+-- took it. The per-id keys are built from `trashPrefix`, passed in ARGV, for
+-- the reason lua/includes/layout.lua gives for jobKey.
+local function trashJobKey(trashPrefix, id)
+  return trashPrefix .. 'j:' .. id
+end
+
+local function trashWhereKey(trashPrefix, id)
+  return trashPrefix .. 'w:' .. id
+end
+
+-- How many old entries one call drops at most: a forget adds at most a
+-- batch (lib/shapes/failed-jobs.ts BATCH_SIZE), so dropping more than that
+-- per call brings an over-full trash back under its bound within a few calls
+-- while no call does unbounded work.
+local TRASH_DROP_LIMIT = 500
+
+local function dropTrashEntries(indexKey, trashPrefix, ids)
+  for _, id in ipairs(ids) do
+    rcall('DEL', trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id))
+    rcall('ZREM', indexKey, id)
+  end
+end
+
+-- The server's time in whole milliseconds, as the index scores it, and in seconds.
+local function trashNow()
+  local time = rcall('TIME')
+  local seconds = tonumber(time[1])
+  return seconds, seconds * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- Drops entries past their time (their keys have expired already; the index
+-- member is what is left), then the oldest beyond `maxEntries`.
+local function boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
+  dropTrashEntries(indexKey, trashPrefix,
+    rcall('ZRANGEBYSCORE', indexKey, '-inf', '(' .. string.format('%d', nowMs - keepSeconds * 1000), 'LIMIT', 0, TRASH_DROP_LIMIT))
+  local over = rcall('ZCARD', indexKey) - maxEntries
+  if over > 0 then
+    dropTrashEntries(indexKey, trashPrefix, rcall('ZRANGE', indexKey, 0, math.min(over, TRASH_DROP_LIMIT) - 1))
+  end
+end
+
+-- Moves job hash `jobHashKey` (id `id`) into the trash with where it was:
+-- `from` (failed, ready, delayed), `queue`, `level` and `score` (its failed or
+-- delayed set score), and who took it `via` what. A second trashing of the
+-- same id (a reused id) replaces the first.
+local function trashJob(indexKey, trashPrefix, jobHashKey, id, where, now, nowMs, keepSeconds)
+  local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
+  rcall('DEL', jobKeyThere, whereKey)
+  rcall('RENAME', jobHashKey, jobKeyThere)
+  rcall('EXPIRE', jobKeyThere, keepSeconds)
+  rcall('HSET', whereKey, 'from', where.from, 'queue', where.queue, 'level', where.level, 'score', where.score,
+    'who', where.who, 'via', where.via, 'at', now, 'until', now + keepSeconds)
+  rcall('EXPIRE', whereKey, keepSeconds)
+  rcall('ZADD', indexKey, string.format('%d', nowMs), id)
+end
