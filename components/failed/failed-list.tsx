@@ -135,7 +135,7 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
   const shownAllSelected = shownIds.length > 0 && shownIds.every((id) => selected.has(id));
   return (
     <div className="space-y-3">
-      {/* Above the rows, so it is reached without scrolling past a page of 50. */}
+      {/* Above the rows, so it is reached without scrolling past a page of them. */}
       {matching.kind === 'every-failed-job' && (
         <section
           aria-labelledby={forgetBeforeId}
