@@ -81,8 +81,10 @@ test.describe('a phone, 390 px', () => {
     ] as const) {
       const cell = card.locator(`td[data-label="${label}"]`);
       await expect(cell, label).toHaveText(figure);
-      await expect(cell, label).toBeInViewport({ ratio: 1 });
+      await expect(cell, label).toBeVisible();
+      // Within the phone's width: nothing to scroll sideways for (the card may run below the fold, not past the edge).
       const box = await cell.boundingBox();
+      expect(box!.x, label).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width, label).toBeLessThanOrEqual(PHONE.width);
     }
     const frame = page.getByRole('group', { name: 'Jobs per queue' });
