@@ -95,22 +95,24 @@ test.describe('a phone, 390 px', () => {
   test('the failed list pages by 25, its bulk bar stays in view while scrolling, and Select all keeps the focus', async ({ page }) => {
     const imports = keys.queueName('imports');
     await failJobs(queue, imports, 30);
+    // The spec's earlier failures are still in the set (its keys go once it ends): 30 and more.
+    const total = await queue.failedCount();
     await page.goto(failedHref);
-    await expect(page.getByText('Showing 1–25 of 30 failed jobs, newest first')).toBeVisible();
+    await expect(page.getByText(`Showing 1–25 of ${total} failed jobs, newest first`)).toBeVisible();
     const bar = page.getByRole('toolbar', { name: 'Bulk actions' });
     await expect(async () => page.getByRole('checkbox', { name: 'Select the jobs shown' }).check({ timeout: 2_000 })).toPass();
     await expect(bar).toContainText('25 jobs selected');
 
-    const selectAll = bar.getByRole('button', { name: 'Select all 30 jobs failed' });
+    const selectAll = bar.getByRole('button', { name: `Select all ${total} jobs failed` });
     await selectAll.focus();
     await page.keyboard.press('Enter');
-    await expect(bar).toContainText('All 30 jobs selected');
+    await expect(bar).toContainText(`All ${total} jobs selected`);
     // The same control, now offering the way back, still has the focus: the next key press acts on it.
     const selectShown = bar.getByRole('button', { name: 'Select only the 25 jobs shown' });
     await expect(selectShown).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(bar).toContainText('25 jobs selected');
-    await expect(bar.getByRole('button', { name: 'Select all 30 jobs failed' })).toBeFocused();
+    await expect(selectAll).toBeFocused();
 
     await page.getByRole('navigation', { name: 'Pages of failed jobs' }).scrollIntoViewIfNeeded();
     await expect(bar).toBeInViewport({ ratio: 1 });
