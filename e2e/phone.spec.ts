@@ -141,7 +141,7 @@ test.describe('a phone, 390 px', () => {
       .click();
     await expect(page.getByText(`Job ${id} is ready: it joined level 0`)).toBeVisible();
     expect(await queue.redis.zscore(queue.keys.delayed(reports), String(id))).toBeNull();
-    await expect(page.getByText('No delayed jobs.')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Delayed jobs, due soonest' }).getByText('No delayed jobs.')).toBeVisible();
   });
 
   test('a yii2 queue page removes a job from its line, after asking', async ({ page }) => {
