@@ -3,7 +3,13 @@ import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { delayedOfQueueHref, doctorHref, failedHref, glossaryHref, jobHref, layoutHref, layoutKeyHref, queueHref, reservationsHref } from '@/lib/routes';
+import { Yii2Keys } from '@/lib/layouts/yii2/keys';
+import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
+import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
+import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import { showConnection } from './layout-pages';
 import { SpecKeys, withSpecKeys } from './spec-keys';
+import { MARKO_CONNECTION, YII2_CONNECTIONS } from './support';
 
 // WCAG 2.2 A and AA, and axe's best practices.
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
@@ -35,6 +41,40 @@ async function withinWidth(locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
   const width = await locator.page().evaluate(() => document.documentElement.clientWidth);
   return box !== null && box.x >= 0 && box.x + box.width <= width;
+}
+
+/**
+ * axe on each of `pages`, light and dark, at a desktop's and a phone's
+ * width, after one load per page: the theme and the width change under it,
+ * as they do when a phone turns or the system goes dark. No violation
+ * expected, and no page wider than a phone.
+ */
+async function expectNoViolationsOnPages(
+  page: Page,
+  testInfo: TestInfo,
+  pages: readonly { name: string; path: string; ready: (page: Page) => Locator }[],
+): Promise<void> {
+  const found: Record<string, string[]> = {};
+  for (const { name, path, ready } of pages) {
+    await page.setViewportSize(WIDTHS[0]);
+    await page.emulateMedia({ colorScheme: THEMES[0] });
+    await page.goto(path);
+    await expect(ready(page)).toBeVisible();
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const { name: size, width, height } of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        await expect(ready(page)).toBeVisible();
+        const label = `${name}, ${theme}, ${size}`;
+        await attachScreenshot(page, testInfo, label);
+        const violations = await axeViolations(page);
+        if (violations.length > 0) found[label] = violations;
+        if (size === 'phone') expect.soft(await pageOverflow(page), `${label}: px wider than the screen`).toBe(0);
+      }
+    }
+  }
+  await testInfo.attach('axe violations', { body: JSON.stringify(found, null, 2), contentType: 'application/json' });
+  expect(found).toEqual({});
 }
 
 async function attachScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
@@ -88,28 +128,48 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
 
   test('axe finds nothing on any page, light and dark, wide and on a phone; no page runs wider than a phone', async ({ page }, testInfo) => {
     test.setTimeout(300_000);
-    const found: Record<string, string[]> = {};
-    for (const { name, path, ready } of pages()) {
-      await page.setViewportSize(WIDTHS[0]);
-      await page.emulateMedia({ colorScheme: THEMES[0] });
-      await page.goto(path);
-      await expect(ready(page)).toBeVisible();
-      // One load per page: the theme and the width change under it, as they do when a phone turns or the system goes dark.
-      for (const theme of THEMES) {
-        await page.emulateMedia({ colorScheme: theme });
-        for (const { name: size, width, height } of WIDTHS) {
-          await page.setViewportSize({ width, height });
-          await expect(ready(page)).toBeVisible();
-          const label = `${name}, ${theme}, ${size}`;
-          await attachScreenshot(page, testInfo, label);
-          const violations = await axeViolations(page);
-          if (violations.length > 0) found[label] = violations;
-          if (size === 'phone') expect.soft(await pageOverflow(page), `${label}: px wider than the screen`).toBe(0);
-        }
-      }
+    await expectNoViolationsOnPages(page, testInfo, pages());
+  });
+
+  test('axe finds nothing on any page of a yii2 and of a marko connection, light and dark, wide and on a phone', async ({ page }, testInfo) => {
+    test.setTimeout(300_000);
+    const channel = YII2_CONNECTIONS.ng.channel();
+    const markoPrefix = MARKO_CONNECTION.prefix();
+    try {
+      await loadYii2Fixture(queue.redis, 'ng-strict', channel);
+      const [yii2Job] = await queue.redis.zrange(new Yii2Keys(channel).prioritized, '0', '0');
+      const marko = new MarkoTestWorker(queue.redis, markoPrefix);
+      await marko.push('mail', { className: 'App\\Jobs\\SendMail', data: { to: 'a@example.test' } });
+      await marko.later(3600, 'mail', { className: 'App\\Jobs\\SendMail', data: { to: 'later@example.test' } });
+      const failing = (await marko.pop('mail'))!;
+      await marko.fail('mail', failing.id, 'RuntimeException: SMTP refused');
+      const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+      const layoutPages = (queueName: string, job: string) => [
+        { name: 'overview', path: '/', ready: (page: Page) => page.getByRole('link', { name: queueName, exact: true }).first() },
+        { name: 'queue', path: queueHref(queueName), ready: heading },
+        { name: 'delayed', path: delayedOfQueueHref(queueName), ready: heading },
+        { name: 'reservations', path: reservationsHref, ready: heading },
+        { name: 'failed', path: failedHref, ready: heading },
+        { name: 'job', path: `${jobHref(job)}?queue=${encodeURIComponent(queueName)}`, ready: heading },
+        { name: 'doctor', path: doctorHref, ready: heading },
+        { name: 'keys', path: layoutHref, ready: heading },
+      ];
+      await showConnection(page, YII2_CONNECTIONS.ng.name);
+      await expectNoViolationsOnPages(
+        page,
+        testInfo,
+        layoutPages(channel, yii2Job!).map((entry) => ({ ...entry, name: `yii2 ${entry.name}` })),
+      );
+      await showConnection(page, MARKO_CONNECTION.name);
+      await expectNoViolationsOnPages(
+        page,
+        testInfo,
+        layoutPages('mail', failing.id).map((entry) => ({ ...entry, name: `marko ${entry.name}` })),
+      );
+    } finally {
+      await deleteKeysUnder(queue.redis, `${channel}.`);
+      await deleteKeysUnder(queue.redis, markoPrefix);
     }
-    await testInfo.attach('axe violations', { body: JSON.stringify(found, null, 2), contentType: 'application/json' });
-    expect(found).toEqual({});
   });
 
   test('the sign-in page has no axe violations, light and dark', async ({ browser }, testInfo) => {

@@ -1,12 +1,14 @@
 'use client';
 
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { JobIdCell, JobNameAndNote } from '@/components/layouts/layout-job-cells';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { DueMoment } from '@/components/ui/due-moment';
 import { formatCount } from '@/components/ui/format-count';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import type { DueJob, DueTimeline } from '@/lib/layouts/pages';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { delayedOfQueueHref } from '@/lib/routes';
 import { BucketChart } from './bucket-chart';
@@ -59,9 +61,10 @@ const SOONEST = 'Delayed jobs, due soonest';
 /**
  * The queue page's list of the delayed jobs due soonest (the timeline's
  * next jobs, read by the same poll as the glance above it); a due one waits
- * for the driver to move it into the line (StaticPHP: its level).
+ * for the driver to move it into the line (StaticPHP: its level). With
+ * `actionOf`, each row has what it offers (Run now), where the operator is.
  */
-export function DueSoonest({ queue }: { queue: string }) {
+export function DueSoonest({ queue, actionOf }: { queue: string; actionOf?: (timeline: DueTimeline, job: DueJob) => ReactNode }) {
   const timeline = useLiveQuery(dueTimelineQuery(queue)).data;
   if (timeline === undefined) return null;
   const into = timeline.movedInto?.one ?? 'the line';
@@ -74,11 +77,13 @@ export function DueSoonest({ queue }: { queue: string }) {
         <DataTable
           label={SOONEST}
           minWidthClass="min-w-[36rem]"
+          stacked
           head={
             <>
               <HeaderCell>Job</HeaderCell>
               <HeaderCell>Name</HeaderCell>
               <HeaderCell>Due</HeaderCell>
+              {actionOf && <HeaderCell>Actions</HeaderCell>}
             </>
           }
         >
@@ -87,12 +92,13 @@ export function DueSoonest({ queue }: { queue: string }) {
               <Cell>
                 <JobIdCell id={job.id} queue={queue} idNote={job.idNote} ofConnection={timeline.idsOfConnection} />
               </Cell>
-              <Cell>
+              <Cell label="Name">
                 <JobNameAndNote name={job.name} note={job.note} />
               </Cell>
-              <Cell>
+              <Cell label="Due">
                 <DueMoment dueAt={job.dueAt} now={timeline.now} overdueLabel={`due, waiting for a worker to move it into ${into}`} />
               </Cell>
+              {actionOf && <Cell label="Actions">{actionOf(timeline, job)}</Cell>}
             </tr>
           ))}
         </DataTable>

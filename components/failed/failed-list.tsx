@@ -28,6 +28,9 @@ function idsOf(rows: Iterable<FailedRowView>): string[] {
   return [...rows].flatMap((row) => (row.exact ? [row.id] : []));
 }
 
+/** A target a thumb can hit on a phone (44 px high, WCAG 2.5.5); the desktop keeps the compact bar. */
+const THUMB = 'max-sm:min-h-11';
+
 function jobs(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'job' : 'jobs'}`;
 }
@@ -136,7 +139,7 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
   const shownAllSelected = shownIds.length > 0 && shownIds.every((id) => selected.has(id));
   return (
     <div className="space-y-3">
-      {/* Above the rows, so it is reached without scrolling past a page of 50. */}
+      {/* Above the rows, so it is reached without scrolling past a page of them. */}
       {matching.kind === 'every-failed-job' && (
         <section
           aria-labelledby={forgetBeforeId}
@@ -148,58 +151,64 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
           <ForgetBeforeForm busy={busy} onForget={(expected, before) => act(() => actions.forgetOldest(expected, before))} />
         </section>
       )}
-      {actions.progress ? (
-        <BulkProgressBar progress={actions.progress} onCancel={actions.cancel} />
-      ) : (
-        <div
-          role="toolbar"
-          aria-label="Bulk actions"
-          className="flex flex-wrap items-center gap-3 rounded-md border border-zinc-200 bg-white px-4 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900"
-        >
-          <span aria-live="polite">{count === 0 ? 'No jobs selected' : allMatching ? `All ${jobs(total)} selected` : `${jobs(count)} selected`}</span>
-          {!allMatching && shownAllSelected && total > selected.size && (
-            <button type="button" className="text-blue-700 underline dark:text-blue-300" onClick={() => setAllMatching(true)}>
-              Select all {jobs(total)} {matching.kind === 'every-failed-job' ? 'failed' : 'matching'}
-            </button>
-          )}
-          {count > 0 && (
-            <button type="button" className="text-zinc-600 underline dark:text-zinc-400" onClick={clearSelection}>
-              Clear selection
-            </button>
-          )}
-          <span className="ml-auto flex items-center gap-2">
-            {retry.here && (
-              <>
-                <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
-                  Max attempts on retry
-                </label>
-                <input
-                  id={maxAttemptsId}
-                  type="number"
-                  min={1}
-                  max={1000}
-                  placeholder="keep"
-                  value={maxAttemptsText}
-                  onChange={(event) => setMaxAttemptsText(event.target.value)}
-                  aria-invalid={!maxAttemptsValid}
-                  className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
-                />
-                <button
-                  type="button"
-                  className="button-primary"
-                  disabled={count === 0 || !maxAttemptsValid}
-                  onClick={() => (count > RETRY_CONFIRM_THRESHOLD ? setConfirmingRetry(true) : void retryHere())}
-                >
-                  Retry {count > 0 ? formatCount(count) : ''}
-                </button>
-              </>
+      {/* Sticky: it stays in reach (thumb and keyboard) while the rows it acts on scroll under it. */}
+      <div className="sticky top-0 z-10">
+        {actions.progress ? (
+          <BulkProgressBar progress={actions.progress} onCancel={actions.cancel} />
+        ) : (
+          <div
+            role="toolbar"
+            aria-label="Bulk actions"
+            className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md border border-zinc-200 bg-white px-4 py-2 text-sm shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
+          >
+            <span aria-live="polite">{count === 0 ? 'No jobs selected' : allMatching ? `All ${jobs(total)} selected` : `${jobs(count)} selected`}</span>
+            {/* One button that toggles, so focus stays on it when it is pressed (a button removed from under focus drops it to the page). */}
+            {shownAllSelected && total > selected.size && (
+              <button type="button" className={`${THUMB} text-blue-700 underline dark:text-blue-300`} onClick={() => setAllMatching(!allMatching)}>
+                {allMatching
+                  ? `Select only the ${jobs(selected.size)} shown`
+                  : `Select all ${jobs(total)} ${matching.kind === 'every-failed-job' ? 'failed' : 'matching'}`}
+              </button>
             )}
-            <button type="button" className="button-danger" disabled={count === 0} onClick={() => setConfirming(true)}>
-              Forget {count > 0 ? formatCount(count) : ''}
-            </button>
-          </span>
-        </div>
-      )}
+            {count > 0 && (
+              <button type="button" className={`${THUMB} text-zinc-600 underline dark:text-zinc-400`} onClick={clearSelection}>
+                Clear selection
+              </button>
+            )}
+            <span className="ml-auto flex items-center gap-2">
+              {retry.here && (
+                <>
+                  <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
+                    Max attempts on retry
+                  </label>
+                  <input
+                    id={maxAttemptsId}
+                    type="number"
+                    min={1}
+                    max={1000}
+                    placeholder="keep"
+                    value={maxAttemptsText}
+                    onChange={(event) => setMaxAttemptsText(event.target.value)}
+                    aria-invalid={!maxAttemptsValid}
+                    className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
+                  />
+                  <button
+                    type="button"
+                    className="button-primary"
+                    disabled={count === 0 || !maxAttemptsValid}
+                    onClick={() => (count > RETRY_CONFIRM_THRESHOLD ? setConfirmingRetry(true) : void retryHere())}
+                  >
+                    Retry {count > 0 ? formatCount(count) : ''}
+                  </button>
+                </>
+              )}
+              <button type="button" className="button-danger" disabled={count === 0} onClick={() => setConfirming(true)}>
+                Forget {count > 0 ? formatCount(count) : ''}
+              </button>
+            </span>
+          </div>
+        )}
+      </div>
       {retryCommands && <RetryCommands commands={retryCommands} />}
       <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(idsOf(rows)) : new Set(selected.keys()), onSelect: select }} now={readAt / 1000} />
       {pager}

@@ -9,6 +9,8 @@ import { jobHref, queueHref } from '@/lib/routes';
 import { BeyondExactId } from '@/components/queues/job-link';
 
 const CAPTION = 'Failed jobs, newest first';
+/** 44 px square on a phone (WCAG 2.5.5), around a checkbox drawn at its usual size. */
+const THUMB_TARGET = 'max-sm:-ml-3 max-sm:inline-flex max-sm:size-11 max-sm:items-center max-sm:justify-center';
 
 /** Job data is whatever producers wrote: text only, and a dash where a field is missing. */
 function orDash(text: string): string {
@@ -42,20 +44,22 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
   const withRetryCommands = rows.some((row) => row.retryCommand !== null);
   return (
     <ScrollX label={CAPTION}>
-      {/* table-stacked: on a phone each job is a block, its error and checkbox in reach (app/globals.css). */}
-      <table className="table-stacked w-full min-w-[56rem] text-sm">
+      {/* table-cards: on a phone each job is a card, its checkbox and id on its first line and its error in view (app/globals.css). */}
+      <table className="table-cards w-full min-w-[56rem] text-sm">
         <caption className="sr-only">{CAPTION}</caption>
         <thead className="bg-zinc-100 text-left text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
           <tr>
             {selection && (
               <th scope="col" className="w-10 px-3 py-2">
-                <input
-                  type="checkbox"
-                  aria-label="Select the jobs shown"
-                  checked={allShownSelected}
-                  onChange={(event) => selection.onSelect(selectable, event.target.checked)}
-                  disabled={ids.length === 0}
-                />
+                <label className={THUMB_TARGET}>
+                  <input
+                    type="checkbox"
+                    aria-label="Select the jobs shown"
+                    checked={allShownSelected}
+                    onChange={(event) => selection.onSelect(selectable, event.target.checked)}
+                    disabled={ids.length === 0}
+                  />
+                </label>
               </th>
             )}
             <th scope="col" className="px-3 py-2 font-medium">
@@ -89,14 +93,17 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
           {rows.map((row) => (
             <tr key={row.id} className="align-top">
               {selection && (
-                <td className="px-3 py-2">
+                <td className="px-3 py-2 max-sm:py-0">
                   {row.exact && (
-                    <input
-                      type="checkbox"
-                      aria-label={`Select job ${row.id}`}
-                      checked={selection.selected.has(row.id)}
-                      onChange={(event) => selection.onSelect([row], event.target.checked)}
-                    />
+                    // The label around it makes a thumb-sized target on a phone; the box keeps its own name.
+                    <label className={THUMB_TARGET}>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select job ${row.id}`}
+                        checked={selection.selected.has(row.id)}
+                        onChange={(event) => selection.onSelect([row], event.target.checked)}
+                      />
+                    </label>
                   )}
                 </td>
               )}
@@ -126,15 +133,17 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                   {orDash(row.attempts)}/{orDash(row.maxAttempts)}
                 </td>
               )}
-              <td data-label="Failed at (UTC)" className="px-3 py-2 whitespace-nowrap">
+              <td data-label="Failed at (UTC)" data-wide="" className="px-3 py-2 whitespace-nowrap">
                 <span className="font-mono">{orDash(row.failedAt)}</span>
-                <span className="block text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(now - row.failedAtSeconds)} ago</span>
+                <span className="block text-xs text-zinc-500 max-sm:ml-2 max-sm:inline dark:text-zinc-400">
+                  {formatDuration(now - row.failedAtSeconds)} ago
+                </span>
               </td>
-              <td data-label="Error" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">
+              <td data-label="Error" data-wide="" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">
                 {orDash(row.errorFirstLine)}
               </td>
               {withRetryCommands && (
-                <td data-label="Retry where the application runs" className="px-3 py-2">
+                <td data-label="Retry where the application runs" data-wide="" className="px-3 py-2">
                   {row.retryCommand !== null && (
                     <span className="flex flex-col items-start gap-1">
                       <code className="font-mono text-xs [overflow-wrap:anywhere]">{row.retryCommand}</code>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { JobData } from '@/lib/layouts/pages';
+import { scrollableBox } from '@/components/ui/scroll-x';
 import type { PhpValue } from '@/lib/layouts/php-serialized';
 
 /** Levels of a tree shown open at first; deeper ones open on a click. */
@@ -159,6 +160,9 @@ function JsonNode({ value, depth }: { value: unknown; depth: number }): ReactNod
  * class names, or JSON's; containers collapse; where the read ended the
  * value says "cut". Data is shown, never run or rendered as markup.
  */
+/** The name a keyboard user hears on the decoded data's frame. */
+const DECODED = 'The data, decoded';
+
 export function DataTree({ data }: { data: JobData }) {
   switch (data.kind) {
     case 'php':
@@ -169,7 +173,10 @@ export function DataTree({ data }: { data: JobData }) {
               Read up to byte {data.parse.bytesRead}: {data.parse.error}.
             </p>
           )}
-          <div className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 font-mono text-xs leading-relaxed dark:border-zinc-800 dark:bg-zinc-900">
+          <div
+            {...scrollableBox(DECODED)}
+            className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 font-mono text-xs leading-relaxed dark:border-zinc-800 dark:bg-zinc-900"
+          >
             {data.parse.value === null ? <span className={TYPE}>nothing could be read</span> : <PhpNode value={data.parse.value} depth={0} />}
           </div>
         </div>
@@ -179,7 +186,10 @@ export function DataTree({ data }: { data: JobData }) {
         <div className="space-y-2">
           {data.error !== null && <p className="text-sm text-amber-900 dark:text-amber-200">{data.error}.</p>}
           {data.value !== undefined && (
-            <div className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 font-mono text-xs leading-relaxed dark:border-zinc-800 dark:bg-zinc-900">
+            <div
+              {...scrollableBox(DECODED)}
+              className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 font-mono text-xs leading-relaxed dark:border-zinc-800 dark:bg-zinc-900"
+            >
               <JsonNode value={data.value} depth={0} />
             </div>
           )}
@@ -192,7 +202,10 @@ export function DataTree({ data }: { data: JobData }) {
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
             {data.kind === 'hex' ? data.format : 'Not a format QueueLens decodes: its first bytes as text, bytes that are not UTF-8 as \\xNN'}.
           </p>
-          <pre className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:border-zinc-800 dark:bg-zinc-900">
+          <pre
+            {...scrollableBox(data.kind === 'hex' ? 'The data in hex' : 'The data as text')}
+            className="overflow-x-auto rounded-md border border-zinc-200 bg-white px-4 py-3 text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:border-zinc-800 dark:bg-zinc-900"
+          >
             {data.kind === 'hex' ? data.hex : data.text}
           </pre>
           {data.cut && <CutMark>only the first bytes are shown</CutMark>}

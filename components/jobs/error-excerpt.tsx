@@ -1,3 +1,4 @@
+import { scrollableBox } from '@/components/ui/scroll-x';
 import { leadingLines } from './leading-lines';
 
 /**
@@ -9,7 +10,10 @@ export function ErrorExcerpt({ label, text, href }: { label: string; text: strin
   return (
     <figure className="mt-3 space-y-1">
       <figcaption className="text-sm font-medium">{label}</figcaption>
-      <pre className="max-h-40 overflow-auto rounded border border-current/20 bg-white/60 px-3 py-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-black/30">
+      <pre
+        {...scrollableBox(`${label}, first lines`)}
+        className="max-h-40 overflow-auto rounded border border-current/20 bg-white/60 px-3 py-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:bg-black/30"
+      >
         {shown}
       </pre>
       <a href={href} className="text-sm underline underline-offset-2">

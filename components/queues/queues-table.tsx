@@ -20,6 +20,8 @@ const COLUMNS: readonly { key: Count; label: string }[] = [
   { key: 'total', label: 'Total' },
 ];
 
+const PROCESSED = 'Processed/s, 15 min';
+const WAIT = 'Wait';
 const MUTED = 'text-xs text-zinc-500 dark:text-zinc-400';
 const FIGURE_LINK = 'text-blue-700 underline-offset-2 hover:underline dark:text-blue-400';
 
@@ -42,7 +44,7 @@ function GlanceCells({ glance, waitSampled }: { glance: ThroughputGlance; waitSa
   const rate = latest === undefined || latest === null ? null : latest.toFixed(2);
   return (
     <>
-      <Cell numeric>
+      <Cell numeric label={PROCESSED} wide>
         {glance.processedPerSecond.length > 0 ? (
           <span className="inline-flex items-center gap-2">
             <Sparkline
@@ -59,7 +61,7 @@ function GlanceCells({ glance, waitSampled }: { glance: ThroughputGlance; waitSa
         )}
       </Cell>
       {waitSampled && (
-        <Cell numeric>
+        <Cell numeric label={WAIT}>
           {glance.waitSeconds !== null ? (
             formatDuration(glance.waitSeconds)
           ) : glance.processedPerSecond.length > 0 ? (
@@ -87,7 +89,8 @@ function GlanceCells({ glance, waitSampled }: { glance: ThroughputGlance; waitSa
  * instead of counts. Queue names are whatever the producers wrote and render
  * as text. The failed and throughput columns are there only where the
  * layout can tell them (`sampled`: its throughput is sampled; `waitSampled`:
- * its samples tell the wait).
+ * its samples tell the wait). On a phone each queue is a card with every
+ * figure and mark in view (DataTable `cards`).
  */
 export function QueuesTable({
   rows,
@@ -113,6 +116,7 @@ export function QueuesTable({
       label="Jobs per queue"
       captioned
       minWidthClass="min-w-[58rem]"
+      cards
       head={
         <>
           <HeaderCell>Queue</HeaderCell>
@@ -124,8 +128,8 @@ export function QueuesTable({
           {failed && <HeaderCell numeric>{failed.heading}</HeaderCell>}
           {sampled && (
             <>
-              <HeaderCell numeric>Processed/s, 15 min</HeaderCell>
-              {waitSampled && <HeaderCell numeric>Wait</HeaderCell>}
+              <HeaderCell numeric>{PROCESSED}</HeaderCell>
+              {waitSampled && <HeaderCell numeric>{WAIT}</HeaderCell>}
             </>
           )}
         </>
@@ -133,8 +137,8 @@ export function QueuesTable({
       foot={
         <>
           <RowHeaderCell>All queues</RowHeaderCell>
-          {COLUMNS.map(({ key }) => (
-            <Cell key={key} numeric>
+          {COLUMNS.map(({ key, label }) => (
+            <Cell key={key} numeric label={label}>
               {key === 'reserved' ? (
                 <Link href={reservationsHref} className={FIGURE_LINK} aria-label={`${formatCount(totals.reserved)} reserved in all queues: the reservations`}>
                   {formatCount(totals.reserved)}
@@ -144,8 +148,8 @@ export function QueuesTable({
               )}
             </Cell>
           ))}
-          {failing && (
-            <Cell numeric>
+          {failed && (
+            <Cell numeric label={failed.heading}>
               {totals.failedRecently === null ? (
                 <Absent label="unknown" />
               ) : (
@@ -187,8 +191,8 @@ export function QueuesTable({
               </p>
             )}
           </RowHeaderCell>
-          {COLUMNS.map(({ key }) => (
-            <Cell key={key} numeric>
+          {COLUMNS.map(({ key, label }) => (
+            <Cell key={key} numeric label={label}>
               {row.error !== undefined ? (
                 <Absent label="unknown" />
               ) : key === 'reserved' ? (
@@ -205,7 +209,7 @@ export function QueuesTable({
             </Cell>
           ))}
           {failed && row.failedRecently && (
-            <Cell numeric>
+            <Cell numeric label={failed.heading}>
               <Link
                 href={failedOfQueueHref(row.queue)}
                 className={FIGURE_LINK}

@@ -21,3 +21,13 @@ export function ScrollX({ label, children }: { label: string; children: ReactNod
     </div>
   );
 }
+
+/**
+ * What makes any box that may scroll (an error's first lines, a payload's
+ * tree) reachable by keyboard: focusable, so the arrow keys scroll it, and
+ * named, so what gets the focus is announced (axe's scrollable-region-focusable).
+ * A group, not a region, for ScrollX's reason.
+ */
+export function scrollableBox(label: string) {
+  return { role: 'group', 'aria-label': label, tabIndex: 0 } as const;
+}

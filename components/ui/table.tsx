@@ -12,12 +12,19 @@ import { ScrollX } from './scroll-x';
  * `stacked`: on a phone each row becomes a block of "label value" lines
  * instead (the `table-stacked` rules in app/globals.css), for tables whose
  * rows carry actions a sideways scroll would hide; give its cells a `label`.
+ *
+ * `cards`: on a phone each row becomes a card instead (the `table-cards`
+ * rules), its row heading across the top and its figures side by side under
+ * their labels, for tables of many short figures whose every one matters at
+ * a glance (the overview's queues); give its cells a `label`, and a cell
+ * too wide to share a line with others (a sparkline) `wide`.
  */
 export function DataTable({
   label,
   captioned = false,
   minWidthClass,
   stacked = false,
+  cards = false,
   head,
   foot,
   children,
@@ -26,13 +33,14 @@ export function DataTable({
   captioned?: boolean;
   minWidthClass: string;
   stacked?: boolean;
+  cards?: boolean;
   head: ReactNode;
   foot?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <ScrollX label={label}>
-      <table aria-label={label} className={`w-full text-sm ${minWidthClass} ${stacked ? 'table-stacked' : ''}`}>
+      <table aria-label={label} className={`w-full text-sm ${minWidthClass} ${stacked ? 'table-stacked' : ''} ${cards ? 'table-cards' : ''}`}>
         {captioned && <caption className="px-4 pt-3 pb-2 text-left text-base font-semibold">{label}</caption>}
         <thead className="bg-zinc-100 text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
           <tr>{head}</tr>
@@ -73,7 +81,8 @@ export function RowHeaderCell({ children, labelledBy }: { children: ReactNode; l
 /**
  * A data cell; `numeric` right-aligns with figures of one width, `code` shows
  * the value as it is stored. `label` is its column's heading, shown beside
- * the value when a `stacked` table is laid out as blocks on a phone.
+ * the value when a `stacked` or `cards` table is laid out for a phone; `wide`
+ * gives the cell a card's whole width there.
  */
 export function Cell({
   children,
@@ -81,16 +90,18 @@ export function Cell({
   code = false,
   colSpan,
   label,
+  wide = false,
 }: {
   children: ReactNode;
   numeric?: boolean;
   code?: boolean;
   colSpan?: number;
   label?: string;
+  wide?: boolean;
 }) {
   const look = numeric ? 'text-right tabular-nums whitespace-nowrap' : code ? 'font-mono text-xs [overflow-wrap:anywhere]' : '[overflow-wrap:anywhere]';
   return (
-    <td colSpan={colSpan} data-label={label} className={`px-4 py-2 align-top ${look}`}>
+    <td colSpan={colSpan} data-label={label} data-wide={wide ? '' : undefined} className={`px-4 py-2 align-top ${look}`}>
       {children}
     </td>
   );

@@ -11,7 +11,12 @@ export type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from 
  */
 export type FailedRetry = { here: true } | { here: false; why: string; everyCommand: string };
 
-export const FAILED_PAGE_SIZE = 50;
+/**
+ * Rows per page of the failed list: 25, as the reservations page shows. On a
+ * phone each job is a block of several lines, and 50 of them made a page
+ * over 13,000 px tall, its pager far out of reach.
+ */
+export const FAILED_PAGE_SIZE = 25;
 /** A search stops collecting here and says "showing the first N matches" rather than running on. */
 export const SEARCH_MATCH_CAP = 1000;
 

@@ -5,7 +5,6 @@ import { DataTree } from '@/components/jobs/data-tree';
 import { ErrorExcerpt } from '@/components/jobs/error-excerpt';
 import { fieldAnchor, JobFields } from '@/components/jobs/job-fields';
 import { JobLocationNote } from '@/components/jobs/job-location';
-import { LineRepairButton } from '@/components/layouts/line-repair-button';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
@@ -15,8 +14,7 @@ import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
 import { isJobIdAcrossQueues, type JobHash, type JobIdAcrossQueues, type JobSnapshot, type LineRepairOffer } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
-import { getTabConnection } from '@/lib/queries/tab-connection';
-import { removeLineJob } from '../../queues/[queue]/line-actions';
+import { RemoveJobButton } from '../../queues/[queue]/remove-job-button';
 import { failedHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
 import { ReservationActions } from '@/app/reservations/reservation-actions';
 import { FailedJobActions } from './failed-job-actions';
@@ -210,30 +208,11 @@ function JobMessage({ snapshot }: { snapshot: JobSnapshot }) {
   );
 }
 
-/** Removing the job, asked first: its message and every entry of it go, as the driver's own remove does. */
+/** Removing the job, asked first (RemoveJobButton). */
 function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
-  const { id, queue } = snapshot;
   return (
     <Section title="Remove it" description="Deletes the job wherever it is, as the driver’s own remove does: nothing of it is kept.">
-      <LineRepairButton
-        label="Remove job…"
-        busyLabel="Removing…"
-        subject={`${id} on ${queue}`}
-        tone="danger"
-        question={{
-          title: `Remove job ${id}?`,
-          confirmLabel: `Remove job ${id}`,
-          body: (
-            <p>
-              Its message, attempts and place in <span className="font-mono [overflow-wrap:anywhere]">{queue}</span> are deleted and cannot be brought back. A
-              worker running it now finishes it, and its acknowledge then finds nothing.
-            </p>
-          ),
-        }}
-        action={() => removeLineJob({ queue, id }, getTabConnection())}
-        done={`Job ${id} was removed from ${queue}.`}
-        unchanged={`Job ${id} was gone already.`}
-      />
+      <RemoveJobButton queue={snapshot.queue} id={snapshot.id} />
     </Section>
   );
 }

@@ -12,6 +12,8 @@ import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { LevelsTable } from '@/components/queues/levels-table';
 import { BackToQueues } from '@/components/queues/queue-heading';
+import { QueueTriage } from '@/components/queues/queue-triage';
+import { useChangePermission } from '@/components/shell/change-permission';
 import { QueueFailedTable } from '@/components/queues/queue-job-tables';
 import { Banner } from '@/components/ui/banner';
 import { formatCount } from '@/components/ui/format-count';
@@ -20,10 +22,12 @@ import { Note } from '@/components/ui/note';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import { PAGE_ROWS, type JobLine, type LineSection, type NotInLineYet } from '@/lib/layouts/pages';
+import { PAGE_ROWS, type JobLine, type LineRepairOffer, type LineSection, type NotInLineYet } from '@/lib/layouts/pages';
 import { jobLineQuery } from '@/lib/queries/layout-pages';
 import type { HistoryRange } from '@/lib/queries/throughput';
 import { delayedOfQueueHref, failedOfQueueHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
+import { RemoveJobButton } from './remove-job-button';
+import { RunNowAction } from './run-now';
 
 const LEVELS = 'Priority levels';
 const FAILED = 'Latest failed jobs';
@@ -61,7 +65,13 @@ function linePageHref(queue: string, page: number): Route {
   return (page > 1 ? `${queueHref(queue)}?page=${page}` : queueHref(queue)) as Route;
 }
 
-function SectionTable({ line, section }: { line: JobLine; section: LineSection }) {
+/** What the line's pages may change, as the connection's layout and the session allow. */
+interface LineChanges {
+  remove: boolean;
+  runNow: boolean;
+}
+
+function SectionTable({ line, section, changes }: { line: JobLine; section: LineSection; changes: LineChanges }) {
   const prioritized = section.rows.some((row) => row.priority !== null);
   const timed = section.rows.some((row) => row.ttr !== undefined);
   const enqueued = section.rows.some((row) => row.enqueuedAt !== undefined);
@@ -69,6 +79,7 @@ function SectionTable({ line, section }: { line: JobLine; section: LineSection }
     <DataTable
       label={section.title}
       minWidthClass="min-w-[36rem]"
+      stacked
       head={
         <>
           <HeaderCell numeric>Place</HeaderCell>
@@ -78,30 +89,37 @@ function SectionTable({ line, section }: { line: JobLine; section: LineSection }
           {prioritized && <HeaderCell numeric>Priority</HeaderCell>}
           {timed && <HeaderCell numeric>TTR</HeaderCell>}
           {enqueued && <HeaderCell>Enqueued</HeaderCell>}
+          {changes.remove && <HeaderCell>Actions</HeaderCell>}
         </>
       }
     >
       {section.rows.map((row) => (
         <tr key={`${row.place}-${row.id}`}>
-          <Cell numeric>{row.place}</Cell>
-          <Cell>
+          <Cell numeric label="Place">
+            {row.place}
+          </Cell>
+          <Cell label="Job">
             <JobIdCell id={row.id} queue={line.queue} idNote={row.idNote} ofConnection={line.idsOfConnection} />
           </Cell>
-          <Cell>
+          <Cell label="Class">
             <JobNameAndNote name={row.name} note={row.note} />
           </Cell>
-          <Cell numeric>{row.attempts}</Cell>
+          <Cell numeric label="Attempts">
+            {row.attempts}
+          </Cell>
           {prioritized && (
-            <Cell numeric>
+            <Cell numeric label="Priority">
               <OptionalFigure value={row.priority} missing="no priority" />
             </Cell>
           )}
           {timed && (
-            <Cell numeric>
+            <Cell numeric label="TTR">
               <OptionalFigure value={row.ttr ?? null} unit=" s" missing="TTR not known" />
             </Cell>
           )}
-          {enqueued && <Cell>{row.enqueuedAt !== undefined && <UtcMoment seconds={row.enqueuedAt / 1000} now={line.now} />}</Cell>}
+          {enqueued && <Cell label="Enqueued">{row.enqueuedAt !== undefined && <UtcMoment seconds={row.enqueuedAt / 1000} now={line.now} />}</Cell>}
+          {/* An id that is not exact names no job a script could find. */}
+          {changes.remove && <Cell label="Actions">{row.idNote === undefined && <RemoveJobButton queue={line.queue} id={row.id} />}</Cell>}
         </tr>
       ))}
     </DataTable>
@@ -170,7 +188,19 @@ function Figures({ line }: { line: JobLine }) {
   );
 }
 
-function LineBody({ line, page, chartRange, delayed }: { line: JobLine; page: number; chartRange: HistoryRange | null; delayed: boolean }) {
+function LineBody({
+  line,
+  page,
+  chartRange,
+  delayed,
+  changes,
+}: {
+  line: JobLine;
+  page: number;
+  chartRange: HistoryRange | null;
+  delayed: boolean;
+  changes: LineChanges;
+}) {
   return (
     <>
       <Figures line={line} />
@@ -188,7 +218,7 @@ function LineBody({ line, page, chartRange, delayed }: { line: JobLine; page: nu
         <Section key={section.title} title={section.title} description={section.description}>
           {index === 0 && line.notInLineYet && <NotInLineYetNote queue={line.queue} notInLineYet={line.notInLineYet} />}
           {section.rows.length > 0 ? (
-            <SectionTable line={line} section={section} />
+            <SectionTable line={line} section={section} changes={changes} />
           ) : (
             <EmptyList>{section.total > 0 ? 'No rows on this page.' : nothingWaiting(line)}</EmptyList>
           )}
@@ -204,7 +234,7 @@ function LineBody({ line, page, chartRange, delayed }: { line: JobLine; page: nu
       {delayed && line.delayedGlance && (
         <>
           <DelayedTimelineCompact queue={line.queue} />
-          <DueSoonest queue={line.queue} />
+          <DueSoonest queue={line.queue} actionOf={changes.runNow ? (timeline, job) => <RunNowAction timeline={timeline} job={job} /> : undefined} />
         </>
       )}
       {line.latestFailed && (
@@ -233,11 +263,28 @@ function LineBody({ line, page, chartRange, delayed }: { line: JobLine; page: nu
  * run, a page at a time, and what joins the line next; where the layout
  * tells more, its counts, its priority levels and its latest failed jobs;
  * where it has them, its throughput (`chartRange`, null where the layout
- * samples none) and a glance at its delayed jobs (`delayed`).
+ * samples none) and a glance at its delayed jobs (`delayed`). Its trouble
+ * (marks, recent failures and the way to retry them) is under its name, and
+ * the repairs the layout offers (`repairs`: Remove, Run now) are on the
+ * rows they change.
  */
-export function JobLineView({ name, page, chartRange, delayed }: { name: string; page: number; chartRange: HistoryRange | null; delayed: boolean }) {
+export function JobLineView({
+  name,
+  page,
+  chartRange,
+  delayed,
+  repairs,
+}: {
+  name: string;
+  page: number;
+  chartRange: HistoryRange | null;
+  delayed: boolean;
+  repairs: LineRepairOffer;
+}) {
   const view = useLiveQuery(jobLineQuery(name, page));
   const line = view.data;
+  const mayChange = useChangePermission().allowed;
+  const changes: LineChanges = { remove: mayChange && repairs.remove === null, runNow: mayChange && repairs.runDelayedNow === null };
   const link = 'text-blue-700 underline-offset-2 hover:underline dark:text-blue-400';
   return (
     <div className="space-y-8">
@@ -254,6 +301,7 @@ export function JobLineView({ name, page, chartRange, delayed }: { name: string;
             Its delayed timeline<span aria-hidden="true"> →</span>
           </Link>
         </p>
+        <QueueTriage queue={name} />
       </div>
       <LiveErrorBanner title="Cannot read this queue" view={view} />
       {line === undefined ? (
@@ -267,7 +315,7 @@ export function JobLineView({ name, page, chartRange, delayed }: { name: string;
           </p>
         </div>
       ) : (
-        <LineBody line={line} page={page} chartRange={chartRange} delayed={delayed} />
+        <LineBody line={line} page={page} chartRange={chartRange} delayed={delayed} changes={changes} />
       )}
     </div>
   );

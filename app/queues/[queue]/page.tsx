@@ -1,6 +1,6 @@
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { NotAQueueName } from '@/components/queues/queue-heading';
-import { absentCapability } from '@/lib/server/queue';
+import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
@@ -34,7 +34,12 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
   const page = pageParams.safeParse(query).data?.page ?? 1;
-  const [lacks, unsampled, undelayed] = await Promise.all([absentCapability('jobLine'), absentCapability('throughput'), absentCapability('dueTimeline')]);
+  const [lacks, unsampled, undelayed, repairs] = await Promise.all([
+    absentCapability('jobLine'),
+    absentCapability('throughput'),
+    absentCapability('dueTimeline'),
+    offeredLineRepairs(),
+  ]);
   if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
   const queryClient = getQueryClient();
   const reading = readJobLinePage(name, page);
@@ -48,7 +53,7 @@ export default async function QueuePage({ params, searchParams }: Props) {
   if (!line.ok && line.status === 404) notFound();
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobLineView name={name} page={page} chartRange={unsampled === null ? chartRange : null} delayed={undelayed === null} />
+      <JobLineView name={name} page={page} chartRange={unsampled === null ? chartRange : null} delayed={undelayed === null} repairs={repairs} />
     </HydrationBoundary>
   );
 }

@@ -9,7 +9,6 @@ import { TimelineBuckets } from '@/components/delayed/timeline-buckets';
 import { BulkProgressBar } from '@/components/failed/bulk-progress-bar';
 import { useBulkRun } from '@/components/failed/use-bulk-run';
 import { JobIdCell, JobNameAndNote, OptionalFigure } from '@/components/layouts/layout-job-cells';
-import { LineRepairButton } from '@/components/layouts/line-repair-button';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
@@ -20,11 +19,12 @@ import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { useToast } from '@/components/ui/toaster';
-import type { DueJob, DueTimeline, LineRepairOffer } from '@/lib/layouts/pages';
+import type { DueTimeline, LineRepairOffer } from '@/lib/layouts/pages';
 import { queryKeys } from '@/lib/queries/keys';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import { moveDueJobsNow, runDueJobNow } from '../line-actions';
+import { moveDueJobsNow } from '../line-actions';
+import { RunNowAction } from '../run-now';
 
 const NEXT = 'Next jobs due';
 const THE_LINE = { one: 'the line', many: 'the line' };
@@ -101,37 +101,6 @@ function DueNotice({ timeline, whyNot }: { timeline: DueTimeline; whyNot: string
   );
 }
 
-/** Run now for one job: asked first where the layout's Run now moves it into line at once. */
-function RunNow({ timeline, job }: { timeline: DueTimeline; job: DueJob }) {
-  const { queue, now, runNowMoves } = timeline;
-  return (
-    <LineRepairButton
-      label="Run now"
-      busyLabel={runNowMoves === undefined ? 'Running now…' : 'Moving…'}
-      subject={`job ${job.id} on ${queue}`}
-      question={
-        runNowMoves === undefined
-          ? undefined
-          : {
-              title: `Run job ${job.id} now?`,
-              confirmLabel: `Run job ${job.id} now`,
-              body: (
-                <>
-                  <p>
-                    It is due <UtcMoment seconds={job.dueAt} now={now} />. {runNowMoves}
-                  </p>
-                  <p>If a worker moved it in meanwhile, nothing changes and you are told so.</p>
-                </>
-              ),
-            }
-      }
-      action={() => runDueJobNow({ queue, id: job.id }, getTabConnection())}
-      done={`Job ${job.id} is due now: it is in line, or goes there at the driver's next move (drivers that move jobs only as they reserve).`}
-      unchanged={`Job ${job.id} is no longer delayed.`}
-    />
-  );
-}
-
 function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOffered: boolean }) {
   const prioritized = timeline.next.some((job) => job.priority !== null);
   const mayChange = useChangePermission().allowed && runNowOffered;
@@ -172,12 +141,7 @@ function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOff
           </Cell>
           {mayChange && (
             <Cell label="Actions">
-              {job.idNote !== undefined ? null : job.heldBy ? (
-                // Running it now would run it a second time beside its holder; the script refuses it too.
-                <span className="text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400">Runs once the claim ends</span>
-              ) : (
-                (job.dueAt > now || timeline.runNowMoves !== undefined) && <RunNow timeline={timeline} job={job} />
-              )}
+              <RunNowAction timeline={timeline} job={job} />
             </Cell>
           )}
           <Cell label="Attempts" numeric>
