@@ -3,7 +3,7 @@
 import type { Route } from 'next';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { auditHref, connectHref, doctorHref, failedHref, layoutHref, overviewHref, reservationsHref } from '@/lib/routes';
+import { alertsHref, auditHref, connectHref, doctorHref, failedHref, layoutHref, overviewHref, reservationsHref } from '@/lib/routes';
 
 const LINKS: readonly { href: Route; label: string }[] = [
   { href: overviewHref, label: 'Overview' },
@@ -11,6 +11,7 @@ const LINKS: readonly { href: Route; label: string }[] = [
   { href: reservationsHref, label: 'Reservations' },
   { href: layoutHref, label: 'Keys' },
   { href: doctorHref, label: 'Doctor' },
+  { href: alertsHref, label: 'Alerts' },
   { href: auditHref, label: 'Audit' },
   { href: connectHref, label: 'Connect' },
 ];

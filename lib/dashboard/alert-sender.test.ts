@@ -156,7 +156,13 @@ describe('AlertSender', () => {
       log: (level, message) => logged.push(`${level} ${message}`),
     });
     const stuck: QueueMark = { kind: 'stuck', claims: 1, holders: ['w1'], ranOutAt: 900 };
-    await sender.tick(queue, { now: 1_000, queues: [{ queue: '<b>mail</b>', marks: [failing] }, { queue: 'other', marks: [stuck] }] });
+    await sender.tick(queue, {
+      now: 1_000,
+      queues: [
+        { queue: '<b>mail</b>', marks: [failing] },
+        { queue: 'other', marks: [stuck] },
+      ],
+    });
     const byPath = new Map(hook.received.map(({ path, body }) => [path, body]));
     expect(byPath.get('/slack')).toEqual({
       text: '*Failing: &lt;b&gt;mail&lt;/b&gt; on main*\n1 failures\n<https://q.example.com/failed?queue=%3Cb%3Email%3C%2Fb%3E|See its failed jobs>',

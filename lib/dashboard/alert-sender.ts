@@ -74,9 +74,7 @@ export class AlertSender {
   /** Holds (or renews) the lease, and when it holds it sends what started or cleared since the last notices. */
   async tick(connection: RedisConnection, judged: JudgedQueues): Promise<SenderTick> {
     const { notify } = this.options.connection;
-    const holds = await connection.attempt(() =>
-      holdLease.run(connection.redis, { lock: this.keys.lease, token: this.token, ms: this.options.leaseMs }),
-    );
+    const holds = await connection.attempt(() => holdLease.run(connection.redis, { lock: this.keys.lease, token: this.token, ms: this.options.leaseMs }));
     if (!holds) return { holds: false };
     const [sent, silences] = await connection.attempt(() => readAlertState(connection, this.keys));
     const due = dueNotices({
@@ -97,7 +95,15 @@ export class AlertSender {
   private noticeOf(due: DueNotice, now: number): Notice {
     const text = due.mark ? this.options.describe(due.queue, due.mark, now) : (due.next.text ?? fallbackText(due.queue, due.kind));
     due.next.text = text;
-    return { connection: this.options.connection.name, queue: due.queue, kind: due.kind, state: due.state, text, url: noticeUrl(this.options.publicUrl, text.href), at: now };
+    return {
+      connection: this.options.connection.name,
+      queue: due.queue,
+      kind: due.kind,
+      state: due.state,
+      text,
+      url: noticeUrl(this.options.publicUrl, text.href),
+      at: now,
+    };
   }
 
   /** Posts `notice` to every webhook that takes it; the failures, each as one line naming the webhook's host. */
@@ -127,7 +133,9 @@ export class AlertSender {
     const repeatSeconds = this.options.connection.notify.repeatMinutes * 60;
     const changed = new Set(due.map((notice) => markField(notice.queue, notice.kind)));
     // A cleared mark is remembered only as long as it could still be a flap.
-    const forgotten = [...sent].filter(([field, state]) => !changed.has(field) && !state.active && now - state.startedAt >= repeatSeconds).map(([field]) => field);
+    const forgotten = [...sent]
+      .filter(([field, state]) => !changed.has(field) && !state.active && now - state.startedAt >= repeatSeconds)
+      .map(([field]) => field);
     const ended = [...silences].filter(([, until]) => until <= now).map(([field]) => field);
     if (forgotten.length > 0) writes.hdel(this.keys.sent, ...forgotten);
     if (ended.length > 0) writes.hdel(this.keys.silences, ...ended);

@@ -33,6 +33,7 @@ export const AUDITED_ACTIONS = [
   'remove a job',
   'put an expired reservation back in line',
   'end a live reservation',
+  'silence an alert',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

@@ -238,9 +238,7 @@ export class ThroughputSampler {
 
   async tick(): Promise<SamplerTick> {
     const { connection } = this.source;
-    const holds = await connection.attempt(() =>
-      holdLease.run(connection.redis, { lock: this.keys.sampler, token: this.token, ms: this.options.lockMs }),
-    );
+    const holds = await connection.attempt(() => holdLease.run(connection.redis, { lock: this.keys.sampler, token: this.token, ms: this.options.lockMs }));
     if (!holds) {
       // Whoever holds the lock counts; when this instance takes over it must start from a fresh sample of its own.
       this.previous = undefined;

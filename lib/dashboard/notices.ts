@@ -37,7 +37,10 @@ const webhookEntry = z
     url: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }),
     format: z.enum(WEBHOOK_FORMATS, { error: `one of ${WEBHOOK_FORMATS.join(', ')}` }).default('json'),
     queues: z.array(z.string().min(1, 'a queue name')).min(1, 'at least one queue, or leave "queues" out for every queue').optional(),
-    marks: z.array(z.enum(MARK_KINDS, { error: `one of ${MARK_KINDS.join(', ')}` })).min(1, 'at least one mark, or leave "marks" out for every mark').optional(),
+    marks: z
+      .array(z.enum(MARK_KINDS, { error: `one of ${MARK_KINDS.join(', ')}` }))
+      .min(1, 'at least one mark, or leave "marks" out for every mark')
+      .optional(),
   })
   .strict();
 
@@ -48,12 +51,10 @@ export const noticeRulesSchema = z
     repeatMinutes: z.number().int('a whole number of minutes').min(1, 'a whole number of minutes, 1 or more').max(1440).default(DEFAULT_REPEAT_MINUTES),
   })
   .strict()
-  .transform(
-    ({ webhooks, repeatMinutes }): NoticeRules => ({
-      webhooks: webhooks.map(({ url, format, queues, marks }) => ({ url, format, queues: queues ?? null, marks: marks ?? null })),
-      repeatMinutes,
-    }),
-  );
+  .transform(({ webhooks, repeatMinutes }): NoticeRules => ({
+    webhooks: webhooks.map(({ url, format, queues, marks }) => ({ url, format, queues: queues ?? null, marks: marks ?? null })),
+    repeatMinutes,
+  }));
 
 /** Whether `webhook` takes notices of `kind` on `queue`. */
 export function webhookCovers(webhook: Webhook, queue: string, kind: MarkKind): boolean {
@@ -61,7 +62,12 @@ export function webhookCovers(webhook: Webhook, queue: string, kind: MarkKind): 
 }
 
 /** A webhook as a page may show it: its host only, since the path of a Slack or Teams URL is its secret. */
-export function redactedWebhook(webhook: Webhook): { host: string; format: WebhookFormat; queues: readonly string[] | null; marks: readonly MarkKind[] | null } {
+export function redactedWebhook(webhook: Webhook): {
+  host: string;
+  format: WebhookFormat;
+  queues: readonly string[] | null;
+  marks: readonly MarkKind[] | null;
+} {
   return { host: new URL(webhook.url).host, format: webhook.format, queues: webhook.queues, marks: webhook.marks };
 }
 
