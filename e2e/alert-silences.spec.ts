@@ -37,7 +37,7 @@ test.describe('alert silences', () => {
 
   test('an operator silences a queue’s failing mark from the alerts page, it is audited, and lifts it again', async ({ page }) => {
     await page.goto('/');
-    await page.getByRole('navigation').getByRole('link', { name: 'Alerts' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
     await expect(page).toHaveURL(/\/alerts$/);
     await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
 
