@@ -46,7 +46,7 @@ import {
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
-import { ensureProductionBuild, nextBin, startServedApp, type ServedApp } from './served-app';
+import { BULL_BOARD_BASE_PATH, ensureProductionBuild, startBenchDashboard, startBullBoard, type ServedApp } from './served-app';
 import { BULL_PREFIX, seedBullMQ } from './seed-bullmq';
 import { seedPlan, type SeedPlan, type SeedStep } from './seed-plan';
 import { seedHistory } from './seed-history';
@@ -70,7 +70,6 @@ const DASHBOARD_PREFIX = 'queuelens-bench-dashboard:';
 /** Fresh RecentHistory reads timed in this process, for the overview's cold start. */
 const COLD_HISTORY_READS = 5;
 const GROUP = 'workers';
-const BULL_BOARD_BASE_PATH = '/bull-board';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const ms = (value: number) => value.toFixed(1);
@@ -594,42 +593,30 @@ async function main(): Promise<void> {
     const startNext: NextStarter = async (nodeFlags, label) => {
       const port = await freeBenchPort(portsTaken);
       portsTaken.add(port);
-      return startServedApp(label, process.execPath, [...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
-        cwd: root,
-        // The server's start-up check reads the address it binds from HOSTNAME (as the standalone server does), not from -H.
-        env: {
-          ...process.env,
-          HOSTNAME: '127.0.0.1',
-          NODE_ENV: 'production',
-          NEXT_TELEMETRY_DISABLED: '1',
-          REDIS_URL: redis.url(QUEUELENS_DATABASE),
-          QUEUE_PREFIX: PREFIX,
-          QUEUE_GROUP: GROUP,
-          QUEUELENS_PREFIX: DASHBOARD_PREFIX,
-          QUEUELENS_SECRET: secret,
-        },
+      return startBenchDashboard({
+        root,
+        workDir,
         port,
-        logFile: join(workDir, `${label.replaceAll(/\W+/g, '-')}-${port}.log`),
+        redisUrl: redis.url(QUEUELENS_DATABASE),
+        prefix: PREFIX,
+        group: GROUP,
+        dashboardPrefix: DASHBOARD_PREFIX,
+        secret,
         readyPath: NEXT_FLOOR_PATH,
+        nodeFlags,
+        label,
       });
     };
     const app = await startNext([], 'next start');
     cleanups.push(() => app.stop());
     const memoryAtStart = app.memory();
     const boardPort = await freeBenchPort(portsTaken);
-    const board = await startServedApp('bull-board', process.execPath, ['--import', 'tsx', join(root, 'bench', 'bull-board-server.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        BULL_BOARD_PORT: String(boardPort),
-        BULL_BOARD_BASE_PATH,
-        BULL_REDIS_URL: redis.url(BULLMQ_DATABASE),
-        BULL_PREFIX,
-        BULL_QUEUES: plan.queues.join(','),
-      },
+    const board = await startBullBoard({
+      root,
+      workDir,
       port: boardPort,
-      logFile: join(workDir, 'bull-board.log'),
+      redisUrl: redis.url(BULLMQ_DATABASE),
+      queues: plan.queues,
       readyPath: EXPRESS_FLOOR_PATH,
     });
     cleanups.push(() => board.stop());

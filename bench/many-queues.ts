@@ -8,9 +8,15 @@
  *   CPU per second (INFO commandstats, INFO cpu), the poll's latency and size;
  * - meanwhile, the Redis calls slower than SLOW_MICROS (SLOWLOG) and the
  *   longest of them;
+ * - the overview page `/` itself, PAGE_REQUESTS sequential loads: latency
+ *   and HTML size; in Chromium, how long until its table is visible and
+ *   how many DOM nodes the page holds; the server's peak RSS;
  * - the other list pages (issue 26, point 4), PAGE_REQUESTS sequential
  *   requests each: the failed list filtered by a queue, the reservations,
- *   every queue's and one queue's: latency and size.
+ *   every queue's and one queue's: latency and size;
+ * - bull-board over the same queues in BullMQ (the same jobs a queue, a
+ *   fifth delayed), its queue list `GET /api/queues` requested as often,
+ *   side by side with the overview's poll and page.
  * Prints figures; asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,6 +24,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { parseInfo } from '../lib/redis/server-info';
 import { readSettings } from '../lib/redis/config';
@@ -27,7 +35,9 @@ import { inParallel } from './parallel';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
-import { ensureProductionBuild, nextBin, startServedApp } from './served-app';
+import { findChromium } from '../lib/test-prerequisites';
+import { BULL_BOARD_BASE_PATH, ensureProductionBuild, startBenchDashboard, startBullBoard, type ServedApp } from './served-app';
+import { BULL_PREFIX } from './seed-bullmq';
 
 const POLL_MS = 2_000;
 const WINDOW_MS = 20_000;
@@ -39,6 +49,10 @@ const PUSH_BATCH = 2_000;
 const TROUBLED_QUEUES = 100;
 const PAGE_REQUESTS = 10;
 const PREFIX = 'queuelens-bench:';
+/** BullMQ's queues for bull-board live in a database of their own on the same server. */
+const BULLMQ_DATABASE = 1;
+/** BullMQ queues seeded at once. */
+const BULL_SEED_IN_FLIGHT = 50;
 const DASHBOARD_PREFIX = 'queuelens-bench-dashboard:';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const loads = () =>
@@ -125,6 +139,71 @@ async function watchedBy(url: string, headers: Record<string, string>, viewers: 
   };
 }
 
+interface PageTiming {
+  status: number;
+  medianMs: number;
+  p95Ms: number;
+  bytes: number;
+}
+
+/** PAGE_REQUESTS sequential GETs of `url` after one that loads its code: latency and the last answer's size. */
+async function timeRequests(url: string, headers: Record<string, string>): Promise<PageTiming> {
+  const latencies: number[] = [];
+  let bytes = 0;
+  let status = 0;
+  for (let request = 0; request < PAGE_REQUESTS + 1; request++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    bytes = (await response.arrayBuffer()).byteLength;
+    status = response.status;
+    if (request > 0) latencies.push(performance.now() - started);
+  }
+  const spread = spreadOf(latencies);
+  return { status, medianMs: spread.medianMs, p95Ms: spread.p95Ms, bytes };
+}
+
+/** The overview in Chromium, as a viewer opens it: ms from navigation until its table is visible, and the DOM nodes once it is (best of PAGE_REQUESTS / 2 loads, median reported). */
+async function overviewInBrowser(app: ServedApp, headers: Record<string, string>): Promise<{ visibleMs: number; domNodes: number }> {
+  const executablePath = findChromium(chromium.executablePath());
+  if (executablePath === null) throw new Error('No Chromium for the browser measurement: install Debian’s chromium or set PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH');
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const context = await browser.newContext({ extraHTTPHeaders: headers, viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const visible: number[] = [];
+    let domNodes = 0;
+    for (let load = 0; load < PAGE_REQUESTS / 2 + 1; load++) {
+      const started = performance.now();
+      await page.goto(app.baseUrl, { waitUntil: 'commit' });
+      await page.getByRole('table', { name: 'Jobs per queue' }).waitFor({ state: 'visible', timeout: 60_000 });
+      // The first load compiles the page's scripts in the browser; not a viewer's usual cost.
+      if (load > 0) visible.push(performance.now() - started);
+      domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+    }
+    return { visibleMs: spreadOf(visible).medianMs, domNodes };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The same queues in BullMQ on `connection`: `jobsPerQueue` jobs each, every fifth delayed by an hour, as the StaticPHP seed has them. */
+async function seedBullQueues(connection: Redis, names: readonly string[], jobsPerQueue: number): Promise<void> {
+  await inParallel(names.length, BULL_SEED_IN_FLIGHT, async (index) => {
+    const queue = new Queue(names[index]!, { connection, prefix: BULL_PREFIX });
+    try {
+      await queue.addBulk(
+        Array.from({ length: jobsPerQueue }, (_, n) => ({
+          name: 'SyncInventory',
+          data: { n },
+          opts: (index * jobsPerQueue + n) % 5 === 0 ? { delay: 3_600_000 } : {},
+        })),
+      );
+    } finally {
+      await queue.close();
+    }
+  });
+}
+
 async function main(): Promise<void> {
   const queueCount = wholeFromEnv('BENCH_QUEUES', 10_000);
   const jobsPerQueue = wholeFromEnv('BENCH_JOBS_PER_QUEUE', 10);
@@ -161,21 +240,15 @@ async function main(): Promise<void> {
     const secret = randomBytes(32).toString('hex');
     const auth = { authorization: `Bearer ${secret}` };
     const appPort = await freeBenchPort(new Set([redis.port]));
-    const app = await startServedApp('next start', process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(appPort)], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOSTNAME: '127.0.0.1',
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        REDIS_URL: redis.url(0),
-        QUEUE_PREFIX: PREFIX,
-        QUEUE_GROUP: 'workers',
-        QUEUELENS_PREFIX: DASHBOARD_PREFIX,
-        QUEUELENS_SECRET: secret,
-      },
+    const app = await startBenchDashboard({
+      root,
+      workDir,
       port: appPort,
-      logFile: join(workDir, 'next.log'),
+      redisUrl: redis.url(0),
+      prefix: PREFIX,
+      group: 'workers',
+      dashboardPrefix: DASHBOARD_PREFIX,
+      secret,
       readyPath: '/api/failed?limit=0',
     });
     cleanups.push(() => app.stop());
@@ -186,8 +259,10 @@ async function main(): Promise<void> {
     await admin.config('SET', 'slowlog-log-slower-than', String(SLOW_MICROS));
     await admin.config('SET', 'slowlog-max-len', '10000');
     const rows: string[][] = [];
+    const windows: Window[] = [];
     for (const viewers of VIEWER_COUNTS) {
       const result = await watchedBy(url, poll, viewers, admin);
+      windows.push(result);
       console.log(`  ${viewers} viewers: ${JSON.stringify(result)}; load ${loads()}`);
       rows.push([
         String(viewers),
@@ -200,23 +275,45 @@ async function main(): Promise<void> {
         loads(),
       ]);
     }
+    const overviewPage = await timeRequests(`${app.baseUrl}/`, auth);
+    console.log(`  overview page: ${JSON.stringify(overviewPage)}; load ${loads()}`);
+    const browserLoad = await overviewInBrowser(app, auth);
+    console.log(`  in Chromium: ${JSON.stringify(browserLoad)}; load ${loads()}`);
     const pages = [`/failed?queue=${names[42]}`, `/api/failed/search?queue=${names[42]}`, '/reservations', `/reservations?queue=${names[42]}`];
     const pageRows: string[][] = [];
     for (const path of pages) {
-      const latencies: number[] = [];
-      let size = 0;
-      let status = 0;
-      for (let request = 0; request < PAGE_REQUESTS + 1; request++) {
-        const started = performance.now();
-        const response = await fetch(`${app.baseUrl}${path}`, { headers: auth });
-        size = (await response.arrayBuffer()).byteLength;
-        status = response.status;
-        // The first request loads the route's code.
-        if (request > 0) latencies.push(performance.now() - started);
-      }
-      const spread = spreadOf(latencies);
-      pageRows.push([`\`${path}\``, String(status), `${spread.medianMs.toFixed(0)} / ${spread.p95Ms.toFixed(0)}`, `${formatCount(size / 1024)} KB`, loads()]);
+      const timing = await timeRequests(`${app.baseUrl}${path}`, auth);
+      pageRows.push([
+        `\`${path}\``,
+        String(timing.status),
+        `${timing.medianMs.toFixed(0)} / ${timing.p95Ms.toFixed(0)}`,
+        `${formatCount(timing.bytes / 1024)} KB`,
+        loads(),
+      ]);
     }
+    const serverMemory = app.memory();
+
+    const bullConnection = redis.connect(BULLMQ_DATABASE, { connectionName: 'bench-bullmq-seed', maxRetriesPerRequest: null });
+    cleanups.push(() => bullConnection.quit());
+    await seedBullQueues(bullConnection, names, jobsPerQueue);
+    console.log(`  seeded the same ${formatCount(jobs)} jobs in BullMQ; load ${loads()}`);
+    const boardPort = await freeBenchPort(new Set([redis.port, appPort]));
+    const queuesPath = `${BULL_BOARD_BASE_PATH}/api/queues`;
+    const board = await startBullBoard({
+      root,
+      workDir,
+      port: boardPort,
+      redisUrl: redis.url(BULLMQ_DATABASE),
+      queues: names,
+      readyPath: `${BULL_BOARD_BASE_PATH}/no-such-route`,
+    });
+    cleanups.push(() => board.stop());
+    const bullList = await timeRequests(`${board.baseUrl}${queuesPath}`, {});
+    console.log(`  bull-board queue list: ${JSON.stringify(bullList)}; load ${loads()}`);
+    const oneViewer = rows[1]!;
+    const onePoll = windows[1]!;
+    const versus = (ours: number) => `${(ours / bullList.p95Ms).toFixed(2)}×`;
+
     console.log(`\n## The overview with ${formatCount(queueCount)} queues\n`);
     console.log(
       `${describeMachine()}; ${WINDOW_MS / 1000} s per row, each viewer polls every ${POLL_MS / 1000} s; the server's sampler runs at its default tick.\n`,
@@ -230,6 +327,24 @@ async function main(): Promise<void> {
     );
     console.log(`\n## The other list pages with ${formatCount(queueCount)} queues (${PAGE_REQUESTS} sequential requests each)\n`);
     console.log(markdownTable(['page', 'status', 'median / p95 ms', 'size', 'load'], 'lrrrl', pageRows));
+    console.log(`\n## The overview page and bull-board's queue list with ${formatCount(queueCount)} queues\n`);
+    console.log(
+      markdownTable(['measure', 'QueueLens', 'bull-board', 'QueueLens ÷ bull-board (p95)'], 'lrrr', [
+        ['`/` page load, median / p95 ms', `${overviewPage.medianMs.toFixed(0)} / ${overviewPage.p95Ms.toFixed(0)}`, '—', versus(overviewPage.p95Ms)],
+        ['`/` HTML size', `${formatCount(overviewPage.bytes / 1024)} KB`, '—', '—'],
+        [
+          'queue list request (QueueLens: a poll at 1 viewer), median / p95 ms',
+          oneViewer[3]!,
+          `${bullList.medianMs.toFixed(0)} / ${bullList.p95Ms.toFixed(0)}`,
+          versus(onePoll.p95Ms),
+        ],
+        ['queue list answer size', `${formatCount(onePoll.bytes / 1024)} KB`, `${formatCount(bullList.bytes / 1024)} KB`, '—'],
+        ['Chromium: table visible after navigation (median ms)', browserLoad.visibleMs.toFixed(0), '—', '—'],
+        ['Chromium: DOM nodes', formatCount(browserLoad.domNodes), '—', '—'],
+        ['server peak RSS', `${formatCount(serverMemory.peakBytes / 2 ** 20)} MiB`, '—', '—'],
+      ]),
+    );
+    console.log(`\nload ${loads()}`);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }

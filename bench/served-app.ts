@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { residentMemory, servingPid } from './proc';
 import { spawnOwned, stopOwned } from './processes';
+import { BULL_PREFIX } from './seed-bullmq';
 
 /** An HTTP server the benchmark started, on a loopback port. */
 export interface ServedApp {
@@ -76,4 +77,88 @@ export function ensureProductionBuild(root: string, logFile: string): boolean {
   closeSync(log);
   if (build.status !== 0) throw new Error(`next build failed; see ${logFile}`);
   return true;
+}
+
+/** Where the benchmarks mount bull-board on its Express app. */
+export const BULL_BOARD_BASE_PATH = '/bull-board';
+
+/** What every benchmark's QueueLens server is given: the StaticPHP layout on a Redis of the benchmark's, signed in by a bearer secret. */
+export interface BenchDashboard {
+  root: string;
+  workDir: string;
+  port: number;
+  redisUrl: string;
+  /** the layout's prefix and consumer group */
+  prefix: string;
+  group: string;
+  /** QueueLens's own keys (sampler history, audit) */
+  dashboardPrefix: string;
+  secret: string;
+  readyPath: string;
+  /** node flags before Next (a profiler's); none by default */
+  nodeFlags?: readonly string[];
+  label?: string;
+}
+
+/** The production build under `next start` on 127.0.0.1:`port`. */
+export function startBenchDashboard(options: BenchDashboard): Promise<ServedApp> {
+  const { root, workDir, port, redisUrl, prefix, group, dashboardPrefix, secret, readyPath, nodeFlags = [], label = 'next start' } = options;
+  return startServedApp(label, process.execPath, [...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: root,
+    // The server's start-up check reads the address it binds from HOSTNAME (as the standalone server does), not from -H.
+    env: {
+      ...process.env,
+      HOSTNAME: '127.0.0.1',
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: prefix,
+      QUEUE_GROUP: group,
+      QUEUELENS_PREFIX: dashboardPrefix,
+      QUEUELENS_SECRET: secret,
+    },
+    port,
+    logFile: join(workDir, `${label.replaceAll(/\W+/g, '-')}-${port}.log`),
+    readyPath,
+  });
+}
+
+/**
+ * bull-board (bench/bull-board-server.ts) over BullMQ queues `queues` under
+ * BULL_PREFIX on `redisUrl`, mounted at BULL_BOARD_BASE_PATH, in a process of
+ * its own. The names go through a file: ten thousand of them are more than
+ * one environment variable may hold.
+ */
+export function startBullBoard({
+  root,
+  workDir,
+  port,
+  redisUrl,
+  queues,
+  readyPath,
+}: {
+  root: string;
+  workDir: string;
+  port: number;
+  redisUrl: string;
+  queues: readonly string[];
+  readyPath: string;
+}): Promise<ServedApp> {
+  const queuesFile = join(workDir, `bull-board-queues-${port}.txt`);
+  writeFileSync(queuesFile, queues.join('\n'));
+  return startServedApp('bull-board', process.execPath, ['--import', 'tsx', join(root, 'bench', 'bull-board-server.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      BULL_BOARD_PORT: String(port),
+      BULL_BOARD_BASE_PATH,
+      BULL_REDIS_URL: redisUrl,
+      BULL_PREFIX,
+      BULL_QUEUES_FILE: queuesFile,
+    },
+    port,
+    logFile: join(workDir, `bull-board-${port}.log`),
+    readyPath,
+  });
 }

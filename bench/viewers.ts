@@ -35,8 +35,8 @@ import { schedulerTimes } from './proc';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
-import { ensureProductionBuild, nextBin, startServedApp } from './served-app';
-import { BULL_PREFIX, seedBullMQ } from './seed-bullmq';
+import { BULL_BOARD_BASE_PATH, ensureProductionBuild, startBenchDashboard, startBullBoard } from './served-app';
+import { seedBullMQ } from './seed-bullmq';
 import { seedHistory } from './seed-history';
 import { seedPlan, type SeedStep } from './seed-plan';
 import { seedQueueLens } from './seed-queuelens';
@@ -74,7 +74,6 @@ const BULLMQ_DATABASE = 1;
 const PREFIX = 'queuelens-bench:';
 const DASHBOARD_PREFIX = 'queuelens-bench-dashboard:';
 const GROUP = 'workers';
-const BULL_BOARD_BASE_PATH = '/bull-board';
 const HELD_QUEUE = 'held-5000';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -256,38 +255,25 @@ async function main(): Promise<void> {
     const taken = new Set([redis.port]);
     const appPort = await freeBenchPort(taken);
     taken.add(appPort);
-    const app = await startServedApp('next start', process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(appPort)], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOSTNAME: '127.0.0.1',
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        REDIS_URL: redis.url(QUEUELENS_DATABASE),
-        QUEUE_PREFIX: PREFIX,
-        QUEUE_GROUP: GROUP,
-        QUEUELENS_PREFIX: DASHBOARD_PREFIX,
-        QUEUELENS_SECRET: secret,
-      },
+    const app = await startBenchDashboard({
+      root,
+      workDir,
       port: appPort,
-      logFile: join(workDir, 'next.log'),
+      redisUrl: redis.url(QUEUELENS_DATABASE),
+      prefix: PREFIX,
+      group: GROUP,
+      dashboardPrefix: DASHBOARD_PREFIX,
+      secret,
       readyPath: '/api/failed?limit=0',
     });
     cleanups.push(() => app.stop());
     const boardPort = await freeBenchPort(taken);
-    const board = await startServedApp('bull-board', process.execPath, ['--import', 'tsx', join(root, 'bench', 'bull-board-server.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        BULL_BOARD_PORT: String(boardPort),
-        BULL_BOARD_BASE_PATH,
-        BULL_REDIS_URL: redis.url(BULLMQ_DATABASE),
-        BULL_PREFIX,
-        BULL_QUEUES: plan.queues.join(','),
-      },
+    const board = await startBullBoard({
+      root,
+      workDir,
       port: boardPort,
-      logFile: join(workDir, 'bull-board.log'),
+      redisUrl: redis.url(BULLMQ_DATABASE),
+      queues: plan.queues,
       readyPath: `${BULL_BOARD_BASE_PATH}/api/queues`,
     });
     cleanups.push(() => board.stop());

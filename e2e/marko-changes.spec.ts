@@ -114,6 +114,10 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     const failed = page.getByRole('region', { name: 'It failed' });
     await expect(failed).toContainText('2026-05-28');
     await expect(failed).toContainText(`marko queue:retry ${ids[42]}`);
+    // Its exception whole, and its payload decoded from the failed record.
+    await expect(failed.getByLabel('Exception')).toContainText('RuntimeException: SMTP refused #42\n#0 /app/src/Mailer.php(40)');
+    await expect(page.getByRole('region', { name: 'The job' })).toContainText(MAIL_JOB.className);
+    await expect(page.getByRole('region', { name: 'Its data' })).toContainText(MAIL_JOB.data.to);
     await screenshots(page, testInfo, 'a failed marko job’s page');
   });
 

@@ -363,7 +363,11 @@ export interface JobSnapshot {
   /** null when the job's message is gone */
   message: JobMessage | null;
   /** set when the id is one of the layout's failed jobs (a layout that keeps them apart from the job, as marko does): when it failed and the command that retries it where the application runs */
-  failed?: { at: number; retryCommand: string };
+  failed?: {
+    at: number;
+    retryCommand: string;
+    /** the exception its record keeps: message, newline, trace; null when the record is gone */ error: string | null;
+  };
   /** set where the job is a hash of fields the layout's driver keeps (StaticPHP's j:{id}): every field as stored, and where the job is among the structures that hold ids */
   hash?: JobHash;
   /** set once the job is gone on a layout that hands out ids in order from one counter: the highest so far, so an id above it was never a job */

@@ -167,12 +167,46 @@ function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: N
         </Link>{' '}
         list it.
       </p>
+      {failed.error === null ? (
+        <p className="text-sm">Its failed record is gone: no exception to show.</p>
+      ) : (
+        <figure className="space-y-1">
+          <figcaption className="text-sm font-medium">Exception</figcaption>
+          {/* Focusable, so a keyboard can scroll a long trace. */}
+          <pre
+            tabIndex={0}
+            aria-label="Exception"
+            className="max-h-60 overflow-auto rounded border border-zinc-200 bg-white px-3 py-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere] dark:border-zinc-800 dark:bg-zinc-900"
+          >
+            {failed.error === '' ? 'The record holds no exception.' : failed.error}
+          </pre>
+        </figure>
+      )}
       <p className="text-sm">Retry it where the application runs:</p>
       <div className="flex flex-wrap items-center gap-3">
         <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] dark:bg-zinc-800">{failed.retryCommand}</code>
         <CopyButton text={failed.retryCommand} label="Copy retry command" />
       </div>
     </Section>
+  );
+}
+
+/** The job's figures and its message decoded as a tree. */
+function JobMessage({ snapshot }: { snapshot: JobSnapshot }) {
+  return (
+    <>
+      <Section title="The job">
+        <Facts snapshot={snapshot} />
+        {snapshot.message?.problem && <Note title="This message is malformed">{snapshot.message.problem}.</Note>}
+        {snapshot.message?.notice && <Note title="Not verified">{snapshot.message.notice}</Note>}
+      </Section>
+      <Section
+        title="Its data"
+        description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN."
+      >
+        {snapshot.message === null ? <p className="text-sm">Its message is gone: nothing to decode.</p> : <DataTree data={snapshot.message.data} />}
+      </Section>
+    </>
   );
 }
 
@@ -283,7 +317,10 @@ export function JobView({ id, queue, repairs }: { id: string; queue?: string; re
           {mayChange && <RemoveJob snapshot={snapshot} />}
         </>
       ) : snapshot.failed ? (
-        <FailedSnapshot snapshot={snapshot} failed={snapshot.failed} />
+        <>
+          <FailedSnapshot snapshot={snapshot} failed={snapshot.failed} />
+          {snapshot.message !== null && <JobMessage snapshot={snapshot} />}
+        </>
       ) : snapshot.status === 'gone' ? (
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           <p className="font-semibold [overflow-wrap:anywhere]">
@@ -296,17 +333,7 @@ export function JobView({ id, queue, repairs }: { id: string; queue?: string; re
           <Section title="Where it is now">
             <Where snapshot={snapshot} />
           </Section>
-          <Section title="The job">
-            <Facts snapshot={snapshot} />
-            {snapshot.message?.problem && <Note title="This message is malformed">{snapshot.message.problem}.</Note>}
-            {snapshot.message?.notice && <Note title="Not verified">{snapshot.message.notice}</Note>}
-          </Section>
-          <Section
-            title="Its data"
-            description="Decoded as data, never instantiated: PHP types, the visibility of properties and class names. Bytes that are not UTF-8 show as \xNN."
-          >
-            {snapshot.message === null ? <p className="text-sm">Its message is gone: nothing to decode.</p> : <DataTree data={snapshot.message.data} />}
-          </Section>
+          <JobMessage snapshot={snapshot} />
           {mayChange && <RemoveJob snapshot={snapshot} />}
         </>
       )}

@@ -138,20 +138,23 @@ describe("marko's failed jobs", () => {
     expect(await pages.queueNames(1000)).toEqual(['mail', 'sms']);
   });
 
-  it('says on a failed job’s page that it failed, when, and the command that retries it', async () => {
+  it('says on a failed job’s page that it failed, when, its exception, its payload decoded, and the command that retries it', async () => {
     const { layout, worker } = await openMarko();
     const id = await worker.push('mail', MAIL_JOB);
     await worker.pop('mail');
     const now = await worker.now();
-    await worker.fail('mail', id, 'boom', now);
+    await worker.fail('mail', id, 'boom\n#0 Mailer.php(12)', now);
     const snapshot = await present<JobSnapshotReader>(layout.jobSnapshot).read(id);
     expect(snapshot).toMatchObject({
       id,
+      queue: 'mail',
+      name: MAIL_JOB.className,
       status: 'failed',
       statusText: MARKO_FAILED,
-      message: null,
-      failed: { at: now, retryCommand: `marko queue:retry ${id}` },
+      message: { problem: null, data: { kind: 'php' } },
+      failed: { at: now, retryCommand: `marko queue:retry ${id}`, error: 'boom\n#0 Mailer.php(12)' },
     });
+    expect(JSON.stringify(snapshot)).toContain('a@example.com');
     await layout.failedJobs.forgetFailedIds([id]);
     expect(await present<JobSnapshotReader>(layout.jobSnapshot).read(id)).toMatchObject({ status: 'gone', statusText: MARKO_GONE });
   });

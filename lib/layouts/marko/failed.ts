@@ -182,6 +182,14 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     });
   }
 
+  /** One failed job's row, its record read as the list reads it; null when the id is not failed (or its record is gone). */
+  failedRow(id: string): Promise<MarkoFailedRow | null> {
+    return this.queue.attempt(async () => {
+      const score = await this.queue.redis.zscore(this.keys.failedIndex, id);
+      return score === null ? null : ((await this.rowsOf([[id, Number(score)]]))[0] ?? null);
+    });
+  }
+
   /** Failed jobs newest first: `limit` rows from `offset` of the index. */
   failedRows(limit: number, offset = 0): Promise<MarkoFailedRow[]> {
     return this.queue.attempt(async () => (await this.failedPage(offset, limit)).rows);

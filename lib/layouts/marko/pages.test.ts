@@ -31,6 +31,17 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
     expect((await line.read('mail', { page: 1 })).sections[0]!.rows[0]!.id).toBe(ids[1]);
   });
 
+  it('answers notFound for a queue with no key, and an empty page for one with only a delayed job', async () => {
+    const { layout, worker } = await openMarko();
+    const line = present<JobLineReader>(layout.jobLine);
+    await expect(line.read('made-up', { page: 1 })).rejects.toMatchObject({
+      notFound: true,
+      message: expect.stringMatching(/^No queue "made-up" on this connection/),
+    });
+    await worker.later(3600, 'later', MAIL_JOB);
+    expect((await line.read('later', { page: 1 })).sections[0]!.total).toBe(0);
+  });
+
   it('lists every queue’s reservations with expiry, live and expired over the whole set, reserved-since only with retry_after, and no holder', async () => {
     const known = await openMarko({ retryAfter: 90 });
     const now = await known.worker.now();

@@ -1,4 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
+import { QueueError } from '../../redis/errors';
+import { DISPLAY_LIMIT_BYTES } from '../../shapes/display-text';
 import {
   PAGE_ROWS,
   type DueTimelineReader,
@@ -10,12 +12,13 @@ import {
   type JobSnapshotReader,
 } from '../pages';
 import { MARKO_NO_HOLDER } from './absent';
-import { MARKO_RETRY } from './failed';
+import type { MarkoFailedJobs, MarkoFailedRow } from './failed';
 import type { MarkoKeys } from './keys';
 import { findQueues } from './queues';
 import {
   PLACE_SEARCH_LIMIT,
   readMarkoDelayedTimeline,
+  markoFieldOf,
   readMarkoJob,
   readMarkoReservations,
   readReadyJobs,
@@ -55,11 +58,28 @@ function offsetOf(page: number): number {
 const LINE_DESCRIPTION =
   'The ready list from its head: marko’s documentation says a pop takes jobs in order without naming the end, so row 1 is taken to be the next job a worker reserves. Due delayed jobs and expired reservations join at the tail on the next pop.';
 
-export function markoJobLine(connection: RedisConnection, keys: MarkoKeys): JobLineReader {
+/**
+ * Throws notFound when `queue` is neither named by the connection nor has a
+ * key: marko keeps no list of its queues, and Redis drops a queue's keys once
+ * they are empty, so a queue with no jobs left cannot be told from a made-up
+ * name, and the page says both.
+ */
+async function assertQueueKnown(connection: RedisConnection, keys: MarkoKeys, named: readonly string[] | null, queue: string): Promise<void> {
+  if (named?.includes(queue)) return;
+  const held = await connection.attempt(() => connection.redis.exists(keys.ready(queue), keys.delayed(queue), keys.reserved(queue), keys.notify(queue)));
+  if (held > 0) return;
+  throw new QueueError(
+    `No queue "${queue.slice(0, 200)}" on this connection: no key of it is in Redis. marko keeps no list of its queues, so a queue whose jobs have all run leaves no trace either.`,
+    { notFound: true },
+  );
+}
+
+export function markoJobLine(connection: RedisConnection, keys: MarkoKeys, named: readonly string[] | null): JobLineReader {
   return {
     async read(queue, { page }) {
       const offset = offsetOf(page);
       const [ready, time] = await Promise.all([readReadyJobs(connection, keys, queue, offset, PAGE_ROWS), connection.attempt(() => connection.redis.time())]);
+      if (ready.total === 0) await assertQueueKnown(connection, keys, named, queue);
       return {
         queue: ready.queue,
         now: Number(time[0]),
@@ -180,7 +200,7 @@ function placeOf(place: MarkoJobPlace): { status: string; statusText: string; pl
 const NO_SIGNED_FIELD = 'no field of the hash holds a signed payload (64 hex digits, a dot, then the serialized job): it is shown as stored';
 
 /** The hash's fields as labelled parts, the signed payload split into signature and encoding; its data the serialized job as a tree. */
-function messageOf(detail: MarkoJobDetail): JobMessage {
+function messageOf(detail: Pick<MarkoJobDetail, 'fields'>): JobMessage {
   const signedField = detail.fields.find((field) => field.signed !== null);
   const parts = detail.fields.flatMap(({ name, value, signed }) =>
     signed === null
@@ -220,20 +240,31 @@ function messageOf(detail: MarkoJobDetail): JobMessage {
   };
 }
 
-export function markoJobSnapshot(connection: RedisConnection, keys: MarkoKeys): JobSnapshotReader {
+/** A failed record's payload decoded as a job hash's would be; null when the record was too long to read whole. */
+function failedMessageOf(failed: MarkoFailedRow): JobMessage | null {
+  const payload = failed.record?.payload;
+  if (typeof payload !== 'string') return null;
+  const bytes = Buffer.from(payload, 'utf8');
+  return messageOf({ fields: [markoFieldOf('payload', bytes.subarray(0, DISPLAY_LIMIT_BYTES), bytes.length)] });
+}
+
+export function markoJobSnapshot(connection: RedisConnection, keys: MarkoKeys, failedJobs: MarkoFailedJobs): JobSnapshotReader {
   return {
     // marko's ids are the application's UUIDs, one hash per id whatever its queue: the queue asked for is only the page's way back.
     async read(id, queue) {
       const detail = await readMarkoJob(connection, keys, id);
       if (detail === null) {
-        const [time, failedAt] = await connection.attempt(() => Promise.all([connection.redis.time(), connection.redis.zscore(keys.failedIndex, id)]));
+        const [time, failed] = await Promise.all([connection.attempt(() => connection.redis.time()), failedJobs.failedRow(id)]);
         const gone = { id, queue: queue ?? '', now: Number(time[0]), places: [], attempts: 0, priority: null, name: null, message: null };
-        if (failedAt === null) return { ...gone, status: 'gone', statusText: MARKO_GONE } satisfies JobSnapshot;
+        if (failed === null) return { ...gone, status: 'gone', statusText: MARKO_GONE } satisfies JobSnapshot;
         return {
           ...gone,
+          queue: failed.queue === '' ? gone.queue : failed.queue,
+          name: failed.name === '' ? null : failed.name,
+          message: failedMessageOf(failed),
           status: 'failed',
           statusText: MARKO_FAILED,
-          failed: { at: Number(failedAt), retryCommand: MARKO_RETRY.commandsFor([id])[0]! },
+          failed: { at: failed.failedAtSeconds, retryCommand: failed.retryCommand, error: failed.error },
         } satisfies JobSnapshot;
       }
       const signed = detail.fields.find((field) => field.signed !== null)?.signed ?? null;

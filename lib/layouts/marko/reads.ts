@@ -242,6 +242,21 @@ export interface MarkoJobDetail {
   now: number;
 }
 
+/** A field as a page shows it: its first bytes (`prefix`, of `bytes` stored) and, when they are a signed payload, that payload decoded. */
+export function markoFieldOf(name: string, prefix: Buffer, bytes: number): MarkoJobDetail['fields'][number] {
+  const payload = splitSignedPayload(prefix, bytes);
+  const head = payload && jobClassOf(payload.serialized);
+  const signed = payload && {
+    signature: payload.signature,
+    encoding: payload.encoding,
+    job: parsePhpSerialized(payload.serialized),
+    className: head?.className ?? null,
+    placeholder: head?.placeholder ?? false,
+    signatureNote: UNVERIFIED_SIGNATURE,
+  };
+  return { name, value: displayValueOf(prefix, bytes), signed };
+}
+
 /** One job's hash, every field shown and a signed payload decoded; null when gone. Throws QueueError when the key is no job hash. */
 export function readMarkoJob(queue: RedisConnection, keys: MarkoKeys, id: string): Promise<MarkoJobDetail | null> {
   return queue.attempt(async () => {
@@ -258,19 +273,7 @@ export function readMarkoJob(queue: RedisConnection, keys: MarkoKeys, id: string
       );
     }
     const now = Number(time[0]);
-    const fields = hash.fields.map(({ name, bytes, prefix }) => {
-      const payload = splitSignedPayload(prefix, bytes);
-      const head = payload && jobClassOf(payload.serialized);
-      const signed = payload && {
-        signature: payload.signature,
-        encoding: payload.encoding,
-        job: parsePhpSerialized(payload.serialized),
-        className: head?.className ?? null,
-        placeholder: head?.placeholder ?? false,
-        signatureNote: UNVERIFIED_SIGNATURE,
-      };
-      return { name, value: displayValueOf(prefix, bytes), signed };
-    });
+    const fields = hash.fields.map(({ name, bytes, prefix }) => markoFieldOf(name, prefix, bytes));
     const queueName = hash.fields.find((field) => field.name === 'queue')?.prefix.toString() ?? '';
     return { id, fields, queue: queueName, place: queueName === '' ? { state: 'unknown' } : await placeOf(queue, keys, queueName, id, now), now };
   });

@@ -127,4 +127,14 @@ describe('the StaticPHP queue page in the layout-neutral line', () => {
     expect(second).toMatchObject({ total: 39, offset: 25 });
     expect(second.rows.map((row) => [row.place, row.id])).toEqual(low.slice(6).map((id, index) => [26 + index, String(id)]));
   });
+
+  it('answers notFound for a queue the driver never registered, and an empty line for one whose jobs have all run', async () => {
+    const queue = await openQueue();
+    const layout = staticphpLayout(queue);
+    if (isAbsent(layout.jobLine)) throw new Error(layout.jobLine.absent);
+    await expect(layout.jobLine.read('made-up', { page: 1 })).rejects.toMatchObject({ notFound: true, message: expect.stringMatching(/^No queue "made-up"/) });
+    await queue.push('drained', 'mail.send', {});
+    await queue.complete((await queue.reserve(['drained'], 'h:1', 30))!);
+    expect((await layout.jobLine.read('drained', { page: 1 })).sections[0]!.total).toBe(0);
+  });
 });

@@ -1,3 +1,4 @@
+import { QueueError } from '../../redis/errors';
 import { readQueueDetail } from './queue-detail';
 import { beyondExactIdNote } from '../../shapes/job-ids';
 import type { RedisQueue } from './redis-queue';
@@ -5,6 +6,14 @@ import { PAGE_ROWS, type JobLineReader } from '../pages';
 
 /** Latest failed jobs the queue page lists: the newest few, enough to see what is failing. */
 const FAILED_ROWS = 20;
+
+/** Throws notFound for a queue the driver never registered (queue:queues) and that holds nothing: a made-up name. */
+async function assertQueueRegistered(queue: RedisQueue, name: string): Promise<void> {
+  if (await queue.attempt(() => queue.redis.sismember(queue.keys.queues, name))) return;
+  throw new QueueError(`No queue "${name.slice(0, 200)}" on this connection: the driver has registered no queue of that name (queue:queues).`, {
+    notFound: true,
+  });
+}
 
 /**
  * StaticPHP's queue page in the layout-neutral shape: its line is every
@@ -18,6 +27,7 @@ export function staticphpJobLine(queue: RedisQueue): JobLineReader {
     async read(name, { page }) {
       const offset = (page - 1) * PAGE_ROWS;
       const line = await readQueueDetail(queue, name, { limit: PAGE_ROWS, offset, failedLimit: FAILED_ROWS });
+      if (line.levelCount === 0 && line.counts.total === 0) await assertQueueRegistered(queue, name);
       return {
         queue: name,
         now: line.now,
