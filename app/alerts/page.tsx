@@ -69,7 +69,7 @@ function MarkedNow({ data, canSilence }: { data: AlertsData; canSilence: boolean
                     <span className="sr-only"> ({queue})</span>
                   </Link>
                 </Cell>
-                <Cell label="Alerts">
+                <Cell label={canSilence ? 'Silence until…' : 'Alerts'}>
                   {until !== undefined && (
                     <p className="mb-1">
                       Silenced until <UtcMoment seconds={until} now={data.now} />
