@@ -6,6 +6,8 @@ import { AlertSender, readRecentNotices, silenceMark, type JudgedQueues } from '
 import type { Connection } from './connections';
 import { alertKeys, dashboardKeys } from './keys';
 import { NO_ALERTS } from './alerts';
+import { readHistory } from './history';
+import { throughputKeys } from './keys';
 import { DEFAULT_MARKS, type QueueMark } from './marks';
 import type { NoticeRules, NoticeText, WebhookFormat } from './notices';
 import { startSampling } from './sampling';
@@ -17,16 +19,21 @@ interface Received {
   body: Record<string, unknown>;
 }
 
-/** A real HTTP receiver on a free loopback port: every POST it gets, by path, answered 200 (or `status` for paths under /broken). */
-async function startReceiver(): Promise<{ url: (path: string) => string; received: Received[]; close: () => Promise<void> }> {
+/**
+ * A real HTTP receiver on a free loopback port: every POST it gets, by path,
+ * answered 200 (500 under /broken; under /held, only once `release` is called).
+ */
+async function startReceiver(): Promise<{ url: (path: string) => string; received: Received[]; release: () => void; close: () => Promise<void> }> {
   const received: Received[] = [];
+  const held: (() => void)[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ path: request.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
       response.statusCode = request.url?.startsWith('/broken') ? 500 : 200;
-      response.end('ok');
+      if (request.url?.startsWith('/held')) held.push(() => response.end('ok'));
+      else response.end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,7 +41,11 @@ async function startReceiver(): Promise<{ url: (path: string) => string; receive
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    release: () => held.splice(0).forEach((answer) => answer()),
+    close: () => {
+      held.splice(0).forEach((answer) => answer());
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -250,9 +261,10 @@ describe('alerts from the sampler', () => {
   it('sends a queue’s failing mark once when a job fails, and once when its failure is forgotten', async () => {
     const queue = await openQueue();
     const hook = await receiver();
+    // Each test's connection has a name of its own: the overview's ticks are kept per connection name for the whole process.
     const connection: Connection = {
-      name: 'main',
-      label: 'main',
+      name: 'sampled-failing',
+      label: 'sampled-failing',
       settings: queue.settings,
       layout: { layout: 'staticphp' },
       readOnly: false,
@@ -288,6 +300,45 @@ describe('alerts from the sampler', () => {
         ['mail', 'failing', 'started'],
         ['mail', 'failing', 'cleared'],
       ]);
+    } finally {
+      await sampling.stop();
+    }
+  });
+
+  it('goes on sampling while a webhook takes its time to answer', async () => {
+    const queue = await openQueue();
+    const hook = await receiver();
+    const dashboardPrefix = `${queue.keys.prefix}ql:`;
+    const sampling = startSampling({
+      connections: [
+        {
+          name: 'sampled-slow-hook',
+          label: 'sampled-slow-hook',
+          settings: queue.settings,
+          layout: { layout: 'staticphp' },
+          readOnly: false,
+          alerts: NO_ALERTS,
+          marks: DEFAULT_MARKS,
+          notify: { webhooks: [{ url: hook.url('/held'), format: 'json', queues: null, marks: null }], repeatMinutes: 15 },
+        },
+      ],
+      dashboardPrefix,
+      intervalMs: 250,
+      log: () => undefined,
+      alerts: { describe: describe_, publicUrl: null },
+    });
+    const series = throughputKeys(dashboardKeys(dashboardPrefix), queue.keys.prefix).series('5s', 'mail');
+    try {
+      await queue.push('mail', 'send', {});
+      const job = await queue.reserve(['mail'], 'worker-1', 60);
+      await queue.fail(job!, 'SMTP refused');
+      await waitFor(async () => (hook.received.length > 0 ? true : undefined));
+      const before = await queue.redis.xlen(series);
+      // The webhook has not answered (it would time out after 5 s): the sampler's points keep coming meanwhile.
+      await waitFor(async () => ((await queue.redis.xlen(series)) >= before + 2 ? true : undefined), 3_000);
+      expect(hook.received).toHaveLength(1);
+      hook.release();
+      expect((await readHistory(queue.redis, throughputKeys(dashboardKeys(dashboardPrefix), queue.keys.prefix), 'mail', '15m')).length).toBeGreaterThan(0);
     } finally {
       await sampling.stop();
     }

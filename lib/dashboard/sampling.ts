@@ -66,6 +66,8 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log, a
   let running: Promise<void> = Promise.resolve();
   const senders = new Map<string, AlertSender>();
   const alertsFailing = new Set<string>();
+  // Per connection, the alerts being sent: a slow webhook (up to its timeout) never delays sampling, and a tick whose alerts are still going out starts no second send.
+  const sending = new Map<string, Promise<void>>();
 
   const senderOf = (connection: Connection): AlertSender | null => {
     if (!alerts || !connection.notify) return null;
@@ -115,8 +117,14 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log, a
       const overview = overviewTickOf(connection, layout, dashboardPrefix);
       await overview.refresh();
       if (overview.settled.failure) throw overview.settled.failure.error;
-      // The marks just judged for the page, so alerts cost no read of their own.
-      if (overview.settled.latest) await sendAlerts(connection, layout, overview.settled.latest.value);
+      // The marks just judged for the page, so alerts cost no read of their own; not awaited, so a slow webhook never delays sampling.
+      const judged = overview.settled.latest;
+      if (judged && !sending.has(connection.name)) {
+        sending.set(
+          connection.name,
+          sendAlerts(connection, layout, judged.value).finally(() => sending.delete(connection.name)),
+        );
+      }
       if (failing.delete(connection.name)) log('info', 'sampling works again', { connection: connection.name });
     } catch (error) {
       // Said once per outage, not every few seconds.
@@ -147,6 +155,7 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log, a
       stopped = true;
       clearTimeout(timer);
       await running;
+      await Promise.all(sending.values());
       const open = [...opened.values()];
       opened.clear();
       await Promise.allSettled(open.map(async (opening) => (await opening).layout.close()));
