@@ -30,14 +30,20 @@ test.describe('queue page', () => {
 
   withSpecKeys((opened) => ({ queue, keys } = opened));
 
-  test('says so when a queue has no jobs, instead of failing', async ({ page }) => {
-    const name = keys.queueName('never-pushed');
+  test('says so when a queue has no jobs left, and answers 404 for a queue never pushed to', async ({ page }) => {
+    const name = keys.queueName('drained');
+    await queue.push(name, 'mail.send', {});
+    await queue.complete((await queue.reserve([name], 'e2e:1', 30))!);
     const response = await page.goto(queueHref(name));
 
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Queue ${name}`);
     await expect(page.getByText('This queue has no jobs.')).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
+
+    const never = keys.queueName('never-pushed');
+    expect((await page.goto(queueHref(never)))?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`No queue ${never}`);
   });
 
   test('shows the levels, the next jobs in order, the delayed jobs due soonest and the latest failed', async ({ page }) => {

@@ -21,11 +21,8 @@
   KEYS[9]  <ch>.ranks         hash
   KEYS[10] <ch>.moving_lock   string
 
-  ARGV[1] driver: yii2 or yii2-ng
-  ARGV[2] ng default priority
-  ARGV[3] ng aging, ms per priority point (0: strict)
-  ARGV[4] ng retried jobs keep their place (1) or go to the back (0)
-  ARGV[5] ng delayed jobs keep their place (1) or go to the back (0)
+  ARGV[1..5] the driver (yii2 or yii2-ng) and ng's placing settings, as
+             ngSettingsFrom reads them (lua/includes/yii2-line.lua)
   ARGV[6] job id
 
   Returns {1} when requeued, {0} when it is no orphan (any more), or
