@@ -30,8 +30,6 @@ export interface NoticeRules {
   repeatMinutes: number;
 }
 
-export const NO_NOTICES: NoticeRules = { webhooks: [], repeatMinutes: DEFAULT_REPEAT_MINUTES };
-
 const webhookEntry = z
   .object({
     url: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }),
