@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { readAccessSettings, startupRefusal, type AccessSettings } from '@/lib/auth/access-settings';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from '@/lib/auth/client-address';
 import { SessionStore, shareSessionStore, sharedSessionStore } from '@/lib/auth/session-store';
+import { describeMark } from '@/components/queues/describe-mark';
 import { loadConnections } from '@/lib/dashboard/connections';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { largeReadLimitsFromEnv } from '@/lib/dashboard/large-reads';
+import { publicUrlFromEnv } from '@/lib/dashboard/notices';
 import { warmOverviewHistories } from '@/lib/dashboard/overview-history';
 import { sampleMsFromEnv, startSampling, type Sampling } from '@/lib/dashboard/sampling';
 import { logEvent } from '@/lib/log-event';
@@ -106,6 +108,8 @@ if (server.queuelensSampling === undefined) {
     dashboardPrefix: dashboardPrefixFromEnv(),
     intervalMs: sampleMsFromEnv(),
     log: logEvent,
+    // Alerts word a mark and link to its page as the overview does.
+    alerts: { describe: describeMark, publicUrl: publicUrlFromEnv() },
   });
   server.queuelensSampling = sampling;
   // Not awaited: the server answers meanwhile, and an overview that comes

@@ -123,6 +123,7 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
       ready: (page) => page.getByRole('table', { name: 'Contents', exact: true }),
     },
     { name: 'audit', path: '/audit', ready: (page) => page.getByRole('heading', { level: 1 }) },
+    { name: 'alerts', path: '/alerts', ready: (page) => page.getByRole('heading', { level: 1 }) },
     { name: 'glossary', path: glossaryHref, ready: (page) => page.getByRole('heading', { level: 1 }) },
   ];
 

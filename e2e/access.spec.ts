@@ -42,6 +42,8 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   moveDueJobsNow: ({ queue }) => ({ queue }),
   // A layout doctor's repair names a check and its findings by id; the refusal comes before either is looked up.
   repairLayoutCheckFindings: () => ({ run: 'A'.repeat(24), findings: ['B'.repeat(22)] }),
+  // Changes QueueLens's own keys, not the queue's; a viewer is refused before it is looked at.
+  silenceAlert: ({ queue }) => ({ queue, kind: 'failing', minutes: 60 }),
 };
 /** Actions that change nothing but are an operator's all the same (a detection walk shows every key name), each with an input it would run. */
 const OPERATOR_READS: Record<string, unknown> = {

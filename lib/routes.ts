@@ -14,6 +14,7 @@ export const trashHref = '/trash' as Route;
 export const sessionsHref = '/sessions' as Route;
 export const glossaryHref = '/glossary' as Route;
 export const connectHref = '/connect' as Route;
+export const alertsHref = '/alerts' as Route;
 
 /** One word of the glossary: its definition on `/glossary`. */
 export function glossaryTermHref(id: string): Route {

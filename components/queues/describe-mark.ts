@@ -14,33 +14,41 @@ export interface MarkView {
   action: string;
 }
 
+/** Each mark's name, as the overview and the alerts page write it. */
+export const MARK_TITLES: Readonly<Record<QueueMark['kind'], string>> = {
+  noWorker: 'No worker',
+  stuck: 'Stuck',
+  failing: 'Failing',
+  overdueDelayed: 'Due, not moved',
+};
+
 /** What a mark says, in the dashboard's units and clock (UTC, measured against the server's `now`). */
 export function describeMark(queue: string, mark: QueueMark, now: number): MarkView {
   switch (mark.kind) {
     case 'noWorker':
       return {
-        title: 'No worker',
+        title: MARK_TITLES.noWorker,
         detail: `${plural(mark.ready, 'job', 'jobs')} ready, none handed out for ${formatDuration(mark.waitingSeconds)}`,
         href: queueHref(queue),
         action: 'See the queue',
       };
     case 'stuck':
       return {
-        title: 'Stuck',
+        title: MARK_TITLES.stuck,
         detail: `${plural(mark.claims, 'claim', 'claims')} ran out at ${formatUtc(mark.ranOutAt, now)} (${formatRelative(mark.ranOutAt, now)}), held by ${mark.holders.join(', ')}`,
         href: reservationsOfQueueHref(queue),
         action: 'Release or fail them',
       };
     case 'failing':
       return {
-        title: 'Failing',
+        title: MARK_TITLES.failing,
         detail: `${plural(mark.failures, 'failure', 'failures')} in the last ${mark.minutes} min${mark.latestError === '' ? '' : `, latest: ${mark.latestError}`}`,
         href: failedOfQueueHref(queue),
         action: 'See its failed jobs',
       };
     case 'overdueDelayed':
       return {
-        title: 'Due, not moved',
+        title: MARK_TITLES.overdueDelayed,
         detail: `${plural(mark.due, 'delayed job', 'delayed jobs')} due for ${formatDuration(mark.dueSeconds)}, not moved into the queue`,
         href: delayedOfQueueHref(queue),
         action: 'Move them in',

@@ -3,7 +3,7 @@
 import type { Route } from 'next';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { auditHref, connectHref, doctorHref, failedHref, findHref, layoutHref, overviewHref, reservationsHref, trashHref } from '@/lib/routes';
+import { alertsHref, auditHref, connectHref, doctorHref, failedHref, findHref, layoutHref, overviewHref, reservationsHref, trashHref } from '@/lib/routes';
 
 const LINKS: readonly { href: Route; label: string }[] = [
   { href: overviewHref, label: 'Overview' },
@@ -13,6 +13,7 @@ const LINKS: readonly { href: Route; label: string }[] = [
   { href: layoutHref, label: 'Keys' },
   { href: doctorHref, label: 'Doctor' },
   { href: trashHref, label: 'Trash' },
+  { href: alertsHref, label: 'Alerts' },
   { href: auditHref, label: 'Audit' },
   { href: connectHref, label: 'Connect' },
 ];

@@ -34,6 +34,7 @@ export const AUDITED_ACTIONS = [
   'put an expired reservation back in line',
   'end a live reservation',
   'restore jobs from the trash',
+  'silence an alert',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

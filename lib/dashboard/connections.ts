@@ -12,6 +12,7 @@ import {
 import { readSettings, settingsFromEnv, settingsFromUrl, type RedisSettings } from '@/lib/redis/config';
 import { alertRulesFromEnv, alertRulesSchema, NO_ALERTS, type AlertRules } from './alerts';
 import { DEFAULT_MARKS, markRulesFromEnv, markRulesSchema, type MarkRules } from './marks';
+import { noticeRulesSchema, type NoticeRules } from './notices';
 
 /** One Redis the dashboard can show, as the header's switcher lists it. */
 export interface Connection {
@@ -26,6 +27,8 @@ export interface Connection {
   alerts: AlertRules;
   /** when the overview marks a queue as needing attention (no worker, stuck, failing, overdue delayed) */
   marks: MarkRules;
+  /** the webhooks QueueLens sends its marks to when they start and clear (lib/dashboard/alert-sender.ts); none when absent */
+  notify?: NoticeRules;
 }
 
 const connectionEntry = z
@@ -54,6 +57,7 @@ const connectionEntry = z
     readOnly: z.boolean().default(false),
     alerts: alertRulesSchema.optional(),
     marks: markRulesSchema.optional(),
+    notify: noticeRulesSchema.optional(),
   })
   .strict()
   .refine((entry) => (entry.url === undefined) !== (entry.redis === undefined), { message: 'give either "url" or "redis", not both or neither' })
@@ -128,6 +132,7 @@ export function parseConnections(text: string, source: string): Connection[] {
       readOnly: entry.readOnly,
       alerts: entry.alerts ?? NO_ALERTS,
       marks: entry.marks ?? DEFAULT_MARKS,
+      ...(entry.notify ? { notify: entry.notify } : {}),
     };
   });
 }

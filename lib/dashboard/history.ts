@@ -4,11 +4,8 @@ import type { ThroughputSource } from '../layouts/adapter';
 import { execPipeline } from '../redis/pipeline';
 import { compareStreamIds, streamIdMs } from '../shapes/stream-ids';
 import type { RedisQueue } from '../layouts/staticphp/redis-queue';
-import { changedFlag, luaScript } from '../redis/lua-script';
+import { holdLease } from './lease';
 import type { HistoryResolution, ThroughputKeys } from './keys';
-
-/** One sampler among the dashboard instances watching a layout: true while this instance's token holds the lock. */
-const holdSamplerLock = luaScript({ file: 'dashboard/hold-sampler-lock-1.lua', keys: ['lock'], args: ['token', 'ms'], reply: changedFlag });
 
 /** What a history point holds: counts over `seconds`, the backlog and wait at its end. */
 export type ThroughputFigures = Omit<QueueThroughput, 'queue'>;
@@ -241,9 +238,7 @@ export class ThroughputSampler {
 
   async tick(): Promise<SamplerTick> {
     const { connection } = this.source;
-    const holds = await connection.attempt(() =>
-      holdSamplerLock.run(connection.redis, { lock: this.keys.sampler, token: this.token, ms: this.options.lockMs }),
-    );
+    const holds = await connection.attempt(() => holdLease.run(connection.redis, { lock: this.keys.sampler, token: this.token, ms: this.options.lockMs }));
     if (!holds) {
       // Whoever holds the lock counts; when this instance takes over it must start from a fresh sample of its own.
       this.previous = undefined;

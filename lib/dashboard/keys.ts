@@ -85,3 +85,25 @@ export function trashKeys(keys: DashboardKeys, driverPrefix: string): TrashKeys 
 export function dashboardPrefixFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return env.QUEUELENS_PREFIX || DEFAULT_DASHBOARD_PREFIX;
 }
+
+/** QueueLens's alert keys of one connection (lib/dashboard/alert-sender.ts), in one hash slot. */
+export interface AlertKeys {
+  /** string: the token of the dashboard instance that sends this connection's alerts, with an expiry */
+  readonly lease: string;
+  /** hash: per mark of a queue (notices.ts' markField), what was last sent for it, JSON */
+  readonly sent: string;
+  /** hash: per mark of a queue, until when it is silenced, unix seconds */
+  readonly silences: string;
+  /** stream: the latest notices sent, capped */
+  readonly recent: string;
+}
+
+/**
+ * Keyed by the connection's name, as the operator configures its webhooks
+ * and silences it; the name sits in a hash tag (names hold no braces) so
+ * that in a cluster one pipeline reaches them all.
+ */
+export function alertKeys(keys: DashboardKeys, connection: string): AlertKeys {
+  const base = `${keys.prefix}alerts:{${connection}}:`;
+  return { lease: `${base}lease`, sent: `${base}sent`, silences: `${base}silences`, recent: `${base}recent` };
+}

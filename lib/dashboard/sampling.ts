@@ -1,8 +1,9 @@
 import { isAbsent, type QueueLayout } from '../layouts/adapter';
 import { openLayout } from '../layouts/open-layout';
 import type { LogLevel } from '../log-event';
+import { AlertSender, type AlertSenderOptions } from './alert-sender';
 import type { Connection } from './connections';
-import { overviewTickOf } from './every-queue-overview';
+import { overviewTickOf, type EveryQueueOverview } from './every-queue-overview';
 import { ThroughputSampler } from './history';
 import { dashboardKeys, throughputKeys } from './keys';
 
@@ -35,6 +36,8 @@ export interface SamplingOptions {
   dashboardPrefix: string;
   intervalMs: number;
   log: (level: LogLevel, message: string, fields?: Record<string, unknown>) => void;
+  /** how alerts word a mark and link to its page; without it, no connection's alerts are sent */
+  alerts?: Pick<AlertSenderOptions, 'describe' | 'publicUrl'>;
 }
 
 export interface Sampling {
@@ -53,7 +56,7 @@ export interface Sampling {
  * reconnecting when it must; nothing here throws into the server. Ticks
  * never overlap: the next one is scheduled when the last has finished.
  */
-export function startSampling({ connections, dashboardPrefix, intervalMs, log }: SamplingOptions): Sampling {
+export function startSampling({ connections, dashboardPrefix, intervalMs, log, alerts }: SamplingOptions): Sampling {
   const keys = dashboardKeys(dashboardPrefix);
   const opened = new Map<string, Promise<{ layout: QueueLayout; sampler: ThroughputSampler | null }>>();
   // Per failing connection: failures in a row and when to try again.
@@ -61,6 +64,34 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const senders = new Map<string, AlertSender>();
+  const alertsFailing = new Set<string>();
+  // Per connection, the alerts being sent: a slow webhook (up to its timeout) never delays sampling, and a tick whose alerts are still going out starts no second send.
+  const sending = new Map<string, Promise<void>>();
+
+  const senderOf = (connection: Connection): AlertSender | null => {
+    if (!alerts || !connection.notify) return null;
+    let sender = senders.get(connection.name);
+    if (!sender) {
+      const { notify } = connection;
+      sender = new AlertSender({ ...alerts, connection: { name: connection.name, notify }, dashboardPrefix, leaseMs: intervalMs * LOCK_TICKS, log });
+      senders.set(connection.name, sender);
+    }
+    return sender;
+  };
+
+  /** Sends the marks this tick judged; a failure is logged once until sending works again, and never stops the sampling. */
+  const sendAlerts = async (connection: Connection, layout: QueueLayout, judged: EveryQueueOverview) => {
+    const sender = senderOf(connection);
+    if (!sender) return;
+    try {
+      await sender.tick(layout.connection, judged);
+      if (alertsFailing.delete(connection.name)) log('info', 'sending alerts works again', { connection: connection.name });
+    } catch (error) {
+      if (!alertsFailing.has(connection.name)) log('error', 'sending alerts failed; trying again next tick', { connection: connection.name, error });
+      alertsFailing.add(connection.name);
+    }
+  };
 
   const samplerOf = (connection: Connection) => {
     let open = opened.get(connection.name);
@@ -86,6 +117,14 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
       const overview = overviewTickOf(connection, layout, dashboardPrefix);
       await overview.refresh();
       if (overview.settled.failure) throw overview.settled.failure.error;
+      // The marks just judged for the page, so alerts cost no read of their own; not awaited, so a slow webhook never delays sampling.
+      const judged = overview.settled.latest;
+      if (judged && !sending.has(connection.name)) {
+        sending.set(
+          connection.name,
+          sendAlerts(connection, layout, judged.value).finally(() => sending.delete(connection.name)),
+        );
+      }
       if (failing.delete(connection.name)) log('info', 'sampling works again', { connection: connection.name });
     } catch (error) {
       // Said once per outage, not every few seconds.
@@ -116,6 +155,7 @@ export function startSampling({ connections, dashboardPrefix, intervalMs, log }:
       stopped = true;
       clearTimeout(timer);
       await running;
+      await Promise.all(sending.values());
       const open = [...opened.values()];
       opened.clear();
       await Promise.allSettled(open.map(async (opening) => (await opening).layout.close()));

@@ -4,7 +4,8 @@
   when the caller's token holds it, and leaves it alone otherwise: only the
   holder ever extends its own lock (a plain SET … NX PX could not tell an
   expired holder from the current one), so two instances never both sample
-  and the rates are not counted twice.
+  and the rates are not counted twice. The alert sender holds its lease
+  through it too (lib/dashboard/lease.ts), so one instance sends.
 
   KEYS[1] the lock                {QUEUELENS_PREFIX}throughput:{prefix}:sampler
 
