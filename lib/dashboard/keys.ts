@@ -1,3 +1,5 @@
+import { hashTagOf } from '@/lib/redis/hash-slot';
+
 /**
  * QueueLens's own keys: what the dashboard itself keeps in Redis (the audit
  * log, the throughput history), under a prefix of its own. They are
@@ -68,12 +70,16 @@ export interface TrashKeys {
 }
 
 /**
- * Keyed and hash-tagged by the driver's prefix as throughputKeys are, so
- * that every dashboard over the same queues sees one trash, and the trash of
- * one layout is in one slot.
+ * Keyed by the driver's prefix, so that every dashboard over the same queues
+ * sees one trash, and in the driver's own slot: a forget moves a job's hash
+ * into the trash in one script, which a Redis Cluster allows only within one
+ * slot. A prefix with a hash tag (as a cluster requires) is written as it
+ * is, so its tag is the key's first; one without is put in braces, so the
+ * trash of one layout is still in one slot.
  */
 export function trashKeys(keys: DashboardKeys, driverPrefix: string): TrashKeys {
-  const base = `${keys.prefix}trash:{${driverPrefix}}:`;
+  const inDriverSlot = hashTagOf(driverPrefix) === null ? `{${driverPrefix}}` : driverPrefix;
+  const base = `${keys.prefix}trash:${inDriverSlot}:`;
   return { prefix: base, index: `${base}index`, job: (id) => `${base}j:${id}`, where: (id) => `${base}w:${id}` };
 }
 

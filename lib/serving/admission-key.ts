@@ -14,6 +14,7 @@ const QUERY_PARAMETERS_READ: readonly { path: RegExp; reads: readonly string[] }
   { path: /^\/api\/audit$/, reads: ['before', 'limit', 'action', 'who', 'role', 'result', 'text'] },
   { path: /^\/api\/failed$/, reads: ['offset', 'limit'] },
   { path: /^\/api\/failed\/search$/, reads: ['offset', 'queue', 'name', 'error'] },
+  { path: /^\/(api\/)?find$/, reads: ['text', 'field', 'queue', 'states', 'cursor'] },
   { path: /^\/api\/jobs\/[^/]+$/, reads: ['queue'] },
   { path: /^\/api\/layout\/(table\/)?census$/, reads: ['cursor'] },
   { path: /^\/(api\/)?layout\/key$/, reads: ['name', 'raw', 'cursor'] },
@@ -24,6 +25,7 @@ const QUERY_PARAMETERS_READ: readonly { path: RegExp; reads: readonly string[] }
   { path: /^\/failed$/, reads: ['queue', 'name', 'error', 'page'] },
   { path: /^\/jobs\/[^/]+$/, reads: ['queue'] },
   { path: /^\/queues\/[^/]+$/, reads: ['range', 'page'] },
+  { path: /^\/trash$/, reads: ['page'] },
 ];
 
 /**

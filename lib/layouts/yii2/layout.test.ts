@@ -162,7 +162,7 @@ describe('queuelens on a yii2 channel', () => {
       expect(push.stderr).toMatch(/^queuelens: push is not available on yii2-queue, channel queue: yii2 jobs are PHP objects/);
       const wrong = await queuelens('status', '--layout', 'sidekiq');
       expect(wrong.code).toBe(2);
-      expect(wrong.stderr).toMatch(/^queuelens: --layout takes one of staticphp, yii2, yii2-ng, marko, not "sidekiq"\n/);
+      expect(wrong.stderr).toMatch(/^queuelens: --layout takes one of staticphp, yii2, yii2-ng, marko, laravel, not "sidekiq"\n/);
     } finally {
       await ng.cleanup();
       await stock.cleanup();
