@@ -8,7 +8,8 @@ import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { jobIds, screenshots, showConnection } from './layout-pages';
-import { MARKO_CONNECTION, connectE2eQueue } from './support';
+import { MARKO_CONNECTION, connectE2eQueue, e2eDashboardPrefix } from './support';
+import { dashboardKeys, trashKeys } from '@/lib/dashboard/keys';
 
 // The failed page and the line repairs on a marko connection: each test writes its own jobs as marko's documented scripts do, and deletes them after.
 
@@ -48,13 +49,19 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     worker = new MarkoTestWorker(queue.redis, prefix);
   });
 
-  test.beforeEach(async ({ page }) => {
+  /** The queue's keys, and what its forgets kept in QueueLens's trash. */
+  const deleteQueueKeys = async () => {
     await deleteKeysUnder(queue.redis, prefix);
+    await deleteKeysUnder(queue.redis, trashKeys(dashboardKeys(e2eDashboardPrefix()), prefix).prefix);
+  };
+
+  test.beforeEach(async ({ page }) => {
+    await deleteQueueKeys();
     await showConnection(page, MARKO_CONNECTION.name);
   });
 
   test.afterAll(async () => {
-    await deleteKeysUnder(queue.redis, prefix);
+    await deleteQueueKeys();
     await queue.close();
   });
 
@@ -106,6 +113,13 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await expect(page.getByRole('table', { name: 'Failed jobs, newest first' })).toContainText('LogicException: no template');
     await page.goto('/failed?error=SMTP+refused+%2342');
     await expect(page.getByText('Searched 62 of 62 failed jobs, 1 match')).toBeVisible();
+    // The same error looked for in every state, on Find: still only the one failed job.
+    await page.getByRole('link', { name: 'Look in every state, not only failed' }).click();
+    await expect(page).toHaveURL(/\/find\?text=SMTP\+refused\+%2342&field=error$/);
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Done.');
+    await expect(page.getByRole('table', { name: 'Jobs found' }).getByRole('row')).toHaveCount(2);
+    await expect(page.getByRole('table', { name: 'Jobs found' }).getByRole('link', { name: ids[42]!, exact: true })).toBeVisible();
+    await page.goBack();
     await expect(rowIds(page)).toHaveText([ids[42]!]);
 
     // A failed job's own page says it failed, and has its command too.
@@ -119,6 +133,30 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await expect(page.getByRole('region', { name: 'The job' })).toContainText(MAIL_JOB.className);
     await expect(page.getByRole('region', { name: 'Its data' })).toContainText(MAIL_JOB.data.to);
     await screenshots(page, testInfo, 'a failed marko job’s page');
+
+    // Forgotten from its own page, after a confirmation, lands back on the failed list.
+    const [recordBefore, scoreBefore] = [await queue.redis.hgetBuffer(keys.failedJobs, ids[42]!), await queue.redis.zscore(keys.failedIndex, ids[42]!)];
+    await failed.getByRole('button', { name: 'Forget…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Forget job ${ids[42]}?` });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect(await queue.redis.hexists(keys.failedJobs, ids[42]!)).toBe(1);
+    await failed.getByRole('button', { name: 'Forget…' }).click();
+    await dialog.getByRole('button', { name: `Forget job ${ids[42]}` }).click();
+    await expect(page).toHaveURL(/\/failed$/);
+    await expect(page.getByText('Showing 1–25 of 61 failed jobs, newest first')).toBeVisible();
+    const record = await queue.redis.hgetBuffer(keys.failedJobs, ids[42]!);
+    expect(record).toBeNull();
+    // Kept in QueueLens's trash: Undo puts the record back byte for byte, with its index score.
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Forgot job ${ids[42]}. Kept in the Trash.` })
+      .getByRole('button', { name: 'Undo' })
+      .click();
+    await expect(page.getByText('Restored 1 job')).toBeVisible();
+    await expect(page.getByText('Showing 1–25 of 62 failed jobs, newest first')).toBeVisible();
+    expect(await queue.redis.hgetBuffer(keys.failedJobs, ids[42]!)).toEqual(recordBefore);
+    expect(await queue.redis.zscore(keys.failedIndex, ids[42]!)).toBe(scoreBefore);
   });
 
   test('forgets one after Cancel kept it, then the selected, then those failed before a date', async ({ page }) => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { failedOfQueueHref, jobFieldDownloadHref, parseJobId, parseJobIdText, queueFromMetadataParam, queueFromSegment, queueHref } from './routes';
+import {
+  failedOfQueueHref,
+  findEveryStateHref,
+  jobFieldDownloadHref,
+  parseJobId,
+  parseJobIdText,
+  queueFromMetadataParam,
+  queueFromSegment,
+  queueHref,
+} from './routes';
 
 describe('parseJobId', () => {
   it('takes a whole number above 0, written with digits only', () => {
@@ -50,5 +59,17 @@ describe('queueFromMetadataParam', () => {
       expect(queueFromMetadataParam(queueHref(name).slice('/queues/'.length))).toBe(name);
       expect(queueFromMetadataParam(name)).toBe(name);
     }
+  });
+});
+
+describe('findEveryStateHref', () => {
+  it('searches every state for the failed filter’s error, or its job name, within its queue', () => {
+    expect(findEveryStateHref({ queue: 'mail', name: 'Send', error: 'SMTP refused' })).toBe('/find?text=SMTP+refused&field=error&queue=mail');
+    expect(findEveryStateHref({ name: 'App\\Jobs\\Send' })).toBe('/find?text=App%5CJobs%5CSend&field=name');
+  });
+
+  it('offers none for a queue alone, or a text longer than a search takes', () => {
+    expect(findEveryStateHref({ queue: 'mail' })).toBeNull();
+    expect(findEveryStateHref({ error: 'x'.repeat(201) })).toBeNull();
   });
 });

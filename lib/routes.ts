@@ -1,5 +1,6 @@
 import type { Route } from 'next';
 import type { KeyAddress } from './layouts/key-layout';
+import { MAX_FIND_TEXT } from './shapes/find';
 
 // Links are built here so every page spells them the same way. `as Route`
 // because typedRoutes cannot check a path built at runtime, and because the
@@ -157,6 +158,17 @@ export function findSearchHref(search: { text: string; field: string; queue: str
   if (search.queue !== null) params.set('queue', search.queue);
   if (search.states.length > 0) params.set('states', search.states.join(','));
   return `${findHref}?${params}` as Route;
+}
+
+/**
+ * The failed list's filter as a search of every state on the Find page, or
+ * null when it names no text to look for (a queue alone is browsed, not
+ * searched): by the error when it names one, the job's name otherwise.
+ */
+export function findEveryStateHref(filter: { queue?: string; name?: string; error?: string }): Route | null {
+  const [field, text] = filter.error ? ['error', filter.error] : filter.name ? ['name', filter.name] : [null, ''];
+  if (field === null || text.length > MAX_FIND_TEXT) return null;
+  return findSearchHref({ text, field, queue: filter.queue ?? null, states: [] });
 }
 
 /** A job found on the Find page: its page by id, with its queue (a yii2 id counts per channel; other layouts ignore it). */

@@ -9,7 +9,7 @@ import { Banner } from '@/components/ui/banner';
 import { formatCount } from '@/components/ui/format-count';
 import { CopyButton } from '@/components/ui/copy-button';
 import { FAILED_PAGE_SIZE, failedPageQuery, isFiltered, SEARCH_MATCH_CAP, type FailedFilter, type FailedRetry, type FailedRowView } from '@/lib/queries/failed';
-import { failedHref } from '@/lib/routes';
+import { failedHref, findEveryStateHref } from '@/lib/routes';
 import { FailedFilterForm } from './failed-filter-form';
 import { FailedList } from './failed-list';
 import { holdRows, type HeldRows } from './hold-rows';
@@ -167,6 +167,7 @@ function SearchResults({ filter, retry }: { filter: FailedFilter; retry: FailedR
   const lastPage = Math.max(1, Math.ceil(search.matches.length / FAILED_PAGE_SIZE));
   const shownPage = Math.min(page, lastPage);
   const rows = search.matches.slice((shownPage - 1) * FAILED_PAGE_SIZE, shownPage * FAILED_PAGE_SIZE);
+  const everyState = findEveryStateHref(filter);
   return (
     <div className="space-y-3">
       {search.error !== null && <Banner title="The search stopped">{search.error}</Banner>}
@@ -187,6 +188,11 @@ function SearchResults({ filter, retry }: { filter: FailedFilter; retry: FailedR
           <button type="button" className="button-secondary" onClick={restart}>
             Search again
           </button>
+        )}
+        {everyState !== null && (
+          <Link href={everyState} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+            Look in every state, not only failed
+          </Link>
         )}
         {arrived > 0 && (
           <ShowArrivals onShow={showArrived}>

@@ -31,6 +31,6 @@ export function retryOutcome(id: number, result: { requeued: readonly number[]; 
 }
 
 /** What forgetting one job did, for a toast. */
-export function forgetOutcome(id: number, result: { forgotten: number }): Outcome {
+export function forgetOutcome(id: number | string, result: { forgotten: number }): Outcome {
   return result.forgotten > 0 ? { tone: 'success', message: `Forgot job ${id}` } : { tone: 'error', message: `Job ${id} was no longer failed` };
 }

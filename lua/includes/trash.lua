@@ -45,17 +45,33 @@ local function boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
   end
 end
 
--- Moves job hash `jobHashKey` (id `id`) into the trash with where it was:
--- `from` (failed, ready, delayed), `queue`, `level` and `score` (its failed or
--- delayed set score), and who took it `via` what. A second trashing of the
--- same id (a reused id) replaces the first.
-local function trashJob(indexKey, trashPrefix, jobHashKey, id, where, now, nowMs, keepSeconds)
-  local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
-  rcall('DEL', jobKeyThere, whereKey)
-  rcall('RENAME', jobHashKey, jobKeyThere)
-  rcall('EXPIRE', jobKeyThere, keepSeconds)
+-- Records trashed job `id` in the index, with where it was: `from` (failed,
+-- ready, delayed), `queue`, `level` and `score` (its failed or delayed set
+-- score), and who took it `via` what. Its job key there is already written.
+local function keepTrashed(indexKey, trashPrefix, id, where, now, nowMs, keepSeconds)
+  local whereKey = trashWhereKey(trashPrefix, id)
+  rcall('EXPIRE', trashJobKey(trashPrefix, id), keepSeconds)
   rcall('HSET', whereKey, 'from', where.from, 'queue', where.queue, 'level', where.level, 'score', where.score,
     'who', where.who, 'via', where.via, 'at', now, 'until', now + keepSeconds)
   rcall('EXPIRE', whereKey, keepSeconds)
   rcall('ZADD', indexKey, string.format('%d', nowMs), id)
+end
+
+-- Moves job hash `jobHashKey` (id `id`) into the trash whole, renamed. A
+-- second trashing of the same id (a reused id) replaces the first.
+local function trashJob(indexKey, trashPrefix, jobHashKey, id, where, now, nowMs, keepSeconds)
+  local jobKeyThere = trashJobKey(trashPrefix, id)
+  rcall('DEL', jobKeyThere, trashWhereKey(trashPrefix, id))
+  rcall('RENAME', jobHashKey, jobKeyThere)
+  keepTrashed(indexKey, trashPrefix, id, where, now, nowMs, keepSeconds)
+end
+
+-- Keeps job `id` that its driver stores as one field of a shared hash (a
+-- marko failed record): the trash's job key is a hash of that one field,
+-- `id` -> `record`, its bytes as they were. A reused id replaces the first.
+local function trashRecord(indexKey, trashPrefix, id, record, where, now, nowMs, keepSeconds)
+  local jobKeyThere = trashJobKey(trashPrefix, id)
+  rcall('DEL', jobKeyThere, trashWhereKey(trashPrefix, id))
+  rcall('HSET', jobKeyThere, id, record)
+  keepTrashed(indexKey, trashPrefix, id, where, now, nowMs, keepSeconds)
 end

@@ -1,18 +1,11 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
-import { useActionState, useId, useState, useTransition } from 'react';
-import { forgetOutcome, parseMaxAttempts, retryOutcome, type Outcome } from '@/components/jobs/job-actions';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useActionState, useId, useState } from 'react';
+import { retryJobs } from '@/app/failed/actions';
+import { parseMaxAttempts, retryOutcome, type Outcome } from '@/components/jobs/job-actions';
 import { useToast } from '@/components/ui/toaster';
-import { useForgetToast } from '@/components/trash/use-restore';
-import { useRouter } from 'next/navigation';
-import { failedHref } from '@/lib/routes';
-import { forgetJobs, retryJobs } from '@/app/failed/actions';
-import { queryKeys } from '@/lib/queries/keys';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-
-const NO_ANSWER = 'The QueueLens server did not answer; the job may or may not have changed. The page shows its state as soon as a read succeeds.';
+import { ForgetFailedJob, NO_ANSWER, useRefreshJobViews } from './forget-failed-job';
 
 interface RetryForm {
   /** why the max attempts typed cannot be sent; null when it can */
@@ -26,21 +19,13 @@ interface RetryForm {
  */
 export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts: string | null }) {
   const toast = useToast();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshJobViews();
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
   const [maxAttemptsText, setMaxAttemptsText] = useState('');
-  const [confirming, setConfirming] = useState(false);
-  const [forgetting, startForget] = useTransition();
-  const forgetToast = useForgetToast();
-  const router = useRouter();
 
   const report = ({ tone, message }: Outcome) => (tone === 'success' ? toast.success(message) : toast.error(message));
-  const refresh = () =>
-    Promise.all(
-      [queryKeys.jobs.all, queryKeys.queues.all, queryKeys.failed.all, queryKeys.overview.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-    );
 
   const [form, retry, retrying] = useActionState(
     async (_previous: RetryForm, data: FormData): Promise<RetryForm> => {
@@ -58,24 +43,6 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
     },
     { inputError: null },
   );
-
-  const forget = () =>
-    startForget(async () => {
-      try {
-        const result = await forgetJobs({ ids: [String(id)] }, getTabConnection());
-        const outcome = result.ok ? forgetOutcome(id, result) : null;
-        if (!result.ok) toast.error(result.error);
-        else if (outcome?.tone === 'success' && result.kept) {
-          // Back where the operator came from, not on a page saying the job is gone; the Undo rides along in the toast.
-          forgetToast(outcome.message, [String(id)], true);
-          router.push(failedHref);
-        } else if (outcome) report(outcome);
-      } catch {
-        toast.error(NO_ANSWER);
-      }
-      setConfirming(false);
-      await refresh();
-    });
 
   return (
     <div className="flex flex-wrap items-end justify-between gap-4 rounded-md border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900">
@@ -112,21 +79,7 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
           {form.inputError}
         </p>
       </form>
-      <button type="button" onClick={() => setConfirming(true)} disabled={forgetting} className="button-secondary">
-        Forget…
-      </button>
-      <ConfirmDialog
-        open={confirming}
-        title={`Forget job ${id}?`}
-        confirmLabel={`Forget job ${id}`}
-        busyLabel="Forgetting…"
-        busy={forgetting}
-        onConfirm={forget}
-        onCancel={() => setConfirming(false)}
-      >
-        <p>Job {id} is removed from the failed list.</p>
-        <p>While QueueLens keeps a trash it is kept there, whole, and can be restored (the Trash page); otherwise it is deleted for good.</p>
-      </ConfirmDialog>
+      <ForgetFailedJob id={String(id)} />
     </div>
   );
 }

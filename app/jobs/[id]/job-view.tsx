@@ -18,6 +18,7 @@ import { RemoveJobButton } from '../../queues/[queue]/remove-job-button';
 import { failedHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
 import { ReservationActions } from '@/app/reservations/reservation-actions';
 import { FailedJobActions } from './failed-job-actions';
+import { ForgetFailedJob } from './forget-failed-job';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
 function Facts({ snapshot }: { snapshot: JobSnapshot }) {
@@ -185,6 +186,14 @@ function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: N
         <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] dark:bg-zinc-800">{failed.retryCommand}</code>
         <CopyButton text={failed.retryCommand} label="Copy retry command" />
       </div>
+      {failed.error !== null && (
+        <ChangeControls>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <p>Or, once it is no longer needed, take it out of the failed jobs:</p>
+            <ForgetFailedJob id={snapshot.id} />
+          </div>
+        </ChangeControls>
+      )}
     </Section>
   );
 }

@@ -8,7 +8,6 @@ export const MARKO_ABSENT = {
   throughput: 'QueueLens does not sample marko throughput yet: marko/queue-redis records no finished jobs',
   claimRepairs: 'marko/queue-redis records no holder: a reservation is put back in line or ended instead',
   jobHashFields: 'marko jobs are no StaticPHP job hashes: their page shows the hash’s fields and the signed payload decoded, with nothing more to download',
-  trash: 'QueueLens keeps no trash for marko queues yet: a forgotten or removed job is deleted, as the driver deletes it',
 } as const;
 
 /**

@@ -9,6 +9,9 @@ import type { FailedPagesReader } from '../pages';
 import type { MarkoKeys } from './keys';
 import { payloadClassName } from './payload';
 import { forgetFailed, readFailedRecords } from './scripts';
+import { dashboardKeys, trashKeys, type TrashKeys } from '../../dashboard/keys';
+import { trashArguments } from '../trash';
+import type { TrashWrite } from '../../shapes/trash';
 
 /** `text` as one word of a POSIX shell command line. */
 function shellWord(text: string): string {
@@ -76,7 +79,8 @@ function textOf(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 }
 
-function toRow(id: string, score: number, length: number, head: Buffer, exceptionTail: Buffer): MarkoFailedRow {
+/** A failed record read as the list reads it (at most its first bytes, and its exception from where it begins) as a row. */
+export function failedRowOf(id: string, score: number, length: number, head: Buffer, exceptionTail: Buffer): MarkoFailedRow {
   const text = head.toString('utf8');
   const cut = length > head.length;
   let record: Record<string, unknown> | null = null;
@@ -178,7 +182,7 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     });
     return entries.flatMap(([id, score], i) => {
       const record = records[i];
-      return record?.found ? [toRow(id, score, record.length, record.head, record.exception)] : [];
+      return record?.found ? [failedRowOf(id, score, record.length, record.head, record.exception)] : [];
     });
   }
 
@@ -240,16 +244,18 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
   /**
    * Deletes failed jobs: the one `id`, or those that failed before `before`
    * (`Y-m-d` or `Y-m-d H:i:s`, UTC), or, only when `{ all: true }` asks for
-   * it, every one (records without an index entry included). Returns how many.
+   * it, every one (records without an index entry included). With `trash`
+   * (and a keep time above 0) each record is kept in QueueLens's trash
+   * instead of deleted. Returns how many.
    */
-  async forgetFailed(id: string | null, before: string | null, options: ForgetOptions = {}): Promise<number> {
+  async forgetFailed(id: string | null, before: string | null, options: ForgetOptions = {}, trash?: TrashWrite): Promise<number> {
     if (id !== null && before !== null) throw new QueueError('Forget either one id or the jobs failed before a date, not both');
     if (id === null && before === null && options.all !== true) {
       throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
     }
-    if (id !== null) return this.forgetFailedIds([id]);
+    if (id !== null) return this.forgetFailedIds([id], trash);
     return this.queue.attempt(async () =>
-      this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () => (await this.forgetOldestFailed(before)).forgotten),
+      this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () => (await this.forgetOldestFailed(before, trash)).forgotten),
     );
   }
 
@@ -260,11 +266,11 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
    * records no index entry points at too. `remaining` is what is left to
    * forget, for progress.
    */
-  forgetOldestFailed(before: string | null): Promise<{ forgotten: number; remaining: number }> {
+  forgetOldestFailed(before: string | null, trash?: TrashWrite): Promise<{ forgotten: number; remaining: number }> {
     const upTo = before === null ? '+inf' : `(${parseUtcDateToSeconds(before)}`;
     return this.queue.attempt(async () => {
-      let forgotten = await this.forget(await this.queue.redis.zrangebyscore(this.keys.failedIndex, '-inf', upTo, 'LIMIT', 0, FAILED_BATCH));
-      if (before === null && (await this.queue.redis.zcard(this.keys.failedIndex)) === 0) forgotten += await this.forgetUnindexedRecords();
+      let forgotten = await this.forget(await this.queue.redis.zrangebyscore(this.keys.failedIndex, '-inf', upTo, 'LIMIT', 0, FAILED_BATCH), trash);
+      if (before === null && (await this.queue.redis.zcard(this.keys.failedIndex)) === 0) forgotten += await this.forgetUnindexedRecords(trash);
       const [indexed, records] = (await execPipeline(this.queue.redis.pipeline().zcount(this.keys.failedIndex, '-inf', upTo).hlen(this.keys.failedJobs))) as [
         number,
         number,
@@ -275,10 +281,10 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
   }
 
   /** Forgets these ids (the selected rows), FAILED_BATCH per script call. */
-  forgetFailedIds(ids: readonly string[]): Promise<number> {
+  forgetFailedIds(ids: readonly string[], trash?: TrashWrite): Promise<number> {
     return this.queue.attempt(async () => {
       let forgotten = 0;
-      for (let i = 0; i < ids.length; i += FAILED_BATCH) forgotten += await this.forget(ids.slice(i, i + FAILED_BATCH));
+      for (let i = 0; i < ids.length; i += FAILED_BATCH) forgotten += await this.forget(ids.slice(i, i + FAILED_BATCH), trash);
       return forgotten;
     });
   }
@@ -291,22 +297,36 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
 
   // Records no index entry points at are failed jobs too; forgetting all
   // walks the hash for them once the index is empty, HSCAN step by step.
-  private async forgetUnindexedRecords(): Promise<number> {
+  private async forgetUnindexedRecords(trash: TrashWrite | undefined): Promise<number> {
     let forgotten = 0;
     let cursor = '0';
     const maxSteps = Math.ceil((await this.queue.redis.hlen(this.keys.failedJobs)) / FAILED_BATCH) + 1;
     for (let step = 0; step < maxSteps; step++) {
       const [next, flat] = await this.queue.redis.hscan(this.keys.failedJobs, cursor, 'COUNT', FAILED_BATCH);
-      forgotten += await this.forget(flat.filter((_, i) => i % 2 === 0));
+      forgotten += await this.forget(
+        flat.filter((_, i) => i % 2 === 0),
+        trash,
+      );
       cursor = next;
       if (cursor === '0') break;
     }
     return forgotten;
   }
 
-  private async forget(ids: readonly string[]): Promise<number> {
+  /** This layout's trash under QueueLens's prefix (lib/dashboard/keys.ts). */
+  trashKeys(dashboardPrefix: string): TrashKeys {
+    return trashKeys(dashboardKeys(dashboardPrefix), this.keys.prefix);
+  }
+
+  private async forget(ids: readonly string[], trash: TrashWrite | undefined): Promise<number> {
     if (ids.length === 0) return 0;
-    return forgetFailed.run(this.queue.redis, { failedJobs: this.keys.failedJobs, failedIndex: this.keys.failedIndex, ids });
+    const { forgotten } = await forgetFailed.run(this.queue.redis, {
+      failedJobs: this.keys.failedJobs,
+      failedIndex: this.keys.failedIndex,
+      ...trashArguments((prefix) => this.trashKeys(prefix), trash),
+      ids,
+    });
+    return forgotten;
   }
 
   // Repeats a bounded step until it forgets nothing; capped by the index's

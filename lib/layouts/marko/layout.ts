@@ -1,5 +1,5 @@
 import type { RedisConnection } from '../../redis/connection';
-import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
+import { absentMembers, LAYOUT_TITLES, type QueueLayout, type TrashBin } from '../adapter';
 import { MARKO_ABSENT } from './absent';
 import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
@@ -9,6 +9,7 @@ import { markoKeyTable } from './key-table';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
 import { markoLineRepairs } from './repairs';
 import { markoFinder } from './finder';
+import { markoTrash } from './trash';
 
 export interface MarkoLayoutSettings {
   prefix: string;
@@ -25,10 +26,11 @@ export interface MarkoLayoutSettings {
 export function markoLayout(
   connection: RedisConnection,
   settings: MarkoLayoutSettings,
-): Omit<QueueLayout, 'counts' | 'failedJobs'> & {
+): Omit<QueueLayout, 'counts' | 'failedJobs' | 'trash'> & {
   /** marko's queues, found or named; a queue with no jobs has no keys, so every queue the layout knows is listed whatever `everyQueue` says */
   counts(options?: { everyQueue?: boolean }): Promise<MarkoCounts>;
   readonly failedJobs: MarkoFailedJobs;
+  readonly trash: TrashBin;
   readonly keys: MarkoKeys;
   readonly settings: MarkoLayoutSettings;
 } {
@@ -44,6 +46,7 @@ export function markoLayout(
     settings,
     counts: () => readMarkoCounts(connection, keys, settings.queues),
     failedJobs,
+    trash: markoTrash(connection, keys, failedJobs),
     ...absentMembers(MARKO_ABSENT),
     doctor: markoDoctor(connection, keys, settings.queues),
     jobLine: markoJobLine(connection, keys, settings.queues),

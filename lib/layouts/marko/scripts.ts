@@ -1,3 +1,4 @@
+import type { RestoreOutcome } from '../../shapes/trash';
 import { changedFlag, flatBytesReply as flatBytes, flatReply as flat, luaScript, replyRows as rows } from '../../redis/lua-script';
 
 export const readFailedQueues = luaScript({
@@ -52,11 +53,22 @@ export const readDoctorPage = luaScript({
 });
 
 export const forgetFailed = luaScript({
-  file: 'marko/forget-failed-2.lua',
-  keys: ['failedJobs', 'failedIndex'],
-  args: [],
+  file: 'marko/forget-failed-3.lua',
+  keys: ['failedJobs', 'failedIndex', 'trashIndex'],
+  args: ['trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
   rest: 'ids',
-  reply: (reply) => Number(flat(reply)[0]),
+  reply: (reply) => {
+    const [forgotten, kept] = flat(reply);
+    return { forgotten: Number(forgotten), kept: Number(kept) };
+  },
+});
+
+export const restoreFailed = luaScript({
+  file: 'marko/restore-3.lua',
+  keys: ['failedJobs', 'failedIndex', 'trashIndex'],
+  args: ['trashPrefix'],
+  rest: 'ids',
+  reply: (reply) => rows(flat(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
 });
 
 export const dropIndexEntry = luaScript({

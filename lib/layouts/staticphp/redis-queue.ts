@@ -10,7 +10,8 @@ import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from '../../redis/pipeline';
 import * as scripts from './scripts';
 import type { Claim } from './scripts';
-import { DEFAULT_DASHBOARD_PREFIX, dashboardKeys, trashKeys, type TrashKeys } from '../../dashboard/keys';
+import { dashboardKeys, trashKeys, type TrashKeys } from '../../dashboard/keys';
+import { trashArguments } from '../trash';
 import type { TrashWrite } from '../../shapes/trash';
 
 type PushCall = Parameters<typeof scripts.push.run>[1];
@@ -502,17 +503,10 @@ export class RedisQueue extends RedisConnection {
 
   private async forget(ids: readonly (number | string)[], trash: TrashWrite | undefined): Promise<number> {
     if (ids.length === 0) return 0;
-    // Without a trash the script deletes as the driver does; its index key is then never written.
-    const keys = this.trashKeys(trash?.dashboardPrefix ?? DEFAULT_DASHBOARD_PREFIX);
     const { forgotten } = await scripts.forget.run(this.redis, {
       failed: this.keys.failed,
-      trashIndex: keys.index,
       prefix: this.keys.prefix,
-      trashPrefix: keys.prefix,
-      keepSeconds: trash?.keepSeconds ?? 0,
-      maxEntries: trash?.maxEntries ?? 0,
-      who: trash?.who ?? '',
-      via: trash?.via ?? '',
+      ...trashArguments((prefix) => this.trashKeys(prefix), trash),
       ids,
     });
     return forgotten;
