@@ -9,7 +9,8 @@ import { driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import type { FindState } from '@/lib/shapes/find';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
-import { MARKO_CONNECTION, YII2_CONNECTIONS, connectE2eQueue } from './support';
+import { MARKO_CONNECTION, YII2_CONNECTIONS } from './support';
+import { SpecKeys, withSpecKeys } from './spec-keys';
 
 /** Each layout's jobs carry this in their payload; nothing else in the run does. */
 const MARKER = `order-${Date.now()}-<b>`;
@@ -38,18 +39,19 @@ async function foundStates(page: Page): Promise<Record<string, string>> {
 
 test.describe('Find', () => {
   let queue: RedisQueue;
+  let keys: SpecKeys;
 
-  test.beforeAll(async () => {
-    queue = await connectE2eQueue();
-  });
-
-  test.afterAll(async () => {
-    await deleteKeysUnder(queue.redis, MARKO_CONNECTION.prefix());
-    await deleteKeysUnder(queue.redis, `${YII2_CONNECTIONS.stock.channel()}.`);
-    await queue.close();
-  });
+  // The StaticPHP queues and jobs this spec pushes are deleted by SpecKeys (a later spec counts every queue); the other layouts' by prefix.
+  withSpecKeys(
+    (opened) => ({ queue, keys } = opened),
+    async () => {
+      await deleteKeysUnder(queue.redis, MARKO_CONNECTION.prefix());
+      await deleteKeysUnder(queue.redis, `${YII2_CONNECTIONS.stock.channel()}.`);
+    },
+  );
 
   test('finds a StaticPHP job by a piece of its payload in every state, shows the match as text, and the search is an address', async ({ page }, testInfo) => {
+    keys.fixedQueueName(QUEUE);
     const push = (delaySeconds = 0) => queue.push(QUEUE, 'App\\Jobs\\Ship', { order: MARKER }, { delaySeconds });
     const ids: Record<FindState, string> = {
       reserved: String(await push()),
@@ -79,7 +81,8 @@ test.describe('Find', () => {
   });
 
   test('Stop ends a search between two steps: no step is asked for after it', async ({ page }) => {
-    await queue.pushMany(Array.from({ length: 900 }, (_, i) => ({ queue: `${QUEUE}-many`, name: 'App\\Jobs\\Noise', payload: { i } })));
+    const many = keys.fixedQueueName(`${QUEUE}-many`);
+    await queue.pushMany(Array.from({ length: 900 }, (_, i) => ({ queue: many, name: 'App\\Jobs\\Noise', payload: { i } })));
     const steps: string[] = [];
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -149,7 +149,7 @@ test.describe('the trash', () => {
     await page.getByRole('button', { name: 'Select all 101 jobs failed' }).click();
     await page.getByRole('button', { name: 'Retry 101' }).click();
     const dialog = page.getByRole('dialog', { name: 'Retry 101 jobs?' });
-    await expect(dialog).toContainText("Of the newest 50 shown, all 50 failed with 'row 159 has 7 columns': a retry will likely fail again.");
+    await expect(dialog).toContainText("Of the newest 25 shown, all 25 failed with 'row 159 has 7 columns': a retry will likely fail again.");
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await queue.failedCount()).toBe(101);
   });
