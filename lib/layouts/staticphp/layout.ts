@@ -3,7 +3,7 @@ import { readQueueAttention } from './attention';
 import type { RedisQueue } from './redis-queue';
 import { describeProgress, doctorStep, startDoctor } from './doctor';
 import { readFailedPage, searchFailed } from './failed';
-import { readQueueNames, staticphpClaimRepairs, staticphpReservations } from './reservations';
+import { staticphpClaimRepairs, staticphpReservations } from './reservations';
 import { sampleThroughput } from './throughput';
 import { applyRepairs } from './doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
@@ -78,7 +78,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     failedPages: {
       page: (offset, limit) => readFailedPage(queue, offset, limit),
       search: (filter, chunk) => searchFailed(queue, filter, chunk),
-      queueNames: async (limit) => (await readQueueNames(queue, limit)).names,
+      queueNames: async (limit) => (await queue.registeredQueueNames(limit)).names,
     },
     close: () => queue.close(),
   };

@@ -35,6 +35,9 @@ export interface PushOptions {
   maxAttempts?: number;
 }
 
+/** Queue names per SSCAN call: a few hundred short strings, well under a millisecond. */
+const QUEUE_NAMES_STEP = 500;
+
 /** Queues per call of the counting script: a few hundred commands inside Redis, well under a millisecond. */
 const COUNTS_BATCH = 25;
 
@@ -337,13 +340,32 @@ export class RedisQueue extends RedisConnection {
 
   /** Every registered queue (queue:queues), sorted by name, empty ones included. */
   async queueNames(): Promise<string[]> {
-    return this.attempt(async () => (await this.redis.smembers(this.keys.queues)).sort());
+    return (await this.registeredQueueNames(Infinity)).names;
+  }
+
+  /**
+   * The registered queues' names, sorted, at most `maxQueues`: SSCAN,
+   * QUEUE_NAMES_STEP a call, never one SMEMBERS, which blocks Redis for
+   * milliseconds on a set of 10,000 names.
+   */
+  async registeredQueueNames(maxQueues: number): Promise<{ names: string[]; truncated: boolean }> {
+    return this.attempt(async () => {
+      const names = new Set<string>();
+      let cursor = '0';
+      do {
+        const [next, batch] = await this.redis.sscan(this.keys.queues, cursor, 'COUNT', QUEUE_NAMES_STEP);
+        for (const name of batch) names.add(name);
+        cursor = next;
+      } while (cursor !== '0' && names.size < maxQueues);
+      const sorted = [...names].sort();
+      return { names: sorted.slice(0, maxQueues), truncated: cursor !== '0' || sorted.length > maxQueues };
+    });
   }
 
   /** The pending figure of one queue, or of all of them. */
   async pending(queue?: string): Promise<number> {
     return this.attempt(async () => {
-      const names = queue === undefined ? await this.redis.smembers(this.keys.queues) : [queue];
+      const names = queue === undefined ? await this.queueNames() : [queue];
       return (await this.countsOf(names)).reduce((sum, row) => sum + row.pending, 0);
     });
   }

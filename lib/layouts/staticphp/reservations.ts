@@ -184,19 +184,6 @@ export function serverMs([seconds, micros]: [string, string]): number {
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
-/** The registered queues' names, sorted, at most `maxQueues` (SSCAN, 200 a step): what a page can be filtered by. */
-export async function readQueueNames(queue: RedisQueue, maxQueues: number): Promise<{ names: string[]; truncated: boolean }> {
-  const names = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, batch] = await queue.redis.sscan(queue.keys.queues, cursor, 'COUNT', 200);
-    for (const name of batch) names.add(name);
-    cursor = next;
-  } while (cursor !== '0' && names.size < maxQueues);
-  const sorted = [...names].sort();
-  return { names: sorted.slice(0, maxQueues), truncated: cursor !== '0' || sorted.length > maxQueues };
-}
-
 /**
  * Every pending entry of every queue's level streams, paged through XPENDING
  * (all streams' next pages in one pipeline per round), until `maxEntries`.
@@ -450,7 +437,7 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
   const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 100, maxDelayed = 1000 } = limits;
   return queue.attempt(async () => {
     const errors: Reservations['errors'] = [];
-    const { names: known, truncated: queuesTruncated } = await readQueueNames(queue, maxQueues);
+    const { names: known, truncated: queuesTruncated } = await queue.registeredQueueNames(maxQueues);
     const names = filter.queue === undefined ? known : [filter.queue];
     const pipeline = queue.redis.pipeline().time();
     for (const name of names) pipeline.zrevrange(queue.keys.levels(name), 0, maxLevels - 1);

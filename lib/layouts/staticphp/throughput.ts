@@ -17,7 +17,6 @@ export const MAX_QUEUES = 500;
 const LEVELS_READ = 100;
 /** Failures per sample whose queue is looked up; more than this in one interval are counted without a queue. */
 export const FAILED_READ = 2_000;
-const SSCAN_STEP = 500;
 
 /** A flat [name, value, …] reply as a map. */
 function flatToMap(flat: unknown): Map<string, unknown> {
@@ -35,18 +34,6 @@ function lastDeliveredOf(reply: unknown, group: string): string | null {
     if (info.get('name') === group) return String(info.get('last-delivered-id'));
   }
   return null;
-}
-
-async function registeredQueues(queue: RedisQueue): Promise<{ names: string[]; truncated: boolean }> {
-  const names = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, batch] = await queue.redis.sscan(queue.keys.queues, cursor, 'COUNT', SSCAN_STEP);
-    for (const name of batch) names.add(name);
-    cursor = next;
-  } while (cursor !== '0' && names.size < MAX_QUEUES);
-  const sorted = [...names].sort();
-  return { names: sorted.slice(0, MAX_QUEUES), truncated: cursor !== '0' || sorted.length > MAX_QUEUES };
 }
 
 /**
@@ -71,7 +58,7 @@ export async function sampleThroughput(queue: RedisQueue, previous?: Pick<Throug
     const [seconds, micros] = await queue.nodeHoldingKeys().time();
     const at = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     const nowSecond = Number(seconds);
-    const { names, truncated } = await registeredQueues(queue);
+    const { names, truncated } = await queue.registeredQueueNames(MAX_QUEUES);
     const counts = await queue.countsOf(names);
 
     const perQueue = queue.redis.pipeline();
