@@ -113,6 +113,7 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await expect(page.getByRole('table', { name: 'Failed jobs, newest first' })).toContainText('LogicException: no template');
     await page.goto('/failed?error=SMTP+refused+%2342');
     await expect(page.getByText('Searched 62 of 62 failed jobs, 1 match')).toBeVisible();
+    await screenshots(page, testInfo, 'failed page of a marko connection, filtered by error');
     // The same error looked for in every state, on Find: still only the one failed job.
     await page.getByRole('link', { name: 'Look in every state, not only failed' }).click();
     await expect(page).toHaveURL(/\/find\?text=SMTP\+refused\+%2342&field=error$/);

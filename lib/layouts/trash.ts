@@ -43,14 +43,12 @@ export function restoreInBatches(
 /** The trash's rows the Trash page shows at most at once. */
 export const TRASH_PAGE_LIMIT = 200;
 
-/** A trashed job's own columns, read from its key in the trash as its layout keeps it there. */
+/** A trashed job's own columns, read by one command from its key in the trash as its layout keeps it there. */
 export interface TrashedJobColumns {
-  /** queues the reads of job `id` (kept at `jobKey`) on `pipeline` */
+  /** queues the one read of job `id` (kept at `jobKey`) on `pipeline` */
   queue(pipeline: ChainableCommander, jobKey: string, id: string): void;
-  /** the columns from those reads' replies, in their order */
-  read(replies: unknown[], id: string): Pick<TrashRow, 'name' | 'queue' | 'error'>;
-  /** how many replies `queue` adds per job */
-  readonly replies: number;
+  /** the columns from that read's reply */
+  read(reply: unknown, id: string): Pick<TrashRow, 'name' | 'queue' | 'error'>;
 }
 
 /**
@@ -82,11 +80,10 @@ export async function readTrashPage(
       columns.queue(pipeline, keys.job(id), id);
     }
     const replies = ids.length === 0 ? [] : await execPipeline(pipeline);
-    const width = 1 + columns.replies;
     const rows = ids.flatMap((id, index) => {
-      const where = replies[index * width] as Record<string, string>;
+      const where = replies[index * 2] as Record<string, string>;
       if (Object.keys(where).length === 0) return [];
-      const job = columns.read(replies.slice(index * width + 1, (index + 1) * width), id);
+      const job = columns.read(replies[index * 2 + 1], id);
       return [rowOf(id, Math.floor(Number(entries[index * 2 + 1]) / 1000), where, job)];
     });
     return { rows, total, keepSeconds: settings.keepSeconds, maxEntries: settings.maxEntries, now: Number(now) };

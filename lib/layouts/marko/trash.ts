@@ -11,9 +11,8 @@ const TRASHED_RECORD_LIMIT = 16 * 1024;
 
 /** A trashed marko failed record is a hash of one field, its id, holding the record's bytes: read as the failed list reads one. */
 const FAILED_RECORD_COLUMNS: TrashedJobColumns = {
-  replies: 1,
   queue: (pipeline, jobKey, id) => readFailedRecords.queue(pipeline, { failedJobs: jobKey, limit: TRASHED_RECORD_LIMIT, ids: [id] }),
-  read: ([reply], id) => {
+  read: (reply, id) => {
     const [record] = readFailedRecords.reply(reply);
     if (!record?.found) return { name: '', queue: '', error: '' };
     const row = failedRowOf(id, 0, record.length, record.head, record.exception);

@@ -6,9 +6,8 @@ import * as scripts from './scripts';
 
 /** A trashed StaticPHP job is its own hash, renamed there whole: its columns are three of its fields. */
 const JOB_HASH_COLUMNS: TrashedJobColumns = {
-  replies: 1,
   queue: (pipeline, jobKey) => void pipeline.hmget(jobKey, 'name', 'queue', 'error'),
-  read: ([fields]) => {
+  read: (fields) => {
     const [name, queue, error] = fields as (string | null)[];
     return { name: name ?? '', queue: queue ?? '', error: error ?? '' };
   },
