@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { forgetJobs, forgetOldestStep, retryJobs, retryOldestStep } from '@/app/failed/actions';
 import { useToast } from '@/components/ui/toaster';
-import { useForgetToast } from '@/components/trash/use-restore';
+import { useUndoToast } from '@/components/trash/use-restore';
 import { describeForget, describeRetry, describeStop } from './outcome-messages';
 import { useBulkRun, type BulkOutcome, type BulkStep } from './use-bulk-run';
 import { getTabConnection } from '@/lib/queries/tab-connection';
@@ -22,7 +22,7 @@ export function useFailedActions() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const { progress, run, cancel } = useBulkRun();
-  const forgetToast = useForgetToast();
+  const undoToast = useUndoToast();
 
   // A retry or a forget changes the failed list, the queues, the overview and
   // the jobs' own pages alike: every live query is refreshed.
@@ -33,11 +33,11 @@ export function useFailedActions() {
     (outcome: BulkOutcome, verb: string, total: number, summary: string, undo?: readonly string[]) => {
       if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
       else if (outcome.cancelled) toast.success(`${describeStop(verb, outcome.handled, total)}. ${summary}.`);
-      else if (undo !== undefined) forgetToast(summary, undo, true);
+      else if (undo !== undefined) undoToast(summary, undo, true);
       else toast.success(summary);
       void refresh();
     },
-    [toast, refresh, forgetToast],
+    [toast, refresh, undoToast],
   );
 
   /** Retries these ids, IDS_PER_CALL per call. */

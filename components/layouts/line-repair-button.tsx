@@ -3,6 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, useTransition, type ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useUndoToast } from '@/components/trash/use-restore';
 import { useToast } from '@/components/ui/toaster';
 import { queryKeys } from '@/lib/queries/keys';
 import type { ActionResult } from '@/lib/server/action';
@@ -18,8 +19,9 @@ export interface RepairQuestion {
 /**
  * One repair of a job on a layout's line, reservations, delayed or job page:
  * asked first when `question` is given, then run; the outcome is a toast
- * (`unchanged` when the job had moved on already), and every page's data is
- * read again. The button's name starts with its visible words, then the job.
+ * (`unchanged` when the job had moved on already), with Undo when the action
+ * kept the job in the trash, and every page's data is read again. The
+ * button's name starts with its visible words, then the job.
  */
 export function LineRepairButton({
   label,
@@ -30,6 +32,8 @@ export function LineRepairButton({
   action,
   done,
   unchanged,
+  undoId,
+  onChanged,
 }: {
   label: string;
   busyLabel: string;
@@ -38,11 +42,16 @@ export function LineRepairButton({
   tone?: 'secondary' | 'danger';
   question?: RepairQuestion;
   /** `said`, where the layout tells what happened (the level a job joined), is the toast instead of `done` or `unchanged` */
-  action: () => Promise<ActionResult<{ changed: boolean; said?: string }>>;
+  action: () => Promise<ActionResult<{ changed: boolean; said?: string; kept?: boolean }>>;
   done: string;
   unchanged: string;
+  /** the job's id in the trash: Undo restores it when the action says it `kept` the job there */
+  undoId?: string;
+  /** after the job changed, such as leaving a page about a job that is gone */
+  onChanged?: () => void;
 }) {
   const toast = useToast();
+  const undoToast = useUndoToast();
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
   const [busy, startAction] = useTransition();
@@ -52,8 +61,10 @@ export function LineRepairButton({
       try {
         const result = await action();
         if (!result.ok) toast.error(result.error);
-        else if (result.changed) toast.success(result.said ?? done);
-        else toast.error(result.said ?? unchanged);
+        else if (result.changed) {
+          undoToast(result.said ?? done, undoId === undefined ? [] : [undoId], result.kept === true);
+          onChanged?.();
+        } else toast.error(result.said ?? unchanged);
       } catch {
         toast.error(NO_ANSWER);
       }

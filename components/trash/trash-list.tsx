@@ -14,7 +14,7 @@ import type { TrashRow } from '@/lib/shapes/trash';
 import { useRestore } from './use-restore';
 
 function describeFrom(row: TrashRow): string {
-  return row.from === 'failed' ? `failed jobs of ${row.queue}` : `${row.from} of ${row.queue}`;
+  return row.from === 'failed' ? `failed jobs of ${row.queue}` : `${row.from} in ${row.queue}`;
 }
 
 /** The trash's rows, newest first, each with Restore; `now` is the server's second the page was read at. */

@@ -35,7 +35,7 @@ export function useRestore() {
       } catch {
         refusals.push(NO_ANSWER);
       }
-      if (back.length > 0) toast.success(`Restored ${plural(back.length, 'job')}: ${back.length === 1 ? 'it is' : 'they are'} failed jobs again`);
+      if (back.length > 0) toast.success(`Restored ${plural(back.length, 'job')}: ${back.length === 1 ? 'it is' : 'they are'} back where ${back.length === 1 ? 'it was' : 'they were'} taken from`);
       if (refusals.length > 0) toast.error(refusals.slice(0, 3).join('. ') + (refusals.length > 3 ? ` (and ${refusals.length - 3} more)` : ''));
       restored?.(back);
       await queryClient.invalidateQueries();
@@ -44,13 +44,13 @@ export function useRestore() {
   );
 }
 
-/** The toast after a forget: its summary, with Undo when the jobs were kept in the trash. */
-export function useForgetToast() {
+/** The toast after a forget or remove: its summary, with Undo when the jobs were kept in the trash. */
+export function useUndoToast() {
   const toast = useToast();
   const restore = useRestore();
   return useCallback(
     (summary: string, ids: readonly string[], kept: boolean) => {
-      if (kept && ids.length > 0) toast.success(`${summary}. Kept in the Trash.`, { label: 'Undo', run: () => void restore(ids) });
+      if (kept && ids.length > 0) toast.success(`${summary.replace(/\.$/, '')}. Kept in the Trash.`, { label: 'Undo', run: () => void restore(ids) });
       else toast.success(summary);
     },
     [toast, restore],

@@ -6,6 +6,7 @@ import type { QueueStats } from './staticphp/redis-queue';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../shapes/display-text';
 import type { JobLocation } from '../shapes/job-location';
+import type { TrashWrite } from '../shapes/trash';
 import type { KeyContents } from './key-layout';
 import type { PhpParse } from './php-serialized';
 import type { JobIdAsRead } from '../shapes/job-ids';
@@ -440,8 +441,8 @@ export interface JobSnapshotReader {
  * is not safe while the layout's workers run is Absent, saying why.
  */
 export interface LineRepairs {
-  /** deletes the job wherever it is, as the driver's own remove does */
-  remove: ((queue: string, id: string) => Promise<boolean>) | Absent;
+  /** deletes the job wherever it is, as the driver's own remove does; with `trash` (where the layout keeps one) it is moved there whole instead */
+  remove: ((queue: string, id: string, trash?: TrashWrite) => Promise<boolean>) | Absent;
   /** puts a reservation whose time ran out back in line where the driver's mover would; refuses a live one */
   releaseExpired: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */

@@ -1,5 +1,5 @@
 import type { ChainableCommander } from 'ioredis';
-import { DEFAULT_DASHBOARD_PREFIX, type TrashKeys } from '../dashboard/keys';
+import { dashboardKeys, DEFAULT_DASHBOARD_PREFIX, trashKeys, type TrashKeys } from '../dashboard/keys';
 import type { RedisConnection } from '../redis/connection';
 import { execPipeline } from '../redis/pipeline';
 import { BATCH_SIZE } from '../shapes/failed-jobs';
@@ -10,13 +10,18 @@ import type { RestoreOutcome, TrashPage, TrashRow, TrashSettings, TrashWrite } f
  * restoring in bounded batches, and reading a page of it.
  */
 
+/** The trash of the driver keys under `driverPrefix`, under QueueLens's `dashboardPrefix` (lib/dashboard/keys.ts). */
+export function layoutTrashKeys(driverPrefix: string, dashboardPrefix: string): TrashKeys {
+  return trashKeys(dashboardKeys(dashboardPrefix), driverPrefix);
+}
+
 /**
- * The trash arguments of a forget script, from the layout's trash keys for a
- * dashboard prefix. Without a trash they keep nothing (0 s): the script then
+ * The trash arguments of a forget or remove script, for the driver keys under
+ * `driverPrefix`. Without a trash they keep nothing (0 s): the script then
  * deletes as the driver does, and the trash's index key is never written.
  */
-export function trashArguments(trashKeysOf: (dashboardPrefix: string) => TrashKeys, trash: TrashWrite | undefined) {
-  const keys = trashKeysOf(trash?.dashboardPrefix ?? DEFAULT_DASHBOARD_PREFIX);
+export function trashArguments(driverPrefix: string, trash: TrashWrite | undefined) {
+  const keys = layoutTrashKeys(driverPrefix, trash?.dashboardPrefix ?? DEFAULT_DASHBOARD_PREFIX);
   return {
     trashIndex: keys.index,
     trashPrefix: keys.prefix,
@@ -45,16 +50,17 @@ export const TRASH_PAGE_LIMIT = 200;
 
 /** A trashed job's own columns, read by one command from its key in the trash as its layout keeps it there. */
 export interface TrashedJobColumns {
-  /** queues the one read of job `id` (kept at `jobKey`) on `pipeline` */
-  queue(pipeline: ChainableCommander, jobKey: string, id: string): void;
+  /** queues the one read of job `id` (kept at `jobKey`, taken `from` where its where-hash says) on `pipeline` */
+  queue(pipeline: ChainableCommander, jobKey: string, id: string, from: string): void;
   /** the columns from that read's reply */
-  read(reply: unknown, id: string): Pick<TrashRow, 'name' | 'queue' | 'error'>;
+  read(reply: unknown, id: string, from: string): Pick<TrashRow, 'name' | 'queue' | 'error'>;
 }
 
 /**
- * One page of a layout's trash, newest first: the index read once, then
- * every row's where-hash and its job's columns in one pipeline. An entry
- * whose keys expired before the next forget trimmed the index is left out.
+ * One page of a layout's trash, newest first: the index read once, every
+ * row's where-hash in one pipeline, then its job's columns in another (a
+ * layout keeps a job by what it was taken from). An entry whose keys
+ * expired before the next forget trimmed the index is left out.
  */
 export async function readTrashPage(
   connection: RedisConnection,
@@ -73,19 +79,17 @@ export async function readTrashPage(
       connection.redis.zrevrange(keys.index, offset, offset + count - 1, 'WITHSCORES'),
       connection.redis.zcount(keys.index, `(${liveSince}`, '+inf'),
     ]);
-    const ids = entries.filter((_, index) => index % 2 === 0);
-    const pipeline = connection.redis.pipeline();
-    for (const id of ids) {
-      pipeline.hgetall(keys.where(id));
-      columns.queue(pipeline, keys.job(id), id);
-    }
-    const replies = ids.length === 0 ? [] : await execPipeline(pipeline);
-    const rows = ids.flatMap((id, index) => {
-      const where = replies[index * 2] as Record<string, string>;
-      if (Object.keys(where).length === 0) return [];
-      const job = columns.read(replies[index * 2 + 1], id);
-      return [rowOf(id, Math.floor(Number(entries[index * 2 + 1]) / 1000), where, job)];
-    });
+    const scores = new Map(entries.flatMap((entry, index) => (index % 2 === 0 ? [[entry, entries[index + 1]!] as const] : [])));
+    const wherePipeline = connection.redis.pipeline();
+    for (const id of scores.keys()) wherePipeline.hgetall(keys.where(id));
+    const wheres = scores.size === 0 ? [] : ((await execPipeline(wherePipeline)) as Record<string, string>[]);
+    const kept = [...scores.keys()].flatMap((id, index) => (Object.keys(wheres[index]!).length === 0 ? [] : [{ id, where: wheres[index]! }]));
+    const columnPipeline = connection.redis.pipeline();
+    for (const { id, where } of kept) columns.queue(columnPipeline, keys.job(id), id, where.from ?? '');
+    const replies = kept.length === 0 ? [] : await execPipeline(columnPipeline);
+    const rows = kept.map(({ id, where }, index) =>
+      rowOf(id, Math.floor(Number(scores.get(id)) / 1000), where, columns.read(replies[index], id, where.from ?? '')),
+    );
     return { rows, total, keepSeconds: settings.keepSeconds, maxEntries: settings.maxEntries, now: Number(now) };
   });
 }

@@ -16,7 +16,7 @@ export function readTrash(offset: number, limit: number): Promise<ReadResult<Tra
   return readCapability('trash', (trash) => trash.list(trashSettingsFromEnv(), offset, limit));
 }
 
-/** Whether a forget on `connection` keeps what it takes, so that the toast after it may offer Undo. */
+/** Whether a forget or remove on `connection` keeps what it takes, so that the toast after it may offer Undo. */
 export async function keepsTrash(connection: Connection, trash: TrashWrite): Promise<boolean> {
   return trash.keepSeconds > 0 && !isAbsent((await getLayout(connection)).trash);
 }

@@ -19,7 +19,7 @@ export interface TrashWrite extends TrashSettings {
 }
 
 /** Where a trashed job was taken from, as its layout's restore puts it back. */
-export type TrashedFrom = 'failed' | 'ready' | 'delayed';
+export type TrashedFrom = 'failed' | 'ready' | 'delayed' | 'reserved';
 
 /** One trashed job as the Trash page lists it. */
 export interface TrashRow {

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { forgetJobs } from '@/app/failed/actions';
 import { forgetOutcome } from '@/components/jobs/job-actions';
-import { useForgetToast } from '@/components/trash/use-restore';
+import { useUndoToast } from '@/components/trash/use-restore';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toaster';
 import { queryKeys } from '@/lib/queries/keys';
@@ -31,7 +31,7 @@ export function useRefreshJobViews(): () => Promise<unknown> {
  */
 export function ForgetFailedJob({ id }: { id: string }) {
   const toast = useToast();
-  const forgetToast = useForgetToast();
+  const undoToast = useUndoToast();
   const router = useRouter();
   const refresh = useRefreshJobViews();
   const [confirming, setConfirming] = useState(false);
@@ -44,7 +44,7 @@ export function ForgetFailedJob({ id }: { id: string }) {
         const outcome = result.ok ? forgetOutcome(id, result) : { tone: 'error', message: result.error };
         if (!result.ok || outcome.tone === 'error') toast.error(outcome.message);
         else {
-          forgetToast(outcome.message, [id], result.kept);
+          undoToast(outcome.message, [id], result.kept);
           router.push(failedHref);
         }
       } catch {

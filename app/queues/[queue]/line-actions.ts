@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
 import { queueAction } from '@/lib/server/action';
+import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 // The repairs of a layout whose driver QueueLens does not run (lib/layouts/pages.ts LineRepairs).
@@ -14,11 +15,15 @@ const changedOrNot =
   ({ changed }: { changed: boolean }) =>
     changed ? done : gone;
 
-/** Deletes a job wherever it is; `changed` false when it was gone already. */
+/** Deletes a job wherever it is, into the trash where the layout keeps one (`kept`: an Undo finds it there); `changed` false when it was gone already. */
 export const removeLineJob = queueAction(
   'lineRepairs',
   job,
-  async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'remove')(queue, id) }),
+  async ({ queue, id }, repairs, connection, access) => {
+    const trash = dashboardTrashWrite(access);
+    const changed = await lineRepairOrThrow(repairs, 'remove')(queue, id, trash);
+    return { changed, kept: changed && (await keepsTrash(connection, trash)) };
+  },
   {
     action: 'remove a job',
     target: jobOn,

@@ -1,5 +1,6 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { LineRepairButton } from '@/components/layouts/line-repair-button';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { removeLineJob } from './line-actions';
@@ -7,9 +8,12 @@ import { removeLineJob } from './line-actions';
 /**
  * Removes a job of a layout whose line QueueLens repairs (the job page, the
  * queue page's line), asked first: its message and every entry of it go, as
- * the driver's own remove does.
+ * the driver's own remove does, into the trash where the layout keeps one
+ * (the toast then offers Undo). From a page about the job itself the
+ * operator is taken to `leaveTo`, not left on a page saying it is gone.
  */
-export function RemoveJobButton({ queue, id }: { queue: string; id: string }) {
+export function RemoveJobButton({ queue, id, leaveTo }: { queue: string; id: string; leaveTo?: string }) {
+  const router = useRouter();
   return (
     <LineRepairButton
       label="Remove job…"
@@ -20,15 +24,20 @@ export function RemoveJobButton({ queue, id }: { queue: string; id: string }) {
         title: `Remove job ${id}?`,
         confirmLabel: `Remove job ${id}`,
         body: (
-          <p>
-            Its message, attempts and place in <span className="font-mono [overflow-wrap:anywhere]">{queue}</span> are deleted and cannot be brought back. A
-            worker running it now finishes it, and its acknowledge then finds nothing.
-          </p>
+          <>
+            <p>
+              Its message, attempts and place in <span className="font-mono [overflow-wrap:anywhere]">{queue}</span> are taken out of the queue. A worker
+              running it now finishes it, and its acknowledge then finds nothing.
+            </p>
+            <p>While QueueLens keeps a trash of this layout the job is kept there, whole, and can be restored (Undo, or the Trash page); otherwise it is deleted for good.</p>
+          </>
         ),
       }}
       action={() => removeLineJob({ queue, id }, getTabConnection())}
-      done={`Job ${id} was removed from ${queue}.`}
+      done={`Job ${id} was removed from ${queue}`}
       unchanged={`Job ${id} was gone already.`}
+      undoId={id}
+      onChanged={leaveTo === undefined ? undefined : () => router.push(leaveTo)}
     />
   );
 }

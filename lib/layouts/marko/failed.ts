@@ -9,8 +9,8 @@ import type { FailedPagesReader } from '../pages';
 import type { MarkoKeys } from './keys';
 import { payloadClassName } from './payload';
 import { forgetFailed, readFailedRecords } from './scripts';
-import { dashboardKeys, trashKeys, type TrashKeys } from '../../dashboard/keys';
-import { trashArguments } from '../trash';
+import type { TrashKeys } from '../../dashboard/keys';
+import { layoutTrashKeys, trashArguments } from '../trash';
 import type { TrashWrite } from '../../shapes/trash';
 
 /** `text` as one word of a POSIX shell command line. */
@@ -315,7 +315,7 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
 
   /** This layout's trash under QueueLens's prefix (lib/dashboard/keys.ts). */
   trashKeys(dashboardPrefix: string): TrashKeys {
-    return trashKeys(dashboardKeys(dashboardPrefix), this.keys.prefix);
+    return layoutTrashKeys(this.keys.prefix, dashboardPrefix);
   }
 
   private async forget(ids: readonly string[], trash: TrashWrite | undefined): Promise<number> {
@@ -323,7 +323,7 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     const { forgotten } = await forgetFailed.run(this.queue.redis, {
       failedJobs: this.keys.failedJobs,
       failedIndex: this.keys.failedIndex,
-      ...trashArguments((prefix) => this.trashKeys(prefix), trash),
+      ...trashArguments(this.keys.prefix, trash),
       ids,
     });
     return forgotten;

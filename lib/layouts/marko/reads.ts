@@ -2,7 +2,7 @@ import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../sh
 import type { DelayedTimeline } from '../../shapes/delayed-timeline';
 import { readScoredTimeline } from '../scored-timeline';
 import { jobHashOf, readJobHash } from '../job-hash-read';
-import { heldPrefixesOf } from '../held-prefixes';
+import { heldPrefixesOf, type HeldForRead } from '../held-prefixes';
 import { QueueError } from '../../redis/errors';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
@@ -36,29 +36,35 @@ export interface MarkoJobSummary {
   attempts: number | null;
 }
 
+/** The read of a row's job hash at `jobKey` (the driver's, or where the trash keeps it), its long values' first bytes held between reads. */
+export function markoRowRead(queue: RedisConnection, jobKey: string): HeldForRead {
+  return heldPrefixesOf(queue).heldFor(jobKey, ROW_FIELD_LIMIT, MAX_JOB_FIELDS);
+}
+
+/** Job `id`'s row from the reply to its `held` read (one of lua/shared/read-job-1.lua, or the pipeline's error). */
+export function markoJobSummaryOf(id: string, reply: unknown, held: HeldForRead): MarkoJobSummary {
+  const hash = Array.isArray(reply) ? jobHashOf(readJobHash.reply(reply), held) : { type: 'none' };
+  if (!('fields' in hash)) return { id, exists: hash.type === 'hash', className: '', attempts: null };
+  let className = '';
+  for (const field of hash.fields) {
+    const payload = splitSignedPayload(field.prefix, field.bytes);
+    if (payload) {
+      className = jobClassOf(payload.serialized)?.className ?? '';
+      break;
+    }
+  }
+  const attempts = hash.fields.find((field) => field.name === 'attempts');
+  const count = attempts ? Number(attempts.prefix.toString()) : NaN;
+  return { id, exists: true, className, attempts: Number.isFinite(count) ? count : null };
+}
+
 async function summariesOf(queue: RedisConnection, keys: MarkoKeys, ids: readonly string[]): Promise<MarkoJobSummary[]> {
   if (ids.length === 0) return [];
   const pipeline = queue.redis.pipeline();
-  const prefixes = heldPrefixesOf(queue);
-  const held = ids.map((id) => prefixes.heldFor(keys.job(id), ROW_FIELD_LIMIT, MAX_JOB_FIELDS));
+  const held = ids.map((id) => markoRowRead(queue, keys.job(id)));
   for (const read of held) readJobHash.queue(pipeline, read.call);
   const replies = await settlePipeline(pipeline);
-  return ids.map((id, i) => {
-    const reply = replies[i];
-    const hash = Array.isArray(reply) ? jobHashOf(readJobHash.reply(reply), held[i]!) : { type: 'none' };
-    if (!('fields' in hash)) return { id, exists: hash.type === 'hash', className: '', attempts: null };
-    let className = '';
-    for (const field of hash.fields) {
-      const payload = splitSignedPayload(field.prefix, field.bytes);
-      if (payload) {
-        className = jobClassOf(payload.serialized)?.className ?? '';
-        break;
-      }
-    }
-    const attempts = hash.fields.find((field) => field.name === 'attempts');
-    const count = attempts ? Number(attempts.prefix.toString()) : NaN;
-    return { id, exists: true, className, attempts: Number.isFinite(count) ? count : null };
-  });
+  return ids.map((id, i) => markoJobSummaryOf(id, replies[i], held[i]!));
 }
 
 export interface MarkoReadyPage {

@@ -1,6 +1,7 @@
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
 import { absentMembers } from '../adapter';
+import { trashArguments } from '../trash';
 import type { LineRepairs } from '../pages';
 import { MARKO_LINE_REPAIRS_ABSENT } from './absent';
 import type { MarkoKeys } from './keys';
@@ -21,8 +22,18 @@ export function markoLineRepairs(connection: RedisConnection, keys: MarkoKeys, q
   const run = (call: () => Promise<boolean>) => connection.attempt(call);
   const redis = connection.redis;
   return {
-    remove: (queue, id) =>
-      run(() => remove.run(redis, { ready: keys.ready(known(queue)), delayed: keys.delayed(queue), reserved: keys.reserved(queue), job: keys.job(id), id })),
+    remove: (queue, id, trash) =>
+      run(() =>
+        remove.run(redis, {
+          ready: keys.ready(known(queue)),
+          delayed: keys.delayed(queue),
+          reserved: keys.reserved(queue),
+          job: keys.job(id),
+          id,
+          queue,
+          ...trashArguments(keys.prefix, trash),
+        }),
+      ),
     releaseExpired: (queue, id) => run(() => releaseExpired.run(redis, { reserved: keys.reserved(known(queue)), delayed: keys.delayed(queue), id })),
     reclaim: (queue, id) => run(() => reclaim.run(redis, { reserved: keys.reserved(known(queue)), id })),
     runDelayedNow: (queue, id) => run(() => runNow.run(redis, { delayed: keys.delayed(known(queue)), id })),

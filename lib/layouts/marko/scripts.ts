@@ -63,10 +63,10 @@ export const forgetFailed = luaScript({
   },
 });
 
-export const restoreFailed = luaScript({
+export const restoreTrashed = luaScript({
   file: 'marko/restore-3.lua',
   keys: ['failedJobs', 'failedIndex', 'trashIndex'],
-  args: ['trashPrefix'],
+  args: ['trashPrefix', 'markoPrefix'],
   rest: 'ids',
   reply: (reply) => rows(flat(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
 });
@@ -78,7 +78,12 @@ export const dropIndexEntry = luaScript({
   reply: changedFlag,
 });
 
-export const remove = luaScript({ file: 'marko/remove-4.lua', keys: ['ready', 'delayed', 'reserved', 'job'], args: ['id'], reply: changedFlag });
+export const remove = luaScript({
+  file: 'marko/remove-5.lua',
+  keys: ['ready', 'delayed', 'reserved', 'job', 'trashIndex'],
+  args: ['id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
+  reply: changedFlag,
+});
 
 export const releaseExpired = luaScript({ file: 'marko/release-expired-2.lua', keys: ['reserved', 'delayed'], args: ['id'], reply: changedFlag });
 

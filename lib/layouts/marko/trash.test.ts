@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrashWrite } from '../../shapes/trash';
-import { present, testMarkoFactory } from './test-layout';
+import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();
 
@@ -110,5 +110,63 @@ describe('the marko trash', () => {
     expect(await redis.hlen(keys.failedJobs)).toBe(0);
     expect((await present(layout.trash).list(bounded, 0, 10)).rows.map((row) => row.id)).toEqual([ids[4], ids[3]]);
     expect(await redis.exists(trashKeys.job(ids[1]!), trashKeys.where(ids[1]!))).toBe(0);
+  });
+
+  it('keeps a removed job’s hash whole from ready, delayed or reserved, and restores each for the next pop to run once', async () => {
+    const marko = await openMarko();
+    const { redis, keys, layout, worker } = marko;
+    const remove = present(present(layout.lineRepairs).remove);
+    const now = await worker.now();
+    const reserved = await worker.push('mail', { className: 'App\\Jobs\\Import' });
+    expect((await worker.pop('mail', { now }))?.id).toBe(reserved);
+    const ready = await worker.push('mail', { className: 'App\\Jobs\\SendMail' });
+    const delayed = await worker.later(3600, 'mail', { className: 'App\\Jobs\\Digest' }, now);
+    // Bytes that are no UTF-8, which a re-encoding in JS would change.
+    await redis.hset(keys.job(ready), 'payload', Buffer.from('\xff\xfe<b>x</b>', 'latin1'));
+    const hashes = new Map(await Promise.all([ready, delayed, reserved].map(async (id) => [id, await redis.hgetallBuffer(keys.job(id))] as const)));
+    const dueAt = await redis.zscore(keys.delayed('mail'), delayed);
+    const trash = trashOf(marko);
+    const bin = present(layout.trash);
+
+    for (const id of [ready, delayed, reserved]) expect(await remove('mail', id, trash)).toBe(true);
+    expect(await redis.exists(keys.ready('mail'), keys.delayed('mail'), keys.reserved('mail'), ...[ready, delayed, reserved].map((id) => keys.job(id)))).toBe(0);
+    const rows = (await bin.list(trash, 0, 10)).rows;
+    expect(rows.map(({ id, from, queue, name, score }) => ({ id, from, queue, name, score })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      [
+        { id: ready, from: 'ready', queue: 'mail', name: '', score: '' },
+        { id: delayed, from: 'delayed', queue: 'mail', name: 'App\\Jobs\\Digest', score: dueAt },
+        { id: reserved, from: 'reserved', queue: 'mail', name: 'App\\Jobs\\Import', score: '' },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+
+    expect(await bin.restore(trash, [ready, delayed, reserved])).toEqual([ready, delayed, reserved].map((id) => ({ id, outcome: 'restored' })));
+    for (const id of [ready, delayed, reserved]) expect(await redis.hgetallBuffer(keys.job(id))).toEqual(hashes.get(id));
+    expect(await redis.zscore(keys.delayed('mail'), delayed)).toBe(dueAt);
+    const later = now + 5;
+    const popped = [(await worker.pop('mail', { now: later }))?.id, (await worker.pop('mail', { now: later }))?.id].sort();
+    expect(popped).toEqual([ready, reserved].sort());
+    expect(await worker.pop('mail', { now: later })).toBeNull();
+    expect((await worker.pop('mail', { now: Number(dueAt) }))?.id).toBe(delayed);
+  });
+
+  it('refuses to restore a removed job whose id has a hash again, and deletes for good with no keep time', async () => {
+    const marko = await openMarko();
+    const { redis, keys, layout, worker } = marko;
+    const remove = present(present(layout.lineRepairs).remove);
+    const [kept, deleted] = [await worker.push('mail', MAIL_JOB), await worker.push('mail', MAIL_JOB)];
+    const trash = trashOf(marko);
+    expect(await remove('mail', kept, trash)).toBe(true);
+    expect(await remove('mail', deleted, trashOf(marko, { keepSeconds: 0 }))).toBe(true);
+    expect(await redis.exists(keys.job(deleted))).toBe(0);
+    expect(await remove('mail', deleted, trash)).toBe(false);
+    expect((await present(layout.trash).list(trash, 0, 10)).rows.map((row) => row.id)).toEqual([kept]);
+
+    await redis.hset(keys.job(kept), 'queue', 'someone else');
+    expect(await present(layout.trash).restore(trash, [kept, deleted])).toEqual([
+      { id: kept, outcome: 'id-taken' },
+      { id: deleted, outcome: 'gone' },
+    ]);
+    expect(await redis.hgetall(keys.job(kept))).toEqual({ queue: 'someone else' });
+    expect(await redis.zcard(keys.delayed('mail'))).toBe(0);
   });
 });

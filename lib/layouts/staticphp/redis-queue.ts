@@ -10,8 +10,8 @@ import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from '../../redis/pipeline';
 import * as scripts from './scripts';
 import type { Claim } from './scripts';
-import { dashboardKeys, trashKeys, type TrashKeys } from '../../dashboard/keys';
-import { trashArguments } from '../trash';
+import type { TrashKeys } from '../../dashboard/keys';
+import { layoutTrashKeys, trashArguments } from '../trash';
 import type { TrashWrite } from '../../shapes/trash';
 
 type PushCall = Parameters<typeof scripts.push.run>[1];
@@ -520,7 +520,7 @@ export class RedisQueue extends RedisConnection {
 
   /** This queue's trash under QueueLens's prefix (lib/dashboard/keys.ts). */
   trashKeys(dashboardPrefix: string): TrashKeys {
-    return trashKeys(dashboardKeys(dashboardPrefix), this.keys.prefix);
+    return layoutTrashKeys(this.keys.prefix, dashboardPrefix);
   }
 
   private async forget(ids: readonly (number | string)[], trash: TrashWrite | undefined): Promise<number> {
@@ -528,7 +528,7 @@ export class RedisQueue extends RedisConnection {
     const { forgotten } = await scripts.forget.run(this.redis, {
       failed: this.keys.failed,
       prefix: this.keys.prefix,
-      ...trashArguments((prefix) => this.trashKeys(prefix), trash),
+      ...trashArguments(this.keys.prefix, trash),
       ids,
     });
     return forgotten;
