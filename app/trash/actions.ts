@@ -8,7 +8,8 @@ import { describeJobs, queueAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
-const jobIds = z.array(z.string().min(1).max(200)).min(1).max(BATCH_SIZE);
+// A listed id: a job id, or (yii2 with several channels) `<channel>:<id>`, a channel name being at most 1,000 characters.
+const jobIds = z.array(z.string().min(1).max(1200)).min(1).max(BATCH_SIZE);
 
 /** Puts these jobs back from the trash where their driver keeps them; each refusal says why, and leaves that job in the trash. */
 export const restoreJobs = queueAction(

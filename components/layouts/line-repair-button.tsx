@@ -32,7 +32,6 @@ export function LineRepairButton({
   action,
   done,
   unchanged,
-  undoId,
   onChanged,
 }: {
   label: string;
@@ -42,11 +41,10 @@ export function LineRepairButton({
   tone?: 'secondary' | 'danger';
   question?: RepairQuestion;
   /** `said`, where the layout tells what happened (the level a job joined), is the toast instead of `done` or `unchanged` */
-  action: () => Promise<ActionResult<{ changed: boolean; said?: string; kept?: boolean }>>;
+  /** `keptAs`, where the action kept the job in the trash: the id the toast's Undo restores */
+  action: () => Promise<ActionResult<{ changed: boolean; said?: string; keptAs?: string | null }>>;
   done: string;
   unchanged: string;
-  /** the job's id in the trash: Undo restores it when the action says it `kept` the job there */
-  undoId?: string;
   /** after the job changed, such as leaving a page about a job that is gone */
   onChanged?: () => void;
 }) {
@@ -62,7 +60,7 @@ export function LineRepairButton({
         const result = await action();
         if (!result.ok) toast.error(result.error);
         else if (result.changed) {
-          undoToast(result.said ?? done, undoId === undefined ? [] : [undoId], result.kept === true);
+          undoToast(result.said ?? done, result.keptAs ? [result.keptAs] : [], Boolean(result.keptAs));
           onChanged?.();
         } else toast.error(result.said ?? unchanged);
       } catch {

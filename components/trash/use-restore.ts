@@ -35,7 +35,10 @@ export function useRestore() {
       } catch {
         refusals.push(NO_ANSWER);
       }
-      if (back.length > 0) toast.success(`Restored ${plural(back.length, 'job')}: ${back.length === 1 ? 'it is' : 'they are'} back where ${back.length === 1 ? 'it was' : 'they were'} taken from`);
+      if (back.length > 0)
+        toast.success(
+          `Restored ${plural(back.length, 'job')}: ${back.length === 1 ? 'it is' : 'they are'} back where ${back.length === 1 ? 'it was' : 'they were'} taken from`,
+        );
       if (refusals.length > 0) toast.error(refusals.slice(0, 3).join('. ') + (refusals.length > 3 ? ` (and ${refusals.length - 3} more)` : ''));
       restored?.(back);
       await queryClient.invalidateQueries();

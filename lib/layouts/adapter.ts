@@ -158,8 +158,10 @@ export interface ThroughputSource {
 export interface TrashBin {
   /** newest first */
   list(settings: TrashSettings, offset: number, limit: number): Promise<TrashPage>;
-  /** at most BATCH_SIZE ids per call; what became of each */
+  /** at most BATCH_SIZE ids, as listed; what became of each */
   restore(settings: TrashSettings, ids: readonly string[]): Promise<{ id: string; outcome: RestoreOutcome }[]>;
+  /** the id the trash lists, and restores, job `id` of `queue` under (its Undo's) */
+  listedId(queue: string, id: string): string;
 }
 
 /**

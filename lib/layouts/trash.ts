@@ -57,15 +57,32 @@ export interface TrashedJobColumns {
 }
 
 /**
- * One page of a layout's trash, newest first: the index read once, every
+ * One trash index of a layout and how its jobs are read: a layout with one
+ * trash has one shelf; yii2 has one per channel (each in its channel's hash
+ * slot), and lists its ids qualified by the channel (`listedId`).
+ */
+export interface TrashShelf {
+  keys: TrashKeys;
+  columns: TrashedJobColumns;
+  /** the id a row of this shelf is listed, and restored, under */
+  listedId(id: string): string;
+}
+
+/** A shelf whose ids are listed as they are. */
+export function trashShelf(keys: TrashKeys, columns: TrashedJobColumns): TrashShelf {
+  return { keys, columns, listedId: (id) => id };
+}
+
+/**
+ * One page of a layout's trash, newest first: each shelf's index read once
+ * (its newest `offset + limit`, merged by when they were trashed), every
  * row's where-hash in one pipeline, then its job's columns in another (a
  * layout keeps a job by what it was taken from). An entry whose keys
  * expired before the next forget trimmed the index is left out.
  */
 export async function readTrashPage(
   connection: RedisConnection,
-  keys: TrashKeys,
-  columns: TrashedJobColumns,
+  shelves: readonly TrashShelf[],
   settings: TrashSettings,
   offset: number,
   limit: number,
@@ -75,23 +92,34 @@ export async function readTrashPage(
     // The server's clock, which the scripts stamp and expire by.
     const [now] = await connection.redis.time();
     const liveSince = (Number(now) - settings.keepSeconds) * 1000;
-    const [entries, total] = await Promise.all([
-      connection.redis.zrevrange(keys.index, offset, offset + count - 1, 'WITHSCORES'),
-      connection.redis.zcount(keys.index, `(${liveSince}`, '+inf'),
-    ]);
-    const scores = new Map(entries.flatMap((entry, index) => (index % 2 === 0 ? [[entry, entries[index + 1]!] as const] : [])));
+    // One shelf is paged in Redis; several are merged here from each one's newest `offset + count`.
+    const single = shelves.length === 1;
+    const [start, skip] = single ? [offset, 0] : [0, offset];
+    const indexPipeline = connection.redis.pipeline();
+    for (const { keys } of shelves) indexPipeline.zrevrange(keys.index, start, offset + count - 1, 'WITHSCORES').zcount(keys.index, `(${liveSince}`, '+inf');
+    const indexes = await execPipeline(indexPipeline);
+    const merged = shelves
+      .flatMap((shelf, at) => pairsOf(indexes[at * 2] as string[]).map(([id, score]) => ({ shelf, id, trashedMs: Number(score) })))
+      .sort((a, b) => b.trashedMs - a.trashedMs)
+      .slice(skip, skip + count);
+    const total = shelves.reduce((sum, _, at) => sum + Number(indexes[at * 2 + 1]), 0);
     const wherePipeline = connection.redis.pipeline();
-    for (const id of scores.keys()) wherePipeline.hgetall(keys.where(id));
-    const wheres = scores.size === 0 ? [] : ((await execPipeline(wherePipeline)) as Record<string, string>[]);
-    const kept = [...scores.keys()].flatMap((id, index) => (Object.keys(wheres[index]!).length === 0 ? [] : [{ id, where: wheres[index]! }]));
+    for (const { shelf, id } of merged) wherePipeline.hgetall(shelf.keys.where(id));
+    const wheres = merged.length === 0 ? [] : ((await execPipeline(wherePipeline)) as Record<string, string>[]);
+    const kept = merged.flatMap((entry, index) => (Object.keys(wheres[index]!).length === 0 ? [] : [{ ...entry, where: wheres[index]! }]));
     const columnPipeline = connection.redis.pipeline();
-    for (const { id, where } of kept) columns.queue(columnPipeline, keys.job(id), id, where.from ?? '');
+    for (const { shelf, id, where } of kept) shelf.columns.queue(columnPipeline, shelf.keys.job(id), id, where.from ?? '');
     const replies = kept.length === 0 ? [] : await execPipeline(columnPipeline);
-    const rows = kept.map(({ id, where }, index) =>
-      rowOf(id, Math.floor(Number(scores.get(id)) / 1000), where, columns.read(replies[index], id, where.from ?? '')),
+    const rows = kept.map(({ shelf, id, trashedMs, where }, index) =>
+      rowOf(shelf.listedId(id), Math.floor(trashedMs / 1000), where, shelf.columns.read(replies[index], id, where.from ?? '')),
     );
     return { rows, total, keepSeconds: settings.keepSeconds, maxEntries: settings.maxEntries, now: Number(now) };
   });
+}
+
+/** A WITHSCORES reply as (member, score) pairs. */
+function pairsOf(reply: readonly string[]): [string, string][] {
+  return reply.flatMap((member, index) => (index % 2 === 0 ? [[member, reply[index + 1]!] as [string, string]] : []));
 }
 
 function rowOf(id: string, trashedAt: number, where: Record<string, string>, job: Pick<TrashRow, 'name' | 'queue' | 'error'>): TrashRow {

@@ -16,7 +16,13 @@ export function readTrash(offset: number, limit: number): Promise<ReadResult<Tra
   return readCapability('trash', (trash) => trash.list(trashSettingsFromEnv(), offset, limit));
 }
 
-/** Whether a forget or remove on `connection` keeps what it takes, so that the toast after it may offer Undo. */
+/** Whether a forget on `connection` keeps what it takes, so that the toast after it may offer Undo. */
 export async function keepsTrash(connection: Connection, trash: TrashWrite): Promise<boolean> {
   return trash.keepSeconds > 0 && !isAbsent((await getLayout(connection)).trash);
+}
+
+/** The id a job removed from `queue` is listed under in the trash, for the toast's Undo; null when nothing was kept. */
+export async function keptAs(connection: Connection, trash: TrashWrite, queue: string, id: string): Promise<string | null> {
+  const bin = (await getLayout(connection)).trash;
+  return trash.keepSeconds > 0 && !isAbsent(bin) ? bin.listedId(queue, id) : null;
 }

@@ -220,7 +220,10 @@ function JobMessage({ snapshot }: { snapshot: JobSnapshot }) {
 /** Removing the job, asked first (RemoveJobButton); the operator is then taken to its queue. */
 function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
   return (
-    <Section title="Remove it" description="Takes the job out wherever it is, as the driver’s own remove does; kept in the trash where QueueLens keeps one for this layout.">
+    <Section
+      title="Remove it"
+      description="Takes the job out wherever it is, as the driver’s own remove does; kept in the trash where QueueLens keeps one for this layout."
+    >
       <RemoveJobButton queue={snapshot.queue} id={snapshot.id} leaveTo={queueHref(snapshot.queue)} />
     </Section>
   );

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
 import { queueAction } from '@/lib/server/action';
-import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
+import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 // The repairs of a layout whose driver QueueLens does not run (lib/layouts/pages.ts LineRepairs).
@@ -15,14 +15,14 @@ const changedOrNot =
   ({ changed }: { changed: boolean }) =>
     changed ? done : gone;
 
-/** Deletes a job wherever it is, into the trash where the layout keeps one (`kept`: an Undo finds it there); `changed` false when it was gone already. */
+/** Deletes a job wherever it is, into the trash where the layout keeps one (`keptAs`: the id an Undo restores); `changed` false when it was gone already. */
 export const removeLineJob = queueAction(
   'lineRepairs',
   job,
   async ({ queue, id }, repairs, connection, access) => {
     const trash = dashboardTrashWrite(access);
     const changed = await lineRepairOrThrow(repairs, 'remove')(queue, id, trash);
-    return { changed, kept: changed && (await keepsTrash(connection, trash)) };
+    return { changed, keptAs: changed ? await keptAs(connection, trash, queue, id) : null };
   },
   {
     action: 'remove a job',

@@ -29,14 +29,16 @@ export function RemoveJobButton({ queue, id, leaveTo }: { queue: string; id: str
               Its message, attempts and place in <span className="font-mono [overflow-wrap:anywhere]">{queue}</span> are taken out of the queue. A worker
               running it now finishes it, and its acknowledge then finds nothing.
             </p>
-            <p>While QueueLens keeps a trash of this layout the job is kept there, whole, and can be restored (Undo, or the Trash page); otherwise it is deleted for good.</p>
+            <p>
+              While QueueLens keeps a trash of this layout the job is kept there, whole, and can be restored (Undo, or the Trash page); otherwise it is deleted
+              for good.
+            </p>
           </>
         ),
       }}
       action={() => removeLineJob({ queue, id }, getTabConnection())}
       done={`Job ${id} was removed from ${queue}`}
       unchanged={`Job ${id} was gone already.`}
-      undoId={id}
       onChanged={leaveTo === undefined ? undefined : () => router.push(leaveTo)}
     />
   );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrashWrite } from '../../shapes/trash';
+import { lineRepairOrThrow } from '../line-repairs';
+import type { LineRepairs } from '../pages';
 import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
 
 const openMarko = testMarkoFactory();
@@ -115,7 +117,7 @@ describe('the marko trash', () => {
   it('keeps a removed job’s hash whole from ready, delayed or reserved, and restores each for the next pop to run once', async () => {
     const marko = await openMarko();
     const { redis, keys, layout, worker } = marko;
-    const remove = present(present(layout.lineRepairs).remove);
+    const remove = lineRepairOrThrow(present<LineRepairs>(layout.lineRepairs), 'remove');
     const now = await worker.now();
     const reserved = await worker.push('mail', { className: 'App\\Jobs\\Import' });
     expect((await worker.pop('mail', { now }))?.id).toBe(reserved);
@@ -129,7 +131,9 @@ describe('the marko trash', () => {
     const bin = present(layout.trash);
 
     for (const id of [ready, delayed, reserved]) expect(await remove('mail', id, trash)).toBe(true);
-    expect(await redis.exists(keys.ready('mail'), keys.delayed('mail'), keys.reserved('mail'), ...[ready, delayed, reserved].map((id) => keys.job(id)))).toBe(0);
+    expect(await redis.exists(keys.ready('mail'), keys.delayed('mail'), keys.reserved('mail'), ...[ready, delayed, reserved].map((id) => keys.job(id)))).toBe(
+      0,
+    );
     const rows = (await bin.list(trash, 0, 10)).rows;
     expect(rows.map(({ id, from, queue, name, score }) => ({ id, from, queue, name, score })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
       [
@@ -152,7 +156,7 @@ describe('the marko trash', () => {
   it('refuses to restore a removed job whose id has a hash again, and deletes for good with no keep time', async () => {
     const marko = await openMarko();
     const { redis, keys, layout, worker } = marko;
-    const remove = present(present(layout.lineRepairs).remove);
+    const remove = lineRepairOrThrow(present<LineRepairs>(layout.lineRepairs), 'remove');
     const [kept, deleted] = [await worker.push('mail', MAIL_JOB), await worker.push('mail', MAIL_JOB)];
     const trash = trashOf(marko);
     expect(await remove('mail', kept, trash)).toBe(true);

@@ -3,7 +3,7 @@ import type { TrashSettings } from '../../shapes/trash';
 import type { TrashBin } from '../adapter';
 import { readJobHash } from '../job-hash-read';
 import type { HeldForRead } from '../held-prefixes';
-import { readTrashPage, restoreInBatches, type TrashedJobColumns } from '../trash';
+import { readTrashPage, restoreInBatches, trashShelf, type TrashedJobColumns } from '../trash';
 import { failedRowOf, type MarkoFailedJobs } from './failed';
 import type { MarkoKeys } from './keys';
 import { markoJobSummaryOf, markoRowRead } from './reads';
@@ -58,7 +58,8 @@ function restoreJobs(connection: RedisConnection, keys: MarkoKeys, failed: Marko
 export function markoTrash(connection: RedisConnection, keys: MarkoKeys, failed: MarkoFailedJobs): TrashBin {
   return {
     list: (settings, offset, limit) =>
-      readTrashPage(connection, failed.trashKeys(settings.dashboardPrefix), trashedColumns(connection), settings, offset, limit),
+      readTrashPage(connection, [trashShelf(failed.trashKeys(settings.dashboardPrefix), trashedColumns(connection))], settings, offset, limit),
     restore: (settings, ids) => restoreJobs(connection, keys, failed, settings, ids),
+    listedId: (_queue, id) => id,
   };
 }

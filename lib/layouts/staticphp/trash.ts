@@ -1,6 +1,6 @@
 import type { RestoreOutcome, TrashPage, TrashSettings } from '../../shapes/trash';
 import type { TrashBin } from '../adapter';
-import { readTrashPage as readLayoutTrashPage, restoreInBatches, type TrashedJobColumns } from '../trash';
+import { readTrashPage as readLayoutTrashPage, restoreInBatches, trashShelf, type TrashedJobColumns } from '../trash';
 import type { RedisQueue } from './redis-queue';
 import * as scripts from './scripts';
 
@@ -15,7 +15,7 @@ const JOB_HASH_COLUMNS: TrashedJobColumns = {
 
 /** One page of StaticPHP's trash, newest first. */
 export function readTrashPage(queue: RedisQueue, settings: TrashSettings, offset: number, limit: number): Promise<TrashPage> {
-  return readLayoutTrashPage(queue, queue.trashKeys(settings.dashboardPrefix), JOB_HASH_COLUMNS, settings, offset, limit);
+  return readLayoutTrashPage(queue, [trashShelf(queue.trashKeys(settings.dashboardPrefix), JOB_HASH_COLUMNS)], settings, offset, limit);
 }
 
 /** Restores these ids, BATCH_SIZE per script call (lua/staticphp/restore-2.lua). */
@@ -30,6 +30,7 @@ export function restoreFromTrash(queue: RedisQueue, settings: TrashSettings, ids
 export function staticphpTrash(queue: RedisQueue): TrashBin {
   return {
     list: (settings, offset, limit) => readTrashPage(queue, settings, offset, limit),
+    listedId: (_queue, id) => id,
     restore: (settings, ids) => restoreFromTrash(queue, settings, ids),
   };
 }

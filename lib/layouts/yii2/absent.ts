@@ -8,5 +8,4 @@ export const YII2_ABSENT = {
   attention: 'QueueLens does not mark yii2 channels that need attention yet: read the reserved and delayed figures',
   claimRepairs: 'yii2-queue records no holder: a reservation is put back in line or ended instead',
   jobHashFields: 'yii2 jobs have no StaticPHP job hash: their page shows the message decoded, with nothing more to download',
-  trash: 'QueueLens keeps no trash for yii2 channels yet: a removed message is deleted, as the driver deletes it',
 } as const;

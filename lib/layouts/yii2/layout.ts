@@ -9,6 +9,7 @@ import { Yii2Keys } from './keys';
 import { yii2Finder } from './finder';
 import { yii2KeyTable } from './key-table';
 import { readCounts } from './scripts';
+import { yii2Trash } from './trash';
 import { yii2Throughput } from './throughput';
 import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot, yii2LineRepairs } from './pages';
 
@@ -90,6 +91,7 @@ export function yii2Layout(
   const ng = settings.layout === 'yii2-ng' ? settings.ng : null;
   // The stock driver ignores ng's settings; its repairs take the defaults only to fill the scripts' arguments.
   const placing = ng ?? DEFAULT_YII2_NG_SETTINGS;
+  const repairable = keysOf.map((keys) => ({ connection, driver, keys, ng: placing }));
   const counts = (): Promise<LayoutCounts<Yii2ChannelCounts>> =>
     connection.attempt(async () => {
       const pipeline = connection.redis.pipeline();
@@ -117,7 +119,8 @@ export function yii2Layout(
     counts,
     ...absentMembers(YII2_ABSENT),
     throughput: yii2Throughput(connection, driver, channels, counts),
-    doctor: yii2LayoutDoctor(keysOf.map((keys) => ({ connection, driver, keys, ng: placing }))),
+    doctor: yii2LayoutDoctor(repairable),
+    trash: yii2Trash(connection, repairable),
     jobLine: yii2JobLine(connection, channelKeys, driver, ng),
     expiringReservations: yii2ExpiringReservations(connection, channels, channelKeys, driver, ng),
     dueTimeline: yii2DueTimeline(connection, channelKeys, driver, ng),

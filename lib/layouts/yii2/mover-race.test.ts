@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sleep, testQueueFactory } from '../staticphp/test-redis';
-import { applyYii2Repairs, reclaimReservation, runDelayedNow, type Yii2Channel } from './repairs';
+import { applyYii2Repairs, reclaimReservation, removeYii2Job, restoreYii2Jobs, runDelayedNow, type Yii2Channel } from './repairs';
 import { openFixtureChannel, stockMoverSteps, stockReserve } from './test-drivers';
 
 // The stock mover is not atomic: it reads the due ids, pushes each, and only
@@ -39,7 +39,15 @@ const REPAIRS: RepairUnderTest[] = [
   { name: 'Run now', id: '26', run: runDelayedNow },
   { name: 'End reservation', id: '1', run: reclaimReservation },
   { name: "the doctor's requeue of an orphan", id: '7', run: (channel, id) => applyYii2Repairs(channel, [{ kind: 'requeue-orphan', id }]) },
+  { name: 'Remove, then restore from the trash', id: '7', run: removeAndRestore },
 ];
+
+/** Removes job `id` into a trash under the channel's own name (deleted with it), then restores it: both wait for the moving_lock. */
+async function removeAndRestore(channel: Yii2Channel, id: string) {
+  const trash = { dashboardPrefix: `${channel.keys.channel}.ql:`, keepSeconds: 60, maxEntries: 10, who: 'test', via: 'cli' };
+  await removeYii2Job(channel, id, trash);
+  return restoreYii2Jobs(channel, trash, [id]);
+}
 
 /** The mover's commands on this fixture: SET, then for delayed and reserved a read, an RPUSH per id, a removal. */
 const MOVER_COMMANDS = 1 + (1 + 2 + 1) + (1 + 1 + 1);

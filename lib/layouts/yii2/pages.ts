@@ -290,7 +290,7 @@ export function yii2JobSnapshot(
 export function yii2LineRepairs(connection: RedisConnection, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings): LineRepairs {
   const channel = (queue: string) => ({ connection, driver, keys: channelKeys(queue), ng });
   return {
-    remove: (queue, id) => removeYii2Job(channel(queue), id),
+    remove: (queue, id, trash) => removeYii2Job(channel(queue), id, trash),
     releaseExpired: (queue, id) => releaseExpiredReservation(channel(queue), id),
     reclaim: (queue, id) => reclaimReservation(channel(queue), id),
     runDelayedNow: (queue, id) => runDelayedNow(channel(queue), id),

@@ -4,7 +4,10 @@ import type { RedisConnection } from '../../redis/connection';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
-import { armMarker, cleanLeaked, dropDangling, dropStuckLock, promoteDue, raiseMessageId, release, remove, requeueOrphan, runNow } from './scripts';
+import { armMarker, cleanLeaked, dropDangling, dropStuckLock, promoteDue, raiseMessageId, release, remove, requeueOrphan, restore, runNow } from './scripts';
+import type { TrashKeys } from '../../dashboard/keys';
+import type { RestoreOutcome, TrashSettings, TrashWrite } from '../../shapes/trash';
+import { layoutTrashKeys, restoreInBatches, trashArguments } from '../trash';
 
 /** One yii2 channel as the repairs and the doctor need it: its keys, which driver runs it, and ng's settings Redis does not store. */
 export interface Yii2Channel {
@@ -61,13 +64,36 @@ function underMovingLock<Call, Reply>(channel: Yii2Channel, script: PipelinedScr
   return channel.connection.attempt(() => runWaitingOut(channel.connection, script, call, MOVING_LOCK_WAIT));
 }
 
+/** The driver keys a channel's trash is kept for (lib/layouts/trash.ts): every key of the channel starts with them. */
+function trashedPrefixOf(keys: Yii2Keys): string {
+  return `${keys.channel}.`;
+}
+
+/** This channel's trash under QueueLens's `dashboardPrefix`, in the channel's hash slot. */
+export function yii2TrashKeys(keys: Yii2Keys, dashboardPrefix: string): TrashKeys {
+  return layoutTrashKeys(trashedPrefixOf(keys), dashboardPrefix);
+}
+
 /**
- * Deletes job `id` wherever it is, as redis-ng's remove does: true when it
- * had a message. Throws QueueError when a key has the wrong type or a stock
+ * Deletes job `id` wherever it is, as redis-ng's remove does, into the
+ * channel's trash with `trash` (lua/yii2/remove-10.lua): true when it had a
+ * message. Throws QueueError when a key has the wrong type or a stock
  * worker kept the moving_lock longer than a second and a half.
  */
-export function removeYii2Job(channel: Yii2Channel, id: string): Promise<boolean> {
-  return underMovingLock(channel, remove, { ...channel.keys.byName, id });
+export function removeYii2Job(channel: Yii2Channel, id: string, trash?: TrashWrite): Promise<boolean> {
+  return underMovingLock(channel, remove, {
+    ...channel.keys.byName,
+    ...trashArguments(trashedPrefixOf(channel.keys), trash),
+    id,
+    channel: channel.keys.channel,
+  });
+}
+
+/** Puts these removed jobs of the channel back as they were (lua/yii2/restore-11.lua), a batch per call, waiting out a stock mover's lock. */
+export function restoreYii2Jobs(channel: Yii2Channel, settings: TrashSettings, ids: readonly string[]): Promise<{ id: string; outcome: RestoreOutcome }[]> {
+  const trash = yii2TrashKeys(channel.keys, settings.dashboardPrefix);
+  const call = { ...channel.keys.byName, ...placement(channel), trashIndex: trash.index, trashPrefix: trash.prefix };
+  return restoreInBatches(channel.connection, ids, (batch) => runWaitingOut(channel.connection, restore, { ...call, ids: batch }, MOVING_LOCK_WAIT));
 }
 
 function releaseReservation(channel: Yii2Channel, id: string, reservations: 'expired' | 'live'): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { changedFlag, luaScript } from '../../redis/lua-script';
+import type { RestoreOutcome } from '../../shapes/trash';
 
 // Every yii2 script's keys are one channel's, named in its header as Yii2Keys
 // names them (`entries` and `index` stand for whichever hash or index a
@@ -205,10 +206,21 @@ export const doctorReadMessages = luaScript({
 });
 
 export const remove = luaScript({
-  file: 'yii2/remove-9.lua',
-  keys: ['messages', 'waiting', 'prioritized', 'delayed', 'reserved', 'attempts', 'priorities', 'ranks', 'movingLock'],
-  args: ['id'],
+  file: 'yii2/remove-10.lua',
+  keys: ['messages', 'waiting', 'prioritized', 'delayed', 'reserved', 'attempts', 'priorities', 'ranks', 'movingLock', 'trashIndex'],
+  args: ['id', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via', 'channel'],
   reply: changedFlag,
+});
+
+export const restore = luaScript({
+  file: 'yii2/restore-11.lua',
+  keys: ['messages', 'waiting', 'prioritized', 'delayed', 'attempts', 'priorities', 'ranks', 'marker', 'seq', 'movingLock', 'trashIndex'],
+  args: [...PLACEMENT, 'trashPrefix'],
+  rest: 'ids',
+  reply: (reply) => {
+    const flat = elements(reply).map(text);
+    return flat.flatMap((id, index) => (index % 2 === 0 ? [{ id, outcome: flat[index + 1] as RestoreOutcome }] : []));
+  },
 });
 
 export const release = luaScript({

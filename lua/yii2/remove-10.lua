@@ -14,6 +14,12 @@
   Removing a reserved job does not stop the worker running it; that worker's
   acknowledge is then a no-op.
 
+  With a trash (keepSeconds > 0) the message's bytes are kept in
+  QueueLens's trash (lua/includes/trash.lua) in this same script, with
+  where the job was (ready, delayed with its due second, or reserved) and
+  its attempts, priority and rank, so that lua/yii2/restore-11.lua puts it
+  back as it was; with none it is deleted.
+
   KEYS[1] <ch>.messages      hash
   KEYS[2] <ch>.waiting       list (the stock line)
   KEYS[3] <ch>.prioritized   sorted set (ng's line)
@@ -23,8 +29,15 @@
   KEYS[7] <ch>.priorities    hash
   KEYS[8] <ch>.ranks         hash
   KEYS[9] <ch>.moving_lock   string
+  KEYS[10] the trash's index (QUEUELENS_PREFIX trash:{<ch>.}:index, scored in ms)
 
   ARGV[1] job id
+  ARGV[2] trash prefix       for the trash's per-job keys
+  ARGV[3] keep seconds       0: keep nothing, delete as the driver does
+  ARGV[4] max entries        the trash's bound; the oldest go first
+  ARGV[5] who                the operator, as the audit log names them
+  ARGV[6] via                where it was done (dashboard, cli)
+  ARGV[7] channel            as the trash records where it was
 
   Returns {1} when the job had a message and is gone now, {0} when its
   message was already gone (nothing is touched then, as ng's remove), or
@@ -33,18 +46,32 @@
 local rcall = redis.call
 -- @include layout
 -- @include yii2-line
+-- @include trash
 
-local messagesKey, waitingKey, prioritizedKey, delayedKey, reservedKey, attemptsKey, prioritiesKey, ranksKey, lockKey =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-local id = ARGV[1]
+local messagesKey, waitingKey, prioritizedKey, delayedKey, reservedKey, attemptsKey, prioritiesKey, ranksKey, lockKey, trashIndexKey =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+local id, trashPrefix = ARGV[1], ARGV[2]
+local keepSeconds, maxEntries = tonumber(ARGV[3]), tonumber(ARGV[4])
 
 local wrongKey = firstWrongTypedKey({
   messagesKey, 'hash', waitingKey, 'list', prioritizedKey, 'zset', delayedKey, 'zset', reservedKey, 'zset',
-  attemptsKey, 'hash', prioritiesKey, 'hash', ranksKey, 'hash', lockKey, 'string',
+  attemptsKey, 'hash', prioritiesKey, 'hash', ranksKey, 'hash', lockKey, 'string', trashIndexKey, 'zset',
 })
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 if rcall('HEXISTS', messagesKey, id) == 0 then return {0} end
 if not movingLockFree(lockKey) then return {ErrorCode.MovingLockHeld, lockKey} end
+
+if keepSeconds > 0 then
+  local dueAt = rcall('ZSCORE', delayedKey, id)
+  local from = 'ready'
+  if dueAt then from = 'delayed' elseif rcall('ZSCORE', reservedKey, id) then from = 'reserved' end
+  local now, nowMs = trashNow()
+  trashRecord(trashIndexKey, trashPrefix, id, rcall('HGET', messagesKey, id),
+    {from = from, queue = ARGV[7], level = '', score = dueAt or '', who = ARGV[5], via = ARGV[6]}, now, nowMs, keepSeconds)
+  rcall('HSET', trashWhereKey(trashPrefix, id), 'attempts', rcall('HGET', attemptsKey, id) or '',
+    'priority', rcall('HGET', prioritiesKey, id) or '', 'rank', rcall('HGET', ranksKey, id) or '')
+  boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
+end
 
 rcall('HDEL', messagesKey, id)
 rcall('ZREM', prioritizedKey, id)

@@ -1,0 +1,78 @@
+import type { RedisConnection } from '../../redis/connection';
+import type { RestoreOutcome, TrashSettings } from '../../shapes/trash';
+import type { TrashBin } from '../adapter';
+import { heldPrefixesOf, type HeldForRead } from '../held-prefixes';
+import { jobHashOf, readJobHash } from '../job-hash-read';
+import { readTrashPage, type TrashedJobColumns, type TrashShelf } from '../trash';
+import { ROW_HEAD_BYTES } from './line';
+import { summarizeMessage } from './message';
+import { restoreYii2Jobs, yii2TrashKeys, type Yii2Channel } from './repairs';
+
+/** A trashed message's hash holds one field, its id: more is not a hash QueueLens wrote. */
+const TRASHED_FIELDS = 1;
+
+/**
+ * A removed yii2 job is kept as a hash of one field, its id, holding the
+ * message's bytes: a row reads its first bytes inside Redis, as a queue's
+ * rows do, for its class. Made per page read: it holds each read between
+ * queueing it and reading its reply.
+ */
+function trashedMessageColumns(connection: RedisConnection): TrashedJobColumns {
+  const reads = new Map<string, HeldForRead>();
+  return {
+    queue: (pipeline, jobKey, id) => {
+      const read = heldPrefixesOf(connection).heldFor(jobKey, ROW_HEAD_BYTES, TRASHED_FIELDS);
+      reads.set(id, read);
+      readJobHash.queue(pipeline, read.call);
+    },
+    read: (reply, id) => {
+      const read = reads.get(id);
+      const hash = Array.isArray(reply) && read !== undefined ? jobHashOf(readJobHash.reply(reply), read) : { type: 'none' };
+      const message = 'fields' in hash ? hash.fields.find((field) => field.name === id) : undefined;
+      const name = message === undefined ? '' : (summarizeMessage(message.prefix, message.bytes, true).className ?? '');
+      return { name, queue: '', error: '' };
+    },
+  };
+}
+
+/**
+ * yii2's trash: the jobs its remove kept, one trash per channel (each in its
+ * channel's hash slot, as the remove script writes it in the same call).
+ * Ids are per channel, so with several channels a job is listed, and
+ * restored, as `<channel>:<id>` (an id is digits, so the last colon splits
+ * them); with one channel as its id.
+ */
+export function yii2Trash(connection: RedisConnection, channels: readonly Yii2Channel[]): TrashBin {
+  const qualified = channels.length > 1;
+  const listedId = (channel: string, id: string) => (qualified ? `${channel}:${id}` : id);
+  const shelves = (settings: TrashSettings): TrashShelf[] =>
+    channels.map((channel) => ({
+      keys: yii2TrashKeys(channel.keys, settings.dashboardPrefix),
+      columns: trashedMessageColumns(connection),
+      listedId: (id) => listedId(channel.keys.channel, id),
+    }));
+  const channelAndId = (listed: string) => {
+    if (!qualified) return { channel: channels[0]!, id: listed };
+    const split = listed.lastIndexOf(':');
+    const name = listed.slice(0, Math.max(split, 0));
+    return { channel: channels.find((channel) => channel.keys.channel === name), id: listed.slice(split + 1) };
+  };
+  return {
+    list: (settings, offset, limit) => readTrashPage(connection, shelves(settings), settings, offset, limit),
+    async restore(settings, listed) {
+      const outcomes = new Map<string, RestoreOutcome>();
+      for (const channel of channels) {
+        const mine = listed.filter((entry) => channelAndId(entry).channel === channel);
+        if (mine.length === 0) continue;
+        const restored = await restoreYii2Jobs(
+          channel,
+          settings,
+          mine.map((entry) => channelAndId(entry).id),
+        );
+        restored.forEach(({ outcome }, index) => outcomes.set(mine[index]!, outcome));
+      }
+      return listed.map((id) => ({ id, outcome: outcomes.get(id) ?? 'gone' }));
+    },
+    listedId,
+  };
+}

@@ -1,0 +1,91 @@
+--[[
+  YII2 RESTORE: puts removed jobs from QueueLens's trash back into their
+  channel as they were: the message's bytes under its id, its attempts,
+  priority and rank, and its place: a delayed job back in the delayed set at
+  its due second; a job taken from the line or from a reservation into the
+  line now, where the driver's own mover puts a job that came due (see
+  joinLineNow in lua/includes/yii2-line.lua: stock onto the tail the next
+  reserve pops, ng at its remembered rank when it has one). yii2 never
+  reuses an id (message_id only grows), so an id with a message again was
+  written by hand meanwhile: such a job is refused and stays in the trash.
+
+  It waits for the stock moving_lock to be free (see movingLockFree): a
+  stock mover between reading due ids and dropping them from the delayed
+  set would drop a restored due id without pushing it.
+
+  KEYS[1]  <ch>.messages      hash
+  KEYS[2]  <ch>.waiting       list (the stock line)
+  KEYS[3]  <ch>.prioritized   sorted set (ng's line)
+  KEYS[4]  <ch>.delayed       sorted set
+  KEYS[5]  <ch>.attempts      hash
+  KEYS[6]  <ch>.priorities    hash
+  KEYS[7]  <ch>.ranks         hash
+  KEYS[8]  <ch>.marker        sorted set
+  KEYS[9]  <ch>.seq           string
+  KEYS[10] <ch>.moving_lock   string
+  KEYS[11] the trash's index  (QUEUELENS_PREFIX trash:{<ch>.}:index)
+
+  ARGV[1..5] the driver (yii2 or yii2-ng) and ng's placing settings, as
+             ngSettingsFrom reads them (lua/includes/yii2-line.lua)
+  ARGV[6] trash prefix       for the trash's per-job keys
+  ARGV[7..] job ids          a bounded batch
+
+  Returns {id, outcome, id, outcome, …}: outcome is restored, gone (not in
+  the trash: expired, restored already, never there), id-taken or
+  unsupported (kept from somewhere this script cannot put it back); or
+  {ErrorCode, key}.
+]]
+local rcall = redis.call
+-- @include layout
+-- @include yii2-line
+-- @include trash
+
+local keys = {
+  messages = KEYS[1], waiting = KEYS[2], prioritized = KEYS[3], delayed = KEYS[4], attempts = KEYS[5],
+  priorities = KEYS[6], ranks = KEYS[7], marker = KEYS[8], seq = KEYS[9], movingLock = KEYS[10], trashIndex = KEYS[11],
+}
+local ng = ngSettingsFrom(ARGV)
+local trashPrefix = ARGV[6]
+
+local wrongKey = firstWrongTypedKey({
+  keys.messages, 'hash', keys.waiting, 'list', keys.prioritized, 'zset', keys.delayed, 'zset', keys.attempts, 'hash',
+  keys.priorities, 'hash', keys.ranks, 'hash', keys.marker, 'zset', keys.seq, 'string', keys.movingLock, 'string',
+  keys.trashIndex, 'zset',
+})
+if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+
+-- Writes `value` into `hash` under the id, where the job had an entry there.
+local function putEntry(hash, id, value)
+  if value and value ~= '' then rcall('HSET', hash, id, value) end
+end
+
+local function restore(id, nowMs)
+  local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
+  if rcall('TYPE', jobKeyThere).ok ~= 'hash' then return 'gone' end
+  local message = rcall('HGET', jobKeyThere, id)
+  if not message then return 'gone' end
+  local from, score, attempts, priority, rank = unpack(rcall('HMGET', whereKey, 'from', 'score', 'attempts', 'priority', 'rank'))
+  if from ~= 'ready' and from ~= 'delayed' and from ~= 'reserved' then return 'unsupported' end
+  if rcall('HEXISTS', keys.messages, id) == 1 then return 'id-taken' end
+  rcall('HSET', keys.messages, id, message)
+  putEntry(keys.attempts, id, attempts)
+  putEntry(keys.priorities, id, priority)
+  putEntry(keys.ranks, id, rank)
+  if from == 'delayed' and score and score ~= '' then
+    rcall('ZADD', keys.delayed, score, id)
+  else
+    joinLineNow(keys, ng, id, nowMs, rank ~= nil and rank ~= '')
+  end
+  rcall('DEL', jobKeyThere, whereKey)
+  rcall('ZREM', keys.trashIndex, id)
+  return 'restored'
+end
+
+local _, nowMs = trashNow()
+local outcomes = {}
+for i = 7, #ARGV do
+  outcomes[#outcomes + 1] = ARGV[i]
+  outcomes[#outcomes + 1] = restore(ARGV[i], nowMs)
+end
+return outcomes
