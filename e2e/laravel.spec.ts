@@ -1,12 +1,13 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
+import { dashboardKeys, trashKeys } from '@/lib/dashboard/keys';
 import { LARAVEL_FAILED_ELSEWHERE, LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
-import { LARAVEL_CONNECTION, connectE2eQueue } from './support';
+import { LARAVEL_CONNECTION, connectE2eQueue, e2eDashboardPrefix } from './support';
 
 async function showLaravel(page: Page): Promise<void> {
   await showConnection(page, LARAVEL_CONNECTION.name);
@@ -31,6 +32,8 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
 
   test.afterAll(async () => {
     await deleteKeysUnder(queue.redis, prefix);
+    // What its remove kept in QueueLens's trash.
+    await deleteKeysUnder(queue.redis, trashKeys(dashboardKeys(e2eDashboardPrefix()), prefix).prefix);
     await queue.close();
   });
 
@@ -81,13 +84,19 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await screenshots(page, testInfo, 'job page of a Laravel job');
     await expectNoAxeViolations(page, 'job page of a Laravel job');
 
+    const [, secondBytes] = await queue.redis.lrangeBuffer(keys.ready('default'), 0, -1);
     await page.getByRole('button', { name: `Remove job… ${ids.second} on default` }).click();
     const removal = page.getByRole('dialog', { name: `Remove job ${ids.second}?` });
     await removal.getByRole('button', { name: `Remove job ${ids.second}` }).click();
-    await expect(page.getByText(`Job ${ids.second} was removed from default.`)).toBeVisible();
+    const removed = page.getByRole('status').filter({ hasText: `Job ${ids.second} was removed from default. Kept in the Trash.` });
+    await expect(removed).toBeVisible();
     const ready = await queue.redis.lrange(keys.ready('default'), 0, -1);
     expect(ready.map((payload) => (JSON.parse(payload) as { id: string }).id)).toEqual([ids.first]);
-    // The real pop takes what is left: the first job, then nothing (the delayed one is an hour away).
-    expect(await laravel.drain()).toEqual([expect.objectContaining({ id: ids.first })]);
+    // Kept in QueueLens's trash: Undo puts the payload back byte for byte, at the line's tail as Laravel's push would.
+    await removed.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByText('Restored 1 job')).toBeVisible();
+    expect(await queue.redis.lrangeBuffer(keys.ready('default'), 0, -1)).toEqual([expect.anything(), secondBytes]);
+    // The real pop takes what is there: the first job, the restored one, then nothing (the delayed one is an hour away).
+    expect((await laravel.drain()).map((job) => job.id)).toEqual([ids.first, ids.second]);
   });
 });

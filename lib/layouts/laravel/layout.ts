@@ -6,6 +6,7 @@ import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
 import { laravelLineRepairs } from './repairs';
+import { laravelTrash } from './trash';
 
 export interface LaravelLayoutSettings {
   /** the Redis connection's key prefix, e.g. `laravel_database_` */
@@ -39,6 +40,7 @@ export function laravelLayout(
     jobSnapshot: laravelJobSnapshot(connection, keys, queues),
     lineRepairs: laravelLineRepairs(connection, keys, queues),
     keyTable: laravelKeyTable(connection, keys, queues),
+    trash: laravelTrash(connection, keys),
     close: () => connection.close(),
   };
 }

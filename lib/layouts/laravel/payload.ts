@@ -1,3 +1,4 @@
+import { cutJsonString } from '../cut-json';
 import { parsePhpSerialized, type PhpParse } from '../php-serialized';
 
 /**
@@ -46,6 +47,20 @@ export function readLaravelPayload(bytes: Buffer): LaravelPayload {
     json: payload,
     problem: null,
   };
+}
+
+/**
+ * The job's name from a payload's first bytes (`bytes` long in all), as
+ * readLaravelPayload names it: `displayName`, else `data.commandName`. A
+ * cut (or broken) payload is no JSON, so its strings are read as far as
+ * they go: Laravel writes `displayName` second, after the uuid, and
+ * `commandName` before the command, the long part.
+ */
+export function laravelNameOfHead(head: Buffer, bytes: number): string | null {
+  const whole = bytes <= head.length ? readLaravelPayload(head) : null;
+  if (whole?.json) return whole.name;
+  const text = head.toString('utf8');
+  return cutJsonString(text, 'displayName') ?? cutJsonString(text, 'commandName') ?? null;
 }
 
 /** Laravel's Encrypter writes base64 of a JSON object with `iv`, `value` and `mac`: the command of a ShouldBeEncrypted job. */

@@ -3,6 +3,7 @@ import { detectLayouts } from '../detect';
 import { isAbsent } from '../adapter';
 import { isJobIdAcrossQueues, type JobSnapshot, type LineRepairs } from '../pages';
 import { patternUnder } from '../../redis/scan-keys';
+import { trashArguments } from '../trash';
 import { findLaravelJob } from './pages';
 import { remove } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
@@ -113,15 +114,18 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     expect((await layout.counts()).queues[0]).toMatchObject({ pending: 0, delayed: 1, reserved: 0, total: await laravel.size() });
   });
 
-  it('acts only on the exact bytes it read: a payload the real pop re-encoded in between is left alone', async () => {
-    const { layout, redis, laravel } = await openLaravel();
+  it('acts only on the exact bytes it read: a payload the real pop re-encoded in between is left alone, and nothing is trashed', async () => {
+    const { layout, redis, prefix, laravel } = await openLaravel();
     const id = await laravel.push('raced');
     const seen = await findLaravelJob(layout.connection, layout.keys, 'default', id);
     expect(seen.place).toBe('ready');
     expect(await laravel.pop(60)).toMatchObject({ id, attempts: 1 });
     const call = { ready: layout.keys.ready('default'), delayed: layout.keys.delayed('default'), reserved: layout.keys.reserved('default') };
-    expect(await remove.run(redis, { ...call, payload: (seen as { payload: Buffer }).payload })).toBe(false);
+    const trash = { dashboardPrefix: `${prefix}ql:`, keepSeconds: 3600, maxEntries: 100, who: 'alice', via: 'dashboard' };
+    const kept = trashArguments(prefix, trash);
+    expect(await remove.run(redis, { ...call, payload: (seen as { payload: Buffer }).payload, id, queue: 'default', ...kept })).toBe(false);
     expect((await layout.counts()).queues[0]).toMatchObject({ reserved: 1, total: 1 });
+    expect(await redis.exists(kept.trashIndex)).toBe(0);
   });
 
   it('refuses an id that is not Laravel’s before it reaches Redis, and answers false for one that is nowhere', async () => {

@@ -1,6 +1,7 @@
 import { absentMembers } from '../adapter';
 import type { RedisConnection } from '../../redis/connection';
 import type { LineRepairs } from '../pages';
+import { trashArguments } from '../trash';
 import { LARAVEL_LINE_REPAIRS_ABSENT } from './absent';
 import type { LaravelKeys } from './keys';
 import { findLaravelJob, type LaravelQueues } from './pages';
@@ -11,7 +12,8 @@ import { moveToReady, remove } from './scripts';
  * reads the job's payload by its id (lua/laravel/find-job-3.lua), then runs
  * one script of lua/laravel/ that acts on exactly those bytes and nothing
  * else: a payload that moved on (popped and re-encoded, deleted by its
- * worker) is no longer there and the repair answers false. Laravel's pop,
+ * worker) is no longer there and the repair answers false. A remove with
+ * a trash keeps those bytes there (./trash.ts). Laravel's pop,
  * release and migrate are scripts too, so each repair is safe while its
  * workers run.
  */
@@ -31,10 +33,20 @@ export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKey
     );
   };
   return {
-    async remove(queue, id) {
+    async remove(queue, id, trash) {
       const payload = await payloadIn(queue, id);
       if (payload === null) return false;
-      return connection.attempt(() => remove.run(redis, { ready: keys.ready(queue), delayed: keys.delayed(queue), reserved: keys.reserved(queue), payload }));
+      return connection.attempt(() =>
+        remove.run(redis, {
+          ready: keys.ready(queue),
+          delayed: keys.delayed(queue),
+          reserved: keys.reserved(queue),
+          payload,
+          id,
+          queue,
+          ...trashArguments(keys.prefix, trash),
+        }),
+      );
     },
     runDelayedNow: (queue, id) => moveBack(queue, id, 'delayed'),
     releaseExpired: (queue, id) => moveBack(queue, id, 'reserved'),

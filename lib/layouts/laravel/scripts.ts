@@ -1,4 +1,5 @@
-import { changedFlag, flatBytesReply, luaScript } from '../../redis/lua-script';
+import { changedFlag, flatBytesReply, flatReply, luaScript, replyRows } from '../../redis/lua-script';
+import type { RestoreOutcome } from '../../shapes/trash';
 
 /** Where find-job-3.lua found a job, with the payload's exact bytes; or that it did not, and whether it looked everywhere. */
 export type FoundLaravelJob =
@@ -22,7 +23,20 @@ export const findJob = luaScript({
   },
 });
 
-export const remove = luaScript({ file: 'laravel/remove-3.lua', keys: ['ready', 'delayed', 'reserved'], args: ['payload'], reply: changedFlag });
+export const remove = luaScript({
+  file: 'laravel/remove-4.lua',
+  keys: ['ready', 'delayed', 'reserved', 'trashIndex'],
+  args: ['payload', 'id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
+  reply: changedFlag,
+});
+
+export const restoreTrashed = luaScript({
+  file: 'laravel/restore-1.lua',
+  keys: ['trashIndex'],
+  args: ['trashPrefix', 'laravelPrefix'],
+  rest: 'ids',
+  reply: (reply) => replyRows(flatReply(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
+});
 
 export const moveToReady = luaScript({
   file: 'laravel/move-to-ready-3.lua',

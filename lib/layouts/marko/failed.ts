@@ -1,4 +1,5 @@
 import { firstLine } from '../../shapes/failed-jobs';
+import { cutJsonString, jsonStringFrom } from '../cut-json';
 import { formatUtcSeconds, parseUtcDateToSeconds } from '../dates';
 import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
@@ -56,25 +57,6 @@ export const FAILED_BATCH = 200;
 /** Records per read script call of a search: each is copied into the script, about 0.1 ms for a record of 20 KB. */
 const SEARCH_BATCH = 50;
 
-/** A JSON string literal's text from its opening quote on, also when it was cut before its closing quote. */
-function jsonStringFrom(text: string): string {
-  const match = /^"((?:[^"\\]|\\.)*)/.exec(text);
-  if (!match) return '';
-  // A cut literal may end inside an escape (`\`, `\u00`): drop the broken tail.
-  const body = match[1]!.replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
-  try {
-    return JSON.parse(`"${body}"`) as string;
-  } catch {
-    return body;
-  }
-}
-
-/** A top-level string of a JSON object cut at a byte limit: the first `"key": "` and its (possibly cut) value. */
-function cutString(head: string, key: string): string | undefined {
-  const at = new RegExp(`"${key}"\\s*:\\s*(?=")`).exec(head);
-  return at ? jsonStringFrom(head.slice(at.index + at[0].length)) : undefined;
-}
-
 function textOf(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 }
@@ -95,10 +77,10 @@ export function failedRowOf(id: string, score: number, length: number, head: Buf
     }
   }
   // The FailedJob's property names (id, queue, payload, exception): the keys marko's JSON is read by.
-  const field = (key: string) => (record ? textOf(record[key]) : (cutString(text, key) ?? ''));
+  const field = (key: string) => (record ? textOf(record[key]) : (cutJsonString(text, key) ?? ''));
   const exception = record
     ? field('exception')
-    : (cutString(text, 'exception') ?? (exceptionTail.length > 0 ? jsonStringFrom(exceptionTail.toString('utf8')) : ''));
+    : (cutJsonString(text, 'exception') ?? (exceptionTail.length > 0 ? jsonStringFrom(exceptionTail.toString('utf8')) : ''));
   const payload = field('payload');
   return {
     id,
