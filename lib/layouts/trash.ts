@@ -2,6 +2,8 @@ import type { ChainableCommander } from 'ioredis';
 import { dashboardKeys, DEFAULT_DASHBOARD_PREFIX, trashKeys, type TrashKeys } from '../dashboard/keys';
 import type { RedisConnection } from '../redis/connection';
 import { execPipeline } from '../redis/pipeline';
+import { heldPrefixesOf, type HeldForRead } from './held-prefixes';
+import { jobHashOf, readJobHash } from './job-hash-read';
 import { BATCH_SIZE } from '../shapes/failed-jobs';
 import type { RestoreOutcome, TrashPage, TrashRow, TrashSettings, TrashWrite } from '../shapes/trash';
 
@@ -54,6 +56,37 @@ export interface TrashedJobColumns {
   queue(pipeline: ChainableCommander, jobKey: string, id: string, from: string): void;
   /** the columns from that read's reply */
   read(reply: unknown, id: string, from: string): Pick<TrashRow, 'name' | 'queue' | 'error'>;
+}
+
+/** A hash QueueLens keeps one job's bytes in has one field, its id: a key with more is not one it wrote, and is not read. */
+const KEPT_BYTES_FIELDS = 1;
+
+/**
+ * The columns of a trash that keeps each job as a hash of one field, its id,
+ * holding the job's bytes (a yii2 message, a Laravel payload): its first
+ * `limit` bytes, read as a job page reads a job hash
+ * (lua/shared/read-job-1.lua: a hash field has no ranged read, so a long one
+ * is copied whole once inside Redis but crosses the network as `limit`
+ * bytes, and not copied again while its first bytes are held,
+ * held-prefixes.ts), for the name `nameOf` finds in them. Made per page
+ * read: it holds each read between queueing it and reading its reply.
+ */
+export function keptBytesColumns(connection: RedisConnection, limit: number, nameOf: (head: Buffer, length: number) => string): TrashedJobColumns {
+  const reads = new Map<string, HeldForRead>();
+  return {
+    queue: (pipeline, jobKey, id) => {
+      const read = heldPrefixesOf(connection).heldFor(jobKey, limit, KEPT_BYTES_FIELDS);
+      reads.set(id, read);
+      readJobHash.queue(pipeline, read.call);
+    },
+    read: (reply, id) => {
+      const read = reads.get(id);
+      const hash = Array.isArray(reply) && read !== undefined ? jobHashOf(readJobHash.reply(reply), read) : { type: 'none' };
+      const kept = 'fields' in hash ? hash.fields.find((field) => field.name === id) : undefined;
+      // The queue is the where-hash's.
+      return { name: kept === undefined ? '' : nameOf(kept.prefix, kept.bytes), queue: '', error: '' };
+    },
+  };
 }
 
 /**

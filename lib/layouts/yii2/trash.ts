@@ -1,38 +1,14 @@
 import type { RedisConnection } from '../../redis/connection';
 import type { RestoreOutcome, TrashSettings } from '../../shapes/trash';
 import type { TrashBin } from '../adapter';
-import { heldPrefixesOf, type HeldForRead } from '../held-prefixes';
-import { jobHashOf, readJobHash } from '../job-hash-read';
-import { readTrashPage, type TrashedJobColumns, type TrashShelf } from '../trash';
+import { keptBytesColumns, readTrashPage, type TrashedJobColumns, type TrashShelf } from '../trash';
 import { ROW_HEAD_BYTES } from './line';
 import { summarizeMessage } from './message';
 import { restoreYii2Jobs, yii2TrashKeys, type Yii2Channel } from './repairs';
 
-/** A trashed message's hash holds one field, its id: more is not a hash QueueLens wrote. */
-const TRASHED_FIELDS = 1;
-
-/**
- * A removed yii2 job is kept as a hash of one field, its id, holding the
- * message's bytes: a row reads its first bytes inside Redis, as a queue's
- * rows do, for its class. Made per page read: it holds each read between
- * queueing it and reading its reply.
- */
+/** A removed yii2 job is kept as a hash of one field, its id, holding the message: a row reads its first bytes, as a queue's rows do, for its class. */
 function trashedMessageColumns(connection: RedisConnection): TrashedJobColumns {
-  const reads = new Map<string, HeldForRead>();
-  return {
-    queue: (pipeline, jobKey, id) => {
-      const read = heldPrefixesOf(connection).heldFor(jobKey, ROW_HEAD_BYTES, TRASHED_FIELDS);
-      reads.set(id, read);
-      readJobHash.queue(pipeline, read.call);
-    },
-    read: (reply, id) => {
-      const read = reads.get(id);
-      const hash = Array.isArray(reply) && read !== undefined ? jobHashOf(readJobHash.reply(reply), read) : { type: 'none' };
-      const message = 'fields' in hash ? hash.fields.find((field) => field.name === id) : undefined;
-      const name = message === undefined ? '' : (summarizeMessage(message.prefix, message.bytes, true).className ?? '');
-      return { name, queue: '', error: '' };
-    },
-  };
+  return keptBytesColumns(connection, ROW_HEAD_BYTES, (head, length) => summarizeMessage(head, length, true).className ?? '');
 }
 
 /**
