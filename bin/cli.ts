@@ -39,7 +39,7 @@ Commands:
                                            match, tab-separated: id, state, queue, name, the match in [ ]
   forget (--id N | --before DATE | --all)  forget failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC); StaticPHP keeps
                                            them in QueueLens's trash (QUEUELENS_TRASH_SECONDS, default 86400)
-  trash list [--limit N] [--json]          what the trash keeps, newest first (StaticPHP, marko, Laravel)
+  trash list [--limit N] [--json]          what the trash keeps, newest first (every layout)
   trash restore ID [ID ...]                put trashed jobs back where the driver keeps them; exit 1 when one
                                            is refused (its id or unique key taken meanwhile, or expired)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]

@@ -6,7 +6,8 @@ import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { showConnection } from './layout-pages';
-import { YII2_CONNECTIONS, connectE2eQueue } from './support';
+import { YII2_CONNECTIONS, connectE2eQueue, e2eDashboardPrefix } from './support';
+import { yii2TrashKeys } from '@/lib/layouts/yii2/repairs';
 
 const showNg = (page: Page) => showConnection(page, YII2_CONNECTIONS.ng.name);
 
@@ -31,6 +32,7 @@ test.describe('repairing a redis-ng channel from its pages', () => {
 
   test.afterAll(async () => {
     await deleteKeysUnder(queue.redis, `${channel}.`);
+    await deleteKeysUnder(queue.redis, yii2TrashKeys(keys, e2eDashboardPrefix()).prefix);
     await queue.close();
   });
 
@@ -109,8 +111,15 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     await expect(page.getByRole('link', { name: `#${latest}`, exact: true })).toBeVisible();
   });
 
-  test('a job is removed after a confirmation, and its page then says it is gone', async ({ page }) => {
+  test('a job is removed after a confirmation into the trash, the operator lands on its queue, and Undo puts it back as it was', async ({ page }) => {
     await showNg(page);
+    const message = await queue.redis.hgetBuffer(keys.messages, '7');
+    const entries = async () => [
+      await queue.redis.hget(keys.attempts, '7'),
+      await queue.redis.hget(keys.priorities, '7'),
+      await queue.redis.hget(keys.ranks, '7'),
+    ];
+    const entriesBefore = await entries();
     await page.goto('/jobs/7');
     await page.getByRole('button', { name: `Remove job… 7 on ${channel}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove job 7?' });
@@ -118,9 +127,16 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     expect(await queue.redis.hexists(keys.messages, '7')).toBe(1);
     await page.getByRole('button', { name: `Remove job… 7 on ${channel}` }).click();
     await dialog.getByRole('button', { name: 'Remove job 7' }).click();
-    await expect(page.getByText(`Job 7 was removed from ${channel}.`)).toBeVisible();
-    await expect(page.getByText(`Job 7 is not in ${channel}.`)).toBeVisible();
+    const removed = page.getByRole('status').filter({ hasText: `Job 7 was removed from ${channel}. Kept in the Trash.` });
+    await expect(removed).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/queues/${encodeURIComponent(channel)}$`));
     expect(await queue.redis.hexists(keys.messages, '7')).toBe(0);
     expect(await queue.redis.zscore(keys.prioritized, '7')).toBeNull();
+
+    await removed.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByText('Restored 1 job')).toBeVisible();
+    expect(await queue.redis.hgetBuffer(keys.messages, '7')).toEqual(message);
+    expect(await entries()).toEqual(entriesBefore);
+    expect(await queue.redis.zscore(keys.prioritized, '7')).not.toBeNull();
   });
 });
