@@ -5,6 +5,7 @@ import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { jobHref, trashHref } from '@/lib/routes';
 import { connectE2eQueue, e2eDashboardPrefix, e2eSecrets } from './support';
 import { deleteKeysButSessions } from './spec-keys';
+import { expectNoAxeViolations, screenshots } from './layout-pages';
 
 /** Fails `count` jobs on `queueName` from their reservations; their ids. */
 async function failJobs(queue: RedisQueue, count: number, queueName = 'trash-e2e'): Promise<number[]> {
@@ -76,6 +77,46 @@ test.describe('the trash', () => {
       .click();
     await expect(page).toHaveURL(/\/failed$/);
     await toast(page, `Forgot job ${id}`).getByRole('button', { name: 'Undo' }).click();
+    await expect(toast(page, 'Restored 1 job')).toBeVisible();
+    expect(await failedJobBytes(queue, id!)).toEqual(before);
+  });
+
+  test('a failed job is edited, its changes shown, retried with the edit byte for byte, and its original restored once the retried job is done', async ({
+    page,
+  }, testInfo) => {
+    const [id] = await failJobs(queue, 1);
+    const original = await queue.redis.hget(queue.keys.job(id!), 'payload');
+    const before = await failedJobBytes(queue, id!);
+    await page.goto(jobHref(id!));
+    await page.getByRole('button', { name: 'Edit payload and retry…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit job ${id}'s payload and retry it` });
+    const editor = dialog.getByRole('textbox', { name: 'Payload (JSON: an object or an array)' });
+    await expect(editor).toHaveValue(original!);
+    await expect(dialog.getByRole('button', { name: 'Retry with this payload' })).toBeDisabled();
+    await editor.fill('"just a string"');
+    await expect(dialog.getByText('The payload must be a JSON object or array')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Retry with this payload' })).toBeDisabled();
+    const edited = '{"n":0,"html":"<b>x</b>","skip":[159]}';
+    await editor.fill(edited);
+    const changes = dialog.getByLabel('Changes to the payload');
+    await expect(changes).toContainText('"skip": [');
+    await expect(changes.locator('.sr-only', { hasText: 'added:' }).first()).toBeAttached();
+    await screenshots(page, testInfo, 'edit and retry dialog');
+    await expectNoAxeViolations(page, 'edit and retry dialog');
+    await dialog.getByRole('button', { name: 'Retry with this payload' }).click();
+    const retried = toast(page, `Job ${id} was retried with the edited payload. Kept in the Trash.`);
+    await expect(retried).toBeVisible();
+    expect(await queue.redis.hget(queue.keys.job(id!), 'payload')).toBe(edited);
+    expect(await queue.failedCount()).toBe(0);
+
+    // While the retried job lives its id is taken: Undo says so and keeps the original.
+    await retried.getByRole('button', { name: 'Undo' }).click();
+    await expect(toast(page, 'its id has been taken by another job meanwhile')).toBeVisible();
+    const job = (await queue.reserve(['trash-e2e'], 'e2e:2', 300))!;
+    expect(job.payload).toBe(edited);
+    await queue.complete(job);
+    await page.goto(trashHref);
+    await page.getByRole('button', { name: `Restore job ${id}` }).click();
     await expect(toast(page, 'Restored 1 job')).toBeVisible();
     expect(await failedJobBytes(queue, id!)).toEqual(before);
   });

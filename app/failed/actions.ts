@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { retriesFailedJobs, type FailedJobs, type RetriedFailedJobs } from '@/lib/layouts/adapter';
 import { QueueError } from '@/lib/redis/errors';
-import { BATCH_SIZE, type RetryOutcome } from '@/lib/shapes/failed-jobs';
+import { BATCH_SIZE, EDITABLE_PAYLOAD_BYTES, type RetryOutcome } from '@/lib/shapes/failed-jobs';
 import { describeJobs, queueAction, queueReadAction } from '@/lib/server/action';
 import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
 
@@ -44,6 +44,30 @@ export const retryJobs = queueAction(
     action: 'retry failed jobs',
     target: ({ ids }) => describeJobs(ids),
     outcome: describeRetry,
+  },
+);
+
+/**
+ * Replaces a failed job's payload with the operator's edit and retries it,
+ * only while the job is still failed with the payload they edited (`seen`);
+ * the job as it was is kept in the trash (`kept`), to restore once the
+ * retried job is gone. Refused where QueueLens does not retry the layout's
+ * failed jobs.
+ */
+export const editAndRetryJob = queueAction(
+  'failedJobs',
+  z.object({
+    id: z.string().regex(/^[1-9]\d{0,18}$/, 'a job id: a whole number'),
+    seen: z.string().max(EDITABLE_PAYLOAD_BYTES),
+    edited: z.string().min(1).max(EDITABLE_PAYLOAD_BYTES),
+    maxAttempts,
+  }),
+  ({ id, seen, edited, maxAttempts }, failed, _connection, access) =>
+    retriedHere(failed).editAndRetry(wholeNumberIds([id])[0]!, seen, edited, { maxAttempts, trash: dashboardTrashWrite(access) }),
+  {
+    action: "edit a failed job's payload and retry it",
+    target: ({ id }) => `job ${id}`,
+    outcome: ({ outcome, kept }) => `${outcome}${kept ? ', the original kept in the trash' : ''}`,
   },
 );
 

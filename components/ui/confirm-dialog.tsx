@@ -21,6 +21,8 @@ export function ConfirmDialog({
   busyLabel = confirmLabel,
   busy = false,
   typeToConfirm,
+  ready = true,
+  wide = false,
   onConfirm,
   onCancel,
 }: {
@@ -34,6 +36,10 @@ export function ConfirmDialog({
   busy?: boolean;
   /** when set, the operator must type this word before confirming (forgetting everything) */
   typeToConfirm?: string;
+  /** false while what the dialog asks for is not filled in yet (an edit that is not valid): the confirm button waits */
+  ready?: boolean;
+  /** room for an editor: most of the window's width */
+  wide?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -86,7 +92,7 @@ export function ConfirmDialog({
           first.focus();
         }
       }}
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      className={`m-auto ${wide ? 'w-[min(56rem,calc(100vw-2rem))]' : 'w-[min(28rem,calc(100vw-2rem))]'} rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100`}
     >
       {open && (
         <div className="space-y-4 p-5">
@@ -114,7 +120,7 @@ export function ConfirmDialog({
             <button ref={cancel} type="button" onClick={onCancel} disabled={busy} className="button-secondary">
               Cancel
             </button>
-            <button type="button" onClick={onConfirm} disabled={busy || !confirmed} className="button-danger">
+            <button type="button" onClick={onConfirm} disabled={busy || !confirmed || !ready} className="button-danger">
               {busy ? busyLabel : confirmLabel}
             </button>
           </div>

@@ -21,6 +21,7 @@ export type AuditResult = (typeof AUDIT_RESULTS)[number];
  */
 export const AUDITED_ACTIONS = [
   'retry failed jobs',
+  "edit a failed job's payload and retry it",
   'forget failed jobs',
   'retry all failed jobs (one step)',
   'forget all failed jobs (one step)',

@@ -84,7 +84,15 @@ export interface Attention {
 /** Failed jobs QueueLens lists, retries and forgets itself (StaticPHP's: the driver is ours). */
 export type RetriedFailedJobs = Pick<
   RedisQueue,
-  'failedCount' | 'failedRows' | 'retryFailed' | 'forgetFailed' | 'forgetFailedIds' | 'forgetOldestFailed' | 'retryOldestFailed' | 'countFailedBefore'
+  | 'failedCount'
+  | 'failedRows'
+  | 'retryFailed'
+  | 'editAndRetry'
+  | 'forgetFailed'
+  | 'forgetFailedIds'
+  | 'forgetOldestFailed'
+  | 'retryOldestFailed'
+  | 'countFailedBefore'
 >;
 
 /** Why QueueLens does not retry a layout's failed jobs, and the command that does, where the application runs. */

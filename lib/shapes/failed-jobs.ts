@@ -3,6 +3,9 @@
 /** Ids per REQUEUE or FORGET call: enough to be quick, few enough that no call holds Redis for long. */
 export const BATCH_SIZE = 200;
 
+/** The longest payload a failed job's page offers to edit (one it shows whole: 64 KiB), and the longest edit it sends back, in characters. */
+export const EDITABLE_PAYLOAD_BYTES = 64 * 1024;
+
 export interface RetryOutcome {
   /** put back on their queue */
   requeued: number[];

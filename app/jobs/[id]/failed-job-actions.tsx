@@ -5,6 +5,7 @@ import { retryJobs } from '@/app/failed/actions';
 import { parseMaxAttempts, retryOutcome, type Outcome } from '@/components/jobs/job-actions';
 import { useToast } from '@/components/ui/toaster';
 import { getTabConnection } from '@/lib/queries/tab-connection';
+import { EditAndRetry } from './edit-and-retry';
 import { ForgetFailedJob, NO_ANSWER, useRefreshJobViews } from './forget-failed-job';
 
 interface RetryForm {
@@ -13,11 +14,12 @@ interface RetryForm {
 }
 
 /**
- * Retry and Forget for a failed job. Each reports its outcome as a toast and
- * refreshes whatever shows the job (the job itself, its queue, the failed
- * list, the overview) instead of reloading the page.
+ * Retry, Edit payload and retry (where `payload`, the stored JSON text, is
+ * shown whole) and Forget for a failed job. Each reports its outcome as a
+ * toast and refreshes whatever shows the job (the job itself, its queue,
+ * the failed list, the overview) instead of reloading the page.
  */
-export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts: string | null }) {
+export function FailedJobActions({ id, maxAttempts, payload }: { id: number; maxAttempts: string | null; payload: string | null }) {
   const toast = useToast();
   const refresh = useRefreshJobViews();
   const inputId = useId();
@@ -79,7 +81,10 @@ export function FailedJobActions({ id, maxAttempts }: { id: number; maxAttempts:
           {form.inputError}
         </p>
       </form>
-      <ForgetFailedJob id={String(id)} />
+      <div className="flex flex-wrap gap-3">
+        {payload !== null && <EditAndRetry id={String(id)} payload={payload} />}
+        <ForgetFailedJob id={String(id)} />
+      </div>
     </div>
   );
 }

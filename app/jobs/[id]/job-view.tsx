@@ -18,6 +18,7 @@ import { RemoveJobButton } from '../../queues/[queue]/remove-job-button';
 import { failedHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
 import { ReservationActions } from '@/app/reservations/reservation-actions';
 import { FailedJobActions } from './failed-job-actions';
+import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
 import { ForgetFailedJob } from './forget-failed-job';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
@@ -71,6 +72,18 @@ function Where({ snapshot }: { snapshot: JobSnapshot }) {
 
 function fieldText(hash: JobHash, field: string): string | null {
   return hash.fields.find((candidate) => candidate.name === field)?.value.text ?? null;
+}
+
+/**
+ * The payload's stored text where an edit can start from it: shown whole,
+ * its bytes exactly its UTF-8 text (no \xNN stands in for a byte), and a
+ * JSON object or array. Null otherwise: an edit would not start from what
+ * is stored.
+ */
+function editablePayload(hash: JobHash): string | null {
+  const payload = hash.fields.find((field) => field.name === 'payload')?.value;
+  if (payload === undefined || payload.truncated || new TextEncoder().encode(payload.text).length !== payload.bytes) return null;
+  return describeUnrunnablePayload(payload.text) === null ? payload.text : null;
 }
 
 /** The errors a job hash carries, first lines of each, for the top of its page: `error` once it failed, `last_error` whenever it has one. */
@@ -128,7 +141,7 @@ function HashPanels({ snapshot, hash }: { snapshot: JobSnapshot; hash: JobHash }
         </JobLocationNote>
         {hash.location.state === 'failed' && (
           <ChangeControls>
-            <FailedJobActions id={id} maxAttempts={fieldText(hash, 'max_attempts')} />
+            <FailedJobActions id={id} maxAttempts={fieldText(hash, 'max_attempts')} payload={editablePayload(hash)} />
           </ChangeControls>
         )}
         <HeldJobControls id={id} hash={hash} />

@@ -1,5 +1,6 @@
 'use client';
 
+import type { Route } from 'next';
 import { useRouter } from 'next/navigation';
 import { LineRepairButton } from '@/components/layouts/line-repair-button';
 import { getTabConnection } from '@/lib/queries/tab-connection';
@@ -12,7 +13,7 @@ import { removeLineJob } from './line-actions';
  * (the toast then offers Undo). From a page about the job itself the
  * operator is taken to `leaveTo`, not left on a page saying it is gone.
  */
-export function RemoveJobButton({ queue, id, leaveTo }: { queue: string; id: string; leaveTo?: string }) {
+export function RemoveJobButton({ queue, id, leaveTo }: { queue: string; id: string; leaveTo?: Route }) {
   const router = useRouter();
   return (
     <LineRepairButton

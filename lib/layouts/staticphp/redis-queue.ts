@@ -13,6 +13,7 @@ import type { Claim } from './scripts';
 import type { TrashKeys } from '../../dashboard/keys';
 import { layoutTrashKeys, trashArguments } from '../trash';
 import type { TrashWrite } from '../../shapes/trash';
+import { describeUnrunnablePayload } from '../../shapes/job-payload';
 
 type PushCall = Parameters<typeof scripts.push.run>[1];
 
@@ -95,22 +96,6 @@ function priorityLevel(priority: number | string): string {
     throw new QueueError(`The priority must be a whole number from ${INT64_MIN} to ${INT64_MAX} (a PHP integer), got "${priority}"`);
   }
   return levelOf(priority);
-}
-
-/**
- * Why `json` is no payload a PHP worker can run, or null when it is one: the
- * PHP driver decodes a payload to an array and fails anything else ("Payload
- * is not valid JSON…"), so it must be a JSON object or array.
- */
-export function describeUnrunnablePayload(json: string): string | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return `is not valid JSON: ${json.length > 100 ? `${json.slice(0, 99)}…` : json}`;
-  }
-  if (typeof value === 'object' && value !== null) return null;
-  return `must be a JSON object or array (a PHP worker decodes it to an array and fails anything else), got ${value === null ? 'null' : `a ${typeof value}`}`;
 }
 
 function encodePayload(payload: unknown): string {
@@ -448,6 +433,38 @@ export class RedisQueue extends RedisConnection {
       }
       return outcome;
     });
+  }
+
+  /**
+   * Replaces failed job `id`'s payload with `edited` (JSON text, stored byte
+   * for byte) and retries it, in one script, only while it is still failed
+   * with the payload `seen` (what the operator edited, byte for byte). With
+   * `trash` the job as it was is kept there first, to restore once the
+   * retried job is gone. Throws QueueError when `edited` is no payload a
+   * PHP worker can run; nothing is written then.
+   */
+  async editAndRetry(
+    id: number,
+    seen: string,
+    edited: string,
+    options: { maxAttempts?: number; trash?: TrashWrite } = {},
+  ): Promise<{ outcome: scripts.EditRetryOutcome; kept: boolean }> {
+    assertExactJobIds([id]);
+    if (options.maxAttempts !== undefined) assertInteger(options.maxAttempts, 'max attempts', 1);
+    const unrunnable = describeUnrunnablePayload(edited);
+    if (unrunnable !== null) throw new QueueError(`The payload ${unrunnable}`);
+    return this.attempt(() =>
+      scripts.editAndRetry.run(this.redis, {
+        failed: this.keys.failed,
+        queues: this.keys.queues,
+        prefix: this.keys.prefix,
+        ...trashArguments(this.keys.prefix, options.trash),
+        id,
+        seen,
+        edited,
+        maxAttempts: options.maxAttempts ?? '',
+      }),
+    );
   }
 
   /**

@@ -116,6 +116,19 @@ export const requeue = luaScript({
   },
 });
 
+/** What an edit-and-retry did: `retried`, or why not (lua/staticphp/edit-retry-3.lua). */
+export type EditRetryOutcome = 'retried' | 'not-failed' | 'changed' | 'missing';
+
+export const editAndRetry = luaScript({
+  file: 'staticphp/edit-retry-3.lua',
+  keys: ['failed', 'queues', 'trashIndex'],
+  args: ['prefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via', 'id', 'seen', 'edited', 'maxAttempts'],
+  reply: (reply) => {
+    const [outcome, kept] = reply as [string, number];
+    return { outcome: String(outcome) as EditRetryOutcome, kept: Number(kept) === 1 };
+  },
+});
+
 export const forget = luaScript({
   file: 'staticphp/forget-2.lua',
   keys: ['failed', 'trashIndex'],
