@@ -160,6 +160,18 @@ describe('queuelens', () => {
     expect(await queue.redis.hget(queue.keys.job(1), 'error')).toBe('again');
     expect(await queue.failedCount()).toBe(1);
     expect((await queuelensWith(env, 'trash', 'list', '--json', ...prefix)).stdout).toContain('"total":0');
+
+    expect(await queuelensWith(env, 'retry', '--id', '1', '--payload', '"a string"', ...prefix)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('The payload must be a JSON object or array'),
+    });
+    expect(await queuelensWith(env, 'retry', '--id', '1', '--payload', '{"to": "b@example.com"}', ...prefix)).toEqual({
+      code: 0,
+      stdout: 'Retried job 1 with the given payload; the job as it was is in the trash (queuelens trash list)\n',
+      stderr: '',
+    });
+    expect(await queue.redis.hget(queue.keys.job(1), 'payload')).toBe('{"to": "b@example.com"}');
+    expect((await queuelensWith(env, 'trash', 'list', ...prefix)).stdout).toMatch(/^1 job in the trash\n1\tdemo\.fail\tfailed of mail\tby cli-tester/);
   }, 90_000);
 
   it('takes failed --limit 0 as PHP does: its failedRows floors the limit at 1, so the newest failed job is listed', async () => {
@@ -187,6 +199,7 @@ describe('queuelens', () => {
       ['push', 'q', 'n', '{bad json'],
       ['retry'],
       ['retry', '--id', '1', '--all'],
+      ['retry', '--id', '1', '--id', '2', '--payload', '{}'],
       ['forget'],
       ['forget', '--id', '1', '--all'],
       ['trash'],

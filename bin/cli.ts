@@ -33,6 +33,8 @@ Commands:
   retry (--id N ... | --all) [--max-attempts N]
                                            put failed jobs back on their queue (marko: prints
                                            the marko command that does, and exits 2)
+  retry --id N --payload PAYLOAD_JSON      retry one failed job with this payload, stored as given; the job
+                                           as it was is kept in the trash, to restore once the retry is gone
   find TEXT [--queue Q] [--state S ...] [--field F] [--json]
                                            jobs whose id is TEXT or whose name, payload or error holds it
                                            (byte for byte), in every state; S: ready, delayed, reserved,
@@ -272,10 +274,12 @@ const commands: Record<string, Command> = {
       id: { type: 'string', multiple: true },
       all: { type: 'boolean' },
       'max-attempts': { type: 'string' },
+      payload: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError('retry takes no positional arguments');
     const texts = values.id ?? [];
     if (texts.length > 0 === Boolean(values.all)) throw new UsageError('retry needs --id N (one or more) or --all');
+    if (values.payload !== undefined && texts.length !== 1) throw new UsageError('retry --payload retries one job: give exactly one --id N');
     const maxAttempts = wholeNumber(values['max-attempts'], '--max-attempts', 1);
     await withCapability(values, 'failedJobs', 'retry', async (queue) => {
       if (!retriesFailedJobs(queue)) {
@@ -284,6 +288,12 @@ const commands: Record<string, Command> = {
         throw new UnsupportedError(`retry is not available on this layout: ${queue.retryFailed.absent}. Run the command above where the application runs.`);
       }
       const ids = texts.map((id) => wholeNumber(id, '--id', 1)!);
+      if (values.payload !== undefined) {
+        const { outcome, kept } = await queue.editAndRetry(ids[0]!, null, values.payload, { maxAttempts, trash: cliTrashWrite() });
+        if (outcome !== 'retried') throw new Error(`Job ${ids[0]} was not retried: ${outcome === 'not-failed' ? 'it is not failed' : 'its hash is gone'}`);
+        console.log(`Retried job ${ids[0]} with the given payload${kept ? '; the job as it was is in the trash (queuelens trash list)' : ''}`);
+        return;
+      }
       const outcome = await queue.retryFailed(values.all ? null : ids, maxAttempts);
       const parts = [`Retried ${outcome.requeued.length} job${outcome.requeued.length === 1 ? '' : 's'}`];
       if (outcome.notFailed.length > 0) parts.push(`not failed (skipped): ${outcome.notFailed.join(', ')}`);

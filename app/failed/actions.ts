@@ -58,7 +58,8 @@ export const editAndRetryJob = queueAction(
   'failedJobs',
   z.object({
     id: z.string().regex(/^[1-9]\d{0,18}$/, 'a job id: a whole number'),
-    seen: z.string().max(EDITABLE_PAYLOAD_BYTES),
+    // Never empty: a StaticPHP payload is a JSON object or array, and '' would skip the script's re-check.
+    seen: z.string().min(2).max(EDITABLE_PAYLOAD_BYTES),
     edited: z.string().min(1).max(EDITABLE_PAYLOAD_BYTES),
     maxAttempts,
   }),

@@ -18,7 +18,9 @@
   ARGV[5] who                   the operator, as the audit log names them
   ARGV[6] via                   where it was done (dashboard, cli)
   ARGV[7] job id
-  ARGV[8] the payload as the operator read it, byte for byte
+  ARGV[8] the payload as the operator read it, byte for byte; '' when the
+          caller read none (the CLI's retry --payload): a StaticPHP payload
+          is a JSON object or array, never empty
   ARGV[9] the edited payload, stored byte for byte
   ARGV[10] max_attempts         '' keeps the job's own
 
@@ -44,7 +46,7 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 local failedAt = rcall('ZSCORE', failedKey, id)
 if not failedAt then return {'not-failed', 0} end
 local job = jobKey(prefix, id)
-if rcall('TYPE', job).ok == 'hash' and rcall('HGET', job, 'payload') ~= seen then return {'changed', 0} end
+if seen ~= '' and rcall('TYPE', job).ok == 'hash' and rcall('HGET', job, 'payload') ~= seen then return {'changed', 0} end
 
 local kept = 0
 if keepSeconds > 0 and rcall('EXISTS', job) == 1 then

@@ -438,14 +438,15 @@ export class RedisQueue extends RedisConnection {
   /**
    * Replaces failed job `id`'s payload with `edited` (JSON text, stored byte
    * for byte) and retries it, in one script, only while it is still failed
-   * with the payload `seen` (what the operator edited, byte for byte). With
+   * with the payload `seen` (what the operator edited, byte for byte; null
+   * where the caller read none, as the CLI's retry --payload). With
    * `trash` the job as it was is kept there first, to restore once the
    * retried job is gone. Throws QueueError when `edited` is no payload a
    * PHP worker can run; nothing is written then.
    */
   async editAndRetry(
     id: number,
-    seen: string,
+    seen: string | null,
     edited: string,
     options: { maxAttempts?: number; trash?: TrashWrite } = {},
   ): Promise<{ outcome: scripts.EditRetryOutcome; kept: boolean }> {
@@ -460,7 +461,7 @@ export class RedisQueue extends RedisConnection {
         prefix: this.keys.prefix,
         ...trashArguments(this.keys.prefix, options.trash),
         id,
-        seen,
+        seen: seen ?? '',
         edited,
         maxAttempts: options.maxAttempts ?? '',
       }),
