@@ -195,3 +195,51 @@ test.describe('the trash', () => {
     expect(await queue.failedCount()).toBe(101);
   });
 });
+
+test.describe('pushing a job and running a copy of one', () => {
+  let queue: RedisQueue;
+
+  test.beforeAll(async () => {
+    queue = await connectE2eQueue();
+  });
+
+  test.afterEach(async () => {
+    await deleteKeysButSessions(queue.redis, queue.keys.prefix);
+  });
+
+  test.afterAll(async () => {
+    await queue.close();
+  });
+
+  test('Push a job… writes what queuelens push writes, byte for byte, and Run a copy… pushes a new job from a job', async ({ page }, testInfo) => {
+    const [failed] = await failJobs(queue, 1, 'push-e2e');
+    await page.goto('/queues/push-e2e');
+    await page.getByRole('button', { name: 'Push a job…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Push a job to push-e2e' });
+    await expect(dialog.getByRole('button', { name: 'Push job' })).toBeDisabled();
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('csv.import');
+    const payload = '{"file": "b.csv", "rows": 9007199254740993, "note": "<b>x</b>"}';
+    await dialog.getByRole('textbox', { name: 'Payload (JSON: an object or an array)' }).fill(payload);
+    await dialog.getByRole('textbox', { name: 'Delay (seconds)' }).fill('600');
+    await dialog.getByRole('textbox', { name: 'Priority (higher runs first)' }).fill('5');
+    await screenshots(page, testInfo, 'push a job dialog');
+    await expectNoAxeViolations(page, 'push a job dialog');
+    await dialog.getByRole('button', { name: 'Push job' }).click();
+    const pushed = Number(/Job (\d+) is on push-e2e/.exec((await toast(page, 'is on push-e2e').textContent()) ?? '')?.[1]);
+    expect(await queue.redis.hmget(queue.keys.job(pushed), 'name', 'payload', 'priority', 'max_attempts')).toEqual(['csv.import', payload, '5', '3']);
+    expect(await queue.redis.zscore(queue.keys.delayed('push-e2e'), String(pushed))).not.toBeNull();
+
+    await page.goto(jobHref(failed!));
+    await page.getByRole('button', { name: 'Run a copy…' }).click();
+    const copy = page.getByRole('dialog', { name: 'Push a job to push-e2e' });
+    await expect(copy.getByRole('textbox', { name: 'Name' })).toHaveValue('csv.import');
+    const original = await queue.redis.hget(queue.keys.job(failed!), 'payload');
+    await expect(copy.getByRole('textbox', { name: 'Payload (JSON: an object or an array)' })).toHaveValue(original!);
+    await copy.getByRole('button', { name: 'Push job' }).click();
+    const copied = Number(/Job (\d+) is on push-e2e/.exec((await toast(page, 'is on push-e2e').last().textContent()) ?? '')?.[1]);
+    expect(copied).not.toBe(failed);
+    const job = (await queue.reserve(['push-e2e'], 'e2e:3', 300))!;
+    expect([job.id, job.payload]).toEqual([copied, original]);
+    expect(await queue.failedCount()).toBe(1);
+  });
+});

@@ -35,6 +35,7 @@ export const AUDITED_ACTIONS = [
   'put an expired reservation back in line',
   'end a live reservation',
   'restore jobs from the trash',
+  'push a job',
   'silence an alert',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];

@@ -14,6 +14,7 @@ import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
 import { isJobIdAcrossQueues, type JobHash, type JobIdAcrossQueues, type JobSnapshot, type LineRepairOffer } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
+import { PushJob } from '../../queues/[queue]/push-job';
 import { RemoveJobButton } from '../../queues/[queue]/remove-job-button';
 import { failedHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
 import { ReservationActions } from '@/app/reservations/reservation-actions';
@@ -230,6 +231,18 @@ function JobMessage({ snapshot }: { snapshot: JobSnapshot }) {
   );
 }
 
+/** A new job made from this one (its name, payload and max attempts, on its queue), where its payload can be copied exactly. */
+function RunACopy({ snapshot, hash }: { snapshot: JobSnapshot; hash: JobHash }) {
+  const payload = editablePayload(hash);
+  const name = fieldText(hash, 'name');
+  if (payload === null || name === null) return null;
+  return (
+    <Section title="Run a copy" description="Pushes a new job with a new id, from this one's name, payload and max attempts, each editable first.">
+      <PushJob queue={snapshot.queue} start={{ name, payload, maxAttempts: fieldText(hash, 'max_attempts') ?? '3' }} label="Run a copy…" />
+    </Section>
+  );
+}
+
 /** Removing the job, asked first (RemoveJobButton); the operator is then taken to its queue. */
 function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
   return (
@@ -280,8 +293,9 @@ function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
  * it is instead. Asked for without its queue on a connection of several,
  * the queues holding the id.
  */
-export function JobView({ id, queue, repairs }: { id: string; queue?: string; repairs: LineRepairOffer }) {
-  const mayChange = useChangePermission().allowed && repairs.remove === null;
+export function JobView({ id, queue, repairs, pushes }: { id: string; queue?: string; repairs: LineRepairOffer; pushes: boolean }) {
+  const permission = useChangePermission();
+  const mayChange = permission.allowed && repairs.remove === null;
   const view = useLiveQuery(jobSnapshotQuery(id, queue));
   const answer = view.data;
   const across = answer !== undefined && isJobIdAcrossQueues(answer) ? answer : null;
@@ -318,6 +332,7 @@ export function JobView({ id, queue, repairs }: { id: string; queue?: string; re
       ) : snapshot.hash ? (
         <>
           <HashPanels snapshot={snapshot} hash={snapshot.hash} />
+          {permission.allowed && pushes && <RunACopy snapshot={snapshot} hash={snapshot.hash} />}
           {mayChange && <RemoveJob snapshot={snapshot} />}
         </>
       ) : snapshot.failed ? (

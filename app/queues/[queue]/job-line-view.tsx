@@ -26,6 +26,7 @@ import { PAGE_ROWS, type JobLine, type LineRepairOffer, type LineSection, type N
 import { jobLineQuery } from '@/lib/queries/layout-pages';
 import type { HistoryRange } from '@/lib/queries/throughput';
 import { delayedOfQueueHref, failedOfQueueHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
+import { PushJob } from './push-job';
 import { RemoveJobButton } from './remove-job-button';
 import { RunNowAction } from './run-now';
 
@@ -266,19 +267,22 @@ function LineBody({
  * samples none) and a glance at its delayed jobs (`delayed`). Its trouble
  * (marks, recent failures and the way to retry them) is under its name, and
  * the repairs the layout offers (`repairs`: Remove, Run now) are on the
- * rows they change.
+ * rows they change. Where QueueLens runs the layout's jobs (`pushes`), an
+ * operator can push one from here.
  */
 export function JobLineView({
   name,
   page,
   chartRange,
   delayed,
+  pushes,
   repairs,
 }: {
   name: string;
   page: number;
   chartRange: HistoryRange | null;
   delayed: boolean;
+  pushes: boolean;
   repairs: LineRepairOffer;
 }) {
   const view = useLiveQuery(jobLineQuery(name, page));
@@ -293,14 +297,15 @@ export function JobLineView({
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
           Queue <span className="font-mono">{name}</span>
         </h1>
-        <p className="flex flex-wrap gap-x-4 text-sm">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
           <Link href={reservationsOfQueueHref(name)} className={link}>
             Its reservations<span aria-hidden="true"> →</span>
           </Link>
           <Link href={delayedOfQueueHref(name)} className={link}>
             Its delayed timeline<span aria-hidden="true"> →</span>
           </Link>
-        </p>
+          {pushes && mayChange && <PushJob queue={name} />}
+        </div>
         <QueueTriage queue={name} />
       </div>
       <LiveErrorBanner title="Cannot read this queue" view={view} />

@@ -34,10 +34,11 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
   const page = pageParams.safeParse(query).data?.page ?? 1;
-  const [lacks, unsampled, undelayed, repairs] = await Promise.all([
+  const [lacks, unsampled, undelayed, unpushed, repairs] = await Promise.all([
     absentCapability('jobLine'),
     absentCapability('throughput'),
     absentCapability('dueTimeline'),
+    absentCapability('runner'),
     offeredLineRepairs(),
   ]);
   if (lacks !== null) return <LayoutLacks title={name} sentence={lacks} />;
@@ -53,7 +54,14 @@ export default async function QueuePage({ params, searchParams }: Props) {
   if (!line.ok && line.status === 404) notFound();
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobLineView name={name} page={page} chartRange={unsampled === null ? chartRange : null} delayed={undelayed === null} repairs={repairs} />
+      <JobLineView
+        name={name}
+        page={page}
+        chartRange={unsampled === null ? chartRange : null}
+        delayed={undelayed === null}
+        pushes={unpushed === null}
+        repairs={repairs}
+      />
     </HydrationBoundary>
   );
 }
