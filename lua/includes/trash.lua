@@ -75,3 +75,26 @@ local function trashRecord(indexKey, trashPrefix, id, record, where, now, nowMs,
   rcall('HSET', jobKeyThere, id, record)
   keepTrashed(indexKey, trashPrefix, id, where, now, nowMs, keepSeconds)
 end
+
+-- Restores every id of ARGV from `first` on with `putBack(id, jobKeyThere,
+-- whereKey)`, which answers restored or why not (and leaves the trash as it
+-- was unless restored); an id with no job key there is gone. A restored
+-- id's trash entry is dropped (its job key too, where putBack copied the
+-- job out rather than renaming it back). Returns {id, outcome, …}, as
+-- every restore script replies.
+local function restoreEach(indexKey, trashPrefix, first, putBack)
+  local outcomes = {}
+  for i = first, #ARGV do
+    local id = ARGV[i]
+    local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
+    local outcome = 'gone'
+    if rcall('TYPE', jobKeyThere).ok == 'hash' then outcome = putBack(id, jobKeyThere, whereKey) end
+    if outcome == 'restored' then
+      rcall('DEL', jobKeyThere, whereKey)
+      rcall('ZREM', indexKey, id)
+    end
+    outcomes[#outcomes + 1] = id
+    outcomes[#outcomes + 1] = outcome
+  end
+  return outcomes
+end

@@ -77,23 +77,11 @@ local function restorePayload(payload, from, queue, score)
   return 'restored'
 end
 
-local function restore(id)
-  local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
-  if rcall('TYPE', jobKeyThere).ok ~= 'hash' then return 'gone' end
+local function putBack(id, jobKeyThere, whereKey)
   local payload = rcall('HGET', jobKeyThere, id)
   if not payload then return 'gone' end
   local from, queue, score = unpack(rcall('HMGET', whereKey, 'from', 'queue', 'score'))
-  local outcome = restorePayload(payload, from, queue, score)
-  if outcome == 'restored' then
-    rcall('DEL', jobKeyThere, whereKey)
-    rcall('ZREM', trashIndexKey, id)
-  end
-  return outcome
+  return restorePayload(payload, from, queue, score)
 end
 
-local outcomes = {}
-for i = 3, #ARGV do
-  outcomes[#outcomes + 1] = ARGV[i]
-  outcomes[#outcomes + 1] = restore(ARGV[i])
-end
-return outcomes
+return restoreEach(trashIndexKey, trashPrefix, 3, putBack)

@@ -56,28 +56,11 @@ local function restoreJob(id, jobKeyThere, queue, score)
   return 'restored'
 end
 
-local function restore(id)
-  local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
-  if rcall('TYPE', jobKeyThere).ok ~= 'hash' then return 'gone' end
+local function putBack(id, jobKeyThere, whereKey)
   local from, queue, score = unpack(rcall('HMGET', whereKey, 'from', 'queue', 'score'))
-  local outcome
-  if from == 'failed' then
-    outcome = restoreRecord(id, jobKeyThere, score)
-  elseif from == 'ready' or from == 'delayed' or from == 'reserved' then
-    outcome = restoreJob(id, jobKeyThere, queue, score)
-  else
-    outcome = 'unsupported'
-  end
-  if outcome == 'restored' then
-    rcall('DEL', jobKeyThere, whereKey)
-    rcall('ZREM', trashIndexKey, id)
-  end
-  return outcome
+  if from == 'failed' then return restoreRecord(id, jobKeyThere, score) end
+  if from == 'ready' or from == 'delayed' or from == 'reserved' then return restoreJob(id, jobKeyThere, queue, score) end
+  return 'unsupported'
 end
 
-local outcomes = {}
-for i = 3, #ARGV do
-  outcomes[#outcomes + 1] = ARGV[i]
-  outcomes[#outcomes + 1] = restore(ARGV[i])
-end
-return outcomes
+return restoreEach(trashIndexKey, trashPrefix, 3, putBack)

@@ -36,9 +36,7 @@ local function uniqueKeyHeldByAnother(jobKeyThere, id)
   return type(holder) == 'string' and holder ~= id and rcall('EXISTS', jobKey(prefix, holder)) == 1
 end
 
-local function restore(id)
-  local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
-  if rcall('TYPE', jobKeyThere).ok ~= 'hash' then return 'gone' end
+local function putBack(id, jobKeyThere, whereKey)
   local from, score = unpack(rcall('HMGET', whereKey, 'from', 'score'))
   if from ~= 'failed' or not score then return 'unsupported' end
   local hashKey = jobKey(prefix, id)
@@ -47,14 +45,7 @@ local function restore(id)
   rcall('RENAME', jobKeyThere, hashKey)
   rcall('PERSIST', hashKey)
   rcall('ZADD', failedKey, score, id)
-  rcall('DEL', whereKey)
-  rcall('ZREM', indexKey, id)
   return 'restored'
 end
 
-local outcomes = {}
-for i = 3, #ARGV do
-  outcomes[#outcomes + 1] = ARGV[i]
-  outcomes[#outcomes + 1] = restore(ARGV[i])
-end
-return outcomes
+return restoreEach(indexKey, trashPrefix, 3, putBack)

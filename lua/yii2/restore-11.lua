@@ -60,9 +60,9 @@ local function putEntry(hash, id, value)
   if value and value ~= '' then rcall('HSET', hash, id, value) end
 end
 
-local function restore(id, nowMs)
-  local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
-  if rcall('TYPE', jobKeyThere).ok ~= 'hash' then return 'gone' end
+local _, nowMs = trashNow()
+
+local function putBack(id, jobKeyThere, whereKey)
   local message = rcall('HGET', jobKeyThere, id)
   if not message then return 'gone' end
   local from, score, attempts, priority, rank = unpack(rcall('HMGET', whereKey, 'from', 'score', 'attempts', 'priority', 'rank'))
@@ -77,15 +77,7 @@ local function restore(id, nowMs)
   else
     joinLineNow(keys, ng, id, nowMs, rank ~= nil and rank ~= '')
   end
-  rcall('DEL', jobKeyThere, whereKey)
-  rcall('ZREM', keys.trashIndex, id)
   return 'restored'
 end
 
-local _, nowMs = trashNow()
-local outcomes = {}
-for i = 7, #ARGV do
-  outcomes[#outcomes + 1] = ARGV[i]
-  outcomes[#outcomes + 1] = restore(ARGV[i], nowMs)
-end
-return outcomes
+return restoreEach(keys.trashIndex, trashPrefix, 7, putBack)
