@@ -32,6 +32,8 @@ function problemOf(form: PushStart & { delay: string; priority: string }): strin
   return null;
 }
 
+const INPUT = 'rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-950';
+
 function Field({ label, id, children }: { label: string; id: string; children: ReactNode }) {
   return (
     <div className="flex flex-col gap-1">
@@ -43,7 +45,36 @@ function Field({ label, id, children }: { label: string; id: string; children: R
   );
 }
 
-const INPUT = 'rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-950';
+/** The form's one-line fields: what each holds, how it reads (text in mono, numbers tabular), and whether a phone shows digits. */
+const LINE_FIELDS = [
+  { field: 'name', label: 'Name', look: 'font-mono', numeric: false },
+  { field: 'uniqueKey', label: 'Unique key (optional)', look: 'font-mono', numeric: false },
+  { field: 'delay', label: 'Delay (seconds)', look: 'tabular-nums', numeric: true },
+  // Not numeric: a priority may be negative, which a phone's digit pad cannot type.
+  { field: 'priority', label: 'Priority (higher runs first)', look: 'tabular-nums', numeric: false },
+  { field: 'maxAttempts', label: 'Max attempts', look: 'tabular-nums', numeric: true },
+] as const;
+
+function LineField({
+  label,
+  value,
+  onChange,
+  look,
+  numeric,
+}: {
+  label: string;
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+  look: string;
+  numeric: boolean;
+}) {
+  const id = useId();
+  return (
+    <Field label={label} id={id}>
+      <input id={id} value={value} onChange={onChange} inputMode={numeric ? 'numeric' : undefined} autoComplete="off" className={`${INPUT} ${look}`} />
+    </Field>
+  );
+}
 
 /**
  * Push a job… on a queue of a layout whose jobs QueueLens runs (its
@@ -54,7 +85,7 @@ const INPUT = 'rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zin
 export function PushJob({ queue, start = NEW_JOB, label = 'Push a job…' }: { queue: string; start?: PushStart; label?: string }) {
   const toast = useToast();
   const refresh = useRefreshJobViews();
-  const ids = { name: useId(), payload: useId(), delay: useId(), priority: useId(), maxAttempts: useId(), unique: useId(), problem: useId() };
+  const ids = { payload: useId(), problem: useId() };
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState({ ...start, delay: '0', priority: '0', uniqueKey: '' });
   const [pushing, startPushing] = useTransition();
@@ -113,28 +144,9 @@ export function PushJob({ queue, start = NEW_JOB, label = 'Push a job…' }: { q
           workers to run.
         </p>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label="Name" id={ids.name}>
-            <input id={ids.name} value={form.name} onChange={set('name')} autoComplete="off" className={`${INPUT} font-mono`} />
-          </Field>
-          <Field label="Unique key (optional)" id={ids.unique}>
-            <input id={ids.unique} value={form.uniqueKey} onChange={set('uniqueKey')} autoComplete="off" className={`${INPUT} font-mono`} />
-          </Field>
-          <Field label="Delay (seconds)" id={ids.delay}>
-            <input id={ids.delay} value={form.delay} onChange={set('delay')} inputMode="numeric" autoComplete="off" className={`${INPUT} tabular-nums`} />
-          </Field>
-          <Field label="Priority (higher runs first)" id={ids.priority}>
-            <input id={ids.priority} value={form.priority} onChange={set('priority')} autoComplete="off" className={`${INPUT} tabular-nums`} />
-          </Field>
-          <Field label="Max attempts" id={ids.maxAttempts}>
-            <input
-              id={ids.maxAttempts}
-              value={form.maxAttempts}
-              onChange={set('maxAttempts')}
-              inputMode="numeric"
-              autoComplete="off"
-              className={`${INPUT} tabular-nums`}
-            />
-          </Field>
+          {LINE_FIELDS.map(({ field, label, look, numeric }) => (
+            <LineField key={field} label={label} value={form[field]} onChange={set(field)} look={look} numeric={numeric} />
+          ))}
         </div>
         <Field label="Payload (JSON: an object or an array)" id={ids.payload}>
           <textarea
