@@ -9,7 +9,8 @@ import { driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import type { FindState } from '@/lib/shapes/find';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
-import { MARKO_CONNECTION, YII2_CONNECTIONS } from './support';
+import { MARKO_CONNECTION, YII2_CONNECTIONS, e2eDashboardPrefix } from './support';
+import { layoutTrashKeys } from '@/lib/layouts/trash';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 
 /** Each layout's jobs carry this in their payload; nothing else in the run does. */
@@ -46,6 +47,7 @@ test.describe('Find', () => {
     (opened) => ({ queue, keys } = opened),
     async () => {
       await deleteKeysUnder(queue.redis, MARKO_CONNECTION.prefix());
+      await deleteKeysUnder(queue.redis, layoutTrashKeys(MARKO_CONNECTION.prefix(), e2eDashboardPrefix()).prefix);
       await deleteKeysUnder(queue.redis, `${YII2_CONNECTIONS.stock.channel()}.`);
     },
   );
@@ -78,6 +80,15 @@ test.describe('Find', () => {
     expect(await foundStates(page)).toEqual(found);
     await screenshots(page, testInfo, 'Find on StaticPHP');
     await expectNoAxeViolations(page, 'Find on StaticPHP');
+
+    // Acting on what was found: counted by state, then the failed one retried where it still is.
+    await expect(page.getByText('4 matches: 1 ready, 1 delayed, 1 reserved, 1 failed')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Retry 1 failed…' }).click();
+    await page.getByRole('dialog', { name: 'Retry 1 job found?' }).getByRole('button', { name: 'Retry 1 job' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Retried 1 job' })).toBeVisible();
+    expect(await queue.redis.zscore(queue.keys.failed, ids.failed)).toBeNull();
+    expect(await queue.redis.hget(queue.keys.job(ids.failed), 'attempts')).toBe('0');
   });
 
   test('Stop ends a search between two steps: no step is asked for after it', async ({ page }) => {
@@ -140,5 +151,18 @@ test.describe('Find', () => {
     await findInPayloads(page, MARKER);
     expect(await foundStates(page)).toEqual({ [ready]: 'ready', [reserved]: 'reserved', [delayed]: 'delayed', [failed]: 'failed' });
     await expect(page.getByRole('table', { name: 'Jobs found' }).locator('mark').first()).toHaveText(MARKER);
+
+    // marko's failed jobs are retried by marko: Forget and Remove are offered, Retry is not.
+    await expect(page.getByRole('button', { name: /^Retry / })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Forget 1 failed…' })).toBeVisible();
+    await page.getByRole('button', { name: 'Remove 3 waiting…' }).click();
+    await page.getByRole('dialog', { name: 'Remove 3 jobs found?' }).getByRole('button', { name: 'Remove 3 jobs' }).click();
+    const removed = page.getByRole('status').filter({ hasText: 'Removed 3 jobs. Kept in the Trash.' });
+    await expect(removed).toBeVisible();
+    const keys = new MarkoKeys(MARKO_CONNECTION.prefix());
+    expect(await queue.redis.exists(keys.job(ready), keys.job(reserved), keys.job(delayed))).toBe(0);
+    await removed.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Restored 3 jobs' })).toBeVisible();
+    expect(await queue.redis.exists(keys.job(ready), keys.job(reserved), keys.job(delayed))).toBe(3);
   });
 });

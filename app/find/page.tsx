@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import { FindForm } from '@/components/find/find-form';
 import { FindResults } from '@/components/find/find-results';
+import type { MatchOffers } from '@/components/find/match-actions';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { FIND_PARAMS_RULE, findParams, readFindScope } from '@/lib/server/find';
-import { absentCapability } from '@/lib/server/queue';
+import { readFailedRetry } from '@/lib/server/failed';
+import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import type { FindQuery } from '@/lib/shapes/find';
 
 export const dynamic = 'force-dynamic';
@@ -30,7 +32,8 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
   if (lacks !== null) return <LayoutLacks title="Find" sentence={lacks} />;
   const named = queryFromParams(await searchParams);
   const query = named !== null && 'error' in named ? null : named;
-  const scope = await readFindScope();
+  const [scope, retry, unforgotten, repairs] = await Promise.all([readFindScope(), readFailedRetry(), absentCapability('failedJobs'), offeredLineRepairs()]);
+  const offers: MatchOffers = { retry: retry.ok && retry.data.here, forget: unforgotten === null, remove: repairs.remove === null };
   return (
     <div className="space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight">Find</h1>
@@ -49,7 +52,7 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
         </p>
       )}
       <FindForm query={query} queues={scope.ok ? scope.data.queues : []} states={scope.ok ? scope.data.states : []} />
-      {query !== null && <FindResults query={query} />}
+      {query !== null && <FindResults query={query} offers={offers} />}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { EmptyList } from '@/components/ui/section';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { foundJobHref } from '@/lib/routes';
 import type { FindMatch, FindQuery, FindState } from '@/lib/shapes/find';
+import { MatchActions, type MatchOffers } from './match-actions';
 import { FIND_MATCH_CAP, useFindSearch, type FindSearch } from './use-find-search';
 
 const STATE_TONES: Readonly<Record<FindState, BadgeTone>> = { ready: 'info', delayed: 'neutral', reserved: 'warning', failed: 'bad' };
@@ -34,8 +35,8 @@ function progressText(search: FindSearch): string {
   return `${looked}; ${found} so far…`;
 }
 
-/** A search's matches as they arrive, its progress, and Stop. */
-export function FindResults({ query }: { query: FindQuery }) {
+/** A search's matches as they arrive, its progress, and Stop; once it ends, what can be done to them (`offers`). */
+export function FindResults({ query, offers }: { query: FindQuery; offers: MatchOffers }) {
   const { search, stop } = useFindSearch(query);
   return (
     <div className="space-y-3">
@@ -54,6 +55,7 @@ export function FindResults({ query }: { query: FindQuery }) {
           {search.error}
         </p>
       )}
+      {!search.running && search.matches.length > 0 && <MatchActions matches={search.matches} offers={offers} />}
       {search.matches.length === 0 ? (
         !search.running &&
         search.error === null && (

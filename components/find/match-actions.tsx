@@ -1,0 +1,129 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { removeLineJob } from '@/app/queues/[queue]/line-actions';
+import { BulkProgressBar } from '@/components/failed/bulk-progress-bar';
+import { describeStop } from '@/components/failed/outcome-messages';
+import { useBulkRun, type BulkStep } from '@/components/failed/use-bulk-run';
+import { useFailedActions } from '@/components/failed/use-failed-actions';
+import { useChangePermission } from '@/components/shell/change-permission';
+import { useUndoToast } from '@/components/trash/use-restore';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { formatCount, plural } from '@/components/ui/format-count';
+import { useToast } from '@/components/ui/toaster';
+import { getTabConnection } from '@/lib/queries/tab-connection';
+import { FIND_STATES, type FindMatch, type FindState } from '@/lib/shapes/find';
+
+/** What the connection's layout lets an operator do to the jobs a search found, known when the page was read. */
+export interface MatchOffers {
+  /** QueueLens retries the layout's failed jobs itself */
+  retry: boolean;
+  /** the layout keeps failed jobs, to forget */
+  forget: boolean;
+  /** the layout's line repairs remove a waiting, delayed or reserved job */
+  remove: boolean;
+}
+
+type MatchAction = 'retry' | 'forget' | 'remove';
+
+/** "412 matches: 400 failed, 12 delayed". */
+function countsText(matches: readonly FindMatch[]): string {
+  const parts = FIND_STATES.flatMap((state) => {
+    const count = matches.filter((match) => match.state === state).length;
+    return count > 0 ? [`${formatCount(count)} ${state}`] : [];
+  });
+  return `${plural(matches.length, 'match', 'matches')}: ${parts.join(', ')}`;
+}
+
+const LIVE_STATES: readonly FindState[] = ['ready', 'delayed', 'reserved'];
+
+/** Removes the found jobs that wait, are delayed or reserved, one script each, with progress; the toast's Undo restores what the trash kept. */
+function useRemoveMatches() {
+  const toast = useToast();
+  const undoToast = useUndoToast();
+  const queryClient = useQueryClient();
+  const { progress, run, cancel } = useBulkRun();
+  const remove = async (matches: readonly FindMatch[]) => {
+    const kept: string[] = [];
+    let removed = 0;
+    let next = 0;
+    const outcome = await run('Removing', matches.length, async (): Promise<BulkStep> => {
+      const match = matches[next++];
+      if (match === undefined) return { ok: true, handled: 0, finished: true };
+      const result = await removeLineJob({ queue: match.queue, id: match.id }, getTabConnection());
+      if (!result.ok) return result;
+      if (result.changed) removed++;
+      if (result.keptAs) kept.push(result.keptAs);
+      return { ok: true, handled: 1, finished: next >= matches.length };
+    });
+    const summary = `Removed ${plural(removed, 'job')}${removed < outcome.handled ? `; ${formatCount(outcome.handled - removed)} had moved on` : ''}`;
+    if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
+    else if (outcome.cancelled) toast.success(`${describeStop('removing', outcome.handled, matches.length)}. ${summary}.`);
+    else undoToast(summary, kept, kept.length > 0);
+    await queryClient.invalidateQueries();
+  };
+  return { progress, cancel, remove };
+}
+
+/**
+ * What an operator can do to every job a search found, counted by state
+ * first: retry or forget the failed ones, remove the others, each in bounded
+ * steps through the scripts the failed list and the queue pages use, so
+ * each job is re-checked where it was found (a job that moved on meanwhile
+ * is counted, not changed). A viewer sees the counts only.
+ */
+export function MatchActions({ matches, offers }: { matches: readonly FindMatch[]; offers: MatchOffers }) {
+  const mayChange = useChangePermission().allowed;
+  const failedActions = useFailedActions();
+  const removal = useRemoveMatches();
+  const [asking, setAsking] = useState<MatchAction | null>(null);
+  const failed = matches.filter((match) => match.state === 'failed');
+  const live = matches.filter((match) => LIVE_STATES.includes(match.state));
+  const progress = failedActions.progress ?? removal.progress;
+  const chosen = { retry: failed, forget: failed, remove: live }[asking ?? 'retry'];
+  const verbs = { retry: 'Retry', forget: 'Forget', remove: 'Remove' } as const;
+  const offered = (['retry', 'forget', 'remove'] as const).filter((action) => mayChange && offers[action] && (action === 'remove' ? live : failed).length > 0);
+
+  const act = () => {
+    const action = asking;
+    setAsking(null);
+    if (action === 'retry')
+      void failedActions.retryIds(
+        failed.map((match) => match.id),
+        undefined,
+      );
+    if (action === 'forget') void failedActions.forgetIds(failed.map((match) => match.id));
+    if (action === 'remove') void removal.remove(live);
+  };
+
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <p>{countsText(matches)}</p>
+        {progress === null &&
+          offered.map((action) => (
+            <button key={action} type="button" className={action === 'retry' ? 'button-secondary' : 'button-danger'} onClick={() => setAsking(action)}>
+              {verbs[action]} {formatCount((action === 'remove' ? live : failed).length)} {action === 'remove' ? 'waiting' : 'failed'}…
+            </button>
+          ))}
+      </div>
+      {progress !== null && <BulkProgressBar progress={progress} onCancel={failedActions.progress ? failedActions.cancel : removal.cancel} />}
+      <ConfirmDialog
+        open={asking !== null}
+        title={`${verbs[asking ?? 'retry']} ${plural(chosen.length, 'job')} found?`}
+        confirmLabel={`${verbs[asking ?? 'retry']} ${plural(chosen.length, 'job')}`}
+        onConfirm={act}
+        onCancel={() => setAsking(null)}
+      >
+        <p>
+          {asking === 'retry' && 'Each job found failed goes back on its queue, if it is still failed.'}
+          {asking === 'forget' && 'Each job found failed leaves the failed list, if it is still failed; where the layout keeps a trash, it is kept there.'}
+          {asking === 'remove' &&
+            'Each job found waiting, delayed or reserved is taken out of its queue, one at a time; where the layout keeps a trash, it is kept there.'}
+        </p>
+        <p>These are the matches as found: a job that changed since is left alone and counted.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
