@@ -155,7 +155,7 @@ test.describe('Find', () => {
     // marko's failed jobs are retried by marko: Forget and Remove are offered, Retry is not.
     await expect(page.getByRole('button', { name: /^Retry / })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Forget 1 failed…' })).toBeVisible();
-    await page.getByRole('button', { name: 'Remove 3 waiting…' }).click();
+    await page.getByRole('button', { name: 'Remove 3 live…' }).click();
     await page.getByRole('dialog', { name: 'Remove 3 jobs found?' }).getByRole('button', { name: 'Remove 3 jobs' }).click();
     const removed = page.getByRole('status').filter({ hasText: 'Removed 3 jobs. Kept in the Trash.' });
     await expect(removed).toBeVisible();

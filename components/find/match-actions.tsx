@@ -38,7 +38,7 @@ function countsText(matches: readonly FindMatch[]): string {
 
 const LIVE_STATES: readonly FindState[] = ['ready', 'delayed', 'reserved'];
 
-/** Removes the found jobs that wait, are delayed or reserved, one script each, with progress; the toast's Undo restores what the trash kept. */
+/** Removes the found jobs that are live (ready, delayed or reserved), one script each, with progress; the toast's Undo restores what the trash kept. */
 function useRemoveMatches() {
   const toast = useToast();
   const undoToast = useUndoToast();
@@ -104,7 +104,7 @@ export function MatchActions({ matches, offers }: { matches: readonly FindMatch[
         {progress === null &&
           offered.map((action) => (
             <button key={action} type="button" className={action === 'retry' ? 'button-secondary' : 'button-danger'} onClick={() => setAsking(action)}>
-              {verbs[action]} {formatCount((action === 'remove' ? live : failed).length)} {action === 'remove' ? 'waiting' : 'failed'}…
+              {verbs[action]} {formatCount((action === 'remove' ? live : failed).length)} {action === 'remove' ? 'live' : 'failed'}…
             </button>
           ))}
       </div>
