@@ -27,6 +27,9 @@ interface Seeded {
 
 const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   retryJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
+  // `seen` is not the stored payload: the refusal comes before the script would compare it.
+  editAndRetryJob: ({ failedId }) => ({ id: String(failedId), seen: '{"forged":1}', edited: '{"forged":2}' }),
+  pushJob: ({ queue }) => ({ queue, name: 'forged', payload: '{}', delaySeconds: 0, priority: '0', maxAttempts: 1, uniqueKey: '' }),
   forgetJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   restoreJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   retryOldestStep: () => ({}),
