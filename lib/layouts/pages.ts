@@ -368,6 +368,8 @@ export interface JobSnapshot {
   failed?: {
     at: number;
     retryCommand: string;
+    /** why QueueLens does not retry it itself, nor edit its payload first, in the words the page shows */
+    retriedElsewhere: string;
     /** the exception its record keeps: message, newline, trace; null when the record is gone */ error: string | null;
   };
   /** set where the job is a hash of fields the layout's driver keeps (StaticPHP's j:{id}): every field as stored, and where the job is among the structures that hold ids */

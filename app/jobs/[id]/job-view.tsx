@@ -195,7 +195,10 @@ function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: N
           </pre>
         </figure>
       )}
-      <p className="text-sm">Retry it where the application runs:</p>
+      <p className="text-sm">
+        {failed.retriedElsewhere.charAt(0).toUpperCase() + failed.retriedElsewhere.slice(1)}. For the same reason its payload cannot be edited here. Retry it
+        where the application runs:
+      </p>
       <div className="flex flex-wrap items-center gap-3">
         <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] dark:bg-zinc-800">{failed.retryCommand}</code>
         <CopyButton text={failed.retryCommand} label="Copy retry command" />
