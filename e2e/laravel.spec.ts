@@ -99,4 +99,14 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     // The real pop takes what is there: the first job, the restored one, then nothing (the delayed one is an hour away).
     expect((await laravel.drain()).map((job) => job.id)).toEqual([ids.first, ids.second]);
   });
+
+  test('Move due jobs now does what the pop’s migrate does, for a queue no worker pops; the real pop then runs each once', async ({ page }) => {
+    const due = [await laravel.later(-20), await laravel.later(-10)];
+    await showLaravel(page);
+    await page.goto('/queues/default/delayed');
+    await page.getByRole('button', { name: 'Move due jobs now of default' }).click();
+    await expect(page.getByText('The due jobs of default are in the line')).toBeVisible();
+    expect(await queue.redis.zcard(keys.delayed('default'))).toBe(1);
+    expect((await laravel.drain()).map((job) => job.id)).toEqual(due);
+  });
 });

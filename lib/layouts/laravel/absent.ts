@@ -22,5 +22,4 @@ export const LARAVEL_ABSENT = {
 export const LARAVEL_LINE_REPAIRS_ABSENT = {
   reclaim:
     'QueueLens does not end a live Laravel reservation: its worker is still within retry_after and would run the job a second time; wait until it expires',
-  moveDueJobs: 'Laravel’s next pop of this queue moves every due job into the ready list; Run now moves one job at a time',
 } as const;

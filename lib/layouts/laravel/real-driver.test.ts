@@ -103,6 +103,24 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     expect((await layout.counts()).queues).toEqual([expect.objectContaining({ queue: 'default', total: 0, notifyTokens: 1 })]);
   });
 
+  it('moves due delayed jobs in bounded steps as the pop’s migrate would, and the real pop runs each once', async () => {
+    const { layout, laravel, redis } = await openLaravel();
+    const moveDueJobs = present(layout.lineRepairs).moveDueJobs;
+    if (isAbsent(moveDueJobs)) throw new Error(`absent: ${moveDueJobs.absent}`);
+    const due = [await laravel.later(-30), await laravel.later(-20), await laravel.later(-10)];
+    const later = await laravel.later(3600);
+    const dueBytes = await redis.zrangebyscoreBuffer(layout.keys.delayed('default'), '-inf', '+inf');
+
+    expect(await moveDueJobs('default')).toEqual({ moved: 3, stillDue: 0 });
+    expect(await moveDueJobs('default')).toEqual({ moved: 0, stillDue: 0 });
+    // The exact bytes, earliest due first, each with a token: as Laravel's migrate appends them.
+    expect(await redis.lrangeBuffer(layout.keys.ready('default'), 0, -1)).toEqual(dueBytes.slice(0, 3));
+    expect(await redis.llen(layout.keys.notify('default'))).toBe(3);
+    expect((await laravel.drain()).map((job) => job.id)).toEqual(due);
+    expect(await redis.zcard(layout.keys.delayed('default'))).toBe(1);
+    expect(await findLaravelJob(layout.connection, layout.keys, 'default', later)).toMatchObject({ place: 'delayed' });
+  });
+
   it('shows a job the real worker released in the delayed timeline with its attempts, and loses sight of one it deleted', async () => {
     const { layout, laravel } = await openLaravel();
     const [kept, done] = [await laravel.push('kept'), await laravel.push('done')];

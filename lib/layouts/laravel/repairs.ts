@@ -5,7 +5,8 @@ import { trashArguments } from '../trash';
 import { LARAVEL_LINE_REPAIRS_ABSENT } from './absent';
 import type { LaravelKeys } from './keys';
 import { findLaravelJob, type LaravelQueues } from './pages';
-import { moveToReady, remove } from './scripts';
+import { BATCH_SIZE } from '../../shapes/failed-jobs';
+import { moveDue, moveToReady, remove } from './scripts';
 
 /**
  * The repairs of Laravel's line, reservations, delayed and job pages. Each
@@ -15,7 +16,8 @@ import { moveToReady, remove } from './scripts';
  * worker) is no longer there and the repair answers false. A remove with
  * a trash keeps those bytes there (./trash.ts). Laravel's pop,
  * release and migrate are scripts too, so each repair is safe while its
- * workers run.
+ * workers run. Moving due jobs reads no payload: it does what Laravel's own
+ * migrate does at a pop, a bounded batch a call (lua/laravel/move-due-3.lua).
  */
 export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): LineRepairs {
   const redis = connection.redis;
@@ -49,6 +51,10 @@ export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKey
       );
     },
     runDelayedNow: (queue, id) => moveBack(queue, id, 'delayed'),
+    moveDueJobs: (queue) =>
+      connection.attempt(() =>
+        moveDue.run(redis, { delayed: keys.delayed(queues.known(queue)), ready: keys.ready(queue), notify: keys.notify(queue), limit: BATCH_SIZE }),
+      ),
     releaseExpired: (queue, id) => moveBack(queue, id, 'reserved'),
     ...absentMembers(LARAVEL_LINE_REPAIRS_ABSENT),
   };

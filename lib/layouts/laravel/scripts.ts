@@ -38,6 +38,16 @@ export const restoreTrashed = luaScript({
   reply: (reply) => replyRows(flatReply(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
 });
 
+export const moveDue = luaScript({
+  file: 'laravel/move-due-3.lua',
+  keys: ['delayed', 'ready', 'notify'],
+  args: ['limit'],
+  reply: (reply) => {
+    const [moved, stillDue] = flatReply(reply);
+    return { moved: Number(moved), stillDue: Number(stillDue) };
+  },
+});
+
 export const moveToReady = luaScript({
   file: 'laravel/move-to-ready-3.lua',
   keys: ['source', 'ready', 'notify'],
