@@ -2,21 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RedisConnection } from '../../redis/connection';
 import { sleep, testQueueFactory } from '../staticphp/test-redis';
 import { promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow, type Yii2Channel } from './repairs';
-import { driverReserve, ngReserve, ngSettle, openFixtureChannel, stockReserve } from './test-drivers';
+import { driverReserve, ngReserve, ngSettle, stockReserve, withFixtureChannels } from './test-drivers';
 import type { Yii2FixtureName } from './test-fixtures';
 
 const openQueue = testQueueFactory();
 
 /** Runs `test` on fixture channels of its own (as many as `names`), deleted afterwards. */
-async function withChannels(names: Yii2FixtureName[], test: (...channels: Yii2Channel[]) => Promise<void>): Promise<void> {
-  const queue = await openQueue();
-  const opened = await Promise.all(names.map((name) => openFixtureChannel(queue, name)));
-  try {
-    await test(...opened.map(({ channel }) => channel));
-  } finally {
-    for (const { cleanup } of opened) await cleanup();
-  }
-}
+const withChannels = (names: Yii2FixtureName[], test: (...channels: Yii2Channel[]) => Promise<void>) => withFixtureChannels(openQueue, names, test);
 
 async function redisNow(queue: RedisConnection): Promise<number> {
   return Number((await queue.redis.time())[0]);

@@ -38,6 +38,21 @@ export async function openFixtureChannel(
   };
 }
 
+/** Runs `test` on fixture channels of its own (as many as `names`) over a connection `openQueue` opens, deleted afterwards. */
+export async function withFixtureChannels(
+  openQueue: () => Promise<RedisConnection>,
+  names: readonly Yii2FixtureName[],
+  test: (...channels: Yii2Channel[]) => Promise<void>,
+): Promise<void> {
+  const queue = await openQueue();
+  const opened = await Promise.all(names.map((name) => openFixtureChannel(queue, name)));
+  try {
+    await test(...opened.map(({ channel }) => channel));
+  } finally {
+    for (const { cleanup } of opened) await cleanup();
+  }
+}
+
 async function serverClock(redis: QueueClient): Promise<{ nowS: number; nowMs: number }> {
   const [seconds, micros] = await redis.time();
   const nowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);

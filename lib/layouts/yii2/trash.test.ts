@@ -2,22 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { TrashWrite } from '../../shapes/trash';
 import { testQueueFactory } from '../staticphp/test-redis';
 import { removeYii2Job, type Yii2Channel } from './repairs';
-import { driverAcknowledge, driverReserve, openFixtureChannel } from './test-drivers';
+import { driverAcknowledge, driverReserve, withFixtureChannels } from './test-drivers';
 import type { Yii2FixtureName } from './test-fixtures';
 import { yii2Trash } from './trash';
 
 const openQueue = testQueueFactory();
 
 /** Runs `test` on fixture channels of its own, deleted afterwards with the trash kept under each channel's name. */
-async function withChannels(names: Yii2FixtureName[], test: (...channels: Yii2Channel[]) => Promise<void>): Promise<void> {
-  const queue = await openQueue();
-  const opened = await Promise.all(names.map((name) => openFixtureChannel(queue, name)));
-  try {
-    await test(...opened.map(({ channel }) => channel));
-  } finally {
-    for (const { cleanup } of opened) await cleanup();
-  }
-}
+const withChannels = (names: Yii2FixtureName[], test: (...channels: Yii2Channel[]) => Promise<void>) => withFixtureChannels(openQueue, names, test);
 
 /** A trash under the first channel's own key prefix, so that its cleanup deletes the trash too. */
 function trashOf(channel: Yii2Channel, overrides: Partial<TrashWrite> = {}): TrashWrite {
