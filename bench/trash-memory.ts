@@ -44,7 +44,7 @@ function removeOf(layout: Pick<QueueLayout, 'lineRepairs'>) {
 async function main() {
   const connection = await RedisConnection.connect(settingsFromEnv());
   const root = `bench-trash-${randomUUID()}:`;
-  const trash: TrashWrite = { dashboardPrefix: `${root}ql:`, keepSeconds: 3600, maxEntries: count * 2, who: 'bench', via: 'cli' };
+  const trash: TrashWrite = { dashboardPrefix: `${root}ql:`, keepSeconds: 3600, maxEntries: count * 2, maxBytes: 1 << 30, who: 'bench', via: 'cli' };
   const redis = connection.redis;
   try {
     // yii2 (stock): a message `<ttr>;<serialized job>` and its id in the waiting list.

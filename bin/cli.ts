@@ -327,8 +327,9 @@ const commands: Record<string, Command> = {
       await withCapability(values, 'trash', 'trash list', async (trash) => {
         const page = await trash.list(trashSettingsFromEnv(), 0, limit);
         if (values.json) return console.log(JSON.stringify(page));
-        if (page.keepSeconds === 0) console.log('The trash is off (QUEUELENS_TRASH_SECONDS=0): a forget deletes for good.');
-        console.log(`${page.total} job${page.total === 1 ? '' : 's'} in the trash${page.rows.length < page.total ? `, the newest ${page.rows.length}` : ''}`);
+        if (page.keepSeconds === 0) console.log('The trash is off (QUEUELENS_TRASH_SECONDS, _MAX or _MAX_BYTES is 0): a forget deletes for good.');
+        const newest = page.rows.length < page.total ? `, the newest ${page.rows.length}` : '';
+        console.log(`${page.total} job${page.total === 1 ? '' : 's'} in the trash (${page.bytes} of at most ${page.maxBytes} bytes)${newest}`);
         for (const row of page.rows) {
           const at = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
           console.log(

@@ -123,7 +123,7 @@ test.describe('the trash', () => {
 
   test('the Trash page lists what was forgotten, newest first, restores a row, and says when it is empty', async ({ page }, testInfo) => {
     const ids = await failJobs(queue, 2);
-    const trash = { dashboardPrefix: e2eDashboardPrefix(), keepSeconds: 86_400, maxEntries: 10_000, via: 'cli' };
+    const trash = { dashboardPrefix: e2eDashboardPrefix(), keepSeconds: 86_400, maxEntries: 10_000, maxBytes: 1 << 30, via: 'cli' };
     await queue.forgetFailedIds([ids[0]!], { ...trash, who: 'first operator' });
     await queue.forgetFailedIds([ids[1]!], { ...trash, who: 'second operator' });
     await page.goto('/');
@@ -166,7 +166,7 @@ test.describe('the trash', () => {
 
   test('a viewer sees the trash without Restore, and a restore posted all the same is refused', async ({ browser }) => {
     const [id] = await failJobs(queue, 1);
-    await queue.forgetFailedIds([id!], { dashboardPrefix: e2eDashboardPrefix(), keepSeconds: 86_400, maxEntries: 10_000, who: 'operator', via: 'dashboard' });
+    await queue.forgetFailedIds([id!], { dashboardPrefix: e2eDashboardPrefix(), keepSeconds: 86_400, maxEntries: 10_000, maxBytes: 1 << 30, who: 'operator', via: 'dashboard' });
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
     await page.goto('/login');

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { TrashList } from '@/components/trash/trash-list';
+import { formatBytes } from '@/components/key-layout/format-bytes';
 import { Note } from '@/components/ui/note';
 import { trashSettingsFromEnv } from '@/lib/dashboard/trash-settings';
 import { pageWindow } from '@/lib/queries/page-window';
@@ -31,12 +32,15 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
       <h1 className="text-2xl font-semibold tracking-tight">Trash</h1>
       {settings.keepSeconds === 0 ? (
         <Note title="The trash is off">
-          QUEUELENS_TRASH_SECONDS is 0: a forget deletes its jobs for good, as the driver does, and nothing is kept here to restore.
+          QUEUELENS_TRASH_SECONDS, QUEUELENS_TRASH_MAX or QUEUELENS_TRASH_MAX_BYTES is 0: a forget or remove deletes its jobs for good, as the driver does, and
+          nothing is kept here to restore.
         </Note>
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Forgotten jobs are kept here whole for {describeKeep(settings.keepSeconds)} (QUEUELENS_TRASH_SECONDS), {settings.maxEntries.toLocaleString('en')} at
-          most (QUEUELENS_TRASH_MAX, the oldest go first). Restore puts a job back where its driver keeps it, unless its id has been taken meanwhile.
+          Forgotten and removed jobs are kept here whole for {describeKeep(settings.keepSeconds)} (QUEUELENS_TRASH_SECONDS), at most{' '}
+          {settings.maxEntries.toLocaleString('en')} jobs (QUEUELENS_TRASH_MAX) and {formatBytes(settings.maxBytes)} of Redis memory (QUEUELENS_TRASH_MAX_BYTES)
+          for each queue prefix; beyond either the oldest go first.{read.ok ? ` They take ${formatBytes(read.data.bytes)} now.` : ''} Restore puts a job back
+          where its driver keeps it, unless its id has been taken meanwhile.
         </p>
       )}
       {read.ok ? (

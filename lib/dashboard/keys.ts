@@ -65,6 +65,9 @@ export interface TrashKeys {
   readonly prefix: string;
   /** sorted set: trashed job ids scored by the unix millisecond they were trashed */
   readonly index: string;
+  /** hash: per trashed id, the bytes its keys took when kept; and string: their total, which the byte bound holds down */
+  readonly sizes: string;
+  readonly bytes: string;
   job(id: string): string;
   where(id: string): string;
 }
@@ -80,7 +83,15 @@ export interface TrashKeys {
 export function trashKeys(keys: DashboardKeys, driverPrefix: string): TrashKeys {
   const inDriverSlot = hashTagOf(driverPrefix) === null ? `{${driverPrefix}}` : driverPrefix;
   const base = `${keys.prefix}trash:${inDriverSlot}:`;
-  return { prefix: base, index: `${base}index`, job: (id) => `${base}j:${id}`, where: (id) => `${base}w:${id}` };
+  return {
+    prefix: base,
+    index: `${base}index`,
+    // lua/includes/trash.lua builds these from the prefix as well
+    sizes: `${base}sizes`,
+    bytes: `${base}bytes`,
+    job: (id) => `${base}j:${id}`,
+    where: (id) => `${base}w:${id}`,
+  };
 }
 
 /**

@@ -29,6 +29,7 @@ export function trashArguments(driverPrefix: string, trash: TrashWrite | undefin
     trashPrefix: keys.prefix,
     keepSeconds: trash?.keepSeconds ?? 0,
     maxEntries: trash?.maxEntries ?? 0,
+    maxBytes: trash?.maxBytes ?? 0,
     who: trash?.who ?? '',
     via: trash?.via ?? '',
   };
@@ -129,13 +130,18 @@ export async function readTrashPage(
     const single = shelves.length === 1;
     const [start, skip] = single ? [offset, 0] : [0, offset];
     const indexPipeline = connection.redis.pipeline();
-    for (const { keys } of shelves) indexPipeline.zrevrange(keys.index, start, offset + count - 1, 'WITHSCORES').zcount(keys.index, `(${liveSince}`, '+inf');
+    for (const { keys } of shelves) {
+      indexPipeline
+        .zrevrange(keys.index, start, offset + count - 1, 'WITHSCORES')
+        .zcount(keys.index, `(${liveSince}`, '+inf')
+        .get(keys.bytes);
+    }
     const indexes = await execPipeline(indexPipeline);
     const merged = shelves
-      .flatMap((shelf, at) => pairsOf(indexes[at * 2] as string[]).map(([id, score]) => ({ shelf, id, trashedMs: Number(score) })))
+      .flatMap((shelf, at) => pairsOf(indexes[at * 3] as string[]).map(([id, score]) => ({ shelf, id, trashedMs: Number(score) })))
       .sort((a, b) => b.trashedMs - a.trashedMs)
       .slice(skip, skip + count);
-    const total = shelves.reduce((sum, _, at) => sum + Number(indexes[at * 2 + 1]), 0);
+    const sumOf = (reply: number) => shelves.reduce((sum, _, at) => sum + Number(indexes[at * 3 + reply] ?? 0), 0);
     const wherePipeline = connection.redis.pipeline();
     for (const { shelf, id } of merged) wherePipeline.hgetall(shelf.keys.where(id));
     const wheres = merged.length === 0 ? [] : ((await execPipeline(wherePipeline)) as Record<string, string>[]);
@@ -146,7 +152,8 @@ export async function readTrashPage(
     const rows = kept.map(({ shelf, id, trashedMs, where }, index) =>
       rowOf(shelf.listedId(id), Math.floor(trashedMs / 1000), where, shelf.columns.read(replies[index], id, where.from ?? '')),
     );
-    return { rows, total, keepSeconds: settings.keepSeconds, maxEntries: settings.maxEntries, now: Number(now) };
+    const { keepSeconds, maxEntries, maxBytes } = settings;
+    return { rows, total: sumOf(1), keepSeconds, maxEntries, maxBytes, bytes: Math.max(0, sumOf(2)), now: Number(now) };
   });
 }
 

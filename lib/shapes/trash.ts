@@ -1,6 +1,6 @@
 /** The trash's shapes, for the layouts that keep one, the pages and the CLI alike. */
 
-/** How the trash is kept: QUEUELENS_TRASH_SECONDS and QUEUELENS_TRASH_MAX (lib/dashboard/trash-settings.ts). */
+/** How the trash is kept: QUEUELENS_TRASH_SECONDS, QUEUELENS_TRASH_MAX and QUEUELENS_TRASH_MAX_BYTES (lib/dashboard/trash-settings.ts). */
 export interface TrashSettings {
   /** QUEUELENS_PREFIX: the trash's keys are QueueLens's own */
   readonly dashboardPrefix: string;
@@ -8,6 +8,8 @@ export interface TrashSettings {
   readonly keepSeconds: number;
   /** how many trashed jobs are kept at most; the oldest go first */
   readonly maxEntries: number;
+  /** how many bytes of Redis memory the trashed jobs of one driver prefix take at most; the oldest go first */
+  readonly maxBytes: number;
 }
 
 /** A forget or remove as the trash records it: the settings, and who did it from where. */
@@ -45,6 +47,9 @@ export interface TrashPage {
   total: number;
   keepSeconds: number;
   maxEntries: number;
+  maxBytes: number;
+  /** Redis memory the kept jobs take, as measured when each was kept (expired ones included until the next forget drops them) */
+  bytes: number;
   /** the Redis server's unix second at the read, which expiry is measured against */
   now: number;
 }

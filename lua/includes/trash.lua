@@ -14,6 +14,38 @@ local function trashWhereKey(trashPrefix, id)
   return trashPrefix .. 'w:' .. id
 end
 
+-- What the byte bound counts: per id the bytes its two keys took when it
+-- was kept (a hash, read back when the entry is dropped, by which time its
+-- keys may have expired), and their running total (a string). Neither
+-- expires: each lives exactly as long as the index members it counts.
+local function trashSizesKey(trashPrefix)
+  return trashPrefix .. 'sizes'
+end
+
+local function trashBytesKey(trashPrefix)
+  return trashPrefix .. 'bytes'
+end
+
+-- Takes id's recorded size off the total (an entry kept before sizes were
+-- recorded counts 0).
+local function uncountTrashed(trashPrefix, id)
+  local size = tonumber(rcall('HGET', trashSizesKey(trashPrefix), id))
+  if size then
+    rcall('HDEL', trashSizesKey(trashPrefix), id)
+    rcall('DECRBY', trashBytesKey(trashPrefix), size)
+  end
+end
+
+-- Adds id's two keys' memory (MEMORY USAGE, every field counted) to the total.
+local function countTrashed(trashPrefix, id)
+  local size = 0
+  for _, key in ipairs({trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)}) do
+    size = size + (rcall('MEMORY', 'USAGE', key, 'SAMPLES', 0) or 0)
+  end
+  rcall('HSET', trashSizesKey(trashPrefix), id, size)
+  rcall('INCRBY', trashBytesKey(trashPrefix), size)
+end
+
 -- How many old entries one call drops at most: a forget adds at most a
 -- batch (lib/shapes/failed-jobs.ts BATCH_SIZE), so dropping more than that
 -- per call brings an over-full trash back under its bound within a few calls
@@ -24,6 +56,7 @@ local function dropTrashEntries(indexKey, trashPrefix, ids)
   for _, id in ipairs(ids) do
     rcall('DEL', trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id))
     rcall('ZREM', indexKey, id)
+    uncountTrashed(trashPrefix, id)
   end
 end
 
@@ -35,13 +68,22 @@ local function trashNow()
 end
 
 -- Drops entries past their time (their keys have expired already; the index
--- member is what is left), then the oldest beyond `maxEntries`.
-local function boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
+-- member is what is left), then the oldest beyond `maxEntries`, then the
+-- oldest while the kept bytes are over `maxBytes` (a job bigger than the
+-- whole bound goes too: the bound holds).
+local function boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries, maxBytes)
   dropTrashEntries(indexKey, trashPrefix,
     rcall('ZRANGEBYSCORE', indexKey, '-inf', '(' .. string.format('%d', nowMs - keepSeconds * 1000), 'LIMIT', 0, TRASH_DROP_LIMIT))
   local over = rcall('ZCARD', indexKey) - maxEntries
   if over > 0 then
     dropTrashEntries(indexKey, trashPrefix, rcall('ZRANGE', indexKey, 0, math.min(over, TRASH_DROP_LIMIT) - 1))
+  end
+  local dropped = 0
+  while dropped < TRASH_DROP_LIMIT and (tonumber(rcall('GET', trashBytesKey(trashPrefix))) or 0) > maxBytes do
+    local oldest = rcall('ZRANGE', indexKey, 0, 0)
+    if #oldest == 0 then break end
+    dropTrashEntries(indexKey, trashPrefix, oldest)
+    dropped = dropped + 1
   end
 end
 
@@ -55,6 +97,8 @@ local function keepTrashed(indexKey, trashPrefix, id, where, now, nowMs, keepSec
     'who', where.who, 'via', where.via, 'at', now, 'until', now + keepSeconds)
   rcall('EXPIRE', whereKey, keepSeconds)
   rcall('ZADD', indexKey, string.format('%d', nowMs), id)
+  uncountTrashed(trashPrefix, id)
+  countTrashed(trashPrefix, id)
 end
 
 -- Moves job hash `jobHashKey` (id `id`) into the trash whole, renamed. A
@@ -92,6 +136,7 @@ local function restoreEach(indexKey, trashPrefix, first, putBack)
     if outcome == 'restored' then
       rcall('DEL', jobKeyThere, whereKey)
       rcall('ZREM', indexKey, id)
+      uncountTrashed(trashPrefix, id)
     end
     outcomes[#outcomes + 1] = id
     outcomes[#outcomes + 1] = outcome

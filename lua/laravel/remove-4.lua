@@ -33,8 +33,9 @@
   ARGV[4] trash prefix                      for the trash's per-job keys
   ARGV[5] keep seconds                      0: keep nothing, delete as Laravel does
   ARGV[6] max entries                       the trash's bound; the oldest go first
-  ARGV[7] who                               the operator, as the audit log names them
-  ARGV[8] via                               where it was done (dashboard, cli)
+  ARGV[7] max bytes                         the trash's bound in bytes (MEMORY USAGE); the oldest go first
+  ARGV[8] who                               the operator, as the audit log names them
+  ARGV[9] via                               where it was done (dashboard, cli)
 
   Returns {1} when it was removed, {0} when those bytes are nowhere any
   more, or {ErrorCode, key}.
@@ -45,7 +46,7 @@ local rcall = redis.call
 
 local readyKey, delayedKey, reservedKey, trashIndexKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local payload, id, queue, trashPrefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local keepSeconds, maxEntries = tonumber(ARGV[5]), tonumber(ARGV[6])
+local keepSeconds, maxEntries, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', delayedKey, 'zset', reservedKey, 'zset', trashIndexKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
@@ -62,6 +63,6 @@ if keepSeconds <= 0 then return {1} end
 
 local now, nowMs = trashNow()
 trashRecord(trashIndexKey, trashPrefix, id, payload,
-  {from = from, queue = queue, level = '', score = dueAt or '', who = ARGV[7], via = ARGV[8]}, now, nowMs, keepSeconds)
-boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
+  {from = from, queue = queue, level = '', score = dueAt or '', who = ARGV[8], via = ARGV[9]}, now, nowMs, keepSeconds)
+boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries, maxBytes)
 return {1}

@@ -16,9 +16,10 @@
   ARGV[1] trash prefix                 for the trash's per-job keys
   ARGV[2] keep seconds                 0: keep nothing, delete as marko does
   ARGV[3] max entries                  the trash's bound; the oldest go first
-  ARGV[4] who                          the operator, as the audit log names them
-  ARGV[5] via                          where it was done (dashboard, cli)
-  ARGV[6..] failed job ids             a bounded batch
+  ARGV[4] max bytes                    the trash's bound in bytes (MEMORY USAGE); the oldest go first
+  ARGV[5] who                          the operator, as the audit log names them
+  ARGV[6] via                          where it was done (dashboard, cli)
+  ARGV[7..] failed job ids             a bounded batch
 
   Returns {number of failed jobs forgotten, number of them kept in the trash}, or {ErrorCode, key}.
 ]]
@@ -28,15 +29,15 @@ local rcall = redis.call
 
 local recordsKey, indexKey, trashIndexKey = KEYS[1], KEYS[2], KEYS[3]
 local trashPrefix = ARGV[1]
-local keepSeconds, maxEntries = tonumber(ARGV[2]), tonumber(ARGV[3])
-local who, via = ARGV[4], ARGV[5]
+local keepSeconds, maxEntries, maxBytes = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local who, via = ARGV[5], ARGV[6]
 
 local wrongKey = firstWrongTypedKey({recordsKey, 'hash', indexKey, 'zset', trashIndexKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local now, nowMs = trashNow()
 local forgotten, kept = 0, 0
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   local id = ARGV[i]
   local record = rcall('HGET', recordsKey, id)
   local failedAt = rcall('ZSCORE', indexKey, id)
@@ -51,5 +52,5 @@ for i = 6, #ARGV do
     end
   end
 end
-if keepSeconds > 0 then boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries) end
+if keepSeconds > 0 then boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries, maxBytes) end
 return {forgotten, kept}

@@ -23,8 +23,9 @@
   ARGV[3] trash prefix                      for the trash's per-job keys
   ARGV[4] keep seconds                      0: keep nothing, delete as marko does
   ARGV[5] max entries                       the trash's bound; the oldest go first
-  ARGV[6] who                               the operator, as the audit log names them
-  ARGV[7] via                               where it was done (dashboard, cli)
+  ARGV[6] max bytes                         the trash's bound in bytes (MEMORY USAGE); the oldest go first
+  ARGV[7] who                               the operator, as the audit log names them
+  ARGV[8] via                               where it was done (dashboard, cli)
 
   Returns {1} when the job was anywhere in the queue or had a hash, {0}
   when it was gone already, or {ErrorCode, key}.
@@ -35,7 +36,7 @@ local rcall = redis.call
 
 local readyKey, delayedKey, reservedKey, jobKey, trashIndexKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, queue, trashPrefix = ARGV[1], ARGV[2], ARGV[3]
-local keepSeconds, maxEntries = tonumber(ARGV[4]), tonumber(ARGV[5])
+local keepSeconds, maxEntries, maxBytes = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', delayedKey, 'zset', reservedKey, 'zset', jobKey, 'hash', trashIndexKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
@@ -54,6 +55,6 @@ if keepSeconds <= 0 then
 end
 local now, nowMs = trashNow()
 trashJob(trashIndexKey, trashPrefix, jobKey, id,
-  {from = from, queue = queue, level = '', score = dueAt or '', who = ARGV[6], via = ARGV[7]}, now, nowMs, keepSeconds)
-boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
+  {from = from, queue = queue, level = '', score = dueAt or '', who = ARGV[7], via = ARGV[8]}, now, nowMs, keepSeconds)
+boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries, maxBytes)
 return {1}

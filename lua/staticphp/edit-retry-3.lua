@@ -15,14 +15,15 @@
   ARGV[2] trash prefix          for the trash's per-job keys
   ARGV[3] keep seconds          0: keep nothing
   ARGV[4] max entries           the trash's bound; the oldest go first
-  ARGV[5] who                   the operator, as the audit log names them
-  ARGV[6] via                   where it was done (dashboard, cli)
-  ARGV[7] job id
-  ARGV[8] the payload as the operator read it, byte for byte; '' when the
+  ARGV[5] max bytes             the trash's bound in bytes (MEMORY USAGE); the oldest go first
+  ARGV[6] who                   the operator, as the audit log names them
+  ARGV[7] via                   where it was done (dashboard, cli)
+  ARGV[8] job id
+  ARGV[9] the payload as the operator read it, byte for byte; '' when the
           caller read none (the CLI's retry --payload): a StaticPHP payload
           is a JSON object or array, never empty
-  ARGV[9] the edited payload, stored byte for byte
-  ARGV[10] max_attempts         '' keeps the job's own
+  ARGV[10] the edited payload, stored byte for byte
+  ARGV[11] max_attempts         '' keeps the job's own
 
   Returns {outcome, kept}: outcome is retried, not-failed, changed (its
   payload is no longer the one read) or missing (its hash was gone: taken
@@ -37,8 +38,8 @@ local rcall = redis.call
 
 local failedKey, queuesKey, trashIndexKey = KEYS[1], KEYS[2], KEYS[3]
 local prefix, trashPrefix = ARGV[1], ARGV[2]
-local keepSeconds, maxEntries = tonumber(ARGV[3]), tonumber(ARGV[4])
-local id, seen, edited, maxAttempts = ARGV[7], ARGV[8], ARGV[9], ARGV[10]
+local keepSeconds, maxEntries, maxBytes = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local id, seen, edited, maxAttempts = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
 
 local wrongKey = firstWrongTypedKey({failedKey, 'zset', queuesKey, 'set', trashIndexKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
@@ -54,9 +55,9 @@ if keepSeconds > 0 and rcall('EXISTS', job) == 1 then
   rcall('DEL', trashWhereKey(trashPrefix, id))
   rcall('COPY', job, trashJobKey(trashPrefix, id), 'REPLACE')
   keepTrashed(trashIndexKey, trashPrefix, id,
-    {from = 'failed', queue = rcall('HGET', job, 'queue') or '', level = '', score = failedAt, who = ARGV[5], via = ARGV[6]},
+    {from = 'failed', queue = rcall('HGET', job, 'queue') or '', level = '', score = failedAt, who = ARGV[6], via = ARGV[7]},
     now, nowMs, keepSeconds)
-  boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
+  boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries, maxBytes)
   kept = 1
 end
 if rcall('EXISTS', job) == 1 then rcall('HSET', job, 'payload', edited) end

@@ -13,9 +13,10 @@
   ARGV[2] trash prefix          for the trash's per-job keys
   ARGV[3] keep seconds          0: keep nothing, delete as the driver does
   ARGV[4] max entries           the trash's bound; the oldest go first
-  ARGV[5] who                   the operator, as the audit log names them
-  ARGV[6] via                   where it was done (dashboard, cli)
-  ARGV[7..] job ids             a bounded batch
+  ARGV[5] max bytes             the trash's bound in bytes (MEMORY USAGE); the oldest go first
+  ARGV[6] who                   the operator, as the audit log names them
+  ARGV[7] via                   where it was done (dashboard, cli)
+  ARGV[8..] job ids             a bounded batch
 
   Returns {number of jobs forgotten, number of them kept in the trash}, or {ErrorCode, key}.
 ]]
@@ -25,15 +26,15 @@ local rcall = redis.call
 
 local failedKey, indexKey = KEYS[1], KEYS[2]
 local prefix, trashPrefix = ARGV[1], ARGV[2]
-local keepSeconds, maxEntries = tonumber(ARGV[3]), tonumber(ARGV[4])
-local who, via = ARGV[5], ARGV[6]
+local keepSeconds, maxEntries, maxBytes = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local who, via = ARGV[6], ARGV[7]
 
 local wrongKey = firstWrongTypedKey({failedKey, 'zset', indexKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local now, nowMs = trashNow()
 local forgotten, kept = 0, 0
-for i = 7, #ARGV do
+for i = 8, #ARGV do
   local id = ARGV[i]
   local failedAt = rcall('ZSCORE', failedKey, id)
   if failedAt then
@@ -53,5 +54,5 @@ for i = 7, #ARGV do
     end
   end
 end
-if keepSeconds > 0 then boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries) end
+if keepSeconds > 0 then boundTrash(indexKey, trashPrefix, nowMs, keepSeconds, maxEntries, maxBytes) end
 return {forgotten, kept}

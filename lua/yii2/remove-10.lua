@@ -35,9 +35,10 @@
   ARGV[2] trash prefix       for the trash's per-job keys
   ARGV[3] keep seconds       0: keep nothing, delete as the driver does
   ARGV[4] max entries        the trash's bound; the oldest go first
-  ARGV[5] who                the operator, as the audit log names them
-  ARGV[6] via                where it was done (dashboard, cli)
-  ARGV[7] channel            as the trash records where it was
+  ARGV[5] max bytes          the trash's bound in bytes (MEMORY USAGE); the oldest go first
+  ARGV[6] who                the operator, as the audit log names them
+  ARGV[7] via                where it was done (dashboard, cli)
+  ARGV[8] channel            as the trash records where it was
 
   Returns {1} when the job had a message and is gone now, {0} when its
   message was already gone (nothing is touched then, as ng's remove), or
@@ -51,7 +52,7 @@ local rcall = redis.call
 local messagesKey, waitingKey, prioritizedKey, delayedKey, reservedKey, attemptsKey, prioritiesKey, ranksKey, lockKey, trashIndexKey =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local id, trashPrefix = ARGV[1], ARGV[2]
-local keepSeconds, maxEntries = tonumber(ARGV[3]), tonumber(ARGV[4])
+local keepSeconds, maxEntries, maxBytes = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 
 local wrongKey = firstWrongTypedKey({
   messagesKey, 'hash', waitingKey, 'list', prioritizedKey, 'zset', delayedKey, 'zset', reservedKey, 'zset',
@@ -67,10 +68,10 @@ if keepSeconds > 0 then
   if dueAt then from = 'delayed' elseif rcall('ZSCORE', reservedKey, id) then from = 'reserved' end
   local now, nowMs = trashNow()
   trashRecord(trashIndexKey, trashPrefix, id, rcall('HGET', messagesKey, id),
-    {from = from, queue = ARGV[7], level = '', score = dueAt or '', who = ARGV[5], via = ARGV[6]}, now, nowMs, keepSeconds)
+    {from = from, queue = ARGV[8], level = '', score = dueAt or '', who = ARGV[6], via = ARGV[7]}, now, nowMs, keepSeconds)
   rcall('HSET', trashWhereKey(trashPrefix, id), 'attempts', rcall('HGET', attemptsKey, id) or '',
     'priority', rcall('HGET', prioritiesKey, id) or '', 'rank', rcall('HGET', ranksKey, id) or '')
-  boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries)
+  boundTrash(trashIndexKey, trashPrefix, nowMs, keepSeconds, maxEntries, maxBytes)
 end
 
 rcall('HDEL', messagesKey, id)

@@ -139,7 +139,7 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     expect(seen.place).toBe('ready');
     expect(await laravel.pop(60)).toMatchObject({ id, attempts: 1 });
     const call = { ready: layout.keys.ready('default'), delayed: layout.keys.delayed('default'), reserved: layout.keys.reserved('default') };
-    const trash = { dashboardPrefix: `${prefix}ql:`, keepSeconds: 3600, maxEntries: 100, who: 'alice', via: 'dashboard' };
+    const trash = { dashboardPrefix: `${prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard' };
     const kept = trashArguments(prefix, trash);
     expect(await remove.run(redis, { ...call, payload: (seen as { payload: Buffer }).payload, id, queue: 'default', ...kept })).toBe(false);
     expect((await layout.counts()).queues[0]).toMatchObject({ reserved: 1, total: 1 });

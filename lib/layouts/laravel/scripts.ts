@@ -26,7 +26,7 @@ export const findJob = luaScript({
 export const remove = luaScript({
   file: 'laravel/remove-4.lua',
   keys: ['ready', 'delayed', 'reserved', 'trashIndex'],
-  args: ['payload', 'id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
+  args: ['payload', 'id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via'],
   reply: changedFlag,
 });
 

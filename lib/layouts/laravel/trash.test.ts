@@ -10,7 +10,7 @@ type Laravel = Awaited<ReturnType<typeof openLaravel>>;
 
 /** The trash under the test's own prefix, so that the factory's cleanup deletes it too. */
 function trashOf({ prefix }: Laravel, overrides: Partial<TrashWrite> = {}): TrashWrite {
-  return { dashboardPrefix: `${prefix}ql:`, keepSeconds: 3600, maxEntries: 100, who: 'alice', via: 'dashboard', ...overrides };
+  return { dashboardPrefix: `${prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard', ...overrides };
 }
 
 function removeOf({ layout }: Laravel) {

@@ -55,7 +55,7 @@ export const readDoctorPage = luaScript({
 export const forgetFailed = luaScript({
   file: 'marko/forget-failed-3.lua',
   keys: ['failedJobs', 'failedIndex', 'trashIndex'],
-  args: ['trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
+  args: ['trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via'],
   rest: 'ids',
   reply: (reply) => {
     const [forgotten, kept] = flat(reply);
@@ -81,7 +81,7 @@ export const dropIndexEntry = luaScript({
 export const remove = luaScript({
   file: 'marko/remove-5.lua',
   keys: ['ready', 'delayed', 'reserved', 'job', 'trashIndex'],
-  args: ['id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
+  args: ['id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via'],
   reply: changedFlag,
 });
 

@@ -8,7 +8,7 @@ const openQueue = testQueueFactory();
 
 /** The trash under the test queue's own prefix, so that the factory's cleanup deletes it too. */
 function trashOf(queue: RedisQueue): TrashWrite {
-  return { dashboardPrefix: `${queue.keys.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, who: 'alice', via: 'dashboard' };
+  return { dashboardPrefix: `${queue.keys.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard' };
 }
 
 /** A job pushed with `payload` (JSON text, as stored) and failed from its reservation; its id. */

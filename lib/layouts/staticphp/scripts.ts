@@ -122,7 +122,7 @@ export type EditRetryOutcome = 'retried' | 'not-failed' | 'changed' | 'missing';
 export const editAndRetry = luaScript({
   file: 'staticphp/edit-retry-3.lua',
   keys: ['failed', 'queues', 'trashIndex'],
-  args: ['prefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via', 'id', 'seen', 'edited', 'maxAttempts'],
+  args: ['prefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'id', 'seen', 'edited', 'maxAttempts'],
   reply: (reply) => {
     const [outcome, kept] = reply as [string, number];
     return { outcome: String(outcome) as EditRetryOutcome, kept: Number(kept) === 1 };
@@ -132,7 +132,7 @@ export const editAndRetry = luaScript({
 export const forget = luaScript({
   file: 'staticphp/forget-2.lua',
   keys: ['failed', 'trashIndex'],
-  args: ['prefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'who', 'via'],
+  args: ['prefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via'],
   rest: 'ids',
   reply: (reply) => {
     const [forgotten, kept] = flat(reply);

@@ -11,7 +11,7 @@ const openQueue = testQueueFactory();
 
 /** The trash under the test queue's own prefix, so that the factory's cleanup deletes it too. */
 function trashOf(queue: RedisQueue, overrides: Partial<TrashWrite> = {}): TrashWrite {
-  return { dashboardPrefix: `${queue.keys.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, who: 'alice', via: 'dashboard', ...overrides };
+  return { dashboardPrefix: `${queue.keys.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard', ...overrides };
 }
 
 /** Pushes `count` jobs and fails each from its reservation; their ids, oldest first. */
@@ -93,6 +93,34 @@ describe('the StaticPHP trash', () => {
     expect(await queue.redis.exists(keys.job(String(ids[0])), keys.where(String(ids[1])))).toBe(0);
   });
 
+  it('is bounded by bytes: the oldest go first while the kept memory is over the bound, and a restore gives its bytes back', async () => {
+    const queue = await openQueue();
+    const big = 'x'.repeat(20_000);
+    const ids: number[] = [];
+    for (let n = 0; n < 4; n++) {
+      ids.push(await queue.push('default', 'big', { n, big }));
+      await queue.fail((await queue.reserve(['default'], 'h:1', 30))!, 'too big');
+    }
+    // three such jobs fit, four do not
+    const trash = trashOf(queue, { maxBytes: 70_000 });
+    const keys = queue.trashKeys(trash.dashboardPrefix);
+    for (const id of ids.slice(0, 3)) {
+      await queue.forgetFailedIds([id], trash);
+      await sleep(3);
+    }
+    const three = (await readTrashPage(queue, trash, 0, 10)).bytes;
+    expect(three).toBeGreaterThan(60_000);
+    expect(three).toBeLessThanOrEqual(70_000);
+    await queue.forgetFailedIds([ids[3]!], trash);
+    const page = await readTrashPage(queue, trash, 0, 10);
+    expect(page.rows.map((row) => row.id)).toEqual(ids.slice(1).reverse().map(String));
+    expect(page.bytes).toBeLessThanOrEqual(70_000);
+    expect(await queue.redis.hexists(keys.sizes, String(ids[0]))).toBe(0);
+    expect(await restoreFromTrash(queue, trash, [String(ids[1])])).toEqual([{ id: String(ids[1]), outcome: 'restored' }]);
+    expect((await readTrashPage(queue, trash, 0, 10)).bytes).toBeLessThan(page.bytes - 20_000);
+    expect(await queue.redis.hkeys(keys.sizes)).toEqual(expect.arrayContaining([String(ids[2]), String(ids[3])]));
+  });
+
   it('forgets a job past its keep time: its keys expire and the next forget trims the index', async () => {
     const queue = await openQueue();
     const [first, second] = await failedJobs(queue, 2);
@@ -156,8 +184,8 @@ describe('the StaticPHP trash', () => {
       census.strangers += step.strangerCount;
       ({ cursor, done } = step);
     }
-    // the index, and per job its hash and where it was
-    expect(census).toEqual({ own: 5, strangers: 0 });
+    // the index, the sizes and their total, and per job its hash and where it was
+    expect(census).toEqual({ own: 7, strangers: 0 });
   });
 
   it('lists newest first by the millisecond, not by how the ids sort', async () => {

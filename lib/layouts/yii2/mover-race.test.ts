@@ -44,7 +44,7 @@ const REPAIRS: RepairUnderTest[] = [
 
 /** Removes job `id` into a trash under the channel's own name (deleted with it), then restores it: both wait for the moving_lock. */
 async function removeAndRestore(channel: Yii2Channel, id: string) {
-  const trash = { dashboardPrefix: `${channel.keys.channel}.ql:`, keepSeconds: 60, maxEntries: 10, who: 'test', via: 'cli' };
+  const trash = { dashboardPrefix: `${channel.keys.channel}.ql:`, keepSeconds: 60, maxEntries: 10, maxBytes: 1 << 30, who: 'test', via: 'cli' };
   await removeYii2Job(channel, id, trash);
   return restoreYii2Jobs(channel, trash, [id]);
 }
