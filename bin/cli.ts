@@ -11,7 +11,7 @@ import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
 import { trashSettingsFromEnv } from '../lib/dashboard/trash-settings';
-import { describeRestoreRefusal, type TrashWrite } from '../lib/shapes/trash';
+import { describeRestoreRefusal, TRASHED_FROM, type TrashWrite } from '../lib/shapes/trash';
 import { detectLayouts, DETECT_EVERY_KEY } from '../lib/layouts/detect';
 import { redisLocationOf, suggestedEntries } from '../lib/shapes/detect-entry';
 import type { Detection } from '../lib/shapes/detect-tally';
@@ -42,7 +42,9 @@ Commands:
                                            match, tab-separated: id, state, queue, name, the match in [ ]
   forget (--id N | --before DATE | --all)  forget failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC); StaticPHP keeps
                                            them in QueueLens's trash (QUEUELENS_TRASH_SECONDS, default 86400)
-  trash list [--limit N] [--json]          what the trash keeps, newest first (every layout)
+  trash list [--limit N] [--queue-contains TEXT] [--from failed|ready|delayed|reserved] [--who TEXT] [--json]
+                                           what the trash keeps, newest first (every layout), narrowed to
+                                           a queue, where they were, and who took them
   trash restore ID [ID ...]                put trashed jobs back where the driver keeps them; exit 1 when one
                                            is refused (its id or unique key taken meanwhile, or expired)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
@@ -321,11 +323,21 @@ const commands: Record<string, Command> = {
   async trash(args) {
     const [verb, ...rest] = args;
     if (verb === 'list') {
-      const { values, positionals } = parse(rest, { limit: { type: 'string' }, json: { type: 'boolean' } });
+      const { values, positionals } = parse(rest, {
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+        'queue-contains': { type: 'string' },
+        from: { type: 'string' },
+        who: { type: 'string' },
+      });
       if (positionals.length > 0) throw new UsageError('trash list takes no positional arguments');
       const limit = wholeNumber(values.limit, '--limit', 1) ?? 20;
+      if (values.from !== undefined && !(TRASHED_FROM as readonly string[]).includes(values.from)) {
+        throw new UsageError(`--from must be one of ${TRASHED_FROM.join(', ')}`);
+      }
+      const filter = { queue: values['queue-contains'] ?? '', from: values.from ?? '', who: values.who ?? '' };
       await withCapability(values, 'trash', 'trash list', async (trash) => {
-        const page = await trash.list(trashSettingsFromEnv(), 0, limit);
+        const page = await trash.list(trashSettingsFromEnv(), 0, limit, filter);
         if (values.json) return console.log(JSON.stringify(page));
         if (page.keepSeconds === 0) console.log('The trash is off (QUEUELENS_TRASH_SECONDS, _MAX or _MAX_BYTES is 0): a forget deletes for good.');
         const newest = page.rows.length < page.total ? `, the newest ${page.rows.length}` : '';

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { TrashFilterForm } from '@/components/trash/trash-filter';
 import { TrashList } from '@/components/trash/trash-list';
 import { formatBytes } from '@/components/key-layout/format-bytes';
 import { Note } from '@/components/ui/note';
@@ -8,6 +9,7 @@ import { pageWindow } from '@/lib/queries/page-window';
 import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { absentCapability } from '@/lib/server/queue';
 import { readTrash } from '@/lib/server/trash';
+import { trashFilterOf } from '@/lib/shapes/trash';
 
 export const metadata: Metadata = { title: 'Trash · QueueLens' };
 
@@ -25,8 +27,10 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
   const lacks = await absentCapability('trash');
   if (lacks !== null) return <LayoutLacks title="Trash" sentence={lacks} />;
   const settings = trashSettingsFromEnv();
-  const asked = askedPage(singleSearchParams(await searchParams).get('page'));
-  const read = await readTrash((asked - 1) * TRASH_PAGE_SIZE, TRASH_PAGE_SIZE);
+  const params = singleSearchParams(await searchParams);
+  const asked = askedPage(params.get('page'));
+  const filter = trashFilterOf(params);
+  const read = await readTrash((asked - 1) * TRASH_PAGE_SIZE, TRASH_PAGE_SIZE, filter);
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Trash</h1>
@@ -44,7 +48,16 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
         </p>
       )}
       {read.ok ? (
-        <TrashList rows={read.data.rows} total={read.data.total} window={pageWindow(read.data.total, asked, TRASH_PAGE_SIZE)} now={read.data.now} />
+        <>
+          <TrashFilterForm filter={filter} />
+          <TrashList
+            rows={read.data.rows}
+            total={read.data.total}
+            window={pageWindow(read.data.total, asked, TRASH_PAGE_SIZE)}
+            now={read.data.now}
+            filter={filter}
+          />
+        </>
       ) : (
         <Note title="The trash could not be read" role="alert">
           {read.error}

@@ -10,15 +10,15 @@ import { Absent, Cell, DataTable, HeaderCell, RowHeaderCell } from '@/components
 import { UtcMoment } from '@/components/ui/moment';
 import type { PageWindow } from '@/lib/queries/page-window';
 import { trashHref } from '@/lib/routes';
-import type { TrashRow } from '@/lib/shapes/trash';
+import { isTrashFiltered, trashQuery, type TrashFilter, type TrashRow } from '@/lib/shapes/trash';
 import { useRestore } from './use-restore';
 
 function describeFrom(row: TrashRow): string {
   return row.from === 'failed' ? `failed jobs of ${row.queue}` : `${row.from} in ${row.queue}`;
 }
 
-/** The trash's rows, newest first, each with Restore; `now` is the server's second the page was read at. */
-export function TrashList({ rows, total, window, now }: { rows: TrashRow[]; total: number; window: PageWindow; now: number }) {
+/** The trash's rows (those `filter` shows), newest first, each with Restore; `now` is the server's second the page was read at. */
+export function TrashList({ rows, total, window, now, filter }: { rows: TrashRow[]; total: number; window: PageWindow; now: number; filter: TrashFilter }) {
   const restore = useRestore();
   const router = useRouter();
   // A viewer sees the trash but not Restore, which would be refused (the action re-checks all the same).
@@ -27,7 +27,13 @@ export function TrashList({ rows, total, window, now }: { rows: TrashRow[]; tota
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const shown = rows.filter((row) => !gone.has(row.id));
 
-  if (shown.length === 0) return <EmptyList>The trash is empty: nothing forgotten is waiting to be restored.</EmptyList>;
+  if (shown.length === 0) {
+    return isTrashFiltered(filter) ? (
+      <EmptyList>No trashed job matches this filter.</EmptyList>
+    ) : (
+      <EmptyList>The trash is empty: nothing forgotten or removed is waiting to be restored.</EmptyList>
+    );
+  }
 
   const restoreRow = (id: string) =>
     startRestore(async () => {
@@ -80,7 +86,7 @@ export function TrashList({ rows, total, window, now }: { rows: TrashRow[]; tota
           </tr>
         ))}
       </DataTable>
-      <Pager label="Trash pages" rows="Trashed jobs" window={window} total={total} hrefOf={(page) => `${trashHref}?page=${page}` as Route} />
+      <Pager label="Trash pages" rows="Trashed jobs" window={window} total={total} hrefOf={(page) => `${trashHref}${trashQuery(filter, page)}` as Route} />
     </div>
   );
 }

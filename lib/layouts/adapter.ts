@@ -4,7 +4,7 @@ import type { JobRow } from './staticphp/job';
 import type { ThroughputSample } from '../shapes/throughput';
 import type { QueueStats, RedisQueue } from './staticphp/redis-queue';
 import type { ForgetOptions } from '../shapes/failed-jobs';
-import type { RestoreOutcome, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
+import type { RestoreOutcome, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
 import type {
@@ -164,8 +164,8 @@ export interface ThroughputSource {
  * refuses, per id, leaving the trash as it was.
  */
 export interface TrashBin {
-  /** newest first */
-  list(settings: TrashSettings, offset: number, limit: number): Promise<TrashPage>;
+  /** newest first; `filter` narrows to a queue, a place and an operator (every row without one) */
+  list(settings: TrashSettings, offset: number, limit: number, filter?: TrashFilter): Promise<TrashPage>;
   /** at most BATCH_SIZE ids, as listed; what became of each */
   restore(settings: TrashSettings, ids: readonly string[]): Promise<{ id: string; outcome: RestoreOutcome }[]>;
   /** the id the trash lists, and restores, job `id` of `queue` under (its Undo's) */

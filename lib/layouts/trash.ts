@@ -5,7 +5,17 @@ import { execPipeline } from '../redis/pipeline';
 import { heldPrefixesOf, type HeldForRead } from './held-prefixes';
 import { jobHashOf, readJobHash } from './job-hash-read';
 import { BATCH_SIZE } from '../shapes/failed-jobs';
-import type { RestoreOutcome, TrashPage, TrashRow, TrashSettings, TrashWrite } from '../shapes/trash';
+import {
+  isTrashFiltered,
+  matchesTrashFilter,
+  NO_TRASH_FILTER,
+  type RestoreOutcome,
+  type TrashFilter,
+  type TrashPage,
+  type TrashRow,
+  type TrashSettings,
+  type TrashWrite,
+} from '../shapes/trash';
 
 /*
  * What every layout's trash shares: the arguments its forget script takes,
@@ -107,9 +117,65 @@ export function trashShelf(keys: TrashKeys, columns: TrashedJobColumns): TrashSh
   return { keys, columns, listedId: (id) => id };
 }
 
+/** One entry of a shelf's index, as the page lists it. */
+interface ShelfEntry {
+  shelf: TrashShelf;
+  id: string;
+  trashedMs: number;
+}
+
+/** Index entries a filtered read looks at per round trip: one ZREVRANGE and as many small HMGETs per shelf. */
+const FILTER_CHUNK = 1000;
+
 /**
- * One page of a layout's trash, newest first: each shelf's index read once
- * (its newest `offset + limit`, merged by when they were trashed), every
+ * The newest `offset + count` entries of every shelf, merged by when they
+ * were trashed (one shelf is paged in Redis), and how many are live: one
+ * round trip.
+ */
+async function newestEntries(connection: RedisConnection, shelves: readonly TrashShelf[], liveSince: number, offset: number, count: number) {
+  const single = shelves.length === 1;
+  const [start, skip] = single ? [offset, 0] : [0, offset];
+  const pipeline = connection.redis.pipeline();
+  for (const { keys } of shelves) pipeline.zrevrange(keys.index, start, offset + count - 1, 'WITHSCORES').zcount(keys.index, `(${liveSince}`, '+inf');
+  const replies = await execPipeline(pipeline);
+  const entries = shelves
+    .flatMap((shelf, at) => pairsOf(replies[at * 2] as string[]).map(([id, score]) => ({ shelf, id, trashedMs: Number(score) })))
+    .sort((a, b) => b.trashedMs - a.trashedMs)
+    .slice(skip, skip + count);
+  return { entries, total: shelves.reduce((sum, _, at) => sum + Number(replies[at * 2 + 1]), 0) };
+}
+
+/**
+ * The entries whose where-hash matches `filter`, newest first, and how many
+ * match: every shelf's index walked whole, FILTER_CHUNK entries a round trip
+ * (the index holds at most QUEUELENS_TRASH_MAX entries, 10,000 by default).
+ */
+async function filteredEntries(connection: RedisConnection, shelves: readonly TrashShelf[], filter: TrashFilter, offset: number, count: number) {
+  const matches: ShelfEntry[] = [];
+  for (const shelf of shelves) {
+    for (let start = 0; ; start += FILTER_CHUNK) {
+      const chunk = pairsOf(await connection.redis.zrevrange(shelf.keys.index, start, start + FILTER_CHUNK - 1, 'WITHSCORES'));
+      if (chunk.length === 0) break;
+      const pipeline = connection.redis.pipeline();
+      for (const [id] of chunk) pipeline.hmget(shelf.keys.where(id), 'queue', 'from', 'who');
+      const wheres = (await execPipeline(pipeline)) as (string | null)[][];
+      chunk.forEach(([id, score], index) => {
+        const [queue, from, who] = wheres[index]!;
+        // An entry whose where-hash expired (from is null) is past its time: left out, as an unfiltered page leaves it.
+        if (typeof from === 'string' && matchesTrashFilter(filter, { queue: queue ?? '', from, who: who ?? '' })) {
+          matches.push({ shelf, id, trashedMs: Number(score) });
+        }
+      });
+      if (chunk.length < FILTER_CHUNK) break;
+    }
+  }
+  matches.sort((a, b) => b.trashedMs - a.trashedMs);
+  return { entries: matches.slice(offset, offset + count), total: matches.length };
+}
+
+/**
+ * One page of a layout's trash, newest first, narrowed by `filter` (each
+ * shelf's index read once without one, walked whole with one), then every
  * row's where-hash in one pipeline, then its job's columns in another (a
  * layout keeps a job by what it was taken from). An entry whose keys
  * expired before the next forget trimmed the index is left out.
@@ -120,32 +186,21 @@ export async function readTrashPage(
   settings: TrashSettings,
   offset: number,
   limit: number,
+  filter: TrashFilter = NO_TRASH_FILTER,
 ): Promise<TrashPage> {
   const count = Math.min(Math.max(limit, 1), TRASH_PAGE_LIMIT);
   return connection.attempt(async () => {
     // The server's clock, which the scripts stamp and expire by.
     const [now] = await connection.redis.time();
     const liveSince = (Number(now) - settings.keepSeconds) * 1000;
-    // One shelf is paged in Redis; several are merged here from each one's newest `offset + count`.
-    const single = shelves.length === 1;
-    const [start, skip] = single ? [offset, 0] : [0, offset];
-    const indexPipeline = connection.redis.pipeline();
-    for (const { keys } of shelves) {
-      indexPipeline
-        .zrevrange(keys.index, start, offset + count - 1, 'WITHSCORES')
-        .zcount(keys.index, `(${liveSince}`, '+inf')
-        .get(keys.bytes);
-    }
-    const indexes = await execPipeline(indexPipeline);
-    const merged = shelves
-      .flatMap((shelf, at) => pairsOf(indexes[at * 3] as string[]).map(([id, score]) => ({ shelf, id, trashedMs: Number(score) })))
-      .sort((a, b) => b.trashedMs - a.trashedMs)
-      .slice(skip, skip + count);
-    const sumOf = (reply: number) => shelves.reduce((sum, _, at) => sum + Number(indexes[at * 3 + reply] ?? 0), 0);
+    const [{ entries, total }, bytes] = await Promise.all([
+      isTrashFiltered(filter) ? filteredEntries(connection, shelves, filter, offset, count) : newestEntries(connection, shelves, liveSince, offset, count),
+      keptBytes(connection, shelves),
+    ]);
     const wherePipeline = connection.redis.pipeline();
-    for (const { shelf, id } of merged) wherePipeline.hgetall(shelf.keys.where(id));
-    const wheres = merged.length === 0 ? [] : ((await execPipeline(wherePipeline)) as Record<string, string>[]);
-    const kept = merged.flatMap((entry, index) => (Object.keys(wheres[index]!).length === 0 ? [] : [{ ...entry, where: wheres[index]! }]));
+    for (const { shelf, id } of entries) wherePipeline.hgetall(shelf.keys.where(id));
+    const wheres = entries.length === 0 ? [] : ((await execPipeline(wherePipeline)) as Record<string, string>[]);
+    const kept = entries.flatMap((entry, index) => (Object.keys(wheres[index]!).length === 0 ? [] : [{ ...entry, where: wheres[index]! }]));
     const columnPipeline = connection.redis.pipeline();
     for (const { shelf, id, where } of kept) shelf.columns.queue(columnPipeline, shelf.keys.job(id), id, where.from ?? '');
     const replies = kept.length === 0 ? [] : await execPipeline(columnPipeline);
@@ -153,8 +208,17 @@ export async function readTrashPage(
       rowOf(shelf.listedId(id), Math.floor(trashedMs / 1000), where, shelf.columns.read(replies[index], id, where.from ?? '')),
     );
     const { keepSeconds, maxEntries, maxBytes } = settings;
-    return { rows, total: sumOf(1), keepSeconds, maxEntries, maxBytes, bytes: Math.max(0, sumOf(2)), now: Number(now) };
+    return { rows, total, keepSeconds, maxEntries, maxBytes, bytes, now: Number(now) };
   });
+}
+
+/** The memory every shelf's kept jobs take, as the byte bound counts it. */
+async function keptBytes(connection: RedisConnection, shelves: readonly TrashShelf[]): Promise<number> {
+  const totals = shelves.length === 0 ? [] : await connection.redis.mget(...shelves.map((shelf) => shelf.keys.bytes));
+  return Math.max(
+    0,
+    totals.reduce((sum, total) => sum + Number(total ?? 0), 0),
+  );
 }
 
 /** A WITHSCORES reply as (member, score) pairs. */

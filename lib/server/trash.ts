@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Access } from '@/lib/auth/credentials';
 import { trashSettingsFromEnv } from '@/lib/dashboard/trash-settings';
-import type { TrashPage, TrashWrite } from '@/lib/shapes/trash';
+import type { TrashFilter, TrashPage, TrashWrite } from '@/lib/shapes/trash';
 import type { Connection } from '@/lib/dashboard/connections';
 import { isAbsent } from '@/lib/layouts/adapter';
 import { getLayout, readCapability, type ReadResult } from './queue';
@@ -11,9 +11,9 @@ export function dashboardTrashWrite(access: Access): TrashWrite {
   return { ...trashSettingsFromEnv(), who: access.who, via: 'dashboard' };
 }
 
-/** One page of the trash of the connection the request is for, newest first. */
-export function readTrash(offset: number, limit: number): Promise<ReadResult<TrashPage>> {
-  return readCapability('trash', (trash) => trash.list(trashSettingsFromEnv(), offset, limit));
+/** One page of the trash of the connection the request is for, newest first, narrowed by `filter`. */
+export function readTrash(offset: number, limit: number, filter: TrashFilter): Promise<ReadResult<TrashPage>> {
+  return readCapability('trash', (trash) => trash.list(trashSettingsFromEnv(), offset, limit, filter));
 }
 
 /** Whether a forget on `connection` keeps what it takes, so that the toast after it may offer Undo. */

@@ -21,7 +21,8 @@ export interface TrashWrite extends TrashSettings {
 }
 
 /** Where a trashed job was taken from, as its layout's restore puts it back. */
-export type TrashedFrom = 'failed' | 'ready' | 'delayed' | 'reserved';
+export const TRASHED_FROM = ['failed', 'ready', 'delayed', 'reserved'] as const;
+export type TrashedFrom = (typeof TRASHED_FROM)[number];
 
 /** One trashed job as the Trash page lists it. */
 export interface TrashRow {
@@ -52,6 +53,40 @@ export interface TrashPage {
   bytes: number;
   /** the Redis server's unix second at the read, which expiry is measured against */
   now: number;
+}
+
+/** What the Trash page narrows its rows to; '' matches every row. */
+export interface TrashFilter {
+  /** a part of the queue's (a yii2 channel's) name */
+  readonly queue: string;
+  /** where it was taken from, exactly: a TrashedFrom */
+  readonly from: string;
+  /** a part of the operator's name */
+  readonly who: string;
+}
+
+export const NO_TRASH_FILTER: TrashFilter = { queue: '', from: '', who: '' };
+
+/** The filter a page's query string asks for: a place that is none of TRASHED_FROM matches every place. */
+export function trashFilterOf(params: { get(name: string): string | null }): TrashFilter {
+  const from = params.get('from') ?? '';
+  return { queue: params.get('queue') ?? '', from: (TRASHED_FROM as readonly string[]).includes(from) ? from : '', who: params.get('who') ?? '' };
+}
+
+/** The query string of `filter` and `page` (page 1 and empty fields left out), for the pager's links. */
+export function trashQuery(filter: TrashFilter, page: number): string {
+  const params = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== ''));
+  if (page > 1) params.set('page', String(page));
+  return params.size > 0 ? `?${params}` : '';
+}
+
+export function isTrashFiltered(filter: TrashFilter): boolean {
+  return filter.queue !== '' || filter.from !== '' || filter.who !== '';
+}
+
+/** Whether a trashed job kept from `queue`, taken `from` there by `who`, is one `filter` shows. */
+export function matchesTrashFilter(filter: TrashFilter, where: { queue: string; from: string; who: string }): boolean {
+  return where.queue.includes(filter.queue) && (filter.from === '' || where.from === filter.from) && where.who.includes(filter.who);
 }
 
 /** What a restore did with one id; every outcome but `restored` leaves the trash as it was. */

@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../redis/config';
 import { RedisQueue } from '../layouts/staticphp/redis-queue';
 import { sleep, waitFor } from '../layouts/staticphp/test-redis';
 import { privateServers } from '../redis/test-servers';
+import { childProcesses, pushAsPhpWould, startWorker, stopChild, type WorkerProcess } from './test-fleet';
 
 /**
  * Issue 16, item 9: 600 jobs of 300 ms, 3 `queuelens work` processes of 4
@@ -25,106 +26,13 @@ const DRAIN_MS = 60_000;
 const QUEUE = 'chaos';
 
 const servers = privateServers();
-const children = new Set<ChildProcess>();
-
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
+const processes = childProcesses();
 
 // Whatever happens to the test, no worker or busy loop outlives the file.
-afterAll(async () => {
-  await Promise.all([...children].map((child) => stopChild(child)));
-});
+afterAll(() => processes.stopAll());
 
-function startChild(command: string, args: string[]): ChildProcess {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Busy loops, one per core: the workers, Redis and the test compete with them for the CPU. */
-function starveTheCpu(): ChildProcess[] {
-  return Array.from({ length: Math.max(2, availableParallelism()) }, () => startChild(process.execPath, ['-e', 'for (;;) {}']));
-}
-
-interface WorkerProcess {
-  child: ChildProcess;
-  pid: number;
-  killed: boolean;
-  /** it said it is working: connected, its slots reserving */
-  working: boolean;
-  /** the job ids it logged as released, failed, or lost the claim on: an attempt that ended without completing */
-  unfinished: Set<number>;
-  output: string;
-}
-
-function startWorker(redisUrl: string, prefix: string): WorkerProcess {
-  const child = startChild('node', [
-    'bin/queuelens.js',
-    'work',
-    QUEUE,
-    '--concurrency',
-    String(SLOTS),
-    '--timeout',
-    String(TIMEOUT_SECONDS),
-    '--redis-url',
-    redisUrl,
-    '--prefix',
-    prefix,
-  ]);
-  const worker: WorkerProcess = { child, pid: child.pid!, killed: false, working: false, unfinished: new Set(), output: '' };
-  let partial = '';
-  const read = (chunk: Buffer) => {
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      worker.output = (worker.output + line + '\n').slice(-4000);
-      if (line.startsWith(`Working ${QUEUE} `)) worker.working = true;
-      const ended = / (?:released|failed|lost the claim on) (\d+) /.exec(line);
-      if (ended) worker.unfinished.add(Number(ended[1]));
-    }
-  };
-  child.stdout?.on('data', read);
-  child.stderr?.on('data', read);
-  return worker;
-}
-
-/** Writes jobs 1..count the way the PHP driver's PUSH does: the hash, an entry in the priority's stream, the level and the queue name. */
-async function pushAsPhpWould(queue: RedisQueue, count: number): Promise<void> {
-  const { redis, keys } = queue;
-  const now = Number((await redis.time())[0]);
-  const createdAt = new Date(now * 1000).toISOString().slice(0, 19).replace('T', ' ');
-  const adds = redis.pipeline();
-  for (let id = 1; id <= count; id++) adds.xadd(keys.stream(QUEUE, 0), '*', 'job', String(id));
-  const entries = ((await adds.exec()) ?? []).map(([error, entry]) => {
-    if (error) throw error;
-    return String(entry);
-  });
-  const writes = redis.pipeline();
-  entries.forEach((entry, index) => {
-    writes.hset(keys.job(index + 1), {
-      queue: QUEUE,
-      name: 'demo.record',
-      payload: JSON.stringify({ ms: JOB_MS }),
-      attempts: 0,
-      max_attempts: 3,
-      priority: 0,
-      unique_key: '',
-      available_at: now,
-      reserved_until: 0,
-      reserved_by: '',
-      last_error: '',
-      created_at: createdAt,
-      entry,
-    });
-  });
-  writes.zadd(keys.levels(QUEUE), 0, '0').sadd(keys.queues, QUEUE).set(keys.seq, String(count));
-  for (const [error] of (await writes.exec()) ?? []) if (error) throw error;
+function startChaosWorker(redisUrl: string, prefix: string): WorkerProcess {
+  return startWorker(processes, { redisUrl, prefix, queue: QUEUE, slots: SLOTS, timeoutSeconds: TIMEOUT_SECONDS });
 }
 
 type Whereabouts = 'completed' | 'failed' | 'held' | 'waiting' | 'lost';
@@ -196,9 +104,9 @@ describe('a fleet of queuelens work processes killed with SIGKILL while the CPU 
       const workers: WorkerProcess[] = [];
       let busyLoops: ChildProcess[] = [];
       try {
-        await pushAsPhpWould(queue, JOBS);
-        busyLoops = starveTheCpu();
-        for (let n = 0; n < WORKERS; n++) workers.push(startWorker(redisUrl, prefix));
+        await pushAsPhpWould(queue, QUEUE, JOBS, () => ({ name: 'demo.record', payload: { ms: JOB_MS }, maxAttempts: 3 }));
+        busyLoops = processes.starveTheCpu();
+        for (let n = 0; n < WORKERS; n++) workers.push(startChaosWorker(redisUrl, prefix));
         // A starved machine takes seconds to start a worker: the kills begin once the fleet has jobs in hand, so they hit running jobs.
         await waitFor(async () => ((await queue.stats())[0]?.reserved ? true : undefined), 60_000);
         const chaosFrom = Date.now();
@@ -209,7 +117,7 @@ describe('a fleet of queuelens work processes killed with SIGKILL while the CPU 
           const victim = workers.find((worker) => !worker.killed && worker.working) ?? workers.find((worker) => !worker.killed)!;
           victim.killed = true;
           await stopChild(victim.child);
-          workers.push(startWorker(redisUrl, prefix));
+          workers.push(startChaosWorker(redisUrl, prefix));
         }
 
         // Drained: every hash left is a failed job's.

@@ -29,8 +29,15 @@ function restoreJobs(connection: RedisConnection, keys: LaravelKeys, settings: T
 /** Laravel's trash: the payloads its remove kept, listed by their names and put back where Laravel's own push, later or migrate would. */
 export function laravelTrash(connection: RedisConnection, keys: LaravelKeys): TrashBin {
   return {
-    list: (settings, offset, limit) =>
-      readTrashPage(connection, [trashShelf(layoutTrashKeys(keys.prefix, settings.dashboardPrefix), trashedColumns(connection))], settings, offset, limit),
+    list: (settings, offset, limit, filter) =>
+      readTrashPage(
+        connection,
+        [trashShelf(layoutTrashKeys(keys.prefix, settings.dashboardPrefix), trashedColumns(connection))],
+        settings,
+        offset,
+        limit,
+        filter,
+      ),
     restore: (settings, ids) => restoreJobs(connection, keys, settings, ids),
     listedId: (_queue, id) => id,
   };

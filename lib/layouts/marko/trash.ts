@@ -57,8 +57,8 @@ function restoreJobs(connection: RedisConnection, keys: MarkoKeys, failed: Marko
 /** marko's trash: the failed records its forget kept and the jobs its remove kept, listed and put back. */
 export function markoTrash(connection: RedisConnection, keys: MarkoKeys, failed: MarkoFailedJobs): TrashBin {
   return {
-    list: (settings, offset, limit) =>
-      readTrashPage(connection, [trashShelf(failed.trashKeys(settings.dashboardPrefix), trashedColumns(connection))], settings, offset, limit),
+    list: (settings, offset, limit, filter) =>
+      readTrashPage(connection, [trashShelf(failed.trashKeys(settings.dashboardPrefix), trashedColumns(connection))], settings, offset, limit, filter),
     restore: (settings, ids) => restoreJobs(connection, keys, failed, settings, ids),
     listedId: (_queue, id) => id,
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Worker } from '../../worker/worker';
-import type { TrashWrite } from '../../shapes/trash';
+import { NO_TRASH_FILTER, type TrashFilter, type TrashWrite } from '../../shapes/trash';
 import { type RedisQueue } from './redis-queue';
 import { sleep, testQueueFactory, waitFor } from './test-redis';
 import { readTrashPage, restoreFromTrash } from './trash';
@@ -119,6 +119,31 @@ describe('the StaticPHP trash', () => {
     expect(await restoreFromTrash(queue, trash, [String(ids[1])])).toEqual([{ id: String(ids[1]), outcome: 'restored' }]);
     expect((await readTrashPage(queue, trash, 0, 10)).bytes).toBeLessThan(page.bytes - 20_000);
     expect(await queue.redis.hkeys(keys.sizes)).toEqual(expect.arrayContaining([String(ids[2]), String(ids[3])]));
+  });
+
+  it('is filtered by queue, place and operator, over the whole index, newest first', async () => {
+    const queue = await openQueue();
+    const fail = async (name: string) => {
+      const id = await queue.push(name, 'doomed', {});
+      await queue.fail((await queue.reserve([name], 'h:1', 30))!, 'no');
+      return id;
+    };
+    const mail = [await fail('mail'), await fail('mail'), await fail('mail')];
+    const sms = [await fail('sms'), await fail('sms')];
+    for (const id of mail) await queue.forgetFailedIds([id], trashOf(queue, { who: 'alice' }));
+    for (const id of sms) {
+      await sleep(3);
+      await queue.forgetFailedIds([id], trashOf(queue, { who: 'bob' }));
+    }
+    const listed = async (filter: Partial<TrashFilter>, offset = 0, limit = 10) => {
+      const page = await readTrashPage(queue, trashOf(queue), offset, limit, { ...NO_TRASH_FILTER, ...filter });
+      return { ids: page.rows.map((row) => Number(row.id)), total: page.total };
+    };
+    expect(await listed({ queue: 'sm' })).toEqual({ ids: [...sms].reverse(), total: 2 });
+    expect(await listed({ who: 'ali' })).toEqual({ ids: expect.arrayContaining(mail), total: 3 });
+    expect(await listed({ who: 'ali', queue: 'sms' })).toEqual({ ids: [], total: 0 });
+    expect(await listed({ from: 'ready' })).toEqual({ ids: [], total: 0 });
+    expect(await listed({ from: 'failed' }, 1, 2)).toEqual({ ids: [sms[0], expect.any(Number)], total: 5 });
   });
 
   it('forgets a job past its keep time: its keys expire and the next forget trims the index', async () => {

@@ -1,4 +1,4 @@
-import type { RestoreOutcome, TrashPage, TrashSettings } from '../../shapes/trash';
+import type { RestoreOutcome, TrashFilter, TrashPage, TrashSettings } from '../../shapes/trash';
 import type { TrashBin } from '../adapter';
 import { readTrashPage as readLayoutTrashPage, restoreInBatches, trashShelf, type TrashedJobColumns } from '../trash';
 import type { RedisQueue } from './redis-queue';
@@ -13,9 +13,9 @@ const JOB_HASH_COLUMNS: TrashedJobColumns = {
   },
 };
 
-/** One page of StaticPHP's trash, newest first. */
-export function readTrashPage(queue: RedisQueue, settings: TrashSettings, offset: number, limit: number): Promise<TrashPage> {
-  return readLayoutTrashPage(queue, [trashShelf(queue.trashKeys(settings.dashboardPrefix), JOB_HASH_COLUMNS)], settings, offset, limit);
+/** One page of StaticPHP's trash, newest first, narrowed by `filter`. */
+export function readTrashPage(queue: RedisQueue, settings: TrashSettings, offset: number, limit: number, filter?: TrashFilter): Promise<TrashPage> {
+  return readLayoutTrashPage(queue, [trashShelf(queue.trashKeys(settings.dashboardPrefix), JOB_HASH_COLUMNS)], settings, offset, limit, filter);
 }
 
 /** Restores these ids, BATCH_SIZE per script call (lua/staticphp/restore-2.lua). */
@@ -29,7 +29,7 @@ export function restoreFromTrash(queue: RedisQueue, settings: TrashSettings, ids
 /** StaticPHP's trash: what its forget kept, listed and put back. */
 export function staticphpTrash(queue: RedisQueue): TrashBin {
   return {
-    list: (settings, offset, limit) => readTrashPage(queue, settings, offset, limit),
+    list: (settings, offset, limit, filter) => readTrashPage(queue, settings, offset, limit, filter),
     listedId: (_queue, id) => id,
     restore: (settings, ids) => restoreFromTrash(queue, settings, ids),
   };

@@ -34,7 +34,7 @@ export function yii2Trash(connection: RedisConnection, channels: readonly Yii2Ch
     return { channel: channels.find((channel) => channel.keys.channel === name), id: listed.slice(split + 1) };
   };
   return {
-    list: (settings, offset, limit) => readTrashPage(connection, shelves(settings), settings, offset, limit),
+    list: (settings, offset, limit, filter) => readTrashPage(connection, shelves(settings), settings, offset, limit, filter),
     async restore(settings, listed) {
       const outcomes = new Map<string, RestoreOutcome>();
       for (const channel of channels) {
