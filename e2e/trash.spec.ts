@@ -166,7 +166,14 @@ test.describe('the trash', () => {
 
   test('a viewer sees the trash without Restore, and a restore posted all the same is refused', async ({ browser }) => {
     const [id] = await failJobs(queue, 1);
-    await queue.forgetFailedIds([id!], { dashboardPrefix: e2eDashboardPrefix(), keepSeconds: 86_400, maxEntries: 10_000, maxBytes: 1 << 30, who: 'operator', via: 'dashboard' });
+    await queue.forgetFailedIds([id!], {
+      dashboardPrefix: e2eDashboardPrefix(),
+      keepSeconds: 86_400,
+      maxEntries: 10_000,
+      maxBytes: 1 << 30,
+      who: 'operator',
+      via: 'dashboard',
+    });
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
     await page.goto('/login');

@@ -10,7 +10,15 @@ type Marko = Awaited<ReturnType<typeof openMarko>>;
 
 /** The trash under the test queue's own prefix, so that the factory's cleanup deletes it too. */
 function trashOf(marko: Marko, overrides: Partial<TrashWrite> = {}): TrashWrite {
-  return { dashboardPrefix: `${marko.queue.keys.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard', ...overrides };
+  return {
+    dashboardPrefix: `${marko.queue.keys.prefix}ql:`,
+    keepSeconds: 3600,
+    maxEntries: 100,
+    maxBytes: 1 << 30,
+    who: 'alice',
+    via: 'dashboard',
+    ...overrides,
+  };
 }
 
 /** Pushes, pops and fails `count` jobs on `queue` as marko's worker does; their ids, oldest first. */

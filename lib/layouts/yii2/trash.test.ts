@@ -13,7 +13,15 @@ const withChannels = (names: Yii2FixtureName[], test: (...channels: Yii2Channel[
 
 /** A trash under the first channel's own key prefix, so that its cleanup deletes the trash too. */
 function trashOf(channel: Yii2Channel, overrides: Partial<TrashWrite> = {}): TrashWrite {
-  return { dashboardPrefix: `${channel.keys.channel}.ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard', ...overrides };
+  return {
+    dashboardPrefix: `${channel.keys.channel}.ql:`,
+    keepSeconds: 3600,
+    maxEntries: 100,
+    maxBytes: 1 << 30,
+    who: 'alice',
+    via: 'dashboard',
+    ...overrides,
+  };
 }
 
 /** Every entry a job has in the channel, its message's bytes included. */
