@@ -25,6 +25,22 @@ function Snippet({ match }: { match: FindMatch }) {
   );
 }
 
+/** The job's id as a link to its page; unlinked, with why, where the layout says it cannot be opened. */
+function FoundJobId({ match }: { match: FindMatch }) {
+  if (match.idNote === undefined)
+    return (
+      <Link href={foundJobHref(match.id, match.queue)} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+        {match.id}
+      </Link>
+    );
+  return (
+    <span className="[overflow-wrap:anywhere]">
+      {match.id === '' ? <Absent label="no id" /> : match.id}
+      <span className="block font-sans text-xs text-amber-800 dark:text-amber-300">{match.idNote}</span>
+    </span>
+  );
+}
+
 function progressText(search: FindSearch): string {
   const looked = `Looked at ${formatCount(search.looked)} of about ${plural(Math.max(search.about, search.looked), 'job')}`;
   const found = plural(search.matches.length, 'match', 'matches');
@@ -77,12 +93,11 @@ export function FindResults({ query, offers }: { query: FindQuery; offers: Match
             </>
           }
         >
-          {search.matches.map((match) => (
-            <tr key={`${match.queue}\u0000${match.id}\u0000${match.state}`}>
+          {search.matches.map((match, i) => (
+            // Two jobs that name no id (or the same one) are two rows: the place keeps their keys apart.
+            <tr key={`${match.queue}\u0000${match.id}\u0000${match.state}\u0000${i}`}>
               <Cell code>
-                <Link href={foundJobHref(match.id, match.queue)} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
-                  {match.id}
-                </Link>
+                <FoundJobId match={match} />
               </Cell>
               <Cell>
                 <Badge tone={STATE_TONES[match.state]}>{match.state}</Badge>

@@ -79,7 +79,8 @@ export function MatchActions({ matches, offers }: { matches: readonly FindMatch[
   const removal = useRemoveMatches();
   const [asking, setAsking] = useState<MatchAction | null>(null);
   const failed = matches.filter((match) => match.state === 'failed');
-  const live = matches.filter((match) => LIVE_STATES.includes(match.state));
+  // A job whose id cannot be acted on (idNote) is counted, never sent to a repair.
+  const live = matches.filter((match) => LIVE_STATES.includes(match.state) && match.idNote === undefined);
   const progress = failedActions.progress ?? removal.progress;
   const chosen = { retry: failed, forget: failed, remove: live }[asking ?? 'retry'];
   const verbs = { retry: 'Retry', forget: 'Forget', remove: 'Remove' } as const;

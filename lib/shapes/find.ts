@@ -30,6 +30,8 @@ export interface FindMatch {
   id: string;
   queue: string;
   state: FindState;
+  /** why the id is shown but neither linked nor acted on (a Laravel payload that names no id); left out when it can be */
+  idNote?: string;
   /** the job's name or class; '' when it cannot be read */
   name: string;
   /** the field the text was found in */

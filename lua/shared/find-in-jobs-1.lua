@@ -39,6 +39,7 @@
 ]]
 local rcall = redis.call
 -- @include layout
+-- @include find
 
 local index = KEYS[1]
 local kind, position, count, jobPrefix = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
@@ -67,18 +68,16 @@ if kind == 'stream' then
     end
   end
   if #entries == count then nextPosition = entries[#entries][1] end
-elseif kind == 'list' then
-  local start = tonumber(position) or 0
-  ids = rcall('LRANGE', index, start, start + count - 1)
-  if #ids == count then nextPosition = tostring(start + count) end
-else
-  local scan = rcall(kind == 'zset' and 'ZSCAN' or 'HSCAN', index, position == '' and '0' or position, 'COUNT', count)
+elseif kind == 'records' then
+  local scan = rcall('HSCAN', index, position == '' and '0' or position, 'COUNT', count)
   if scan[1] ~= '0' then nextPosition = scan[1] end
   local scanned = scan[2]
   for i = 1, #scanned, 2 do
     ids[#ids + 1] = scanned[i]
-    if kind == 'records' then recordValues[scanned[i]] = scanned[i + 1] end
+    recordValues[scanned[i]] = scanned[i + 1]
   end
+else
+  ids, nextPosition = findChunkOf(kind, index, position, count)
 end
 
 local function wanted(name)
@@ -86,12 +85,7 @@ local function wanted(name)
 end
 
 local function findIn(value)
-  if type(value) ~= 'string' or value == '' then return nil end
-  for i = 1, #needles do
-    local at = string.find(value, needles[i], 1, true)
-    if at then return at, needles[i] end
-  end
-  return nil
+  return firstNeedleIn(value, needles)
 end
 
 -- The job's fields as {queue, name, payload, errors..., reserved}; nil when it is gone.
@@ -128,9 +122,9 @@ end
 
 local reply = {nextPosition, #ids}
 local function hit(id, state, job, name, value, at, needle)
-  local from = math.max(1, at - window)
+  local cut, from = windowAround(value, at, #needle, window)
   local head = job.name or string.sub(job.payload, 1, NAME_HEAD)
-  local rows = {id, state, job.queue, head, name, from, string.sub(value, from, at + #needle - 1 + window)}
+  local rows = {id, state, job.queue, head, name, from, cut}
   for _, cell in ipairs(rows) do reply[#reply + 1] = cell end
 end
 

@@ -15,7 +15,6 @@ export const LARAVEL_ABSENT = {
   doctor: 'QueueLens has no checks for Laravel queues yet: the queue, delayed and reservations pages show what is stuck',
   claimRepairs: LARAVEL_NO_HOLDER,
   jobHashFields: 'Laravel jobs are no StaticPHP job hashes: a job is its payload, shown decoded on its page',
-  finder: 'Find does not read Laravel queues yet: open a queue’s line, delayed or reservations page, or a job by its id',
 } as const;
 
 /** The line repairs (lib/layouts/pages.ts LineRepairs) a Laravel connection lacks, in the words a page shows. */

@@ -2,6 +2,7 @@ import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { LARAVEL_ABSENT } from './absent';
 import { readLaravelCounts, type LaravelCounts } from './counts';
+import { laravelFinder } from './finder';
 import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
@@ -41,6 +42,7 @@ export function laravelLayout(
     lineRepairs: laravelLineRepairs(connection, keys, queues),
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys),
+    finder: laravelFinder(connection, keys, queues, () => readLaravelCounts(connection, keys, settings.queues)),
     close: () => connection.close(),
   };
 }

@@ -53,8 +53,13 @@ export const JOB_SEARCH_LIMIT = 2_000;
 /** Laravel's job ids: RedisQueue's 32 random letters and digits, or a UUID. Anything else is refused before it reaches a script. */
 const JOB_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** Whether `id` is one a Laravel job page, and a repair, take. */
+export function isLaravelJobId(id: string): boolean {
+  return JOB_ID.test(id);
+}
+
 export function assertLaravelJobId(id: string): string {
-  if (!JOB_ID.test(id)) throw new QueueError(`A Laravel job id is letters, digits and dashes (at most 64), not "${id}"`, { invalidRequest: true });
+  if (!isLaravelJobId(id)) throw new QueueError(`A Laravel job id is letters, digits and dashes (at most 64), not "${id}"`, { invalidRequest: true });
   return id;
 }
 
@@ -73,7 +78,7 @@ export function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, q
   );
 }
 
-const NO_ID = 'the payload names no id: it is shown but cannot be opened or repaired';
+export const NO_ID = 'the payload names no id: it is shown but cannot be opened or repaired';
 
 /** A row's fields every page shares, from the payload's own bytes: Laravel has no priorities. */
 function rowOf(bytes: Buffer) {

@@ -43,8 +43,8 @@ export class LaravelHarness {
     const { stdout } = await run('php', [HARNESS, this.prefix, this.queue, ...args]);
     return JSON.parse(stdout);
   }
-  /** a job whose command carries `name`; its id */
-  push = (name: string) => this.call('push', name) as Promise<string>;
+  /** a job whose command carries `name`, of class HarnessJob or App\Jobs\SendMail; its id */
+  push = (name: string, jobClass: 'HarnessJob' | 'App\\Jobs\\SendMail' = 'HarnessJob') => this.call('push', name, jobClass) as Promise<string>;
   /** a job delayed by `seconds` (negative: due already, not moved until a pop); its id */
   later = (seconds: number) => this.call('later', String(seconds)) as Promise<string>;
   /** one pop with retry_after `retryAfter` (negative: the reservation has expired already) */

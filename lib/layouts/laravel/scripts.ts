@@ -54,3 +54,25 @@ export const moveToReady = luaScript({
   args: ['payload', 'when'],
   reply: changedFlag,
 });
+
+export const findPayloads = luaScript({
+  file: 'laravel/find-payloads-1.lua',
+  keys: ['index'],
+  args: ['kind', 'position', 'count', 'field', 'window', 'id', 'text'],
+  rest: 'spellings',
+  // A payload window is bytes written by somebody else's code, cut anywhere.
+  bytes: true,
+  reply: (reply) => {
+    const [next, looked, ...values] = flatBytesReply(reply);
+    return {
+      next: String(next ?? ''),
+      looked: Number(looked),
+      hits: replyRows(values, 4, (at) => ({
+        id: String(at(0)),
+        name: String(at(1)),
+        field: String(at(2)) as 'id' | 'name' | 'payload',
+        value: at(3) as Buffer,
+      })),
+    };
+  },
+});

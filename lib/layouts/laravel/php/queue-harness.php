@@ -6,7 +6,9 @@
  *
  *   php queue-harness.php PREFIX QUEUE COMMAND [ARG]
  *
- *   push NAME        push a job whose command carries NAME; prints its id
+ *   push NAME [CLASS] push a job whose command carries NAME; prints its id.
+ *                    CLASS: HarnessJob (default) or App\Jobs\SendMail, a
+ *                    namespaced job as an application's are
  *   later SECONDS    push a job delayed by SECONDS; prints its id
  *   pop [RETRY]      pop one job (retry_after RETRY, default 60); prints
  *                    {id, attempts, name, reserved} or null
@@ -35,6 +37,9 @@ class HarnessJob
         $this->name = $name;
     }
 }
+
+// An application's job class is namespaced: its displayName has backslashes, which the payload's JSON escapes.
+eval('namespace App\\Jobs; class SendMail extends \\HarnessJob {}');
 
 [$script, $prefix, $queueName, $command] = array_pad($argv, 4, null);
 $arg = $argv[4] ?? null;
@@ -84,7 +89,12 @@ function popUntil($queue, $id)
 $queue = queueWith($prefix, $queueName, (int) ($command === 'pop' || $command === 'drain' ? ($arg ?? 60) : 60));
 switch ($command) {
     case 'push':
-        echo json_encode($queue->push(new HarnessJob($arg))), "\n";
+        $class = $arg2 ?? 'HarnessJob';
+        if (!in_array($class, ['HarnessJob', 'App\\Jobs\\SendMail'], true)) {
+            fwrite(STDERR, "unknown job class $class\n");
+            exit(2);
+        }
+        echo json_encode($queue->push(new $class($arg))), "\n";
         break;
     case 'later':
         echo json_encode($queue->later((int) $arg, new HarnessJob("later $arg"))), "\n";

@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import type { TrashWrite } from '../../shapes/trash';
+import { isAbsent } from '../adapter';
+import { FIND_CHUNK } from '../find-steps';
+import type { JobFinder } from '../pages';
+import { findAll, payloadQuery, statesById } from '../test-find';
+import { jsonSpellings, readableJson } from './finder';
+import { NO_ID } from './pages';
+import { LaravelHarness } from './php-harness';
+import { present, testLaravelFactory } from './test-laravel';
+
+const openLaravel = testLaravelFactory();
+
+type Laravel = Awaited<ReturnType<typeof openLaravel>>;
+
+function finderOf({ layout }: Laravel): JobFinder {
+  if (isAbsent(layout.finder)) throw new Error(layout.finder.absent);
+  return layout.finder;
+}
+
+/** The PHP serialization inside data.command, as a user reads it on the job page: Laravel's JSON stores it as `s:4:\"name\"…`. */
+const ORDER = 's:4:"name";s:11:"order-12345"';
+
+/**
+ * Jobs in every state, by the real driver: two pushes popped (reserved, PHP's
+ * payload re-encoded by cjson), one released back with a delay (delayed, the
+ * cjson copy), one left ready, and one pushed with `later` (delayed, as PHP
+ * wrote it).
+ */
+async function jobsInEveryState(laravel: Laravel) {
+  const driver = laravel.laravel;
+  const reserved = await driver.push('order-12345', 'App\\Jobs\\SendMail');
+  const reservedCafe = await driver.push('café/crème');
+  const released = await driver.push('order-12345', 'App\\Jobs\\SendMail');
+  const ready = await driver.push('order-12345', 'App\\Jobs\\SendMail');
+  const noise = await driver.push('order-99', 'App\\Jobs\\SendMail');
+  expect((await driver.pop(600))!.id).toBe(reserved);
+  expect((await driver.pop(600))!.id).toBe(reservedCafe);
+  expect(await driver.release(released, 3600)).toBe(true);
+  const later = await driver.later(3600);
+  return { reserved, reservedCafe, released, ready, noise, later };
+}
+
+describe('Find on Laravel', () => {
+  it('finds a piece of the command as the user reads it, though Laravel’s JSON escapes it, in each state, and shows it unescaped', async () => {
+    const laravel = await openLaravel('mail');
+    const { reserved, released, ready } = await jobsInEveryState(laravel);
+    const finder = finderOf(laravel);
+
+    const { matches, looked, about } = await findAll(finder, payloadQuery(ORDER));
+    expect(statesById(matches)).toEqual({ [reserved]: 'reserved', [released]: 'delayed', [ready]: 'ready' });
+    expect(looked).toBe(6);
+    expect(about).toBe(6);
+    for (const match of matches) {
+      expect(match).toMatchObject({ queue: 'mail', name: 'App\\Jobs\\SendMail', field: 'payload', snippet: { match: ORDER } });
+      expect(match.idNote).toBeUndefined();
+      expect(match.snippet.before).toMatch(/"App\\Jobs\\SendMail":2:\{$/);
+      expect(match.snippet.after).toMatch(/^;s:4:"html";s:28:"<b>not markup<\/b> & "quoted"";\}/);
+    }
+    // `/` is `\/` in the JSON, and UTF-8 as it is (PHP's JSON_UNESCAPED_UNICODE, and cjson in the reserved copy).
+    const html = await findAll(finder, payloadQuery('<b>not markup</b>'));
+    expect(html.matches).toHaveLength(6);
+    const cafe = await findAll(finder, payloadQuery('"café/crème"'));
+    expect(cafe.matches.map(({ id, state, name }) => ({ id, state, name }))).toEqual([{ id: expect.any(String), state: 'reserved', name: 'HarnessJob' }]);
+  });
+
+  it('finds by name typed with single backslashes, by the id the job page opens, and scoped to states', async () => {
+    const laravel = await openLaravel('mail');
+    const { reserved, reservedCafe, released, ready, noise, later } = await jobsInEveryState(laravel);
+    const finder = finderOf(laravel);
+
+    const names = await findAll(finder, { ...payloadQuery('App\\Jobs\\SendMail'), field: 'name' });
+    expect(statesById(names.matches)).toEqual({ [reserved]: 'reserved', [released]: 'delayed', [ready]: 'ready', [noise]: 'ready' });
+    for (const match of names.matches) expect(match.snippet).toEqual({ before: '', match: 'App\\Jobs\\SendMail', after: '' });
+    const scoped = await findAll(finder, { ...payloadQuery('Jobs\\Send'), field: 'name', states: ['delayed', 'reserved'] });
+    expect(statesById(scoped.matches)).toEqual({ [reserved]: 'reserved', [released]: 'delayed' });
+    expect(scoped.looked).toBe(4);
+
+    for (const [id, state] of [
+      [reservedCafe, 'reserved'],
+      [released, 'delayed'],
+      [later, 'delayed'],
+      [ready, 'ready'],
+    ] as const) {
+      const { matches } = await findAll(finder, { ...payloadQuery(id), field: 'any' });
+      expect(matches).toEqual([{ id, queue: 'mail', state, name: expect.any(String), field: 'id', snippet: { before: '', match: id, after: '' } }]);
+      // The job page opens it by that id, where Find found it.
+      const snapshot = await present(laravel.layout.jobSnapshot).read(id, 'mail');
+      expect(snapshot).toMatchObject({ id, status: 'placed', places: [{ state }] });
+    }
+    // An id is equal or nothing: a piece of one finds no job by id.
+    expect((await findAll(finder, { ...payloadQuery(ready.slice(0, 10)), field: 'id' })).matches).toEqual([]);
+  });
+
+  it('removes the jobs it found by the ids it found them by, from every state', async () => {
+    const laravel = await openLaravel('mail');
+    const { reserved, released, ready, noise } = await jobsInEveryState(laravel);
+    const { matches } = await findAll(finderOf(laravel), payloadQuery(ORDER));
+    const trash: TrashWrite = { dashboardPrefix: `${laravel.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, who: 'alice', via: 'dashboard' };
+    const remove = present(laravel.layout.lineRepairs).remove;
+    if (isAbsent(remove)) throw new Error(remove.absent);
+
+    for (const match of matches) expect(await remove(match.queue, match.id, trash)).toBe(true);
+    expect((await findAll(finderOf(laravel), payloadQuery(ORDER))).matches).toEqual([]);
+    expect(matches.map((match) => match.id).sort()).toEqual([reserved, released, ready].sort());
+    // What is left runs as Laravel runs it: the noise job (the reserved café job and the later one are not due).
+    expect((await laravel.laravel.drain()).map((job) => job.id)).toEqual([noise]);
+  });
+
+  it('walks only the queue it is scoped to, and counts the jobs it will look at from the layout’s figures', async () => {
+    const laravel = await openLaravel('mail');
+    const other = new LaravelHarness(laravel.prefix, 'other');
+    await laravel.laravel.push('order-12345');
+    const elsewhere = await other.push('order-12345');
+    await other.push('order-99');
+    const finder = finderOf(laravel);
+
+    const everywhere = await findAll(finder, payloadQuery(ORDER));
+    expect(everywhere.matches.map((match) => match.queue).sort()).toEqual(['mail', 'other']);
+    const first = await finder.step(payloadQuery(ORDER, { queue: 'other' }), null);
+    expect(first.about).toBe(2);
+    const scoped = await findAll(finder, payloadQuery(ORDER, { queue: 'other' }));
+    expect(scoped.matches.map(({ id, queue }) => ({ id, queue }))).toEqual([{ id: elsewhere, queue: 'other' }]);
+    expect(scoped.looked).toBe(2);
+  });
+
+  it('lists a member that is no JSON, or names no usable id, by its bytes, with why it cannot be opened; and finds what another producer escaped', async () => {
+    const laravel = await openLaravel('mail');
+    const { layout, redis } = laravel;
+    await redis.rpush(layout.keys.ready('mail'), Buffer.from('not json: order-12345 \xff', 'latin1'));
+    await redis.rpush(layout.keys.ready('mail'), '{"id":"a b","displayName":"App\\\\Jobs\\\\Odd","data":{"command":"order-12345"}}');
+    // json_encode's default flags: every non-ASCII character as \uXXXX (UTF-16, lowercase), a surrogate pair for an emoji.
+    await redis.zadd(
+      layout.keys.delayed('mail'),
+      4102444800,
+      '{"uuid":"u-1","displayName":"Caf\\u00e9","data":{"command":"s:1:\\"x\\";s:4:\\"\\ud83d\\ude00\\";"}}',
+    );
+    const finder = finderOf(laravel);
+
+    const { matches } = await findAll(finder, payloadQuery('order-12345'));
+    expect(matches.map(({ id, idNote, name, snippet }) => ({ id, idNote, name, snippet }))).toEqual([
+      { id: '', idNote: NO_ID, name: '', snippet: { before: 'not json: ', match: 'order-12345', after: ' \\xFF' } },
+      {
+        id: 'a b',
+        idNote: expect.stringContaining('cannot be opened'),
+        name: 'App\\Jobs\\Odd',
+        snippet: { before: expect.stringMatching(/"displayName":"App\\Jobs\\Odd","data":\{"command":"$/), match: 'order-12345', after: '"}}' },
+      },
+    ]);
+    const cafe = await findAll(finder, payloadQuery('é', { field: 'name' }));
+    expect(cafe.matches).toEqual([
+      { id: 'u-1', queue: 'mail', state: 'delayed', name: 'Café', field: 'name', snippet: { before: 'Caf', match: 'é', after: '' } },
+    ]);
+    const emoji = await findAll(finder, payloadQuery('"😀"'));
+    expect(emoji.matches.map((match) => match.snippet.match)).toEqual(['"😀"']);
+  });
+
+  it('refuses a queue key of another type with its name', async () => {
+    const laravel = await openLaravel('mail');
+    await laravel.laravel.push('order-12345');
+    await laravel.redis.set(laravel.layout.keys.delayed('mail'), 'not a sorted set');
+    const finder = finderOf(laravel);
+    await expect(findAll(finder, payloadQuery(ORDER))).rejects.toThrow(`The key ${laravel.layout.keys.delayed('mail')} holds the wrong Redis type`);
+    // The states asked for alone are read: the ready list answers.
+    expect((await findAll(finder, payloadQuery(ORDER, { states: ['ready'] }))).matches).toHaveLength(1);
+  });
+
+  it('reads a bounded chunk of the ready list or a sorted set per step, and resumes from the cursor', async () => {
+    const laravel = await openLaravel('bulk');
+    const { layout, redis, laravel: driver } = laravel;
+    const count = FIND_CHUNK + 30;
+    await driver.push('hay');
+    const [template] = await redis.lrange(layout.keys.ready('bulk'), 0, 0);
+    await redis.del(layout.keys.ready('bulk'), layout.keys.notify('bulk'));
+    // Copies of a real payload, each with its own id; every 50th carries the needle.
+    const payloadOf = (i: number) =>
+      template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', i % 50 === 0 ? 's:6:\\"needle\\"' : 's:3:\\"hay\\"');
+    const ids = Array.from({ length: count }, (_, i) => `job${i}`);
+    await redis.rpush(layout.keys.ready('bulk'), ...ids.map((_, i) => payloadOf(i)));
+    await redis.zadd(layout.keys.delayed('bulk'), ...ids.flatMap((_, i) => [4102444800, payloadOf(count + i)]));
+    const finder = finderOf(laravel);
+    const query = payloadQuery('s:6:"needle"');
+
+    const first = await finder.step(query, null);
+    expect(first.looked).toBe(FIND_CHUNK);
+    expect(first.about).toBe(count * 2);
+    const { matches, looked, steps } = await findAll(finder, query);
+    expect(looked).toBe(count * 2);
+    expect(steps).toBeGreaterThanOrEqual(4);
+    const wanted = Array.from({ length: count * 2 }, (_, i) => i).filter((i) => i % 50 === 0);
+    expect(matches.map((match) => match.id).sort()).toEqual(wanted.map((i) => `job${i}`).sort());
+    expect(statesById(matches)[`job${count + 20}`]).toBe('delayed');
+  });
+});
+
+describe('the JSON spellings of a text, and JSON read back', () => {
+  it('spells the text as json_encode and cjson write it, then as typed, each once', () => {
+    expect(jsonSpellings('order-12345').map(String)).toEqual(['order-12345']);
+    expect(jsonSpellings('App\\Jobs/é "x"\x7f').map(String)).toEqual([
+      'App\\\\Jobs\\/é \\"x\\"\x7f',
+      'App\\\\Jobs\\/é \\"x\\"\\u007f',
+      'App\\\\Jobs\\/\\u00e9 \\"x\\"\x7f',
+      'App\\Jobs/é "x"\x7f',
+    ]);
+    expect(String(jsonSpellings('😀')[1])).toBe('\\ud83d\\ude00');
+  });
+
+  it('reads escapes back, and leaves one the window cuts as it is', () => {
+    const read = (json: string) => readableJson(Buffer.from(json, 'latin1')).toString('utf8');
+    expect(read('"App\\\\Jobs\\\\Ship","a\\/b \\"q\\" \\u00e9 \\ud83d\\ude00 \\n"')).toBe('"App\\Jobs\\Ship","a/b "q" é 😀 \n"');
+    expect(read('cut \\u00')).toBe('cut \\u00');
+    expect(read('cut \\')).toBe('cut \\');
+    expect(read('lone \\udc00 \\ud83d.')).toBe('lone \\udc00 \\ud83d.');
+  });
+});

@@ -1,0 +1,161 @@
+import type { RedisConnection } from '../../redis/connection';
+import type { FindMatch, FindState } from '../../shapes/find';
+import { aboutFromCounts } from '../find-in-jobs';
+import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '../find-steps';
+import type { JobFinder } from '../pages';
+import type { LaravelCounts } from './counts';
+import type { LaravelKeys } from './keys';
+import { isLaravelJobId, NO_ID, type LaravelQueues } from './pages';
+import { findPayloads } from './scripts';
+
+/** Where each state's payloads are: the ready list, the delayed and reserved sets (Laravel keeps no failed job in Redis). */
+const STRUCTURES = {
+  ready: { kind: 'list', keyOf: (keys: LaravelKeys, queue: string) => keys.ready(queue) },
+  delayed: { kind: 'zset', keyOf: (keys: LaravelKeys, queue: string) => keys.delayed(queue) },
+  reserved: { kind: 'zset', keyOf: (keys: LaravelKeys, queue: string) => keys.reserved(queue) },
+} as const;
+
+type LaravelState = keyof typeof STRUCTURES;
+
+const LARAVEL_STATES: readonly LaravelState[] = ['ready', 'delayed', 'reserved'];
+
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '/': '\\/',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/** `text` inside a JSON string as an encoder writes it: `\u` with four lowercase hex digits for each UTF-16 unit it does not write as it is. */
+function jsonEscaped(text: string, escapes: { nonAscii: boolean; del: boolean }): string {
+  let escaped = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const code = text.charCodeAt(i);
+    const asUnit = code < 0x20 || (code === 0x7f && escapes.del) || (code > 0x7f && escapes.nonAscii);
+    escaped += SHORT_ESCAPES[char] ?? (asUnit ? `\\u${code.toString(16).padStart(4, '0')}` : char);
+  }
+  return escaped;
+}
+
+/**
+ * The text as a Laravel payload's JSON may spell it, each once, most likely
+ * first: as Laravel's createPayload writes it (json_encode with
+ * JSON_UNESCAPED_UNICODE: `\\`, `\"` and `\/` escaped, UTF-8 as it is); as
+ * Redis's cjson writes it when the pop re-encodes the copy it reserves (DEL
+ * escaped too); as json_encode's default writes it (every non-ASCII
+ * character as `\uXXXX`, as another producer may); and as typed (JSON a
+ * producer wrote without escaping `/`, or structure such as `"id":42`).
+ */
+export function jsonSpellings(text: string): Buffer[] {
+  const spelled = [
+    jsonEscaped(text, { nonAscii: false, del: false }),
+    jsonEscaped(text, { nonAscii: false, del: true }),
+    jsonEscaped(text, { nonAscii: true, del: false }),
+    text,
+  ];
+  return [...new Set(spelled)].map((spelling) => Buffer.from(spelling, 'utf8'));
+}
+
+const UNESCAPED: Readonly<Record<number, number>> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
+
+function hexUnitAt(bytes: Buffer, at: number): number | null {
+  const hex = bytes.toString('latin1', at, at + 4);
+  return /^[0-9a-fA-F]{4}$/.test(hex) ? parseInt(hex, 16) : null;
+}
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit < 0xdc00;
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit < 0xe000;
+
+/** The escape starting at the backslash at `at`: the UTF-8 bytes it stands for and its length; null where it is none, or the window cuts it. */
+function unescapeAt(bytes: Buffer, at: number): { bytes: Buffer; length: number } | null {
+  const next = bytes[at + 1];
+  if (next === undefined) return null;
+  const simple = UNESCAPED[next];
+  if (simple !== undefined) return { bytes: Buffer.of(simple), length: 2 };
+  const unit = next === 0x75 ? hexUnitAt(bytes, at + 2) : null;
+  if (unit === null || isLowSurrogate(unit)) return null;
+  if (!isHighSurrogate(unit)) return { bytes: Buffer.from(String.fromCharCode(unit), 'utf8'), length: 6 };
+  const low = bytes[at + 6] === 0x5c && bytes[at + 7] === 0x75 ? hexUnitAt(bytes, at + 8) : null;
+  return low !== null && isLowSurrogate(low) ? { bytes: Buffer.from(String.fromCharCode(unit, low), 'utf8'), length: 12 } : null;
+}
+
+/**
+ * JSON bytes as a user reads them: every string escape written out
+ * (`App\\Jobs\\Ship` reads `App\Jobs\Ship`, the command's `\"` reads `"`).
+ * The window is cut anywhere, so an escape it cuts stays as it is.
+ */
+export function readableJson(bytes: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let copied = 0;
+  for (let at = bytes.indexOf(0x5c); at >= 0;) {
+    const escape = unescapeAt(bytes, at);
+    if (escape === null) {
+      at = bytes.indexOf(0x5c, at + 1);
+      continue;
+    }
+    parts.push(bytes.subarray(copied, at), escape.bytes);
+    copied = at + escape.length;
+    at = bytes.indexOf(0x5c, copied);
+  }
+  parts.push(bytes.subarray(copied));
+  return Buffer.concat(parts);
+}
+
+const UNUSABLE_ID = 'the payload’s id is not letters, digits and dashes: it is shown but cannot be opened or repaired';
+
+type PayloadHit = ReturnType<typeof findPayloads.reply>['hits'][number];
+
+/** The row of one hit as the user reads it; null when the text is not in it once its JSON escapes are read (a spelling that matched only as bytes). */
+function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: Buffer): FindMatch | null {
+  const snippet = snippetOf(hit.field === 'payload' ? readableJson(hit.value) : hit.value, needle);
+  if (snippet === null) return null;
+  const idNote = hit.id === '' ? NO_ID : isLaravelJobId(hit.id) ? null : UNUSABLE_ID;
+  return { id: hit.id, ...(idNote !== null && { idNote }), queue, state, name: hit.name, field: hit.field, snippet };
+}
+
+/**
+ * Find on Laravel: each queue's ready list, delayed and reserved sets, one
+ * chunk of one of them per step (lua/laravel/find-payloads-1.lua). A job is
+ * its payload, so it is matched where it is, as its JSON spells the text,
+ * and shown as the job page reads it; its id is the one the job page and
+ * the repairs find it by (`id`, else `uuid`).
+ */
+export function laravelFinder(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues, counts: () => Promise<LaravelCounts>): JobFinder {
+  const plan: FindPlan = {
+    states: LARAVEL_STATES,
+    queues: () => queues.names(),
+    // A part's key is its queue's name, its kind the state: the chunk reader builds the structure's key and names the queue in each row.
+    partsOf: async (queue) => LARAVEL_STATES.map((state) => ({ states: [state], key: queues.known(queue), kind: state })),
+    sharedParts: [],
+    about: async (query, states) => aboutFromCounts(await counts(), query, states),
+    readChunk: async (part, position, query) => {
+      const state = part.kind as LaravelState;
+      const structure = STRUCTURES[state];
+      const reply = await connection.attempt(() =>
+        findPayloads.run(connection.redis, {
+          index: structure.keyOf(keys, part.key),
+          kind: structure.kind,
+          position,
+          count: FIND_CHUNK,
+          field: query.field,
+          window: SNIPPET_BYTES,
+          id: isLaravelJobId(query.text) ? query.text : '',
+          text: query.text,
+          spellings: jsonSpellings(query.text),
+        }),
+      );
+      const needle = Buffer.from(query.text, 'utf8');
+      return {
+        matches: reply.hits.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
+        looked: reply.looked,
+        next: reply.next === '' ? null : reply.next,
+      };
+    },
+  };
+  return { states: plan.states, step: (query, cursor) => findStep(plan, query, cursor) };
+}

@@ -1,0 +1,112 @@
+--[[
+  LARAVEL FIND PAYLOADS: one bounded step of Find over one structure of a
+  Laravel queue. A Laravel job has no key of its own: each element is its
+  whole payload (JSON), so the payloads are matched here and only the
+  matches leave Redis, each with a window of bytes around the match. Read
+  only; plain byte matching, case-sensitive.
+
+  A job's id and name are read as lib/layouts/laravel/payload.ts reads them
+  (`id`, else `uuid`; `displayName`, else `data.commandName`), only for the
+  payloads that match: cjson decodes one up to DECODE_LIMIT bytes; a longer
+  one gives the first `"id":"…"` (`"uuid":"…"`, …) string in it, the element
+  lua/laravel/find-job-3.lua's needles find, and a payload that is no JSON
+  names no id.
+
+  KEYS[1] index      {prefix}queues:{queue} (list) or its :delayed or
+                     :reserved sorted set
+
+  ARGV[1] kind       'list' | 'zset'
+  ARGV[2] position   list: an offset; zset: a ZSCAN cursor ('' to start)
+  ARGV[3] count      elements to read at most
+  ARGV[4] field      any | id | name | payload (Laravel keeps no errors in
+                     Redis: 'error' matches nothing)
+  ARGV[5] window     bytes kept on either side of a payload match
+  ARGV[6] id         the text, when it can be a job id (letters, digits,
+                     dashes: no JSON escape in it); '' otherwise
+  ARGV[7] text       the text as typed: what a decoded name must contain
+  ARGV[8], ...       the text as the payload's JSON may spell it (escaped as
+                     PHP's json_encode or Redis's cjson writes it, then as
+                     typed), tried in that order
+
+  Returns {next position ('' once the index is done), looked,
+           id ('' when none), name ('' when none), field, value, ...}
+  where value is the id, the decoded name, or the payload's bytes around the
+  match; or {ErrorCode, key} when KEYS[1] is of another type.
+]]
+local rcall = redis.call
+-- @include layout
+-- @include find
+
+local index = KEYS[1]
+local kind, position, count, field, window = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local id, text = ARGV[6], ARGV[7]
+local spellings = {}
+for i = 8, #ARGV do spellings[#spellings + 1] = ARGV[i] end
+local idNeedles = id ~= '' and {'"id":"' .. id .. '"', '"uuid":"' .. id .. '"'} or {}
+-- cjson holds Redis while it decodes: a longer payload's fields are read from their keys' first occurrence.
+local DECODE_LIMIT = 65536
+
+local wrongKey = firstWrongTypedKey({index, kind})
+if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+
+local members, nextPosition = findChunkOf(kind, index, position, count)
+
+local function textOf(value)
+  return type(value) == 'string' and value or nil
+end
+
+-- The first `"key":"…"` string in `payload`, decoded; nil when there is none.
+local function firstStringOf(payload, key)
+  local opening = '"' .. key .. '":"'
+  local start = string.find(payload, opening, 1, true)
+  if not start then return nil end
+  local at = start + #opening
+  while true do
+    local stop = string.find(payload, '["\\]', at)
+    if not stop then return nil end
+    if string.byte(payload, stop) == 34 then
+      local ok, value = pcall(cjson.decode, string.sub(payload, start + #opening - 1, stop))
+      return ok and textOf(value) or nil
+    end
+    -- an escape: its next byte is never the string's end
+    at = stop + 2
+  end
+end
+
+-- The job's id and name (nil when it has none).
+local function fieldsOf(payload)
+  if #payload > DECODE_LIMIT then
+    return firstStringOf(payload, 'id') or firstStringOf(payload, 'uuid'),
+      firstStringOf(payload, 'displayName') or firstStringOf(payload, 'commandName')
+  end
+  local ok, job = pcall(cjson.decode, payload)
+  if not ok or type(job) ~= 'table' then return nil, nil end
+  local data = type(job.data) == 'table' and job.data or {}
+  return textOf(job.id) or textOf(job.uuid), textOf(job.displayName) or textOf(data.commandName)
+end
+
+local function wants(name)
+  return field == 'any' or field == name
+end
+
+local reply = {nextPosition, #members}
+local function hit(jobId, name, matched, value)
+  local row = {jobId or '', name or '', matched, value}
+  for _, cell in ipairs(row) do reply[#reply + 1] = cell end
+end
+
+local function matchIn(payload)
+  if wants('id') and firstNeedleIn(payload, idNeedles) then
+    local jobId, name = fieldsOf(payload)
+    if jobId == id then return hit(jobId, name, 'id', id) end
+  end
+  if not (wants('name') or wants('payload')) then return end
+  local at, spelling = firstNeedleIn(payload, spellings)
+  if not at then return end
+  local jobId, name = fieldsOf(payload)
+  if wants('name') and name and string.find(name, text, 1, true) then return hit(jobId, name, 'name', name) end
+  if wants('payload') then hit(jobId, name, 'payload', (windowAround(payload, at, #spelling, window))) end
+end
+
+for _, payload in ipairs(members) do matchIn(payload) end
+return reply
