@@ -2,6 +2,7 @@ import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { LARAVEL_ABSENT } from './absent';
 import { readLaravelCounts, type LaravelCounts } from './counts';
+import { laravelDoctor } from './doctor';
 import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
@@ -39,6 +40,7 @@ export function laravelLayout(
     dueTimeline: laravelDueTimeline(connection, keys, queues),
     jobSnapshot: laravelJobSnapshot(connection, keys, queues),
     lineRepairs: laravelLineRepairs(connection, keys, queues),
+    doctor: laravelDoctor(connection, keys, settings.queues, laravelLineRepairs(connection, keys, queues)),
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys),
     close: () => connection.close(),
