@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SCAN_COUNT } from '../../redis/scan-keys';
-import type { LaravelFinding } from './doctor';
+import { DOCTOR_PAGE, type LaravelFinding } from './doctor';
 import { LaravelHarness } from './php-harness';
 import { present, testLaravelFactory } from './test-laravel';
 
@@ -171,13 +171,19 @@ describe('the Laravel doctor', () => {
     const pipeline = redis.pipeline();
     // Copies of the real payload, with a token each, as Laravel's push writes them.
     for (const name of names) pipeline.rpush(keys.ready(name), payload!).rpush(keys.notify(name), 1);
+    // A ready list longer than two pages, a payload the pop fails on at its tail.
+    pipeline.rpush(keys.ready('q000'), ...Array.from({ length: 2 * DOCTOR_PAGE }, () => payload!), '{}');
+    pipeline.rpush(keys.notify('q000'), ...Array.from({ length: 2 * DOCTOR_PAGE + 1 }, () => 1));
     await pipeline.exec();
     const last = names.at(-1)!;
     await new LaravelHarness(laravel.prefix, last).later(-300);
 
     const progress: string[] = [];
     const findings = await check((line) => progress.push(line));
-    expect(kindsAndSubjects(findings)).toEqual([['overdue-delayed', keys.delayed(last)]]);
+    expect(kindsAndSubjects(findings)).toEqual([
+      ['unpoppable-payload', `${keys.ready('q000')} ${digest('{}')}`],
+      ['overdue-delayed', keys.delayed(last)],
+    ]);
     expect(progress.filter((line) => line.startsWith('Checking the queue names')).length).toBeGreaterThan(1);
     expect(progress.at(-1)).toMatch(new RegExp(`of ${names.length + 1} queues$`));
   });
