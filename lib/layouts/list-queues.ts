@@ -69,7 +69,7 @@ export async function findQueues(redis: QueueClient, keys: ListQueueKeys, scanLi
 }
 
 /** The queue a key under `queues:` belongs to, given the key's type; null for a key of no queue's type. */
-function queueNameOf(rest: string, type: string): string | null {
+export function queueNameOf(rest: string, type: string): string | null {
   if (type === 'zset') {
     for (const suffix of [QUEUE_KEY_SUFFIXES.delayed, QUEUE_KEY_SUFFIXES.reserved]) {
       if (rest.endsWith(suffix)) return rest.slice(0, -suffix.length);

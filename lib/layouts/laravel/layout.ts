@@ -3,6 +3,7 @@ import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { LARAVEL_ABSENT } from './absent';
 import { readLaravelCounts, type LaravelCounts } from './counts';
 import { laravelFinder } from './finder';
+import { laravelDoctor } from './doctor';
 import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
@@ -27,6 +28,7 @@ export function laravelLayout(
 } {
   const keys = new LaravelKeys(settings.prefix);
   const queues = laravelQueues(connection, keys, settings.queues);
+  const lineRepairs = laravelLineRepairs(connection, keys, queues);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
   return {
     name: 'laravel',
@@ -39,7 +41,8 @@ export function laravelLayout(
     expiringReservations: laravelExpiringReservations(connection, keys, queues),
     dueTimeline: laravelDueTimeline(connection, keys, queues),
     jobSnapshot: laravelJobSnapshot(connection, keys, queues),
-    lineRepairs: laravelLineRepairs(connection, keys, queues),
+    lineRepairs,
+    doctor: laravelDoctor(connection, keys, settings.queues, lineRepairs),
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys),
     finder: laravelFinder(connection, keys, queues, () => readLaravelCounts(connection, keys, settings.queues)),

@@ -8,6 +8,12 @@ import { findLaravelJob, type LaravelQueues } from './pages';
 import { BATCH_SIZE } from '../../shapes/failed-jobs';
 import { moveDue, moveToReady, remove } from './scripts';
 
+/** Laravel's line repairs, those the doctor proposes typed as present. */
+export type LaravelLineRepairs = LineRepairs & {
+  releaseExpired(queue: string, id: string): Promise<boolean>;
+  moveDueJobs(queue: string): Promise<{ moved: number; stillDue: number }>;
+};
+
 /**
  * The repairs of Laravel's line, reservations, delayed and job pages. Each
  * reads the job's payload by its id (lua/laravel/find-job-3.lua), then runs
@@ -19,7 +25,7 @@ import { moveDue, moveToReady, remove } from './scripts';
  * workers run. Moving due jobs reads no payload: it does what Laravel's own
  * migrate does at a pop, a bounded batch a call (lua/laravel/move-due-3.lua).
  */
-export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): LineRepairs {
+export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): LaravelLineRepairs {
   const redis = connection.redis;
   /** the job's payload in `from` (any structure when left out), or null when it is not there */
   const payloadIn = async (queue: string, id: string, from?: 'delayed' | 'reserved') => {

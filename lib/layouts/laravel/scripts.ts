@@ -76,3 +76,35 @@ export const findPayloads = luaScript({
     };
   },
 });
+
+/** A payload Laravel's pop fails on (problem), or an overdue one it can take (problem ''), as read-doctor-page-1.lua lists them. */
+export interface DoctorPageRow {
+  problem: string;
+  /** the payload's id, else its uuid, else '' */
+  id: string;
+  /** '' in the ready list */
+  score: string;
+  /** the payload's SHA-1 when it has no id, else '' */
+  digest: string;
+}
+
+export const readDoctorPage = luaScript({
+  file: 'laravel/read-doctor-page-1.lua',
+  keys: ['structure'],
+  args: ['kind', 'offset', 'count', 'byteBudget', 'overdueBefore', 'listOverdue'],
+  reply: (reply) => {
+    const [examined, ended, overdue, ...rest] = flatReply(reply);
+    const rows = replyRows(rest, 4, (at): DoctorPageRow => ({ problem: String(at(0)), id: String(at(1)), score: String(at(2)), digest: String(at(3)) }));
+    return { examined: Number(examined), ended: Number(ended) === 1, overdue: Number(overdue), rows };
+  },
+});
+
+export const alignNotify = luaScript({
+  file: 'laravel/align-notify-2.lua',
+  keys: ['ready', 'notify'],
+  args: ['direction', 'limit'],
+  reply: (reply) => {
+    const [changed, stillApart] = flatReply(reply);
+    return { changed: Number(changed), stillApart: Number(stillApart) };
+  },
+});
