@@ -1,6 +1,7 @@
 import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { LARAVEL_ABSENT } from './absent';
+import { laravelAttention } from './attention';
 import { readLaravelCounts, type LaravelCounts } from './counts';
 import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
@@ -41,6 +42,7 @@ export function laravelLayout(
     lineRepairs: laravelLineRepairs(connection, keys, queues),
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys),
+    attention: laravelAttention(connection, keys),
     close: () => connection.close(),
   };
 }
