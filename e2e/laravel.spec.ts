@@ -109,4 +109,31 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     expect(await queue.redis.zcard(keys.delayed('default'))).toBe(1);
     expect((await laravel.drain()).map((job) => job.id)).toEqual(due);
   });
+
+  test('the overview marks a queue nobody pops, each mark linking to the Laravel page that repairs it, and counts no failures it cannot see', async ({
+    page,
+  }) => {
+    const stalled = new LaravelHarness(prefix, 'stalled');
+    await stalled.push('held');
+    await stalled.pop(60);
+    // Its worker died and nobody popped since: the reservation's score set ten minutes into the past on the exact member (ZADD XX).
+    const [member] = await queue.redis.zrangeBuffer(keys.reserved('stalled'), 0, '0');
+    const [seconds] = await queue.redis.time();
+    expect(await queue.redis.zadd(keys.reserved('stalled'), 'XX', 'CH', String(Number(seconds) - 600), member!)).toBe(1);
+    await stalled.later(-600);
+    await showLaravel(page);
+    await page.goto('/');
+    const marks = page.getByRole('list', { name: 'What needs attention on stalled' }).getByRole('listitem');
+    await expect(marks).toHaveText([
+      /^No worker\s*1 job ready, none handed out for 10 min( \d+ s)?\s*See the queue$/,
+      /^Stuck\s*1 claim ran out at \d\d:\d\d:\d\d UTC \(10 min( \d+ s)? ago\)\s*Put them back in line$/,
+      /^Due, not moved\s*1 delayed job due for 10 min( \d+ s)?, not moved into the queue\s*Move them in$/,
+    ]);
+    await expect(marks.getByRole('link', { name: 'See the queue' })).toHaveAttribute('href', '/queues/stalled');
+    await expect(marks.getByRole('link', { name: 'Put them back in line' })).toHaveAttribute('href', '/reservations?queue=stalled');
+    await expect(marks.getByRole('link', { name: 'Move them in' })).toHaveAttribute('href', '/queues/stalled/delayed');
+    await expect(page.getByRole('note', { name: '1 queue needs attention' })).toBeVisible();
+    // Laravel keeps failed jobs outside Redis: no column says none failed.
+    await expect(page.getByRole('columnheader', { name: /^Failed/ })).toHaveCount(0);
+  });
 });

@@ -17,6 +17,13 @@ describe('describeMark', () => {
       href: '/reservations?queue=mail',
       action: 'Release or fail them',
     });
+    // Laravel records no holder: no "held by" with nobody after it, and its page's repair.
+    expect(describeMark('mail', { kind: 'stuck', claims: 1, holders: [], ranOutAt: NOW - 720 }, NOW)).toEqual({
+      title: 'Stuck',
+      detail: '1 claim ran out at 10:18:00 UTC (12 min ago)',
+      href: '/reservations?queue=mail',
+      action: 'Put them back in line',
+    });
     expect(describeMark('mail', { kind: 'failing', failures: 1, minutes: 15, latestError: 'SMTP refused' }, NOW)).toMatchObject({
       detail: '1 failure in the last 15 min, latest: SMTP refused',
       href: '/failed?queue=mail',

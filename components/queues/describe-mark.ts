@@ -32,13 +32,17 @@ export function describeMark(queue: string, mark: QueueMark, now: number): MarkV
         href: queueHref(queue),
         action: 'See the queue',
       };
-    case 'stuck':
+    case 'stuck': {
+      const ranOut = `${plural(mark.claims, 'claim', 'claims')} ran out at ${formatUtc(mark.ranOutAt, now)} (${formatRelative(mark.ranOutAt, now)})`;
+      // A layout that records no holder (Laravel) has no claim to release or fail: its page puts an expired reservation back in line.
+      if (mark.holders.length === 0) return { title: MARK_TITLES.stuck, detail: ranOut, href: reservationsOfQueueHref(queue), action: 'Put them back in line' };
       return {
         title: MARK_TITLES.stuck,
-        detail: `${plural(mark.claims, 'claim', 'claims')} ran out at ${formatUtc(mark.ranOutAt, now)} (${formatRelative(mark.ranOutAt, now)}), held by ${mark.holders.join(', ')}`,
+        detail: `${ranOut}, held by ${mark.holders.join(', ')}`,
         href: reservationsOfQueueHref(queue),
         action: 'Release or fail them',
       };
+    }
     case 'failing':
       return {
         title: MARK_TITLES.failing,

@@ -56,9 +56,13 @@ export async function readEveryQueueOverview(layout: QueueLayout, connection: Co
     ...(isAbsent(marking) ? { attention: marking.absent } : {}),
     ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
   };
+  // A layout that keeps no failed jobs (Laravel's are in the application's database) counts none: its 0 is not "none failed".
+  const keepsFailures = !isAbsent(layout.failedJobs);
   const queues = counts.map((row, index) => {
     const glance = throughput?.queues[index] ?? NO_GLANCE;
-    const { marks, failedRecently, error } = attention?.queues[index] ?? { marks: [], failedRecently: null, error: undefined };
+    const judged = attention?.queues[index];
+    const { marks, error } = judged ?? { marks: [], error: undefined };
+    const failedRecently = keepsFailures ? (judged?.failedRecently ?? null) : null;
     const unread = row.error ?? error;
     // A queue whose keys could not be read has no figures to judge.
     const crossed =

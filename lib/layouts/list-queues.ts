@@ -1,7 +1,7 @@
 import { nodeServingPrefix, type QueueClient } from '../redis/client';
 import type { RedisConnection } from '../redis/connection';
 import { QueueError, refusedCommand } from '../redis/errors';
-import { flatReply, luaScript } from '../redis/lua-script';
+import { flatReply, luaScript, type LuaScript, type ScriptCall } from '../redis/lua-script';
 import { settlePipeline } from '../redis/pipeline';
 import { patternUnder, scanStep, SCAN_COUNT } from '../redis/scan-keys';
 
@@ -108,28 +108,44 @@ export const readListQueueCounts = luaScript({
 });
 
 /**
- * Each queue's figures, one readListQueueCounts per queue in one pipeline:
- * a queue whose keys cannot be read (a key of another type) gets the error
- * a page shows instead of its figures.
+ * `script` run once for each of `names` (its keys and arguments from
+ * `callOf`), all in one pipeline, each reply in its queue's place: a queue
+ * whose keys cannot be read (a key of another type) gets the error a page
+ * shows instead of its figures.
  */
-export async function readListQueuesCounts(
+export async function runPerQueue<const Keys extends readonly string[], const Args extends readonly string[], Reply>(
   client: QueueClient,
-  keys: ListQueueKeys,
   names: readonly string[],
-): Promise<({ name: string } & ({ counts: ListQueueCountsReply } | { error: string }))[]> {
+  script: LuaScript<Keys, Args, never, Reply>,
+  callOf: (name: string, index: number) => ScriptCall<Keys, Args>,
+): Promise<({ name: string } & ({ reply: Reply } | { error: string }))[]> {
   const pipeline = client.pipeline();
-  for (const name of names)
-    readListQueueCounts.queue(pipeline, { ready: keys.ready(name), delayed: keys.delayed(name), reserved: keys.reserved(name), notify: keys.notify(name) });
+  names.forEach((name, index) => script.queue(pipeline, callOf(name, index)));
   const replies = names.length > 0 ? await settlePipeline(pipeline) : [];
   return names.map((name, i) => {
     try {
       const reply = replies[i];
       if (reply instanceof Error) throw reply;
-      return { name, counts: readListQueueCounts.reply(reply) };
+      return { name, reply: script.reply(reply) };
     } catch (error) {
       return { name, error: error instanceof QueueError ? error.message : refusedCommand(error instanceof Error ? error.message : String(error)) };
     }
   });
+}
+
+/** Each queue's figures, one readListQueueCounts per queue in one pipeline, or the error its keys gave. */
+export async function readListQueuesCounts(
+  client: QueueClient,
+  keys: ListQueueKeys,
+  names: readonly string[],
+): Promise<({ name: string } & ({ counts: ListQueueCountsReply } | { error: string }))[]> {
+  const read = await runPerQueue(client, names, readListQueueCounts, (name) => ({
+    ready: keys.ready(name),
+    delayed: keys.delayed(name),
+    reserved: keys.reserved(name),
+    notify: keys.notify(name),
+  }));
+  return read.map((each) => ('reply' in each ? { name: each.name, counts: each.reply } : each));
 }
 
 /**

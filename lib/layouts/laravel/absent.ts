@@ -10,7 +10,6 @@ export const LARAVEL_ABSENT = {
   failedJobs: LARAVEL_FAILED_ELSEWHERE,
   failedPages: LARAVEL_FAILED_ELSEWHERE,
   runner: 'Laravel jobs are serialized PHP commands: QueueLens reads and repairs them but does not push or run them',
-  attention: 'QueueLens does not mark Laravel queues that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample Laravel throughput yet: Laravel’s RedisQueue records no finished jobs in Redis',
   claimRepairs: LARAVEL_NO_HOLDER,
   jobHashFields: 'Laravel jobs are no StaticPHP job hashes: a job is its payload, shown decoded on its page',

@@ -1,6 +1,7 @@
 import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
 import { LARAVEL_ABSENT } from './absent';
+import { laravelAttention } from './attention';
 import { readLaravelCounts, type LaravelCounts } from './counts';
 import { laravelFinder } from './finder';
 import { laravelDoctor } from './doctor';
@@ -46,6 +47,7 @@ export function laravelLayout(
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys),
     finder: laravelFinder(connection, keys, queues, () => readLaravelCounts(connection, keys, settings.queues)),
+    attention: laravelAttention(connection, keys),
     close: () => connection.close(),
   };
 }

@@ -108,3 +108,32 @@ export const alignNotify = luaScript({
     return { changed: Number(changed), stillApart: Number(stillApart) };
   },
 });
+
+/** One queue's figures for the overview's marks (lua/laravel/read-attention-3.lua); a score null where its set is empty. */
+export interface LaravelAttentionFigures {
+  now: number;
+  ready: number;
+  dueDelayed: number;
+  oldestDelayedAt: number | null;
+  oldestReservedUntil: number | null;
+  /** reservations expired at least `stuckSeconds` */
+  stuckReservations: number;
+}
+
+export const readAttention = luaScript({
+  file: 'laravel/read-attention-3.lua',
+  keys: ['ready', 'delayed', 'reserved'],
+  args: ['stuckSeconds'],
+  reply: (reply): LaravelAttentionFigures => {
+    const [now, ready, dueDelayed, oldestDelayed, oldestReserved, stuckReservations] = flatReply(reply);
+    const scoreOf = (score: string | number | undefined) => (score === '' || score === undefined ? null : Number(score));
+    return {
+      now: Number(now),
+      ready: Number(ready),
+      dueDelayed: Number(dueDelayed),
+      oldestDelayedAt: scoreOf(oldestDelayed),
+      oldestReservedUntil: scoreOf(oldestReserved),
+      stuckReservations: Number(stuckReservations),
+    };
+  },
+});
