@@ -96,7 +96,14 @@ describe('Find on Laravel', () => {
     const laravel = await openLaravel('mail');
     const { reserved, released, ready, noise } = await jobsInEveryState(laravel);
     const { matches } = await findAll(finderOf(laravel), payloadQuery(ORDER));
-    const trash: TrashWrite = { dashboardPrefix: `${laravel.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard' };
+    const trash: TrashWrite = {
+      dashboardPrefix: `${laravel.prefix}ql:`,
+      keepSeconds: 3600,
+      maxEntries: 100,
+      maxBytes: 1 << 30,
+      who: 'alice',
+      via: 'dashboard',
+    };
     const remove = present(laravel.layout.lineRepairs).remove;
     if (isAbsent(remove)) throw new Error(remove.absent);
 
