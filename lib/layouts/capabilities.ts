@@ -1,6 +1,6 @@
 import { absentMembers, type Absent, type CapabilityName, type LayoutName } from './adapter';
 import { lineRepairOffer } from './line-repairs';
-import { LARAVEL_ABSENT, LARAVEL_LINE_REPAIRS_ABSENT } from './laravel/absent';
+import { LARAVEL_ABSENT } from './laravel/absent';
 import { MARKO_ABSENT, MARKO_LINE_REPAIRS_ABSENT } from './marko/absent';
 import type { LineRepairName, LineRepairOffer } from './pages';
 import type { LayoutSettings } from './settings';
@@ -19,7 +19,7 @@ const ABSENCES: Readonly<Record<LayoutName, LayoutAbsences>> = {
   yii2: { capabilities: YII2_ABSENT, lineRepairs: {} },
   'yii2-ng': { capabilities: YII2_ABSENT, lineRepairs: {} },
   marko: { capabilities: MARKO_ABSENT, lineRepairs: absentMembers(MARKO_LINE_REPAIRS_ABSENT) },
-  laravel: { capabilities: LARAVEL_ABSENT, lineRepairs: absentMembers(LARAVEL_LINE_REPAIRS_ABSENT) },
+  laravel: { capabilities: LARAVEL_ABSENT, lineRepairs: {} },
 };
 
 /**

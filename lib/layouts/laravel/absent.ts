@@ -14,9 +14,3 @@ export const LARAVEL_ABSENT = {
   claimRepairs: LARAVEL_NO_HOLDER,
   jobHashFields: 'Laravel jobs are no StaticPHP job hashes: a job is its payload, shown decoded on its page',
 } as const;
-
-/** The line repairs (lib/layouts/pages.ts LineRepairs) a Laravel connection lacks, in the words a page shows. */
-export const LARAVEL_LINE_REPAIRS_ABSENT = {
-  reclaim:
-    'QueueLens does not end a live Laravel reservation: its worker is still within retry_after and would run the job a second time; wait until it expires',
-} as const;

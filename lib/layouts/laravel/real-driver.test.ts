@@ -103,6 +103,25 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     expect((await layout.counts()).queues).toEqual([expect.objectContaining({ queue: 'default', total: 0, notifyTokens: 1 })]);
   });
 
+  it('ends a live reservation as expired: the next pop runs it again, unless its worker settles it first', async () => {
+    const { layout, laravel, redis } = await openLaravel();
+    const reclaim = present(layout.lineRepairs).reclaim;
+    if (isAbsent(reclaim)) throw new Error(`absent: ${reclaim.absent}`);
+    const [dead, alive] = [await laravel.push('dead'), await laravel.push('alive')];
+    await laravel.pop(600);
+    await laravel.pop(600);
+    const [, aliveBytes] = await redis.zrangeBuffer(layout.keys.reserved('default'), '0', '-1');
+    expect(await reclaim('default', dead)).toBe(true);
+    expect(await reclaim('default', dead)).toBe(false);
+    expect(await reclaim('default', alive)).toBe(true);
+    // alive's worker finishes before any pop: Laravel's deleteReserved is a ZREM of the exact reserved bytes, done here by hand.
+    expect(await redis.zrem(layout.keys.reserved('default'), aliveBytes!)).toBe(1);
+    const ran = await laravel.drain();
+    expect(ran.map((job) => [job.id, job.attempts])).toEqual([[dead, 2]]);
+    expect(await laravel.size()).toBe(0);
+    expect(await reclaim('default', dead)).toBe(false);
+  });
+
   it('moves due delayed jobs in bounded steps as the pop’s migrate would, and the real pop runs each once', async () => {
     const { layout, laravel, redis } = await openLaravel();
     const moveDueJobs = present(layout.lineRepairs).moveDueJobs;

@@ -1,12 +1,10 @@
-import { absentMembers } from '../adapter';
 import type { RedisConnection } from '../../redis/connection';
 import type { LineRepairs } from '../pages';
 import { trashArguments } from '../trash';
-import { LARAVEL_LINE_REPAIRS_ABSENT } from './absent';
 import type { LaravelKeys } from './keys';
 import { findLaravelJob, type LaravelQueues } from './pages';
 import { BATCH_SIZE } from '../../shapes/failed-jobs';
-import { moveDue, moveToReady, remove } from './scripts';
+import { moveDue, moveToReady, reclaim, remove } from './scripts';
 
 /** Laravel's line repairs, those the doctor proposes typed as present. */
 export type LaravelLineRepairs = LineRepairs & {
@@ -22,7 +20,8 @@ export type LaravelLineRepairs = LineRepairs & {
  * worker) is no longer there and the repair answers false. A remove with
  * a trash keeps those bytes there (./trash.ts). Laravel's pop,
  * release and migrate are scripts too, so each repair is safe while its
- * workers run. Moving due jobs reads no payload: it does what Laravel's own
+ * workers run; ending a live reservation (reclaim) only scores it as expired,
+ * so that Laravel's next pop moves it back, as marko's reclaim does. Moving due jobs reads no payload: it does what Laravel's own
  * migrate does at a pop, a bounded batch a call (lua/laravel/move-due-3.lua).
  */
 export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): LaravelLineRepairs {
@@ -62,6 +61,9 @@ export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKey
         moveDue.run(redis, { delayed: keys.delayed(queues.known(queue)), ready: keys.ready(queue), notify: keys.notify(queue), limit: BATCH_SIZE }),
       ),
     releaseExpired: (queue, id) => moveBack(queue, id, 'reserved'),
-    ...absentMembers(LARAVEL_LINE_REPAIRS_ABSENT),
+    async reclaim(queue, id) {
+      const payload = await payloadIn(queue, id, 'reserved');
+      return payload !== null && connection.attempt(() => reclaim.run(redis, { reserved: keys.reserved(queue), payload }));
+    },
   };
 }

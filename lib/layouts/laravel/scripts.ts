@@ -55,6 +55,13 @@ export const moveToReady = luaScript({
   reply: changedFlag,
 });
 
+export const reclaim = luaScript({
+  file: 'laravel/reclaim-1.lua',
+  keys: ['reserved'],
+  args: ['payload'],
+  reply: changedFlag,
+});
+
 export const findPayloads = luaScript({
   file: 'laravel/find-payloads-1.lua',
   keys: ['index'],
