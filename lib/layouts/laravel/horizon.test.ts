@@ -1,62 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { QueueClient } from '../../redis/client';
+import { patternUnder } from '../../redis/scan-keys';
+import { suggestedEntries } from '../../shapes/detect-entry';
 import { retriesFailedJobs, type Absent, type FailedJobs, type UnretriedFailedJobs } from '../adapter';
+import { detectLayouts } from '../detect';
 import type { JobSnapshot } from '../pages';
 import { LARAVEL_FAILED_ELSEWHERE } from './absent';
 import { HORIZON_RECORD_GONE, HorizonKeys } from './horizon';
 import { present, testLaravelFactory } from './test-laravel';
+import { horizonFails } from './test-horizon';
 
 const openLaravel = testLaravelFactory({ horizon: true });
 const openStock = testLaravelFactory();
-
-/** Horizon's trim.failed default: 10080 minutes. */
-const FAILED_EXPIRES_SECONDS = 10080 * 60;
-
-/**
- * Writes a failure exactly as laravel/horizon's RedisJobRepository::failed()
- * does (src/Repositories/RedisJobRepository.php, failed(),
- * storeJobReference(), removeJobReference()): in one pipeline, ZADD of the
- * id to failed_jobs and recent_failed_jobs scored by
- * str_replace(',', '.', microtime(true) * -1), ZREM from pending_jobs,
- * completed_jobs and silenced_jobs, HMSET of the job hash {prefix}{id}
- * (id, connection, queue, name = displayName, status 'failed', payload,
- * exception, context: null unless the exception has context(), which
- * phpredis stores as '', failed_at = microtime) and EXPIREAT trim.failed
- * minutes ahead. The id is JobPayload::id(): the payload's uuid. PHP writes
- * a float with 14 significant digits (php.ini precision), as toFixed(4) does
- * for this century's microtime.
- */
-async function horizonFails(
-  redis: QueueClient,
-  keys: HorizonKeys,
-  payload: Buffer,
-  { exception, at, queue = 'default' }: { exception: string | Buffer; at: number; queue?: string },
-): Promise<string> {
-  const decoded = JSON.parse(payload.toString('utf8')) as { uuid: string; displayName: string };
-  const id = decoded.uuid;
-  const score = (at * -1).toFixed(4);
-  await redis
-    .multi()
-    .zadd(keys.failedIndex, score, id)
-    .zadd(`${keys.prefix}recent_failed_jobs`, score, id)
-    .zrem(`${keys.prefix}pending_jobs`, id)
-    .zrem(`${keys.prefix}completed_jobs`, id)
-    .zrem(`${keys.prefix}silenced_jobs`, id)
-    .hset(keys.job(id), {
-      id,
-      connection: 'redis',
-      queue,
-      name: decoded.displayName,
-      status: 'failed',
-      payload,
-      exception,
-      context: '',
-      failed_at: at.toFixed(4),
-    })
-    .expireat(keys.job(id), Math.floor(at) + FAILED_EXPIRES_SECONDS)
-    .exec();
-  return id;
-}
 
 /** A payload the real Illuminate\Queue\RedisQueue pushed and popped: the reserved copy (attempts 1), which a worker's failure hands to Horizon. */
 async function realPayload(open: Awaited<ReturnType<typeof openLaravel>>, name: string): Promise<Buffer> {
@@ -266,5 +220,24 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect(layout.failedJobs).toEqual({ absent: LARAVEL_FAILED_ELSEWHERE });
     expect(layout.failedPages).toEqual({ absent: LARAVEL_FAILED_ELSEWHERE });
     expect((await layout.counts()).failed).toBeNull();
+  });
+});
+
+describe('detecting a Laravel prefix with Horizon’s keys beside it', () => {
+  it('proposes the Horizon prefix with the Laravel prefix, and counts Horizon’s keys for it', async () => {
+    const { redis, prefix, horizonPrefix, laravel, ids } = await openWithFailures(2);
+    await laravel.push('waiting');
+    await laravel.later(600);
+    const root = prefix.slice(0, -'laravel_database_'.length);
+    // A second application's Horizon on the same server: paired by its name, not taken for this one.
+    await redis.zadd(`${root}shop_horizon:failed_jobs`, '-1', 'x');
+    await redis.zadd(`${root}shop_horizon:recent_failed_jobs`, '-1', 'x');
+    const detection = await detectLayouts(redis, { match: patternUnder(root), ownPrefix: `${root}ql:` });
+    expect(detection.found).toEqual([expect.objectContaining({ layout: 'laravel', prefix, horizonPrefix })]);
+    // The ready list, its notify list and the delayed set; failed_jobs, recent_failed_jobs and each failed job's hash.
+    expect(detection.found[0]!.keys).toBe(3 + 2 + ids.length);
+    expect(detection.strangers.count).toBe(2);
+    const [suggested] = suggestedEntries(detection.found, { fields: { url: 'redis://127.0.0.1:6379/0' }, notes: [] });
+    expect(suggested!.entry).toMatchObject({ layout: 'laravel', prefix, horizonPrefix });
   });
 });

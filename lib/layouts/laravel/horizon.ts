@@ -284,7 +284,7 @@ function recordMessageOf(fields: RecordFields, decode: (payload: Buffer) => JobM
 }
 
 /** Why a job page shows a Horizon failed record, in its words. */
-const HORIZON_FAILED =
+export const HORIZON_FAILED =
   'no queue holds it: it failed, and Horizon keeps its record on the failed list, where it can be forgotten; retrying it needs the application';
 
 /**
