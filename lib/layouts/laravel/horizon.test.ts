@@ -151,7 +151,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect((await present(layout.trash).list(trash, 0, 10)).rows.map((row) => row.id)).toEqual([id]);
   });
 
-  it('forgets the selected ones and those failed before a date, oldest first, in bounded steps, and counts them first', async () => {
+  it('forgets those failed before a date, then every one, oldest first in bounded steps, counting them first, and restores them all', async () => {
     const { layout, redis, keys, ids, now, trash } = await openWithFailures(3);
     const failed = unretried(layout.failedJobs);
     const between = new Date((now - 150) * 1000).toISOString().slice(0, 19).replace('T', ' ');
@@ -193,6 +193,22 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect((await present(layout.trash).list(trash, 0, 1)).rows[0]!.error).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF');
     expect(await present(layout.trash).restore(trash, [id])).toEqual([{ id, outcome: 'restored' }]);
     expect(await redis.hgetBuffer(keys.job(id), 'exception')).toEqual(exception);
+  });
+
+  it('reads a record with a megabyte payload from its first bytes: the row from Horizon’s fields, the page says the payload was cut', async () => {
+    const open = await openWithFailures(0);
+    const { layout, redis, keys } = open;
+    const real = JSON.parse((await realPayload(open, 'big')).toString('utf8')) as Record<string, unknown>;
+    const payload = Buffer.from(JSON.stringify({ ...real, padding: 'x'.repeat(1_000_000) }));
+    const id = await horizonFails(redis, keys, payload, { exception: 'Error: too big', at: open.now - 1, queue: 'imports' });
+    const [row] = (await present(layout.failedPages).page(0, 1)).rows;
+    expect(row).toMatchObject({ id, name: 'HarnessJob', queue: 'imports', attempts: '', errorFirstLine: 'Error: too big' });
+    const snapshot = (await present(layout.jobSnapshot).read(id)) as JobSnapshot;
+    expect(snapshot.message).toMatchObject({ length: payload.length, cut: true, problem: expect.stringMatching(/only its first 65,536 were read/) });
+    // A failed_at Horizon did not write as a number is shown as stored.
+    await redis.hset(keys.job(id), 'failed_at', 'yesterday');
+    const parts = ((await present(layout.jobSnapshot).read(id)) as JobSnapshot).message!.parts;
+    expect(parts).toContainEqual({ label: 'Horizon failed_at', value: 'yesterday' });
   });
 
   it('leaves a hash of another type, or one a re-pushed job now owns, and refuses a failed index of another type', async () => {

@@ -260,10 +260,14 @@ const RECORD_PARTS = ['status', 'connection', 'queue', 'failed_at', 'reserved_at
 
 /** The record's payload decoded as the Laravel job page decodes a queued one, with Horizon's own fields as parts. */
 function recordMessageOf(fields: RecordFields, decode: (payload: Buffer) => JobMessage): JobMessage {
-  const parts = RECORD_PARTS.filter((name) => fields.has(name) && textOf(fields, name) !== '').map((name) => ({
-    label: `Horizon ${name}`,
-    value: name === 'failed_at' ? `${formatUtcSeconds(Math.floor(Number(textOf(fields, name))))} UTC (${textOf(fields, name)})` : textOf(fields, name),
-  }));
+  const parts = RECORD_PARTS.filter((name) => textOf(fields, name) !== '').map((name) => {
+    const value = textOf(fields, name);
+    const seconds = Number(value);
+    return {
+      label: `Horizon ${name}`,
+      value: name === 'failed_at' && Number.isFinite(seconds) ? `${formatUtcSeconds(Math.floor(seconds))} UTC (${value})` : value,
+    };
+  });
   const retried = textOf(fields, 'retried_by');
   if (retried !== '') parts.push({ label: 'Horizon retried_by', value: describeRetriedBy(retried) });
   const payload = fields.get('payload');
