@@ -65,6 +65,7 @@ writeFileSync(
         redis: { hostname, port },
         layout: LARAVEL_CONNECTION.layout,
         prefix: LARAVEL_CONNECTION.prefix(),
+        horizonPrefix: LARAVEL_CONNECTION.horizonPrefix(),
       },
       { name: yii2Down.name, label: yii2Down.label, redis: restartable, layout: yii2Down.layout, channel: yii2Down.queue() },
       { name: markoDown.name, label: markoDown.label, redis: restartable, layout: markoDown.layout, prefix: markoDown.prefix(), queues: [markoDown.queue()] },

@@ -70,7 +70,7 @@ async function main() {
 
     // Laravel: the payload is the ready list's element.
     const laravelPrefix = `${root}laravel_database_`;
-    const laravel = laravelLayout(connection, { prefix: laravelPrefix, queues: ['default'] });
+    const laravel = laravelLayout(connection, { prefix: laravelPrefix, horizonPrefix: null, queues: ['default'] });
     const laravelIds: string[] = [];
     for (let n = 0; n < count; n++) {
       const id = randomUUID();

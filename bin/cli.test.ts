@@ -151,7 +151,13 @@ describe('queuelens', () => {
     expect((await queuelensWith(env, 'forget', '--all', ...prefix)).stdout).toBe('Forgot 0 failed jobs\n');
 
     const listed = await queuelensWith(env, 'trash', 'list', ...prefix);
-    expect(listed.stdout).toMatch(/^1 job in the trash\n1\tdemo\.fail\tfailed of mail\tby cli-tester \(cli\)\t/);
+    expect(listed.stdout).toMatch(/^1 job in the trash \(\d+ of at most 67108864 bytes\)\n1\tdemo\.fail\tfailed of mail\tby cli-tester \(cli\)\t/);
+    expect((await queuelensWith(env, 'trash', 'list', '--from', 'ready', ...prefix)).stdout).toMatch(/^0 jobs in the trash /);
+    expect((await queuelensWith(env, 'trash', 'list', '--queue-contains', 'ma', '--who', 'cli-', ...prefix)).stdout).toMatch(/^1 job in the trash /);
+    expect(await queuelensWith(env, 'trash', 'list', '--from', 'nowhere', ...prefix)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--from must be one of failed, ready, delayed, reserved'),
+    });
     expect(await queuelensWith(env, 'trash', 'restore', '1', '7', ...prefix)).toEqual({
       code: 1,
       stdout: 'Restored 1 job\n',

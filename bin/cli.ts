@@ -67,7 +67,8 @@ Layout: --layout staticphp|yii2|yii2-ng|marko|laravel (or QUEUE_LAYOUT; default 
         for yii2, --channel NAME, one or more (or QUEUE_CHANNELS=a,b; default queue);
         for marko, --prefix (default marko:), --queue NAME, one or more (or QUEUE_NAMES=a,b;
         default: found by a bounded SCAN) and --retry-after S (or QUEUE_RETRY_AFTER);
-        for laravel, --prefix (default laravel_database_) and --queue NAME as for marko.
+        for laravel, --prefix (default laravel_database_) and --queue NAME as for marko, and
+        --horizon-prefix P (or HORIZON_PREFIX, e.g. laravel_horizon:) where Horizon runs: its failed jobs.
         for yii2-ng, --default-priority N (1024) and --aging S (0: strict) as the PHP side has them.
         status and doctor work on every layout; the other commands need what the layout keeps.
 Exit status: 0 success, 1 failure, 2 bad usage or a command the layout cannot do.`;
@@ -92,6 +93,7 @@ const connectionOptions = {
   aging: { type: 'string' },
   queue: { type: 'string', multiple: true },
   'retry-after': { type: 'string' },
+  'horizon-prefix': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -148,6 +150,7 @@ interface ConnectionValues {
   aging?: string;
   queue?: string[];
   'retry-after'?: string;
+  'horizon-prefix'?: string;
 }
 
 async function connect(values: ConnectionValues): Promise<QueueLayout> {
@@ -162,6 +165,7 @@ async function connect(values: ConnectionValues): Promise<QueueLayout> {
   if (values.channel !== undefined) env.QUEUE_CHANNELS = values.channel.join(',');
   if (values.queue !== undefined) env.QUEUE_NAMES = values.queue.join(',');
   if (values['retry-after'] !== undefined) env.QUEUE_RETRY_AFTER = values['retry-after'];
+  if (values['horizon-prefix'] !== undefined) env.HORIZON_PREFIX = values['horizon-prefix'];
   return openLayout(settingsFromEnv(env), withNgOptions(layoutSettingsFromEnv(env), values));
 }
 
@@ -464,7 +468,7 @@ const commands: Record<string, Command> = {
   async detect(args) {
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, match: { type: 'string' } });
     if (positionals.length > 0) throw new UsageError('detect takes no arguments');
-    const unused = (['prefix', 'layout', 'channel', 'queue', 'retry-after', 'default-priority', 'aging'] as const).filter(
+    const unused = (['prefix', 'layout', 'channel', 'queue', 'retry-after', 'horizon-prefix', 'default-priority', 'aging'] as const).filter(
       (option) => values[option] !== undefined,
     );
     if (unused.length > 0) throw new UsageError(`detect finds the layouts itself: it takes no --${unused[0]}`);

@@ -1,9 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { dashboardKeys, trashKeys } from '@/lib/dashboard/keys';
-import { LARAVEL_FAILED_ELSEWHERE, LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
+import { LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
+import { HORIZON_FAILED, HorizonKeys } from '@/lib/layouts/laravel/horizon';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
+import { horizonFails } from '@/lib/layouts/laravel/test-horizon';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
@@ -18,7 +20,8 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
   const prefix = LARAVEL_CONNECTION.prefix();
   const keys = new LaravelKeys(prefix);
   const laravel = new LaravelHarness(prefix, 'default');
-  const ids = { reserved: '', first: '', second: '', delayed: '' };
+  const horizon = new HorizonKeys(LARAVEL_CONNECTION.horizonPrefix());
+  const ids = { reserved: '', first: '', second: '', delayed: '', failed: '' };
 
   test.beforeAll(async () => {
     requireRealLaravel();
@@ -28,16 +31,30 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     ids.second = await laravel.push('second');
     ids.delayed = await laravel.later(3600);
     expect(await laravel.pop(600)).toMatchObject({ id: ids.reserved });
+    // A job of "mail" that failed under Horizon: the real popped payload, its reservation taken out, written as Horizon's failed() writes it.
+    const mail = new LaravelHarness(prefix, 'mail');
+    await mail.push('mailed');
+    await mail.pop(600);
+    const [payload] = await queue.redis.zrangeBuffer(keys.reserved('mail'), 0, '0');
+    await queue.redis.del(keys.reserved('mail'));
+    const [now] = await queue.redis.time();
+    ids.failed = await horizonFails(queue.redis, horizon, payload!, {
+      exception: 'RuntimeException: <b>SMTP</b> refused in /app/Mail.php:12\n#0 {main}',
+      at: Number(now) - 60,
+      queue: 'mail',
+    });
   });
 
   test.afterAll(async () => {
     await deleteKeysUnder(queue.redis, prefix);
-    // What its remove kept in QueueLens's trash.
+    await deleteKeysUnder(queue.redis, horizon.prefix);
+    // What its remove and forget kept in QueueLens's trash.
     await deleteKeysUnder(queue.redis, trashKeys(dashboardKeys(e2eDashboardPrefix()), prefix).prefix);
+    await deleteKeysUnder(queue.redis, trashKeys(dashboardKeys(e2eDashboardPrefix()), horizon.prefix).prefix);
     await queue.close();
   });
 
-  test('the overview shows its queue’s counts, and says where failed jobs are', async ({ page }, testInfo) => {
+  test('the overview shows its queue’s counts, and Horizon’s failed jobs', async ({ page }, testInfo) => {
     await showLaravel(page);
     await page.goto('/');
     await expect(page.getByRole('combobox', { name: 'Redis' }).locator('option:checked')).toHaveText(`${LARAVEL_CONNECTION.label} · Laravel Redis queue`);
@@ -46,7 +63,7 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: 'default' }) });
     await expect(row.getByRole('cell')).toHaveText(['2', '1', '1', String(await laravel.size())]);
-    await expect(page.getByRole('group', { name: 'Failed jobs' })).toContainText(LARAVEL_FAILED_ELSEWHERE);
+    await expect(page.getByRole('group', { name: 'Failed jobs' })).toContainText('1');
     await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('QueueLens does not sample Laravel throughput yet');
     await screenshots(page, testInfo, 'overview of a Laravel connection');
     await expectNoAxeViolations(page, 'overview of a Laravel connection');
@@ -61,10 +78,23 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expectNoAxeViolations(page, 'queue page of a Laravel queue');
   });
 
-  test('the failed page says where stock Laravel keeps failed jobs', async ({ page }) => {
+  test('the failed page lists Horizon’s failed job with the command that retries it, and its page shows Horizon’s record', async ({ page }, testInfo) => {
     await showLaravel(page);
     await page.goto('/failed');
-    await expect(page.getByText(`${LARAVEL_FAILED_ELSEWHERE}.`)).toBeVisible();
+    const failed = page.getByRole('table', { name: 'Failed jobs, newest first' });
+    await expect(failed.getByRole('rowheader')).toHaveText([ids.failed]);
+    await expect(failed).toContainText('RuntimeException: <b>SMTP</b> refused');
+    await expect(failed).toContainText(`php artisan queue:retry ${ids.failed}`);
+    await screenshots(page, testInfo, 'failed page of a Laravel connection with Horizon');
+    await expectNoAxeViolations(page, 'failed page of a Laravel connection with Horizon');
+
+    await page.goto(`/jobs/${ids.failed}`);
+    const region = page.getByRole('region', { name: 'It failed' });
+    await expect(region).toContainText(`${HORIZON_FAILED}.`);
+    await expect(region).toContainText('RuntimeException: <b>SMTP</b> refused');
+    await expect(region).toContainText(`php artisan queue:retry ${ids.failed}`);
+    await expect(page.getByText('Horizon status')).toBeVisible();
+    await expect(page.locator('b', { hasText: 'SMTP' })).toHaveCount(0);
   });
 
   test('the reservations page lists the reserved job with its attempts and no holder', async ({ page }) => {

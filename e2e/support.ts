@@ -121,8 +121,14 @@ export const YII2_PAIR_CONNECTION = {
 /** The main server's marko/queue-redis connection, under a prefix of its own inside the run's. */
 export const MARKO_CONNECTION = { name: 'marko', label: 'marko queues', layout: 'marko', prefix: () => `${e2ePrefix()}marko:` } as const;
 
-/** The main server's Laravel connection: the real RedisQueue's keys under a prefix of its own inside the run's, its queues found by SCAN. */
-export const LARAVEL_CONNECTION = { name: 'laravel', label: 'Laravel queues', layout: 'laravel', prefix: () => `${e2ePrefix()}laravel_database_` } as const;
+/** The main server's Laravel connection: the real RedisQueue's keys under a prefix of its own inside the run's, its queues found by SCAN, and Horizon's failed jobs beside them. */
+export const LARAVEL_CONNECTION = {
+  name: 'laravel',
+  label: 'Laravel queues',
+  layout: 'laravel',
+  prefix: () => `${e2ePrefix()}laravel_database_`,
+  horizonPrefix: () => `${e2ePrefix()}laravel_horizon:`,
+} as const;
 
 /**
  * The main server's yii2 and marko connections on the Redis of

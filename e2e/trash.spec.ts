@@ -133,7 +133,18 @@ test.describe('the trash', () => {
     await expect(table.getByRole('rowheader')).toHaveText([String(ids[1]), String(ids[0])]);
     await expect(table).toContainText('first operator (cli)');
     await expect(table).toContainText('failed jobs of trash-e2e');
-    await expect(page.getByText('Forgotten jobs are kept here whole for 1 day')).toBeVisible();
+    await expect(page.getByText(/Forgotten and removed jobs are kept here whole for 1 day .* and 64 MiB of Redis memory .* They take \d/)).toBeVisible();
+    // The filter is in the address; the operator's name narrows, and one nobody has matches none.
+    const filter = page.getByRole('search', { name: 'Filter the trash' });
+    await filter.getByLabel('By (operator name contains)').fill('first');
+    await filter.getByRole('button', { name: 'Show' }).click();
+    await expect(page).toHaveURL(new RegExp(`${trashHref}\\?who=first$`));
+    await expect(table.getByRole('rowheader')).toHaveText([String(ids[0])]);
+    await filter.getByLabel('Taken from').selectOption('ready');
+    await filter.getByRole('button', { name: 'Show' }).click();
+    await expect(page.getByText('No trashed job matches this filter.')).toBeVisible();
+    await filter.getByRole('button', { name: 'Clear filter' }).click();
+    await expect(table.getByRole('rowheader')).toHaveText([String(ids[1]), String(ids[0])]);
     for (const [colorScheme, width] of [
       ['light', 1400],
       ['dark', 390],

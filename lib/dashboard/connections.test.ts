@@ -44,7 +44,7 @@ describe('connections file', () => {
           { name: 'stock', url: 'redis://127.0.0.1/3', layout: 'yii2' },
           { name: 'ng', url: 'redis://127.0.0.1', layout: 'yii2-ng', channels: ['queue', '{mail}'], database: 4, aging: 1, retryPosition: 'original' },
           { name: 'marko', url: 'redis://127.0.0.1', layout: 'marko', prefix: 'shop:', retryAfter: 90 },
-          { name: 'laravel', url: 'redis://127.0.0.1', layout: 'laravel', queues: ['default', 'mail'] },
+          { name: 'laravel', url: 'redis://127.0.0.1', layout: 'laravel', queues: ['default', 'mail'], horizonPrefix: 'laravel_horizon:' },
         ],
       }),
       'test.json',
@@ -61,7 +61,7 @@ describe('connections file', () => {
     expect(marko!.layout).toEqual({ layout: 'marko', prefix: 'shop:', retryAfter: 90, queues: null });
     // The marko prefix is the layout's: the StaticPHP settings keep their own.
     expect(marko!.settings.prefix).toBe('queue:');
-    expect(laravel!.layout).toEqual({ layout: 'laravel', prefix: 'laravel_database_', queues: ['default', 'mail'] });
+    expect(laravel!.layout).toEqual({ layout: 'laravel', prefix: 'laravel_database_', queues: ['default', 'mail'], horizonPrefix: 'laravel_horizon:' });
   });
 
   it('names the field of a layout setting that is wrong or belongs to another layout', () => {
@@ -77,6 +77,9 @@ describe('connections file', () => {
       '(connections.0.prefix: only a staticphp, marko or laravel connection has "prefix", not a yii2 one)',
     );
     expect(problem({ layout: 'laravel', retryAfter: 90 })).toThrow('(connections.0.retryAfter: only a marko connection has "retryAfter", not a laravel one)');
+    expect(problem({ layout: 'marko', horizonPrefix: 'h:' })).toThrow(
+      '(connections.0.horizonPrefix: only a laravel connection has "horizonPrefix", not a marko one)',
+    );
     expect(problem({ queues: ['a'] })).toThrow('(connections.0.queues: only a marko or laravel connection has "queues", not a staticphp one)');
     expect(problem({ channel: 'queue' })).toThrow('(connections.0.channel: only a yii2 or yii2-ng connection has "channel", not a staticphp one)');
     expect(problem({ layout: 'yii2-ng', defaultPriority: 9001 })).toThrow('(connections.0.defaultPriority: an integer priority from 0 to 9000)');

@@ -54,6 +54,8 @@ const connectionEntry = z
     // marko: its queue.retry_after (seconds a reservation lasts, only to say when one began); marko and laravel: their queues (otherwise found by a bounded SCAN).
     retryAfter: z.number().int().min(1, 'a whole number of seconds, 1 or more').optional(),
     queues: z.array(z.string().min(1, 'a queue name')).min(1, 'at least one queue').optional(),
+    // laravel: the prefix of Horizon's keys (config/horizon.php `prefix`), where Horizon runs; its failed jobs are then read.
+    horizonPrefix: z.string().min(1, 'a prefix such as laravel_horizon:').optional(),
     readOnly: z.boolean().default(false),
     alerts: alertRulesSchema.optional(),
     marks: markRulesSchema.optional(),
@@ -75,6 +77,7 @@ const connectionEntry = z
     if (yii2) misplaced('prefix', 'staticphp, marko or laravel');
     if (entry.layout !== 'marko') misplaced('retryAfter', 'marko');
     if (entry.layout !== 'marko' && entry.layout !== 'laravel') misplaced('queues', 'marko or laravel');
+    if (entry.layout !== 'laravel') misplaced('horizonPrefix', 'laravel');
     if (entry.layout !== 'yii2-ng')
       for (const field of ['defaultPriority', 'aging', 'retryPosition', 'delayPosition', 'batchSize'] as const) misplaced(field, 'yii2-ng');
   });
@@ -85,7 +88,8 @@ function layoutOf(entry: ConnectionEntry): LayoutSettings {
   if (entry.layout === 'staticphp') return { layout: 'staticphp' };
   if (entry.layout === 'marko')
     return { layout: 'marko', prefix: entry.prefix ?? DEFAULT_MARKO_PREFIX, retryAfter: entry.retryAfter ?? null, queues: entry.queues ?? null };
-  if (entry.layout === 'laravel') return { layout: 'laravel', prefix: entry.prefix ?? DEFAULT_LARAVEL_PREFIX, queues: entry.queues ?? null };
+  if (entry.layout === 'laravel')
+    return { layout: 'laravel', prefix: entry.prefix ?? DEFAULT_LARAVEL_PREFIX, queues: entry.queues ?? null, horizonPrefix: entry.horizonPrefix ?? null };
   const channels = entry.channels ?? [entry.channel ?? DEFAULT_YII2_CHANNEL];
   if (entry.layout === 'yii2') return { layout: 'yii2', channels };
   const { defaultPriority, aging, retryPosition, delayPosition, batchSize } = { ...DEFAULT_YII2_NG_SETTINGS, ...definedOnly(entry) };

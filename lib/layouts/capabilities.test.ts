@@ -33,7 +33,8 @@ const EVERY_LAYOUT: LayoutSettings[] = [
   { layout: 'yii2', channels: ['queue'] },
   { layout: 'yii2-ng', channels: ['queue'], ng: DEFAULT_YII2_NG_SETTINGS },
   { layout: 'marko', prefix: 'marko:', retryAfter: null, queues: null },
-  { layout: 'laravel', prefix: 'laravel_database_', queues: null },
+  { layout: 'laravel', prefix: 'laravel_database_', queues: null, horizonPrefix: null },
+  { layout: 'laravel', prefix: 'laravel_database_', queues: null, horizonPrefix: 'laravel_horizon:' },
 ];
 
 describe('what a layout lacks, known without Redis', () => {

@@ -1,6 +1,6 @@
 import { absentMembers, type Absent, type CapabilityName, type LayoutName } from './adapter';
 import { lineRepairOffer } from './line-repairs';
-import { LARAVEL_ABSENT } from './laravel/absent';
+import { LARAVEL_ABSENT, LARAVEL_WITHOUT_HORIZON_ABSENT } from './laravel/absent';
 import { MARKO_ABSENT, MARKO_LINE_REPAIRS_ABSENT } from './marko/absent';
 import type { LineRepairName, LineRepairOffer } from './pages';
 import type { LayoutSettings } from './settings';
@@ -28,7 +28,13 @@ const ABSENCES: Readonly<Record<LayoutName, LayoutAbsences>> = {
  * so a page chooses its layout's view even while Redis cannot be reached.
  */
 export function absentCapabilityOf(settings: LayoutSettings, name: CapabilityName): string | null {
-  return ABSENCES[settings.layout].capabilities[name] ?? null;
+  return capabilitiesAbsent(settings)[name] ?? null;
+}
+
+/** The capabilities `settings` lack: the layout's table, and for Laravel without Horizon's prefix its failed jobs too (a setting, so still known without Redis). */
+function capabilitiesAbsent(settings: LayoutSettings): LayoutAbsences['capabilities'] {
+  const table = ABSENCES[settings.layout].capabilities;
+  return settings.layout === 'laravel' && settings.horizonPrefix === null ? { ...table, ...LARAVEL_WITHOUT_HORIZON_ABSENT } : table;
 }
 
 /** Which line repairs (lib/layouts/pages.ts LineRepairs) a page may offer on a connection laid out as `settings` says, known without Redis. */

@@ -14,11 +14,14 @@ describe('layoutSettingsFromEnv', () => {
   });
 
   it('reads laravel with Laravel 8–10’s default prefix and queues to be found, unless set', () => {
-    expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel' })).toEqual({ layout: 'laravel', prefix: 'laravel_database_', queues: null });
-    expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel', QUEUE_PREFIX: 'shop-database-', QUEUE_NAMES: 'default,{mail}' })).toEqual({
+    expect(layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel' })).toEqual({ layout: 'laravel', prefix: 'laravel_database_', queues: null, horizonPrefix: null });
+    expect(
+      layoutSettingsFromEnv({ QUEUE_LAYOUT: 'laravel', QUEUE_PREFIX: 'shop-database-', QUEUE_NAMES: 'default,{mail}', HORIZON_PREFIX: 'shop_horizon:' }),
+    ).toEqual({
       layout: 'laravel',
       prefix: 'shop-database-',
       queues: ['default', '{mail}'],
+      horizonPrefix: 'shop_horizon:',
     });
   });
 

@@ -38,14 +38,16 @@ export const DEFAULT_LARAVEL_PREFIX = 'laravel_database_';
  * database), and redis-ng adds its queue component's settings. marko names
  * its prefix, `queue.retry_after` when known (seconds a reservation lasts:
  * only used to say when one began) and its queues (null: found by a bounded
- * SCAN).
+ * SCAN). Laravel names its prefix and queues likewise, and the prefix of
+ * Horizon's keys (config/horizon.php `prefix`, e.g. `laravel_horizon:`) where
+ * Horizon runs: its failed jobs are then read; null: no Horizon.
  */
 export type LayoutSettings =
   | { layout: 'staticphp' }
   | { layout: 'yii2'; channels: string[] }
   | { layout: 'yii2-ng'; channels: string[]; ng: Yii2NgSettings }
   | { layout: 'marko'; prefix: string; retryAfter: number | null; queues: string[] | null }
-  | { layout: 'laravel'; prefix: string; queues: string[] | null };
+  | { layout: 'laravel'; prefix: string; queues: string[] | null; horizonPrefix: string | null };
 
 /** Names separated by commas, each non-empty; the error names the variable. */
 function namesFrom(text: string, variable: string, what: string): string[] {
@@ -88,6 +90,7 @@ export function layoutSettingsFromEnv(env: Readonly<Record<string, string | unde
       layout,
       prefix: env.QUEUE_PREFIX || DEFAULT_LARAVEL_PREFIX,
       queues: env.QUEUE_NAMES ? namesFrom(env.QUEUE_NAMES, 'QUEUE_NAMES', 'queue names') : null,
+      horizonPrefix: env.HORIZON_PREFIX || null,
     };
   const channels = env.QUEUE_CHANNELS ? namesFrom(env.QUEUE_CHANNELS, 'QUEUE_CHANNELS', 'channel names') : [DEFAULT_YII2_CHANNEL];
   return layout === 'yii2-ng' ? { layout, channels, ng: { ...DEFAULT_YII2_NG_SETTINGS } } : { layout: 'yii2', channels };

@@ -67,7 +67,7 @@ const NG_NOTE =
 const YII2_NOTE = 'Only keys both yii2 drivers write were seen; if the PHP side runs yii2-queue-redis-ng, make the layout "yii2-ng" and add its settings.';
 const MARKO_NOTE = 'marko’s queue.retry_after (seconds a reservation lasts, default 90) is not in Redis: add "retryAfter" to show when each reservation began.';
 const LARAVEL_NOTE =
-  'A Laravel prefix is told from marko’s by what it lacks (job hashes, a failed store): check it is the application’s database.redis.options.prefix; add "queues" to name its queues instead of finding them by SCAN.';
+  'A Laravel prefix is told from marko’s by what it lacks (job hashes, a failed store): check it is the application’s database.redis.options.prefix; add "queues" to name its queues instead of finding them by SCAN; where Horizon runs, "horizonPrefix" is its config/horizon.php prefix, whose failed jobs are then read.';
 const STATICPHP_NOTE =
   'The consumer group is the PHP driver’s group setting (default "workers"), which a key name does not show: add "group" if yours differs.';
 
@@ -76,7 +76,10 @@ export function suggestedEntries(found: readonly LayoutFind[], location: RedisLo
   const taken = new Set<string>();
   return found.map((find) => {
     const base = find.prefix ?? find.channel ?? '';
-    const where = find.channel !== undefined ? { channel: find.channel } : { prefix: find.prefix };
+    const where =
+      find.channel !== undefined
+        ? { channel: find.channel }
+        : { prefix: find.prefix, ...(find.horizonPrefix === undefined ? {} : { horizonPrefix: find.horizonPrefix }) };
     const entry = { name: nameFor(base, taken), ...location.fields, layout: find.layout, ...where };
     const layoutNotes = { staticphp: [STATICPHP_NOTE], yii2: [YII2_NOTE], 'yii2-ng': [NG_NOTE], marko: [MARKO_NOTE], laravel: [LARAVEL_NOTE] }[find.layout];
     return { entry, notes: [...layoutNotes, ...location.notes] };

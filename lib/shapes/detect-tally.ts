@@ -8,8 +8,13 @@
  */
 import type { LayoutName } from '../layouts/adapter';
 
-/** The three key families; whether a yii2 channel is redis-ng's is told from the keys it has. */
-export type LayoutFamily = 'staticphp' | 'yii2' | 'marko';
+/**
+ * The key families; whether a yii2 channel is redis-ng's is told from the
+ * keys it has. Laravel's queue keys are marko's shape without its job hashes
+ * and failed store; Laravel Horizon's keys, under a prefix of their own, are
+ * no layout but tell a Laravel find where Horizon keeps its failed jobs.
+ */
+export type LayoutFamily = 'staticphp' | 'yii2' | 'marko' | 'horizon';
 
 /** The Redis type a key of a role has (TYPE's answer). */
 export type KeyType = 'string' | 'hash' | 'list' | 'set' | 'zset' | 'stream';
@@ -55,6 +60,17 @@ const MARKO_FIXED: readonly (readonly [string, string, KeyType])[] = [
   ['failed_jobs:index', 'failedIndex', 'zset'],
 ];
 
+/** Horizon's index sorted sets (laravel/horizon src/Repositories/RedisJobRepository.php), by their names after its prefix. */
+const HORIZON_FIXED: readonly (readonly [string, string, KeyType])[] = [
+  ['failed_jobs', 'failedIndex', 'zset'],
+  ['recent_failed_jobs', 'recentFailed', 'zset'],
+  ['recent_jobs', 'recent', 'zset'],
+  ['pending_jobs', 'pending', 'zset'],
+  ['completed_jobs', 'completed', 'zset'],
+];
+/** A Horizon job hash is named by the job's uuid after the prefix. */
+const HORIZON_JOB = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Every index at which `marker` starts in `key`: a prefix is free text, so each is a possible end of it. */
 function splitsAt(key: string, marker: string): [base: string, rest: string][] {
   const splits: [string, string][] = [];
@@ -94,11 +110,18 @@ function markoCandidates(key: string): KeyCandidate[] {
   return found;
 }
 
+function horizonCandidates(key: string): KeyCandidate[] {
+  const found = fixedCandidates(key, 'horizon', HORIZON_FIXED);
+  const job = HORIZON_JOB.exec(key);
+  if (job) found.push({ family: 'horizon', base: key.slice(0, job.index), role: 'job', type: 'hash' });
+  return found;
+}
+
 /** Every reading of `key` as a key of some layout, each with the type it must have to be one. */
 export function candidatesOf(key: string): KeyCandidate[] {
   const yii2 = YII2_KEY.exec(key);
   const found: KeyCandidate[] = yii2 ? [{ family: 'yii2', base: yii2[1]!, role: yii2[2]!, type: YII2_ROLES[yii2[2]!]! }] : [];
-  return [...found, ...staticPhpCandidates(key), ...markoCandidates(key)];
+  return [...found, ...staticPhpCandidates(key), ...markoCandidates(key), ...horizonCandidates(key)];
 }
 
 /** One prefix or channel of one family, as far as the walk has seen it. */
@@ -189,6 +212,7 @@ const ANCHOR_ROLES: Readonly<Record<LayoutFamily, readonly string[]>> = {
   staticphp: ['queues'],
   yii2: ['messages', 'message_id'],
   marko: ['failedJobs', 'failedIndex', 'job'],
+  horizon: ['failedIndex'],
 };
 
 function isAnchored(group: CandidateGroup): boolean {
@@ -270,8 +294,10 @@ export type Confidence = 'high' | 'medium' | 'low';
 /** A prefix or channel recognised as one layout. */
 export interface LayoutFind {
   layout: LayoutName;
-  /** StaticPHP and marko */
+  /** StaticPHP, marko and Laravel */
   prefix?: string;
+  /** Laravel: the prefix of Horizon's keys beside it, whose failed list it reads */
+  horizonPrefix?: string;
   /** yii2 */
   channel?: string;
   /** keys counted for it */
@@ -373,12 +399,48 @@ function recognise(group: CandidateGroup): Pick<LayoutFind, 'layout' | 'confiden
 }
 
 /** Which of a key's readings it is counted for when several are layouts: a yii2 name (dot and suffix) is the most specific. */
-const FAMILY_ORDER: readonly LayoutFamily[] = ['yii2', 'marko', 'staticphp'];
+const FAMILY_ORDER: readonly LayoutFamily[] = ['yii2', 'marko', 'staticphp', 'horizon'];
+
+/**
+ * Horizon's keys: its failed list beside another of its indexes or a job
+ * hash (a key named …recent_failed_jobs also reads as a failed_jobs under
+ * the prefix `…recent_`, which has nothing else).
+ */
+function isHorizon(group: CandidateGroup): boolean {
+  return has(group, 'failedIndex') > 0 && ['recentFailed', 'recent', 'pending', 'completed', 'job'].some((role) => has(group, role) > 0);
+}
+
+/** A Laravel prefix and a Horizon prefix of the same application: Str::slug(APP_NAME) before `_database_` (or `-database-`) and `_horizon:`. */
+function sameApplication(laravelPrefix: string, horizonPrefix: string): boolean {
+  const [laravel, horizon] = [laravelPrefix.replace(/[-_]database[-_]$/, ''), horizonPrefix.replace(/_horizon:$/, '')];
+  return laravel !== laravelPrefix && horizon !== horizonPrefix && laravel.replace(/-/g, '_') === horizon.replace(/-/g, '_');
+}
+
+/**
+ * Which Laravel find each Horizon prefix belongs to: the one of the same
+ * application, else the only Laravel find when there is one Horizon prefix.
+ * A Horizon prefix without one is left out (its keys count as strangers).
+ */
+function pairHorizons(laravelPrefixes: readonly string[], horizonPrefixes: readonly string[]): Map<string, string> {
+  const paired = new Map<string, string>();
+  for (const horizon of horizonPrefixes) {
+    const laravel =
+      laravelPrefixes.find((prefix) => sameApplication(prefix, horizon)) ??
+      (laravelPrefixes.length === 1 && horizonPrefixes.length === 1 ? laravelPrefixes[0] : undefined);
+    if (laravel !== undefined && !paired.has(laravel)) paired.set(laravel, horizon);
+  }
+  return paired;
+}
 
 /** What `tally` amounts to: each recognised prefix or channel once, the rest counted as strangers (a small sample named). */
 export function readDetection(tally: DetectTally): Detection {
   const recognised = new Map<string, Pick<LayoutFind, 'layout' | 'confidence' | 'matched'>>();
+  const horizons = new Set<string>();
   for (const [id, group] of Object.entries(tally.groups)) {
+    if (group.family === 'horizon') {
+      if (isHorizon(group)) horizons.add(id);
+      continue;
+    }
     const layout = recognise(group);
     if (layout) recognised.set(id, layout);
   }
@@ -388,7 +450,7 @@ export function readDetection(tally: DetectTally): Detection {
   for (const [share, shareCount] of Object.entries(tally.shares)) {
     const ids = idsOf(share);
     const owner = ids
-      .filter((id) => recognised.has(id))
+      .filter((id) => recognised.has(id) || horizons.has(id))
       .sort((a, b) => FAMILY_ORDER.indexOf(tally.groups[a]!.family) - FAMILY_ORDER.indexOf(tally.groups[b]!.family))[0];
     if (owner !== undefined) {
       keys.set(owner, (keys.get(owner) ?? 0) + shareCount);
@@ -409,6 +471,22 @@ export function readDetection(tally: DetectTally): Detection {
     const queues = group.family === 'yii2' ? [] : group.queues;
     return { ...layout, ...where, keys: keys.get(id) ?? 0, jobs, queues };
   });
+  const paired = pairHorizons(
+    found.filter((find) => find.layout === 'laravel').map((find) => find.prefix!),
+    [...horizons].map((id) => tally.groups[id]!.base),
+  );
+  for (const id of horizons) {
+    const base = tally.groups[id]!.base;
+    const find = found.find((laravel) => laravel.layout === 'laravel' && paired.get(laravel.prefix!) === base);
+    if (find === undefined) {
+      strangers += keys.get(id) ?? 0;
+      sample = withSample(sample, tally.groups[id]!.sample, STRANGER_SAMPLE);
+      continue;
+    }
+    find.horizonPrefix = base;
+    find.keys += keys.get(id) ?? 0;
+    find.matched += `; Laravel Horizon’s failed list under ${base}`;
+  }
   found.sort((a, b) => b.keys - a.keys || (a.prefix ?? a.channel ?? '').localeCompare(b.prefix ?? b.channel ?? ''));
   return { found, scanned: tally.scanned, own: tally.own, strangers: { count: strangers, sample }, capped: tally.capped };
 }

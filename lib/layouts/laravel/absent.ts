@@ -3,12 +3,16 @@ export const LARAVEL_NO_HOLDER = 'Laravel’s RedisQueue records no holder: a re
 
 /** Where stock Laravel keeps failed jobs: not in Redis. */
 export const LARAVEL_FAILED_ELSEWHERE =
-  'Stock Laravel keeps failed jobs in the application’s database (the failed_jobs table), not in Redis: list and retry them there (php artisan queue:failed, queue:retry)';
+  'Stock Laravel keeps failed jobs in the application’s database (the failed_jobs table), not in Redis: list and retry them there (php artisan queue:failed, queue:retry); where Horizon runs, name its prefix (horizonPrefix) to read its copies';
+
+/** What a Laravel connection lacks when it names no Horizon prefix: Horizon's copies are the only failed jobs in Redis (./horizon.ts). */
+export const LARAVEL_WITHOUT_HORIZON_ABSENT = {
+  failedJobs: LARAVEL_FAILED_ELSEWHERE,
+  failedPages: LARAVEL_FAILED_ELSEWHERE,
+} as const;
 
 /** What a Laravel connection lacks, in the words a page shows: the same whether Redis answers or not (lib/layouts/capabilities.ts). */
 export const LARAVEL_ABSENT = {
-  failedJobs: LARAVEL_FAILED_ELSEWHERE,
-  failedPages: LARAVEL_FAILED_ELSEWHERE,
   runner: 'Laravel jobs are serialized PHP commands: QueueLens reads and repairs them but does not push or run them',
   throughput: 'QueueLens does not sample Laravel throughput yet: Laravel’s RedisQueue records no finished jobs in Redis',
   claimRepairs: LARAVEL_NO_HOLDER,

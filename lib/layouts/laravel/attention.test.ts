@@ -154,7 +154,7 @@ describe('the overview’s marks on Laravel queues, written and popped by the re
       if (i % 11 === 0) writes.zadd(keys.reserved(name), now - 120, member);
     });
     await writes.exec();
-    const layout = laravelLayout(opened.layout.connection, { prefix, queues: names });
+    const layout = laravelLayout(opened.layout.connection, { prefix, queues: names, horizonPrefix: null });
     const { queues } = await layout.counts();
     const judged = await present(layout.attention).read(queues, 0, DEFAULT_MARKS);
     expect(judged.queues).toHaveLength(names.length);
@@ -177,7 +177,7 @@ describe('the overview’s marks on Laravel queues, written and popped by the re
       name: 'laravel',
       label: 'laravel',
       settings: testSettings(),
-      layout: { layout: 'laravel', prefix: opened.prefix, queues: null },
+      layout: { layout: 'laravel', prefix: opened.prefix, queues: null, horizonPrefix: null },
       readOnly: false,
       alerts: NO_ALERTS,
       marks: DEFAULT_MARKS,

@@ -1,6 +1,7 @@
 import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, QueueCounts } from '../adapter';
 import { findQueues, readListQueuesCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
+import type { HorizonFailedJobs } from './horizon';
 import type { LaravelKeys } from './keys';
 
 /** A Laravel queue's figures: QueueLens's columns (pending can run now, due delayed jobs included), and Laravel's own terms. */
@@ -24,8 +25,8 @@ export interface LaravelQueueCounts extends QueueCounts {
 }
 
 export interface LaravelCounts extends LayoutCounts<LaravelQueueCounts> {
-  /** Laravel keeps failed jobs outside Redis */
-  failed: null;
+  /** Horizon's failed list, where Horizon is read; null otherwise: stock Laravel keeps failed jobs outside Redis */
+  failed: number | null;
   /** how the queue names were found: null when the connection names them */
   discovery: FoundQueues | null;
 }
@@ -53,13 +54,19 @@ function unreadable(name: string, error: string): LaravelQueueCounts {
  * Every queue's counts: the named ones, or those a bounded SCAN of
  * `{prefix}queues:*` finds. One read-only script per queue, in one
  * pipeline; a queue whose keys cannot be read gets zeros and its error.
+ * The failed figure is the size of Horizon's failed list, where it is read.
  */
-export function readLaravelCounts(connection: RedisConnection, keys: LaravelKeys, names: readonly string[] | null): Promise<LaravelCounts> {
+export function readLaravelCounts(
+  connection: RedisConnection,
+  keys: LaravelKeys,
+  names: readonly string[] | null,
+  horizon: HorizonFailedJobs | null,
+): Promise<LaravelCounts> {
   return connection.attempt(async () => {
     const discovery = names === null ? await findQueues(connection.redis, keys) : null;
     const queues = (await readListQueuesCounts(connection.redis, keys, names ?? discovery!.names)).map((read) =>
       'counts' in read ? countsOf(read.name, read.counts) : unreadable(read.name, read.error),
     );
-    return { queues, failed: null, discovery };
+    return { queues, failed: horizon === null ? null : await horizon.failedCount(), discovery };
   });
 }

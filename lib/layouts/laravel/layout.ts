@@ -1,10 +1,11 @@
 import type { RedisConnection } from '../../redis/connection';
 import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
-import { LARAVEL_ABSENT } from './absent';
+import { LARAVEL_ABSENT, LARAVEL_WITHOUT_HORIZON_ABSENT } from './absent';
 import { laravelAttention } from './attention';
 import { readLaravelCounts, type LaravelCounts } from './counts';
-import { laravelFinder } from './finder';
 import { laravelDoctor } from './doctor';
+import { laravelFinder } from './finder';
+import { HorizonFailedJobs, horizonFailedPages, HorizonKeys } from './horizon';
 import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
@@ -16,6 +17,8 @@ export interface LaravelLayoutSettings {
   prefix: string;
   /** the queues to read; null: found by a bounded SCAN of `{prefix}queues:*` */
   queues: readonly string[] | null;
+  /** the prefix of Horizon's keys (config/horizon.php `prefix`, e.g. `laravel_horizon:`), where Horizon runs: its failed jobs are read; null: none */
+  horizonPrefix: string | null;
 }
 
 /** Laravel's Redis queues under one prefix, read over `connection` (its own prefix is not used). */
@@ -30,23 +33,28 @@ export function laravelLayout(
   const keys = new LaravelKeys(settings.prefix);
   const queues = laravelQueues(connection, keys, settings.queues);
   const lineRepairs = laravelLineRepairs(connection, keys, queues);
+  const horizon = settings.horizonPrefix === null ? null : new HorizonFailedJobs(connection, new HorizonKeys(settings.horizonPrefix));
+  const counts = () => readLaravelCounts(connection, keys, settings.queues, horizon);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
   return {
     name: 'laravel',
-    description: `${LAYOUT_TITLES.laravel}, prefix ${settings.prefix}${named}`,
+    description: `${LAYOUT_TITLES.laravel}, prefix ${settings.prefix}${named}${horizon === null ? '' : `, Horizon prefix ${horizon.keys.prefix}`}`,
     connection,
     keys,
-    counts: () => readLaravelCounts(connection, keys, settings.queues),
+    counts,
     ...absentMembers(LARAVEL_ABSENT),
+    ...(horizon === null
+      ? absentMembers(LARAVEL_WITHOUT_HORIZON_ABSENT)
+      : { failedJobs: horizon, failedPages: horizonFailedPages(horizon, () => queues.names()) }),
     jobLine: laravelJobLine(connection, keys, queues),
     expiringReservations: laravelExpiringReservations(connection, keys, queues),
     dueTimeline: laravelDueTimeline(connection, keys, queues),
-    jobSnapshot: laravelJobSnapshot(connection, keys, queues),
+    jobSnapshot: laravelJobSnapshot(connection, keys, queues, horizon),
     lineRepairs,
     doctor: laravelDoctor(connection, keys, settings.queues, lineRepairs),
     keyTable: laravelKeyTable(connection, keys, queues),
-    trash: laravelTrash(connection, keys),
-    finder: laravelFinder(connection, keys, queues, () => readLaravelCounts(connection, keys, settings.queues)),
+    trash: laravelTrash(connection, keys, horizon),
+    finder: laravelFinder(connection, keys, queues, counts),
     attention: laravelAttention(connection, keys),
     close: () => connection.close(),
   };

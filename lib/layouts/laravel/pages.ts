@@ -19,6 +19,7 @@ import { LARAVEL_NO_HOLDER } from './absent';
 import type { LaravelKeys } from './keys';
 import { commandOf, readLaravelPayload, type LaravelPayload } from './payload';
 import { findJob, type FoundLaravelJob } from './scripts';
+import { horizonFailedSnapshot, type HorizonFailedJobs } from './horizon';
 
 /**
  * Laravel's queues in the layout-neutral shapes of lib/layouts/pages.ts.
@@ -202,7 +203,7 @@ const PAYLOAD_FIELDS = ['uuid', 'id', 'displayName', 'job', 'maxTries', 'maxExce
 const ENCRYPTED = 'data.command is encrypted (the job implements ShouldBeEncrypted): QueueLens never decrypts it, so the payload is shown as stored.';
 
 /** The payload's fields as labelled parts, its command as a PHP tree where it is one. */
-function messageOf(bytes: Buffer, payload: LaravelPayload): JobMessage {
+function messageOf(bytes: Buffer, payload: LaravelPayload = readLaravelPayload(bytes)): JobMessage {
   const base = { length: bytes.length, cut: false };
   if (payload.json === null) {
     const shown = toDisplayValue(bytes);
@@ -265,16 +266,33 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob): JobSnaps
   };
 }
 
-export function laravelJobSnapshot(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): JobSnapshotReader {
+/**
+ * A job by its id: found in its queue's structures, else, where Horizon is
+ * read, on Horizon's failed list (./horizon.ts), its payload decoded as a
+ * queued one's.
+ */
+export function laravelJobSnapshot(
+  connection: RedisConnection,
+  keys: LaravelKeys,
+  queues: LaravelQueues,
+  horizon: HorizonFailedJobs | null,
+): JobSnapshotReader {
+  const failedOr = async <Read extends JobSnapshot | JobIdAcrossQueues>(read: Read, queue: string, now: number): Promise<Read | JobSnapshot> =>
+    (horizon && (await horizonFailedSnapshot(horizon, connection, read.id, queue, now, (payload) => messageOf(payload)))) ?? read;
   return {
     async read(id, queue): Promise<JobSnapshot | JobIdAcrossQueues> {
-      if (queue !== undefined) return snapshotOf(id, queue, await findLaravelJob(connection, keys, queues.known(queue), id));
+      assertLaravelJobId(id);
+      if (queue !== undefined) {
+        const found = await findLaravelJob(connection, keys, queues.known(queue), id);
+        const snapshot = snapshotOf(id, queue, found);
+        return snapshot.status === 'gone' ? failedOr(snapshot, queue, found.now) : snapshot;
+      }
       // Ids are random per job, not per queue: look in each queue, and open the one that holds it.
       const searched = [...(await queues.names())];
       const found = await Promise.all(searched.map((name) => findLaravelJob(connection, keys, name, id)));
       const holders = searched.filter((_, i) => found[i]!.place !== 'none');
       if (holders.length === 1) return snapshotOf(id, holders[0]!, found[searched.indexOf(holders[0]!)]!);
-      return { id, holders, searched };
+      return holders.length === 0 ? failedOr({ id, holders, searched }, '', await serverNow(connection)) : { id, holders, searched };
     },
   };
 }

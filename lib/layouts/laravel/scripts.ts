@@ -144,3 +144,22 @@ export const readAttention = luaScript({
     };
   },
 });
+
+export const forgetHorizonFailed = luaScript({
+  file: 'laravel/horizon-forget-failed-2.lua',
+  keys: ['failedIndex', 'trashIndex'],
+  args: ['horizonPrefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via'],
+  rest: 'ids',
+  reply: (reply) => {
+    const [forgotten, kept] = flatReply(reply);
+    return { forgotten: Number(forgotten), kept: Number(kept) };
+  },
+});
+
+export const restoreHorizonTrashed = luaScript({
+  file: 'laravel/horizon-restore-2.lua',
+  keys: ['failedIndex', 'trashIndex'],
+  args: ['trashPrefix', 'horizonPrefix'],
+  rest: 'ids',
+  reply: (reply) => replyRows(flatReply(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
+});

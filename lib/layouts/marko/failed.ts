@@ -1,23 +1,27 @@
 import { firstLine } from '../../shapes/failed-jobs';
 import { cutJsonString, jsonStringFrom } from '../cut-json';
 import { formatUtcSeconds, parseUtcDateToSeconds } from '../dates';
-import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
-import type { FailedRowView, ForgetOptions } from '../../shapes/failed-jobs';
-import type { RetryElsewhere, TextIdFailedRow, UnretriedFailedJobs } from '../adapter';
+import type { FailedFilter, ForgetOptions } from '../../shapes/failed-jobs';
+import type { RetryElsewhere, UnretriedFailedJobs } from '../adapter';
 import type { FailedPagesReader } from '../pages';
+import {
+  forgetTextIdFailed,
+  searchTextIdFailed,
+  shellWord,
+  textIdFailedPages,
+  withScores,
+  type TextIdFailedPage,
+  type TextIdFailedRowRead,
+  type TextIdSearchChunk,
+} from '../text-id-failed';
 import type { MarkoKeys } from './keys';
 import { payloadClassName } from './payload';
 import { forgetFailed, readFailedRecords } from './scripts';
 import type { TrashKeys } from '../../dashboard/keys';
 import { layoutTrashKeys, trashArguments } from '../trash';
 import type { TrashWrite } from '../../shapes/trash';
-
-/** `text` as one word of a POSIX shell command line. */
-function shellWord(text: string): string {
-  return /^[\w.:-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
-}
 
 /** Why QueueLens does not retry a marko failed job, and what does. */
 export const MARKO_RETRY: RetryElsewhere = {
@@ -32,22 +36,13 @@ export const MARKO_RETRY: RetryElsewhere = {
  * fit (attempts and max_attempts are inside the signed object and read as ''),
  * and the record itself, read generically.
  */
-export interface MarkoFailedRow extends TextIdFailedRow {
-  /** the record's exception: message, newline, trace ('' when it has none) */
-  error: string;
-  failed_at: string;
-  /** the index's score: when it failed, unix seconds (failed_at is the same, as Y-m-d H:i:s UTC) */
-  failedAtSeconds: number;
+export interface MarkoFailedRow extends TextIdFailedRowRead {
   /** the record's JSON, every key as stored; null when it was cut at the read limit or is not a JSON object */
   record: Record<string, unknown> | null;
   /** the record's stored length in bytes */
   recordLength: number;
   /** why `record` is null, in words a page shows */
   recordProblem: string | null;
-  /** the exception's first line, cut for a table cell */
-  errorFirstLine: string;
-  /** the command that retries it where the application runs */
-  retryCommand: string;
 }
 
 /** Bytes of each record read for a row: the record whole, unless its payload is big. */
@@ -99,43 +94,8 @@ export function failedRowOf(id: string, score: number, length: number, head: Buf
   };
 }
 
-/** Pairs from a WITHSCORES reply. */
-function withScores(flat: string[]): [string, number][] {
-  const pairs: [string, number][] = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, Number(flat[i + 1])]);
-  return pairs;
-}
-
-export interface MarkoFailedPage {
-  rows: MarkoFailedRow[];
-  /** the failed index's size */
-  total: number;
-  offset: number;
-  limit: number;
-}
-
-export interface MarkoFailedFilter {
-  /** exact queue name */
-  queue?: string;
-  /** part of the job's class, any case */
-  name?: string;
-  /** part of the exception, any case */
-  error?: string;
-}
-
-export interface MarkoFailedSearchChunk {
-  matches: MarkoFailedRow[];
-  /** where the next chunk starts in the index, newest first */
-  nextOffset: number;
-  scanned: number;
-  total: number;
-  done: boolean;
-}
-
-function matches(row: MarkoFailedRow, filter: MarkoFailedFilter): boolean {
-  const contains = (text: string, part: string | undefined) => !part || text.toLowerCase().includes(part.toLowerCase());
-  return (!filter.queue || row.queue === filter.queue) && contains(row.name, filter.name) && contains(row.error, filter.error);
-}
+/** One page of marko's failed list, with the failed index's size. */
+export type MarkoFailedPage = TextIdFailedPage<MarkoFailedRow>;
 
 /**
  * marko's failed jobs, `{prefix}failed_jobs` (id → JSON) and its index
@@ -201,26 +161,8 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
    * time, for rows matching `filter`; stops after `scanLimit` entries so one
    * call stays short. Continue from `nextOffset` until `done`.
    */
-  searchFailed(filter: MarkoFailedFilter, { offset = 0, scanLimit = 2000 }: { offset?: number; scanLimit?: number } = {}): Promise<MarkoFailedSearchChunk> {
-    return this.queue.attempt(async () => {
-      const found: MarkoFailedRow[] = [];
-      let position = offset;
-      let total = 0;
-      let done = false;
-      while (position - offset < scanLimit) {
-        const size = Math.min(SEARCH_BATCH, scanLimit - (position - offset));
-        const page = await this.failedPage(position, size);
-        total = page.total;
-        found.push(...page.rows.filter((row) => matches(row, filter)));
-        const looked = Math.min(size, Math.max(0, total - position));
-        position += looked;
-        if (looked < size) {
-          done = true;
-          break;
-        }
-      }
-      return { matches: found, nextOffset: position, scanned: position - offset, total, done };
-    });
+  searchFailed(filter: FailedFilter, chunk: { offset?: number; scanLimit?: number } = {}): Promise<TextIdSearchChunk<MarkoFailedRow>> {
+    return this.queue.attempt(() => searchTextIdFailed((offset, limit) => this.failedPage(offset, limit), filter, chunk, SEARCH_BATCH));
   }
 
   /**
@@ -230,15 +172,8 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
    * (and a keep time above 0) each record is kept in QueueLens's trash
    * instead of deleted. Returns how many.
    */
-  async forgetFailed(id: string | null, before: string | null, options: ForgetOptions = {}, trash?: TrashWrite): Promise<number> {
-    if (id !== null && before !== null) throw new QueueError('Forget either one id or the jobs failed before a date, not both');
-    if (id === null && before === null && options.all !== true) {
-      throw new QueueError('Forgetting every failed job must be asked for explicitly ({ all: true } or --all)');
-    }
-    if (id !== null) return this.forgetFailedIds([id], trash);
-    return this.queue.attempt(async () =>
-      this.inBoundedSteps(await this.queue.redis.zcard(this.keys.failedIndex), async () => (await this.forgetOldestFailed(before, trash)).forgotten),
-    );
+  forgetFailed(id: string | null, before: string | null, options: ForgetOptions = {}, trash?: TrashWrite): Promise<number> {
+    return forgetTextIdFailed(this, { id, before, options, trash }, FAILED_BATCH);
   }
 
   /**
@@ -310,48 +245,13 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     });
     return forgotten;
   }
-
-  // Repeats a bounded step until it forgets nothing; capped by the index's
-  // size at the start, so jobs failing meanwhile cannot keep it going.
-  private async inBoundedSteps(size: number, step: () => Promise<number>): Promise<number> {
-    let affected = 0;
-    for (let round = 0; round < Math.ceil(size / FAILED_BATCH) + 1; round++) {
-      const count = await step();
-      if (count === 0) break;
-      affected += count;
-    }
-    return affected;
-  }
-}
-
-/** A marko row in the failed page's layout-neutral shape, with the command that retries it. */
-function rowView(row: MarkoFailedRow): FailedRowView {
-  return {
-    id: row.id,
-    // marko's pages read a job by its text id: nothing is rounded.
-    exact: true,
-    queue: row.queue,
-    name: row.name,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    failedAt: row.failed_at,
-    failedAtSeconds: row.failedAtSeconds,
-    errorFirstLine: row.errorFirstLine,
-    retryCommand: row.retryCommand,
-  };
 }
 
 /** The failed page's reads over marko's failed jobs; `queueNames` are the connection's queues, for the filter. */
 export function markoFailedPages(failed: MarkoFailedJobs, queueNames: () => Promise<readonly string[]>): FailedPagesReader {
-  return {
-    async page(offset, limit) {
-      const { rows, total } = await failed.failedPage(offset, limit);
-      return { rows: rows.map(rowView), total, offset, limit };
-    },
-    async search(filter, chunk) {
-      const found = await failed.searchFailed(filter, chunk);
-      return { matches: found.matches.map(rowView), nextOffset: found.nextOffset, scanned: found.scanned, total: found.total, done: found.done };
-    },
-    queueNames: async (limit) => (await queueNames()).slice(0, limit),
-  };
+  return textIdFailedPages(
+    (offset, limit) => failed.failedPage(offset, limit),
+    (filter, chunk) => failed.searchFailed(filter, chunk),
+    queueNames,
+  );
 }

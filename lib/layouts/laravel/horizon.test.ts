@@ -1,0 +1,259 @@
+import { describe, expect, it } from 'vitest';
+import { patternUnder } from '../../redis/scan-keys';
+import { suggestedEntries } from '../../shapes/detect-entry';
+import { retriesFailedJobs, type Absent, type FailedJobs, type UnretriedFailedJobs } from '../adapter';
+import { detectLayouts } from '../detect';
+import type { JobSnapshot } from '../pages';
+import { LARAVEL_FAILED_ELSEWHERE } from './absent';
+import { HORIZON_RECORD_GONE, HorizonKeys } from './horizon';
+import { present, testLaravelFactory } from './test-laravel';
+import { horizonFails } from './test-horizon';
+
+const openLaravel = testLaravelFactory({ horizon: true });
+const openStock = testLaravelFactory();
+
+/** A payload the real Illuminate\Queue\RedisQueue pushed and popped: the reserved copy (attempts 1), which a worker's failure hands to Horizon. */
+async function realPayload(open: Awaited<ReturnType<typeof openLaravel>>, name: string): Promise<Buffer> {
+  const id = await open.laravel.push(name);
+  expect(await open.laravel.pop(60)).toMatchObject({ id, attempts: 1 });
+  const [payload] = await open.redis.zrangeBuffer(open.layout.keys.reserved('default'), 0, '0');
+  await open.redis.del(open.layout.keys.reserved('default'));
+  return payload!;
+}
+
+/** The failed jobs of a Horizon connection: listed and forgotten here, retried by the application. */
+function unretried(failedJobs: FailedJobs | Absent): UnretriedFailedJobs {
+  const failed = present(failedJobs);
+  if (retriesFailedJobs(failed)) throw new Error('QueueLens retries these failed jobs itself');
+  return failed;
+}
+
+async function openWithFailures(count: number) {
+  const open = await openLaravel();
+  const keys = new HorizonKeys(open.horizonPrefix!);
+  const now = Number((await open.redis.time())[0]);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const payload = await realPayload(open, `job ${i}`);
+    ids.push(
+      await horizonFails(open.redis, keys, payload, {
+        exception: `RuntimeException: failure ${i} in /app/Job.php:12\n#0 {main}`,
+        at: now - 300 + i * 100 + 0.25,
+      }),
+    );
+  }
+  const trash = { dashboardPrefix: `${open.prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard' };
+  return { ...open, keys, now, ids, trash };
+}
+
+describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobRepository writes them', () => {
+  it('lists them newest first through the failed pages and counts them, each row from its record', async () => {
+    const { layout, laravel, ids, now } = await openWithFailures(3);
+    // A job waiting in its queue, so that the filter offers the queue.
+    await laravel.push('waiting');
+    expect((await layout.counts()).failed).toBe(3);
+    const failed = unretried(layout.failedJobs);
+    expect(await failed.failedCount()).toBe(3);
+    const page = await present(layout.failedPages).page(0, 2);
+    expect(page.total).toBe(3);
+    expect(page.rows.map((row) => row.id)).toEqual([ids[2], ids[1]]);
+    expect(page.rows[0]).toEqual({
+      id: ids[2],
+      exact: true,
+      queue: 'default',
+      name: 'HarnessJob',
+      attempts: '1',
+      maxAttempts: '',
+      failedAt: new Date((now - 100) * 1000).toISOString().slice(0, 19).replace('T', ' '),
+      failedAtSeconds: now - 99.75,
+      errorFirstLine: 'RuntimeException: failure 2 in /app/Job.php:12',
+      retryCommand: `php artisan queue:retry ${ids[2]}`,
+    });
+    expect((await present(layout.failedPages).page(2, 2)).rows.map((row) => row.id)).toEqual([ids[0]]);
+    const search = await present(layout.failedPages).search({ error: 'FAILURE 1' }, { offset: 0, scanLimit: 100 });
+    expect(search).toMatchObject({ done: true, scanned: 3, total: 3 });
+    expect(search.matches.map((row) => row.id)).toEqual([ids[1]]);
+    expect(await present(layout.failedPages).queueNames(10)).toEqual(['default']);
+  });
+
+  it('shows a failed job’s page from Horizon’s record: the payload decoded as a queued one, the exception, failed_at and retried_by', async () => {
+    const { layout, redis, keys, ids, now } = await openWithFailures(1);
+    const id = ids[0]!;
+    // As RedisJobRepository::storeRetryReference() appends after Horizon's own retry.
+    await redis.hset(
+      keys.job(id),
+      'retried_by',
+      JSON.stringify([
+        { id: 'retry-1', status: 'failed', retried_at: now - 50 },
+        { id: 'retry-2', status: 'pending', retried_at: now - 10 },
+      ]),
+    );
+    const snapshot = (await present(layout.jobSnapshot).read(id)) as JobSnapshot;
+    expect(snapshot).toMatchObject({ id, queue: 'default', status: 'failed', name: 'HarnessJob', attempts: 1 });
+    expect(snapshot.failed).toMatchObject({ at: now - 299.75, retryCommand: `php artisan queue:retry ${id}`, error: expect.stringContaining('failure 0') });
+    expect(snapshot.failed!.retriedElsewhere).toMatch(/new payload.*retry_of.*retried_by/);
+    expect(snapshot.message!.data.kind).toBe('php');
+    expect(JSON.stringify(snapshot.message!.data)).toContain('<b>not markup</b>');
+    const parts = Object.fromEntries(snapshot.message!.parts.map((part) => [part.label, part.value]));
+    expect(parts.uuid).toBe(JSON.stringify(id));
+    expect(parts['Horizon status']).toBe('failed');
+    expect(parts['Horizon retried_by']).toMatch(/^retry-2 \(pending, retried .* UTC\); retry-1 \(failed, retried .* UTC\)$/);
+    // Asked with its queue, as a queue's page links it: not in the queue's structures, so on Horizon's list.
+    expect(await present(layout.jobSnapshot).read(id, 'default')).toMatchObject({ status: 'failed' });
+  });
+
+  it('forgets one into QueueLens’s trash as Horizon’s delete does, and restores it byte for byte with its index entry and expiry', async () => {
+    const { layout, redis, keys, ids, trash } = await openWithFailures(2);
+    const [kept, other] = ids as [string, string];
+    const before = await redis.hgetallBuffer(keys.job(kept));
+    const score = await redis.zscore(keys.failedIndex, kept);
+    const ttl = await redis.pttl(keys.job(kept));
+    const failed = unretried(layout.failedJobs);
+
+    expect(await failed.forgetFailedIds([kept, 'not-failed'], trash)).toBe(1);
+    expect(await failed.forgetFailedIds([kept], trash)).toBe(0);
+    expect(await redis.exists(keys.job(kept))).toBe(0);
+    expect(await redis.zrange(keys.failedIndex, 0, '-1')).toEqual([other]);
+    // Horizon's deleteFailed leaves recent_failed_jobs alone; so does QueueLens.
+    expect(await redis.zscore(`${keys.prefix}recent_failed_jobs`, kept)).toBe(score);
+
+    const bin = present(layout.trash);
+    const listed = await bin.list(trash, 0, 10);
+    expect(listed.rows).toEqual([
+      expect.objectContaining({
+        id: kept,
+        name: 'HarnessJob',
+        queue: 'default',
+        from: 'failed',
+        error: 'RuntimeException: failure 0 in /app/Job.php:12',
+        who: 'alice',
+      }),
+    ]);
+    expect(await bin.restore(trash, [kept])).toEqual([{ id: kept, outcome: 'restored' }]);
+    expect(await redis.hgetallBuffer(keys.job(kept))).toEqual(before);
+    expect(await redis.zscore(keys.failedIndex, kept)).toBe(score);
+    const restoredTtl = await redis.pttl(keys.job(kept));
+    expect(restoredTtl).toBeGreaterThan(ttl - 60_000);
+    expect(restoredTtl).toBeLessThanOrEqual(ttl);
+    expect(await bin.restore(trash, [kept])).toEqual([{ id: kept, outcome: 'gone' }]);
+    expect((await bin.list(trash, 0, 10)).rows).toEqual([]);
+  });
+
+  it('refuses to restore an id Horizon wrote again meanwhile, and keeps it in the trash', async () => {
+    const { layout, redis, keys, ids, trash } = await openWithFailures(1);
+    const id = ids[0]!;
+    expect(await unretried(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
+    // php artisan queue:retry pushes the same uuid again: Horizon's pushed() writes a pending hash under it.
+    await redis.hset(keys.job(id), { id, status: 'pending' });
+    expect(await present(layout.trash).restore(trash, [id])).toEqual([{ id, outcome: 'id-taken' }]);
+    expect(await redis.hget(keys.job(id), 'status')).toBe('pending');
+    expect(await redis.zscore(keys.failedIndex, id)).toBeNull();
+    expect((await present(layout.trash).list(trash, 0, 10)).rows.map((row) => row.id)).toEqual([id]);
+  });
+
+  it('forgets those failed before a date, then every one, oldest first in bounded steps, counting them first, and restores them all', async () => {
+    const { layout, redis, keys, ids, now, trash } = await openWithFailures(3);
+    const failed = unretried(layout.failedJobs);
+    const between = new Date((now - 150) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    expect(await failed.countFailedBefore(between)).toBe(2);
+    expect(await failed.countFailedBefore(null)).toBe(3);
+    expect(await failed.forgetOldestFailed(between, trash)).toEqual({ forgotten: 2, remaining: 0 });
+    expect(await redis.zrange(keys.failedIndex, 0, '-1')).toEqual([ids[2]]);
+    expect(await failed.forgetFailed(null, null, {}, trash).catch((error: Error) => error.message)).toMatch(/asked for explicitly/);
+    expect(await failed.forgetFailed(null, null, { all: true }, trash)).toBe(1);
+    expect(await redis.exists(keys.failedIndex, ...ids.map((id) => keys.job(id)))).toBe(0);
+    expect((await present(layout.trash).list(trash, 0, 10)).total).toBe(3);
+    expect((await present(layout.trash).restore(trash, ids)).map((row) => row.outcome)).toEqual(['restored', 'restored', 'restored']);
+    expect(await failed.failedCount()).toBe(3);
+  });
+
+  it('shows an entry whose record expired as such, and forgets it keeping nothing', async () => {
+    const { layout, redis, keys, now, trash } = await openWithFailures(0);
+    // Horizon's EXPIREAT passed before trimFailedJobs ran: the index entry outlives its hash.
+    await redis.zadd(keys.failedIndex, String(-(now - 60)), 'expired-1');
+    const [row] = (await present(layout.failedPages).page(0, 10)).rows;
+    expect(row).toMatchObject({ id: 'expired-1', name: '', queue: '', errorFirstLine: HORIZON_RECORD_GONE, failedAtSeconds: now - 60 });
+    const snapshot = (await present(layout.jobSnapshot).read('expired-1')) as JobSnapshot;
+    expect(snapshot).toMatchObject({ status: 'failed', message: null, failed: { error: null } });
+    expect(await unretried(layout.failedJobs).forgetFailedIds(['expired-1'], trash)).toBe(1);
+    expect(await redis.zcard(keys.failedIndex)).toBe(0);
+    expect((await present(layout.trash).list(trash, 0, 10)).rows).toEqual([]);
+  });
+
+  it('shows exception bytes that are not UTF-8 as escapes and HTML as text, and keeps their bytes through a forget and restore', async () => {
+    const open = await openWithFailures(0);
+    const { layout, redis, keys, trash } = open;
+    const exception = Buffer.concat([Buffer.from('Exception: <script>alert(1)</script> caf'), Buffer.from([0xe9, 0xff]), Buffer.from('\n#0 trace')]);
+    const id = await horizonFails(redis, keys, await realPayload(open, 'bytes'), { exception, at: open.now - 5 });
+    const [row] = (await present(layout.failedPages).page(0, 1)).rows;
+    expect(row!.errorFirstLine).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF');
+    const snapshot = (await present(layout.jobSnapshot).read(id)) as JobSnapshot;
+    expect(snapshot.failed!.error).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF\n#0 trace');
+    expect(await unretried(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
+    expect((await present(layout.trash).list(trash, 0, 1)).rows[0]!.error).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF');
+    expect(await present(layout.trash).restore(trash, [id])).toEqual([{ id, outcome: 'restored' }]);
+    expect(await redis.hgetBuffer(keys.job(id), 'exception')).toEqual(exception);
+  });
+
+  it('reads a record with a megabyte payload from its first bytes: the row from Horizon’s fields, the page says the payload was cut', async () => {
+    const open = await openWithFailures(0);
+    const { layout, redis, keys } = open;
+    const real = JSON.parse((await realPayload(open, 'big')).toString('utf8')) as Record<string, unknown>;
+    const payload = Buffer.from(JSON.stringify({ ...real, padding: 'x'.repeat(1_000_000) }));
+    const id = await horizonFails(redis, keys, payload, { exception: 'Error: too big', at: open.now - 1, queue: 'imports' });
+    const [row] = (await present(layout.failedPages).page(0, 1)).rows;
+    expect(row).toMatchObject({ id, name: 'HarnessJob', queue: 'imports', attempts: '', errorFirstLine: 'Error: too big' });
+    const snapshot = (await present(layout.jobSnapshot).read(id)) as JobSnapshot;
+    expect(snapshot.message).toMatchObject({ length: payload.length, cut: true, problem: expect.stringMatching(/only its first 65,536 were read/) });
+    // A failed_at Horizon did not write as a number is shown as stored.
+    await redis.hset(keys.job(id), 'failed_at', 'yesterday');
+    const parts = ((await present(layout.jobSnapshot).read(id)) as JobSnapshot).message!.parts;
+    expect(parts).toContainEqual({ label: 'Horizon failed_at', value: 'yesterday' });
+  });
+
+  it('leaves a hash of another type, or one a re-pushed job now owns, and refuses a failed index of another type', async () => {
+    const { layout, redis, keys, ids, trash } = await openWithFailures(1);
+    const failed = unretried(layout.failedJobs);
+    await redis.zadd(keys.failedIndex, '-1', 'not-a-hash');
+    await redis.set(keys.job('not-a-hash'), 'some other application’s string');
+    const rows = (await present(layout.failedPages).page(0, 10)).rows;
+    expect(rows.find((row) => row.id === 'not-a-hash')!.errorFirstLine).toBe('the key is a string, not Horizon’s job hash');
+    // The same uuid pushed again by queue:retry: Horizon's pushed() made the hash pending.
+    await redis.hset(keys.job(ids[0]!), 'status', 'pending');
+    expect(await failed.forgetFailedIds(['not-a-hash', ids[0]!], trash)).toBe(2);
+    expect(await redis.get(keys.job('not-a-hash'))).toBe('some other application’s string');
+    expect(await redis.hget(keys.job(ids[0]!), 'status')).toBe('pending');
+    expect((await present(layout.trash).list(trash, 0, 10)).rows).toEqual([]);
+
+    await redis.del(keys.failedIndex);
+    await redis.set(keys.failedIndex, 'x');
+    await expect(failed.forgetFailedIds(['a'], trash)).rejects.toThrow(/failed_jobs/);
+    await expect(failed.failedCount()).rejects.toThrow();
+  });
+
+  it('says where stock Laravel keeps failed jobs when no Horizon prefix is named', async () => {
+    const { layout } = await openStock();
+    expect(layout.failedJobs).toEqual({ absent: LARAVEL_FAILED_ELSEWHERE });
+    expect(layout.failedPages).toEqual({ absent: LARAVEL_FAILED_ELSEWHERE });
+    expect((await layout.counts()).failed).toBeNull();
+  });
+});
+
+describe('detecting a Laravel prefix with Horizon’s keys beside it', () => {
+  it('proposes the Horizon prefix with the Laravel prefix, and counts Horizon’s keys for it', async () => {
+    const { redis, prefix, horizonPrefix, laravel, ids } = await openWithFailures(2);
+    await laravel.push('waiting');
+    await laravel.later(600);
+    const root = prefix.slice(0, -'laravel_database_'.length);
+    // A second application's Horizon on the same server: paired by its name, not taken for this one.
+    await redis.zadd(`${root}shop_horizon:failed_jobs`, '-1', 'x');
+    await redis.zadd(`${root}shop_horizon:recent_failed_jobs`, '-1', 'x');
+    const detection = await detectLayouts(redis, { match: patternUnder(root), ownPrefix: `${root}ql:` });
+    expect(detection.found).toEqual([expect.objectContaining({ layout: 'laravel', prefix, horizonPrefix })]);
+    // The ready list, its notify list and the delayed set; failed_jobs, recent_failed_jobs and each failed job's hash.
+    expect(detection.found[0]!.keys).toBe(3 + 2 + ids.length);
+    expect(detection.strangers.count).toBe(2);
+    const [suggested] = suggestedEntries(detection.found, { fields: { url: 'redis://127.0.0.1:6379/0' }, notes: [] });
+    expect(suggested!.entry).toMatchObject({ layout: 'laravel', prefix, horizonPrefix });
+  });
+});
