@@ -1,9 +1,10 @@
 import type { RedisConnection } from '../../redis/connection';
-import { failingWindowMinutes, markThresholdsFor, marksOf, type MarkRules, type MarkThresholds, type QueueMark } from '../../dashboard/marks';
+import { failingWindowMinutes, failuresWithin, markThresholdsFor, marksOf, type MarkRules, type MarkThresholds, type QueueMark } from '../../dashboard/marks';
 import { MARK_KINDS } from '../../dashboard/notices';
 import type { Attention, QueueCounts } from '../adapter';
 import { runPerQueue } from '../list-queues';
 import type { QueueAttention } from '../staticphp/attention';
+import type { HorizonFailedJobs } from './horizon';
 import type { LaravelKeys } from './keys';
 import { readAttention, type LaravelAttentionFigures } from './scripts';
 
@@ -46,7 +47,7 @@ function pastAt(score: number | null, now: number): number | null {
  * puts one back, so a job running past the thresholds reads as stuck and as
  * proof of no worker: such a connection wants both marks off.
  */
-function laravelMarksOf(figures: LaravelAttentionFigures, thresholds: MarkThresholds): QueueMark[] {
+function laravelMarksOf(figures: LaravelAttentionFigures, thresholds: MarkThresholds, failures: RecentFailures | undefined): QueueMark[] {
   const { now } = figures;
   const oldestDueAt = pastAt(figures.oldestDelayedAt, now);
   const judged = marksOf(
@@ -60,8 +61,8 @@ function laravelMarksOf(figures: LaravelAttentionFigures, thresholds: MarkThresh
       newestHeldDeliveryAt: null,
       // Counted by the script against this queue's own threshold, below.
       ranOutClaims: [],
-      failedAt: [],
-      latestError: '',
+      failedAt: failures?.failedAt ?? [],
+      latestError: failures?.latestError ?? '',
     },
     thresholds,
   );
@@ -71,17 +72,41 @@ function laravelMarksOf(figures: LaravelAttentionFigures, thresholds: MarkThresh
   return judged.sort((a, b) => MARK_KINDS.indexOf(a.kind) - MARK_KINDS.indexOf(b.kind));
 }
 
+/** One queue's failures in Horizon's failed list, newest first. */
+interface RecentFailures {
+  failedAt: number[];
+  latestError: string;
+}
+
+/** Failures read per poll, newest first; more in the window are counted as at least this many. */
+const FAILURES_READ = 500;
+
+/** The failures of each queue within `minutes` of `now`, from Horizon's failed list (one bounded read of it and of its records). */
+async function readRecentFailures(horizon: HorizonFailedJobs, now: number, minutes: number) {
+  const { rows, truncated } = await horizon.recentFailures(now - minutes * 60, FAILURES_READ);
+  const byQueue = new Map<string, RecentFailures>();
+  for (const row of rows) {
+    const known = byQueue.get(row.queue);
+    if (known) known.failedAt.push(row.failedAtSeconds);
+    else byQueue.set(row.queue, { failedAt: [row.failedAtSeconds], latestError: row.errorFirstLine });
+  }
+  return { byQueue, truncated };
+}
+
 /**
  * What needs attention on each of `counts`' queues, in order: one bounded
  * read-only script per queue (lua/laravel/read-attention-3.lua), every queue
- * in one pipeline. Laravel keeps no failed jobs in Redis: no queue is
- * failing, and its count of recent failures is 0 (the overview shows none
- * where the layout keeps none).
+ * in one pipeline. Stock Laravel keeps no failed jobs in Redis: no queue is
+ * failing, and the overview shows no count of recent failures. Where
+ * Horizon's failed list is read (`horizon`), its newest failures within the
+ * longest failing window are counted per queue, and mark a queue failing.
  */
 export async function readLaravelAttention(
   connection: RedisConnection,
   keys: LaravelKeys,
+  horizon: HorizonFailedJobs | null,
   counts: readonly QueueCounts[],
+  failed: number,
   rules: MarkRules,
 ): Promise<{ now: number; queues: QueueAttention[] }> {
   const names = counts.map((row) => row.queue);
@@ -101,19 +126,25 @@ export async function readLaravelAttention(
       }),
     ]),
   );
+  const now = Number(seconds);
+  const longestWindow = Math.max(0, ...thresholds.map(failingWindowMinutes));
+  const failures =
+    horizon !== null && failed > 0 ? await readRecentFailures(horizon, now, longestWindow) : { byQueue: new Map<string, RecentFailures>(), truncated: false };
   const queues = counts.map((row, index): QueueAttention => {
     const own = thresholds[index]!;
-    const failedRecently = { count: 0, minutes: failingWindowMinutes(own), atLeast: false };
+    const recent = failures.byQueue.get(row.queue);
+    const minutes = failingWindowMinutes(own);
+    const failedRecently = { count: failuresWithin(recent?.failedAt ?? [], now, minutes), minutes, atLeast: failures.truncated };
     const figured = figures[index]!;
     if ('error' in figured) return { marks: [], failedRecently, error: figured.error };
     // A queue whose counts could not be read has no figures to judge.
     if (row.error !== undefined) return { marks: [], failedRecently };
-    return { marks: laravelMarksOf(figured.reply, own), failedRecently };
+    return { marks: laravelMarksOf(figured.reply, own, recent), failedRecently };
   });
-  return { now: Number(seconds), queues };
+  return { now, queues };
 }
 
-/** The overview's marks for Laravel's queues under `keys`. */
-export function laravelAttention(connection: RedisConnection, keys: LaravelKeys): Attention {
-  return { read: (counts, _failed, rules) => readLaravelAttention(connection, keys, counts, rules) };
+/** The overview's marks for Laravel's queues under `keys`, with Horizon's failures where its failed list is read. */
+export function laravelAttention(connection: RedisConnection, keys: LaravelKeys, horizon: HorizonFailedJobs | null): Attention {
+  return { read: (counts, failed, rules) => readLaravelAttention(connection, keys, horizon, counts, failed, rules) };
 }

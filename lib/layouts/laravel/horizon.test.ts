@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_MARKS } from '../../dashboard/marks';
 import { patternUnder } from '../../redis/scan-keys';
 import { suggestedEntries } from '../../shapes/detect-entry';
 import { retriesFailedJobs, type Absent, type FailedJobs, type UnretriedFailedJobs } from '../adapter';
@@ -47,6 +48,27 @@ async function openWithFailures(count: number) {
 }
 
 describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobRepository writes them', () => {
+  it('marks a queue failing on the overview from Horizon’s newest failures, counted over its own window', async () => {
+    const { layout, laravel, now } = await openWithFailures(3);
+    // A job waiting in its queue, so that the queue has keys and a row.
+    await laravel.push('waiting');
+    const counts = await layout.counts({ everyQueue: true });
+    const attention = present(layout.attention);
+    const judged = await attention.read(counts.queues, counts.failed ?? 0, DEFAULT_MARKS);
+    const index = counts.queues.findIndex((row) => row.queue === 'default');
+    expect(judged.queues[index]!.failedRecently).toEqual({ count: 3, minutes: 15, atLeast: false });
+    expect(judged.queues[index]!.marks).toContainEqual({
+      kind: 'failing',
+      failures: 3,
+      minutes: 15,
+      latestError: 'RuntimeException: failure 2 in /app/Job.php:12',
+    });
+    // The newest failed about 100 s ago, the one before 200 s ago: three minutes hold one.
+    const threeMinutes = await attention.read(counts.queues, counts.failed ?? 0, new Map([['*', { failingMinutes: 3 }]]));
+    expect(threeMinutes.queues[index]!.marks).toContainEqual(expect.objectContaining({ kind: 'failing', failures: 1, minutes: 3 }));
+    expect(Math.abs(judged.now - now)).toBeLessThan(60);
+  });
+
   it('lists them newest first through the failed pages and counts them, each row from its record', async () => {
     const { layout, laravel, ids, now } = await openWithFailures(3);
     // A job waiting in its queue, so that the filter offers the queue.

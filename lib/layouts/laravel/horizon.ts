@@ -76,6 +76,8 @@ export interface HorizonFailedRow extends TextIdFailedRowRead {
 const ROW_FIELD_LIMIT = 8 * 1024;
 /** A Horizon job hash has a dozen fields; a key with more is not one. */
 const MAX_FIELDS = 32;
+/** Bytes of each record field the overview's failing mark reads: the queue and the exception's first line. */
+const RECENT_FIELD_LIMIT = 1024;
 /** Ids per forget script call. */
 export const HORIZON_FORGET_BATCH = 200;
 /** Records per page read of a search. */
@@ -171,6 +173,24 @@ export class HorizonFailedJobs implements UnretriedFailedJobs {
     for (const read of reads) readJobHash.queue(pipeline, read.call);
     const replies = await execPipeline(pipeline);
     return replies.map((reply, i) => jobHashOf(readJobHash.reply(reply), reads[i]!));
+  }
+
+  /**
+   * The failures since `since` (unix seconds), newest first, at most `limit`
+   * of them (`truncated` when there were more), each with its queue and
+   * error as its row reads them: the overview's failing mark.
+   */
+  recentFailures(since: number, limit: number): Promise<{ rows: HorizonFailedRow[]; truncated: boolean }> {
+    return this.connection.attempt(async () => {
+      // Scored -microtime: the newest lowest, so "since" is every score up to -since.
+      const flat = await this.connection.redis.zrangebyscore(this.keys.failedIndex, '-inf', String(-since), 'WITHSCORES', 'LIMIT', 0, limit + 1);
+      const entries = withScores(flat).slice(0, limit);
+      const records = await this.records(
+        entries.map(([id]) => id),
+        RECENT_FIELD_LIMIT,
+      );
+      return { rows: entries.map(([id, score], i) => horizonRowOf(id, score, records[i]!)), truncated: flat.length / 2 > limit };
+    });
   }
 
   /** One page of the failed list, newest first, with the index's size. */

@@ -55,7 +55,7 @@ export function laravelLayout(
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys, horizon),
     finder: laravelFinder(connection, keys, queues, counts),
-    attention: laravelAttention(connection, keys),
+    attention: laravelAttention(connection, keys, horizon),
     close: () => connection.close(),
   };
 }
