@@ -8,13 +8,20 @@ import type { Finding, Severity } from '../../shapes/doctor-kinds';
 import { layoutDoctor, type LayoutDoctor } from '../layout-doctor';
 import type { KeyType } from '../pages';
 import { DISCOVERY_SCAN_LIMIT, QUEUE_KEY_SUFFIXES, queueNameOf } from '../list-queues';
+import type { HorizonKeys } from './horizon';
 import type { LaravelKeys } from './keys';
 import { judgeLaravelKey } from './key-table';
 import type { LaravelLineRepairs } from './repairs';
-import { alignNotify, readDoctorPage, type DoctorPageRow } from './scripts';
+import { alignNotify, expireHorizonHash, readDoctorPage, type DoctorPageRow } from './scripts';
 
 export type LaravelFindingKind =
-  'wrong-type' | 'unpoppable-payload' | 'expired-reservation' | 'overdue-delayed' | 'notify-out-of-step' | 'queues-not-all-found';
+  | 'wrong-type'
+  | 'unpoppable-payload'
+  | 'expired-reservation'
+  | 'overdue-delayed'
+  | 'notify-out-of-step'
+  | 'queues-not-all-found'
+  | 'horizon-hash-without-expiry';
 
 /**
  * The repairs the doctor proposes, each one of the layout's scripts that
@@ -22,12 +29,14 @@ export type LaravelFindingKind =
  * (lua/laravel/move-to-ready-3.lua, through the job's exact bytes), a
  * queue's due delayed jobs moved into line (lua/laravel/move-due-3.lua), a
  * notify list brought back to one token per ready job
- * (lua/laravel/align-notify-2.lua).
+ * (lua/laravel/align-notify-2.lua), a Horizon job hash without an expiry
+ * given Horizon's longest default trim (lua/laravel/horizon-expire-1.lua).
  */
 export type LaravelRepair =
   | { kind: 'release-expired'; queue: string; id: string }
   | { kind: 'move-due'; queue: string }
-  | { kind: 'align-notify'; queue: string; direction: 'add' | 'trim' };
+  | { kind: 'align-notify'; queue: string; direction: 'add' | 'trim' }
+  | { kind: 'expire-horizon-hash'; key: string; status: string };
 
 /** Finding's shape with Laravel's kinds and repairs; `jobId` stays unset (Laravel's ids are text): the subject names the id. */
 export type LaravelFinding = Finding<LaravelFindingKind, LaravelRepair>;
@@ -39,7 +48,11 @@ export const LARAVEL_FINDING_KINDS: Record<LaravelFindingKind, { severity: Sever
   'overdue-delayed': { severity: 'warning', title: 'Delayed jobs due over a minute ago that no pop moved' },
   'notify-out-of-step': { severity: 'info', title: 'Notify lists out of step with their ready lists' },
   'queues-not-all-found': { severity: 'info', title: 'Queues the discovery SCAN did not reach' },
+  'horizon-hash-without-expiry': { severity: 'warning', title: 'Horizon job records without an expiry' },
 };
+
+/** Horizon's longest default trim (config/horizon.php trim.failed, 10080 minutes): the expiry the repair gives a record that has none. */
+export const HORIZON_LONGEST_TRIM_SECONDS = 10_080 * 60;
 
 /**
  * How long past its second an expired reservation or a due delayed job may
@@ -57,7 +70,7 @@ const NOTIFY_REPAIR_LIMIT = 1_000;
 
 const STRUCTURES = ['ready', 'delayed', 'reserved'] as const;
 type Structure = (typeof STRUCTURES)[number];
-type Phase = 'scan' | 'keys' | Structure | 'done';
+type Phase = 'scan' | 'keys' | Structure | 'horizon' | 'done';
 
 /** Where a check is between two steps; plain data, as every layout's doctor state. */
 export interface LaravelDoctorState {
@@ -90,18 +103,21 @@ const PHASE_LABELS: Record<Phase, string> = {
   ready: 'the ready list of',
   delayed: 'the delayed set of',
   reserved: 'the reserved set of',
+  horizon: 'Horizon’s job records',
   done: 'done',
 };
 
 export function describeLaravelProgress(state: LaravelDoctorState): string {
   if (state.phase === 'done') return `Checked ${state.examined} keys and payloads of ${state.queues.length} queue${state.queues.length === 1 ? '' : 's'}`;
-  const queue = state.phase === 'scan' ? '' : ` queue ${state.queues[state.index]} (${state.index + 1} of ${state.queues.length})`;
+  const queue = state.phase === 'scan' || state.phase === 'horizon' ? '' : ` queue ${state.queues[state.index]} (${state.index + 1} of ${state.queues.length})`;
   return `Checking ${PHASE_LABELS[state.phase]}${queue} (${state.examined} keys and payloads so far)`;
 }
 
 interface StepContext {
   connection: RedisConnection;
   keys: LaravelKeys;
+  /** Horizon's keys, where the connection names its prefix */
+  horizon: HorizonKeys | null;
   state: LaravelDoctorState;
   findings: LaravelFinding[];
 }
@@ -183,7 +199,10 @@ function structureKey(keys: LaravelKeys, structure: Structure, queue: string): s
 /** The queue's four keys' types, its two lists' lengths and the Redis clock, in one transaction (one moment, as Laravel's scripts change them). */
 async function checkQueueKeys({ connection, keys, state, findings }: StepContext): Promise<void> {
   const queue = state.queues[state.index];
-  if (queue === undefined) return enterPhase(state, 'done');
+  if (queue === undefined) {
+    state.scanSteps = 0;
+    return enterPhase(state, 'horizon');
+  }
   const owned = [
     { key: keys.ready(queue), type: 'list' },
     { key: keys.delayed(queue), type: 'zset' },
@@ -329,12 +348,50 @@ function overdueDelayed(keys: LaravelKeys, queue: string, count: number): Larave
   );
 }
 
+/** The job a hash under Horizon's prefix is the record of (its id has no colon), or null for Horizon's other hashes (master:…, supervisor:…, job:…, queue:… metrics). */
+function horizonJobId(horizon: HorizonKeys, key: string): string | null {
+  const id = key.slice(horizon.prefix.length);
+  return id === '' || id.includes(':') ? null : id;
+}
+
+/**
+ * One SCAN step of Horizon's hashes, then each job record's expiry and
+ * status in one pipeline: a record with no expiry never goes (Horizon's
+ * reserved() and released() write it without one; laravel/horizon #124).
+ */
+async function checkHorizonRecords({ connection, horizon, state, findings }: StepContext): Promise<void> {
+  if (horizon === null) return enterPhase(state, 'done');
+  const node = nodeServingPrefix(connection.redis, horizon.prefix);
+  const [cursor, found] = await node.scan(state.cursor, 'MATCH', patternUnder(horizon.prefix), 'COUNT', SCAN_COUNT, 'TYPE', 'hash');
+  const jobs = found.flatMap((key) => (horizonJobId(horizon, key) === null ? [] : [key]));
+  const replies = jobs.length > 0 ? await settlePipeline(jobs.reduce((pipeline, key) => pipeline.ttl(key).hget(key, 'status'), node.pipeline())) : [];
+  jobs.forEach((key, i) => {
+    const [ttl, status] = [replies[i * 2], replies[i * 2 + 1]];
+    if (ttl !== -1 || typeof status !== 'string') return;
+    findings.push(
+      finding(
+        'horizon-hash-without-expiry',
+        key,
+        `(status ${status})`,
+        `Horizon's record of job ${horizonJobId(horizon, key)} has no expiry, so it stays in Redis for good: Horizon's reserved() and released() write it without one, and when its pending record had expired before (a backlog older than trim.pending), nothing gives it one again (laravel/horizon #124).`,
+        `Give it Horizon's longest default trim, ${HORIZON_LONGEST_TRIM_SECONDS / 86_400} days (lua/laravel/horizon-expire-1.lua; only while it still has no expiry and the same status).`,
+        { kind: 'expire-horizon-hash', key, status },
+      ),
+    );
+  });
+  state.examined += found.length;
+  state.scanSteps += 1;
+  state.cursor = cursor;
+  if (cursor === '0' || state.scanSteps >= DISCOVERY_SCAN_LIMIT) enterPhase(state, 'done');
+}
+
 const PHASE_CHECKS: Record<Phase, (context: StepContext) => Promise<void>> = {
   scan: scanQueues,
   keys: checkQueueKeys,
   ready: (context) => walkStructure(context, 'ready'),
   delayed: (context) => walkStructure(context, 'delayed'),
   reserved: (context) => walkStructure(context, 'reserved'),
+  horizon: checkHorizonRecords,
   done: async () => {},
 };
 
@@ -347,13 +404,14 @@ const PHASE_CHECKS: Record<Phase, (context: StepContext) => Promise<void>> = {
 export function laravelDoctorStep(
   connection: RedisConnection,
   keys: LaravelKeys,
+  horizon: HorizonKeys | null,
   previous: LaravelDoctorState,
 ): Promise<{ state: LaravelDoctorState; findings: LaravelFinding[]; done: boolean }> {
   return connection.attempt(async () => {
     // A state of its own: the caller may keep the previous one (a page retrying a step sends it again).
     const state: LaravelDoctorState = { ...previous, queues: [...previous.queues], walked: [...previous.walked], steps: previous.steps + 1 };
     const findings: LaravelFinding[] = [];
-    await PHASE_CHECKS[state.phase]({ connection, keys, state, findings });
+    await PHASE_CHECKS[state.phase]({ connection, keys, horizon, state, findings });
     return { state, findings, done: state.phase === 'done' };
   });
 }
@@ -389,6 +447,13 @@ export async function repairLaravel(
           }),
         );
         break;
+      case 'expire-horizon-hash':
+        outcomes.push(
+          await connection.attempt(() =>
+            expireHorizonHash.run(connection.redis, { job: repair.key, status: repair.status, seconds: HORIZON_LONGEST_TRIM_SECONDS }),
+          ),
+        );
+        break;
       case 'align-notify':
         outcomes.push(
           await untilDone(async () => {
@@ -409,13 +474,19 @@ export async function repairLaravel(
   return outcomes;
 }
 
-/** The check and its repairs for Laravel queues under `keys.prefix`: the named queues, or those a bounded SCAN finds. */
-export function laravelDoctor(connection: RedisConnection, keys: LaravelKeys, named: readonly string[] | null, lineRepairs: LaravelLineRepairs): LayoutDoctor {
+/** The check and its repairs for Laravel queues under `keys.prefix` (the named queues, or those a bounded SCAN finds), and Horizon's job records where `horizon` is given. */
+export function laravelDoctor(
+  connection: RedisConnection,
+  keys: LaravelKeys,
+  horizon: HorizonKeys | null,
+  named: readonly string[] | null,
+  lineRepairs: LaravelLineRepairs,
+): LayoutDoctor {
   return layoutDoctor({
     kinds: LARAVEL_FINDING_KINDS,
     start: () => startLaravelDoctor(named),
     step: async (state: LaravelDoctorState) => {
-      const step = await laravelDoctorStep(connection, keys, state);
+      const step = await laravelDoctorStep(connection, keys, horizon, state);
       return { ...step, progress: describeLaravelProgress(step.state) };
     },
     apply: (repairs) => repairLaravel(connection, keys, lineRepairs, repairs),

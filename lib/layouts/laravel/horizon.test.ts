@@ -48,6 +48,24 @@ async function openWithFailures(count: number) {
 }
 
 describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobRepository writes them', () => {
+  it('has the doctor find job records Horizon left without an expiry, and give them its longest trim', async () => {
+    const { layout, redis, keys, ids } = await openWithFailures(1);
+    // Horizon's released() HMSETs without an expiry: a record whose pending hash had expired stays for good.
+    const stale = keys.job('5b7f2a8e-0000-4000-8000-000000000001');
+    await redis.hset(stale, { id: '5b7f2a8e-0000-4000-8000-000000000001', status: 'pending', queue: 'default', name: 'App\\Jobs\\Stale' });
+    // Horizon's other hashes (supervisors, metrics) keep no expiry by design and are not job records.
+    await redis.hset(`${keys.prefix}supervisor:host-1`, { name: 'host-1' });
+    const doctor = present(layout.doctor);
+    const findings = (await doctor.check()).filter((finding) => finding.kind === 'horizon-hash-without-expiry');
+    expect(findings.map((finding) => finding.key)).toEqual([stale]);
+    expect(await redis.ttl(keys.job(ids[0]!))).toBeGreaterThan(0);
+    const report = await doctor.repair(findings);
+    expect(report.repaired).toHaveLength(1);
+    expect(await redis.ttl(stale)).toBeGreaterThan(7 * 86_400 - 60);
+    expect((await doctor.repair(findings)).unchanged).toHaveLength(1);
+    await redis.del(`${keys.prefix}supervisor:host-1`);
+  });
+
   it('marks a queue failing on the overview from Horizon’s newest failures, counted over its own window', async () => {
     const { layout, laravel, now } = await openWithFailures(3);
     // A job waiting in its queue, so that the queue has keys and a row.

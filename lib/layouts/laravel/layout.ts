@@ -51,7 +51,7 @@ export function laravelLayout(
     dueTimeline: laravelDueTimeline(connection, keys, queues),
     jobSnapshot: laravelJobSnapshot(connection, keys, queues, horizon),
     lineRepairs,
-    doctor: laravelDoctor(connection, keys, settings.queues, lineRepairs),
+    doctor: laravelDoctor(connection, keys, horizon?.keys ?? null, settings.queues, lineRepairs),
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys, horizon),
     finder: laravelFinder(connection, keys, queues, counts),

@@ -62,6 +62,13 @@ export const reclaim = luaScript({
   reply: changedFlag,
 });
 
+export const expireHorizonHash = luaScript({
+  file: 'laravel/horizon-expire-1.lua',
+  keys: ['job'],
+  args: ['status', 'seconds'],
+  reply: changedFlag,
+});
+
 export const findPayloads = luaScript({
   file: 'laravel/find-payloads-1.lua',
   keys: ['index'],
