@@ -39,6 +39,7 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   cleanUpTombstone: ({ held }) => ({ queue: held.queue, level: held.level, entry: held.entry, jobId: null }),
   // The line repairs of a layout QueueLens does not run (yii2); named here with jobs of the seeded queue all the same: a refusal comes first.
   removeLineJob: ({ queue, delayedId }) => ({ queue, id: String(delayedId) }),
+  removeFoundJobs: ({ queue, delayedId }) => ({ text: 'forged', field: 'any', jobs: [{ queue, id: String(delayedId) }] }),
   releaseExpiredJob: ({ held }) => ({ queue: held.queue, id: String(held.jobId) }),
   reclaimLiveJob: ({ held }) => ({ queue: held.queue, id: String(held.jobId) }),
   runDueJobNow: ({ queue, delayedId }) => ({ queue, id: String(delayedId) }),

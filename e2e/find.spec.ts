@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
+import { readAuditPage } from '@/lib/dashboard/audit-log';
+import { dashboardKeys } from '@/lib/dashboard/keys';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
@@ -161,6 +163,11 @@ test.describe('Find', () => {
     await expect(removed).toBeVisible();
     const keys = new MarkoKeys(MARKO_CONNECTION.prefix());
     expect(await queue.redis.exists(keys.job(ready), keys.job(reserved), keys.job(delayed))).toBe(0);
+    // One audit entry for the batch, naming the search and the counts.
+    const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 50 })).entries.filter((entry) =>
+      entry.target.includes(MARKER),
+    );
+    expect(audited).toEqual([expect.objectContaining({ action: 'remove jobs found by a search', result: 'ok', detail: '3 removed' })]);
     await removed.getByRole('button', { name: 'Undo' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Restored 3 jobs' })).toBeVisible();
     expect(await queue.redis.exists(keys.job(ready), keys.job(reserved), keys.job(delayed))).toBe(3);

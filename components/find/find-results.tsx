@@ -71,7 +71,7 @@ export function FindResults({ query, offers }: { query: FindQuery; offers: Match
           {search.error}
         </p>
       )}
-      {!search.running && search.matches.length > 0 && <MatchActions matches={search.matches} offers={offers} />}
+      {!search.running && search.matches.length > 0 && <MatchActions query={query} matches={search.matches} offers={offers} />}
       {search.matches.length === 0 ? (
         !search.running &&
         search.error === null && (

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { removeLineJob } from '@/app/queues/[queue]/line-actions';
+import { removeFoundJobs } from '@/app/find/actions';
 import { BulkProgressBar } from '@/components/failed/bulk-progress-bar';
 import { describeStop } from '@/components/failed/outcome-messages';
 import { useBulkRun, type BulkStep } from '@/components/failed/use-bulk-run';
@@ -13,7 +13,8 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { useToast } from '@/components/ui/toaster';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import { FIND_STATES, type FindMatch, type FindState } from '@/lib/shapes/find';
+import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
+import { FIND_STATES, type FindMatch, type FindQuery, type FindState } from '@/lib/shapes/find';
 
 /** What the connection's layout lets an operator do to the jobs a search found, known when the page was read. */
 export interface MatchOffers {
@@ -38,8 +39,8 @@ function countsText(matches: readonly FindMatch[]): string {
 
 const LIVE_STATES: readonly FindState[] = ['ready', 'delayed', 'reserved'];
 
-/** Removes the found jobs that are live (ready, delayed or reserved), one script each, with progress; the toast's Undo restores what the trash kept. */
-function useRemoveMatches() {
+/** Removes the found jobs that are live (ready, delayed or reserved), BATCH_SIZE a call, with progress; the toast's Undo restores what the trash kept. */
+function useRemoveMatches(query: FindQuery) {
   const toast = useToast();
   const undoToast = useUndoToast();
   const queryClient = useQueryClient();
@@ -49,13 +50,15 @@ function useRemoveMatches() {
     let removed = 0;
     let next = 0;
     const outcome = await run('Removing', matches.length, async (): Promise<BulkStep> => {
-      const match = matches[next++];
-      if (match === undefined) return { ok: true, handled: 0, finished: true };
-      const result = await removeLineJob({ queue: match.queue, id: match.id }, getTabConnection());
+      const batch = matches.slice(next, next + BATCH_SIZE);
+      if (batch.length === 0) return { ok: true, handled: 0, finished: true };
+      next += batch.length;
+      const jobs = batch.map(({ queue, id }) => ({ queue, id }));
+      const result = await removeFoundJobs({ text: query.text, field: query.field, jobs }, getTabConnection());
       if (!result.ok) return result;
-      if (result.changed) removed++;
-      if (result.keptAs) kept.push(result.keptAs);
-      return { ok: true, handled: 1, finished: next >= matches.length };
+      removed += result.removed;
+      kept.push(...result.kept);
+      return { ok: true, handled: batch.length, finished: next >= matches.length };
     });
     const summary = `Removed ${plural(removed, 'job')}${removed < outcome.handled ? `; ${formatCount(outcome.handled - removed)} had moved on` : ''}`;
     if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
@@ -73,10 +76,10 @@ function useRemoveMatches() {
  * each job is re-checked where it was found (a job that moved on meanwhile
  * is counted, not changed). A viewer sees the counts only.
  */
-export function MatchActions({ matches, offers }: { matches: readonly FindMatch[]; offers: MatchOffers }) {
+export function MatchActions({ query, matches, offers }: { query: FindQuery; matches: readonly FindMatch[]; offers: MatchOffers }) {
   const mayChange = useChangePermission().allowed;
   const failedActions = useFailedActions();
-  const removal = useRemoveMatches();
+  const removal = useRemoveMatches(query);
   const [asking, setAsking] = useState<MatchAction | null>(null);
   const failed = matches.filter((match) => match.state === 'failed');
   // A job whose id cannot be acted on (idNote) is counted, never sent to a repair.
@@ -121,7 +124,7 @@ export function MatchActions({ matches, offers }: { matches: readonly FindMatch[
           {asking === 'retry' && 'Each job found failed goes back on its queue, if it is still failed.'}
           {asking === 'forget' && 'Each job found failed leaves the failed list, if it is still failed; where the layout keeps a trash, it is kept there.'}
           {asking === 'remove' &&
-            'Each job found waiting, delayed or reserved is taken out of its queue, one at a time; where the layout keeps a trash, it is kept there.'}
+            'Each job found waiting, delayed or reserved is taken out of its queue, 200 a step; where the layout keeps a trash, it is kept there.'}
         </p>
         <p>These are the matches as found: a job that changed since is left alone and counted.</p>
       </ConfirmDialog>

@@ -32,6 +32,7 @@ export const AUDITED_ACTIONS = [
   'run a delayed job now',
   'repair doctor findings',
   'remove a job',
+  'remove jobs found by a search',
   'put an expired reservation back in line',
   'end a live reservation',
   'restore jobs from the trash',

@@ -1,0 +1,49 @@
+'use server';
+
+import { z } from 'zod';
+import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
+import { describeJobs, queueAction } from '@/lib/server/action';
+import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
+import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
+import { FIND_FIELDS, MAX_FIND_TEXT } from '@/lib/shapes/find';
+
+// Every export of a 'use server' file is a public endpoint: only wrapped actions here.
+
+const foundJobs = z.object({
+  /** the search that found them, for the audit log */
+  text: z.string().min(1).max(MAX_FIND_TEXT),
+  field: z.enum(FIND_FIELDS),
+  jobs: z
+    .array(z.object({ queue: z.string().min(1).max(1000), id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _') }))
+    .min(1)
+    .max(BATCH_SIZE),
+});
+
+/**
+ * Removes a batch of the live jobs a search found (at most BATCH_SIZE), each
+ * through the layout's remove, which re-checks it where it was found: one
+ * that moved on meanwhile is counted, not changed. One audit entry names the
+ * search and the counts; `kept` are the ids an Undo restores.
+ */
+export const removeFoundJobs = queueAction(
+  'lineRepairs',
+  foundJobs,
+  async ({ jobs }, repairs, connection, access) => {
+    const trash = dashboardTrashWrite(access);
+    const remove = lineRepairOrThrow(repairs, 'remove');
+    const kept: string[] = [];
+    let removed = 0;
+    for (const { queue, id } of jobs) {
+      if (!(await remove(queue, id, trash))) continue;
+      removed++;
+      const as = await keptAs(connection, trash, queue, id);
+      if (as !== null) kept.push(as);
+    }
+    return { removed, movedOn: jobs.length - removed, kept };
+  },
+  {
+    action: 'remove jobs found by a search',
+    target: ({ text, field, jobs }) => `${describeJobs(jobs.map((job) => job.id))} found by “${text}” (${field})`,
+    outcome: ({ removed, movedOn }) => `${removed} removed${movedOn > 0 ? `, ${movedOn} had moved on` : ''}`,
+  },
+);
