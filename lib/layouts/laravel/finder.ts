@@ -1,9 +1,10 @@
 import type { RedisConnection } from '../../redis/connection';
 import type { FindMatch, FindState } from '../../shapes/find';
-import { aboutFromCounts } from '../find-in-jobs';
-import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '../find-steps';
+import { aboutFromCounts, readJobsChunk, type HitReading } from '../find-in-jobs';
+import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart, type FindPlan } from '../find-steps';
 import type { JobFinder } from '../pages';
 import type { LaravelCounts } from './counts';
+import type { HorizonKeys } from './horizon';
 import type { LaravelKeys } from './keys';
 import { isLaravelJobId, NO_ID, type LaravelQueues } from './pages';
 import { findPayloads } from './scripts';
@@ -118,44 +119,89 @@ function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: Buffe
   return { id: hit.id, ...(idNote !== null && { idNote }), queue, state, name: hit.name, field: hit.field, snippet };
 }
 
+/** A Horizon record's payload is JSON as the queue's is; its exception and name are plain text. */
+const HORIZON_READING: HitReading = {
+  spellings: (text) => jsonSpellings(text.toString('utf8')),
+  matchOf: (hit, needle) => {
+    const snippet = snippetOf(hit.field === 'payload' ? readableJson(hit.window) : hit.window, needle);
+    return snippet && { id: hit.id, queue: hit.queue, state: hit.state, name: hit.head.toString('utf8'), field: hit.field, snippet };
+  },
+};
+
+/** One chunk of Horizon's failed list: its ids, each record's queue, name, payload and exception matched inside Redis (lua/shared/find-in-jobs-1.lua). */
+function readHorizonChunk(
+  connection: RedisConnection,
+  horizon: HorizonKeys,
+  part: FindPart,
+  position: string,
+  query: Parameters<FindPlan['readChunk']>[2],
+  states: readonly FindState[],
+): Promise<FindChunk> {
+  const fields = { queue: 'queue', name: 'name', payload: 'payload', errors: ['exception'], reserved: '' };
+  return readJobsChunk(connection, { jobPrefix: horizon.prefix, fields, reading: HORIZON_READING }, { ...part, kind: 'zset' }, position, query, states);
+}
+
+/** One chunk of one queue's ready list, delayed or reserved set (lua/laravel/find-payloads-1.lua). */
+async function readQueueChunk(
+  connection: RedisConnection,
+  keys: LaravelKeys,
+  part: FindPart,
+  position: string,
+  query: Parameters<FindPlan['readChunk']>[2],
+): Promise<FindChunk> {
+  const state = part.kind as LaravelState;
+  const structure = STRUCTURES[state];
+  const reply = await connection.attempt(() =>
+    findPayloads.run(connection.redis, {
+      index: structure.keyOf(keys, part.key),
+      kind: structure.kind,
+      position,
+      count: FIND_CHUNK,
+      field: query.field,
+      window: SNIPPET_BYTES,
+      id: isLaravelJobId(query.text) ? query.text : '',
+      text: query.text,
+      spellings: jsonSpellings(query.text),
+    }),
+  );
+  const needle = Buffer.from(query.text, 'utf8');
+  return {
+    matches: reply.hits.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
+    looked: reply.looked,
+    next: reply.next === '' ? null : reply.next,
+  };
+}
+
+/** The part of a search that walks Horizon's failed list. */
+const HORIZON_FAILED_KIND = 'horizon-failed';
+
 /**
  * Find on Laravel: each queue's ready list, delayed and reserved sets, one
  * chunk of one of them per step (lua/laravel/find-payloads-1.lua). A job is
  * its payload, so it is matched where it is, as its JSON spells the text,
  * and shown as the job page reads it; its id is the one the job page and
- * the repairs find it by (`id`, else `uuid`).
+ * the repairs find it by (`id`, else `uuid`). Where Horizon's prefix is
+ * named (`horizon`), its failed list too: each record's queue, name,
+ * payload and exception, read where they are.
  */
-export function laravelFinder(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues, counts: () => Promise<LaravelCounts>): JobFinder {
+export function laravelFinder(
+  connection: RedisConnection,
+  keys: LaravelKeys,
+  queues: LaravelQueues,
+  counts: () => Promise<LaravelCounts>,
+  horizon: HorizonKeys | null,
+): JobFinder {
   const plan: FindPlan = {
-    states: LARAVEL_STATES,
+    states: horizon === null ? LARAVEL_STATES : [...LARAVEL_STATES, 'failed'],
     queues: () => queues.names(),
     // A part's key is its queue's name, its kind the state: the chunk reader builds the structure's key and names the queue in each row.
     partsOf: async (queue) => LARAVEL_STATES.map((state) => ({ states: [state], key: queues.known(queue), kind: state })),
-    sharedParts: [],
+    sharedParts: horizon === null ? [] : [{ states: ['failed'], key: horizon.failedIndex, kind: HORIZON_FAILED_KIND }],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
-    readChunk: async (part, position, query) => {
-      const state = part.kind as LaravelState;
-      const structure = STRUCTURES[state];
-      const reply = await connection.attempt(() =>
-        findPayloads.run(connection.redis, {
-          index: structure.keyOf(keys, part.key),
-          kind: structure.kind,
-          position,
-          count: FIND_CHUNK,
-          field: query.field,
-          window: SNIPPET_BYTES,
-          id: isLaravelJobId(query.text) ? query.text : '',
-          text: query.text,
-          spellings: jsonSpellings(query.text),
-        }),
-      );
-      const needle = Buffer.from(query.text, 'utf8');
-      return {
-        matches: reply.hits.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
-        looked: reply.looked,
-        next: reply.next === '' ? null : reply.next,
-      };
-    },
+    readChunk: (part, position, query, states) =>
+      horizon !== null && part.kind === HORIZON_FAILED_KIND
+        ? readHorizonChunk(connection, horizon, part, position, query, states)
+        : readQueueChunk(connection, keys, part, position, query),
   };
   return { states: plan.states, step: (query, cursor) => findStep(plan, query, cursor) };
 }

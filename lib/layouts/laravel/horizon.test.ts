@@ -7,6 +7,7 @@ import { detectLayouts } from '../detect';
 import type { JobSnapshot } from '../pages';
 import { LARAVEL_FAILED_ELSEWHERE } from './absent';
 import { HORIZON_RECORD_GONE, HorizonKeys } from './horizon';
+import { findAll } from '../test-find';
 import { present, testLaravelFactory } from './test-laravel';
 import { horizonFails } from './test-horizon';
 
@@ -64,6 +65,25 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect(await redis.ttl(stale)).toBeGreaterThan(7 * 86_400 - 60);
     expect((await doctor.repair(findings)).unchanged).toHaveLength(1);
     await redis.del(`${keys.prefix}supervisor:host-1`);
+  });
+
+  it('is searched by Find: its failed records by their exception, payload and id, beside the queues', async () => {
+    const { layout, laravel, ids } = await openWithFailures(2);
+    const waiting = await laravel.push('failure 1 is not this one');
+    const finder = present(layout.finder);
+    expect(finder.states).toEqual(['ready', 'delayed', 'reserved', 'failed']);
+    const query = { text: 'failure 1', field: 'any', queue: null, states: ['ready', 'failed'] } as const;
+    const { matches } = await findAll(finder, { ...query, states: [...query.states] });
+    expect(matches.map((match) => [match.id, match.state, match.field])).toEqual([
+      [waiting, 'ready', 'payload'],
+      [ids[1], 'failed', 'error'],
+    ]);
+    expect(matches[1]!.snippet).toMatchObject({ match: 'failure 1' });
+    const byId = await findAll(finder, { text: ids[0]!, field: 'id', queue: null, states: ['failed'] });
+    expect(byId.matches.map((match) => match.id)).toEqual([ids[0]]);
+    // The payload's JSON escapes read as typed: the job's class, with single backslashes.
+    const byClass = await findAll(finder, { text: 'HarnessJob', field: 'payload', queue: null, states: ['failed'] });
+    expect(byClass.matches).toHaveLength(2);
   });
 
   it('marks a queue failing on the overview from Horizon’s newest failures, counted over its own window', async () => {

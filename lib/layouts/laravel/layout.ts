@@ -54,7 +54,7 @@ export function laravelLayout(
     doctor: laravelDoctor(connection, keys, horizon?.keys ?? null, settings.queues, lineRepairs),
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys, horizon),
-    finder: laravelFinder(connection, keys, queues, counts),
+    finder: laravelFinder(connection, keys, queues, counts, horizon?.keys ?? null),
     attention: laravelAttention(connection, keys, horizon),
     close: () => connection.close(),
   };
