@@ -145,6 +145,8 @@ test.describe('the trash', () => {
     await expect(page.getByText('No trashed job matches this filter.')).toBeVisible();
     await filter.getByRole('button', { name: 'Clear filter' }).click();
     await expect(table.getByRole('rowheader')).toHaveText([String(ids[1]), String(ids[0])]);
+    await expect(filter.getByLabel('By (operator name contains)')).toHaveValue('');
+    await expect(filter.getByLabel('Taken from')).toHaveValue('');
     for (const [colorScheme, width] of [
       ['light', 1400],
       ['dark', 390],

@@ -9,7 +9,7 @@ import { pageWindow } from '@/lib/queries/page-window';
 import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { absentCapability } from '@/lib/server/queue';
 import { readTrash } from '@/lib/server/trash';
-import { trashFilterOf } from '@/lib/shapes/trash';
+import { trashFilterOf, trashQuery } from '@/lib/shapes/trash';
 
 export const metadata: Metadata = { title: 'Trash · QueueLens' };
 
@@ -49,7 +49,8 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
       )}
       {read.ok ? (
         <>
-          <TrashFilterForm filter={filter} />
+          {/* Keyed by the filter: its fields are uncontrolled, and must show the address's filter after Clear or Back. */}
+          <TrashFilterForm key={trashQuery(filter, 1)} filter={filter} />
           <TrashList
             rows={read.data.rows}
             total={read.data.total}
