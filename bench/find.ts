@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { isAbsent, retriesFailedJobs, type QueueLayout } from '../lib/layouts/adapter';
@@ -46,7 +47,7 @@ import { expandIncludes } from '../lib/redis/lua-script';
 import { execPipeline } from '../lib/redis/pipeline';
 import { parseInfo } from '../lib/redis/server-info';
 import type { FindQuery } from '../lib/shapes/find';
-import { durationOf, spreadOf, type Spread } from './measure';
+import { durationOf, redisWorkDuring, spreadOf, type RedisProbe, type RedisWork, type Spread } from './measure';
 import { startPrivateRedis, type PrivateRedis } from './private-redis';
 import { atExit } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
@@ -334,10 +335,13 @@ async function redisCpuMs(admin: Redis): Promise<number> {
   return (Number(info.get('used_cpu_sys')) + Number(info.get('used_cpu_user'))) * 1000;
 }
 
-async function withCpu<T>(admin: Redis, body: () => Promise<T>): Promise<{ value: T; cpuMs: number }> {
+/** What `body` cost Redis' CPU and this process' (the finder's decoding and matching, ioredis), in ms. */
+async function withCpu<T>(admin: Redis, body: () => Promise<T>): Promise<{ value: T; cpuMs: number; nodeCpuMs: number }> {
   const before = await redisCpuMs(admin);
+  const nodeBefore = process.cpuUsage();
   const value = await body();
-  return { value, cpuMs: (await redisCpuMs(admin)) - before };
+  const node = process.cpuUsage(nodeBefore);
+  return { value, cpuMs: (await redisCpuMs(admin)) - before, nodeCpuMs: (node.user + node.system) / 1000 };
 }
 
 /** The overview read over and over by another viewer until `until` settles: each read's ms. */
@@ -376,7 +380,7 @@ type SlowlogEntry = [number, number, number, string[], string?, string?];
 
 /** The calls of a search as SLOWLOG at threshold 0 saw them. */
 interface SlowCalls {
-  /** calls the search's client sent (scripts and plain commands) */
+  /** calls the client sent (scripts and plain commands) */
   sent: number;
   /** commands its scripts ran inside them (SLOWLOG logs those too, from the client `?:0`) */
   inScripts: number;
@@ -396,18 +400,22 @@ const SLOWLOG_ENTRIES = 100_000;
  * The calls `body` makes, with SLOWLOG at threshold 0: read and reset in
  * one transaction every SLOWLOG_READ_MS (so that no call falls between the
  * read and the reset), since a pass at a million jobs runs a few million
- * commands and SLOWLOG keeps a bounded list. Calls of the admin and viewer
- * connections are left out.
+ * commands and SLOWLOG keeps a bounded list. Only the calls `client` (a
+ * connection's name) sent are timed; the commands scripts ran inside them are
+ * counted, as SLOWLOG logs them too.
  */
-async function slowCallsDuring(admin: Redis, body: () => Promise<unknown>): Promise<SlowCalls> {
+async function slowCallsDuring(admin: Redis, client: string, body: () => Promise<unknown>): Promise<SlowCalls> {
   const calls: SlowCalls = { sent: 0, inScripts: 0, longestMicros: 0, longestCall: '', over1ms: 0, over2ms: 0, lost: false };
   const take = async () => {
     const [[, logged]] = ((await admin.multi().slowlog('GET', SLOWLOG_ENTRIES).slowlog('RESET').exec()) ?? []) as [[Error | null, SlowlogEntry[]]];
     if (logged.length >= SLOWLOG_ENTRIES) calls.lost = true;
     for (const [, , micros, args, address = '', clientName = ''] of logged) {
-      if (clientName === 'bench-admin' || clientName === 'bench-viewer') continue;
-      if (address === '?:0') calls.inScripts += 1;
-      else calls.sent += 1;
+      if (address === '?:0') {
+        calls.inScripts += 1;
+        continue;
+      }
+      if (clientName !== client) continue;
+      calls.sent += 1;
       if (micros > 1_000) calls.over1ms += 1;
       if (micros > 2_000) calls.over2ms += 1;
       if (micros > calls.longestMicros) Object.assign(calls, { longestMicros: micros, longestCall: describeCall(args) });
@@ -432,14 +440,31 @@ async function slowCallsDuring(admin: Redis, body: () => Promise<unknown>): Prom
 interface Observed {
   viewerAlone: Spread;
   viewerDuring: Spread;
+  /** this process' event-loop delay while the viewer read during the search, p99 ms: the viewer shares the loop with the finder's decoding */
+  loopDelayP99: number;
   slow: SlowCalls;
+  /** what Redis did in the SLOWLOG pass: its costliest commands (a script's time includes the commands it ran), and its wait for a CPU */
+  work: RedisWork;
 }
 
-async function observedSearch(admin: Redis, subject: Subject, findQuery: FindQuery, aloneMs: number): Promise<Observed> {
+/** Commands of ours (reading SLOWLOG) left out of a pass's command figures. */
+const OUR_COMMANDS = new Set(['slowlog', 'config', 'multi', 'exec', 'info']);
+
+async function observedSearch(probe: RedisProbe, subject: Subject, findQuery: FindQuery, aloneMs: number): Promise<Observed> {
   const viewerAlone = await viewerWhile(subject.overview, sleep(Math.max(2_000, aloneMs)));
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const viewerDuring = await viewerWhile(subject.overview, searchPass(subject.finder, findQuery));
-  const slow = await slowCallsDuring(admin, () => searchPass(subject.finder, findQuery));
-  return { viewerAlone: spreadOf(viewerAlone), viewerDuring: spreadOf(viewerDuring), slow };
+  loop.disable();
+  let slow: SlowCalls | undefined;
+  const work = await redisWorkDuring(probe, async () => (slow = await slowCallsDuring(probe.admin, 'bench-find', () => searchPass(subject.finder, findQuery))));
+  return {
+    viewerAlone: spreadOf(viewerAlone),
+    viewerDuring: spreadOf(viewerDuring),
+    loopDelayP99: loop.percentile(99) / 1e6,
+    slow: slow!,
+    work: { ...work, byCommand: work.byCommand.filter((row) => !OUR_COMMANDS.has(row.command.split('|')[0]!)) },
+  };
 }
 
 interface QueryFigures {
@@ -450,6 +475,7 @@ interface QueryFigures {
   full: number;
   floor: number;
   searchCpu: number;
+  nodeCpu: number;
   floorCpu: number;
   observed: Observed;
 }
@@ -457,17 +483,18 @@ interface QueryFigures {
 const median = (values: readonly number[]) => spreadOf(values).medianMs;
 
 /** Every query and the floor, interleaved over `rounds` rounds, then each query observed once. */
-async function measure(admin: Redis, subject: Subject, rounds: number): Promise<QueryFigures[]> {
+async function measure(probe: RedisProbe, subject: Subject, rounds: number): Promise<QueryFigures[]> {
+  const { admin } = probe;
   const parts = await subject.floorParts();
-  const passes = new Map(subject.queries.map((named) => [named, [] as { pass: SearchPass; cpuMs: number }[]]));
+  const passes = new Map(subject.queries.map((named) => [named, [] as { pass: SearchPass; cpuMs: number; nodeCpuMs: number }[]]));
   const floors: { value: number; cpuMs: number }[] = [];
   // One unmeasured pass of each: scripts loaded, code compiled.
   for (const named of subject.queries) await searchPass(subject.finder, named.query);
   for (let round = 0; round < rounds; round++) {
     floors.push(await withCpu(admin, () => floorPass(subject.searching, parts)));
     for (const named of subject.queries) {
-      const { value, cpuMs } = await withCpu(admin, () => searchPass(subject.finder, named.query));
-      passes.get(named)!.push({ pass: value, cpuMs });
+      const { value, cpuMs, nodeCpuMs } = await withCpu(admin, () => searchPass(subject.finder, named.query));
+      passes.get(named)!.push({ pass: value, cpuMs, nodeCpuMs });
     }
     console.log(`  ${subject.name}: round ${round + 1} of ${rounds} done; load ${loads()}`);
   }
@@ -478,7 +505,7 @@ async function measure(admin: Redis, subject: Subject, rounds: number): Promise<
     const runs = passes.get(named)!;
     const full = median(runs.map((run) => run.pass.fullMs));
     const firsts = runs.flatMap((run) => (run.pass.firstMs === null ? [] : [run.pass.firstMs]));
-    const observed = await observedSearch(admin, subject, named.query, full);
+    const observed = await observedSearch(probe, subject, named.query, full);
     console.log(`  ${subject.name}: ${named.what} observed: ${JSON.stringify(observed)}; load ${loads()}`);
     figures.push({
       what: named.what,
@@ -488,6 +515,7 @@ async function measure(admin: Redis, subject: Subject, rounds: number): Promise<
       full,
       floor,
       searchCpu: median(runs.map((run) => run.cpuMs)),
+      nodeCpu: median(runs.map((run) => run.nodeCpuMs)),
       floorCpu,
       observed,
     });
@@ -498,8 +526,8 @@ async function measure(admin: Redis, subject: Subject, rounds: number): Promise<
 /** Acting on the failed jobs an error search found (StaticPHP), while a worker runs; and the accounting after. */
 interface ActingFigures {
   found: number;
-  retried: { ids: number; requeued: number; notFailed: number; missing: number; seconds: number };
-  forgotten: { ids: number; forgotten: number; seconds: number };
+  retried: { ids: number; requeued: number; notFailed: number; missing: number; seconds: number; slow: SlowCalls | null };
+  forgotten: { ids: number; forgotten: number; seconds: number; slow: SlowCalls | null };
   workerCompleted: number;
   stillFailed: number;
   /** retried ids neither in a stream nor completed, or in both, or twice */
@@ -530,7 +558,7 @@ async function streamIdCounts(queue: RedisQueue): Promise<Map<string, number>> {
   return counts;
 }
 
-async function actOnMatches(redis: PrivateRedis, subject: Subject & { queue: RedisQueue; layout: QueueLayout }): Promise<ActingFigures> {
+async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject & { queue: RedisQueue; layout: QueueLayout }): Promise<ActingFigures> {
   const failedJobs = subject.layout.failedJobs;
   if (isAbsent(failedJobs) || !retriesFailedJobs(failedJobs)) throw new Error('StaticPHP retries its failed jobs');
   const found = [] as string[];
@@ -558,25 +586,30 @@ async function actOnMatches(redis: PrivateRedis, subject: Subject & { queue: Red
   })();
 
   const trash = { ...trashSettingsFromEnv({}), dashboardPrefix: 'queuelens-bench:', who: 'bench', via: 'dashboard' };
-  const retried = { ids: toRetry.length, requeued: 0, notFailed: 0, missing: 0, seconds: 0 };
-  const forgotten = { ids: toForget.length, forgotten: 0, seconds: 0 };
+  const retried: ActingFigures['retried'] = { ids: toRetry.length, requeued: 0, notFailed: 0, missing: 0, seconds: 0, slow: null };
+  const forgotten: ActingFigures['forgotten'] = { ids: toForget.length, forgotten: 0, seconds: 0, slow: null };
   try {
-    retried.seconds = (
-      await timed(async () => {
-        for (let at = 0; at < toRetry.length; at += IDS_PER_CALL) {
-          const outcome = await failedJobs.retryFailed(toRetry.slice(at, at + IDS_PER_CALL).map(Number));
-          retried.requeued += outcome.requeued.length;
-          retried.notFailed += outcome.notFailed.length;
-          retried.missing += outcome.missing.length;
-        }
-      })
-    ).seconds;
-    forgotten.seconds = (
-      await timed(async () => {
-        for (let at = 0; at < toForget.length; at += IDS_PER_CALL)
-          forgotten.forgotten += await failedJobs.forgetFailedIds(toForget.slice(at, at + IDS_PER_CALL).map(Number), trash);
-      })
-    ).seconds;
+    // Under SLOWLOG at threshold 0, as the search was: each script's time, the rates a little lower for it.
+    retried.slow = await slowCallsDuring(admin, 'bench-find', async () => {
+      retried.seconds = (
+        await timed(async () => {
+          for (let at = 0; at < toRetry.length; at += IDS_PER_CALL) {
+            const outcome = await failedJobs.retryFailed(toRetry.slice(at, at + IDS_PER_CALL).map(Number));
+            retried.requeued += outcome.requeued.length;
+            retried.notFailed += outcome.notFailed.length;
+            retried.missing += outcome.missing.length;
+          }
+        })
+      ).seconds;
+    });
+    forgotten.slow = await slowCallsDuring(admin, 'bench-find', async () => {
+      forgotten.seconds = (
+        await timed(async () => {
+          for (let at = 0; at < toForget.length; at += IDS_PER_CALL)
+            forgotten.forgotten += await failedJobs.forgetFailedIds(toForget.slice(at, at + IDS_PER_CALL).map(Number), trash);
+        })
+      ).seconds;
+    });
   } finally {
     working = false;
     await worker;
@@ -619,8 +652,21 @@ async function actOnMatches(redis: PrivateRedis, subject: Subject & { queue: Red
 
 function figuresTable(name: LayoutName, jobs: number, figures: readonly QueryFigures[]): string {
   return markdownTable(
-    ['layout', 'jobs', 'search', 'matches', 'looked at', 'first match ms', 'full pass ms', 'floor ms', 'full ÷ floor', 'Redis CPU ms (floor)', 'steps'],
-    'lrlrrrrrrrr',
+    [
+      'layout',
+      'jobs',
+      'search',
+      'matches',
+      'looked at',
+      'first match ms',
+      'full pass ms',
+      'floor ms',
+      'full ÷ floor',
+      'Redis CPU ms (floor)',
+      'this process CPU ms',
+      'steps',
+    ],
+    'lrlrrrrrrrrr',
     figures.map((row) => [
       name,
       formatCount(jobs),
@@ -632,9 +678,23 @@ function figuresTable(name: LayoutName, jobs: number, figures: readonly QueryFig
       ms(row.floor),
       `${(row.full / row.floor).toFixed(2)}×`,
       `${ms(row.searchCpu)} (${ms(row.floorCpu)})`,
+      ms(row.nodeCpu),
       formatCount(row.pass.steps),
     ]),
   );
+}
+
+/** What Redis did in each SLOWLOG pass, in words: its costliest commands and its wait for a CPU. */
+function workLines(figures: readonly QueryFigures[]): string {
+  return figures
+    .map(({ what, observed: { work } }) => {
+      const costliest = work.byCommand
+        .slice(0, 3)
+        .map((row) => `${row.command} ${formatCount(row.calls)} calls, ${ms(row.micros / 1000)} ms`)
+        .join('; ');
+      return `- ${what}: Redis' main thread ran ${ms(work.cpuMicros / 1000)} ms and waited ${ms(work.waitingMicros / 1000)} ms for a CPU; costliest: ${costliest}`;
+    })
+    .join('\n');
 }
 
 function observedTable(name: LayoutName, figures: readonly QueryFigures[]): string {
@@ -648,8 +708,9 @@ function observedTable(name: LayoutName, figures: readonly QueryFigures[]): stri
       'viewer overview alone, median / p95 ms',
       'during the search',
       'ratio (median / p95)',
+      'event-loop delay p99 ms',
     ],
-    'llrlrrrr',
+    'llrlrrrrr',
     figures.map(({ what, observed: o }) => [
       name,
       what,
@@ -659,22 +720,24 @@ function observedTable(name: LayoutName, figures: readonly QueryFigures[]): stri
       `${ms(o.viewerAlone.medianMs)} / ${ms(o.viewerAlone.p95Ms)}`,
       `${ms(o.viewerDuring.medianMs)} / ${ms(o.viewerDuring.p95Ms)}`,
       `${(o.viewerDuring.medianMs / o.viewerAlone.medianMs).toFixed(2)}× / ${(o.viewerDuring.p95Ms / o.viewerAlone.p95Ms).toFixed(2)}×`,
+      ms(o.loopDelayP99),
     ]),
   );
 }
 
 function actingTable({ retried, forgotten }: ActingFigures): string {
-  const row = (action: string, ids: number, done: number, seconds: number) => [
+  const row = (action: string, ids: number, done: number, seconds: number, slow: SlowCalls | null) => [
     action,
     formatCount(ids),
     formatCount(done),
     formatCount(ids - done),
     seconds.toFixed(2),
     formatCount(ids / seconds),
+    slow === null ? '—' : `${(slow.longestMicros / 1000).toFixed(2)} ms (${slow.longestCall}); ${slow.over2ms} of ${formatCount(slow.sent)} over 2 ms`,
   ];
-  return markdownTable(['action', 'ids', 'done', 'skipped', 'seconds', 'jobs/s'], 'lrrrrr', [
-    row(`retry, ${IDS_PER_CALL} a call`, retried.ids, retried.requeued, retried.seconds),
-    row(`forget, ${IDS_PER_CALL} a call`, forgotten.ids, forgotten.forgotten, forgotten.seconds),
+  return markdownTable(['action', 'ids', 'done', 'skipped', 'seconds', 'jobs/s', 'longest call'], 'lrrrrrl', [
+    row(`retry, ${IDS_PER_CALL} a call`, retried.ids, retried.requeued, retried.seconds, retried.slow),
+    row(`forget, ${IDS_PER_CALL} a call`, forgotten.ids, forgotten.forgotten, forgotten.seconds, forgotten.slow),
   ]);
 }
 
@@ -704,16 +767,18 @@ async function main(): Promise<void> {
         console.log(
           `  seeded ${formatCount(plannedTotal(subject.plan))} jobs (${formatCount(subject.plan.failed)} failed) in ${subject.seedSeconds.toFixed(1)} s; Redis holds ${memory}`,
         );
-        const figures = await measure(admin, subject, rounds);
+        const figures = await measure({ admin, pid: redis.pid }, subject, rounds);
         reports.push(
           `### ${name}: ${formatCount(plannedTotal(subject.plan))} jobs over ${queues} queues, ${formatCount(subject.plan.failed)} failed; seeded in ${subject.seedSeconds.toFixed(0)} s\n`,
           figuresTable(name, plannedTotal(subject.plan), figures),
           '',
           observedTable(name, figures),
           '',
+          workLines(figures),
+          '',
         );
         if (name === 'staticphp') {
-          const acting = await actOnMatches(redis, subject as Awaited<ReturnType<typeof staticphpSubject>>);
+          const acting = await actOnMatches(redis, admin, subject as Awaited<ReturnType<typeof staticphpSubject>>);
           console.log(`  acting: ${JSON.stringify(acting)}; load ${loads()}`);
           reports.push(
             actingTable(acting),
