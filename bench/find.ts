@@ -10,11 +10,12 @@
  *    the full pass, against the floor (the same indexes walked from here
  *    with the same chunk size, by XRANGE, LRANGE, or ZSCAN / HSCAN with a
  *    MATCH that matches nothing), median of --rounds interleaved rounds;
- * 2. Redis CPU for each (INFO cpu used_cpu_sys + used_cpu_user);
- * 3. once more with SLOWLOG at threshold 0 (reset before, read after): the
- *    longest single call of the search, while another viewer reads the
- *    layout's counts (the overview's read) in a loop on its own connection,
- *    against the same viewer for as long with no search;
+ * 2. Redis CPU for each (INFO cpu used_cpu_sys + used_cpu_user) and this
+ *    process' (the finder's decoding and matching);
+ * 3. another viewer reading the layout's counts (the overview's read) in a
+ *    loop on its own connection, during one more pass and for as long with
+ *    no search; then one more pass with SLOWLOG at threshold 0 (read and
+ *    reset every SLOWLOG_READ_MS): the longest single call of the search;
  * 4. StaticPHP: the failed jobs found by an error substring retried (half)
  *    and forgotten (half) 200 ids a call, as Find's actions send them
  *    (retryJobs, forgetJobs), while a worker reserves and completes jobs;
@@ -52,9 +53,8 @@ import { startPrivateRedis, type PrivateRedis } from './private-redis';
 import { atExit } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
 import { findSeedPlan, laravelTemplates, plannedJob, plannedTotal, seedLaravel, seedMarko, seedYii2 } from './seed-find';
-import { heldCount } from './seed-plan';
+import { heldCount, type SeedPlan } from './seed-plan';
 import { seedQueueLens } from './seed-queuelens';
-import type { SeedPlan } from './seed-plan';
 
 const LAYOUTS = ['staticphp', 'yii2', 'marko', 'laravel'] as const;
 type LayoutName = (typeof LAYOUTS)[number];
