@@ -1,0 +1,821 @@
+/**
+ * Find at scale (issue 27's measurements). On a redis-server of its own
+ * (bench/private-redis.ts), each layout's database is seeded with the same
+ * jobs (bench/seed-find.ts: --jobs over --queues queues, 20 % of them
+ * failed where the layout keeps failed jobs), then, per layout:
+ * 1. a search for a job name, a payload substring (one job's order
+ *    reference, in the middle queue) and an error substring (where the
+ *    layout keeps errors), through the layout's JobFinder step by step as
+ *    the page and `queuelens find` drive it: ms to the first match and to
+ *    the full pass, against the floor (the same indexes walked from here
+ *    with the same chunk size, by XRANGE, LRANGE, or ZSCAN / HSCAN with a
+ *    MATCH that matches nothing), median of --rounds interleaved rounds;
+ * 2. Redis CPU for each (INFO cpu used_cpu_sys + used_cpu_user) and this
+ *    process' (the finder's decoding and matching);
+ * 3. another viewer reading the layout's counts (the overview's read) in a
+ *    loop on its own connection, during one more pass and for as long with
+ *    no search; then one more pass with SLOWLOG at threshold 0 (read and
+ *    reset every SLOWLOG_READ_MS): the longest single call of the search;
+ * 4. StaticPHP: the failed jobs found by an error substring retried (half)
+ *    and forgotten (half) 200 ids a call, as Find's actions send them
+ *    (retryJobs, forgetJobs), while a worker reserves and completes jobs;
+ *    then every job accounted for once.
+ * Prints figures; asserts nothing.
+ *
+ * Run: npx tsx bench/find.ts [--jobs 100000] [--queues 50] [--rounds 3] [--layout staticphp --layout yii2 …]
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { Redis } from 'ioredis';
+import { isAbsent, retriesFailedJobs, type QueueLayout } from '../lib/layouts/adapter';
+import type { JobFinder } from '../lib/layouts/pages';
+import { FIND_CHUNK } from '../lib/layouts/find-steps';
+import { staticphpLayout } from '../lib/layouts/staticphp/layout';
+import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
+import { yii2Layout } from '../lib/layouts/yii2/layout';
+import { yii2Settings } from '../lib/layouts/yii2/test-fixtures';
+import { Yii2Keys } from '../lib/layouts/yii2/keys';
+import { markoLayout } from '../lib/layouts/marko/layout';
+import { laravelLayout } from '../lib/layouts/laravel/layout';
+import { trashSettingsFromEnv } from '../lib/dashboard/trash-settings';
+import { RedisConnection } from '../lib/redis/connection';
+import { readSettings } from '../lib/redis/config';
+import { expandIncludes } from '../lib/redis/lua-script';
+import { execPipeline } from '../lib/redis/pipeline';
+import { parseInfo } from '../lib/redis/server-info';
+import type { FindQuery } from '../lib/shapes/find';
+import { durationOf, redisWorkDuring, spreadOf, type RedisProbe, type RedisWork, type Spread } from './measure';
+import { startPrivateRedis, type PrivateRedis } from './private-redis';
+import { atExit } from './processes';
+import { describeMachine, formatCount, markdownTable } from './report';
+import { findSeedPlan, laravelTemplates, plannedJob, plannedTotal, seedLaravel, seedMarko, seedYii2 } from './seed-find';
+import { heldCount, type SeedPlan } from './seed-plan';
+import { seedQueueLens } from './seed-queuelens';
+
+const LAYOUTS = ['staticphp', 'yii2', 'marko', 'laravel'] as const;
+type LayoutName = (typeof LAYOUTS)[number];
+const DATABASE: Record<LayoutName, number> = { staticphp: 0, yii2: 1, marko: 2, laravel: 3 };
+const PREFIX: Record<LayoutName, string> = { staticphp: 'queue:', yii2: '', marko: 'marko:', laravel: 'laravel_database_' };
+const FAILED_SHARE = 0.2;
+/** The name searched for: one of bench/seed-plan.ts's five, so a fifth of the jobs match. */
+const NAME_TEXT = 'GenerateReport';
+/** Every failed job's error holds it (bench/seed-plan.ts failureText). */
+const ERROR_TEXT = 'upstream answered 503';
+/** MATCH for the floor's ZSCAN and HSCAN: no member or field is this. */
+const MATCHES_NOTHING = '*\u0000no such member\u0000*';
+/** The viewer's pause between two overview reads. */
+const VIEWER_PAUSE_MS = 20;
+/** Ids a retry or a forget of Find's actions sends in one call (components/failed/use-failed-actions.ts IDS_PER_CALL). */
+const IDS_PER_CALL = 200;
+/** SLOWLOG's threshold while acting on the matches. */
+const ACTING_SLOWLOG_MICROS = 1_000;
+const root = new URL('..', import.meta.url);
+
+const loads = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+const ms = (value: number) => (value >= 100 ? formatCount(value) : value.toFixed(1));
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+function optionsFromArgs() {
+  const { values } = parseArgs({
+    options: {
+      jobs: { type: 'string', default: '100000' },
+      queues: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '3' },
+      layout: { type: 'string', multiple: true },
+    },
+  });
+  const whole = (text: string, name: string) => {
+    const value = Number(text);
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1, got "${text}"`);
+    return value;
+  };
+  const layouts = (values.layout ?? [...LAYOUTS]).map((name) => {
+    if (!(LAYOUTS as readonly string[]).includes(name)) throw new Error(`--layout is one of ${LAYOUTS.join(', ')}, got "${name}"`);
+    return name as LayoutName;
+  });
+  return { jobs: whole(values.jobs, 'jobs'), queues: whole(values.queues, 'queues'), rounds: whole(values.rounds, 'rounds'), layouts };
+}
+
+/** One index as the floor walks it: the command that reads it a chunk at a time. */
+interface FloorPart {
+  kind: 'stream' | 'zset' | 'hash' | 'list';
+  key: string;
+}
+
+interface NamedQuery {
+  what: 'name' | 'payload' | 'error';
+  query: FindQuery;
+}
+
+/** One layout, seeded, as the benchmark measures it. */
+interface Subject {
+  name: LayoutName;
+  plan: SeedPlan;
+  seedSeconds: number;
+  finder: JobFinder;
+  /** Redis connection the searches use (named bench-find) */
+  searching: Redis;
+  /** the overview's read, by another viewer on a connection of its own (named bench-viewer) */
+  overview(): Promise<unknown>;
+  floorParts(): Promise<FloorPart[]>;
+  queries: NamedQuery[];
+  close(): Promise<void>;
+}
+
+const query = (text: string, field: FindQuery['field'], states: FindQuery['states'] = []): FindQuery => ({ text, field, queue: null, states });
+
+/** The payload searched for: the order reference of a waiting job in the middle queue, past the held jobs (whose references repeat the first waiting ones'). */
+function middleReference(plan: SeedPlan): string {
+  const middle = Math.floor(plan.queues.length / 2);
+  for (let index = heldCount(plan) + Math.floor((plannedTotal(plan) - heldCount(plan)) / 2); ; index++) {
+    const { job, state } = plannedJob(plan, index);
+    if (state === 'ready' && job.queue === plan.queues[middle]) return job.payload.reference;
+  }
+}
+
+function queriesOf(plan: SeedPlan, keepsErrors: boolean): NamedQuery[] {
+  return [
+    { what: 'name', query: query(NAME_TEXT, 'name') },
+    { what: 'payload', query: query(middleReference(plan), 'payload') },
+    ...(keepsErrors ? [{ what: 'error' as const, query: query(ERROR_TEXT, 'error') }] : []),
+  ];
+}
+
+function finderOf(layout: Pick<QueueLayout, 'finder'>): JobFinder {
+  if (isAbsent(layout.finder)) throw new Error(layout.finder.absent);
+  return layout.finder;
+}
+
+async function timed<T>(seed: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+  const started = performance.now();
+  const value = await seed();
+  return { seconds: (performance.now() - started) / 1000, value };
+}
+
+async function connectionOf(redis: PrivateRedis, name: LayoutName, clientName: string): Promise<RedisConnection> {
+  const connection = await RedisConnection.connect(readSettings({ hostname: '127.0.0.1', port: redis.port, database: DATABASE[name], prefix: 'unused:' }));
+  await connection.redis.client('SETNAME', clientName);
+  return connection;
+}
+
+async function staticphpSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { queue: RedisQueue; layout: QueueLayout }> {
+  const plan = findSeedPlan(jobs, queues, FAILED_SHARE);
+  const settings = readSettings({ hostname: '127.0.0.1', port: redis.port, database: DATABASE.staticphp, prefix: PREFIX.staticphp, group: 'workers' });
+  const [queue, viewerQueue] = [await RedisQueue.connect(settings), await RedisQueue.connect(settings)];
+  await queue.redis.client('SETNAME', 'bench-find');
+  await viewerQueue.redis.client('SETNAME', 'bench-viewer');
+  const seedSeconds = await seedQueueLens(queue, plan, async (label, count, body) => {
+    const { seconds } = await timed(body);
+    console.log(`  ${label}: ${formatCount(count)} in ${seconds.toFixed(1)} s`);
+  });
+  const layout = staticphpLayout(queue);
+  const viewer = staticphpLayout(viewerQueue);
+  return {
+    name: 'staticphp',
+    plan,
+    seedSeconds,
+    finder: finderOf(layout),
+    searching: queue.redis as Redis,
+    overview: () => viewer.counts(),
+    floorParts: async () => {
+      const parts: FloorPart[] = [];
+      for (const name of [...(await queue.queueNames())].sort()) {
+        for (const level of await queue.redis.zrange(queue.keys.levels(name), '0', '-1')) parts.push({ kind: 'stream', key: queue.keys.stream(name, level) });
+        parts.push({ kind: 'zset', key: queue.keys.delayed(name) });
+      }
+      return [...parts, { kind: 'zset', key: queue.keys.failed }];
+    },
+    queries: queriesOf(plan, true),
+    queue,
+    layout,
+    close: async () => {
+      await queue.close();
+      await viewerQueue.close();
+    },
+  };
+}
+
+async function yii2Subject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
+  const plan = findSeedPlan(jobs, queues, 0);
+  const [connection, viewerConnection] = [await connectionOf(redis, 'yii2', 'bench-find'), await connectionOf(redis, 'yii2', 'bench-viewer')];
+  const { seconds } = await timed(() => seedYii2(connection.redis, plan));
+  const settings = yii2Settings('yii2', plan.queues);
+  const viewer = yii2Layout(viewerConnection, settings);
+  return {
+    name: 'yii2',
+    plan,
+    seedSeconds: seconds,
+    finder: finderOf(yii2Layout(connection, settings)),
+    searching: connection.redis as Redis,
+    overview: () => viewer.counts({ everyQueue: true }),
+    floorParts: async () => plan.queues.map((channel) => ({ kind: 'hash', key: new Yii2Keys(channel).messages })),
+    queries: queriesOf(plan, false),
+    close: async () => {
+      await connection.close();
+      await viewerConnection.close();
+    },
+  };
+}
+
+async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
+  const plan = findSeedPlan(jobs, queues, FAILED_SHARE);
+  const [connection, viewerConnection] = [await connectionOf(redis, 'marko', 'bench-find'), await connectionOf(redis, 'marko', 'bench-viewer')];
+  const { seconds } = await timed(() => seedMarko(connection.redis, PREFIX.marko, plan));
+  const settings = { prefix: PREFIX.marko, retryAfter: 90, queues: plan.queues };
+  const layout = markoLayout(connection, settings);
+  const viewer = markoLayout(viewerConnection, settings);
+  return {
+    name: 'marko',
+    plan,
+    seedSeconds: seconds,
+    finder: finderOf(layout),
+    searching: connection.redis as Redis,
+    overview: () => viewer.counts(),
+    floorParts: async () => [
+      ...[...plan.queues].sort().flatMap((name): FloorPart[] => [
+        { kind: 'list', key: layout.keys.ready(name) },
+        { kind: 'zset', key: layout.keys.delayed(name) },
+        { kind: 'zset', key: layout.keys.reserved(name) },
+      ]),
+      { kind: 'hash', key: layout.keys.failedJobs },
+    ],
+    queries: queriesOf(plan, true),
+    close: async () => {
+      await connection.close();
+      await viewerConnection.close();
+    },
+  };
+}
+
+async function laravelSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
+  const plan = findSeedPlan(jobs, queues, 0);
+  const [connection, viewerConnection] = [await connectionOf(redis, 'laravel', 'bench-find'), await connectionOf(redis, 'laravel', 'bench-viewer')];
+  const templateClient = redis.connect(0);
+  const templates = await laravelTemplates(templateClient, redis.port).finally(() => templateClient.quit());
+  const { seconds } = await timed(() => seedLaravel(connection.redis, PREFIX.laravel, plan, templates));
+  const settings = { prefix: PREFIX.laravel, queues: plan.queues };
+  const layout = laravelLayout(connection, settings);
+  const viewer = laravelLayout(viewerConnection, settings);
+  return {
+    name: 'laravel',
+    plan,
+    seedSeconds: seconds,
+    finder: finderOf(layout),
+    searching: connection.redis as Redis,
+    overview: () => viewer.counts(),
+    floorParts: async () =>
+      [...plan.queues].sort().flatMap((name): FloorPart[] => [
+        { kind: 'list', key: layout.keys.ready(name) },
+        { kind: 'zset', key: layout.keys.delayed(name) },
+        { kind: 'zset', key: layout.keys.reserved(name) },
+      ]),
+    queries: queriesOf(plan, false),
+    close: async () => {
+      await connection.close();
+      await viewerConnection.close();
+    },
+  };
+}
+
+/** One search, step by step as the page drives it: ms to the first match and to the end, and what it found. */
+interface SearchPass {
+  firstMs: number | null;
+  fullMs: number;
+  matches: number;
+  looked: number;
+  steps: number;
+}
+
+async function searchPass(finder: JobFinder, findQuery: FindQuery): Promise<SearchPass> {
+  const started = performance.now();
+  let [firstMs, matches, looked, steps] = [null as number | null, 0, 0, 0];
+  let cursor: string | null = null;
+  do {
+    const step = await finder.step(findQuery, cursor);
+    steps += 1;
+    if (step.matches.length > 0) firstMs ??= performance.now() - started;
+    matches += step.matches.length;
+    looked = step.looked;
+    cursor = step.cursor;
+  } while (cursor !== null);
+  return { firstMs, fullMs: performance.now() - started, matches, looked, steps };
+}
+
+/** The floor: every index the search walks, FIND_CHUNK at a time, one call after another, moving nothing a MATCH can hold back. */
+async function floorPass(redis: Redis, parts: readonly FloorPart[]): Promise<number> {
+  return durationOf(async () => {
+    for (const { kind, key } of parts) {
+      if (kind === 'stream') {
+        for (let start = '-'; ;) {
+          const entries = await redis.xrange(key, start, '+', 'COUNT', FIND_CHUNK);
+          if (entries.length < FIND_CHUNK) break;
+          start = `(${entries.at(-1)![0]}`;
+        }
+      } else if (kind === 'list') {
+        for (let start = 0; (await redis.lrange(key, start, start + FIND_CHUNK - 1)).length === FIND_CHUNK; start += FIND_CHUNK);
+      } else {
+        const scan = (cursor: string) =>
+          kind === 'zset'
+            ? redis.zscan(key, cursor, 'MATCH', MATCHES_NOTHING, 'COUNT', FIND_CHUNK)
+            : redis.hscan(key, cursor, 'MATCH', MATCHES_NOTHING, 'COUNT', FIND_CHUNK);
+        for (let cursor = (await scan('0'))[0]; cursor !== '0'; cursor = (await scan(cursor))[0]);
+      }
+    }
+  });
+}
+
+/** Redis' CPU so far (INFO cpu used_cpu_sys + used_cpu_user, every thread), in ms. */
+async function redisCpuMs(admin: Redis): Promise<number> {
+  const info = parseInfo(await admin.info('cpu'));
+  return (Number(info.get('used_cpu_sys')) + Number(info.get('used_cpu_user'))) * 1000;
+}
+
+/** What `body` cost Redis' CPU and this process' (the finder's decoding and matching, ioredis), in ms. */
+async function withCpu<T>(admin: Redis, body: () => Promise<T>): Promise<{ value: T; cpuMs: number; nodeCpuMs: number }> {
+  const before = await redisCpuMs(admin);
+  const nodeBefore = process.cpuUsage();
+  const value = await body();
+  const node = process.cpuUsage(nodeBefore);
+  return { value, cpuMs: (await redisCpuMs(admin)) - before, nodeCpuMs: (node.user + node.system) / 1000 };
+}
+
+/** The overview read over and over by another viewer until `until` settles: each read's ms. */
+async function viewerWhile(overview: () => Promise<unknown>, until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const samples: number[] = [];
+  while (!done) {
+    samples.push(await durationOf(overview));
+    await sleep(VIEWER_PAUSE_MS);
+  }
+  return samples;
+}
+
+/** Which of QueueLens' scripts an EVALSHA ran, by SHA as ioredis computes it: every file of lua/ but the includes. */
+const SCRIPTS_BY_SHA = new Map(
+  readdirSync(new URL('lua/', root), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'includes')
+    .flatMap((folder) => readdirSync(new URL(`lua/${folder.name}/`, root)).map((file) => `${folder.name}/${file}`))
+    .map((file) => [
+      createHash('sha1')
+        .update(expandIncludes(readFileSync(new URL(`lua/${file}`, root), 'utf8')))
+        .digest('hex'),
+      file,
+    ]),
+);
+
+function describeCall(args: readonly string[]): string {
+  const [command = '?', first = ''] = args;
+  if (command.toLowerCase() === 'evalsha') return `EVALSHA ${SCRIPTS_BY_SHA.get(first) ?? first.slice(0, 8)}`;
+  return command.toUpperCase();
+}
+
+/** One SLOWLOG entry as Redis 7 gives it: id, unix time, µs, arguments, client address, client name. */
+type SlowlogEntry = [number, number, number, string[], string?, string?];
+
+/** The calls of a search as SLOWLOG at threshold 0 saw them. */
+interface SlowCalls {
+  /** calls the client sent (scripts and plain commands) */
+  sent: number;
+  /** commands its scripts ran inside them (SLOWLOG logs those too, from the client `?:0`) */
+  inScripts: number;
+  longestMicros: number;
+  longestCall: string;
+  over1ms: number;
+  over2ms: number;
+  /** whether SLOWLOG filled up between two reads, so that some calls went unseen */
+  lost: boolean;
+}
+
+/** How often SLOWLOG is read (and reset) while a search runs; its length holds far more calls than a search sends in that time. */
+const SLOWLOG_READ_MS = 250;
+const SLOWLOG_ENTRIES = 100_000;
+
+/**
+ * The calls `body` makes, with SLOWLOG at `thresholdMicros` (0: every call): read and reset in
+ * one transaction every SLOWLOG_READ_MS (so that no call falls between the
+ * read and the reset), since a pass at a million jobs runs a few million
+ * commands and SLOWLOG keeps a bounded list. Only the calls `client` (a
+ * connection's name) sent are timed; the commands scripts ran inside them are
+ * counted, as SLOWLOG logs them too.
+ */
+async function slowCallsDuring(admin: Redis, client: string, body: () => Promise<unknown>, thresholdMicros = 0): Promise<SlowCalls> {
+  const calls: SlowCalls = { sent: 0, inScripts: 0, longestMicros: 0, longestCall: '', over1ms: 0, over2ms: 0, lost: false };
+  const take = async () => {
+    const [[, logged]] = ((await admin.multi().slowlog('GET', SLOWLOG_ENTRIES).slowlog('RESET').exec()) ?? []) as [[Error | null, SlowlogEntry[]]];
+    if (logged.length >= SLOWLOG_ENTRIES) calls.lost = true;
+    for (const [, , micros, args, address = '', clientName = ''] of logged) {
+      if (address === '?:0') {
+        calls.inScripts += 1;
+        continue;
+      }
+      if (clientName !== client) continue;
+      calls.sent += 1;
+      if (micros > 1_000) calls.over1ms += 1;
+      if (micros > 2_000) calls.over2ms += 1;
+      if (micros > calls.longestMicros) Object.assign(calls, { longestMicros: micros, longestCall: describeCall(args) });
+    }
+  };
+  await admin.config('SET', 'slowlog-max-len', String(SLOWLOG_ENTRIES));
+  await admin.slowlog('RESET');
+  await admin.config('SET', 'slowlog-log-slower-than', String(thresholdMicros));
+  let done = false;
+  const running = body().finally(() => (done = true));
+  while (!done) {
+    await sleep(SLOWLOG_READ_MS);
+    await take();
+  }
+  await running;
+  await admin.config('SET', 'slowlog-log-slower-than', '10000');
+  await take();
+  return calls;
+}
+
+/** The search once more with another viewer reading the overview, and that viewer for as long without a search; then once more under SLOWLOG. */
+interface Observed {
+  viewerAlone: Spread;
+  viewerDuring: Spread;
+  /** this process' event-loop delay while the viewer read during the search, p99 ms: the viewer shares the loop with the finder's decoding */
+  loopDelayP99: number;
+  slow: SlowCalls;
+  /** what Redis did in the SLOWLOG pass: its costliest commands (a script's time includes the commands it ran), and its wait for a CPU */
+  work: RedisWork;
+}
+
+/** Commands of ours (reading SLOWLOG) left out of a pass's command figures. */
+const OUR_COMMANDS = new Set(['slowlog', 'config', 'multi', 'exec', 'info']);
+
+async function observedSearch(probe: RedisProbe, subject: Subject, findQuery: FindQuery, aloneMs: number): Promise<Observed> {
+  const viewerAlone = await viewerWhile(subject.overview, sleep(Math.max(2_000, aloneMs)));
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const viewerDuring = await viewerWhile(subject.overview, searchPass(subject.finder, findQuery));
+  loop.disable();
+  let slow: SlowCalls | undefined;
+  const work = await redisWorkDuring(probe, async () => (slow = await slowCallsDuring(probe.admin, 'bench-find', () => searchPass(subject.finder, findQuery))));
+  return {
+    viewerAlone: spreadOf(viewerAlone),
+    viewerDuring: spreadOf(viewerDuring),
+    loopDelayP99: loop.percentile(99) / 1e6,
+    slow: slow!,
+    work: { ...work, byCommand: work.byCommand.filter((row) => !OUR_COMMANDS.has(row.command.split('|')[0]!)) },
+  };
+}
+
+interface QueryFigures {
+  what: NamedQuery['what'];
+  text: string;
+  pass: SearchPass;
+  first: number | null;
+  full: number;
+  floor: number;
+  searchCpu: number;
+  nodeCpu: number;
+  floorCpu: number;
+  observed: Observed;
+}
+
+const median = (values: readonly number[]) => spreadOf(values).medianMs;
+
+/** Every query and the floor, interleaved over `rounds` rounds, then each query observed once. */
+async function measure(probe: RedisProbe, subject: Subject, rounds: number): Promise<QueryFigures[]> {
+  const { admin } = probe;
+  const parts = await subject.floorParts();
+  const passes = new Map(subject.queries.map((named) => [named, [] as { pass: SearchPass; cpuMs: number; nodeCpuMs: number }[]]));
+  const floors: { value: number; cpuMs: number }[] = [];
+  // One unmeasured pass of each: scripts loaded, code compiled.
+  for (const named of subject.queries) await searchPass(subject.finder, named.query);
+  for (let round = 0; round < rounds; round++) {
+    for (const named of subject.queries) {
+      // A floor before every search, so that a busy moment of the machine falls on both alike.
+      floors.push(await withCpu(admin, () => floorPass(subject.searching, parts)));
+      const { value, cpuMs, nodeCpuMs } = await withCpu(admin, () => searchPass(subject.finder, named.query));
+      passes.get(named)!.push({ pass: value, cpuMs, nodeCpuMs });
+    }
+    console.log(`  ${subject.name}: round ${round + 1} of ${rounds} done; load ${loads()}`);
+  }
+  const floor = median(floors.map((run) => run.value));
+  const floorCpu = median(floors.map((run) => run.cpuMs));
+  const figures: QueryFigures[] = [];
+  for (const named of subject.queries) {
+    const runs = passes.get(named)!;
+    const full = median(runs.map((run) => run.pass.fullMs));
+    const firsts = runs.flatMap((run) => (run.pass.firstMs === null ? [] : [run.pass.firstMs]));
+    const observed = await observedSearch(probe, subject, named.query, full);
+    console.log(`  ${subject.name}: ${named.what} observed: ${JSON.stringify(observed)}; load ${loads()}`);
+    figures.push({
+      what: named.what,
+      text: named.query.text,
+      pass: runs[0]!.pass,
+      first: firsts.length > 0 ? median(firsts) : null,
+      full,
+      floor,
+      searchCpu: median(runs.map((run) => run.cpuMs)),
+      nodeCpu: median(runs.map((run) => run.nodeCpuMs)),
+      floorCpu,
+      observed,
+    });
+  }
+  return figures;
+}
+
+/** Acting on the failed jobs an error search found (StaticPHP), while a worker runs; and the accounting after. */
+interface ActingFigures {
+  found: number;
+  retried: { ids: number; requeued: number; notFailed: number; missing: number; seconds: number; slow: SlowCalls | null };
+  forgotten: { ids: number; forgotten: number; seconds: number; slow: SlowCalls | null };
+  workerCompleted: number;
+  stillFailed: number;
+  /** retried ids neither in a stream nor completed, or in both, or twice */
+  retriedUnaccounted: number;
+  /** forgotten ids still with a hash or a stream entry */
+  forgottenLingering: number;
+  duplicateEntries: number;
+  completedTwice: number;
+  keptInTrash: number;
+}
+
+/** Every stream entry's job id of every queue, counted, read 1,000 entries a call. */
+async function streamIdCounts(queue: RedisQueue): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const name of await queue.queueNames()) {
+    for (const level of await queue.redis.zrange(queue.keys.levels(name), '0', '-1')) {
+      for (let start = '-'; ;) {
+        const entries = await queue.redis.xrange(queue.keys.stream(name, level), start, '+', 'COUNT', 1_000);
+        for (const [, fields] of entries) {
+          const id = fields[fields.indexOf('job') + 1]!;
+          counts.set(id, (counts.get(id) ?? 0) + 1);
+        }
+        if (entries.length < 1_000) break;
+        start = `(${entries.at(-1)![0]}`;
+      }
+    }
+  }
+  return counts;
+}
+
+async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject & { queue: RedisQueue; layout: QueueLayout }): Promise<ActingFigures> {
+  const failedJobs = subject.layout.failedJobs;
+  if (isAbsent(failedJobs) || !retriesFailedJobs(failedJobs)) throw new Error('StaticPHP retries its failed jobs');
+  const found = [] as string[];
+  let cursor: string | null = null;
+  do {
+    const step = await subject.finder.step(query(ERROR_TEXT, 'error', ['failed']), cursor);
+    found.push(...step.matches.map((match) => match.id));
+    cursor = step.cursor;
+  } while (cursor !== null);
+  const [toRetry, toForget] = [found.slice(0, Math.floor(found.length / 2)), found.slice(Math.floor(found.length / 2))];
+
+  // A worker of the layout, on a connection of its own, completing whatever it reserves meanwhile.
+  const workerQueue = await RedisQueue.connect(
+    readSettings({ hostname: '127.0.0.1', port: redis.port, database: DATABASE.staticphp, prefix: PREFIX.staticphp, group: 'workers' }),
+  );
+  const completed = new Map<string, number>();
+  let working = true;
+  const names = [...(await subject.queue.queueNames())].sort();
+  const worker = (async () => {
+    while (working) {
+      const job = await workerQueue.reserve(names, 'bench-find-worker:1', 3_600);
+      if (job === null) continue;
+      if (await workerQueue.complete(job)) completed.set(String(job.id), (completed.get(String(job.id)) ?? 0) + 1);
+    }
+  })();
+
+  const trash = { ...trashSettingsFromEnv({}), dashboardPrefix: 'queuelens-bench:', who: 'bench', via: 'dashboard' };
+  const retried: ActingFigures['retried'] = { ids: toRetry.length, requeued: 0, notFailed: 0, missing: 0, seconds: 0, slow: null };
+  const forgotten: ActingFigures['forgotten'] = { ids: toForget.length, forgotten: 0, seconds: 0, slow: null };
+  try {
+    // SLOWLOG at 1 ms: it catches every call over the 2 ms bound without logging the millions of commands inside the scripts, which would slow them.
+    retried.slow = await slowCallsDuring(
+      admin,
+      'bench-find',
+      async () => {
+        retried.seconds = (
+          await timed(async () => {
+            for (let at = 0; at < toRetry.length; at += IDS_PER_CALL) {
+              const outcome = await failedJobs.retryFailed(toRetry.slice(at, at + IDS_PER_CALL).map(Number));
+              retried.requeued += outcome.requeued.length;
+              retried.notFailed += outcome.notFailed.length;
+              retried.missing += outcome.missing.length;
+            }
+          })
+        ).seconds;
+      },
+      ACTING_SLOWLOG_MICROS,
+    );
+    forgotten.slow = await slowCallsDuring(
+      admin,
+      'bench-find',
+      async () => {
+        forgotten.seconds = (
+          await timed(async () => {
+            for (let at = 0; at < toForget.length; at += IDS_PER_CALL)
+              forgotten.forgotten += await failedJobs.forgetFailedIds(toForget.slice(at, at + IDS_PER_CALL).map(Number), trash);
+          })
+        ).seconds;
+      },
+      ACTING_SLOWLOG_MICROS,
+    );
+  } finally {
+    working = false;
+    await worker;
+    await workerQueue.close();
+  }
+
+  const queue = subject.queue;
+  const inStreams = await streamIdCounts(queue);
+  const exists = async (ids: readonly string[]) => {
+    const pipeline = queue.redis.pipeline();
+    for (const id of ids) pipeline.exists(queue.keys.job(id));
+    return (await execPipeline(pipeline)).map((reply) => reply === 1);
+  };
+  const failedScores = async (ids: readonly string[]) => {
+    const pipeline = queue.redis.pipeline();
+    for (const id of ids) pipeline.zscore(queue.keys.failed, id);
+    return (await execPipeline(pipeline)).filter((score) => score !== null).length;
+  };
+  const retriedExists = await exists(toRetry);
+  const forgottenExists = await exists(toForget);
+  const trashKeys = queue.trashKeys(trash.dashboardPrefix);
+  return {
+    found: found.length,
+    retried,
+    forgotten,
+    workerCompleted: completed.size,
+    stillFailed: (await failedScores(toRetry)) + (await failedScores(toForget)),
+    // Retried: waiting once in a stream with its hash, or completed once by the worker with neither.
+    retriedUnaccounted: toRetry.filter((id, n) => {
+      const waiting = inStreams.get(id) ?? 0;
+      const done = completed.get(id) ?? 0;
+      return !((waiting === 1 && done === 0 && retriedExists[n]) || (waiting === 0 && done === 1 && !retriedExists[n]));
+    }).length,
+    forgottenLingering: toForget.filter((id, n) => forgottenExists[n] || inStreams.has(id) || completed.has(id)).length,
+    duplicateEntries: [...inStreams.values()].filter((count) => count > 1).length,
+    completedTwice: [...completed.values()].filter((count) => count > 1).length,
+    keptInTrash: await queue.redis.zcard(trashKeys.index),
+  };
+}
+
+function figuresTable(name: LayoutName, jobs: number, figures: readonly QueryFigures[]): string {
+  return markdownTable(
+    [
+      'layout',
+      'jobs',
+      'search',
+      'matches',
+      'looked at',
+      'first match ms',
+      'full pass ms',
+      'floor ms',
+      'full ÷ floor',
+      'Redis CPU ms (floor)',
+      'this process CPU ms',
+      'steps',
+    ],
+    'lrlrrrrrrrrr',
+    figures.map((row) => [
+      name,
+      formatCount(jobs),
+      `${row.what} \`${row.text}\``,
+      formatCount(row.pass.matches),
+      formatCount(row.pass.looked),
+      row.first === null ? '—' : ms(row.first),
+      ms(row.full),
+      ms(row.floor),
+      `${(row.full / row.floor).toFixed(2)}×`,
+      `${ms(row.searchCpu)} (${ms(row.floorCpu)})`,
+      ms(row.nodeCpu),
+      formatCount(row.pass.steps),
+    ]),
+  );
+}
+
+/** What Redis did in each SLOWLOG pass, in words: its costliest commands and its wait for a CPU. */
+function workLines(figures: readonly QueryFigures[]): string {
+  return figures
+    .map(({ what, observed: { work } }) => {
+      const costliest = work.byCommand
+        .slice(0, 3)
+        .map((row) => `${row.command} ${formatCount(row.calls)} calls, ${ms(row.micros / 1000)} ms`)
+        .join('; ');
+      return `- ${what}: Redis' main thread ran ${ms(work.cpuMicros / 1000)} ms and waited ${ms(work.waitingMicros / 1000)} ms for a CPU; costliest: ${costliest}`;
+    })
+    .join('\n');
+}
+
+function observedTable(name: LayoutName, figures: readonly QueryFigures[]): string {
+  return markdownTable(
+    [
+      'layout',
+      'search',
+      'calls sent (+ inside scripts)',
+      'longest call',
+      'calls > 1 ms / > 2 ms',
+      'viewer overview alone, median / p95 ms',
+      'during the search',
+      'ratio (median / p95)',
+      'event-loop delay p99 ms',
+    ],
+    'llrlrrrrr',
+    figures.map(({ what, observed: o }) => [
+      name,
+      what,
+      `${formatCount(o.slow.sent)} (+ ${formatCount(o.slow.inScripts)})${o.slow.lost ? ', some lost: SLOWLOG filled up' : ''}`,
+      `${(o.slow.longestMicros / 1000).toFixed(2)} ms (${o.slow.longestCall})`,
+      `${o.slow.over1ms} / ${o.slow.over2ms}`,
+      `${ms(o.viewerAlone.medianMs)} / ${ms(o.viewerAlone.p95Ms)}`,
+      `${ms(o.viewerDuring.medianMs)} / ${ms(o.viewerDuring.p95Ms)}`,
+      `${(o.viewerDuring.medianMs / o.viewerAlone.medianMs).toFixed(2)}× / ${(o.viewerDuring.p95Ms / o.viewerAlone.p95Ms).toFixed(2)}×`,
+      ms(o.loopDelayP99),
+    ]),
+  );
+}
+
+function actingTable({ retried, forgotten }: ActingFigures): string {
+  const row = (action: string, ids: number, done: number, seconds: number, slow: SlowCalls | null) => [
+    action,
+    formatCount(ids),
+    formatCount(done),
+    formatCount(ids - done),
+    seconds.toFixed(2),
+    formatCount(ids / seconds),
+    slow === null
+      ? '—'
+      : `${(slow.longestMicros / 1000).toFixed(2)} ms (${slow.longestCall || 'none over 1 ms'}); ${slow.over2ms} of ${formatCount(Math.ceil(ids / IDS_PER_CALL))} over 2 ms`,
+  ];
+  return markdownTable(['action', 'ids', 'done', 'skipped', 'seconds', 'jobs/s', 'longest call'], 'lrrrrrl', [
+    row(`retry, ${IDS_PER_CALL} a call`, retried.ids, retried.requeued, retried.seconds, retried.slow),
+    row(`forget, ${IDS_PER_CALL} a call`, forgotten.ids, forgotten.forgotten, forgotten.seconds, forgotten.slow),
+  ]);
+}
+
+const SUBJECTS: Record<LayoutName, (redis: PrivateRedis, jobs: number, queues: number) => Promise<Subject>> = {
+  staticphp: staticphpSubject,
+  yii2: yii2Subject,
+  marko: markoSubject,
+  laravel: laravelSubject,
+};
+
+async function main(): Promise<void> {
+  const { jobs, queues, rounds, layouts } = optionsFromArgs();
+  const workDir = mkdtempSync(join(tmpdir(), 'queuelens-bench-find-'));
+  atExit(() => rmSync(workDir, { recursive: true, force: true }));
+  const redis = await startPrivateRedis(workDir);
+  const admin = redis.connect(0, { connectionName: 'bench-admin' });
+  const loadAtStart = loads();
+  const reports: string[] = [];
+  try {
+    const version = parseInfo(await admin.info('server')).get('redis_version') ?? '?';
+    console.log(`\nFind: ${formatCount(jobs)} jobs over ${queues} queues a layout, ${describeMachine()}, Redis ${version}; load ${loadAtStart}`);
+    for (const name of layouts) {
+      console.log(`\n${name}: seeding…`);
+      const subject = await SUBJECTS[name](redis, jobs, queues);
+      try {
+        const memory = parseInfo(await admin.info('memory')).get('used_memory_human') ?? '?';
+        console.log(
+          `  seeded ${formatCount(plannedTotal(subject.plan))} jobs (${formatCount(subject.plan.failed)} failed) in ${subject.seedSeconds.toFixed(1)} s; Redis holds ${memory}`,
+        );
+        const figures = await measure({ admin, pid: redis.pid }, subject, rounds);
+        reports.push(
+          `### ${name}: ${formatCount(plannedTotal(subject.plan))} jobs over ${queues} queues, ${formatCount(subject.plan.failed)} failed; seeded in ${subject.seedSeconds.toFixed(0)} s\n`,
+          figuresTable(name, plannedTotal(subject.plan), figures),
+          '',
+          observedTable(name, figures),
+          '',
+          workLines(figures),
+          '',
+        );
+        if (name === 'staticphp') {
+          const acting = await actOnMatches(redis, admin, subject as Awaited<ReturnType<typeof staticphpSubject>>);
+          console.log(`  acting: ${JSON.stringify(acting)}; load ${loads()}`);
+          reports.push(
+            actingTable(acting),
+            '',
+            `Found by \`${ERROR_TEXT}\` in failed: ${formatCount(acting.found)}. A worker completed ${formatCount(acting.workerCompleted)} jobs meanwhile. ` +
+              `Afterwards: ${acting.stillFailed} still failed, ${acting.retriedUnaccounted} retried jobs not exactly once in a stream or done, ` +
+              `${acting.forgottenLingering} forgotten jobs lingering, ${acting.duplicateEntries} ids in two stream entries, ${acting.completedTwice} completed twice; ` +
+              `the trash keeps ${formatCount(acting.keptInTrash)}.`,
+            '',
+          );
+        }
+      } finally {
+        await subject.close();
+      }
+    }
+    console.log(`\n## Find at ${formatCount(jobs)} jobs\n`);
+    console.log(`${describeMachine()}, Redis ${version}; load average ${loadAtStart} at the start, ${loads()} at the end\n`);
+    console.log(reports.join('\n'));
+  } finally {
+    admin.disconnect();
+    await redis.stop();
+  }
+}
+
+await main();
