@@ -260,7 +260,7 @@ async function laravelSubject(redis: PrivateRedis, jobs: number, queues: number)
   const templateClient = redis.connect(0);
   const templates = await laravelTemplates(templateClient, redis.port).finally(() => templateClient.quit());
   const { seconds } = await timed(() => seedLaravel(connection.redis, PREFIX.laravel, plan, templates));
-  const settings = { prefix: PREFIX.laravel, queues: plan.queues };
+  const settings = { prefix: PREFIX.laravel, queues: plan.queues, horizonPrefix: null };
   const layout = laravelLayout(connection, settings);
   const viewer = laravelLayout(viewerConnection, settings);
   return {
