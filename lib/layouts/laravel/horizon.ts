@@ -55,7 +55,7 @@ export class HorizonKeys {
 /** Why QueueLens does not retry a Horizon failed job, and what does. */
 export const HORIZON_RETRY: RetryElsewhere = {
   absent:
-    'a failed Horizon job is retried by the application: Horizon’s retry builds a new payload (a new id and uuid, attempts 0, retryUntil moved as far ahead as it was from the push, retry_of naming the failed one), pushes it through the application’s queue connection and adds it to the failed record’s retried_by, which QueueLens cannot do in its place; php artisan queue:retry finds the same job by its uuid in the application’s failed_jobs table',
+    'a failed Horizon job is retried by the application, which builds its new payload (a new id, attempts 0, retryUntil moved ahead) and records it in the failed record’s retried_by; php artisan queue:retry finds the job by its uuid',
   // queue:retry takes several ids, or all.
   commandsFor: (ids) => [`php artisan queue:retry ${ids === null ? 'all' : ids.map(shellWord).join(' ')}`],
 };
