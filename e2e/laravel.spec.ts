@@ -163,4 +163,52 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expect(marks.getByRole('link', { name: 'Move them in' })).toHaveAttribute('href', '/queues/stalled/delayed');
     await expect(page.getByRole('note', { name: '1 queue needs attention' })).toBeVisible();
   });
+
+  test('the doctor finds a reservation no pop put back and due jobs no pop moved, repairs each after the confirmation, and the real pop runs them once', async ({
+    page,
+  }, testInfo) => {
+    const doctored = new LaravelHarness(prefix, 'doctored');
+    const held = await doctored.push('held');
+    await doctored.pop(60);
+    // Its worker died and nobody popped since: the reservation's score set ten minutes into the past on the exact member (ZADD XX).
+    const [member] = await queue.redis.zrangeBuffer(keys.reserved('doctored'), 0, '0');
+    const [seconds] = await queue.redis.time();
+    expect(await queue.redis.zadd(keys.reserved('doctored'), 'XX', 'CH', String(Number(seconds) - 600), member!)).toBe(1);
+    const due = await doctored.later(-600);
+    await showLaravel(page);
+    await page.goto('/doctor');
+    await page.getByRole('button', { name: /^Run check/ }).click();
+    await expect(page.getByRole('status').filter({ hasText: /Check/ })).toHaveText(/^Checked \d+ keys and payloads of \d+ queues/, { timeout: 30_000 });
+    const expired = page.getByRole('region', { name: /^Reservations expired over a minute ago that no pop put back \(/ });
+    const overdue = page.getByRole('region', { name: /^Delayed jobs due over a minute ago that no pop moved \(/ });
+    await expect(expired.getByRole('cell', { name: `${keys.reserved('doctored')} ${held}`, exact: true })).toBeVisible();
+    await expect(overdue.getByRole('cell', { name: keys.delayed('doctored'), exact: true })).toBeVisible();
+    await screenshots(page, testInfo, 'doctor of a Laravel connection with findings');
+    await expectNoAxeViolations(page, 'doctor of a Laravel connection with findings');
+
+    for (const subject of [`${keys.reserved('doctored')} ${held}`, keys.delayed('doctored')]) {
+      await page.getByRole('button', { name: `Repair ${subject}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Repair ${subject}?` });
+      await dialog.getByRole('button', { name: 'Repair', exact: true }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText('Repaired 1 finding.')).toBeVisible();
+    }
+    await expect(expired.getByRole('cell', { name: `${keys.reserved('doctored')} ${held}`, exact: true })).toHaveCount(0);
+    expect((await doctored.drain()).map((job) => job.id)).toEqual([held, due]);
+  });
+
+  test('Find finds a job by a piece of its payload in the queue and in Horizon’s failed list, each linking to its page', async ({ page }, testInfo) => {
+    await showLaravel(page);
+    await page.goto(`/find?text=${encodeURIComponent('SMTP')}&field=any`);
+    const found = page.getByRole('table', { name: 'Jobs found' });
+    await expect(found.getByRole('link', { name: ids.failed })).toHaveAttribute('href', new RegExp(`^/jobs/${ids.failed}(\\?|$)`));
+    await expect(found).toContainText('failed');
+    await found.getByRole('link', { name: ids.failed }).click();
+    await expect(page.getByRole('region', { name: 'It failed' })).toContainText('SMTP');
+    await page.goto(`/find?text=${encodeURIComponent('"first"')}&field=payload`);
+    await expect(found.getByRole('link', { name: ids.first })).toBeVisible();
+    await expect(found.locator('mark').first()).toHaveText('"first"');
+    await screenshots(page, testInfo, 'Find on a Laravel connection');
+    await expectNoAxeViolations(page, 'Find on a Laravel connection');
+  });
 });
