@@ -2,7 +2,6 @@
 
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import type uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import { formatUtc } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { perSecond, type HistoryPoint } from '@/lib/queries/throughput';
@@ -140,8 +139,8 @@ export function ThroughputChart({ points, label, showFailed }: { points: readonl
     let resize: ResizeObserver | null = null;
     let unmounted = false;
     // uPlot is fetched after the page is interactive, not with it: on a phone the chart is below the fold,
-    // and its code and first drawing were the largest part of the overview's blocking time (docs/benchmarks.md).
-    void import('uplot').then(({ default: UPlot }) => {
+    // and its code and first drawing were the longest tasks of the overview's load (docs/benchmarks.md).
+    void import('./uplot').then(({ default: UPlot }) => {
       if (unmounted) return;
       made = new UPlot(options(UPlot, element.clientWidth, dark ? DARK : LIGHT, showFailed), columnsOf(latest.current, showFailed), element);
       chart.current = made;
