@@ -1,19 +1,33 @@
 #!/bin/bash
-# Lighthouse's mobile performance score of QueueLens pages, one run each, with the machine's load beside it
-# (docs/benchmarks.md, "Lighthouse on a phone"). Needs a running production server and Chromium:
+# Lighthouse's mobile performance score of QueueLens pages, RUNS runs each (default 3), the median run's
+# figures with the machine's load at its start (docs/benchmarks.md, "Lighthouse on a phone"). Needs a running
+# production server and Chromium; REPORT_DIR keeps every run's JSON report for its diagnostics:
 #   BASE_URL=http://127.0.0.1:3918 QUEUELENS_SECRET=… bench/lighthouse-phone.sh / /failed /jobs/99
 set -euo pipefail
 : "${BASE_URL:?the server, e.g. http://127.0.0.1:3918}" "${QUEUELENS_SECRET:?a secret the server accepts}"
-out=$(mktemp -d)
+runs=${RUNS:-3}
+out=${REPORT_DIR:-$(mktemp -d)}
+mkdir -p "$out"
 for path in "$@"; do
-  load=$(cut -d' ' -f1-3 /proc/loadavg)
-  CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium} npx -y lighthouse@12.8.2 "$BASE_URL$path" --quiet --only-categories=performance \
-    --extra-headers="{\"authorization\":\"Bearer $QUEUELENS_SECRET\"}" \
-    --chrome-flags="--headless=new --no-sandbox --disable-gpu" --output=json --output-path="$out/report.json" >/dev/null
+  reports=()
+  for run in $(seq 1 "$runs"); do
+    report="$out/$(echo "$path" | tr -c 'a-zA-Z0-9\n' '_')-$run.json"
+    cut -d' ' -f1-3 /proc/loadavg >"$report.load"
+    CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium} npx -y lighthouse@12.8.2 "$BASE_URL$path" --quiet --only-categories=performance \
+      --extra-headers="{\"authorization\":\"Bearer $QUEUELENS_SECRET\"}" \
+      --chrome-flags="--headless=new --no-sandbox --disable-gpu" --output=json --output-path="$report" >/dev/null
+    reports+=("$report")
+  done
   node -e '
-    const report = require(process.argv[1]);
-    const figure = (id) => report.audits[id].displayValue;
-    console.log(`| ${process.argv[2]} | ${Math.round(report.categories.performance.score * 100)} | ${figure("first-contentful-paint")} | ${figure("largest-contentful-paint")} | ${figure("total-blocking-time")} | ${figure("cumulative-layout-shift")} | ${figure("speed-index")} | ${process.argv[3]} |`);
-  ' "$out/report.json" "$path" "$load"
+    const { readFileSync } = require("node:fs");
+    const [path, ...files] = process.argv.slice(1);
+    const runs = files.map((file) => ({ report: JSON.parse(readFileSync(file, "utf8")), load: readFileSync(`${file}.load`, "utf8").trim() }));
+    const score = ({ report }) => Math.round(report.categories.performance.score * 100);
+    runs.sort((a, b) => score(a) - score(b));
+    const median = runs[Math.floor(runs.length / 2)];
+    const figure = (id) => median.report.audits[id].displayValue;
+    const scores = runs.map(score).join(", ");
+    console.log(`| ${path} | ${score(median)} (${scores}) | ${figure("first-contentful-paint")} | ${figure("largest-contentful-paint")} | ${figure("total-blocking-time")} | ${figure("cumulative-layout-shift")} | ${figure("speed-index")} | ${median.load} |`);
+  ' "$path" "${reports[@]}"
 done
-rm -rf "$out"
+[ -n "${REPORT_DIR:-}" ] || rm -rf "$out"

@@ -177,7 +177,9 @@ describe('queuelens', () => {
       stderr: '',
     });
     expect(await queue.redis.hget(queue.keys.job(1), 'payload')).toBe('{"to": "b@example.com"}');
-    expect((await queuelensWith(env, 'trash', 'list', ...prefix)).stdout).toMatch(/^1 job in the trash \(\d+ of at most 67108864 bytes\)\n1\tdemo\.fail\tfailed of mail\tby cli-tester/);
+    expect((await queuelensWith(env, 'trash', 'list', ...prefix)).stdout).toMatch(
+      /^1 job in the trash \(\d+ of at most 67108864 bytes\)\n1\tdemo\.fail\tfailed of mail\tby cli-tester/,
+    );
   }, 90_000);
 
   it('takes failed --limit 0 as PHP does: its failedRows floors the limit at 1, so the newest failed job is listed', async () => {

@@ -1,8 +1,7 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import type uPlot from 'uplot';
 import { formatUtc } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { perSecond, type HistoryPoint } from '@/lib/queries/throughput';
@@ -44,7 +43,7 @@ interface Palette {
 const LIGHT: Palette = { text: '#3f3f46', grid: '#e4e4e7', processed: '#2563eb', pushed: '#16a34a', failed: '#dc2626', pending: '#71717a' };
 const DARK: Palette = { text: '#d4d4d8', grid: '#3f3f46', processed: '#60a5fa', pushed: '#4ade80', failed: '#f87171', pending: '#a1a1aa' };
 
-function options(width: number, palette: Palette, showFailed: boolean): uPlot.Options {
+function options(UPlot: typeof uPlot, width: number, palette: Palette, showFailed: boolean): uPlot.Options {
   const axis = { stroke: palette.text, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
   return {
     width,
@@ -53,7 +52,7 @@ function options(width: number, palette: Palette, showFailed: boolean): uPlot.Op
     legend: { live: true },
     cursor: { drag: { x: false, y: false } },
     // Ticks fall on UTC minutes, hours and days, whatever the browser's zone.
-    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+    tzDate: (seconds) => UPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
     scales: { x: { time: true }, rate: { auto: true, range: (_chart, min, max) => [0, Math.max(1, max, min)] }, jobs: { auto: true } },
     series: [
       { label: 'Time', value: (_chart, seconds: number | null) => (seconds === null ? '—' : utcLegendMoment(seconds)) },
@@ -75,39 +74,47 @@ const TABLE_ROWS = 60;
 
 /** The chart's figures as a table, newest first, for a screen reader or anyone who wants the numbers; closed until asked for. */
 function FiguresTable({ points, label, showFailed }: { points: readonly HistoryPoint[]; label: string; showFailed: boolean }) {
-  const newest = points.slice(-TABLE_ROWS).reverse();
-  const now = points.at(-1)!.at / 1000;
+  // Its rows are made only while it is open: closed, they were hundreds of elements to hydrate and to render again at every poll.
+  const [open, setOpen] = useState(false);
   return (
-    <details className="mt-2 text-sm">
+    <details className="mt-2 text-sm" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary className="cursor-pointer text-blue-700 dark:text-blue-300">
         The figures as a table{points.length > TABLE_ROWS ? ` (the newest ${TABLE_ROWS} of ${points.length} samples)` : ''}
       </summary>
-      <div className="mt-2">
-        <DataTable
-          label={`${label}, as a table`}
-          minWidthClass="min-w-[32rem]"
-          head={
-            <>
-              <HeaderCell>Sampled at</HeaderCell>
-              <HeaderCell numeric>Processed</HeaderCell>
-              <HeaderCell numeric>Pushed</HeaderCell>
-              {showFailed && <HeaderCell numeric>Failed</HeaderCell>}
-              <HeaderCell numeric>Pending</HeaderCell>
-            </>
-          }
-        >
-          {newest.map((point) => (
-            <tr key={point.at}>
-              <Cell>{formatUtc(point.at / 1000, now)}</Cell>
-              <Cell numeric>{rate(null, perSecond(point.processed, point.seconds))}</Cell>
-              <Cell numeric>{rate(null, perSecond(point.pushed, point.seconds))}</Cell>
-              {showFailed && <Cell numeric>{rate(null, perSecond(point.failed, point.seconds))}</Cell>}
-              <Cell numeric>{count(null, point.pending)}</Cell>
-            </tr>
-          ))}
-        </DataTable>
-      </div>
+      {open && <FiguresTableBody points={points} label={label} showFailed={showFailed} />}
     </details>
+  );
+}
+
+function FiguresTableBody({ points, label, showFailed }: { points: readonly HistoryPoint[]; label: string; showFailed: boolean }) {
+  const newest = points.slice(-TABLE_ROWS).reverse();
+  const now = points.at(-1)!.at / 1000;
+  return (
+    <div className="mt-2">
+      <DataTable
+        label={`${label}, as a table`}
+        minWidthClass="min-w-[32rem]"
+        head={
+          <>
+            <HeaderCell>Sampled at</HeaderCell>
+            <HeaderCell numeric>Processed</HeaderCell>
+            <HeaderCell numeric>Pushed</HeaderCell>
+            {showFailed && <HeaderCell numeric>Failed</HeaderCell>}
+            <HeaderCell numeric>Pending</HeaderCell>
+          </>
+        }
+      >
+        {newest.map((point) => (
+          <tr key={point.at}>
+            <Cell>{formatUtc(point.at / 1000, now)}</Cell>
+            <Cell numeric>{rate(null, perSecond(point.processed, point.seconds))}</Cell>
+            <Cell numeric>{rate(null, perSecond(point.pushed, point.seconds))}</Cell>
+            {showFailed && <Cell numeric>{rate(null, perSecond(point.failed, point.seconds))}</Cell>}
+            <Cell numeric>{count(null, point.pending)}</Cell>
+          </tr>
+        ))}
+      </DataTable>
+    </div>
   );
 }
 
@@ -128,13 +135,23 @@ export function ThroughputChart({ points, label, showFailed }: { points: readonl
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT, showFailed), columnsOf(latest.current, showFailed), element);
-    chart.current = made;
-    const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
-    resize.observe(element);
+    let made: uPlot | null = null;
+    let resize: ResizeObserver | null = null;
+    let unmounted = false;
+    // uPlot is fetched after the page is interactive, not with it: on a phone the chart is below the fold,
+    // and its code and first drawing were the longest tasks of the overview's load (docs/benchmarks.md).
+    void import('./uplot').then(({ default: UPlot }) => {
+      if (unmounted) return;
+      made = new UPlot(options(UPlot, element.clientWidth, dark ? DARK : LIGHT, showFailed), columnsOf(latest.current, showFailed), element);
+      chart.current = made;
+      const drawn = made;
+      resize = new ResizeObserver(() => drawn.setSize({ width: element.clientWidth, height: HEIGHT }));
+      resize.observe(element);
+    });
     return () => {
-      resize.disconnect();
-      made.destroy();
+      unmounted = true;
+      resize?.disconnect();
+      made?.destroy();
       chart.current = null;
     };
   }, [dark, showFailed]);
@@ -150,7 +167,10 @@ export function ThroughputChart({ points, label, showFailed }: { points: readonl
         role="figure"
         aria-label={label}
         ref={container}
-        className="w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-900"
+        // The drawn chart's height held from the first paint, so that nothing below moves when it arrives: the
+        // canvas, the padding and border, and uPlot's legend (three lines on a phone, one from sm).
+        style={{ '--plot-height': `${HEIGHT}px` } as CSSProperties}
+        className="min-h-[calc(var(--plot-height)_+_107px)] w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs sm:min-h-[calc(var(--plot-height)_+_48px)] dark:border-zinc-800 dark:bg-zinc-900"
       />
       {points.length > 0 && <FiguresTable points={points} label={label} showFailed={showFailed} />}
     </div>

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { formatCount } from '@/components/ui/format-count';
-import { overviewQuery } from '@/lib/queries/overview';
+import { overviewQuery, queueTriageRequest } from '@/lib/queries/overview';
 import { failedOfQueueHref } from '@/lib/routes';
 import { QueueMarks } from './queue-marks';
 
@@ -19,7 +19,7 @@ const LINK = 'text-blue-700 underline-offset-2 hover:underline dark:text-blue-40
  * one) shows nothing here rather than a guess.
  */
 export function QueueTriage({ queue }: { queue: string }) {
-  const overview = useLiveQuery(overviewQuery({ page: 1, filter: queue, sort: 'name' })).data;
+  const overview = useLiveQuery(overviewQuery(queueTriageRequest(queue))).data;
   const row = overview?.queues.find((candidate) => candidate.queue === queue);
   if (overview === undefined || row === undefined) return null;
   const failed = row.failedRecently;

@@ -138,6 +138,15 @@ export interface OverviewFreshness {
 
 export const OVERVIEW_PATH = '/api/overview';
 
+/**
+ * What a queue page's triage line reads (components/queues/queue-triage.tsx):
+ * the overview's first page filtered by the queue's name. The page prefetches
+ * it, so the line arrives drawn instead of pushing the page down after load.
+ */
+export function queueTriageRequest(queue: string): OverviewRequest {
+  return { page: 1, filter: queue, sort: 'name' };
+}
+
 export function overviewQuery(request: OverviewRequest) {
   return liveQueryOptions<Overview>(queryKeys.overview.page(request.filter, request.sort, request.page), `${OVERVIEW_PATH}${overviewSearch(request)}`);
 }

@@ -6,10 +6,12 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { dueTimelineQuery, jobLineQuery } from '@/lib/queries/layout-pages';
 import { chartRangeFromParam, queueHistoryQuery } from '@/lib/queries/throughput';
+import { overviewQuery, queueTriageRequest } from '@/lib/queries/overview';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
 import { pageParams, readDueTimelinePage, readJobLinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
+import { readOverview } from '@/lib/server/overview';
 import { readQueueHistory } from '@/lib/server/throughput';
 import { JobLineView } from './job-line-view';
 
@@ -25,7 +27,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Queue ${queueFromMetadataParam((await params).queue)} · QueueLens` };
 }
 
-/** One queue's page: its line, and its throughput and delayed glance where the layout has them, all arriving drawn. */
+/** One queue's page: its triage line, its line, and its throughput and delayed glance where the layout has them, all arriving drawn. */
 export default async function QueuePage({ params, searchParams }: Props) {
   const segment = (await params).queue;
   const query = await searchParams;
@@ -48,6 +50,7 @@ export default async function QueuePage({ params, searchParams }: Props) {
     prefetchLiveQuery(queryClient, jobLineQuery(name, page), () => reading),
     unsampled === null && prefetchLiveQuery(queryClient, queueHistoryQuery(name, chartRange), () => readQueueHistory(name, chartRange)),
     undelayed === null && prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name)),
+    prefetchLiveQuery(queryClient, overviewQuery(queueTriageRequest(name)), () => readOverview(queueTriageRequest(name))),
   ]);
   // A queue the layout says the connection does not have: ./not-found.tsx answers 404 and names it.
   const line = await reading;
