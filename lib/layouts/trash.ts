@@ -212,12 +212,13 @@ export async function readTrashPage(
   });
 }
 
-/** The memory every shelf's kept jobs take, as the byte bound counts it. */
+/** The memory every shelf's kept jobs take, as the byte bound counts it: a GET a shelf, pipelined (yii2's shelves are in their channels' slots, which one MGET could not span). */
 async function keptBytes(connection: RedisConnection, shelves: readonly TrashShelf[]): Promise<number> {
-  const totals = shelves.length === 0 ? [] : await connection.redis.mget(...shelves.map((shelf) => shelf.keys.bytes));
+  if (shelves.length === 0) return 0;
+  const totals = await execPipeline(shelves.reduce((pipeline, shelf) => pipeline.get(shelf.keys.bytes), connection.redis.pipeline()));
   return Math.max(
     0,
-    totals.reduce((sum, total) => sum + Number(total ?? 0), 0),
+    totals.reduce<number>((sum, total) => sum + Number(total ?? 0), 0),
   );
 }
 
