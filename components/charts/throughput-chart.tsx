@@ -1,7 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
-import type uPlot from 'uplot';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
 import { formatUtc } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { perSecond, type HistoryPoint } from '@/lib/queries/throughput';
@@ -43,7 +44,7 @@ interface Palette {
 const LIGHT: Palette = { text: '#3f3f46', grid: '#e4e4e7', processed: '#2563eb', pushed: '#16a34a', failed: '#dc2626', pending: '#71717a' };
 const DARK: Palette = { text: '#d4d4d8', grid: '#3f3f46', processed: '#60a5fa', pushed: '#4ade80', failed: '#f87171', pending: '#a1a1aa' };
 
-function options(UPlot: typeof uPlot, width: number, palette: Palette, showFailed: boolean): uPlot.Options {
+function options(width: number, palette: Palette, showFailed: boolean): uPlot.Options {
   const axis = { stroke: palette.text, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
   return {
     width,
@@ -52,7 +53,7 @@ function options(UPlot: typeof uPlot, width: number, palette: Palette, showFaile
     legend: { live: true },
     cursor: { drag: { x: false, y: false } },
     // Ticks fall on UTC minutes, hours and days, whatever the browser's zone.
-    tzDate: (seconds) => UPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
     scales: { x: { time: true }, rate: { auto: true, range: (_chart, min, max) => [0, Math.max(1, max, min)] }, jobs: { auto: true } },
     series: [
       { label: 'Time', value: (_chart, seconds: number | null) => (seconds === null ? '—' : utcLegendMoment(seconds)) },
@@ -135,23 +136,13 @@ export function ThroughputChart({ points, label, showFailed }: { points: readonl
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    let made: uPlot | null = null;
-    let resize: ResizeObserver | null = null;
-    let unmounted = false;
-    // uPlot is fetched after the page is interactive, not with it: on a phone the chart is below the fold,
-    // and its code and first drawing were the longest tasks of the overview's load (docs/benchmarks.md).
-    void import('./uplot').then(({ default: UPlot }) => {
-      if (unmounted) return;
-      made = new UPlot(options(UPlot, element.clientWidth, dark ? DARK : LIGHT, showFailed), columnsOf(latest.current, showFailed), element);
-      chart.current = made;
-      const drawn = made;
-      resize = new ResizeObserver(() => drawn.setSize({ width: element.clientWidth, height: HEIGHT }));
-      resize.observe(element);
-    });
+    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT, showFailed), columnsOf(latest.current, showFailed), element);
+    chart.current = made;
+    const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
+    resize.observe(element);
     return () => {
-      unmounted = true;
-      resize?.disconnect();
-      made?.destroy();
+      resize.disconnect();
+      made.destroy();
       chart.current = null;
     };
   }, [dark, showFailed]);
