@@ -4,6 +4,20 @@ import type { FindMatch, FindQuery, FindState } from '../shapes/find';
 import type { QueueCounts, LayoutCounts } from './adapter';
 import { FIND_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
 
+/**
+ * The reply every layout's find-step script gives: where the next step
+ * starts ('' once the index is done), how many jobs it looked at, then its
+ * rows of `width` cells each.
+ */
+export function findChunkReply<Row>(
+  reply: unknown,
+  width: number,
+  row: (at: (offset: number) => unknown) => Row,
+): { next: string; looked: number; rows: Row[] } {
+  const [next, looked, ...values] = flatBytesReply(reply);
+  return { next: String(next ?? ''), looked: Number(looked), rows: replyRows(values, width, row) };
+}
+
 /** The find step of layouts whose jobs are hashes (StaticPHP, marko): lua/shared/find-in-jobs-1.lua. */
 export const findInJobs = luaScript({
   file: 'shared/find-in-jobs-1.lua',
@@ -27,25 +41,19 @@ export const findInJobs = luaScript({
   rest: 'needles',
   // Payload windows are bytes written by somebody else's code, cut anywhere.
   bytes: true,
-  reply: (reply) => {
-    const [next, looked, ...values] = flatBytesReply(reply);
-    return {
-      next: String(next ?? ''),
-      looked: Number(looked),
-      hits: replyRows(values, 7, (at) => ({
-        id: String(at(0)),
-        state: String(at(1)) as FindState,
-        queue: String(at(2)),
-        head: at(3) as Buffer,
-        field: String(at(4)) as FindMatch['field'],
-        from: Number(String(at(5))),
-        window: at(6) as Buffer,
-      })),
-    };
-  },
+  reply: (reply) =>
+    findChunkReply(reply, 7, (at) => ({
+      id: String(at(0)),
+      state: String(at(1)) as FindState,
+      queue: String(at(2)),
+      head: at(3) as Buffer,
+      field: String(at(4)) as FindMatch['field'],
+      from: Number(String(at(5))),
+      window: at(6) as Buffer,
+    })),
 });
 
-export type FindHit = ReturnType<typeof findInJobs.reply>['hits'][number];
+export type FindHit = ReturnType<typeof findInJobs.reply>['rows'][number];
 
 /** How a layout's job hash (or failed record) names the fields Find looks in. */
 export interface JobFieldNames {
@@ -104,7 +112,7 @@ export async function readJobsChunk(
       needles: [needle, ...reading.spellings(needle)],
     }),
   );
-  const matches = reply.hits.flatMap((hit) => reading.matchOf(hit, needle) ?? []);
+  const matches = reply.rows.flatMap((hit) => reading.matchOf(hit, needle) ?? []);
   return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next };
 }
 

@@ -109,7 +109,7 @@ export function readableJson(bytes: Buffer): Buffer {
 
 const UNUSABLE_ID = 'the payload’s id is not letters, digits and dashes: it is shown but cannot be opened or repaired';
 
-type PayloadHit = ReturnType<typeof findPayloads.reply>['hits'][number];
+type PayloadHit = ReturnType<typeof findPayloads.reply>['rows'][number];
 
 /** The row of one hit as the user reads it; null when the text is not in it once its JSON escapes are read (a spelling that matched only as bytes). */
 function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: Buffer): FindMatch | null {
@@ -166,7 +166,7 @@ async function readQueueChunk(
   );
   const needle = Buffer.from(query.text, 'utf8');
   return {
-    matches: reply.hits.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
+    matches: reply.rows.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
     looked: reply.looked,
     next: reply.next === '' ? null : reply.next,
   };

@@ -1,4 +1,5 @@
 import { changedFlag, flatBytesReply, flatReply, luaScript, replyRows } from '../../redis/lua-script';
+import { findChunkReply } from '../find-in-jobs';
 import type { RestoreOutcome } from '../../shapes/trash';
 
 /** Where find-job-3.lua found a job, with the payload's exact bytes; or that it did not, and whether it looked everywhere. */
@@ -76,19 +77,13 @@ export const findPayloads = luaScript({
   rest: 'spellings',
   // A payload window is bytes written by somebody else's code, cut anywhere.
   bytes: true,
-  reply: (reply) => {
-    const [next, looked, ...values] = flatBytesReply(reply);
-    return {
-      next: String(next ?? ''),
-      looked: Number(looked),
-      hits: replyRows(values, 4, (at) => ({
-        id: String(at(0)),
-        name: String(at(1)),
-        field: String(at(2)) as 'id' | 'name' | 'payload',
-        value: at(3) as Buffer,
-      })),
-    };
-  },
+  reply: (reply) =>
+    findChunkReply(reply, 4, (at) => ({
+      id: String(at(0)),
+      name: String(at(1)),
+      field: String(at(2)) as 'id' | 'name' | 'payload',
+      value: at(3) as Buffer,
+    })),
 });
 
 /** A payload Laravel's pop fails on (problem), or an overdue one it can take (problem ''), as read-doctor-page-1.lua lists them. */

@@ -1,8 +1,8 @@
 import type { RedisConnection } from '../../redis/connection';
-import { flatBytesReply, luaScript, replyRows } from '../../redis/lua-script';
+import { luaScript } from '../../redis/lua-script';
 import type { FindMatch, FindQuery, FindState } from '../../shapes/find';
 import type { LayoutCounts } from '../adapter';
-import { aboutFromCounts } from '../find-in-jobs';
+import { aboutFromCounts, findChunkReply } from '../find-in-jobs';
 import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '../find-steps';
 import type { JobFinder } from '../pages';
 import type { Yii2Keys } from './keys';
@@ -16,14 +16,7 @@ export const findMessages = luaScript({
   keys: ['messages', 'reserved', 'delayed'],
   args: ['cursor', 'count', 'limit', 'states'],
   bytes: true,
-  reply: (reply) => {
-    const [next, looked, ...values] = flatBytesReply(reply);
-    return {
-      next: String(next),
-      looked: Number(looked),
-      rows: replyRows(values, 4, (at) => ({ id: String(at(0)), state: String(at(1)) as FindState, length: Number(at(2)), head: at(3) as Buffer })),
-    };
-  },
+  reply: (reply) => findChunkReply(reply, 4, (at) => ({ id: String(at(0)), state: String(at(1)) as FindState, length: Number(at(2)), head: at(3) as Buffer })),
 });
 
 /**
