@@ -16,13 +16,14 @@ const NEVER_REDIS = {
   group: ['@/lib/redis/*', '!@/lib/redis/errors', 'ioredis'],
   message: 'Only lib/ talks to Redis (lib/redis): a page asks lib/server, a component shows what it was given.',
 };
+/** Not even a type: a shape one layout's page and another's share lives in lib/shapes or lib/layouts/pages. */
 const NEVER_A_LAYOUT = {
   group: ['@/lib/layouts/*/*'],
-  allowTypeImports: true,
   message: 'A page never reaches into one layout: it asks the layout what it can do (lib/server) and shows what it gets.',
 };
 const COMPONENT_ROOMS = {
-  group: ['@/lib/server/*', '@/lib/dashboard/*', '@/lib/layouts/*', '!@/lib/layouts/pages', '!@/lib/layouts/adapter'],
+  // lib/layouts' own files but pages and adapter; a type of one layout's room is NEVER_A_LAYOUT's, refused too.
+  regex: '^@/lib/(server/|dashboard/|layouts/(?!(pages|adapter)$)[^/]+$)',
   allowTypeImports: true,
   message: 'Components run in the browser: they import shapes (lib/shapes, lib/queries, lib/layouts/pages) and name other rooms’ types only.',
 };
@@ -34,11 +35,16 @@ const pathZones = [
     message: 'lib/ holds plain libraries the CLI and tests use too: it never imports pages, components or server-only glue.',
   },
   { target: './lib/redis', from: './lib', except: ['./redis', './shapes'], message: 'The Redis room knows connections, not queue layouts.' },
-  ...['yii2', 'marko'].map((layout) => ({
-    target: `./lib/layouts/${layout}`,
-    from: LAYOUT_ROOMS.filter((room) => !room.endsWith(`/${layout}`)),
+  ...LAYOUT_ROOMS.map((room) => ({
+    target: room,
+    from: LAYOUT_ROOMS.filter((other) => other !== room),
     message: 'One layout never reaches into another: what two layouts share lives in lib/layouts, lib/redis or lib/shapes.',
   })),
+  {
+    target: ['./lib/server', './lib/dashboard'],
+    from: LAYOUT_ROOMS,
+    message: 'The dashboard opens a layout through lib/layouts (open-layout.ts) and asks it what it can do; it never reaches into one.',
+  },
 ];
 
 export default defineConfig([

@@ -1,6 +1,7 @@
 import { HISTORY_RANGES, readHistory, RESOLUTIONS, totalOf, type ThroughputFigures } from '../lib/dashboard/history';
 import type { ThroughputKeys } from '../lib/dashboard/keys';
-import type { QueueStats, RedisQueue } from '../lib/layouts/staticphp/redis-queue';
+import type { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
+import type { QueueStats } from '../lib/shapes/queue-counts';
 import { execPipeline } from '../lib/redis/pipeline';
 import { inParallel } from './parallel';
 

@@ -46,6 +46,26 @@ describe('the rooms of eslint.config.mjs', () => {
       'lib/layouts/yii2/planted.ts',
       "import { staticphpLayout } from '../staticphp/layout';\nexport const planted = staticphpLayout;\n",
     ],
+    [
+      'Laravel naming a type of StaticPHP’s',
+      'lib/layouts/laravel/planted.ts',
+      "import type { RedisQueue } from '../staticphp/redis-queue';\nexport type Planted = RedisQueue;\n",
+    ],
+    [
+      'StaticPHP reaching into Laravel',
+      'lib/layouts/staticphp/planted.ts',
+      "import { laravelLayout } from '../laravel/layout';\nexport const planted = laravelLayout;\n",
+    ],
+    [
+      'a component naming a type of one layout’s',
+      'components/ui/planted.tsx',
+      "import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';\nexport type Planted = RedisQueue;\n",
+    ],
+    [
+      'server glue opening StaticPHP’s driver itself',
+      'lib/server/planted.ts',
+      "import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';\nexport const planted = RedisQueue;\n",
+    ],
     ['marko reaching into yii2', 'lib/layouts/marko/planted.ts', "import { yii2Layout } from '../yii2/layout';\nexport const planted = yii2Layout;\n"],
     ['the Redis room importing a layout', 'lib/redis/planted.ts', "import { layoutOver } from '../layouts/open-layout';\nexport const planted = layoutOver;\n"],
     [

@@ -24,7 +24,7 @@ const detectStepInput = z
  * the browser names: that would let a page reach any server the dashboard
  * can). The tally goes back to the page, which merges the steps.
  */
-export const runDetectStep = operatorReadAction(detectStepInput, async ({ cursor, match }, queue) => {
-  const step = await detectStep(queue.redis, cursor, { match, ownPrefix: dashboardPrefixFromEnv() });
-  return { ...step, location: redisLocationOf(queue.settings) };
+export const runDetectStep = operatorReadAction(detectStepInput, async ({ cursor, match }, redis) => {
+  const step = await detectStep(redis.redis, cursor, { match, ownPrefix: dashboardPrefixFromEnv() });
+  return { ...step, location: redisLocationOf(redis.settings) };
 });

@@ -5,7 +5,7 @@ import { dashboardKeys, dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { CHECK_RUN_ID, LAYOUT_REPAIRS_PER_CALL, SHOWN_FINDING_ID } from '@/lib/shapes/layout-check';
 import { repairLayoutFindings, stepLayoutCheck } from '@/lib/dashboard/layout-doctor-runs';
 import { queueAction, queueReadAction } from '@/lib/server/action';
-import { getQueue } from '@/lib/server/queue';
+import { getRedis } from '@/lib/server/queue';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
@@ -17,7 +17,7 @@ const LAYOUT_KEYS = () => dashboardKeys(dashboardPrefixFromEnv());
  * the returned id until `done`.
  */
 export const runLayoutCheckStep = queueReadAction('doctor', z.object({ run: z.string().regex(CHECK_RUN_ID).nullable() }), async ({ run }, doctor, connection) =>
-  stepLayoutCheck(await getQueue(connection), doctor, LAYOUT_KEYS(), connection.name, run),
+  stepLayoutCheck(await getRedis(connection), doctor, LAYOUT_KEYS(), connection.name, run),
 );
 
 const layoutRepairSchema = z.object({
@@ -29,7 +29,7 @@ const layoutRepairSchema = z.object({
 export const repairLayoutCheckFindings = queueAction(
   'doctor',
   layoutRepairSchema,
-  async ({ run, findings }, doctor, connection) => repairLayoutFindings(await getQueue(connection), doctor, LAYOUT_KEYS(), connection.name, run, findings),
+  async ({ run, findings }, doctor, connection) => repairLayoutFindings(await getRedis(connection), doctor, LAYOUT_KEYS(), connection.name, run, findings),
   {
     action: 'repair doctor findings',
     target: ({ findings }) => `${findings.length} finding${findings.length === 1 ? '' : 's'} of a check`,

@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import type { RepairOutcome } from '@/lib/layouts/staticphp/reservation-repairs';
+import type { ClaimRepairOutcome } from '@/lib/shapes/claim-repairs';
 import { queueAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -24,7 +24,7 @@ function describeReservation({ jobId, queue, reservedBy }: { jobId: number; queu
   return `job ${jobId} on ${queue}, held by ${reservedBy}`;
 }
 
-function describeRepair(outcome: RepairOutcome): string {
+function describeRepair(outcome: ClaimRepairOutcome): string {
   return outcome.done ? 'done' : outcome.message;
 }
 

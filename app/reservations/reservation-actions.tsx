@@ -5,7 +5,7 @@ import { useId, useState, useTransition } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toaster';
 import type { ActionResult } from '@/lib/server/action';
-import type { RepairOutcome } from '@/lib/layouts/staticphp/reservation-repairs';
+import type { ClaimRepairOutcome } from '@/lib/shapes/claim-repairs';
 import { queryKeys } from '@/lib/queries/keys';
 import type { ClaimState } from '@/lib/layouts/pages';
 import type { JobIdAsRead } from '@/lib/shapes/job-ids';
@@ -58,7 +58,7 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
       ),
     );
 
-  const run = (action: () => Promise<ActionResult<RepairOutcome>>, success: string) =>
+  const run = (action: () => Promise<ActionResult<ClaimRepairOutcome>>, success: string) =>
     startAction(async () => {
       try {
         const result = await action();

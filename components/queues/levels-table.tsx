@@ -1,6 +1,6 @@
 import { formatCount } from '@/components/ui/format-count';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import type { LevelView } from '@/lib/layouts/staticphp/queue-detail';
+import type { LevelView } from '@/lib/shapes/priority-levels';
 
 /**
  * One row per priority level of a queue, highest first: its stream's exact

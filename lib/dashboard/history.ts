@@ -3,7 +3,7 @@ import { throughputBetween, type QueueThroughput, type Throughput, type Throughp
 import type { ThroughputSource } from '../layouts/adapter';
 import { execPipeline } from '../redis/pipeline';
 import { compareStreamIds, streamIdMs } from '../shapes/stream-ids';
-import type { RedisQueue } from '../layouts/staticphp/redis-queue';
+import type { RedisConnection } from '../redis/connection';
 import { holdLease } from './lease';
 import type { HistoryResolution, ThroughputKeys } from './keys';
 
@@ -99,7 +99,7 @@ export function mergeThroughput(earlier: Throughput, later: Throughput): Through
 }
 
 /** A plain or cluster client; the throughput keys of a layout share a hash slot (keys.ts). */
-type HistoryRedis = RedisQueue['redis'];
+type HistoryRedis = RedisConnection['redis'];
 
 /** Appends one point per queue and one for every queue together to the `resolution` series, capped and with their expiry renewed. */
 export async function recordThroughput(redis: HistoryRedis, keys: ThroughputKeys, resolution: HistoryResolution, throughput: Throughput): Promise<void> {

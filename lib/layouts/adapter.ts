@@ -1,8 +1,9 @@
-import type { QueueAttention } from './staticphp/attention';
+import type { QueueAttention } from '../shapes/queue-attention';
 import type { MarkRules } from '../dashboard/marks';
 import type { JobRow } from './staticphp/job';
 import type { ThroughputSample } from '../shapes/throughput';
-import type { QueueStats, RedisQueue } from './staticphp/redis-queue';
+import type { RedisQueue } from './staticphp/redis-queue';
+import type { QueueStats } from '../shapes/queue-counts';
 import type { ForgetOptions } from '../shapes/failed-jobs';
 import type { RestoreOutcome, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';

@@ -1,6 +1,5 @@
 import { QueueError } from '../redis/errors';
 import { execPipeline, settlePipeline } from '../redis/pipeline';
-import type { RedisQueue } from './staticphp/redis-queue';
 import type { RedisConnection } from '../redis/connection';
 import { isScanCursor } from '../shapes/stream-ids';
 import { isStreamId } from '../shapes/stream-ids';
@@ -156,8 +155,8 @@ function pairs(flat: Buffer[]): [Buffer, Buffer][] {
  * bytes that are not UTF-8), each cut at a few KiB. Refuses any key outside
  * the prefix.
  */
-export function readKeyContents(queue: RedisQueue, key: string | Buffer, cursor = '', pageSize = CONTENTS_PAGE_SIZE): Promise<KeyContents> {
-  return readKeyContentsWhere(queue, key, (name) => keyRefusal(name, queue.keys.prefix), cursor, pageSize);
+export function readKeyContents(queue: RedisConnection, key: string | Buffer, cursor = '', pageSize = CONTENTS_PAGE_SIZE): Promise<KeyContents> {
+  return readKeyContentsWhere(queue, key, (name) => keyRefusal(name, queue.settings.prefix), cursor, pageSize);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { FindQuery, FindState, FindStep } from '../shapes/find';
 import type { DelayedTimeline } from '../shapes/delayed-timeline';
 import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
-import type { LevelView } from './staticphp/queue-detail';
-import type { QueueStats } from './staticphp/redis-queue';
+import type { LevelView } from '../shapes/priority-levels';
+import type { QueueStats } from '../shapes/queue-counts';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../shapes/display-text';
 import type { JobLocation } from '../shapes/job-location';
@@ -10,7 +10,7 @@ import type { TrashWrite } from '../shapes/trash';
 import type { KeyContents } from './key-layout';
 import type { PhpParse } from './php-serialized';
 import type { JobIdAsRead } from '../shapes/job-ids';
-import type { RepairOutcome, SeenReservation, SeenTombstone } from './staticphp/reservation-repairs';
+import type { ClaimRepairOutcome, SeenReservation, SeenTombstone } from '../shapes/claim-repairs';
 
 /**
  * The shapes of the pages every layout fills: plain data, no React, the
@@ -260,11 +260,11 @@ export interface ExpiringReservationsReader {
  */
 export interface ClaimRepairs {
   /** hands a held job back now: ready again at the back of its level, attempts untouched */
-  release(seen: SeenReservation): Promise<RepairOutcome>;
+  release(seen: SeenReservation): Promise<ClaimRepairOutcome>;
   /** fails a held job for good with `reason` as its error, as the driver's fail() would */
-  fail(seen: SeenReservation, reason: string): Promise<RepairOutcome>;
+  fail(seen: SeenReservation, reason: string): Promise<ClaimRepairOutcome>;
   /** acknowledges and deletes a hand-out whose job is gone */
-  cleanUp(seen: SeenTombstone): Promise<RepairOutcome>;
+  cleanUp(seen: SeenTombstone): Promise<ClaimRepairOutcome>;
 }
 
 /** One delayed job as a layout-neutral timeline lists it. */

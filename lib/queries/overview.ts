@@ -1,7 +1,7 @@
 import type { ThresholdCrossing } from '../dashboard/alerts';
 import type { QueueMark } from '../dashboard/marks';
 import type { ServerInfo } from '../shapes/server-info';
-import type { QueueStats } from '../layouts/staticphp/redis-queue';
+import type { QueueStats } from '../shapes/queue-counts';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 import type { PageWindow } from './page-window';

@@ -10,7 +10,7 @@ const FALLBACK_POLL_MS = 2_000;
 /**
  * Every read the browser makes says the interval its tab polls at, so that
  * the server answers it from a snapshot no older than three quarters of it
- * (see lib/server/queue.ts readQueue).
+ * (see lib/server/queue.ts readRedis).
  */
 export const POLL_INTERVAL_HEADER = 'x-queuelens-poll-ms';
 const STORAGE_KEY = 'queuelens.pollInterval';

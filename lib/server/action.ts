@@ -5,13 +5,12 @@ import type { AuditedAction } from '@/lib/dashboard/audit-entry';
 import type { Role } from '@/lib/auth/session-token';
 import type { Connection } from '@/lib/dashboard/connections';
 import { QueueError } from '@/lib/redis/errors';
-import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import type { RedisConnection } from '@/lib/redis/connection';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
 import { isAbsent, type CapabilityName } from '@/lib/layouts/adapter';
-import { chooseConnection, getLayout, refreshAfterChange, getQueue, type Capability } from './queue';
+import { chooseConnection, getLayout, refreshAfterChange, getRedis, type Capability } from './queue';
 
 /** What every server action returns: a value, never a thrown error or a stack trace. */
 export type ActionResult<T extends object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -65,25 +64,25 @@ async function prepare<Schema extends z.ZodType>(needed: Role, schema: Schema, i
   return { ok: true, input: parsed.data, access: allowed.access, connection };
 }
 
-/** Runs `body` with the connection's layout's `name`; `queue` is the connection, where the audit log is kept. */
+/** Runs `body` with the connection's layout's `name`; `redis` is the connection, where the audit log is kept. */
 async function run<Name extends CapabilityName, Input, T extends object>(
   name: Name,
   body: (input: Input, capability: Capability<Name>, connection: Connection, access: Access) => Promise<T>,
   input: Input,
   connection: Connection,
   access: Access,
-): Promise<{ ok: true; value: T; queue: RedisConnection } | { ok: false; error: string; queue?: RedisConnection }> {
-  let queue: RedisConnection | undefined;
+): Promise<{ ok: true; value: T; redis: RedisConnection } | { ok: false; error: string; redis?: RedisConnection }> {
+  let redis: RedisConnection | undefined;
   try {
     const layout = await getLayout(connection);
-    queue = layout.connection;
+    redis = layout.connection;
     const capability = layout[name];
-    if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, queue };
-    return { ok: true, value: await body(input, capability as Capability<Name>, connection, access), queue };
+    if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, redis };
+    return { ok: true, value: await body(input, capability as Capability<Name>, connection, access), redis };
   } catch (error) {
-    if (error instanceof QueueError) return { ok: false, error: error.message, queue };
+    if (error instanceof QueueError) return { ok: false, error: error.message, redis };
     logEvent('error', 'a server action failed unexpectedly', { error });
-    return { ok: false, error: UNEXPECTED, queue };
+    return { ok: false, error: UNEXPECTED, redis };
   }
 }
 
@@ -106,9 +105,9 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     const prepared = await prepare('operator', schema, input, requested);
     if (!prepared.ok) {
       if (prepared.access && prepared.connection) {
-        const queue = await getQueue(prepared.connection).catch(() => undefined);
-        if (queue)
-          await recordMutation(queue, { ...entryOf(prepared.access, prepared.connection, audit.action, '—'), result: 'refused', detail: prepared.error });
+        const redis = await getRedis(prepared.connection).catch(() => undefined);
+        if (redis)
+          await recordMutation(redis, { ...entryOf(prepared.access, prepared.connection, audit.action, '—'), result: 'refused', detail: prepared.error });
       }
       return { ok: false, error: prepared.error };
     }
@@ -117,9 +116,9 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     // Even a failed change may have done part of its work (a bulk step).
     await refreshAfterChange(connection);
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
-    if (outcome.queue) {
+    if (outcome.redis) {
       await recordMutation(
-        outcome.queue,
+        outcome.redis,
         outcome.ok ? { ...entry, result: 'ok', detail: audit.outcome(outcome.value) } : { ...entry, result: 'failed', detail: outcome.error },
       );
     }
@@ -160,13 +159,13 @@ export function queueReadAction<Name extends CapabilityName, Schema extends z.Zo
  */
 export function operatorReadAction<Schema extends z.ZodType, T extends object>(
   schema: Schema,
-  body: (input: z.output<Schema>, queue: RedisQueue, connection: Connection) => Promise<T>,
+  body: (input: z.output<Schema>, redis: RedisConnection, connection: Connection) => Promise<T>,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
     const prepared = await prepare('operator', schema, input, requested);
     if (!prepared.ok) return { ok: false, error: prepared.error };
     try {
-      return { ok: true, ...(await body(prepared.input, await getQueue(prepared.connection), prepared.connection)) };
+      return { ok: true, ...(await body(prepared.input, await getRedis(prepared.connection), prepared.connection)) };
     } catch (error) {
       if (error instanceof QueueError) return { ok: false, error: error.message };
       logEvent('error', 'a server action failed unexpectedly', { error });

@@ -8,7 +8,7 @@ import type { ReadResult } from './queue';
  * 503 when Redis cannot be reached, 500 for any other failure; a refusal
  * that says when to ask again carries it as `Retry-After`. Never cached
  * by the browser or a proxy: the server itself shares reads between requests
- * (readQueue), for less than one poll interval.
+ * (readRedis), for less than one poll interval.
  */
 export function apiResponse<T>(result: ReadResult<T>): Response {
   const status = result.ok ? 200 : (result.status ?? (result.unreachable ? 503 : 500));

@@ -5,7 +5,7 @@ import { formatAuditLine, readAuditPage, recordAudit, type AuditFilter, type Aud
 import { dashboardKeys, dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import type { RedisConnection } from '@/lib/redis/connection';
 import { isStreamId } from '@/lib/shapes/stream-ids';
-import { readQueue, type ReadResult } from './queue';
+import { readRedis, type ReadResult } from './queue';
 
 /** QueueLens's own keys, under QUEUELENS_PREFIX. */
 function auditKeys() {
@@ -13,13 +13,13 @@ function auditKeys() {
 }
 
 /**
- * Records one mutation: appends it to the audit log on `queue`'s Redis and
+ * Records one mutation: appends it to the audit log on `redis` and
  * prints it to stdout as one JSON line, `{"type":"audit",…}`. Never throws:
  * when the log cannot be written the line is printed all the same, with
  * `"stored":false` and the reason.
  */
-export async function recordMutation(queue: RedisConnection, entry: NewAuditEntry): Promise<void> {
-  const line = await recordAudit(queue.redis, auditKeys(), entry);
+export async function recordMutation(redis: RedisConnection, entry: NewAuditEntry): Promise<void> {
+  const line = await recordAudit(redis.redis, auditKeys(), entry);
   try {
     process.stdout.write(formatAuditLine(line));
   } catch (error) {
@@ -44,5 +44,5 @@ export const auditPageParams = z.object({
 
 /** A bounded read of the audit log, for GET /api/audit and the page's prefetch. */
 export function readAudit(filter: AuditFilter, { before, limit }: { before?: string; limit: number }): Promise<ReadResult<AuditPage>> {
-  return readQueue((queue) => queue.attempt(() => readAuditPage(queue.redis, auditKeys(), { before, limit, filter })));
+  return readRedis((redis) => redis.attempt(() => readAuditPage(redis.redis, auditKeys(), { before, limit, filter })));
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { parseInfo } from '@/lib/redis/server-info';
-import { readQueue, type ReadResult } from './queue';
+import { readRedis, type ReadResult } from './queue';
 
 export interface Health {
   connection: string;
@@ -12,11 +12,11 @@ export interface Health {
 
 /** Whether the connection's Redis answers, for GET /api/health: monitoring alerts on the 503. */
 export function readHealth(): Promise<ReadResult<Health>> {
-  return readQueue(async (queue, connection) => {
+  return readRedis(async (redis, connection) => {
     const started = performance.now();
-    await queue.attempt(() => queue.redis.ping());
+    await redis.attempt(() => redis.redis.ping());
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-    const info = parseInfo(await queue.attempt(() => queue.nodeHoldingKeys().info('server')));
-    return { connection: connection.name, server: queue.server, version: info.get('redis_version') ?? 'unknown', latencyMs };
+    const info = parseInfo(await redis.attempt(() => redis.nodeHoldingKeys().info('server')));
+    return { connection: connection.name, server: redis.server, version: info.get('redis_version') ?? 'unknown', latencyMs };
   });
 }

@@ -13,7 +13,7 @@ import type { LineRepairOffer } from '@/lib/layouts/pages';
 import { parsePollInterval, POLL_INTERVAL_HEADER } from '@/lib/queries/poll-interval';
 import { CONNECTION_COOKIE, CONNECTION_HEADER } from '@/lib/queries/tab-connection';
 import { QueueError } from '@/lib/redis/errors';
-import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
+import { RedisConnection } from '@/lib/redis/connection';
 import { ARRIVAL_HEADER, waitedMs } from '@/lib/serving/arrival';
 import { authenticate, requestClientAddress } from './access';
 import { logEvent } from './log';
@@ -39,8 +39,8 @@ const UNKNOWN_ERROR = 'Something went wrong while reading the queues; the server
 // the old ones.
 const cache = globalThis as typeof globalThis & {
   queuelensConnections?: Connection[];
-  queuelensQueues?: Map<string, Promise<RedisQueue>>;
-  queuelensLargeReadQueues?: Map<string, Promise<RedisQueue>>;
+  queuelensRedis?: Map<string, Promise<RedisConnection>>;
+  queuelensLargeReadRedis?: Map<string, Promise<RedisConnection>>;
   queuelensLargeReadSlots?: LargeReadSlots;
   queuelensSharedReads?: SharedReads;
 };
@@ -148,27 +148,27 @@ export async function chooseConnection(requested?: string): Promise<ConnectionCh
  * a Redis that comes back is picked up without a restart; once connected,
  * ioredis reconnects by itself.
  */
-export function getQueue(connection: Connection): Promise<RedisQueue> {
-  return openQueue((cache.queuelensQueues ??= new Map()), connection);
+export function getRedis(connection: Connection): Promise<RedisConnection> {
+  return openRedis((cache.queuelensRedis ??= new Map()), connection);
 }
 
 /**
  * The second Redis connection of `connection`, for large reads only (see
- * readLargeValues), made on first use as getQueue's is. Redis answers one
+ * readLargeValues), made on first use as getRedis's is. Redis answers one
  * client's commands in order: on the client the pages poll through, a 20 MB
  * reply held every poll behind it until it had arrived whole, and twenty of
  * them made other users' polls time out.
  */
-function getLargeReadQueue(connection: Connection): Promise<RedisQueue> {
-  return openQueue((cache.queuelensLargeReadQueues ??= new Map()), connection);
+function getLargeReadRedis(connection: Connection): Promise<RedisConnection> {
+  return openRedis((cache.queuelensLargeReadRedis ??= new Map()), connection);
 }
 
-function openQueue(queues: Map<string, Promise<RedisQueue>>, connection: Connection): Promise<RedisQueue> {
+function openRedis(queues: Map<string, Promise<RedisConnection>>, connection: Connection): Promise<RedisConnection> {
   const open = queues.get(connection.name);
   if (open) return open;
   const { settings } = connection;
   // A page answers within a few connect timeouts even when Redis hangs with the connection open.
-  const opening = RedisQueue.connect(settings, { commandTimeoutMs: settings.timeout * 2500 });
+  const opening = RedisConnection.connect(settings, { commandTimeoutMs: settings.timeout * 2500 });
   queues.set(connection.name, opening);
   opening.catch(() => {
     if (queues.get(connection.name) === opening) queues.delete(connection.name);
@@ -177,28 +177,28 @@ function openQueue(queues: Map<string, Promise<RedisQueue>>, connection: Connect
 }
 
 /** Each open Redis connection's layout adapter, built once: a page asks for it twice (whether it has a capability, then the read). */
-const layouts = new WeakMap<RedisQueue, QueueLayout>();
+const layouts = new WeakMap<RedisConnection, QueueLayout>();
 
 /**
  * The queues of `connection` as its layout lays them out, over the shared
- * Redis connection of getQueue (an adapter holds no connection of its own).
+ * Redis connection of getRedis (an adapter holds no connection of its own).
  */
 export async function getLayout(connection: Connection): Promise<QueueLayout> {
-  return layoutOf(await getQueue(connection), connection);
+  return layoutOf(await getRedis(connection), connection);
 }
 
-function layoutOf(queue: RedisQueue, connection: Connection): QueueLayout {
-  let layout = layouts.get(queue);
+function layoutOf(redis: RedisConnection, connection: Connection): QueueLayout {
+  let layout = layouts.get(redis);
   if (layout === undefined) {
-    layout = layoutOver(queue, connection.layout);
-    layouts.set(queue, layout);
+    layout = layoutOver(redis, connection.layout);
+    layouts.set(redis, layout);
   }
   return layout;
 }
 
 /** Closes every open connection, the large reads' too, for a graceful shutdown. */
 export async function closeQueues(): Promise<void> {
-  const open = [cache.queuelensQueues, cache.queuelensLargeReadQueues].flatMap((queues) => {
+  const open = [cache.queuelensRedis, cache.queuelensLargeReadRedis].flatMap((queues) => {
     const all = [...(queues?.values() ?? [])];
     queues?.clear();
     return all;
@@ -221,15 +221,15 @@ export async function closeQueues(): Promise<void> {
  * so a viewer and an operator may be answered from one read, and two
  * connections never are.
  */
-export function readQueue<T>(read: (queue: RedisQueue, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
-  return readConnection(async (connection) => read(await getQueue(connection), connection), shared);
+export function readRedis<T>(read: (redis: RedisConnection, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
+  return readConnection(async (connection) => read(await getRedis(connection), connection), shared);
 }
 
 /** What a layout has as `name`, when it has it. */
 export type Capability<Name extends CapabilityName> = Exclude<QueueLayout[Name], Absent>;
 
 /**
- * readQueue for a read that needs the connection's layout to have `name`; a
+ * readRedis for a read that needs the connection's layout to have `name`; a
  * layout without it answers with the sentence that says why (status 501:
  * the request was fine, this layout cannot do it).
  */
@@ -268,7 +268,7 @@ export async function offeredLineRepairs(): Promise<LineRepairOffer> {
   return choice.ok ? lineRepairOfferOf(choice.connection.layout) : lineRepairOffer({});
 }
 
-/** readQueue for a read that asks the connection's layout what it has. */
+/** readRedis for a read that asks the connection's layout what it has. */
 export function readLayout<T>(read: (layout: QueueLayout, connection: Connection) => Promise<T>, shared?: SharedReadKey): Promise<ReadResult<T>> {
   return readConnection(async (connection) => read(await getLayout(connection), connection), shared);
 }
@@ -291,7 +291,7 @@ async function largeReadHolder(access: Access): Promise<string> {
 /**
  * readCapability for a read that takes whole stored values, whose replies
  * have no bound on their size: run on the connection's large-read client
- * (getLargeReadQueue), never the one the pages poll through, and only while
+ * (getLargeReadRedis), never the one the pages poll through, and only while
  * the session and the process are under their limits of large reads at once
  * (lib/dashboard/large-reads.ts); past either, refused with 429 and when to
  * try again. The value comes with its place, held until `release`: a value
@@ -307,7 +307,7 @@ export function readLargeValues<Name extends CapabilityName, T>(
     const slot = slots.take(await largeReadHolder(access));
     if ('refused' in slot) throw new TooManyLargeReads(slots.refusal(slot.refused));
     try {
-      const capability = layoutOf(await getLargeReadQueue(connection), connection)[name];
+      const capability = layoutOf(await getLargeReadRedis(connection), connection)[name];
       if (isAbsent(capability)) throw new LayoutLacks(capability.absent);
       return { value: await read(capability as Capability<Name>, connection), release: slot.release };
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { QueueStats } from '../layouts/staticphp/redis-queue';
+import type { QueueStats } from './queue-counts';
 
 /**
  * One cumulative counter at the moment of a sample: StaticPHP's priority

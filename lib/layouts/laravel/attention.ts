@@ -3,7 +3,7 @@ import { failingWindowMinutes, failuresWithin, markThresholdsFor, marksOf, type 
 import { MARK_KINDS } from '../../dashboard/notices';
 import type { Attention, QueueCounts } from '../adapter';
 import { runPerQueue } from '../list-queues';
-import type { QueueAttention } from '../staticphp/attention';
+import type { QueueAttention } from '../../shapes/queue-attention';
 import type { HorizonFailedJobs } from './horizon';
 import type { LaravelKeys } from './keys';
 import { readAttention, type LaravelAttentionFigures } from './scripts';

@@ -1,22 +1,15 @@
 import { readRecentFailures, readWaitingFigures } from './attention-figures';
 import { classifyPendingEntries, type PendingEntry } from './reservations';
-import type { QueueStats, RedisQueue } from './redis-queue';
-import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type QueueMark, type RanOutClaim } from '../../dashboard/marks';
+import type { RedisQueue } from './redis-queue';
+import type { QueueStats } from '../../shapes/queue-counts';
+import type { QueueAttention } from '../../shapes/queue-attention';
+import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type RanOutClaim } from '../../dashboard/marks';
 
 /** Failures read per call, newest first; more in the window are counted as at least this many. */
 const FAILURES_READ = 500;
 
 /** A wait no job reaches (a century): with every "no worker" mark off, the last delivery is never read. */
 const NEVER_SECONDS = 100 * 365 * 86_400;
-
-/** One queue's attention on the overview: its marks, and its failures over its failing window. */
-export interface QueueAttention {
-  marks: QueueMark[];
-  /** `atLeast` when more failed in the window than one read looks at */
-  failedRecently: { count: number; minutes: number; atLeast: boolean };
-  /** the marks' figures could not be read (a key of the wrong type) */
-  error?: string;
-}
 
 /** The smallest of a threshold over every queue, NEVER_SECONDS when every queue has it off. */
 function smallest(values: readonly (number | false)[]): number {

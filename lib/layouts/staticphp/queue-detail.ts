@@ -1,22 +1,12 @@
 import { jobIdAsRead, type JobIdAsRead } from '../../shapes/job-ids';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
-import type { QueueStats, RedisQueue } from './redis-queue';
+import type { RedisQueue } from './redis-queue';
+import type { QueueStats } from '../../shapes/queue-counts';
 import { streamIdMs } from '../../shapes/stream-ids';
 import { bytesToText } from '../../shapes/display-text';
 import type { FailedRowView } from '../../shapes/failed-jobs';
 import { latestFailedOfQueue } from './failed';
-
-export interface LevelView {
-  level: string;
-  /** the stream's key */
-  stream: string;
-  length: number;
-  /** entries handed to a worker and not acknowledged yet */
-  delivered: number;
-  hasGroup: boolean;
-  /** when the stream cannot be read (a key of the wrong type) */
-  error?: string;
-}
+import type { LevelView } from '../../shapes/priority-levels';
 
 export interface ListedJob {
   id: JobIdAsRead;

@@ -9,6 +9,7 @@ import { jobIdAsRead } from '../../shapes/job-ids';
 import { levelOf, QueueKeys } from './keys';
 import { execPipeline } from '../../redis/pipeline';
 import * as scripts from './scripts';
+import type { QueueStats } from '../../shapes/queue-counts';
 import type { Claim } from './scripts';
 import type { TrashKeys } from '../../dashboard/keys';
 import { layoutTrashKeys, trashArguments } from '../trash';
@@ -41,17 +42,6 @@ const QUEUE_NAMES_STEP = 500;
 
 /** Queues per call of the counting script: a few hundred commands inside Redis, well under a millisecond. */
 const COUNTS_BATCH = 25;
-
-/** One row of stats(), with the PHP driver's columns. */
-export interface QueueStats {
-  queue: string;
-  pending: number;
-  delayed: number;
-  reserved: number;
-  total: number;
-  /** only when the queue's keys could not be read; the counts are then 0 */
-  error?: string;
-}
 
 /** How a worker settles the job it finished, for settleAndReserve(). */
 export type Settlement =

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readReservations, type ReservationRow } from './reservations';
 import { QueueError } from '../../redis/errors';
 import type { RedisQueue } from './redis-queue';
-import { cleanTombstone, failReservation, releaseReservation, type SeenReservation } from './reservation-repairs';
+import type { SeenReservation } from '../../shapes/claim-repairs';
+import { cleanTombstone, failReservation, releaseReservation } from './reservation-repairs';
 import { sleep, testQueueFactory } from './test-redis';
 
 const openQueue = testQueueFactory();

@@ -1,39 +1,7 @@
 import type { RedisQueue } from './redis-queue';
 import * as scripts from './scripts';
 import type { CheckedRepairReply } from './scripts';
-
-/**
- * A held job as an operator saw it on the reservations page. Every repair
- * passes it back to its script, which acts only while the entry is still
- * pending and the hash still says exactly this: a worker completing,
- * releasing or reclaiming the job a moment earlier wins.
- */
-export interface SeenReservation {
-  queue: string;
-  /** the priority level of the stream the entry is in */
-  level: string;
-  /** the stream entry id */
-  entry: string;
-  jobId: number;
-  /** the hash's fields as stored */
-  reservedBy: string;
-  reservedUntil: string;
-  attempts: string;
-}
-
-/** A pending entry whose job is gone, as the operator saw it. */
-export interface SeenTombstone {
-  queue: string;
-  level: string;
-  entry: string;
-  /** the id the entry names; null when it names none or was deleted from the stream */
-  jobId: number | null;
-}
-
-/** Why a repair changed nothing: what the script found instead of what the operator saw. */
-export type ChangedReason = 'not-pending' | 'claim-changed' | 'entry-changed' | 'job-exists';
-
-export type RepairOutcome = { done: true; entry?: string } | { done: false; reason: ChangedReason; message: string };
+import type { ChangedReason, ClaimRepairOutcome, SeenReservation, SeenTombstone } from '../../shapes/claim-repairs';
 
 const CHANGED_MESSAGES: Record<ChangedReason, string> = {
   'not-pending':
@@ -49,7 +17,7 @@ export function changedMessage(reason: ChangedReason): string {
   return CHANGED_MESSAGES[reason];
 }
 
-function outcomeOf({ done, detail }: CheckedRepairReply): RepairOutcome {
+function outcomeOf({ done, detail }: CheckedRepairReply): ClaimRepairOutcome {
   if (done) return detail === undefined ? { done: true } : { done: true, entry: detail };
   const reason = (detail ?? 'not-pending') as ChangedReason;
   return { done: false, reason, message: changedMessage(reason) };
@@ -66,7 +34,7 @@ function claimSeen(queue: RedisQueue, seen: SeenReservation) {
  * job rejoins the back of its level's stream, ready, with attempts as they
  * were. One script; changes nothing if the reservation changed meanwhile.
  */
-export function releaseReservation(queue: RedisQueue, seen: SeenReservation): Promise<RepairOutcome> {
+export function releaseReservation(queue: RedisQueue, seen: SeenReservation): Promise<ClaimRepairOutcome> {
   const k = queue.keys;
   return queue.attempt(async () =>
     outcomeOf(
@@ -87,7 +55,7 @@ export function releaseReservation(queue: RedisQueue, seen: SeenReservation): Pr
  * (error cut at 60000 bytes, failed_at, unique key freed, queue:failed).
  * One script; changes nothing if the reservation changed meanwhile.
  */
-export function failReservation(queue: RedisQueue, seen: SeenReservation, reason: string): Promise<RepairOutcome> {
+export function failReservation(queue: RedisQueue, seen: SeenReservation, reason: string): Promise<ClaimRepairOutcome> {
   const k = queue.keys;
   return queue.attempt(async () =>
     outcomeOf(
@@ -109,7 +77,7 @@ export function failReservation(queue: RedisQueue, seen: SeenReservation, reason
  * reserve reclaiming it would. One script; changes nothing if the job exists
  * or the entry is no longer pending.
  */
-export function cleanTombstone(queue: RedisQueue, seen: SeenTombstone): Promise<RepairOutcome> {
+export function cleanTombstone(queue: RedisQueue, seen: SeenTombstone): Promise<ClaimRepairOutcome> {
   return queue.attempt(async () =>
     outcomeOf(
       await scripts.cleanTombstone.run(queue.redis, {

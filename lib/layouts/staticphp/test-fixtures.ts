@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { QueueClient } from '../../redis/client';
 import type { JobRow } from './job';
-import type { QueueStats } from './redis-queue';
+import type { QueueStats } from '../../shapes/queue-counts';
 
 const CHECKOUT = fileURLToPath(new URL('../../..', import.meta.url));
 
