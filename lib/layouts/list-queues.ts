@@ -4,6 +4,7 @@ import { QueueError, refusedCommand } from '../redis/errors';
 import { flatReply, luaScript, type LuaScript, type ScriptCall } from '../redis/lua-script';
 import { settlePipeline } from '../redis/pipeline';
 import { patternUnder, scanStep, SCAN_COUNT } from '../redis/scan-keys';
+import type { QueueCounts } from './adapter';
 
 /**
  * What marko/queue-redis and Laravel's RedisQueue share: per queue, under a
@@ -13,14 +14,29 @@ import { patternUnder, scanStep, SCAN_COUNT } from '../redis/scan-keys';
  * Laravel's the payloads themselves; finding the queues and counting them
  * is the same.
  */
-export interface ListQueueKeys {
-  readonly prefix: string;
+export class ListQueueKeys {
+  constructor(readonly prefix: string) {}
+
   /** what every per-queue key starts with, for the SCAN that finds the queues */
-  readonly queuesPrefix: string;
-  ready(queue: string): string;
-  delayed(queue: string): string;
-  reserved(queue: string): string;
-  notify(queue: string): string;
+  get queuesPrefix(): string {
+    return `${this.prefix}queues:`;
+  }
+  /** list: what is ready to run, in order; a push appends, a pop takes the head */
+  ready(queue: string): string {
+    return `${this.queuesPrefix}${queue}`;
+  }
+  /** sorted set: delayed and released jobs, scored by the unix second they may run */
+  delayed(queue: string): string {
+    return `${this.ready(queue)}:delayed`;
+  }
+  /** sorted set: reserved jobs, scored by the unix second the reservation expires */
+  reserved(queue: string): string {
+    return `${this.ready(queue)}:reserved`;
+  }
+  /** list: one token per ready job, which a blocking pop waits on */
+  notify(queue: string): string {
+    return `${this.ready(queue)}:notify`;
+  }
 }
 
 /** The suffixes of a queue's keys besides its ready list, which SCAN finds under `queues:` as well. */
@@ -87,6 +103,35 @@ export interface ListQueueCountsReply {
   reserved: number;
   expiredReserved: number;
   notifyTokens: number;
+}
+
+/** A list queue's figures in the shared columns, with what its next pop would move and its notify tokens. */
+export interface ListQueueCounts extends QueueCounts {
+  /** delayed jobs already due: the next pop of this queue moves them to the ready list */
+  dueDelayed: number;
+  /** reservations whose time ran out: the next pop of this queue puts them back (Laravel: when the connection has a retry_after) */
+  expiredReserved: number;
+  /** tokens in the notify list that a blocking pop waits on */
+  notifyTokens: number;
+}
+
+/** One list queue's shared columns: pending counts the due delayed jobs its next pop moves, as the drivers' own sizes do. */
+export function listQueueCounts(name: string, { ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens }: ListQueueCountsReply): ListQueueCounts {
+  return {
+    queue: name,
+    pending: ready + dueDelayed,
+    delayed: delayed - dueDelayed,
+    reserved,
+    total: ready + delayed + reserved,
+    dueDelayed,
+    expiredReserved,
+    notifyTokens,
+  };
+}
+
+/** A list queue whose keys could not be read: every figure 0, and why. */
+export function unreadableListQueue(name: string, error: string): ListQueueCounts {
+  return { queue: name, pending: 0, delayed: 0, reserved: 0, total: 0, dueDelayed: 0, expiredReserved: 0, notifyTokens: 0, error };
 }
 
 /** One queue's figures in one snapshot (lua/shared/read-list-queue-counts-4.lua), due and expired by the Redis server's clock. */

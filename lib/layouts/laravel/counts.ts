@@ -1,11 +1,19 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { LayoutCounts, QueueCounts } from '../adapter';
-import { findQueues, readListQueuesCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
+import type { LayoutCounts } from '../adapter';
+import {
+  findQueues,
+  listQueueCounts,
+  readListQueuesCounts,
+  unreadableListQueue,
+  type FoundQueues,
+  type ListQueueCounts,
+  type ListQueueCountsReply,
+} from '../list-queues';
 import type { HorizonFailedJobs } from './horizon';
 import type { LaravelKeys } from './keys';
 
 /** A Laravel queue's figures: QueueLens's columns (pending can run now, due delayed jobs included), and Laravel's own terms. */
-export interface LaravelQueueCounts extends QueueCounts {
+export interface LaravelQueueCounts extends ListQueueCounts {
   statistics: {
     /** the ready list */
     ready: number;
@@ -16,12 +24,6 @@ export interface LaravelQueueCounts extends QueueCounts {
     /** every reservation, expired ones no pop has put back yet included */
     reserved: number;
   };
-  /** delayed jobs already due: the next pop of this queue moves them to the ready list */
-  dueDelayed: number;
-  /** reservations whose time ran out: the next pop of this queue puts them back (when the connection has a retry_after) */
-  expiredReserved: number;
-  /** tokens in the notify list a blocking pop waits on */
-  notifyTokens: number;
 }
 
 export interface LaravelCounts extends LayoutCounts<LaravelQueueCounts> {
@@ -31,23 +33,13 @@ export interface LaravelCounts extends LayoutCounts<LaravelQueueCounts> {
   discovery: FoundQueues | null;
 }
 
-function countsOf(name: string, { ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens }: ListQueueCountsReply): LaravelQueueCounts {
-  return {
-    queue: name,
-    pending: ready + dueDelayed,
-    delayed: delayed - dueDelayed,
-    reserved,
-    total: ready + delayed + reserved,
-    statistics: { ready, size: ready + delayed + reserved, delayed, reserved },
-    dueDelayed,
-    expiredReserved,
-    notifyTokens,
-  };
+function countsOf(name: string, reply: ListQueueCountsReply): LaravelQueueCounts {
+  const { ready, delayed, reserved } = reply;
+  return { ...listQueueCounts(name, reply), statistics: { ready, size: ready + delayed + reserved, delayed, reserved } };
 }
 
 function unreadable(name: string, error: string): LaravelQueueCounts {
-  const statistics = { ready: 0, size: 0, delayed: 0, reserved: 0 };
-  return { queue: name, pending: 0, delayed: 0, reserved: 0, total: 0, statistics, dueDelayed: 0, expiredReserved: 0, notifyTokens: 0, error };
+  return { ...unreadableListQueue(name, error), statistics: { ready: 0, size: 0, delayed: 0, reserved: 0 } };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ListQueueKeys } from '../list-queues';
+import { ListQueueKeys } from '../list-queues';
 
 /**
  * Every key Laravel's RedisQueue writes for a queue, under the Redis
@@ -9,26 +9,4 @@ import type { ListQueueKeys } from '../list-queues';
  * the whole payload. Under Redis Cluster an application names its queues
  * `{name}` so that the four keys share a slot; that name is read as it is.
  */
-export class LaravelKeys implements ListQueueKeys {
-  constructor(readonly prefix: string) {}
-
-  get queuesPrefix(): string {
-    return `${this.prefix}queues:`;
-  }
-  /** list: the payloads ready to run; push appends, pop takes the head */
-  ready(queue: string): string {
-    return `${this.queuesPrefix}${queue}`;
-  }
-  /** sorted set: delayed and released payloads, scored by the unix second they may run */
-  delayed(queue: string): string {
-    return `${this.ready(queue)}:delayed`;
-  }
-  /** sorted set: reserved payloads (attempts already counted), scored by the unix second the reservation expires */
-  reserved(queue: string): string {
-    return `${this.ready(queue)}:reserved`;
-  }
-  /** list: one token per ready job, which a blocking pop waits on */
-  notify(queue: string): string {
-    return `${this.ready(queue)}:notify`;
-  }
-}
+export class LaravelKeys extends ListQueueKeys {}

@@ -1,14 +1,22 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { LayoutCounts, QueueCounts } from '../adapter';
+import type { LayoutCounts } from '../adapter';
 import type { MarkoKeys } from './keys';
-import { findQueues, readListQueuesCounts, type FoundQueues, type ListQueueCountsReply } from '../list-queues';
+import {
+  findQueues,
+  listQueueCounts,
+  readListQueuesCounts,
+  unreadableListQueue,
+  type FoundQueues,
+  type ListQueueCounts,
+  type ListQueueCountsReply,
+} from '../list-queues';
 import { readFailedQueues } from './scripts';
 
 /**
  * A marko queue's figures. The shared columns are QueueLens's (pending can
  * run now, due delayed jobs included); `statistics` is marko's own terms.
  */
-export interface MarkoQueueCounts extends QueueCounts {
+export interface MarkoQueueCounts extends ListQueueCounts {
   statistics: {
     /** the ready list */
     ready: number;
@@ -21,12 +29,6 @@ export interface MarkoQueueCounts extends QueueCounts {
     /** failed jobs whose record names this queue, among the failed jobs looked at (see MarkoCounts.failedByQueue) */
     failed: number;
   };
-  /** delayed jobs already due: the next pop of this queue moves them to the ready list */
-  dueDelayed: number;
-  /** reservations whose time ran out: the next pop of this queue puts them back */
-  expiredReserved: number;
-  /** tokens in the notify list that a blocking pop waits on */
-  notifyTokens: number;
 }
 
 export interface MarkoCounts extends LayoutCounts<MarkoQueueCounts> {
@@ -62,27 +64,13 @@ async function failedPerQueue(queue: RedisConnection, keys: MarkoKeys, window: n
   return { byQueue, looked, total };
 }
 
-function countsOf(
-  name: string,
-  { ready, delayed, dueDelayed, reserved, expiredReserved, notifyTokens }: ListQueueCountsReply,
-  failed: number,
-): MarkoQueueCounts {
-  return {
-    queue: name,
-    pending: ready + dueDelayed,
-    delayed: delayed - dueDelayed,
-    reserved,
-    total: ready + delayed + reserved,
-    statistics: { ready, size: ready + dueDelayed, delayed, reserved, failed },
-    dueDelayed,
-    expiredReserved,
-    notifyTokens,
-  };
+function countsOf(name: string, reply: ListQueueCountsReply, failed: number): MarkoQueueCounts {
+  const { ready, dueDelayed, delayed, reserved } = reply;
+  return { ...listQueueCounts(name, reply), statistics: { ready, size: ready + dueDelayed, delayed, reserved, failed } };
 }
 
 function unreadable(name: string, failed: number, error: string): MarkoQueueCounts {
-  const statistics = { ready: 0, size: 0, delayed: 0, reserved: 0, failed };
-  return { queue: name, pending: 0, delayed: 0, reserved: 0, total: 0, statistics, dueDelayed: 0, expiredReserved: 0, notifyTokens: 0, error };
+  return { ...unreadableListQueue(name, error), statistics: { ready: 0, size: 0, delayed: 0, reserved: 0, failed } };
 }
 
 /**

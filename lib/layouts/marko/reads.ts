@@ -1,9 +1,8 @@
 import { DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
 import type { DelayedTimeline } from '../../shapes/delayed-timeline';
 import { readScoredTimeline } from '../scored-timeline';
-import { jobHashOf, readJobHash } from '../job-hash-read';
+import { jobHashOf, jobPageFields, readJobHash } from '../job-hash-read';
 import { heldPrefixesOf, type HeldForRead } from '../held-prefixes';
-import { QueueError } from '../../redis/errors';
 import { execPipeline, settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import { parsePhpSerialized, type PhpParse } from '../php-serialized';
@@ -234,16 +233,11 @@ export function readMarkoJob(queue: RedisConnection, keys: MarkoKeys, id: string
     const pipeline = queue.redis.pipeline().time();
     readJobHash.queue(pipeline, held.call);
     const [time, reply] = (await execPipeline(pipeline)) as [[string, string], unknown];
-    const hash = jobHashOf(readJobHash.reply(reply), held);
-    if (hash.type === 'none') return null;
-    if (!('fields' in hash)) {
-      throw new QueueError(
-        'tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`,
-      );
-    }
+    const read = jobPageFields(key, jobHashOf(readJobHash.reply(reply), held));
+    if (read === null) return null;
     const now = Number(time[0]);
-    const fields = hash.fields.map(({ name, bytes, prefix }) => markoFieldOf(name, prefix, bytes));
-    const queueName = hash.fields.find((field) => field.name === 'queue')?.prefix.toString() ?? '';
+    const fields = read.map(({ name, bytes, prefix }) => markoFieldOf(name, prefix, bytes));
+    const queueName = read.find((field) => field.name === 'queue')?.prefix.toString() ?? '';
     return { id, fields, queue: queueName, place: queueName === '' ? { state: 'unknown' } : await placeOf(queue, keys, queueName, id, now), now };
   });
 }

@@ -1,10 +1,9 @@
 import { levelOf } from './keys';
-import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisQueue } from './redis-queue';
 import { bytesToText, DISPLAY_LIMIT_BYTES, displayValueOf, type DisplayValue } from '../../shapes/display-text';
 import { heldPrefixesOf } from '../held-prefixes';
-import { jobHashOf, readJobHash } from '../job-hash-read';
+import { jobHashOf, jobPageFields, readJobHash } from '../job-hash-read';
 import type { JobLocation } from '../../shapes/job-location';
 import { prettyJson } from '../../shapes/pretty-json';
 
@@ -46,17 +45,12 @@ export async function readJobDetail(queue: RedisQueue, id: number): Promise<JobD
     unknown,
     string | null,
   ];
-  const hash = jobHashOf(readJobHash.reply(reply), held);
-  if (hash.type === 'none') return null;
-  if (!('fields' in hash)) {
-    throw new QueueError(
-      'tooMany' in hash ? `${key} has ${hash.tooMany} fields: too many for a job hash to be read whole` : `${key} is a ${hash.type}, not a job hash`,
-    );
-  }
+  const read = jobPageFields(key, jobHashOf(readJobHash.reply(reply), held));
+  if (read === null) return null;
   const now = Number(time[0]);
   // The fields that say where the job is are a few bytes; their first 64 KiB are all of them.
-  const text = Object.fromEntries(hash.fields.map(({ name, prefix }) => [name, bytesToText(prefix)]));
-  const fields = hash.fields.map(({ name, bytes, prefix }) => ({ name, value: displayValueOf(prefix, bytes) }));
+  const text = Object.fromEntries(read.map(({ name, prefix }) => [name, bytesToText(prefix)]));
+  const fields = read.map(({ name, bytes, prefix }) => ({ name, value: displayValueOf(prefix, bytes) }));
   const payload = fields.find((field) => field.name === 'payload')?.value;
   const payloadPretty = payload && !payload.truncated ? prettyJson(payload.text) : null;
   return { id, fields, payloadPretty, location: await queue.attempt(() => locate(queue, id, text, failedScore, now)), now };
