@@ -2,14 +2,30 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
-import { delayedOfQueueHref, doctorHref, failedHref, glossaryHref, jobHref, layoutHref, layoutKeyHref, queueHref, reservationsHref } from '@/lib/routes';
+import {
+  connectHref,
+  delayedOfQueueHref,
+  doctorHref,
+  failedHref,
+  findSearchHref,
+  glossaryHref,
+  jobHref,
+  layoutHref,
+  layoutKeyHref,
+  queueHref,
+  reservationsHref,
+  sessionsHref,
+  trashHref,
+} from '@/lib/routes';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
+import { LaravelKeys } from '@/lib/layouts/laravel/keys';
+import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { showConnection } from './layout-pages';
 import { SpecKeys, withSpecKeys } from './spec-keys';
-import { MARKO_CONNECTION, YII2_CONNECTIONS } from './support';
+import { LARAVEL_CONNECTION, MARKO_CONNECTION, YII2_CONNECTIONS } from './support';
 
 // WCAG 2.2 A and AA, and axe's best practices.
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
@@ -125,6 +141,14 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
     { name: 'audit', path: '/audit', ready: (page) => page.getByRole('heading', { level: 1 }) },
     { name: 'alerts', path: '/alerts', ready: (page) => page.getByRole('heading', { level: 1 }) },
     { name: 'glossary', path: glossaryHref, ready: (page) => page.getByRole('heading', { level: 1 }) },
+    {
+      name: 'find',
+      path: findSearchHref({ text: 'mail', field: 'any', queue: null, states: [] }),
+      ready: (page) => page.locator(`a[href="${jobHref(seeded.delayedId)}"]`).first(),
+    },
+    { name: 'trash', path: trashHref, ready: (page) => page.getByRole('heading', { level: 1 }) },
+    { name: 'connect', path: connectHref, ready: (page) => page.getByRole('heading', { level: 1 }) },
+    { name: 'sessions', path: sessionsHref, ready: (page) => page.getByRole('heading', { level: 1 }) },
   ];
 
   test('axe finds nothing on any page, light and dark, wide and on a phone; no page runs wider than a phone', async ({ page }, testInfo) => {
@@ -132,10 +156,13 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
     await expectNoViolationsOnPages(page, testInfo, pages());
   });
 
-  test('axe finds nothing on any page of a yii2 and of a marko connection, light and dark, wide and on a phone', async ({ page }, testInfo) => {
-    test.setTimeout(300_000);
+  test('axe finds nothing on any page of a yii2, a marko and a Laravel connection, light and dark, wide and on a phone', async ({ page }, testInfo) => {
+    test.setTimeout(450_000);
+    requireRealLaravel();
     const channel = YII2_CONNECTIONS.ng.channel();
     const markoPrefix = MARKO_CONNECTION.prefix();
+    const laravelPrefix = LARAVEL_CONNECTION.prefix();
+    const laravel = new LaravelHarness(laravelPrefix, 'a11y');
     try {
       await loadYii2Fixture(queue.redis, 'ng-strict', channel);
       const [yii2Job] = await queue.redis.zrange(new Yii2Keys(channel).prioritized, '0', '0');
@@ -144,6 +171,10 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
       await marko.later(3600, 'mail', { className: 'App\\Jobs\\SendMail', data: { to: 'later@example.test' } });
       const failing = (await marko.pop('mail'))!;
       await marko.fail('mail', failing.id, 'RuntimeException: SMTP refused');
+      const laravelJob = await laravel.push('ready');
+      await laravel.later(3600);
+      await laravel.push('held');
+      await laravel.pop(600);
       const heading = (page: Page) => page.getByRole('heading', { level: 1 });
       const layoutPages = (queueName: string, job: string) => [
         { name: 'overview', path: '/', ready: (page: Page) => page.getByRole('link', { name: queueName, exact: true }).first() },
@@ -154,6 +185,7 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
         { name: 'job', path: `${jobHref(job)}?queue=${encodeURIComponent(queueName)}`, ready: heading },
         { name: 'doctor', path: doctorHref, ready: heading },
         { name: 'keys', path: layoutHref, ready: heading },
+        { name: 'find', path: findSearchHref({ text: 'a', field: 'any', queue: queueName, states: [] }), ready: heading },
       ];
       await showConnection(page, YII2_CONNECTIONS.ng.name);
       await expectNoViolationsOnPages(
@@ -167,9 +199,16 @@ test.describe('accessibility: every page on a phone, by keyboard and in the dark
         testInfo,
         layoutPages('mail', failing.id).map((entry) => ({ ...entry, name: `marko ${entry.name}` })),
       );
+      await showConnection(page, LARAVEL_CONNECTION.name);
+      await expectNoViolationsOnPages(
+        page,
+        testInfo,
+        layoutPages('a11y', laravelJob).map((entry) => ({ ...entry, name: `Laravel ${entry.name}` })),
+      );
     } finally {
       await deleteKeysUnder(queue.redis, `${channel}.`);
       await deleteKeysUnder(queue.redis, markoPrefix);
+      await deleteKeysUnder(queue.redis, new LaravelKeys(laravelPrefix).queuesPrefix + 'a11y');
     }
   });
 
