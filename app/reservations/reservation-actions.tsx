@@ -39,17 +39,14 @@ export interface SeenReservation {
   attempts: string | null;
 }
 
-/** The repairs one hand-out allows: release or fail a held job, clean up one whose job is gone. One out of date is left to the next reserve. */
-export function ReservationActions({ row }: { row: SeenReservation }) {
+/**
+ * Runs one claim repair: toasts what it did (or why it did nothing), closes
+ * the dialog it came from and refreshes every view the job is in.
+ */
+function useClaimRepair(subject: string, onDone: () => void) {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const reasonId = useId();
-  const reasonErrorId = useId();
-  const [dialog, setDialog] = useState<Dialog>(null);
-  const [reason, setReason] = useState(DEFAULT_REASON);
-  const [reasonError, setReasonError] = useState<string | null>(null);
   const [busy, startAction] = useTransition();
-  const subject = row.jobId === null ? `Entry ${row.entry}` : `Job ${row.jobId}`;
 
   const refresh = () =>
     Promise.all(
@@ -68,35 +65,58 @@ export function ReservationActions({ row }: { row: SeenReservation }) {
       } catch {
         toast.error(NO_ANSWER);
       }
-      setDialog(null);
+      onDone();
       await refresh();
     });
+  return { busy, run };
+}
 
-  // An id past 2^53 is shown as its digits; every repair would name the job its rounded number names.
+function subjectOf(row: SeenReservation): string {
+  return row.jobId === null ? `Entry ${row.entry}` : `Job ${row.jobId}`;
+}
+
+/** The repairs one hand-out allows: release or fail a held job, clean up one whose job is gone. One out of date is left to the next reserve. */
+export function ReservationActions({ row }: { row: SeenReservation }) {
   const entryJobId = row.jobId;
+  // An id past 2^53 is shown as its digits; every repair would name the job its rounded number names.
   if (typeof entryJobId === 'string') return <span className="text-xs text-zinc-500 dark:text-zinc-400">No action: the row says why</span>;
   if (row.state === 'mismatch') return <span className="text-xs text-zinc-500 dark:text-zinc-400">Cleared by the next worker</span>;
+  if (row.state === 'tombstone') return <CleanUpTombstone row={row} jobId={entryJobId} />;
+  return <HeldJobActions row={row} jobId={entryJobId!} />;
+}
 
-  if (row.state === 'tombstone') {
-    return (
-      <button
-        type="button"
-        className="button-secondary whitespace-nowrap"
-        disabled={busy}
-        onClick={() =>
-          run(
-            () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId: entryJobId }, getTabConnection()),
-            `${subject}: its left-over hand-out was removed.`,
-          )
-        }
-      >
-        {busy ? 'Cleaning…' : 'Clean up'}
-        <JobOfButton subject={subject} />
-      </button>
-    );
-  }
+/** A pending entry whose job is gone: its left-over hand-out removed. */
+function CleanUpTombstone({ row, jobId }: { row: SeenReservation; jobId: number | null }) {
+  const subject = subjectOf(row);
+  const { busy, run } = useClaimRepair(subject, () => {});
+  return (
+    <button
+      type="button"
+      className="button-secondary whitespace-nowrap"
+      disabled={busy}
+      onClick={() =>
+        run(
+          () => cleanUpTombstone({ queue: row.queue, level: row.level, entry: row.entry, jobId }, getTabConnection()),
+          `${subject}: its left-over hand-out was removed.`,
+        )
+      }
+    >
+      {busy ? 'Cleaning…' : 'Clean up'}
+      <JobOfButton subject={subject} />
+    </button>
+  );
+}
 
-  const jobId = entryJobId!;
+/** A held job: released now (asked first while its claim is live), or failed with a reason. */
+function HeldJobActions({ row, jobId }: { row: SeenReservation; jobId: number }) {
+  const reasonId = useId();
+  const reasonErrorId = useId();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [reason, setReason] = useState(DEFAULT_REASON);
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const subject = subjectOf(row);
+  const { busy, run } = useClaimRepair(subject, () => setDialog(null));
+
   const seen = {
     queue: row.queue,
     level: row.level,
