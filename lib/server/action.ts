@@ -77,7 +77,9 @@ async function run<Name extends CapabilityName, Input, T extends object>(
   try {
     const layout = await getLayout(connection);
     queue = layout.connection;
-    const capability = layout[name];
+    // Read through the capabilities' common shape: indexing QueueLayout by a generic name makes a union too complex for tsc.
+    const capabilities: Readonly<Record<CapabilityName, object>> = layout;
+    const capability = capabilities[name];
     if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, queue };
     return { ok: true, value: await body(input, capability as Capability<Name>, connection, access), queue };
   } catch (error) {

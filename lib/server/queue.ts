@@ -239,7 +239,9 @@ export function readCapability<Name extends CapabilityName, T>(
   shared?: SharedReadKey,
 ): Promise<ReadResult<T>> {
   return readConnection(async (connection) => {
-    const capability = (await getLayout(connection))[name];
+    // Read through the capabilities' common shape: indexing QueueLayout by a generic name makes a union too complex for tsc.
+    const capabilities: Readonly<Record<CapabilityName, object>> = await getLayout(connection);
+    const capability = capabilities[name];
     if (isAbsent(capability)) throw new LayoutLacks(capability.absent);
     return read(capability as Capability<Name>, connection);
   }, shared);
@@ -307,7 +309,8 @@ export function readLargeValues<Name extends CapabilityName, T>(
     const slot = slots.take(await largeReadHolder(access));
     if ('refused' in slot) throw new TooManyLargeReads(slots.refusal(slot.refused));
     try {
-      const capability = layoutOf(await getLargeReadQueue(connection), connection)[name];
+      const capabilities: Readonly<Record<CapabilityName, object>> = layoutOf(await getLargeReadQueue(connection), connection);
+      const capability = capabilities[name];
       if (isAbsent(capability)) throw new LayoutLacks(capability.absent);
       return { value: await read(capability as Capability<Name>, connection), release: slot.release };
     } catch (error) {
