@@ -81,7 +81,7 @@ test.describe('Run a copy of a job', () => {
     expect([ran.filter((one) => one === id).length, ran.filter((one) => one === '8').length]).toEqual([1, 1]);
   });
 
-  test('a PHP-serialized stock job is copied as stored, delayed; marko says why it is not copied', async ({ page }) => {
+  test('a PHP-serialized stock job is copied as stored, delayed; marko says why it is not copied', async ({ page }, testInfo) => {
     const channel = channelOf(YII2_CONNECTIONS.stock);
     await loadYii2Fixture(queue.redis, 'stock', channel.keys.channel);
     const original = await queue.redis.hgetBuffer(channel.keys.messages, '7');
@@ -89,7 +89,7 @@ test.describe('Run a copy of a job', () => {
     await page.goto('/jobs/7');
     await page.getByRole('button', { name: 'Run a copy…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Run a copy of job 7' });
-    await expect(dialog.getByText('Its message is copied as stored: only a JSON-serialized message can be edited here')).toBeVisible();
+    await expect(dialog.getByText('Its message is copied as stored: only a JSON-serialized message, read whole, can be edited here')).toBeVisible();
     await expect(dialog.getByRole('textbox', { name: /Message/ })).toHaveCount(0);
     await dialog.getByRole('textbox', { name: 'Delay (seconds)' }).fill('3600');
     await dialog.getByRole('button', { name: 'Run the copy' }).click();
@@ -107,6 +107,7 @@ test.describe('Run a copy of a job', () => {
     await page.goto(`/jobs/${marko}?queue=mail`);
     await expect(page.getByRole('region', { name: 'Run a copy' })).toContainText(MARKO_ABSENT.jobCopies.slice(1));
     await expect(page.getByRole('button', { name: 'Run a copy…' })).toHaveCount(0);
+    await screenshots(page, testInfo, 'job page of a marko job, saying why it is not copied');
   });
 
   test('a Laravel job is copied as stored with a new id, uuid and 0 attempts, and the real pop runs the copy and the original once each', async ({
