@@ -30,6 +30,8 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   // `seen` is not the stored payload: the refusal comes before the script would compare it.
   editAndRetryJob: ({ failedId }) => ({ id: String(failedId), seen: '{"forged":1}', edited: '{"forged":2}' }),
   pushJob: ({ queue }) => ({ queue, name: 'forged', payload: '{}', delaySeconds: 0, priority: '0', maxAttempts: 1, uniqueKey: '' }),
+  // Run a copy of a layout QueueLens does not push for (yii2): refused before the layout is asked.
+  copyJob: ({ queue, delayedId }) => ({ queue, id: String(delayedId), delaySeconds: 0 }),
   forgetJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   restoreJobs: ({ failedId }) => ({ ids: [String(failedId)] }),
   retryOldestStep: () => ({}),

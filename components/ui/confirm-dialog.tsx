@@ -96,7 +96,7 @@ export function ConfirmDialog({
     >
       {open && (
         <div className="space-y-4 p-5">
-          <h2 id={titleId} className="text-lg font-semibold">
+          <h2 id={titleId} className="text-lg font-semibold [overflow-wrap:anywhere]">
             {title}
           </h2>
           <div id={bodyId} className="space-y-2 text-sm text-zinc-700 dark:text-zinc-300">

@@ -37,6 +37,7 @@ export const AUDITED_ACTIONS = [
   'end a live reservation',
   'restore jobs from the trash',
   'push a job',
+  'run a copy of a job',
   'silence an alert',
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];

@@ -173,6 +173,22 @@ export interface TrashBin {
   listedId(queue: string, id: string): string;
 }
 
+/** What Run a copy made: the new job's id, or why it made none, in the words a page shows. */
+export type CopyOutcome = { copied: true; id: string } | { copied: false; refused: string };
+
+/**
+ * Run a copy of a job on a layout whose jobs QueueLens does not push itself
+ * (no runner): one atomic script writes a new job with a new id from the
+ * job's own bytes, on its queue, where the driver's push would put a new
+ * one, optionally delayed and, where the layout's payload can be edited
+ * safely, edited (what may be edited comes with the job's snapshot:
+ * JobMessage.editable).
+ */
+export interface JobCopies {
+  /** copies job `id` of `queue`, `delaySeconds` from now; `edited` replaces the part JobMessage.editable showed */
+  copy(queue: string, id: string, options: { delaySeconds: number; edited?: string }): Promise<CopyOutcome>;
+}
+
 /**
  * One connection's queues as one layout lays them out: what it can tell and
  * what it can do. Callers ask it what it has; none asks which layout it is.
@@ -198,6 +214,8 @@ export interface QueueLayout {
   readonly trash: TrashBin | Absent;
   /** QueueLens's own driver and worker for this layout: pushing and running jobs */
   readonly runner: RedisQueue | Absent;
+  /** Run a copy of a job where QueueLens has no runner for the layout: the copy its driver's push would make */
+  readonly jobCopies: JobCopies | Absent;
   /** the layout's checks and repairs */
   readonly doctor: LayoutDoctor | Absent;
   /** releasing, failing or cleaning up a reservation whose holder the layout records, each re-checking what the operator saw */

@@ -15,6 +15,7 @@ const EVERY_CAPABILITY: Record<CapabilityName, true> = {
   failedJobs: true,
   trash: true,
   runner: true,
+  jobCopies: true,
   doctor: true,
   claimRepairs: true,
   jobHashFields: true,

@@ -4,7 +4,7 @@ import { LARAVEL_ABSENT, LARAVEL_WITHOUT_HORIZON_ABSENT } from './laravel/absent
 import { MARKO_ABSENT, MARKO_LINE_REPAIRS_ABSENT } from './marko/absent';
 import type { LineRepairName, LineRepairOffer } from './pages';
 import type { LayoutSettings } from './settings';
-import { STATICPHP_LINE_REPAIRS_ABSENT } from './staticphp/absent';
+import { STATICPHP_ABSENT, STATICPHP_LINE_REPAIRS_ABSENT } from './staticphp/absent';
 import { YII2_ABSENT } from './yii2/absent';
 
 /** What a layout lacks, each with the sentence a page shows: the tables its adapter spreads, so the two cannot disagree. */
@@ -15,7 +15,7 @@ interface LayoutAbsences {
 }
 
 const ABSENCES: Readonly<Record<LayoutName, LayoutAbsences>> = {
-  staticphp: { capabilities: {}, lineRepairs: absentMembers(STATICPHP_LINE_REPAIRS_ABSENT) },
+  staticphp: { capabilities: STATICPHP_ABSENT, lineRepairs: absentMembers(STATICPHP_LINE_REPAIRS_ABSENT) },
   yii2: { capabilities: YII2_ABSENT, lineRepairs: {} },
   'yii2-ng': { capabilities: YII2_ABSENT, lineRepairs: {} },
   marko: { capabilities: MARKO_ABSENT, lineRepairs: absentMembers(MARKO_LINE_REPAIRS_ABSENT) },

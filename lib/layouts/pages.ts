@@ -345,6 +345,10 @@ export interface JobMessage {
   /** what a reader must know of the message though nothing is wrong with it, e.g. that its signature cannot be checked here */
   notice?: string;
   data: JobData;
+  /** the part of the message Run a copy may edit, as stored text (a JSON-serialized yii2 message's body); absent where the layout's payload cannot be edited safely */
+  editable?: string;
+  /** where `editable` is absent, why Run a copy copies the message as stored, in the words its dialog shows */
+  copiedAsStored?: string;
 }
 
 /** Everything a page shows about one job, from one consistent read. */

@@ -10,7 +10,7 @@ import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
 import { isAbsent, type CapabilityName } from '@/lib/layouts/adapter';
-import { chooseConnection, getLayout, refreshAfterChange, getRedis, type Capability } from './queue';
+import { capabilityOf, chooseConnection, getLayout, refreshAfterChange, getRedis, type Capability } from './queue';
 
 /** What every server action returns: a value, never a thrown error or a stack trace. */
 export type ActionResult<T extends object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -76,7 +76,7 @@ async function run<Name extends CapabilityName, Input, T extends object>(
   try {
     const layout = await getLayout(connection);
     redis = layout.connection;
-    const capability = layout[name];
+    const capability = capabilityOf(layout, name);
     if (isAbsent(capability)) return { ok: false, error: `${capability.absent}.`, redis };
     return { ok: true, value: await body(input, capability as Capability<Name>, connection, access), redis };
   } catch (error) {

@@ -228,6 +228,13 @@ export function readRedis<T>(read: (redis: RedisConnection, connection: Connecti
 /** What a layout has as `name`, when it has it. */
 export type Capability<Name extends CapabilityName> = Exclude<QueueLayout[Name], Absent>;
 
+/** `layout`'s `name`: what it has, or the Absent that says why it has none. */
+export function capabilityOf<Name extends CapabilityName>(layout: QueueLayout, name: Name): Capability<Name> | Absent {
+  // Read through the capabilities' common shape: indexing QueueLayout by a generic name makes a union too complex for tsc.
+  const capabilities: Readonly<Record<CapabilityName, object>> = layout;
+  return capabilities[name] as Capability<Name> | Absent;
+}
+
 /**
  * readRedis for a read that needs the connection's layout to have `name`; a
  * layout without it answers with the sentence that says why (status 501:
@@ -239,7 +246,7 @@ export function readCapability<Name extends CapabilityName, T>(
   shared?: SharedReadKey,
 ): Promise<ReadResult<T>> {
   return readConnection(async (connection) => {
-    const capability = (await getLayout(connection))[name];
+    const capability = capabilityOf(await getLayout(connection), name);
     if (isAbsent(capability)) throw new LayoutLacks(capability.absent);
     return read(capability as Capability<Name>, connection);
   }, shared);
@@ -307,7 +314,7 @@ export function readLargeValues<Name extends CapabilityName, T>(
     const slot = slots.take(await largeReadHolder(access));
     if ('refused' in slot) throw new TooManyLargeReads(slots.refusal(slot.refused));
     try {
-      const capability = layoutOf(await getLargeReadRedis(connection), connection)[name];
+      const capability = capabilityOf(layoutOf(await getLargeReadRedis(connection), connection), name);
       if (isAbsent(capability)) throw new LayoutLacks(capability.absent);
       return { value: await read(capability as Capability<Name>, connection), release: slot.release };
     } catch (error) {

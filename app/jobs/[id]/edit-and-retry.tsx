@@ -25,7 +25,7 @@ const LINE_TONE = {
 } as const;
 
 /** The edit against the stored payload, both re-indented (so a one-line payload diffs by its members), or why it cannot be shown. */
-function ChangesOf({ before, after }: { before: string; after: string }) {
+export function ChangesOf({ before, after }: { before: string; after: string }) {
   const lines: DiffLine[] | null = lineDiff(prettyJson(before) ?? before, prettyJson(after) ?? after);
   if (lines === null) return <p>The edit is too long to compare line by line.</p>;
   return (

@@ -21,6 +21,7 @@ import { ReservationActions } from '@/app/reservations/reservation-actions';
 import { FailedJobActions } from './failed-job-actions';
 import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
 import { ForgetFailedJob } from './forget-failed-job';
+import { CopyJob } from './copy-job';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
 function Facts({ snapshot }: { snapshot: JobSnapshot }) {
@@ -246,6 +247,31 @@ function RunACopy({ snapshot, hash }: { snapshot: JobSnapshot; hash: JobHash }) 
   );
 }
 
+/**
+ * Run a copy… of a job on a layout whose jobs QueueLens does not push itself:
+ * the layout's own copy (`copies` null), or its sentence for why it has none.
+ */
+function CopyOfJob({ snapshot, copies }: { snapshot: JobSnapshot; copies: string | null }) {
+  if (copies !== null) {
+    return (
+      <Section title="Run a copy">
+        <p className="text-sm">{copies.charAt(0).toUpperCase() + copies.slice(1)}.</p>
+      </Section>
+    );
+  }
+  if (snapshot.message === null) return null;
+  return (
+    <Section title="Run a copy" description="Runs a new job with a new id from this one's message, as the driver's own push writes one, optionally delayed.">
+      <CopyJob
+        queue={snapshot.queue}
+        id={snapshot.id}
+        editable={snapshot.message.editable ?? null}
+        asStored={snapshot.message.copiedAsStored ?? 'Its message is copied as stored'}
+      />
+    </Section>
+  );
+}
+
 /** Removing the job, asked first (RemoveJobButton); the operator is then taken to its queue. */
 function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
   return (
@@ -296,7 +322,20 @@ function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
  * it is instead. Asked for without its queue on a connection of several,
  * the queues holding the id.
  */
-export function JobView({ id, queue, repairs, pushes }: { id: string; queue?: string; repairs: LineRepairOffer; pushes: boolean }) {
+export function JobView({
+  id,
+  queue,
+  repairs,
+  pushes,
+  copies,
+}: {
+  id: string;
+  queue?: string;
+  repairs: LineRepairOffer;
+  pushes: boolean;
+  /** null where the layout runs a copy of a job (jobCopies), else why not */
+  copies: string | null;
+}) {
   const permission = useChangePermission();
   const mayChange = permission.allowed && repairs.remove === null;
   const view = useLiveQuery(jobSnapshotQuery(id, queue));
@@ -356,6 +395,7 @@ export function JobView({ id, queue, repairs, pushes }: { id: string; queue?: st
             <Where snapshot={snapshot} />
           </Section>
           <JobMessage snapshot={snapshot} />
+          {permission.allowed && <CopyOfJob snapshot={snapshot} copies={copies} />}
           {mayChange && <RemoveJob snapshot={snapshot} />}
         </>
       )}

@@ -23,5 +23,5 @@ const NONE_OFFERED: Record<LineRepairName, string> = {
 export default function JobNotFound() {
   const id = useParams<{ id: string }>().id;
   const queue = useSearchParams().get('queue') ?? undefined;
-  return <JobView id={id} queue={queue} repairs={NONE_OFFERED} pushes={false} />;
+  return <JobView id={id} queue={queue} repairs={NONE_OFFERED} pushes={false} copies={NOTHING_TO_CHANGE.toLowerCase()} />;
 }

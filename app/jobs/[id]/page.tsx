@@ -38,14 +38,19 @@ export default async function JobPage({ params, searchParams }: Props) {
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
   const queue = jobSnapshotParams.safeParse(await searchParams).data?.queue;
-  const [read, repairs, unpushed] = await Promise.all([readJobSnapshotPage(id, queue), offeredLineRepairs(), absentCapability('runner')]);
+  const [read, repairs, unpushed, uncopied] = await Promise.all([
+    readJobSnapshotPage(id, queue),
+    offeredLineRepairs(),
+    absentCapability('runner'),
+    absentCapability('jobCopies'),
+  ]);
   // Answered 404 with ./not-found.tsx, which says what was looked for (and shows the job should it come back).
   if (read.ok && isJobNotFound(read.data)) notFound();
   const queryClient = getQueryClient();
   await prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), async () => read);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobView id={id} queue={queue} repairs={repairs} pushes={unpushed === null} />
+      <JobView id={id} queue={queue} repairs={repairs} pushes={unpushed === null} copies={uncopied} />
     </HydrationBoundary>
   );
 }

@@ -18,3 +18,7 @@ export const LARAVEL_ABSENT = {
   claimRepairs: LARAVEL_NO_HOLDER,
   jobHashFields: 'Laravel jobs are no StaticPHP job hashes: a job is its payload, shown decoded on its page',
 } as const;
+
+/** Why a Laravel job's payload is copied as it is, never edited, in the words the copy dialog shows (Run a copy: JobMessage.copiedAsStored). */
+export const LARAVEL_COPY_AS_IS =
+  'A Laravel job is copied as stored, with a new id and uuid and 0 attempts: what it does is its data.command, a serialized PHP object (encrypted for a ShouldBeEncrypted job) that an edit here would break, and the fields around it describe that command';

@@ -9,7 +9,7 @@ import { HorizonFailedJobs, horizonFailedPages, HorizonKeys } from './horizon';
 import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
-import { laravelLineRepairs } from './repairs';
+import { laravelJobCopies, laravelLineRepairs } from './repairs';
 import { laravelTrash } from './trash';
 
 export interface LaravelLayoutSettings {
@@ -51,6 +51,7 @@ export function laravelLayout(
     dueTimeline: laravelDueTimeline(connection, keys, queues),
     jobSnapshot: laravelJobSnapshot(connection, keys, queues, horizon),
     lineRepairs,
+    jobCopies: laravelJobCopies(connection, keys, queues),
     doctor: laravelDoctor(connection, keys, horizon?.keys ?? null, settings.queues, lineRepairs),
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys, horizon),

@@ -15,7 +15,7 @@ import {
   type JobSnapshotReader,
 } from '../pages';
 import { readScoredTimeline } from '../scored-timeline';
-import { LARAVEL_NO_HOLDER } from './absent';
+import { LARAVEL_COPY_AS_IS, LARAVEL_NO_HOLDER } from './absent';
 import type { LaravelKeys } from './keys';
 import { commandOf, readLaravelPayload, type LaravelPayload } from './payload';
 import { findJob, type FoundLaravelJob } from './scripts';
@@ -204,7 +204,7 @@ const ENCRYPTED = 'data.command is encrypted (the job implements ShouldBeEncrypt
 
 /** The payload's fields as labelled parts, its command as a PHP tree where it is one. */
 function messageOf(bytes: Buffer, payload: LaravelPayload = readLaravelPayload(bytes)): JobMessage {
-  const base = { length: bytes.length, cut: false };
+  const base = { length: bytes.length, cut: false, copiedAsStored: LARAVEL_COPY_AS_IS };
   if (payload.json === null) {
     const shown = toDisplayValue(bytes);
     return { ...base, parts: [], problem: payload.problem, data: { kind: 'text', text: shown.text, cut: shown.truncated } };

@@ -4,7 +4,10 @@ import { trashArguments } from '../trash';
 import type { LaravelKeys } from './keys';
 import { findLaravelJob, type LaravelQueues } from './pages';
 import { BATCH_SIZE } from '../../shapes/failed-jobs';
-import { moveDue, moveToReady, reclaim, remove } from './scripts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { JobCopies } from '../adapter';
+import { LARAVEL_COPY_AS_IS } from './absent';
+import { copy, moveDue, moveToReady, reclaim, remove } from './scripts';
 
 /** Laravel's line repairs, those the doctor proposes typed as present. */
 export type LaravelLineRepairs = LineRepairs & {
@@ -64,6 +67,47 @@ export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKey
     async reclaim(queue, id) {
       const payload = await payloadIn(queue, id, 'reserved');
       return payload !== null && connection.attempt(() => reclaim.run(redis, { reserved: keys.reserved(queue), payload }));
+    },
+  };
+}
+
+const COPY_REFUSALS = {
+  gone: 'it is no longer where it was read: a worker popped (and re-encoded) or finished it meanwhile; open its page again',
+  'not-json': 'its payload is not a JSON object with numeric attempts, which Laravel’s pop could not re-encode either',
+} as const;
+
+/** Laravel's 32 random letters and digits, as RedisQueue::getRandomId (Str::random) makes a job id. */
+function randomJobId(): string {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return Array.from(randomBytes(32), (byte) => letters[byte % letters.length]).join('');
+}
+
+/**
+ * Run a copy on Laravel's queues: the job's payload read by its id, then
+ * lua/laravel/copy-4.lua builds the copy from those exact bytes (new id and
+ * uuid, 0 attempts) and pushes it as RedisQueue::pushRaw or later() would.
+ * Payloads are not edited (LARAVEL_COPY_AS_IS).
+ */
+export function laravelJobCopies(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): JobCopies {
+  return {
+    async copy(queue, id, { delaySeconds, edited }) {
+      if (edited !== undefined)
+        return { copied: false, refused: `Job ${id} was not copied: ${LARAVEL_COPY_AS_IS.charAt(0).toLowerCase()}${LARAVEL_COPY_AS_IS.slice(1)}` };
+      const found = await findLaravelJob(connection, keys, queues.known(queue), id);
+      if (found.place === 'none') return { copied: false, refused: `Job ${id} was not copied: ${COPY_REFUSALS.gone}` };
+      const made = await connection.attempt(() =>
+        copy.run(connection.redis, {
+          ready: keys.ready(queue),
+          delayed: keys.delayed(queue),
+          reserved: keys.reserved(queue),
+          notify: keys.notify(queue),
+          payload: found.payload,
+          newId: randomJobId(),
+          newUuid: randomUUID(),
+          delaySeconds,
+        }),
+      );
+      return made.outcome === 'copied' ? { copied: true, id: made.id } : { copied: false, refused: `Job ${id} was not copied: ${COPY_REFUSALS[made.outcome]}` };
     },
   };
 }

@@ -165,3 +165,16 @@ export const restoreHorizonTrashed = luaScript({
   rest: 'ids',
   reply: (reply) => replyRows(flatReply(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
 });
+
+/** What lua/laravel/copy-4.lua did: the new job's id, or why it made none. */
+export type LaravelCopyOutcome = { outcome: 'copied'; id: string } | { outcome: 'gone' | 'not-json' };
+
+export const copy = luaScript({
+  file: 'laravel/copy-4.lua',
+  keys: ['ready', 'delayed', 'reserved', 'notify'],
+  args: ['payload', 'newId', 'newUuid', 'delaySeconds'],
+  reply: (reply): LaravelCopyOutcome => {
+    const [outcome, id] = (reply as unknown[]).map(String);
+    return outcome === 'copied' ? { outcome, id: id! } : { outcome: outcome as 'gone' | 'not-json' };
+  },
+});

@@ -4,6 +4,8 @@ export const MARKO_NO_HOLDER = 'marko/queue-redis records no holder: a reservati
 /** What a marko connection lacks, in the words a page shows: the same whether Redis answers or not (lib/layouts/capabilities.ts). */
 export const MARKO_ABSENT = {
   runner: 'marko jobs are signed PHP objects: QueueLens reads and repairs them but does not push or run them',
+  jobCopies:
+    'a marko job’s payload is signed with the application’s key, and its copy needs a new id inside the signed object: marko pushes it again where the application runs (its queue:retry re-signs a failed one)',
   attention: 'QueueLens does not mark marko queues that need attention yet: read the reserved and delayed figures',
   throughput: 'QueueLens does not sample marko throughput yet: marko/queue-redis records no finished jobs',
   claimRepairs: 'marko/queue-redis records no holder: a reservation is put back in line or ended instead',

@@ -9,3 +9,9 @@ export const STATICPHP_LINE_REPAIRS_ABSENT = {
   releaseExpired: 'A StaticPHP reservation names its holder: release it from its row on the reservations page',
   reclaim: 'A StaticPHP reservation names its holder: release or fail it from its row on the reservations page',
 } as const;
+
+/** What a StaticPHP connection lacks, in the words a page shows (lib/layouts/capabilities.ts). */
+export const STATICPHP_ABSENT = {
+  // QueueLens runs StaticPHP's jobs itself: a copy is a push (runner), made from the job page's Run a copy… with every field editable.
+  jobCopies: 'StaticPHP jobs are copied with Push a job: Run a copy… on a job’s page fills it in from the job',
+} as const;

@@ -7,7 +7,8 @@ import { staticphpClaimRepairs, staticphpReservations } from './reservations';
 import { sampleThroughput } from './throughput';
 import { applyRepairs } from './doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
-import { LAYOUT_TITLES } from '../adapter';
+import { absentMembers, LAYOUT_TITLES } from '../adapter';
+import { STATICPHP_ABSENT } from './absent';
 import { readJobFieldBytes } from './job-detail';
 import { layoutDoctor } from '../layout-doctor';
 import { staticphpKeyTable } from './key-table';
@@ -57,6 +58,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     failedJobs: queue,
     trash: staticphpTrash(queue),
     runner: queue,
+    ...absentMembers(STATICPHP_ABSENT),
     doctor: layoutDoctor({
       kinds: FINDING_KINDS,
       namesJobs: true,

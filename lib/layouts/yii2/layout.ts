@@ -11,7 +11,7 @@ import { yii2KeyTable } from './key-table';
 import { readCounts } from './scripts';
 import { yii2Trash } from './trash';
 import { yii2Throughput } from './throughput';
-import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot, yii2LineRepairs } from './pages';
+import { channelKeysOf, yii2DueTimeline, yii2ExpiringReservations, yii2JobLine, yii2JobSnapshot, yii2JobCopies, yii2LineRepairs } from './pages';
 
 /** Which of the two yii2 drivers writes the channels: the stock one, or redis-ng over the same keys. */
 export type Yii2Driver = 'yii2' | 'yii2-ng';
@@ -126,6 +126,7 @@ export function yii2Layout(
     dueTimeline: yii2DueTimeline(connection, channelKeys, driver, ng),
     jobSnapshot: yii2JobSnapshot(connection, channels, channelKeys, driver, ng),
     lineRepairs: yii2LineRepairs(connection, channelKeys, driver, placing),
+    jobCopies: yii2JobCopies(connection, channelKeys, driver, placing),
     keyTable: yii2KeyTable(connection, keysOf, driver),
     finder: yii2Finder(connection, keysOf, counts),
     close: () => connection.close(),

@@ -31,6 +31,8 @@ export interface Yii2Message {
   /** the job's class: PHP's top object, JSON's "class" key; null when it cannot be told */
   className: string | null;
   body: Yii2MessageBody;
+  /** the body as text where a copy may be edited (Run a copy): a JSON-serialized message read whole, naming its class, after its TTR prefix; null otherwise */
+  editableBody: string | null;
 }
 
 /** Both drivers split a message at its first `;` and need a whole positive number before it. */
@@ -63,7 +65,12 @@ function hexOf(bytes: Uint8Array): string {
 /** JsonSerializer writes "class" first: a message read only in part still names its class. */
 const LEADING_CLASS = /^\{\s*"class"\s*:\s*("(?:[^"\\]|\\.)*")/;
 
-function jsonBody(body: Uint8Array, cut: boolean, length: number, bodyStart: number): { body: Yii2MessageBody; className: string | null } {
+function jsonBody(
+  body: Uint8Array,
+  cut: boolean,
+  length: number,
+  bodyStart: number,
+): { body: Yii2MessageBody; className: string | null; editableBody: string | null } {
   const text = bytesToText(body);
   let value: unknown;
   let error: string | null = null;
@@ -84,7 +91,9 @@ function jsonBody(body: Uint8Array, cut: boolean, length: number, bodyStart: num
     const leading = LEADING_CLASS.exec(text)?.[1];
     if (leading) className = JSON.parse(leading) as string;
   }
-  return { body: { serializer: 'json', value, error }, className };
+  // Editable only as its exact bytes: a body that is no UTF-8 shows \xNN, which an edit would store as text.
+  const exact = bodyStart > 0 && className !== null && value !== undefined && Buffer.byteLength(text) === body.length;
+  return { body: { serializer: 'json', value, error }, className, editableBody: exact ? text : null };
 }
 
 /**
@@ -110,17 +119,23 @@ export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
       const parse = parsePhpSerialized(body);
       const top = parse.value;
       const className = top?.type === 'object' || top?.type === 'custom' ? top.className : null;
-      return { ...common, className, body: { serializer, parse } };
+      return { ...common, className, body: { serializer, parse }, editableBody: null };
     }
     case 'json':
       return { ...common, ...jsonBody(body, cut, length, bodyStart) };
     case 'igbinary':
-      return { ...common, className: null, body: { serializer, hex: hexOf(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES } };
+      return {
+        ...common,
+        className: null,
+        body: { serializer, hex: hexOf(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES },
+        editableBody: null,
+      };
     default:
       return {
         ...common,
         className: null,
         body: { serializer, text: bytesToText(body.subarray(0, RAW_SHOWN_BYTES)), cut: cut || body.length > RAW_SHOWN_BYTES },
+        editableBody: null,
       };
   }
 }

@@ -18,9 +18,10 @@ import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
 import { ngSettingsFor, readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage, type Yii2NotInLineYet } from './line';
-import type { Yii2Message } from './message';
+import { NO_TTR_PREFIX, type Yii2Message } from './message';
+import type { JobCopies } from '../adapter';
 import { readYii2DelayedTimeline, readYii2Job, readYii2Reservations, type Yii2JobPlace } from './reads';
-import { promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow } from './repairs';
+import { copyYii2Job, promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow } from './repairs';
 
 /** A channel's keys by name; a name the connection does not list is the caller's mistake, said plainly. */
 export type ChannelKeys = (channel: string) => Yii2Keys;
@@ -239,7 +240,14 @@ function messageOf(message: Yii2Message): JobMessage {
     { label: 'Serializer', value: SERIALIZER_NAMES[message.body.serializer] },
     { label: 'Stored', value: `${message.length.toLocaleString('en-US')} bytes${message.cut ? ', of which the first were read' : ''}` },
   ];
-  return { length: message.length, cut: message.cut, parts, problem: message.ttrError, data: dataOf(message.body) };
+  return {
+    length: message.length,
+    cut: message.cut,
+    parts,
+    problem: message.ttrError,
+    data: dataOf(message.body),
+    ...(message.editableBody === null ? { copiedAsStored: YII2_COPY_AS_STORED } : { editable: message.editableBody }),
+  };
 }
 
 /** The channels whose messages hold `id`: one HEXISTS per channel, in one pipeline. */
@@ -295,5 +303,28 @@ export function yii2LineRepairs(connection: RedisConnection, channelKeys: Channe
     reclaim: (queue, id) => reclaimReservation(channel(queue), id),
     runDelayedNow: (queue, id) => runDelayedNow(channel(queue), id),
     moveDueJobs: (queue) => promoteDueJobs(channel(queue)),
+  };
+}
+
+/** Why Run a copy does not offer a yii2 message to edit, in the words its dialog shows. */
+const YII2_COPY_AS_STORED =
+  'Its message is copied as stored: only a JSON-serialized message, read whole, can be edited here (PHP serialize() output counts its own bytes, and igbinary is binary)';
+
+/** Why a yii2 copy made no job, in the words a page shows (lua/yii2/copy-10.lua's outcomes). */
+const COPY_REFUSALS = {
+  gone: 'its message is gone: the job finished or was removed meanwhile',
+  'no-ttr': `it was not copied: ${NO_TTR_PREFIX}`,
+  'not-json':
+    'its message is not JSON-serialized, so it can only be copied as it is: PHP serialize() output counts its own bytes, and an edit would be another object',
+  'bad-edit': 'the edited message is not a JSON object naming its "class", which is what yii2-queue’s JsonSerializer reads back',
+} as const;
+
+/** Run a copy on yii2 channels (lib/layouts/yii2/repairs.ts copyYii2Job): the channel's next id, the exact message, placed as the driver's push places it. */
+export function yii2JobCopies(connection: RedisConnection, channelKeys: ChannelKeys, driver: Yii2Driver, ng: Yii2NgSettings): JobCopies {
+  return {
+    async copy(queue, id, { delaySeconds, edited }) {
+      const made = await copyYii2Job({ connection, driver, keys: channelKeys(queue), ng }, id, { delaySeconds, body: edited });
+      return made.outcome === 'copied' ? { copied: true, id: made.id } : { copied: false, refused: `Job ${id} was not copied: ${COPY_REFUSALS[made.outcome]}` };
+    },
   };
 }

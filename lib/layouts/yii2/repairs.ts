@@ -4,7 +4,21 @@ import type { RedisConnection } from '../../redis/connection';
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
-import { armMarker, cleanLeaked, dropDangling, dropStuckLock, promoteDue, raiseMessageId, release, remove, requeueOrphan, restore, runNow } from './scripts';
+import {
+  armMarker,
+  cleanLeaked,
+  copy,
+  dropDangling,
+  dropStuckLock,
+  promoteDue,
+  raiseMessageId,
+  release,
+  remove,
+  requeueOrphan,
+  restore,
+  runNow,
+  type Yii2CopyOutcome,
+} from './scripts';
 import type { TrashKeys } from '../../dashboard/keys';
 import type { RestoreOutcome, TrashSettings, TrashWrite } from '../../shapes/trash';
 import { layoutTrashKeys, restoreInBatches, trashArguments } from '../trash';
@@ -94,6 +108,24 @@ export function restoreYii2Jobs(channel: Yii2Channel, settings: TrashSettings, i
   const trash = yii2TrashKeys(channel.keys, settings.dashboardPrefix);
   const call = { ...channel.keys.byName, ...placement(channel), trashIndex: trash.index, trashPrefix: trash.prefix };
   return restoreInBatches(channel.connection, ids, (batch) => runWaitingOut(channel.connection, restore, { ...call, ids: batch }, MOVING_LOCK_WAIT));
+}
+
+/**
+ * Runs a copy of job `id` (lua/yii2/copy-10.lua): a new id from the
+ * channel's counter, the message's exact bytes, or `body` after its TTR
+ * prefix where the message is JSON-serialized, placed as the driver's push
+ * places a new job, `delaySeconds` from now. Throws QueueError when a key
+ * has the wrong type or a stock worker kept the moving_lock.
+ */
+export function copyYii2Job(channel: Yii2Channel, id: string, options: { delaySeconds: number; body?: string }): Promise<Yii2CopyOutcome> {
+  return underMovingLock(channel, copy, {
+    ...channel.keys.byName,
+    ...placement(channel),
+    id,
+    delaySeconds: options.delaySeconds,
+    edited: options.body === undefined ? 0 : 1,
+    body: options.body ?? '',
+  });
 }
 
 function releaseReservation(channel: Yii2Channel, id: string, reservations: 'expired' | 'live'): Promise<boolean> {

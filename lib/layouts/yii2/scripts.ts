@@ -259,3 +259,17 @@ export const dropStuckLock = luaScript({ file: 'yii2/drop-stuck-lock-1.lua', key
 export const raiseMessageId = luaScript({ file: 'yii2/raise-message-id-1.lua', keys: ['messageId'], args: ['highest'], reply: changedFlag });
 
 export const armMarker = luaScript({ file: 'yii2/arm-marker-2.lua', keys: ['prioritized', 'marker'], args: [], reply: changedFlag });
+
+/** What lua/yii2/copy-10.lua did: the new job's id, or why it made none. */
+export type Yii2CopyOutcome = { outcome: 'copied'; id: string } | { outcome: 'gone' | 'no-ttr' | 'not-json' | 'bad-edit' };
+
+export const copy = luaScript({
+  file: 'yii2/copy-10.lua',
+  keys: ['messageId', 'messages', 'waiting', 'prioritized', 'delayed', 'priorities', 'ranks', 'marker', 'seq', 'movingLock'],
+  /** `edited` 1 with the new `body` (after the TTR prefix), else 0 and '' */
+  args: [...PLACEMENT, 'id', 'delaySeconds', 'edited', 'body'],
+  reply: (reply): Yii2CopyOutcome => {
+    const [outcome, id] = elements(reply).map(text);
+    return outcome === 'copied' ? { outcome, id: id! } : { outcome: outcome as Exclude<Yii2CopyOutcome['outcome'], 'copied'> };
+  },
+});

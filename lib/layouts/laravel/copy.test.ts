@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { present, testLaravelFactory } from './test-laravel';
+
+const openLaravel = testLaravelFactory();
+
+interface Payload {
+  id: string;
+  uuid: string;
+  attempts: number;
+  displayName: string;
+  data: { command: string };
+}
+
+describe('Run a copy of a Laravel job', () => {
+  it('pushes a new payload with a new id and uuid and 0 attempts, as pushRaw does; the real pop runs the copy once and the original is untouched', async () => {
+    const { layout, redis, laravel } = await openLaravel('mail');
+    const { keys } = layout;
+    const first = await laravel.push('<b>first</b>');
+    const held = await laravel.push('held');
+    // Popped once: its reservation is the payload re-encoded with attempts 1, which the copy starts again from 0.
+    const second = await laravel.push('second');
+    expect((await laravel.pop(600))?.id).toBe(first);
+    const copies = present(layout.jobCopies);
+    const [original] = await redis.zrangeBuffer(keys.reserved('mail'), '0', '0');
+
+    const copied = await copies.copy('mail', first, { delaySeconds: 0 });
+    expect(copied.copied).toBe(true);
+    const id = (copied as { id: string }).id;
+    expect(id).toMatch(/^[A-Za-z0-9]{32}$/);
+    const ready = await redis.lrange(keys.ready('mail'), 0, -1);
+    const copy = JSON.parse(ready.at(-1)!) as Payload;
+    const reserved = JSON.parse(original!.toString()) as Payload;
+    expect(copy).toEqual({ ...reserved, id, uuid: copy.uuid, attempts: 0 });
+    expect(copy.uuid).not.toBe(reserved.uuid);
+    expect(await redis.llen(keys.notify('mail'))).toBe(ready.length);
+    expect(await redis.zrangeBuffer(keys.reserved('mail'), '0', '-1')).toEqual([original]);
+
+    const later = await copies.copy('mail', second, { delaySeconds: 3600 });
+    expect(later.copied).toBe(true);
+    const [seconds] = await redis.time();
+    const [delayed, score] = await redis.zrange(keys.delayed('mail'), '0', '-1', 'WITHSCORES');
+    expect(JSON.parse(delayed!)).toMatchObject({ id: (later as { id: string }).id, attempts: 0, displayName: 'HarnessJob' });
+    expect(Number(seconds) + 3600 - Number(score)).toBeOneOf([0, 1]);
+
+    // The real pop: the held and second jobs and the copy, each once; the reserved original stays reserved, the delayed copy waits.
+    expect((await laravel.drain()).map((job) => job.id).sort()).toEqual([held, second, id].sort());
+    expect(await redis.zrangeBuffer(keys.reserved('mail'), '0', '-1')).toEqual([original]);
+  });
+
+  it('refuses an edit, and a job that is gone', async () => {
+    const { layout, laravel } = await openLaravel('mail');
+    const id = await laravel.push('job');
+    const copies = present(layout.jobCopies);
+    expect(await copies.copy('mail', id, { delaySeconds: 0, edited: '{}' })).toMatchObject({ copied: false, refused: expect.stringContaining('data.command') });
+    await laravel.drain();
+    expect(await copies.copy('mail', id, { delaySeconds: 0 })).toMatchObject({
+      copied: false,
+      refused: expect.stringContaining('no longer where it was read'),
+    });
+  });
+});
