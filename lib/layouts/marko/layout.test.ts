@@ -182,5 +182,6 @@ describe('queuelens on a marko prefix', () => {
       `repaired  index-without-record ${keys.failedIndex} lost  Remove lost from ${keys.failedIndex} (only if its record is still missing).\n`,
     );
     expect(await redis.exists(keys.failedIndex)).toBe(0);
-  });
+    // Nine CLI processes, each compiling the CLI (tsx): 28 s alone on a loaded 2-core machine, as bin/cli.test.ts allows.
+  }, 90_000);
 });
