@@ -1,6 +1,7 @@
 import { expect, test } from './test';
 import { rowNames } from './overview-table';
 import { OVERVIEW_PAGE_ROWS } from '@/lib/queries/overview';
+import { QUEUE_PICKER_OPTIONS } from '@/lib/shapes/queue-picker';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
@@ -91,6 +92,19 @@ test.describe('the overview with thousands of queues', () => {
     await expect(page.getByText(/^No queue’s name contains no-such-tenant\. Clear the filter to list all 2,012 queues again\.$/)).toBeVisible();
     await page.getByRole('button', { name: 'Clear filter' }).click();
     await expect.poll(() => rowNames(page)).toHaveLength(OVERVIEW_PAGE_ROWS);
+  });
+
+  test('the failed list’s queue filter is a field any queue’s name is typed in, suggesting a bounded few, not a list of thousands', async ({ page }) => {
+    const wanted = tenants[1800]!;
+    await page.goto('/failed');
+    const filter = page.getByRole('search', { name: 'Filter failed jobs' });
+    const field = filter.getByRole('combobox', { name: 'Queue' });
+    await expect(field).toHaveValue('');
+    expect(await filter.locator('datalist option').count()).toBe(QUEUE_PICKER_OPTIONS);
+    await field.fill(wanted);
+    await filter.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]queue=${encodeURIComponent(wanted)}(&|$)`));
+    await expect(filter.getByRole('combobox', { name: 'Queue' })).toHaveValue(wanted);
   });
 
   test('orders by the figure asked for after the queues that need attention', async ({ page }) => {

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { MARK_KINDS } from '@/lib/dashboard/notices';
-import { queueAction } from '@/lib/server/action';
+import { inputQueue, queueAction } from '@/lib/server/action';
 import { silenceFor } from '@/lib/server/alerts';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -26,4 +26,5 @@ export const silenceAlert = queueAction(
     target: ({ queue, kind }) => `${kind} on ${queue}`,
     outcome: ({ until }) => (until === 0 ? 'silence lifted' : `silenced until ${new Date(until * 1000).toISOString().replace('.000Z', 'Z')}`),
   },
+  inputQueue,
 );

@@ -45,6 +45,7 @@ export const retryJobs = queueAction(
     target: ({ ids }) => describeJobs(ids),
     outcome: describeRetry,
   },
+  (_input, outcome) => outcome?.queues ?? null,
 );
 
 /**
@@ -70,6 +71,8 @@ export const editAndRetryJob = queueAction(
     target: ({ id }) => `job ${id}`,
     outcome: ({ outcome, kept }) => `${outcome}${kept ? ', the original kept in the trash' : ''}`,
   },
+  // One not retried changed no queue (a hash found gone only left the failed set, whose count is read anyway).
+  (_input, done) => (done === null ? null : done.queue === null ? [] : [done.queue]),
 );
 
 /**
@@ -101,6 +104,7 @@ export const retryOldestStep = queueAction(
     target: () => 'the oldest failed jobs',
     outcome: (step) => `${describeRetry(step)}; ${step.remaining} still failed`,
   },
+  (_input, step) => step?.queues ?? null,
 );
 
 /** One bounded step of "forget every failed job" or "forget those failed before a date". */

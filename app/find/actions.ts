@@ -46,4 +46,5 @@ export const removeFoundJobs = queueAction(
     target: ({ text, field, jobs }) => `${describeJobs(jobs.map((job) => job.id))} found by “${text}” (${field})`,
     outcome: ({ removed, movedOn }) => `${removed} removed${movedOn > 0 ? `, ${movedOn} had moved on` : ''}`,
   },
+  ({ jobs }) => jobs.map((job) => job.queue),
 );

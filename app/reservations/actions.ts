@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import type { ClaimRepairOutcome } from '@/lib/shapes/claim-repairs';
-import { queueAction } from '@/lib/server/action';
+import { inputQueue, queueAction } from '@/lib/server/action';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
@@ -29,11 +29,17 @@ function describeRepair(outcome: ClaimRepairOutcome): string {
 }
 
 /** Releases a held job now: back to ready on its level, attempts untouched. */
-export const releaseNow = queueAction('claimRepairs', seenReservation, (seen, repairs) => repairs.release(seen), {
-  action: 'release a reservation',
-  target: describeReservation,
-  outcome: describeRepair,
-});
+export const releaseNow = queueAction(
+  'claimRepairs',
+  seenReservation,
+  (seen, repairs) => repairs.release(seen),
+  {
+    action: 'release a reservation',
+    target: describeReservation,
+    outcome: describeRepair,
+  },
+  inputQueue,
+);
 
 /** Fails a held job with the operator's reason, as fail() would. */
 export const failWithReason = queueAction(
@@ -41,6 +47,7 @@ export const failWithReason = queueAction(
   seenReservation.extend({ reason: z.string().trim().min(1, 'give a reason').max(60_000) }),
   ({ reason, ...seen }, repairs) => repairs.fail(seen, reason),
   { action: 'fail a reservation', target: (seen) => `${describeReservation(seen)}, reason: ${seen.reason}`, outcome: describeRepair },
+  inputQueue,
 );
 
 /** Acknowledges and deletes a pending entry whose job is gone. */
@@ -53,4 +60,5 @@ export const cleanUpTombstone = queueAction(
     target: ({ queue, level, entry }) => `entry ${entry} of ${queue} level ${level}`,
     outcome: describeRepair,
   },
+  inputQueue,
 );

@@ -7,9 +7,12 @@ import { readSettings } from '../redis/config';
 import { privateServers } from '../redis/test-servers';
 import { NO_ALERTS } from './alerts';
 import type { Connection } from './connections';
-import { readEveryQueueOverview } from './every-queue-overview';
+import { readEveryQueueOverview, readTouchedQueues, type EveryQueueOverview } from './every-queue-overview';
 import { LatestTick } from './latest-tick';
 import { DEFAULT_MARKS } from './marks';
+import { overviewPage } from './overview-page';
+import { DEFAULT_OVERVIEW_REQUEST } from '../queries/overview';
+import type { RedisQueue } from '../layouts/staticphp/redis-queue';
 
 // A server of its own: INFO commandstats counts every client's commands, so only here is the count this test's alone.
 const servers = privateServers();
@@ -67,5 +70,84 @@ describe('the overview of every queue, read once per tick', () => {
       ['mail', 1],
       ['reports', 1],
     ]);
+  });
+});
+
+describe('a change made through the dashboard', () => {
+  /** One more job on `queue`, and one of its jobs failed (recently: its queue is marked failing), by id. */
+  async function failedJobOn(runner: RedisQueue, queue: string): Promise<number> {
+    await runner.push(queue, 'job', {});
+    const job = await runner.reserve([queue], 'test-worker', 30);
+    if (job === null || !(await runner.fail(job, 'failed on purpose'))) throw new Error(`could not fail a job on ${queue}`);
+    return job.id;
+  }
+
+  const rowOf = (overview: EveryQueueOverview | undefined, queue: string) => overview?.queues.find((row) => row.queue === queue);
+
+  it('re-reads only the queues it touched, at a cost that does not grow with the number of queues, and the totals and marks stay right', async () => {
+    const runner = layout.runner;
+    if ('absent' in runner) throw new Error('StaticPHP runs its own jobs');
+    const dashboardPrefix = `${connection.settings.prefix}ql:`;
+    const tick = new LatestTick(
+      () => readEveryQueueOverview(layout, connection, dashboardPrefix),
+      Date.now,
+      (kept, names) => readTouchedQueues(kept, names, layout, connection),
+    );
+    const addQueues = async (from: number, count: number) => {
+      for (let n = from; n < from + count; n++) await runner.push(`many-${String(n).padStart(3, '0')}`, 'job', {});
+    };
+    await addQueues(0, 100);
+    const retried = await failedJobOn(runner, 'many-010');
+    await failedJobOn(runner, 'many-020');
+    const everyQueueRead = await commandsDuring(() => tick.refresh());
+    const before = tick.settled.latest!;
+    expect(rowOf(before.value, 'many-010')?.marks.map((mark) => mark.kind)).toEqual(['failing']);
+    expect(overviewPage(before.value.queues, DEFAULT_OVERVIEW_REQUEST).attention.marked).toBe(2);
+    expect(before.value.failed).toBe(2);
+
+    expect(await runner.retryFailed([retried])).toMatchObject({ requeued: [retried], queues: ['many-010'] });
+    const touchedRead = await commandsDuring(() => tick.refreshOnly(['many-010']));
+    const after = tick.settled.latest!;
+    expect(touchedRead).toBeGreaterThan(0);
+    expect(touchedRead * 10).toBeLessThan(everyQueueRead);
+    // The other queues' figures are as old as they were: the tick keeps its time.
+    expect(after.readAt).toBe(before.readAt);
+    expect(rowOf(after.value, 'many-010')).toMatchObject({ pending: 2, total: 2, marks: [], failedRecently: { count: 0 } });
+    expect(rowOf(after.value, 'many-020')).toBe(rowOf(before.value, 'many-020'));
+    expect(after.value.failed).toBe(1);
+    const page = overviewPage(after.value.queues, DEFAULT_OVERVIEW_REQUEST);
+    expect(page.attention.marked).toBe(1);
+    expect(page.attention.named.map((row) => row.queue)).toEqual(['many-020']);
+    expect(page.totals.pending).toBe(after.value.queues.reduce((sum, row) => sum + row.pending, 0));
+    expect(page.totals.pending).toBe(overviewPage(before.value.queues, DEFAULT_OVERVIEW_REQUEST).totals.pending + 1);
+    // What a read of every queue finds now, the merged rows show.
+    const fresh = await readEveryQueueOverview(layout, connection, dashboardPrefix);
+    expect(after.value.queues.map(({ queue, pending, delayed, reserved, total, marks }) => ({ queue, pending, delayed, reserved, total, marks }))).toEqual(
+      fresh.queues.map(({ queue, pending, delayed, reserved, total, marks }) => ({ queue, pending, delayed, reserved, total, marks })),
+    );
+
+    // Twice the queues: the same change costs the same.
+    await addQueues(100, 100);
+    await tick.refresh();
+    expect(tick.settled.latest?.value.queues.length).toBeGreaterThan(200);
+    await runner.retryFailed([await failedJobOn(runner, 'many-010')]);
+    expect(await commandsDuring(() => tick.refreshOnly(['many-010']))).toBe(touchedRead);
+    expect(rowOf(tick.settled.latest?.value, 'many-010')).toMatchObject({ pending: 3, marks: [] });
+  });
+
+  it('reads every queue when it touched one the kept read does not have', async () => {
+    const runner = layout.runner;
+    if ('absent' in runner) throw new Error('StaticPHP runs its own jobs');
+    const tick = new LatestTick(
+      () => readEveryQueueOverview(layout, connection, `${connection.settings.prefix}ql:`),
+      Date.now,
+      (kept, names) => readTouchedQueues(kept, names, layout, connection),
+    );
+    await tick.refresh();
+    const before = tick.settled.latest!;
+    await runner.push('brand-new', 'job', {});
+    await tick.refreshOnly(['brand-new']);
+    expect(rowOf(tick.settled.latest?.value, 'brand-new')).toMatchObject({ pending: 1 });
+    expect(tick.settled.latest!.value.queues).toHaveLength(before.value.queues.length + 1);
   });
 });

@@ -1,4 +1,4 @@
-import { isAbsent, type QueueLayout, type ThroughputSource } from '../layouts/adapter';
+import { isAbsent, type Attention, type QueueCounts, type QueueLayout, type ThroughputSource } from '../layouts/adapter';
 import { readServerInfo } from '../redis/server-info';
 import type { Overview, OverviewAbsent, OverviewQueue } from '../queries/overview';
 import { glanceOf, type ThroughputGaps } from '../queries/throughput';
@@ -21,7 +21,12 @@ export type EveryQueueOverview = Omit<Overview, keyof QueuesOverviewPage | 'fres
  * second shares it.
  */
 export function overviewTickOf(connection: Connection, layout: QueueLayout, dashboardPrefix: string): LatestTick<EveryQueueOverview> {
-  return latestTickOf(connection.name, 'overview', () => readEveryQueueOverview(layout, connection, dashboardPrefix));
+  return latestTickOf(
+    connection.name,
+    'overview',
+    () => readEveryQueueOverview(layout, connection, dashboardPrefix),
+    (kept, names) => readTouchedQueues(kept, names, layout, connection),
+  );
 }
 
 /** The figures `source`'s samples do not hold, each with the sentence a page shows instead. */
@@ -56,11 +61,60 @@ export async function readEveryQueueOverview(layout: QueueLayout, connection: Co
     ...(isAbsent(marking) ? { attention: marking.absent } : {}),
     ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
   };
+  const queues = judgedRows(layout, connection, counts, attention?.queues, (index) => throughput?.queues[index] ?? NO_GLANCE);
+  return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
+}
+
+/**
+ * `kept` with the rows of `names` read again (counts, marks, thresholds
+ * crossed) and the failed count, which is over every queue: what a change
+ * made through the dashboard touched, read before its answer leaves, at a
+ * cost that does not grow with the number of queues. A row's throughput
+ * glance and the server's facts stay as the tick read them (a change does
+ * not move the sampled history). Null when a name is not among `kept`'s rows
+ * (a queue new to the overview): its place is found by reading every queue.
+ */
+export async function readTouchedQueues(
+  kept: EveryQueueOverview,
+  names: readonly string[],
+  layout: QueueLayout,
+  connection: Connection,
+): Promise<EveryQueueOverview | null> {
+  const keptRows = new Map(kept.queues.map((row) => [row.queue, row]));
+  const touched = [...new Set(names)];
+  if (touched.some((name) => !keptRows.has(name))) return null;
+  const { queues: read, failed } = await layout.counts({ only: touched });
+  const counts = touched.map((name) => read.find((row) => row.queue === name));
+  if (!counts.every((row) => row !== undefined)) return null;
+  const marking = layout.attention;
+  const attention = isAbsent(marking) ? null : await marking.read(counts, failed ?? 0, connection.marks);
+  const rows = new Map(
+    judgedRows(layout, connection, counts, attention?.queues, (index) => {
+      const { processedPerSecond, waitSeconds } = keptRows.get(counts[index]!.queue)!;
+      return { processedPerSecond, waitSeconds };
+    }).map((row) => [row.queue, row]),
+  );
+  // A new array: the pages' order, totals and attention are worked out again from it (lib/dashboard/overview-page.ts).
+  return { ...kept, queues: kept.queues.map((row) => rows.get(row.queue) ?? row), failed };
+}
+
+/**
+ * The overview's rows of `counts`, in order: each with its throughput glance
+ * (`glanceOf` its index), judged against the connection's alert thresholds,
+ * with its marks where the layout judged them.
+ */
+function judgedRows(
+  layout: QueueLayout,
+  connection: Connection,
+  counts: readonly QueueCounts[],
+  attention: Awaited<ReturnType<Attention['read']>>['queues'] | undefined,
+  glanceOf: (index: number) => Pick<OverviewQueue, 'processedPerSecond' | 'waitSeconds'>,
+): OverviewQueue[] {
   // A layout that keeps no failed jobs (Laravel's are in the application's database) counts none: its 0 is not "none failed".
   const keepsFailures = !isAbsent(layout.failedJobs);
-  const queues = counts.map((row, index) => {
-    const glance = throughput?.queues[index] ?? NO_GLANCE;
-    const judged = attention?.queues[index];
+  return counts.map((row, index) => {
+    const glance = glanceOf(index);
+    const judged = attention?.[index];
     const { marks, error } = judged ?? { marks: [], error: undefined };
     const failedRecently = keepsFailures ? (judged?.failedRecently ?? null) : null;
     const unread = row.error ?? error;
@@ -69,7 +123,6 @@ export async function readEveryQueueOverview(layout: QueueLayout, connection: Co
       unread === undefined ? crossedThresholds(thresholdsFor(connection.alerts, row.queue), { backlog: row.total, waitSeconds: glance.waitSeconds }) : [];
     return { ...row, ...glance, error: unread, crossed, marks, failedRecently };
   });
-  return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
 }
 
 /** The overview's throughput: every queue together over the last 15 minutes, and the glance of each of `names`, in their order. */

@@ -84,3 +84,125 @@ describe('LatestTick', () => {
     expect(tick.settled).toEqual({ latest: { value: 3, readAt: 10_000 }, failure: null });
   });
 });
+
+/** A part read whose calls are recorded (the names asked for) and each ended by hand with what it merged, or null. */
+function controlledPartRead<T>() {
+  const pending: { resolve: (value: T | null) => void }[] = [];
+  const asked: string[][] = [];
+  const readPart = (_kept: T, names: readonly string[]) =>
+    new Promise<T | null>((resolve) => {
+      asked.push([...names].sort());
+      pending.push({ resolve });
+    });
+  return { readPart, asked: () => asked, settle: (value: T | null) => pending.shift()!.resolve(value) };
+}
+
+describe('LatestTick, after a change that names what it touched', () => {
+  it('reads only those names into the kept value, which keeps the time of the read of everything', async () => {
+    const source = controlledRead();
+    const part = controlledPartRead<number>();
+    let now = 1_000;
+    const tick = new LatestTick(source.read, () => now, part.readPart);
+    const first = tick.refresh();
+    source.settle(10);
+    await first;
+    now = 2_000;
+    const touched = tick.refreshOnly(['mail']);
+    await turn();
+    expect(part.asked()).toEqual([['mail']]);
+    part.settle(11);
+    await touched;
+    expect(tick.settled).toEqual({ latest: { value: 11, readAt: 1_000 }, failure: null });
+    expect(source.calls()).toBe(1);
+  });
+
+  it('waits for a read of everything under way, then merges into what it read, so neither overwrites the other', async () => {
+    const source = controlledRead();
+    const part = controlledPartRead<number>();
+    const tick = new LatestTick(source.read, Date.now, part.readPart);
+    const first = tick.refresh();
+    source.settle(1);
+    await first;
+    const tickUnderWay = tick.refresh();
+    const touched = tick.refreshOnly(['mail']);
+    await turn();
+    expect(part.asked()).toEqual([]);
+    source.settle(2);
+    await tickUnderWay;
+    await turn();
+    expect(part.asked()).toEqual([['mail']]);
+    part.settle(3);
+    await touched;
+    expect(tick.settled.latest?.value).toBe(3);
+  });
+
+  it('shares one waiting read among changes, widened to every name they touched, or to everything when one cannot say', async () => {
+    const source = controlledRead();
+    const part = controlledPartRead<number>();
+    const tick = new LatestTick(source.read, Date.now, part.readPart);
+    const first = tick.refresh();
+    source.settle(1);
+    await first;
+    const running = tick.refreshOnly(['a']);
+    const waiting = [tick.refreshOnly(['b']), tick.refreshOnly(['c', 'b'])];
+    await turn();
+    part.settle(2);
+    await running;
+    await turn();
+    expect(part.asked()).toEqual([['a'], ['b', 'c']]);
+    part.settle(3);
+    await Promise.all(waiting);
+    expect(tick.settled.latest?.value).toBe(3);
+
+    const again = tick.refreshOnly(['a']);
+    const widened = [tick.refreshOnly(['b']), tick.refresh()];
+    await turn();
+    part.settle(4);
+    await again;
+    await turn();
+    expect(part.asked()).toHaveLength(3);
+    expect(source.calls()).toBe(2);
+    source.settle(5);
+    await Promise.all(widened);
+    expect(tick.settled.latest?.value).toBe(5);
+  });
+
+  it('reads everything when there is nothing kept yet, or the part reader cannot merge', async () => {
+    const source = controlledRead();
+    const part = controlledPartRead<number>();
+    const tick = new LatestTick(source.read, Date.now, part.readPart);
+    const first = tick.refreshOnly(['mail']);
+    await turn();
+    expect([source.calls(), part.asked().length]).toEqual([1, 0]);
+    source.settle(1);
+    await first;
+    const unknown = tick.refreshOnly(['new-queue']);
+    await turn();
+    part.settle(null);
+    await turn();
+    expect(source.calls()).toBe(2);
+    source.settle(2);
+    await unknown;
+    expect(tick.settled.latest?.value).toBe(2);
+  });
+
+  it('keeps a failed read of everything standing after a part read: the other figures are still as old', async () => {
+    const source = controlledRead();
+    const part = controlledPartRead<number>();
+    let now = 0;
+    const tick = new LatestTick(source.read, () => now, part.readPart);
+    const first = tick.refresh();
+    source.settle(1);
+    await first;
+    now = 5_000;
+    const failed = tick.refresh();
+    source.fail(new Error('Redis is gone'));
+    await failed;
+    now = 6_000;
+    const touched = tick.refreshOnly(['mail']);
+    await turn();
+    part.settle(2);
+    await touched;
+    expect(tick.settled).toEqual({ latest: { value: 2, readAt: 0 }, failure: { error: new Error('Redis is gone'), at: 5_000 } });
+  });
+});

@@ -68,6 +68,18 @@ export function absentMembers<const Names extends string>(sentences: Readonly<Re
  */
 export type QueueCounts = QueueStats;
 
+/** Which queues QueueLayout.counts reads. */
+export interface CountsOptions {
+  /** every queue the layout knows, empty ones with zeros (the overview's rows must not come and go) */
+  everyQueue?: boolean;
+  /**
+   * only these queues, each with zeros when it has no jobs (a refresh of what
+   * a change touched); a layout that knows a fixed set of queues may leave
+   * out names it does not know. `failed` is still over every queue.
+   */
+  only?: readonly string[];
+}
+
 export interface LayoutCounts<Row extends QueueCounts = QueueCounts> {
   queues: Row[];
   /** failed jobs over every queue; null where the layout keeps none */
@@ -203,9 +215,9 @@ export interface QueueLayout {
    * Every queue's figures: by default by the rule of the driver's own report
    * (StaticPHP's stats() leaves out a queue with no jobs); `everyQueue` keeps
    * every queue the layout knows, empty ones with zeros (the overview's rows
-   * must not come and go).
+   * must not come and go); `only` reads just the named ones.
    */
-  counts(options?: { everyQueue?: boolean }): Promise<LayoutCounts>;
+  counts(options?: CountsOptions): Promise<LayoutCounts>;
   readonly attention: Attention | Absent;
   /** the sampled history of processed, pushed and failed jobs, kept under QueueLens's own prefix */
   readonly throughput: ThroughputSource | Absent;

@@ -169,7 +169,7 @@ describe('a Redis Cluster, through a prefix with a hash tag', () => {
         [unique, 'out of paper'],
       ]),
     );
-    expect(await queue.retryFailed([negative], 5)).toEqual({ requeued: [negative], notFailed: [], missing: [] });
+    expect(await queue.retryFailed([negative], 5)).toEqual({ requeued: [negative], notFailed: [], missing: [], queues: ['mail'] });
     expect(await queue.reserve(['mail'], 'w:1', 30)).toMatchObject({ id: negative, fields: { max_attempts: '5', attempts: '1' } });
     expect(await queue.forgetFailed(unique, null)).toBe(1);
     expect(await queue.failedCount()).toBe(0);

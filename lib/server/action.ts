@@ -29,6 +29,21 @@ export interface AuditDescription<Input, T> {
   outcome: (result: T) => string;
 }
 
+/**
+ * The queues a change touched, by name: from its input, and from its outcome
+ * when it did not fail (null when it did: it may have done part of its
+ * work). After the change only their figures are read again before the
+ * answer leaves (refreshAfterChange); null reads every queue's, which is
+ * what an action that cannot say gets.
+ */
+export type TouchedQueues<Input, T> = (input: Input, outcome: T | null) => readonly string[] | null;
+
+/** What an action that cannot say which queues it touched refreshes: every queue. */
+const EVERY_QUEUE = () => null;
+
+/** A change aimed at one queue its input names (a job on a queue, a reservation, a push). */
+export const inputQueue = ({ queue }: { queue: string }): readonly string[] => [queue];
+
 const UNEXPECTED = 'The action failed unexpectedly; the server log has the details.';
 const FOREIGN_ORIGIN = 'The request did not come from this dashboard’s pages, so it was refused.';
 
@@ -92,7 +107,9 @@ async function run<Name extends CapabilityName, Input, T extends object>(
  * that is not read-only, and every attempt by a signed-in user, done,
  * refused or failed, goes to the audit log. A QueueError's message is written
  * for operators and is passed on; anything else is logged and reported
- * generically.
+ * generically. Before it answers, the figures of the queues it `touched`
+ * (every queue's, when it does not say) are read again, so a page loaded
+ * after the answer shows the change.
  */
 export function queueAction<Name extends CapabilityName, Schema extends z.ZodType, T extends object>(
   name: Name,
@@ -100,6 +117,7 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
   /** `connection` is the one the action runs on, for what QueueLens keeps per connection; `access` is who runs it (what a trash records) */
   body: (input: z.output<Schema>, capability: Capability<Name>, connection: Connection, access: Access) => Promise<T>,
   audit: AuditDescription<z.output<Schema>, T>,
+  touched: TouchedQueues<z.output<Schema>, T> = EVERY_QUEUE,
 ): ServerAction<z.input<Schema>, T> {
   return async (input, requested) => {
     const prepared = await prepare('operator', schema, input, requested);
@@ -113,8 +131,8 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     }
     const { access, connection } = prepared;
     const outcome = await run(name, body, prepared.input, connection, access);
-    // Even a failed change may have done part of its work (a bulk step).
-    await refreshAfterChange(connection);
+    // Even a failed change may have done part of its work (a bulk step): `touched` is told so.
+    await refreshAfterChange(connection, touched(prepared.input, outcome.ok ? outcome.value : null));
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
     if (outcome.redis) {
       await recordMutation(

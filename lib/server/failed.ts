@@ -1,11 +1,11 @@
 import 'server-only';
+import { QUEUE_PICKER_OPTIONS } from '@/lib/shapes/queue-picker';
 import { z } from 'zod';
 import { retriesFailedJobs } from '@/lib/layouts/adapter';
 import type { FailedFilter, FailedPage, FailedRetry, FailedSearchChunk } from '@/lib/queries/failed';
 import { readCapability, type ReadResult } from './queue';
 
 /** The queue filter offers as many queues as the reservations page's picker. */
-const FILTER_QUEUES = 1000;
 
 /** How far one search request looks, so that each answers quickly and the page can show progress. */
 const SEARCH_SCAN_PER_REQUEST = 2000;
@@ -34,7 +34,7 @@ export function readFailedSearch(filter: FailedFilter, offset: number): Promise<
 
 /** The connection's queues, sorted, for the failed list's queue picker; shared like the pages' reads. */
 export function readFailedFilterQueues(): Promise<ReadResult<string[]>> {
-  return readCapability('failedPages', (pages) => pages.queueNames(FILTER_QUEUES), ['queue-names']);
+  return readCapability('failedPages', (pages) => pages.queueNames(QUEUE_PICKER_OPTIONS + 1), ['queue-names']);
 }
 
 /** How the failed page offers retry on the request's connection: QueueLens's own, or the command that retries where the application runs, and why. */

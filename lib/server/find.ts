@@ -2,6 +2,10 @@ import 'server-only';
 import { z } from 'zod';
 import { FIND_FIELDS, FIND_STATES, MAX_FIND_TEXT, type FindQuery, type FindState, type FindStep } from '@/lib/shapes/find';
 import { isAbsent } from '@/lib/layouts/adapter';
+import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
+import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
+import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
+import { pickerNames } from '@/lib/shapes/queue-picker';
 import { readCapability, readLayout, type ReadResult } from './queue';
 
 /** A search as a URL (the page's and GET /api/find's): `states` comma-joined, empty for every state. */
@@ -25,10 +29,16 @@ export function readFindStep(query: FindQuery, cursor: string | null): Promise<R
   return readCapability('finder', (finder) => finder.step(query, cursor));
 }
 
-/** What the form offers on the connection's layout: the states it can find jobs in, and its queues. */
+/**
+ * What the form offers on the connection's layout: the states it can find
+ * jobs in, and its queues' names for the picker (lib/shapes/queue-picker.ts),
+ * from the overview's latest tick: counting every queue for them cost each
+ * load of the page a read of every queue.
+ */
 export function readFindScope(): Promise<ReadResult<{ states: readonly FindState[]; queues: string[] }>> {
-  return readLayout(async (layout) => {
-    const { queues } = await layout.counts({ everyQueue: true });
-    return { states: isAbsent(layout.finder) ? [] : layout.finder.states, queues: queues.map((row) => row.queue).sort() };
+  return readLayout(async (layout, connection) => {
+    const { latest, failure } = await overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
+    if (latest === null) throw failure?.error ?? new Error('the overview was never read');
+    return { states: isAbsent(layout.finder) ? [] : layout.finder.states, queues: pickerNames(latest.value.queues.map((row) => row.queue).sort()) };
   });
 }

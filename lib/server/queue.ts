@@ -98,13 +98,14 @@ export async function readJudgement<T>(connection: Connection, key: SharedReadKe
 
 /**
  * After a change made through the dashboard on `connection`: drops every
- * snapshot of it and reads its ticks again (the overview's figures of every
- * queue, lib/dashboard/latest-tick.ts), waiting for them, so that a page
- * loaded once the change has answered shows what it did.
+ * snapshot of it and reads its ticks again (the overview's figures,
+ * lib/dashboard/latest-tick.ts): those of the `touched` queues and the
+ * failed count, or of every queue when `touched` is null, waiting for them,
+ * so that a page loaded once the change has answered shows what it did.
  */
-export async function refreshAfterChange(connection: Connection): Promise<void> {
+export async function refreshAfterChange(connection: Connection, touched: readonly string[] | null): Promise<void> {
   sharedReads().forget(connection.name);
-  await Promise.all(latestTicksOf(connection.name).map((tick) => tick.refresh()));
+  await Promise.all(latestTicksOf(connection.name).map((tick) => (touched === null ? tick.refresh() : tick.refreshOnly(touched))));
 }
 
 /** The configured connections, read once; a broken file throws (the server refuses to start on it). */

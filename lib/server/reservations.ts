@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { ExpiringReservationsPage } from '@/lib/layouts/pages';
 import type { ReservationsScope } from '@/lib/queries/reservations';
+import { pickerNames } from '@/lib/shapes/queue-picker';
 import { readCapability, type ReadResult } from './queue';
 
 export const reservationsParams = z.object({
@@ -15,5 +16,13 @@ export const reservationsParams = z.object({
  * them), for GET /api/reservations and the page's prefetch.
  */
 export function readReservationsPage(scope: ReservationsScope): Promise<ReadResult<ExpiringReservationsPage>> {
-  return readCapability('expiringReservations', (reservations) => reservations.read(scope), ['reservations', scope.queue ?? '', scope.page]);
+  return readCapability(
+    'expiringReservations',
+    async (reservations) => {
+      const page = await reservations.read(scope);
+      // The filter's picker lists a bounded number of names (lib/shapes/queue-picker.ts); every poll carried up to a thousand.
+      return page.byHolder ? { ...page, byHolder: { ...page.byHolder, queueNames: pickerNames(page.byHolder.queueNames) } } : page;
+    },
+    ['reservations', scope.queue ?? '', scope.page],
+  );
 }

@@ -13,6 +13,8 @@ export interface RetryOutcome {
   notFailed: number[];
   /** in the failed set with no job hash left; removed from it */
   missing: number[];
+  /** the queues the requeued jobs went back to, each once: what the retry touched */
+  queues: string[];
 }
 
 export interface ForgetOptions {

@@ -6,8 +6,9 @@
 -- PHP driver, an id that is not in queue:failed at this moment is skipped,
 -- so a retry can never duplicate a live job. Needs layout.lua.
 --
--- Returns 'requeued', 'not-failed', 'missing' (its hash was gone: taken off
--- the failed set), or 'wrong-type' and the key that holds the wrong type.
+-- Returns 'requeued' and the queue it went back to, 'not-failed', 'missing'
+-- (its hash was gone: taken off the failed set), or 'wrong-type' and the key
+-- that holds the wrong type.
 local function requeueFailed(failedKey, queuesKey, prefix, id, maxAttempts, now)
   if not rcall('ZSCORE', failedKey, id) then return 'not-failed' end
   local job = jobKey(prefix, id)
@@ -35,5 +36,5 @@ local function requeueFailed(failedKey, queuesKey, prefix, id, maxAttempts, now)
     'failed_at', '')
   rcall('ZADD', levels, 0, '0')
   rcall('SADD', queuesKey, queue)
-  return 'requeued'
+  return 'requeued', queue
 end

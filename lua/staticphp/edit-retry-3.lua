@@ -25,9 +25,10 @@
   ARGV[10] the edited payload, stored byte for byte
   ARGV[11] max_attempts         '' keeps the job's own
 
-  Returns {outcome, kept}: outcome is retried, not-failed, changed (its
-  payload is no longer the one read) or missing (its hash was gone: taken
-  off the failed set); kept is 1 when the original is in the trash. Or
+  Returns {outcome, kept, queue}: outcome is retried, not-failed, changed
+  (its payload is no longer the one read) or missing (its hash was gone:
+  taken off the failed set); kept is 1 when the original is in the trash;
+  queue is the one the job went back to ('' unless retried). Or
   {ErrorCode, key}.
 ]]
 local rcall = redis.call
@@ -45,9 +46,9 @@ local wrongKey = firstWrongTypedKey({failedKey, 'zset', queuesKey, 'set', trashI
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local failedAt = rcall('ZSCORE', failedKey, id)
-if not failedAt then return {'not-failed', 0} end
+if not failedAt then return {'not-failed', 0, ''} end
 local job = jobKey(prefix, id)
-if seen ~= '' and rcall('TYPE', job).ok == 'hash' and rcall('HGET', job, 'payload') ~= seen then return {'changed', 0} end
+if seen ~= '' and rcall('TYPE', job).ok == 'hash' and rcall('HGET', job, 'payload') ~= seen then return {'changed', 0, ''} end
 
 local kept = 0
 if keepSeconds > 0 and rcall('EXISTS', job) == 1 then
@@ -61,7 +62,8 @@ if keepSeconds > 0 and rcall('EXISTS', job) == 1 then
   kept = 1
 end
 if rcall('EXISTS', job) == 1 then rcall('HSET', job, 'payload', edited) end
-local outcome, key = requeueFailed(failedKey, queuesKey, prefix, id, maxAttempts, serverNow())
-if outcome == 'wrong-type' then return {ErrorCode.WrongKeyType, key} end
-if outcome == 'requeued' then outcome = 'retried' end
-return {outcome, kept}
+-- `detail` is the queue of a requeued job, the wrong-typed key of a refusal.
+local outcome, detail = requeueFailed(failedKey, queuesKey, prefix, id, maxAttempts, serverNow())
+if outcome == 'wrong-type' then return {ErrorCode.WrongKeyType, detail} end
+if outcome == 'requeued' then return {'retried', kept, detail} end
+return {outcome, kept, ''}

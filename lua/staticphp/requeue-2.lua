@@ -17,7 +17,8 @@
   ARGV[3..] job ids             a bounded batch
 
   Returns {{requeued ids}, {ids not in the failed set}, {ids whose hash was
-  gone, now removed from the failed set}}, or {ErrorCode, key}.
+  gone, now removed from the failed set}, {the queues the requeued jobs went
+  back to, each once}}, or {ErrorCode, key}.
 ]]
 local rcall = redis.call
 -- @include server-time
@@ -31,13 +32,20 @@ local wrongKey = firstWrongTypedKey({failedKey, 'zset', queuesKey, 'set'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 local now = serverNow()
-local requeued, notFailed, missing = {}, {}, {}
+local requeued, notFailed, missing, queues, seen = {}, {}, {}, {}, {}
 for i = 3, #ARGV do
   local id = ARGV[i]
-  local outcome, key = requeueFailed(failedKey, queuesKey, prefix, id, maxAttempts, now)
-  if outcome == 'wrong-type' then return {ErrorCode.WrongKeyType, key} end
-  if outcome == 'requeued' then requeued[#requeued + 1] = id end
+  -- `detail` is the queue of a requeued job, the wrong-typed key of a refusal.
+  local outcome, detail = requeueFailed(failedKey, queuesKey, prefix, id, maxAttempts, now)
+  if outcome == 'wrong-type' then return {ErrorCode.WrongKeyType, detail} end
+  if outcome == 'requeued' then
+    requeued[#requeued + 1] = id
+    if not seen[detail] then
+      seen[detail] = true
+      queues[#queues + 1] = detail
+    end
+  end
   if outcome == 'not-failed' then notFailed[#notFailed + 1] = id end
   if outcome == 'missing' then missing[#missing + 1] = id end
 end
-return {requeued, notFailed, missing}
+return {requeued, notFailed, missing, queues}

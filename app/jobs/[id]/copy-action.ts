@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { QueueError } from '@/lib/redis/errors';
-import { queueAction } from '@/lib/server/action';
+import { inputQueue, queueAction } from '@/lib/server/action';
 import { EDITABLE_PAYLOAD_BYTES } from '@/lib/shapes/failed-jobs';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -38,4 +38,5 @@ export const copyJob = queueAction(
     target: ({ queue, id, edited }) => `job ${id} on ${queue}${edited === undefined ? '' : ', edited'}`,
     outcome: ({ id }) => `job ${id}`,
   },
+  inputQueue,
 );

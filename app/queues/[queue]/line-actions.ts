@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
-import { queueAction } from '@/lib/server/action';
+import { inputQueue, queueAction } from '@/lib/server/action';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -29,6 +29,7 @@ export const removeLineJob = queueAction(
     target: jobOn,
     outcome: changedOrNot('removed', 'already gone'),
   },
+  inputQueue,
 );
 
 /** Puts a reservation whose time ran out back in line; refused while it is live. */
@@ -41,6 +42,7 @@ export const releaseExpiredJob = queueAction(
     target: jobOn,
     outcome: changedOrNot('back in line', 'no longer reserved'),
   },
+  inputQueue,
 );
 
 /** Ends a live reservation, after the operator was told the job may run twice. */
@@ -53,6 +55,7 @@ export const reclaimLiveJob = queueAction(
     target: jobOn,
     outcome: changedOrNot('reservation ended', 'no longer reserved'),
   },
+  inputQueue,
 );
 
 /** Makes a delayed job due now, or moves it into line where the layout's script does; `said` is what happened where the layout tells more. */
@@ -68,6 +71,7 @@ export const runDueJobNow = queueAction(
     target: jobOn,
     outcome: ({ changed, said }: { changed: boolean; said?: string }) => said ?? (changed ? 'due now' : 'no longer delayed'),
   },
+  inputQueue,
 );
 
 /** One bounded batch of due delayed jobs into the line; the client repeats it while `stillDue` > 0. */
@@ -80,4 +84,5 @@ export const moveDueJobsNow = queueAction(
     target: ({ queue }) => `due jobs of ${queue}`,
     outcome: ({ moved, gone, stillDue }) => `moved ${moved}${gone ? `, ${gone} gone` : ''}, ${stillDue} still due`,
   },
+  inputQueue,
 );

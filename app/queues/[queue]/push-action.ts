@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { queueAction } from '@/lib/server/action';
+import { inputQueue, queueAction } from '@/lib/server/action';
 import { EDITABLE_PAYLOAD_BYTES } from '@/lib/shapes/failed-jobs';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -38,4 +38,6 @@ export const pushJob = queueAction(
     target: ({ queue, name }) => `${name} on ${queue}`,
     outcome: ({ id }) => `job ${id}`,
   },
+  // A queue new to the overview is not among the kept rows: every queue is read then, to find its place.
+  inputQueue,
 );

@@ -1,5 +1,5 @@
 import type { RedisConnection } from '../../redis/connection';
-import { absentMembers, LAYOUT_TITLES, type QueueLayout } from '../adapter';
+import { absentMembers, LAYOUT_TITLES, type CountsOptions, type QueueLayout } from '../adapter';
 import { LARAVEL_ABSENT, LARAVEL_WITHOUT_HORIZON_ABSENT } from './absent';
 import { laravelAttention } from './attention';
 import { readLaravelCounts, type LaravelCounts } from './counts';
@@ -27,14 +27,14 @@ export function laravelLayout(
   settings: LaravelLayoutSettings,
 ): Omit<QueueLayout, 'counts'> & {
   /** a queue with no jobs has no keys, so every queue the layout knows is listed whatever `everyQueue` says */
-  counts(options?: { everyQueue?: boolean }): Promise<LaravelCounts>;
+  counts(options?: CountsOptions): Promise<LaravelCounts>;
   readonly keys: LaravelKeys;
 } {
   const keys = new LaravelKeys(settings.prefix);
   const queues = laravelQueues(connection, keys, settings.queues);
   const lineRepairs = laravelLineRepairs(connection, keys, queues);
   const horizon = settings.horizonPrefix === null ? null : new HorizonFailedJobs(connection, new HorizonKeys(settings.horizonPrefix));
-  const counts = () => readLaravelCounts(connection, keys, settings.queues, horizon);
+  const counts = ({ only }: CountsOptions = {}) => readLaravelCounts(connection, keys, only ?? settings.queues, horizon);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
   return {
     name: 'laravel',

@@ -1,5 +1,5 @@
 import type { RedisConnection } from '../../redis/connection';
-import { absentMembers, LAYOUT_TITLES, type QueueLayout, type TrashBin } from '../adapter';
+import { absentMembers, LAYOUT_TITLES, type CountsOptions, type QueueLayout, type TrashBin } from '../adapter';
 import { MARKO_ABSENT } from './absent';
 import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
@@ -28,7 +28,7 @@ export function markoLayout(
   settings: MarkoLayoutSettings,
 ): Omit<QueueLayout, 'counts' | 'failedJobs' | 'trash'> & {
   /** marko's queues, found or named; a queue with no jobs has no keys, so every queue the layout knows is listed whatever `everyQueue` says */
-  counts(options?: { everyQueue?: boolean }): Promise<MarkoCounts>;
+  counts(options?: CountsOptions): Promise<MarkoCounts>;
   readonly failedJobs: MarkoFailedJobs;
   readonly trash: TrashBin;
   readonly keys: MarkoKeys;
@@ -44,7 +44,7 @@ export function markoLayout(
     connection,
     keys,
     settings,
-    counts: () => readMarkoCounts(connection, keys, settings.queues),
+    counts: ({ only } = {}) => readMarkoCounts(connection, keys, only ?? settings.queues),
     failedJobs,
     trash: markoTrash(connection, keys, failedJobs),
     ...absentMembers(MARKO_ABSENT),

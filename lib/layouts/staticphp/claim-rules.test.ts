@@ -70,7 +70,7 @@ describe('retry writes what PHP’s REQUEUE writes', () => {
     const id = await queue.push('failing', 'App\\Jobs\\Fails', { f: 5 }, { maxAttempts: 3 });
     await queue.release((await queue.reserve(['failing'], 'w:1', 30))!, 0, 'the first attempt broke');
     await queue.fail((await queue.reserve(['failing'], 'w:1', 30))!, 'the second attempt broke for good');
-    expect(await queue.retryFailed([id], 3)).toEqual({ requeued: [id], notFailed: [], missing: [] });
+    expect(await queue.retryFailed([id], 3)).toEqual({ requeued: [id], notFailed: [], missing: [], queues: ['failing'] });
 
     const ours = await queue.redis.hgetall(queue.keys.job(id));
     expect(Object.keys(ours).sort()).toEqual(Object.keys(php).sort());

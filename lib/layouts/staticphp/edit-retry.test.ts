@@ -27,7 +27,7 @@ describe('editing a failed StaticPHP job, then retrying it', () => {
     const edited = '{"file":"a.csv","rows": 9007199254740993, "skip": [159]}';
     const trash = trashOf(queue);
 
-    expect(await queue.editAndRetry(id, original, edited, { trash, maxAttempts: 2 })).toEqual({ outcome: 'retried', kept: true });
+    expect(await queue.editAndRetry(id, original, edited, { trash, maxAttempts: 2 })).toEqual({ outcome: 'retried', kept: true, queue: 'imports' });
     expect(await queue.redis.hmget(queue.keys.job(id), 'payload', 'attempts', 'max_attempts', 'error')).toEqual([edited, '0', '2', '']);
     expect(await queue.failedCount()).toBe(0);
     const page = await readTrashPage(queue, trash, 0, 10);
@@ -52,7 +52,7 @@ describe('editing a failed StaticPHP job, then retrying it', () => {
     const before = await queue.redis.hgetall(queue.keys.job(id));
     const trash = trashOf(queue);
 
-    expect(await queue.editAndRetry(id, '{"n":0}', '{"n":2}', { trash })).toEqual({ outcome: 'changed', kept: false });
+    expect(await queue.editAndRetry(id, '{"n":0}', '{"n":2}', { trash })).toEqual({ outcome: 'changed', kept: false, queue: null });
     await expect(queue.editAndRetry(id, '{"n":1}', '"n"', { trash })).rejects.toThrow('The payload must be a JSON object or array');
     await expect(queue.editAndRetry(id, '{"n":1}', '{"n":', { trash })).rejects.toThrow('The payload is not valid JSON');
     expect(await queue.redis.hgetall(queue.keys.job(id))).toEqual(before);
@@ -60,7 +60,7 @@ describe('editing a failed StaticPHP job, then retrying it', () => {
     expect((await readTrashPage(queue, trash, 0, 10)).rows).toEqual([]);
 
     await queue.retryFailed([id]);
-    expect(await queue.editAndRetry(id, '{"n":1}', '{"n":2}', { trash })).toEqual({ outcome: 'not-failed', kept: false });
+    expect(await queue.editAndRetry(id, '{"n":1}', '{"n":2}', { trash })).toEqual({ outcome: 'not-failed', kept: false, queue: null });
     expect(await queue.redis.hget(queue.keys.job(id), 'payload')).toBe('{"n":1}');
   });
 });

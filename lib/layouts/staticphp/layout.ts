@@ -40,9 +40,9 @@ export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
  * it, so every capability is the driver itself.
  */
 export function staticphpLayout(queue: RedisQueue): QueueLayout {
-  const counts: QueueLayout['counts'] = async ({ everyQueue = false } = {}) => {
+  const counts: QueueLayout['counts'] = async ({ everyQueue = false, only } = {}) => {
     const [queues, failed] = await Promise.all([
-      everyQueue ? queue.attempt(async () => queue.countsOf(await queue.queueNames())) : queue.stats(),
+      only ? queue.countsOf(only) : everyQueue ? queue.attempt(async () => queue.countsOf(await queue.queueNames())) : queue.stats(),
       queue.failedCount(),
     ]);
     return { queues, failed };

@@ -132,7 +132,7 @@ describe('the spec’s named tests', () => {
     expect(await queue.failedCount()).toBe(1);
 
     const outcome = await queue.retryFailed([id], 5);
-    expect(outcome).toEqual({ requeued: [id], notFailed: [], missing: [] });
+    expect(outcome).toEqual({ requeued: [id], notFailed: [], missing: [], queues: ['mail'] });
     const hash = await queue.redis.hgetall(queue.keys.job(id));
     expect(hash).toMatchObject({ queue: 'mail', attempts: '0', max_attempts: '5', priority: '0', unique_key: '', reserved_by: '' });
     expect(hash).toMatchObject({ error: '', failed_at: '', last_error: '' });
@@ -140,7 +140,7 @@ describe('the spec’s named tests', () => {
     expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(1);
 
     // Retrying again, the job being live now, must not duplicate it.
-    expect(await queue.retryFailed([id])).toEqual({ requeued: [], notFailed: [id], missing: [] });
+    expect(await queue.retryFailed([id])).toEqual({ requeued: [], notFailed: [id], missing: [], queues: [] });
     expect(await queue.redis.xlen(queue.keys.stream('mail', 0))).toBe(1);
 
     const again = await queue.reserve(['mail'], 'h:1', 30);

@@ -408,11 +408,13 @@ export class RedisQueue extends RedisConnection {
   async retryFailed(ids: readonly number[] | null, maxAttempts?: number): Promise<RetryOutcome> {
     if (maxAttempts !== undefined) assertInteger(maxAttempts, 'max attempts', 1);
     assertExactJobIds(ids ?? []);
-    const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [] };
+    const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [], queues: [] };
+    const queues = new Set<string>();
     const add = (step: RetryOutcome) => {
       outcome.requeued.push(...step.requeued);
       outcome.notFailed.push(...step.notFailed);
       outcome.missing.push(...step.missing);
+      for (const queue of step.queues) queues.add(queue);
       return step.requeued.length + step.missing.length;
     };
     return this.attempt(async () => {
@@ -421,7 +423,7 @@ export class RedisQueue extends RedisConnection {
       } else {
         await this.inBoundedSteps(async () => add(await this.retryOldestFailed(maxAttempts)));
       }
-      return outcome;
+      return { ...outcome, queues: [...queues] };
     });
   }
 
@@ -431,15 +433,16 @@ export class RedisQueue extends RedisConnection {
    * with the payload `seen` (what the operator edited, byte for byte; null
    * where the caller read none, as the CLI's retry --payload). With
    * `trash` the job as it was is kept there first, to restore once the
-   * retried job is gone. Throws QueueError when `edited` is no payload a
-   * PHP worker can run; nothing is written then.
+   * retried job is gone. `queue` is the one a retried job went back to.
+   * Throws QueueError when `edited` is no payload a PHP worker can run;
+   * nothing is written then.
    */
   async editAndRetry(
     id: number,
     seen: string | null,
     edited: string,
     options: { maxAttempts?: number; trash?: TrashWrite } = {},
-  ): Promise<{ outcome: scripts.EditRetryOutcome; kept: boolean }> {
+  ): Promise<{ outcome: scripts.EditRetryOutcome; kept: boolean; queue: string | null }> {
     assertExactJobIds([id]);
     if (options.maxAttempts !== undefined) assertInteger(options.maxAttempts, 'max attempts', 1);
     const unrunnable = describeUnrunnablePayload(edited);
@@ -471,7 +474,7 @@ export class RedisQueue extends RedisConnection {
   }
 
   private async requeue(ids: readonly (number | string)[], maxAttempts: number | undefined): Promise<RetryOutcome> {
-    if (ids.length === 0) return { requeued: [], notFailed: [], missing: [] };
+    if (ids.length === 0) return { requeued: [], notFailed: [], missing: [], queues: [] };
     return scripts.requeue.run(this.redis, {
       failed: this.keys.failed,
       queues: this.keys.queues,

@@ -111,8 +111,8 @@ export const requeue = luaScript({
   args: ['prefix', 'maxAttempts'],
   rest: 'ids',
   reply: (reply): RetryOutcome => {
-    const [requeued, notFailed, missing] = reply as [unknown, unknown, unknown];
-    return { requeued: ids(requeued), notFailed: ids(notFailed), missing: ids(missing) };
+    const [requeued, notFailed, missing, queues] = reply as [unknown, unknown, unknown, unknown[]];
+    return { requeued: ids(requeued), notFailed: ids(notFailed), missing: ids(missing), queues: queues.map(String) };
   },
 });
 
@@ -124,8 +124,9 @@ export const editAndRetry = luaScript({
   keys: ['failed', 'queues', 'trashIndex'],
   args: ['prefix', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'id', 'seen', 'edited', 'maxAttempts'],
   reply: (reply) => {
-    const [outcome, kept] = reply as [string, number];
-    return { outcome: String(outcome) as EditRetryOutcome, kept: Number(kept) === 1 };
+    const [outcome, kept, queue] = reply as [string, number, string];
+    // The queue the job went back to: what the retry touched.
+    return { outcome: String(outcome) as EditRetryOutcome, kept: Number(kept) === 1, queue: outcome === 'retried' ? String(queue) : null };
   },
 });
 

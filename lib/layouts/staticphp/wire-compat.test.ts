@@ -100,7 +100,7 @@ describe('a queue written by the PHP driver', () => {
     // Job 1 is still held by the PHP worker; its deadline is a minute away.
     expect(await queue.stats()).toEqual([{ queue: 'emails', pending: 0, delayed: 1, reserved: 1, total: 2 }, EXPECTED_STATS[1]]);
     expect(await queue.redis.exists(`${queue.keys.prefix}u:nightly`)).toBe(0);
-    expect(await queue.retryFailed([8, 10])).toEqual({ requeued: [8], notFailed: [], missing: [10] });
+    expect(await queue.retryFailed([8, 10])).toEqual({ requeued: [8], notFailed: [], missing: [10], queues: ['emails'] });
     expect((await queue.reserve(['emails'], 'ts:1', 30))?.id).toBe(8);
     expect(await queue.push('emails', 'next', {})).toBe(11);
   });

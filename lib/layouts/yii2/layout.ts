@@ -1,7 +1,7 @@
 import { QueueError, refusedCommand } from '../../redis/errors';
 import { settlePipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
-import { absentMembers, LAYOUT_TITLES, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
+import { absentMembers, LAYOUT_TITLES, type CountsOptions, type LayoutCounts, type QueueCounts, type QueueLayout } from '../adapter';
 import { DEFAULT_YII2_NG_SETTINGS, type LayoutSettings } from '../settings';
 import { YII2_ABSENT } from './absent';
 import { yii2LayoutDoctor } from './doctor';
@@ -83,7 +83,7 @@ export function yii2Layout(
   connection: RedisConnection,
   settings: Yii2Settings,
 ): QueueLayout & {
-  counts(): Promise<LayoutCounts<Yii2ChannelCounts>>;
+  counts(options?: CountsOptions): Promise<LayoutCounts<Yii2ChannelCounts>>;
 } {
   const { layout: driver, channels } = settings;
   const keysOf = channels.map((channel) => new Yii2Keys(channel));
@@ -92,14 +92,16 @@ export function yii2Layout(
   // The stock driver ignores ng's settings; its repairs take the defaults only to fill the scripts' arguments.
   const placing = ng ?? DEFAULT_YII2_NG_SETTINGS;
   const repairable = keysOf.map((keys) => ({ connection, driver, keys, ng: placing }));
-  const counts = (): Promise<LayoutCounts<Yii2ChannelCounts>> =>
+  const counts = ({ only }: CountsOptions = {}): Promise<LayoutCounts<Yii2ChannelCounts>> =>
     connection.attempt(async () => {
+      const wanted = only === undefined ? null : new Set(only);
+      const read = wanted === null ? keysOf : keysOf.filter((keys) => wanted.has(keys.channel));
       const pipeline = connection.redis.pipeline();
-      for (const keys of keysOf) readCounts.queue(pipeline, keys.byName);
+      for (const keys of read) readCounts.queue(pipeline, keys.byName);
       const replies = await settlePipeline(pipeline);
       // A channel whose keys cannot be read (a key of the wrong type) gets zeros and an error, and does not stop the others.
       const queues = replies.map((reply, i) => {
-        const channel = channels[i]!;
+        const channel = read[i]!.channel;
         try {
           if (reply instanceof Error) throw reply;
           return countsOf(channel, driver, readCounts.reply(reply));
