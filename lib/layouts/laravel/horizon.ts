@@ -3,16 +3,17 @@ import type { RedisConnection } from '../../redis/connection';
 import { bytesToText, DISPLAY_LIMIT_BYTES, toDisplayValue } from '../../shapes/display-text';
 import { firstLine, type FailedFilter, type ForgetOptions } from '../../shapes/failed-jobs';
 import type { TrashWrite } from '../../shapes/trash';
-import type { RetryElsewhere, UnretriedFailedJobs } from '../adapter';
+import { randomUUID } from 'node:crypto';
+import { QueueError } from '../../redis/errors';
+import { absentMembers, retryOfFailedJob, type FailedRetries, type RetriedFailedJobs } from '../adapter';
 import { formatUtcSeconds, parseUtcDateToSeconds } from '../dates';
 import { heldPrefixesOf } from '../held-prefixes';
 import { jobHashOf, readJobHash, type JobHashReply } from '../job-hash-read';
-import type { FailedPagesReader, JobMessage, JobSnapshot } from '../pages';
+import type { JobMessage, JobSnapshot } from '../pages';
 import {
   forgetTextIdFailed,
+  inIdBatches,
   searchTextIdFailed,
-  shellWord,
-  textIdFailedPages,
   withScores,
   type TextIdFailedPage,
   type TextIdFailedRowRead,
@@ -20,7 +21,9 @@ import {
 } from '../text-id-failed';
 import { trashArguments } from '../trash';
 import { laravelNameOfHead, readLaravelPayload } from './payload';
-import { forgetHorizonFailed } from './scripts';
+import type { LaravelKeys } from './keys';
+import { forgetHorizonFailed, retryHorizonFailed } from './scripts';
+import type { RetryOutcome } from '../../shapes/failed-jobs';
 
 /*
  * Laravel Horizon's failed jobs, as laravel/horizon's
@@ -52,13 +55,22 @@ export class HorizonKeys {
   }
 }
 
-/** Why QueueLens does not retry a Horizon failed job, and what does. */
-export const HORIZON_RETRY: RetryElsewhere = {
-  absent:
-    'a failed Horizon job is retried by the application, which builds its new payload (a new id, attempts 0, retryUntil moved ahead) and records it in the failed record’s retried_by; php artisan queue:retry finds the job by its uuid',
-  // queue:retry takes several ids, or all.
-  commandsFor: (ids) => [`php artisan queue:retry ${ids === null ? 'all' : ids.map(shellWord).join(' ')}`],
-};
+/** What Horizon's retry does to a failed job, in the words the job page shows beside its Retry. */
+export const HORIZON_RETRIES =
+  'Pushes a copy onto its queue as Horizon’s retry does: a new id, 0 attempts, retryUntil moved as far ahead as it was of the push; the failed record stays on the list with the retry in its retried_by';
+
+/** What QueueLens's Horizon retry does not do, in the words a page or the CLI shows. */
+export const HORIZON_RETRY_ABSENT = {
+  oldest:
+    'Horizon keeps a failed job on its list after a retry (it only adds the retry to the record’s retried_by), so retrying every failed job step by step could not tell the jobs it retried from those still to retry without reading every record at each step: select the jobs to retry (each one is re-checked and pushed once)',
+  maxAttempts: 'a Laravel job’s tries are its payload’s maxTries, which Horizon’s retry keeps: the retried job starts again at 0 attempts',
+  editAndRetry: 'a Laravel payload’s command is serialized (and maybe encrypted) PHP: QueueLens retries it as Horizon does, unedited',
+} as const;
+
+/** Ids per retry script call: each payload is decoded and encoded by cjson, which holds Redis meanwhile. */
+export const HORIZON_RETRY_BATCH = 20;
+/** Payload bytes one retry script call decodes at most before it leaves the rest to the next call (at least one id is always retried). */
+const HORIZON_RETRY_BYTES = 256 * 1024;
 
 /** Why a failed index entry has no record to show, in the words a row shows. */
 export const HORIZON_RECORD_GONE =
@@ -107,7 +119,7 @@ function attemptsOf(fields: RecordFields): { attempts: string; max_attempts: str
 /** A failed index entry and its record (read by lua/shared/read-job-1.lua) as a row. */
 export function horizonRowOf(id: string, score: number, hash: JobHashReply): HorizonFailedRow {
   const fields = hash.type === 'none' ? HORIZON_RECORD_GONE : fieldsOf(hash);
-  const base = { id, queue: '', name: '', attempts: '', max_attempts: '', retryCommand: HORIZON_RETRY.commandsFor([id])[0]! };
+  const base = { id, queue: '', name: '', attempts: '', max_attempts: '', retryCommand: null };
   if (typeof fields === 'string') {
     const failedAtSeconds = -score;
     return { ...base, failed_at: formatUtcSeconds(failedAtSeconds), failedAtSeconds, error: '', errorFirstLine: fields, status: null, recordProblem: fields };
@@ -149,15 +161,23 @@ export function describeRetriedBy(text: string): string {
 
 /**
  * Horizon's failed list: read newest first through its index, each row's
- * record pipelined; forgotten as Horizon's delete does, each id re-checked
- * and its record kept in QueueLens's trash (lua/laravel/horizon-forget-failed-2.lua).
+ * record pipelined; retried as Horizon's retry does, pushed onto the
+ * Laravel queue the record names (lua/laravel/horizon-retry-1.lua); forgotten
+ * as Horizon's delete does, each id re-checked and its record kept in
+ * QueueLens's trash (lua/laravel/horizon-forget-failed-2.lua).
  */
-export class HorizonFailedJobs implements UnretriedFailedJobs {
-  readonly retryFailed = HORIZON_RETRY;
+export class HorizonFailedJobs implements RetriedFailedJobs {
+  readonly retryFailed: FailedRetries = {
+    ids: (ids, options) => this.retry(ids, options),
+    ...absentMembers(HORIZON_RETRY_ABSENT),
+    whatItDoes: HORIZON_RETRIES,
+  };
 
   constructor(
     private readonly connection: RedisConnection,
     readonly keys: HorizonKeys,
+    /** the Laravel queues' keys, where a retry is pushed */
+    private readonly queues: LaravelKeys,
   ) {}
 
   failedCount(): Promise<number> {
@@ -228,10 +248,40 @@ export class HorizonFailedJobs implements UnretriedFailedJobs {
   }
 
   forgetFailedIds(ids: readonly string[], trash?: TrashWrite): Promise<number> {
-    return this.connection.attempt(async () => {
-      let forgotten = 0;
-      for (let i = 0; i < ids.length; i += HORIZON_FORGET_BATCH) forgotten += await this.forget(ids.slice(i, i + HORIZON_FORGET_BATCH), trash);
-      return forgotten;
+    return this.connection.attempt(() => inIdBatches(ids, HORIZON_FORGET_BATCH, (batch) => this.forget(batch, trash)));
+  }
+
+  /**
+   * Retries these failed ids as Horizon's retry does, each with a new uuid
+   * made here (so the script stays deterministic), HORIZON_RETRY_BATCH a
+   * call; the ids a call left for lack of its byte budget go in the next.
+   */
+  async retry(ids: readonly string[], { maxAttempts }: { maxAttempts?: number } = {}): Promise<RetryOutcome> {
+    if (maxAttempts !== undefined) throw new QueueError(`Max attempts cannot be set here: ${HORIZON_RETRY_ABSENT.maxAttempts}`, { invalidRequest: true });
+    const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [] };
+    return await this.connection.attempt(async () => {
+      let left = [...new Set(ids)];
+      while (left.length > 0) {
+        const batch = left.slice(0, HORIZON_RETRY_BATCH);
+        const rows = await retryHorizonFailed.run(this.connection.redis, {
+          failedIndex: this.keys.failedIndex,
+          horizonPrefix: this.keys.prefix,
+          laravelPrefix: this.queues.prefix,
+          byteBudget: HORIZON_RETRY_BYTES,
+          idsAndNewIds: batch.flatMap((id) => [id, randomUUID()]),
+        });
+        const unreached = rows.filter((row) => row.outcome === 'unreached').map((row) => row.id);
+        // The script handles at least one id a call: an answer that reached none would loop.
+        if (unreached.length === batch.length) throw new Error('lua/laravel/horizon-retry-1.lua reached no id');
+        for (const row of rows) {
+          if (row.outcome === 'retried') outcome.requeued.push(row.id);
+          else if (row.outcome === 'not-failed') outcome.notFailed.push(row.id);
+          else if (row.outcome === 'missing') outcome.missing.push(row.id);
+          else if (row.outcome === 'refused') outcome.refused.push({ id: row.id, why: row.why });
+        }
+        left = [...unreached, ...left.slice(batch.length)];
+      }
+      return outcome;
     });
   }
 
@@ -264,15 +314,6 @@ export class HorizonFailedJobs implements UnretriedFailedJobs {
     });
     return forgotten;
   }
-}
-
-/** The failed page's reads over Horizon's failed list; `queueNames` are the connection's queues, for the filter. */
-export function horizonFailedPages(failed: HorizonFailedJobs, queueNames: () => Promise<readonly string[]>): FailedPagesReader {
-  return textIdFailedPages(
-    (offset, limit) => failed.failedPage(offset, limit),
-    (filter, chunk) => failed.searchFailed(filter, chunk),
-    queueNames,
-  );
 }
 
 /** Horizon's record fields a job page lists beside the payload's own, in the order Horizon writes them. */
@@ -308,8 +349,7 @@ function recordMessageOf(fields: RecordFields, decode: (payload: Buffer) => JobM
 }
 
 /** Why a job page shows a Horizon failed record, in its words. */
-export const HORIZON_FAILED =
-  'no queue holds it: it failed, and Horizon keeps its record on the failed list, where it can be forgotten; retrying it needs the application';
+export const HORIZON_FAILED = 'no queue holds it: it failed, and Horizon keeps its record on the failed list, where it can be retried or forgotten';
 
 /**
  * Job `id` as Horizon's failed list keeps it, for the job page of an id no
@@ -344,8 +384,7 @@ export async function horizonFailedSnapshot(
     statusText: `${row.recordProblem ?? HORIZON_FAILED}${stillFailed}`,
     failed: {
       at: row.failedAtSeconds,
-      retryCommand: row.retryCommand,
-      retriedElsewhere: HORIZON_RETRY.absent,
+      retry: retryOfFailedJob(failed.retryFailed, id),
       error: record === null ? null : row.error,
     },
   };

@@ -165,3 +165,24 @@ export const restoreHorizonTrashed = luaScript({
   rest: 'ids',
   reply: (reply) => replyRows(flatReply(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
 });
+
+/** What lua/laravel/horizon-retry-1.lua did with one failed id. */
+export type HorizonRetryRow =
+  | { id: string; outcome: 'retried'; newId: string }
+  | { id: string; outcome: 'refused'; why: string }
+  | { id: string; outcome: 'not-failed' | 'missing' | 'unreached' };
+
+export const retryHorizonFailed = luaScript({
+  file: 'laravel/horizon-retry-1.lua',
+  keys: ['failedIndex'],
+  args: ['horizonPrefix', 'laravelPrefix', 'byteBudget'],
+  // Each failed id followed by the uuid its retry gets.
+  rest: 'idsAndNewIds',
+  reply: (reply) =>
+    replyRows(flatReply(reply), 3, (at): HorizonRetryRow => {
+      const [id, outcome, detail] = [String(at(0)), String(at(1)), String(at(2))];
+      if (outcome === 'retried') return { id, outcome, newId: detail };
+      if (outcome === 'refused') return { id, outcome, why: detail };
+      return { id, outcome: outcome as 'not-failed' | 'missing' | 'unreached' };
+    }),
+});
