@@ -27,8 +27,9 @@ export function staticphpFailedJobs(queue: RedisQueue): RetriedFailedJobs {
   return {
     failedCount: () => queue.failedCount(),
     failedRows: (limit, offset) => queue.failedRows(limit, offset),
-    forgetFailed: (id, before, options, trash) => queue.forgetFailed(id === null ? null : wholeNumberIds([id])[0]!, before, options, trash),
-    forgetFailedIds: (ids, trash) => queue.forgetFailedIds(wholeNumberIds(ids), trash),
+    // Async, so that an id refused is a rejection like any other failure.
+    forgetFailed: async (id, before, options, trash) => queue.forgetFailed(id === null ? null : wholeNumberIds([id])[0]!, before, options, trash),
+    forgetFailedIds: async (ids, trash) => queue.forgetFailedIds(wholeNumberIds(ids), trash),
     forgetOldestFailed: (before, trash) => queue.forgetOldestFailed(before, trash),
     countFailedBefore: (before) => queue.countFailedBefore(before),
     retryFailed: {
@@ -39,7 +40,7 @@ export function staticphpFailedJobs(queue: RedisQueue): RetriedFailedJobs {
       },
       maxAttempts: true,
       whatItDoes: JOB_HASH_RETRY,
-      editAndRetry: (id, seen, edited, options) => queue.editAndRetry(wholeNumberIds([id])[0]!, seen, edited, options),
+      editAndRetry: async (id, seen, edited, options) => queue.editAndRetry(wholeNumberIds([id])[0]!, seen, edited, options),
     },
   };
 }
