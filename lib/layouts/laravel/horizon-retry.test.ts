@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isAbsent, type FailedRetries } from '../adapter';
 import { HORIZON_RETRY_BATCH, HorizonKeys } from './horizon';
@@ -6,6 +9,18 @@ import { present, testLaravelFactory } from './test-laravel';
 import { horizonFails } from './test-horizon';
 
 const openLaravel = testLaravelFactory({ horizon: true });
+const CLI = fileURLToPath(new URL('../../../bin/queuelens.js', import.meta.url));
+
+/** `queuelens` on the test's Laravel and Horizon prefixes: its exit code and output. */
+async function queuelens(open: Open, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const connection = ['--layout', 'laravel', '--prefix', open.prefix, '--horizon-prefix', open.horizonPrefix!];
+  try {
+    return { code: 0, ...(await promisify(execFile)('node', [CLI, ...args, ...connection])) };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
 
 type Open = Awaited<ReturnType<typeof openLaravel>>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -197,4 +212,19 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
     expect(await open.redis.hexists(keys.job(second), 'retried_by')).toBe(0);
     await open.redis.del(open.layout.keys.notify('default'));
   });
+
+  it('is retried by `queuelens retry --id` as from the page; --all and --max-attempts say why not and exit 2', async () => {
+    const open = await openLaravel();
+    const keys = new HorizonKeys(open.horizonPrefix!);
+    const id = await horizonFails(open.redis, keys, await reservedPayload(open, 'cli'), { exception: 'x', at: (await serverNow(open)) - 5 });
+    expect(await queuelens(open, 'retry', '--id', id, '--id', 'never-failed')).toMatchObject({
+      code: 0,
+      stdout: 'Retried 1 job; not failed (skipped): never-failed\n',
+    });
+    const all = await queuelens(open, 'retry', '--all');
+    expect(all).toMatchObject({ code: 2, stdout: '' });
+    expect(all.stderr).toContain('retry --all is not available on this layout: Horizon keeps a failed job on its list after a retry');
+    expect((await queuelens(open, 'retry', '--id', id, '--max-attempts', '3')).code).toBe(2);
+    expect((await open.laravel.drain()).map((job) => job.payload.retry_of)).toEqual([id]);
+  }, 120_000);
 });
