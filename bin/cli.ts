@@ -12,7 +12,6 @@ import { openLayout } from '../lib/layouts/open-layout';
 import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
 import { trashSettingsFromEnv } from '../lib/dashboard/trash-settings';
 import { describeRestoreRefusal, TRASHED_FROM, type TrashWrite } from '../lib/shapes/trash';
-import { BATCH_SIZE } from '../lib/shapes/failed-jobs';
 import { detectLayouts, DETECT_EVERY_KEY } from '../lib/layouts/detect';
 import { redisLocationOf, suggestedEntries } from '../lib/shapes/detect-entry';
 import type { Detection } from '../lib/shapes/detect-tally';
@@ -305,7 +304,7 @@ const commands: Record<string, Command> = {
         return;
       }
       if (values.all && isAbsent(retry.oldest)) throw new UnsupportedError(`retry --all is not available on this layout: ${retry.oldest.absent}`);
-      const outcome = values.all ? await retryEveryFailed(queue, retry, BATCH_SIZE, { maxAttempts }) : await retry.ids(texts, { maxAttempts });
+      const outcome = values.all ? await retryEveryFailed(queue, retry, { maxAttempts }) : await retry.ids(texts, { maxAttempts });
       const parts = [`Retried ${outcome.requeued.length} job${outcome.requeued.length === 1 ? '' : 's'}`];
       if (outcome.notFailed.length > 0) parts.push(`not failed (skipped): ${outcome.notFailed.join(', ')}`);
       if (outcome.missing.length > 0) parts.push(`hash gone (removed from the failed set): ${outcome.missing.join(', ')}`);

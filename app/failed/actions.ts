@@ -87,11 +87,19 @@ export const forgetJobs = queueAction(
   },
 );
 
-/** One bounded step of "retry every failed job"; the client repeats it while `remaining` > 0. */
+/** One bounded step of "retry every failed job"; the client repeats it from `next` while `remaining` > 0. */
 export const retryOldestStep = queueAction(
   'failedJobs',
-  z.object({ maxAttempts }),
-  ({ maxAttempts }, failed) => presentOrRefused(retriedHere(failed).oldest)({ maxAttempts }),
+  // `from`: where the step before said to go on (Horizon keeps retried jobs on its list).
+  z.object({
+    maxAttempts,
+    from: z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .nullable()
+      .optional(),
+  }),
+  ({ maxAttempts, from }, failed) => presentOrRefused(retriedHere(failed).oldest)({ maxAttempts, from }),
   {
     action: 'retry all failed jobs (one step)',
     target: () => 'the oldest failed jobs',

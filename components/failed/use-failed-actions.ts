@@ -86,13 +86,16 @@ export function useFailedActions() {
   const retryAll = useCallback(
     async (total: number, maxAttempts: number | undefined) => {
       const counts = { requeued: 0, notFailed: 0, missing: 0, refused: [] as string[] };
+      // Where the next step goes on: a layout that keeps retried jobs on its list (Horizon) steps past them.
+      let from: string | null = null;
       const outcome = await run('Retrying every failed job', total, async (): Promise<BulkStep> => {
-        const result = await retryOldestStep({ maxAttempts }, getTabConnection());
+        const result = await retryOldestStep({ maxAttempts, from }, getTabConnection());
         if (!result.ok) return result;
         counts.requeued += result.requeued.length;
         counts.missing += result.missing.length;
         counts.refused.push(...result.refused.map((refusal) => refusal.why));
-        return { ok: true, handled: result.requeued.length + result.missing.length, finished: result.remaining === 0 };
+        from = result.next;
+        return { ok: true, handled: result.looked, finished: result.remaining === 0 };
       });
       finish(outcome, 'retrying', total, describeRetry(counts.requeued, counts.notFailed, counts.missing, counts.refused));
     },

@@ -89,6 +89,14 @@ export interface RetryElsewhere extends Absent {
   commandsFor(ids: readonly string[] | null): string[];
 }
 
+/**
+ * One step of "retry every failed job": what it did, how many failed jobs
+ * it looked at, how many are left to look at, and where the next step goes
+ * on (null: from the oldest again, where retried jobs leave the list, as
+ * StaticPHP's do; Horizon keeps them, so its steps go on past them).
+ */
+export type RetryStep = RetryOutcome & { looked: number; remaining: number; next: string | null };
+
 /** What an edit-and-retry did: `retried`, or why not. */
 export type EditRetryOutcome = 'retried' | 'not-failed' | 'changed' | 'missing';
 
@@ -100,8 +108,8 @@ export type EditRetryOutcome = 'retried' | 'not-failed' | 'changed' | 'missing';
 export interface FailedRetries {
   /** retries these ids (the selected rows), in bounded script calls; an id no longer failed is reported, never retried */
   ids(ids: readonly string[], options?: { maxAttempts?: number }): Promise<RetryOutcome>;
-  /** one bounded step of "retry every failed job", oldest first; `remaining` is what is left to retry */
-  readonly oldest: ((options?: { maxAttempts?: number }) => Promise<RetryOutcome & { remaining: number }>) | Absent;
+  /** one bounded step of "retry every failed job", oldest first, from where the step before said to go on (`next`; none: the oldest) */
+  readonly oldest: ((options?: { maxAttempts?: number; from?: string | null }) => Promise<RetryStep>) | Absent;
   /** whether a retry can set the job's max attempts (StaticPHP's), or why not */
   readonly maxAttempts: true | Absent;
   /** what a retry does to the job, in the words the job page's Retry shows beside its button */
@@ -159,26 +167,28 @@ export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is Retried
 }
 
 /**
- * Every failed job retried in bounded steps of `oldest` until one handles
- * nothing or nothing is left, capped by the list's size at the start (a
- * step of `batch`), so that jobs failing meanwhile cannot keep it going.
+ * Every failed job retried in bounded steps of `oldest`, each going on where
+ * the one before said, until one looks at nothing or nothing is left; at
+ * most as many steps as there were failed jobs at the start (each step looks
+ * at one at least), so that jobs failing meanwhile cannot keep it going.
  */
 export async function retryEveryFailed(
   failed: Pick<FailedJobs, 'failedCount'>,
   { oldest }: FailedRetries,
-  batch: number,
   options: { maxAttempts?: number } = {},
 ): Promise<RetryOutcome> {
   if (isAbsent(oldest)) throw new QueueError(oldest.absent);
   const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [] };
-  const rounds = Math.ceil((await failed.failedCount()) / batch) + 1;
+  const rounds = (await failed.failedCount()) + 1;
+  let from: string | null = null;
   for (let round = 0; round < rounds; round++) {
-    const step = await oldest(options);
+    const step = await oldest({ ...options, from });
     outcome.requeued.push(...step.requeued);
     outcome.notFailed.push(...step.notFailed);
     outcome.missing.push(...step.missing);
     outcome.refused.push(...step.refused);
-    if (step.requeued.length + step.missing.length === 0 || step.remaining === 0) break;
+    if (step.looked === 0 || step.remaining === 0) break;
+    from = step.next;
   }
   return outcome;
 }

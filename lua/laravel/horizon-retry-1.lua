@@ -39,6 +39,10 @@
   record names, and the records from the Horizon prefix in ARGV: like
   Horizon itself, this needs the queues and Horizon's keys on one server.
 
+  Retrying every failed job (skip retried '1'), a record whose retried_by
+  names any retry is passed over: Horizon keeps a retried job on its list,
+  and the steps of such a run go on past the jobs they looked at.
+
   cjson holds Redis while it decodes: once `byte budget` payload bytes have
   been decoded, the ids left are answered 'unreached' for the next call.
 
@@ -47,17 +51,20 @@
   ARGV[1] horizon prefix               the records are {prefix}{id}
   ARGV[2] laravel prefix               the Redis connection's, before queues:{queue}
   ARGV[3] byte budget                  payload bytes to decode in this call (at least one id is always handled)
-  ARGV[4..] pairs of: failed id, the new uuid
+  ARGV[4] skip retried                 '1': a record whose retried_by names any retry is answered 'skipped'
+                                       (retrying every failed job: Horizon keeps a retried job on its list)
+  ARGV[5..] pairs of: failed id, the new uuid
 
   Returns flat rows of {id, outcome, detail}: outcome 'retried' (detail: the
   new uuid), 'not-failed', 'missing', 'refused' (detail: why, in words a page
-  shows) or 'unreached'; or {ErrorCode, key}.
+  shows), 'skipped' or 'unreached'; or {ErrorCode, key}.
 ]]
 local rcall = redis.call
 -- @include layout
 
 local indexKey = KEYS[1]
 local horizonPrefix, laravelPrefix, byteBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local skipRetried = ARGV[4] == '1'
 
 local wrongKey = firstWrongTypedKey({indexKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
@@ -86,7 +93,7 @@ local function newRetryUntil(job)
   return now + math.ceil(seconds - pushedAt)
 end
 
--- The record's retried_by as a list, or nil and why; a retry still pending is a reason not to push again.
+-- The record's retried_by as a list, or nil and why it is none.
 local function retriesOf(text)
   -- storeRetryReference: json_decode(hget ?: '[]'); what does not decode starts a new list, as PHP's null does.
   if text == false or text == '' then return {} end
@@ -95,12 +102,15 @@ local function retriesOf(text)
   local count = 0
   for _ in pairs(retries) do count = count + 1 end
   if count ~= #retries then return nil, 'its record’s retried_by is no list' end
-  for _, retry in ipairs(retries) do
-    if type(retry) == 'table' and retry.status == 'pending' then
-      return nil, 'its retry ' .. tostring(retry.id) .. ' has not run yet'
-    end
-  end
   return retries
+end
+
+-- A retry still pending is a reason not to push again: a second tab's retry would run the job twice.
+local function pendingRetryOf(retries)
+  for _, retry in ipairs(retries) do
+    if type(retry) == 'table' and retry.status == 'pending' then return tostring(retry.id) end
+  end
+  return nil
 end
 
 local rows = {}
@@ -129,6 +139,9 @@ local function retry(id, uuid)
   if not payload then return answer(id, 'refused', 'its record holds no payload') end
   local retries, why = retriesOf(record[4])
   if retries == nil then return answer(id, 'refused', why) end
+  if skipRetried and #retries > 0 then return answer(id, 'skipped', '') end
+  local pending = pendingRetryOf(retries)
+  if pending then return answer(id, 'refused', 'its retry ' .. pending .. ' has not run yet') end
 
   local ready = laravelPrefix .. 'queues:' .. queue
   local notify = ready .. ':notify'
@@ -156,7 +169,7 @@ local function retry(id, uuid)
   answer(id, 'retried', uuid)
 end
 
-for i = 4, #ARGV - 1, 2 do
+for i = 5, #ARGV - 1, 2 do
   if spent >= byteBudget then
     answer(ARGV[i], 'unreached', '')
   else

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { isAbsent, type FailedRetries } from '../adapter';
+import { isAbsent, retryEveryFailed, type FailedRetries } from '../adapter';
 import { HORIZON_RETRY_BATCH, HorizonKeys } from './horizon';
 import { retryHorizonFailed } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
@@ -177,7 +177,6 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
     const outcome = await retry.ids([...ids, ids[0]!]);
     expect(outcome.requeued).toEqual(ids);
     expect(await open.laravel.size()).toBe(count);
-    expect(isAbsent(retry.oldest)).toBe(true);
     expect(isAbsent(retry.editAndRetry)).toBe(true);
     await expect(retry.ids([ids[0]!], { maxAttempts: 3 })).rejects.toThrow(/Max attempts cannot be set here/);
     const ran = await open.laravel.drain();
@@ -197,6 +196,7 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
       horizonPrefix: keys.prefix,
       laravelPrefix: open.layout.keys.prefix,
       byteBudget: 1,
+      skipRetried: '0',
       idsAndNewIds: [first, 'a1b2c3d4-0000-4000-8000-000000000001', second, 'a1b2c3d4-0000-4000-8000-000000000002'],
     });
     expect(rows).toEqual([
@@ -213,7 +213,7 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
     await open.redis.del(open.layout.keys.notify('default'));
   });
 
-  it('is retried by `queuelens retry --id` as from the page; --all and --max-attempts say why not and exit 2', async () => {
+  it('is retried by `queuelens retry --id` as from the page, and --all passes it once retried; --max-attempts says why not and exits 2', async () => {
     const open = await openLaravel();
     const keys = new HorizonKeys(open.horizonPrefix!);
     const id = await horizonFails(open.redis, keys, await reservedPayload(open, 'cli'), { exception: 'x', at: (await serverNow(open)) - 5 });
@@ -222,9 +222,45 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
       stdout: 'Retried 1 job; not failed (skipped): never-failed\n',
     });
     const all = await queuelens(open, 'retry', '--all');
-    expect(all).toMatchObject({ code: 2, stdout: '' });
-    expect(all.stderr).toContain('retry --all is not available on this layout: Horizon keeps a failed job on its list after a retry');
+    // The one failed job was retried already: every failed job is looked at, none retried twice.
+    expect(all).toMatchObject({ code: 0, stdout: 'Retried 0 jobs\n' });
     expect((await queuelens(open, 'retry', '--id', id, '--max-attempts', '3')).code).toBe(2);
     expect((await open.laravel.drain()).map((job) => job.payload.retry_of)).toEqual([id]);
   }, 120_000);
+
+  it('retries every failed job in bounded steps oldest first, once each: those already retried are passed over, and a second run retries none', async () => {
+    const open = await openLaravel();
+    const keys = new HorizonKeys(open.horizonPrefix!);
+    const now = await serverNow(open);
+    const payload = JSON.parse((await reservedPayload(open, 'every')).toString('utf8')) as Record<string, unknown>;
+    const ids: string[] = [];
+    const count = HORIZON_RETRY_BATCH * 2 + 2;
+    for (let i = 0; i < count; i++) {
+      const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      ids.push(await horizonFails(open.redis, keys, Buffer.from(JSON.stringify({ ...payload, uuid, id: uuid })), { exception: 'z', at: now - 1000 + i }));
+    }
+    const retry = retryOf(open);
+    if (isAbsent(retry.oldest)) throw new Error(`absent: ${retry.oldest.absent}`);
+    // Two retried before: one by Horizon and run (completed), one pending; one record expired.
+    await open.redis.hset(keys.job(ids[1]!), 'retried_by', JSON.stringify([{ id: 'r-1', status: 'completed', retried_at: now - 5 }]));
+    expect((await retry.ids([ids[2]!])).requeued).toEqual([ids[2]]);
+    await open.redis.del(keys.job(ids[3]!));
+
+    const first = await retry.oldest();
+    // Ranks 0-4: 0 and 4 retried, 1 and 2 passed over, 3's entry gone with its record (the ranks after it moved down one).
+    expect(first).toMatchObject({
+      requeued: [ids[0], ids[4]],
+      missing: [ids[3]],
+      refused: [],
+      looked: HORIZON_RETRY_BATCH,
+      next: String(HORIZON_RETRY_BATCH - 1),
+    });
+    expect(first.remaining).toBe(count - 1 - (HORIZON_RETRY_BATCH - 1));
+    const all = await retryEveryFailed(present(open.layout.failedJobs), retry);
+    const expected = ids.filter((_, i) => i > 4);
+    expect(all).toEqual({ requeued: expected, notFailed: [], missing: [], refused: [] });
+    expect(await retryEveryFailed(present(open.layout.failedJobs), retry)).toEqual({ requeued: [], notFailed: [], missing: [], refused: [] });
+    const ran = await open.laravel.drain();
+    expect(ran.map((job) => job.payload.retry_of).sort()).toEqual([ids[0], ids[2], ids[4], ...expected].sort());
+  });
 });

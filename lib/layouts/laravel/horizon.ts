@@ -5,7 +5,7 @@ import { firstLine, type FailedFilter, type ForgetOptions } from '../../shapes/f
 import type { TrashWrite } from '../../shapes/trash';
 import { randomUUID } from 'node:crypto';
 import { QueueError } from '../../redis/errors';
-import { absentMembers, retryOfFailedJob, type FailedRetries, type RetriedFailedJobs } from '../adapter';
+import { absentMembers, retryOfFailedJob, type FailedRetries, type RetriedFailedJobs, type RetryStep } from '../adapter';
 import { formatUtcSeconds, parseUtcDateToSeconds } from '../dates';
 import { heldPrefixesOf } from '../held-prefixes';
 import { jobHashOf, readJobHash, type JobHashReply } from '../job-hash-read';
@@ -61,11 +61,13 @@ export const HORIZON_RETRIES =
 
 /** What QueueLens's Horizon retry does not do, in the words a page or the CLI shows. */
 export const HORIZON_RETRY_ABSENT = {
-  oldest:
-    'Horizon keeps a failed job on its list after a retry (it only adds the retry to the record’s retried_by), so retrying every failed job step by step could not tell the jobs it retried from those still to retry without reading every record at each step: select the jobs to retry (each one is re-checked and pushed once)',
   maxAttempts: 'a Laravel job’s tries are its payload’s maxTries, which Horizon’s retry keeps: the retried job starts again at 0 attempts',
   editAndRetry: 'a Laravel payload’s command is serialized (and maybe encrypted) PHP: QueueLens retries it as Horizon does, unedited',
 } as const;
+
+function refuseMaxAttempts(maxAttempts: number | undefined): void {
+  if (maxAttempts !== undefined) throw new QueueError(`Max attempts cannot be set here: ${HORIZON_RETRY_ABSENT.maxAttempts}`, { invalidRequest: true });
+}
 
 /**
  * Ids per retry script call: each payload is decoded and encoded by cjson,
@@ -173,6 +175,7 @@ export function describeRetriedBy(text: string): string {
 export class HorizonFailedJobs implements RetriedFailedJobs {
   readonly retryFailed: FailedRetries = {
     ids: (ids, options) => this.retry(ids, options),
+    oldest: (options) => this.retryOldest(options),
     ...absentMembers(HORIZON_RETRY_ABSENT),
     whatItDoes: HORIZON_RETRIES,
   };
@@ -261,32 +264,68 @@ export class HorizonFailedJobs implements RetriedFailedJobs {
    * call; the ids a call left for lack of its byte budget go in the next.
    */
   async retry(ids: readonly string[], { maxAttempts }: { maxAttempts?: number } = {}): Promise<RetryOutcome> {
-    if (maxAttempts !== undefined) throw new QueueError(`Max attempts cannot be set here: ${HORIZON_RETRY_ABSENT.maxAttempts}`, { invalidRequest: true });
+    refuseMaxAttempts(maxAttempts);
     const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [] };
     return await this.connection.attempt(async () => {
       let left = [...new Set(ids)];
       while (left.length > 0) {
         const batch = left.slice(0, HORIZON_RETRY_BATCH);
-        const rows = await retryHorizonFailed.run(this.connection.redis, {
-          failedIndex: this.keys.failedIndex,
-          horizonPrefix: this.keys.prefix,
-          laravelPrefix: this.queues.prefix,
-          byteBudget: HORIZON_RETRY_BYTES,
-          idsAndNewIds: batch.flatMap((id) => [id, randomUUID()]),
-        });
-        const unreached = rows.filter((row) => row.outcome === 'unreached').map((row) => row.id);
+        const { reached, unreached } = await this.retryCall(batch, false, outcome);
         // The script handles at least one id a call: an answer that reached none would loop.
-        if (unreached.length === batch.length) throw new Error('lua/laravel/horizon-retry-1.lua reached no id');
-        for (const row of rows) {
-          if (row.outcome === 'retried') outcome.requeued.push(row.id);
-          else if (row.outcome === 'not-failed') outcome.notFailed.push(row.id);
-          else if (row.outcome === 'missing') outcome.missing.push(row.id);
-          else if (row.outcome === 'refused') outcome.refused.push({ id: row.id, why: row.why });
-        }
+        if (reached === 0) throw new Error('lua/laravel/horizon-retry-1.lua reached no id');
         left = [...unreached, ...left.slice(batch.length)];
       }
       return outcome;
     });
+  }
+
+  /**
+   * One bounded step of retrying every failed job, oldest first, from rank
+   * `from` of the list counted from its oldest end (where the step before
+   * stopped). Horizon keeps a retried job on its list, so a step goes on past
+   * the jobs it looked at, and a record whose retried_by names any retry (by
+   * Horizon, the application or QueueLens) is skipped, not retried again: a
+   * second run retries only what the first did not. Failures that arrive
+   * meanwhile join the newest end and are reached; a job forgotten or trimmed
+   * meanwhile moves the ranks down, and the jobs passed over then are left
+   * failed, never retried twice.
+   */
+  async retryOldest({ maxAttempts, from }: { maxAttempts?: number; from?: string | null } = {}): Promise<RetryStep> {
+    refuseMaxAttempts(maxAttempts);
+    const start = from === undefined || from === null ? 0 : Number(from);
+    if (!Number.isSafeInteger(start) || start < 0)
+      throw new QueueError(`"${String(from).slice(0, 40)}" is no place in the failed list`, { invalidRequest: true });
+    const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [] };
+    return await this.connection.attempt(async () => {
+      // Oldest first: the highest scores (-microtime).
+      const ids = await this.connection.redis.zrevrange(this.keys.failedIndex, start, start + HORIZON_RETRY_BATCH - 1);
+      const { reached } = ids.length === 0 ? { reached: 0 } : await this.retryCall(ids, true, outcome);
+      // A missing record's entry left the list: the ranks after it moved down one.
+      const next = start + reached - outcome.missing.length;
+      const remaining = Math.max(0, (await this.connection.redis.zcard(this.keys.failedIndex)) - next);
+      return { ...outcome, looked: reached, remaining, next: String(next) };
+    });
+  }
+
+  /** One script call over `ids` (at most HORIZON_RETRY_BATCH), its answers added to `outcome`; the ids it left for the next call. */
+  private async retryCall(ids: readonly string[], skipRetried: boolean, outcome: RetryOutcome): Promise<{ reached: number; unreached: string[] }> {
+    const rows = await retryHorizonFailed.run(this.connection.redis, {
+      failedIndex: this.keys.failedIndex,
+      horizonPrefix: this.keys.prefix,
+      laravelPrefix: this.queues.prefix,
+      byteBudget: HORIZON_RETRY_BYTES,
+      skipRetried: skipRetried ? '1' : '0',
+      idsAndNewIds: ids.flatMap((id) => [id, randomUUID()]),
+    });
+    const unreached: string[] = [];
+    for (const row of rows) {
+      if (row.outcome === 'retried') outcome.requeued.push(row.id);
+      else if (row.outcome === 'not-failed') outcome.notFailed.push(row.id);
+      else if (row.outcome === 'missing') outcome.missing.push(row.id);
+      else if (row.outcome === 'refused') outcome.refused.push({ id: row.id, why: row.why });
+      else if (row.outcome === 'unreached') unreached.push(row.id);
+    }
+    return { reached: rows.length - unreached.length, unreached };
   }
 
   /** One bounded step, oldest first: the index's highest scores (-microtime), those failed before `before` when given. */

@@ -170,12 +170,12 @@ export const restoreHorizonTrashed = luaScript({
 export type HorizonRetryRow =
   | { id: string; outcome: 'retried'; newId: string }
   | { id: string; outcome: 'refused'; why: string }
-  | { id: string; outcome: 'not-failed' | 'missing' | 'unreached' };
+  | { id: string; outcome: 'not-failed' | 'missing' | 'skipped' | 'unreached' };
 
 export const retryHorizonFailed = luaScript({
   file: 'laravel/horizon-retry-1.lua',
   keys: ['failedIndex'],
-  args: ['horizonPrefix', 'laravelPrefix', 'byteBudget'],
+  args: ['horizonPrefix', 'laravelPrefix', 'byteBudget', 'skipRetried'],
   // Each failed id followed by the uuid its retry gets.
   rest: 'idsAndNewIds',
   reply: (reply) =>
@@ -183,6 +183,6 @@ export const retryHorizonFailed = luaScript({
       const [id, outcome, detail] = [String(at(0)), String(at(1)), String(at(2))];
       if (outcome === 'retried') return { id, outcome, newId: detail };
       if (outcome === 'refused') return { id, outcome, why: detail };
-      return { id, outcome: outcome as 'not-failed' | 'missing' | 'unreached' };
+      return { id, outcome: outcome as 'not-failed' | 'missing' | 'skipped' | 'unreached' };
     }),
 });

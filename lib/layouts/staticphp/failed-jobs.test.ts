@@ -26,7 +26,7 @@ describe('StaticPHP’s failed jobs through the contract every layout fills: ids
     expect(await retry.ids([a])).toEqual({ requeued: [], notFailed: [a], missing: [], refused: [] });
     expect(await retry.editAndRetry(b, null, '{"n":2}')).toEqual({ outcome: 'retried', kept: false });
     expect(await failed.forgetFailedIds([c, a])).toBe(1);
-    expect(await retryEveryFailed(failed, retry, 200)).toEqual({ requeued: [d], notFailed: [], missing: [], refused: [] });
+    expect(await retryEveryFailed(failed, retry)).toEqual({ requeued: [d], notFailed: [], missing: [], refused: [] });
     expect(await failed.failedCount()).toBe(0);
   });
 

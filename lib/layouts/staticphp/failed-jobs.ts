@@ -34,9 +34,11 @@ export function staticphpFailedJobs(queue: RedisQueue): RetriedFailedJobs {
     countFailedBefore: (before) => queue.countFailedBefore(before),
     retryFailed: {
       ids: async (ids, { maxAttempts } = {}) => asText(await queue.retryFailed(wholeNumberIds(ids), maxAttempts)),
+      // A retried job leaves the failed set: each step starts from the oldest again.
       oldest: async ({ maxAttempts } = {}) => {
         const step = await queue.retryOldestFailed(maxAttempts);
-        return { ...asText(step), remaining: step.remaining };
+        const looked = step.requeued.length + step.notFailed.length + step.missing.length;
+        return { ...asText(step), looked, remaining: step.remaining, next: null };
       },
       maxAttempts: true,
       whatItDoes: JOB_HASH_RETRY,
