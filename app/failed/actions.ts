@@ -103,7 +103,7 @@ export const retryOldestStep = queueAction(
   {
     action: 'retry all failed jobs (one step)',
     target: () => 'the oldest failed jobs',
-    outcome: (step) => `${describeRetry(step)}; ${step.remaining} still failed`,
+    outcome: (step) => `${describeRetry(step)}; ${step.remaining} left to look at`,
   },
 );
 
