@@ -4,7 +4,6 @@ import type { JobRow } from './staticphp/job';
 import type { ThroughputSample } from '../shapes/throughput';
 import type { QueueStats, RedisQueue } from './staticphp/redis-queue';
 import type { ForgetOptions, RetryOutcome } from '../shapes/failed-jobs';
-import { QueueError } from '../redis/errors';
 import type { RestoreOutcome, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
@@ -164,33 +163,6 @@ export type UnretriedFailedJobs = FailedJobs & { readonly retryFailed: RetryElse
 /** Whether QueueLens retries these failed jobs itself. */
 export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is RetriedFailedJobs {
   return !isAbsent(failedJobs.retryFailed);
-}
-
-/**
- * Every failed job retried in bounded steps of `oldest`, each going on where
- * the one before said, until one looks at nothing or nothing is left; at
- * most as many steps as there were failed jobs at the start (each step looks
- * at one at least), so that jobs failing meanwhile cannot keep it going.
- */
-export async function retryEveryFailed(
-  failed: Pick<FailedJobs, 'failedCount'>,
-  { oldest }: FailedRetries,
-  options: { maxAttempts?: number } = {},
-): Promise<RetryOutcome> {
-  if (isAbsent(oldest)) throw new QueueError(oldest.absent);
-  const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [] };
-  const rounds = (await failed.failedCount()) + 1;
-  let from: string | null = null;
-  for (let round = 0; round < rounds; round++) {
-    const step = await oldest({ ...options, from });
-    outcome.requeued.push(...step.requeued);
-    outcome.notFailed.push(...step.notFailed);
-    outcome.missing.push(...step.missing);
-    outcome.refused.push(...step.refused);
-    if (step.looked === 0 || step.remaining === 0) break;
-    from = step.next;
-  }
-  return outcome;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAbsent, retryEveryFailed } from '../adapter';
+import { isAbsent } from '../adapter';
+import { retryEveryFailed } from '../retry-every-failed';
 import { staticphpFailedJobs } from './failed-jobs';
 import type { RedisQueue } from './redis-queue';
 import { testQueueFactory } from './test-redis';
