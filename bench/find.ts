@@ -600,7 +600,7 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
         retried.seconds = (
           await timed(async () => {
             for (let at = 0; at < toRetry.length; at += IDS_PER_CALL) {
-              const outcome = await failedJobs.retryFailed(toRetry.slice(at, at + IDS_PER_CALL).map(Number));
+              const outcome = await failedJobs.retryFailed.ids(toRetry.slice(at, at + IDS_PER_CALL));
               retried.requeued += outcome.requeued.length;
               retried.notFailed += outcome.notFailed.length;
               retried.missing += outcome.missing.length;
@@ -617,7 +617,7 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
         forgotten.seconds = (
           await timed(async () => {
             for (let at = 0; at < toForget.length; at += IDS_PER_CALL)
-              forgotten.forgotten += await failedJobs.forgetFailedIds(toForget.slice(at, at + IDS_PER_CALL).map(Number), trash);
+              forgotten.forgotten += await failedJobs.forgetFailedIds(toForget.slice(at, at + IDS_PER_CALL), trash);
           })
         ).seconds;
       },

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
 import { settingsFromEnv } from '../lib/redis/config';
-import { isAbsent, LAYOUT_NAMES, retriesFailedJobs, type Absent, type QueueLayout } from '../lib/layouts/adapter';
+import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/layouts/adapter';
+import { retryEveryFailed } from '../lib/layouts/retry-every-failed';
 import type { LayoutFinding } from '../lib/layouts/layout-doctor';
 import { openLayout } from '../lib/layouts/open-layout';
 import { dashboardPrefixFromEnv } from '../lib/dashboard/keys';
@@ -288,22 +289,27 @@ const commands: Record<string, Command> = {
     if (values.payload !== undefined && texts.length !== 1) throw new UsageError('retry --payload retries one job: give exactly one --id N');
     const maxAttempts = wholeNumber(values['max-attempts'], '--max-attempts', 1);
     await withCapability(values, 'failedJobs', 'retry', async (queue) => {
-      if (!retriesFailedJobs(queue)) {
+      const retry = queue.retryFailed;
+      if (isAbsent(retry)) {
         // The command to run instead goes to stdout, to be copied or piped; why, to stderr.
-        console.log(queue.retryFailed.commandsFor(values.all ? null : texts).join('\n'));
-        throw new UnsupportedError(`retry is not available on this layout: ${queue.retryFailed.absent}. Run the command above where the application runs.`);
+        console.log(retry.commandsFor(values.all ? null : texts).join('\n'));
+        throw new UnsupportedError(`retry is not available on this layout: ${retry.absent}. Run the command above where the application runs.`);
       }
-      const ids = texts.map((id) => wholeNumber(id, '--id', 1)!);
+      if (maxAttempts !== undefined && retry.maxAttempts !== true)
+        throw new UnsupportedError(`--max-attempts is not available on this layout: ${retry.maxAttempts.absent}`);
       if (values.payload !== undefined) {
-        const { outcome, kept } = await queue.editAndRetry(ids[0]!, null, values.payload, { maxAttempts, trash: cliTrashWrite() });
-        if (outcome !== 'retried') throw new Error(`Job ${ids[0]} was not retried: ${outcome === 'not-failed' ? 'it is not failed' : 'its hash is gone'}`);
-        console.log(`Retried job ${ids[0]} with the given payload${kept ? '; the job as it was is in the trash (queuelens trash list)' : ''}`);
+        if (isAbsent(retry.editAndRetry)) throw new UnsupportedError(`retry --payload is not available on this layout: ${retry.editAndRetry.absent}`);
+        const { outcome, kept } = await retry.editAndRetry(texts[0]!, null, values.payload, { maxAttempts, trash: cliTrashWrite() });
+        if (outcome !== 'retried') throw new Error(`Job ${texts[0]} was not retried: ${outcome === 'not-failed' ? 'it is not failed' : 'its hash is gone'}`);
+        console.log(`Retried job ${texts[0]} with the given payload${kept ? '; the job as it was is in the trash (queuelens trash list)' : ''}`);
         return;
       }
-      const outcome = await queue.retryFailed(values.all ? null : ids, maxAttempts);
+      if (values.all && isAbsent(retry.oldest)) throw new UnsupportedError(`retry --all is not available on this layout: ${retry.oldest.absent}`);
+      const outcome = values.all ? await retryEveryFailed(queue, retry, { maxAttempts }) : await retry.ids(texts, { maxAttempts });
       const parts = [`Retried ${outcome.requeued.length} job${outcome.requeued.length === 1 ? '' : 's'}`];
       if (outcome.notFailed.length > 0) parts.push(`not failed (skipped): ${outcome.notFailed.join(', ')}`);
       if (outcome.missing.length > 0) parts.push(`hash gone (removed from the failed set): ${outcome.missing.join(', ')}`);
+      for (const { id, why } of outcome.refused) parts.push(`not retried: ${id}: ${why}`);
       console.log(parts.join('; '));
     });
   },
@@ -315,11 +321,8 @@ const commands: Record<string, Command> = {
     if (chosen !== 1) throw new UsageError('forget needs exactly one of --id N, --before DATE or --all');
     await withCapability(values, 'failedJobs', 'forget', async (queue) => {
       const [before, options] = [values.before ?? null, { all: Boolean(values.all) }];
-      // StaticPHP's ids are whole numbers; a layout QueueLens cannot retry names its jobs with its application's text ids.
-      const trash = cliTrashWrite();
-      const forgotten = retriesFailedJobs(queue)
-        ? await queue.forgetFailed(wholeNumber(values.id, '--id', 1) ?? null, before, options, trash)
-        : await queue.forgetFailed(values.id ?? null, before, options, trash);
+      // Ids as given: each layout checks its own (StaticPHP's are whole numbers).
+      const forgotten = await queue.forgetFailed(values.id ?? null, before, options, cliTrashWrite());
       console.log(`Forgot ${forgotten} failed job${forgotten === 1 ? '' : 's'}`);
     });
   },

@@ -79,23 +79,49 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expectNoAxeViolations(page, 'queue page of a Laravel queue');
   });
 
-  test('the failed page lists Horizon’s failed job with the command that retries it, and its page shows Horizon’s record', async ({ page }, testInfo) => {
+  test('the failed page lists Horizon’s failed job with Retry, which pushes it onto its queue’s line as Horizon does; its page shows the record and the retry', async ({
+    page,
+  }, testInfo) => {
     await showLaravel(page);
     await page.goto('/failed');
     const failed = page.getByRole('table', { name: 'Failed jobs, newest first' });
     await expect(failed.getByRole('rowheader')).toHaveText([ids.failed]);
     await expect(failed).toContainText('RuntimeException: <b>SMTP</b> refused');
-    await expect(failed).toContainText(`php artisan queue:retry ${ids.failed}`);
+    // QueueLens retries it itself: no command to copy, no max attempts (Horizon's retry keeps maxTries).
+    await expect(page.getByText('php artisan queue:retry')).toHaveCount(0);
+    await expect(page.getByLabel('Max attempts on retry')).toHaveCount(0);
+    await page.getByRole('checkbox', { name: `Select job ${ids.failed}` }).check();
+    const retry = page.getByRole('button', { name: 'Retry 1' });
+    await expect(retry).toBeEnabled();
+    await page.setViewportSize({ width: 1400, height: 900 });
     await screenshots(page, testInfo, 'failed page of a Laravel connection with Horizon');
     await expectNoAxeViolations(page, 'failed page of a Laravel connection with Horizon');
+    await retry.click();
+    await expect(page.getByText('Retried 1 job')).toBeVisible();
+
+    // Horizon keeps the record on its list, with the retry named in retried_by.
+    const [retried] = JSON.parse((await queue.redis.hget(horizon.job(ids.failed), 'retried_by'))!) as { id: string; status: string }[];
+    expect(retried).toMatchObject({ status: 'pending' });
+    await expect(failed.getByRole('rowheader')).toHaveText([ids.failed]);
+    await page.goto('/queues/mail');
+    expect(await jobIds(page, 'Next jobs to run')).toEqual([retried!.id]);
 
     await page.goto(`/jobs/${ids.failed}`);
     const region = page.getByRole('region', { name: 'It failed' });
     await expect(region).toContainText(`${HORIZON_FAILED}.`);
     await expect(region).toContainText('RuntimeException: <b>SMTP</b> refused');
-    await expect(region).toContainText(`php artisan queue:retry ${ids.failed}`);
+    await expect(region).toContainText('as Horizon’s retry does: a new id, 0 attempts');
+    await expect(page.getByText('Horizon retried_by')).toBeVisible();
+    await expect(page.getByText(`${retried!.id} (pending, retried`)).toBeVisible();
+    // Its retry has not run: a second retry is refused, not pushed.
+    await region.getByRole('button', { name: 'Retry', exact: true }).click();
+    await expect(page.getByText(`Job ${ids.failed} was not retried: its retry ${retried!.id} has not run yet`)).toBeVisible();
+    expect(await queue.redis.llen(keys.ready('mail'))).toBe(1);
     await expect(page.getByText('Horizon status')).toBeVisible();
     await expect(page.locator('b', { hasText: 'SMTP' })).toHaveCount(0);
+    // The real pop runs the retry once, as a job of its own.
+    const ran = await new LaravelHarness(prefix, 'mail').drain();
+    expect(ran.map((job) => [job.id, job.payload.retry_of])).toEqual([[retried!.id, ids.failed]]);
   });
 
   test('the reservations page lists the reserved job with its attempts and no holder', async ({ page }) => {

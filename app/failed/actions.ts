@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { retriesFailedJobs, type FailedJobs, type RetriedFailedJobs } from '@/lib/layouts/adapter';
+import { isAbsent, type FailedJobs, type FailedRetries } from '@/lib/layouts/adapter';
 import { QueueError } from '@/lib/redis/errors';
 import { BATCH_SIZE, EDITABLE_PAYLOAD_BYTES, type RetryOutcome } from '@/lib/shapes/failed-jobs';
 import { describeJobs, queueAction, queueReadAction } from '@/lib/server/action';
@@ -9,37 +9,34 @@ import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
-/** Failed job ids as the failed page has them: text (StaticPHP's decimal, marko's UUIDs); each layout checks them. */
+/** Failed job ids as the failed page has them: text (StaticPHP's decimal, marko's and Horizon's UUIDs); each layout checks its own. */
 const jobIds = z.array(z.string().min(1).max(200)).min(1).max(BATCH_SIZE);
 const maxAttempts = z.number().int().min(1).max(1000).optional();
 /** Y-m-d or Y-m-d H:i:s in UTC; the driver checks the date itself. */
 const utcDate = z.string().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'expected Y-m-d or Y-m-d H:i:s (UTC)');
 
-function describeRetry({ requeued, notFailed, missing }: RetryOutcome): string {
-  return `requeued ${requeued.length}, ${notFailed.length} no longer failed, ${missing.length} gone`;
+function describeRetry({ requeued, notFailed, missing, refused }: RetryOutcome): string {
+  return `requeued ${requeued.length}, ${notFailed.length} no longer failed, ${missing.length} gone${refused.length === 0 ? '' : `, ${refused.length} refused (${refused[0]!.why})`}`;
 }
 
-/** The failed jobs where QueueLens retries them itself; refused, with the command that does, where it does not. */
-function retriedHere(failed: FailedJobs): RetriedFailedJobs {
-  if (retriesFailedJobs(failed)) return failed;
-  throw new QueueError(`${failed.retryFailed.absent}. Run ${failed.retryFailed.commandsFor(null).join('; ')} (or one id) where the application runs`);
+/** The layout's retry where QueueLens retries its failed jobs; refused, with the command that does, where it does not. */
+function retriedHere(failed: FailedJobs): FailedRetries {
+  const retry = failed.retryFailed;
+  if (!isAbsent(retry)) return retry;
+  throw new QueueError(`${retry.absent}. Run ${retry.commandsFor(null).join('; ')} (or one id) where the application runs`);
 }
 
-/** StaticPHP's failed ids are its jobs' whole-number ids. */
-function wholeNumberIds(ids: readonly string[]): number[] {
-  return ids.map((id) => {
-    const value = Number(id);
-    if (!/^[1-9]\d*$/.test(id) || !Number.isSafeInteger(value))
-      throw new QueueError(`"${id.slice(0, 40)}" is no job id of this connection: its ids are whole numbers`, { invalidRequest: true });
-    return value;
-  });
+/** A part of the layout's retry it may lack, or its sentence as a refused request. */
+function presentOrRefused<T extends object>(part: T): Exclude<T, { absent: string }> {
+  if (isAbsent(part)) throw new QueueError(`Not on this connection: ${part.absent}`, { invalidRequest: true });
+  return part as Exclude<T, { absent: string }>;
 }
 
-/** Requeues these failed jobs; ids no longer in the failed set are reported, not requeued. */
+/** Requeues these failed jobs; ids no longer failed are reported, not requeued. */
 export const retryJobs = queueAction(
   'failedJobs',
   z.object({ ids: jobIds, maxAttempts }),
-  ({ ids, maxAttempts }, failed) => retriedHere(failed).retryFailed(wholeNumberIds(ids), maxAttempts),
+  ({ ids, maxAttempts }, failed) => retriedHere(failed).ids(ids, { maxAttempts }),
   {
     action: 'retry failed jobs',
     target: ({ ids }) => describeJobs(ids),
@@ -52,20 +49,19 @@ export const retryJobs = queueAction(
  * Replaces a failed job's payload with the operator's edit and retries it,
  * only while the job is still failed with the payload they edited (`seen`);
  * the job as it was is kept in the trash (`kept`), to restore once the
- * retried job is gone. Refused where QueueLens does not retry the layout's
- * failed jobs.
+ * retried job is gone. Refused where the layout's retry does not edit.
  */
 export const editAndRetryJob = queueAction(
   'failedJobs',
   z.object({
-    id: z.string().regex(/^[1-9]\d{0,18}$/, 'a job id: a whole number'),
+    id: z.string().min(1).max(200),
     // Never empty: a StaticPHP payload is a JSON object or array, and '' would skip the script's re-check.
     seen: z.string().min(2).max(EDITABLE_PAYLOAD_BYTES),
     edited: z.string().min(1).max(EDITABLE_PAYLOAD_BYTES),
     maxAttempts,
   }),
   ({ id, seen, edited, maxAttempts }, failed, _connection, access) =>
-    retriedHere(failed).editAndRetry(wholeNumberIds([id])[0]!, seen, edited, { maxAttempts, trash: dashboardTrashWrite(access) }),
+    presentOrRefused(retriedHere(failed).editAndRetry)(id, seen, edited, { maxAttempts, trash: dashboardTrashWrite(access) }),
   {
     action: "edit a failed job's payload and retry it",
     target: ({ id }) => `job ${id}`,
@@ -84,7 +80,7 @@ export const forgetJobs = queueAction(
   z.object({ ids: jobIds }),
   async ({ ids }, failed, connection, access) => {
     const trash = dashboardTrashWrite(access);
-    const forgotten = retriesFailedJobs(failed) ? await failed.forgetFailedIds(wholeNumberIds(ids), trash) : await failed.forgetFailedIds(ids, trash);
+    const forgotten = await failed.forgetFailedIds(ids, trash);
     return { forgotten, notFailed: ids.length - forgotten, kept: await keepsTrash(connection, trash) };
   },
   {
@@ -94,15 +90,23 @@ export const forgetJobs = queueAction(
   },
 );
 
-/** One bounded step of "retry every failed job"; the client repeats it while `remaining` > 0. */
+/** One bounded step of "retry every failed job"; the client repeats it from `next` while `remaining` > 0. */
 export const retryOldestStep = queueAction(
   'failedJobs',
-  z.object({ maxAttempts }),
-  ({ maxAttempts }, failed) => retriedHere(failed).retryOldestFailed(maxAttempts),
+  // `from`: where the step before said to go on (Horizon keeps retried jobs on its list).
+  z.object({
+    maxAttempts,
+    from: z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .nullable()
+      .optional(),
+  }),
+  ({ maxAttempts, from }, failed) => presentOrRefused(retriedHere(failed).oldest)({ maxAttempts, from }),
   {
     action: 'retry all failed jobs (one step)',
     target: () => 'the oldest failed jobs',
-    outcome: (step) => `${describeRetry(step)}; ${step.remaining} still failed`,
+    outcome: (step) => `${describeRetry(step)}; ${step.remaining} left to look at`,
   },
   (_input, step) => step?.queues ?? null,
 );

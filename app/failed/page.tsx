@@ -32,7 +32,12 @@ export default async function FailedPage({ searchParams }: { searchParams: Promi
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       {/* Unreadable (Redis away): QueueLens's own retry is offered, and refused with the reason if the layout turns out to lack it. */}
-      <FailedJobs filter={filter} page={page} queues={queues.ok ? queues.data : []} retry={retry.ok ? retry.data : { here: true }} />
+      <FailedJobs
+        filter={filter}
+        page={page}
+        queues={queues.ok ? queues.data : []}
+        retry={retry.ok ? retry.data : { here: true, everyJobAbsent: null, maxAttempts: true }}
+      />
     </HydrationBoundary>
   );
 }

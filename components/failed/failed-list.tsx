@@ -91,7 +91,10 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
   const count = allMatching ? total : selected.size;
   const busy = actions.progress !== null;
   const everyJob = allMatching && matching.kind === 'every-failed-job';
-  const maxAttempts = maxAttemptsText === '' ? undefined : Number(maxAttemptsText);
+  // The input is only there where the layout's retry takes a max attempts.
+  const maxAttempts = maxAttemptsText === '' || !(retry.here && retry.maxAttempts) ? undefined : Number(maxAttemptsText);
+  // Why every failed job cannot be retried at once, while that is the selection.
+  const everyJobUnretried = everyJob && retry.here ? retry.everyJobAbsent : null;
   const maxAttemptsValid = maxAttempts === undefined || (Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 1000);
 
   const select = (chosen: readonly FailedRowView[], on: boolean) => {
@@ -178,24 +181,28 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
             <span className="ml-auto flex items-center gap-2">
               {retry.here && (
                 <>
-                  <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
-                    Max attempts on retry
-                  </label>
-                  <input
-                    id={maxAttemptsId}
-                    type="number"
-                    min={1}
-                    max={1000}
-                    placeholder="keep"
-                    value={maxAttemptsText}
-                    onChange={(event) => setMaxAttemptsText(event.target.value)}
-                    aria-invalid={!maxAttemptsValid}
-                    className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
-                  />
+                  {retry.maxAttempts && (
+                    <>
+                      <label htmlFor={maxAttemptsId} className="text-xs text-zinc-600 dark:text-zinc-400">
+                        Max attempts on retry
+                      </label>
+                      <input
+                        id={maxAttemptsId}
+                        type="number"
+                        min={1}
+                        max={1000}
+                        placeholder="keep"
+                        value={maxAttemptsText}
+                        onChange={(event) => setMaxAttemptsText(event.target.value)}
+                        aria-invalid={!maxAttemptsValid}
+                        className="w-20 rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-800"
+                      />
+                    </>
+                  )}
                   <button
                     type="button"
                     className="button-primary"
-                    disabled={count === 0 || !maxAttemptsValid}
+                    disabled={count === 0 || !maxAttemptsValid || everyJobUnretried !== null}
                     onClick={() => (count > RETRY_CONFIRM_THRESHOLD ? setConfirmingRetry(true) : void retryHere())}
                   >
                     Retry {count > 0 ? formatCount(count) : ''}
@@ -210,6 +217,11 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
         )}
       </div>
       {retryCommands && <RetryCommands commands={retryCommands} />}
+      {everyJobUnretried !== null && (
+        <p role="note" className="text-sm">
+          Retry takes the selected jobs only here: {everyJobUnretried}.
+        </p>
+      )}
       <FailedTable rows={rows} selection={{ selected: allMatching ? new Set(idsOf(rows)) : new Set(selected.keys()), onSelect: select }} now={readAt / 1000} />
       {pager}
       <ConfirmDialog

@@ -7,6 +7,9 @@ describe('outcome messages', () => {
     expect(describeRetry(1, 0, 0)).toBe('Retried 1 job');
     expect(describeRetry(0, 2, 1)).toBe('Retried 0 jobs, 2 were no longer failed, 1 was gone and left the failed list');
     expect(describeRetry(12345, 0, 0)).toBe('Retried 12,345 jobs');
+    expect(describeRetry(1, 0, 0, ['its retry 7f has not run yet', 'its record names no queue'])).toBe(
+      'Retried 1 job, 2 not retried (its retry 7f has not run yet, …)',
+    );
   });
 
   it('says what a forget did', () => {

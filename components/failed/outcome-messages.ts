@@ -1,16 +1,17 @@
 /** The toasts' wording for retry and forget outcomes. */
 
-import { plural } from '@/components/ui/format-count';
+import { formatCount, plural } from '@/components/ui/format-count';
 
 function wasOrWere(count: number): string {
   return plural(count, 'was', 'were');
 }
 
-/** "Retried 3 jobs, 1 was no longer failed" */
-export function describeRetry(requeued: number, notFailed: number, missing: number): string {
+/** "Retried 3 jobs, 1 was no longer failed"; `refused` is why each job still failed was not retried. */
+export function describeRetry(requeued: number, notFailed: number, missing: number, refused: readonly string[] = []): string {
   const parts = [`Retried ${plural(requeued, 'job')}`];
   if (notFailed > 0) parts.push(`${wasOrWere(notFailed)} no longer failed`);
   if (missing > 0) parts.push(`${wasOrWere(missing)} gone and left the failed list`);
+  if (refused.length > 0) parts.push(`${formatCount(refused.length)} not retried (${refused[0]}${refused.length > 1 ? ', …' : ''})`);
   return parts.join(', ');
 }
 

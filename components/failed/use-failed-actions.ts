@@ -43,7 +43,7 @@ export function useFailedActions() {
   /** Retries these ids, IDS_PER_CALL per call. */
   const retryIds = useCallback(
     async (ids: readonly string[], maxAttempts: number | undefined) => {
-      const counts = { requeued: 0, notFailed: 0, missing: 0 };
+      const counts = { requeued: 0, notFailed: 0, missing: 0, refused: [] as string[] };
       let next = 0;
       const outcome = await run('Retrying', ids.length, async (): Promise<BulkStep> => {
         const batch = ids.slice(next, (next += IDS_PER_CALL));
@@ -53,9 +53,10 @@ export function useFailedActions() {
         counts.requeued += result.requeued.length;
         counts.notFailed += result.notFailed.length;
         counts.missing += result.missing.length;
+        counts.refused.push(...result.refused.map((refusal) => refusal.why));
         return { ok: true, handled: batch.length, finished: next >= ids.length };
       });
-      finish(outcome, 'retrying', ids.length, describeRetry(counts.requeued, counts.notFailed, counts.missing));
+      finish(outcome, 'retrying', ids.length, describeRetry(counts.requeued, counts.notFailed, counts.missing, counts.refused));
     },
     [run, finish],
   );
@@ -84,15 +85,19 @@ export function useFailedActions() {
   /** Retries every failed job, oldest first, a bounded step at a time; `total` is the preview's count. */
   const retryAll = useCallback(
     async (total: number, maxAttempts: number | undefined) => {
-      const counts = { requeued: 0, notFailed: 0, missing: 0 };
+      const counts = { requeued: 0, notFailed: 0, missing: 0, refused: [] as string[] };
+      // Where the next step goes on: a layout that keeps retried jobs on its list (Horizon) steps past them.
+      let from: string | null = null;
       const outcome = await run('Retrying every failed job', total, async (): Promise<BulkStep> => {
-        const result = await retryOldestStep({ maxAttempts }, getTabConnection());
+        const result = await retryOldestStep({ maxAttempts, from }, getTabConnection());
         if (!result.ok) return result;
         counts.requeued += result.requeued.length;
         counts.missing += result.missing.length;
-        return { ok: true, handled: result.requeued.length + result.missing.length, finished: result.remaining === 0 };
+        counts.refused.push(...result.refused.map((refusal) => refusal.why));
+        from = result.next;
+        return { ok: true, handled: result.looked, finished: result.remaining === 0 };
       });
-      finish(outcome, 'retrying', total, describeRetry(counts.requeued, counts.notFailed, counts.missing));
+      finish(outcome, 'retrying', total, describeRetry(counts.requeued, counts.notFailed, counts.missing, counts.refused));
     },
     [run, finish],
   );

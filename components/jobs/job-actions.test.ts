@@ -18,9 +18,13 @@ describe('parseMaxAttempts', () => {
 
 describe('outcomes', () => {
   it('reports a retry by what happened to the job', () => {
-    expect(retryOutcome(5, { requeued: [5], notFailed: [], missing: [] })).toEqual({ tone: 'success', message: 'Retried job 5' });
-    expect(retryOutcome(5, { requeued: [], notFailed: [5], missing: [] })).toEqual({ tone: 'error', message: 'Job 5 was no longer failed' });
-    expect(retryOutcome(5, { requeued: [], notFailed: [], missing: [5] }).message).toMatch(/^Job 5 is gone/);
+    expect(retryOutcome('5', { requeued: ['5'], notFailed: [], missing: [], refused: [] })).toEqual({ tone: 'success', message: 'Retried job 5' });
+    expect(retryOutcome('5', { requeued: [], notFailed: ['5'], missing: [], refused: [] })).toEqual({ tone: 'error', message: 'Job 5 was no longer failed' });
+    expect(retryOutcome('5', { requeued: [], notFailed: [], missing: ['5'], refused: [] }).message).toMatch(/^Job 5 is gone/);
+    expect(retryOutcome('5', { requeued: [], notFailed: [], missing: [], refused: [{ id: '5', why: 'its record names no queue' }] })).toEqual({
+      tone: 'error',
+      message: 'Job 5 was not retried: its record names no queue',
+    });
   });
 
   it('reports a forget', () => {

@@ -22,11 +22,16 @@ export interface Outcome {
 }
 
 /** What a retry of one job did, for a toast. */
-export function retryOutcome(id: number, result: { requeued: readonly number[]; notFailed: readonly number[]; missing: readonly number[] }): Outcome {
+export function retryOutcome(
+  id: string,
+  result: { requeued: readonly string[]; notFailed: readonly string[]; missing: readonly string[]; refused: readonly { id: string; why: string }[] },
+): Outcome {
   if (result.requeued.includes(id)) return { tone: 'success', message: `Retried job ${id}` };
   if (result.missing.includes(id)) {
     return { tone: 'error', message: `Job ${id} is gone: it was already deleted, so it was only removed from the failed list` };
   }
+  const refused = result.refused.find((refusal) => refusal.id === id);
+  if (refused !== undefined) return { tone: 'error', message: `Job ${id} was not retried: ${refused.why}` };
   return { tone: 'error', message: `Job ${id} was no longer failed` };
 }
 

@@ -4,7 +4,7 @@ import type { JobRow } from './staticphp/job';
 import type { ThroughputSample } from '../shapes/throughput';
 import type { RedisQueue } from './staticphp/redis-queue';
 import type { QueueStats } from '../shapes/queue-counts';
-import type { ForgetOptions } from '../shapes/failed-jobs';
+import type { ForgetOptions, RetryOutcome } from '../shapes/failed-jobs';
 import type { RestoreOutcome, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
@@ -12,6 +12,7 @@ import type {
   ClaimRepairs,
   DueTimelineReader,
   ExpiringReservationsReader,
+  FailedJobRetry,
   FailedPagesReader,
   JobHashFields,
   JobFinder,
@@ -94,37 +95,61 @@ export interface Attention {
   read(counts: readonly QueueCounts[], failed: number, rules: MarkRules): Promise<{ now: number; queues: QueueAttention[] }>;
 }
 
-/** Failed jobs QueueLens lists, retries and forgets itself (StaticPHP's: the driver is ours). */
-export type RetriedFailedJobs = Pick<
-  RedisQueue,
-  | 'failedCount'
-  | 'failedRows'
-  | 'retryFailed'
-  | 'editAndRetry'
-  | 'forgetFailed'
-  | 'forgetFailedIds'
-  | 'forgetOldestFailed'
-  | 'retryOldestFailed'
-  | 'countFailedBefore'
->;
-
 /** Why QueueLens does not retry a layout's failed jobs, and the command that does, where the application runs. */
 export interface RetryElsewhere extends Absent {
   /** the shell commands that retry these failed jobs (null: every one) */
   commandsFor(ids: readonly string[] | null): string[];
 }
 
-/** A failed job as a layout without retry lists it: the StaticPHP row's columns that fit, with the id as its driver spells it. */
+/**
+ * One step of "retry every failed job": what it did, how many failed jobs
+ * it looked at, how many are left to look at, and where the next step goes
+ * on (null: from the oldest again, where retried jobs leave the list, as
+ * StaticPHP's do; Horizon keeps them, so its steps go on past them).
+ */
+export type RetryStep = RetryOutcome & { looked: number; remaining: number; next: string | null };
+
+/** What an edit-and-retry did: `retried`, or why not. */
+export type EditRetryOutcome = 'retried' | 'not-failed' | 'changed' | 'missing';
+
+/**
+ * Failed jobs QueueLens retries itself, by their ids as the failed list
+ * shows them (text): each layout checks its own ids (StaticPHP's are whole
+ * numbers) and answers an id it does not take with a QueueError.
+ */
+export interface FailedRetries {
+  /** retries these ids (the selected rows), in bounded script calls; an id no longer failed is reported, never retried */
+  ids(ids: readonly string[], options?: { maxAttempts?: number }): Promise<RetryOutcome>;
+  /** one bounded step of "retry every failed job", oldest first, from where the step before said to go on (`next`; none: the oldest) */
+  readonly oldest: ((options?: { maxAttempts?: number; from?: string | null }) => Promise<RetryStep>) | Absent;
+  /** whether a retry can set the job's max attempts (StaticPHP's), or why not */
+  readonly maxAttempts: true | Absent;
+  /** what a retry does to the job, in the words the job page's Retry shows beside its button */
+  readonly whatItDoes: string;
+  /** replaces the job's payload with `edited` and retries it, only while it is still failed with the payload `seen` (null: not checked) */
+  readonly editAndRetry:
+    | ((
+        id: string,
+        seen: string | null,
+        edited: string,
+        options?: { maxAttempts?: number; trash?: TrashWrite },
+      ) => Promise<{ outcome: EditRetryOutcome; kept: boolean; queue: string | null }>)
+    | Absent;
+}
+
+/** A failed job as a layout's failedRows lists it: the StaticPHP row's columns that fit, with the id as its driver spells it. */
 export type TextIdFailedRow = Pick<JobRow, 'queue' | 'name' | 'attempts' | 'max_attempts' | 'failed_at' | 'error'> & { id: string };
 
 /**
- * Failed jobs QueueLens lists and forgets but cannot retry: re-creating the
- * job needs the application (marko signs its jobs with the application's
- * key). Such a driver's ids come from the application too, so they are text.
+ * Failed jobs kept in Redis: listed and forgotten by every layout that keeps
+ * them, retried by QueueLens where it can re-create the job (`retryFailed`),
+ * and otherwise the command that retries them where the application runs
+ * (marko signs its jobs with the application's key). Ids are text, as the
+ * failed list shows them; each layout checks its own.
  */
-export interface UnretriedFailedJobs {
+export interface FailedJobs {
   failedCount(): Promise<number>;
-  failedRows(limit: number, offset?: number): Promise<TextIdFailedRow[]>;
+  failedRows(limit: number, offset?: number): Promise<(TextIdFailedRow | JobRow)[]>;
   /** `trash` is kept where the layout has a trash (QueueLayout.trash), and unused where it has none */
   forgetFailed(id: string | null, before: string | null, options?: ForgetOptions, trash?: TrashWrite): Promise<number>;
   /** forgets these ids (the selected rows); ids no longer failed are left alone; how many were forgotten */
@@ -133,13 +158,22 @@ export interface UnretriedFailedJobs {
   forgetOldestFailed(before: string | null, trash?: TrashWrite): Promise<{ forgotten: number; remaining: number }>;
   /** how many failed jobs a forget would touch: every one, or those failed before `before` */
   countFailedBefore(before: string | null): Promise<number>;
-  readonly retryFailed: RetryElsewhere;
+  readonly retryFailed: FailedRetries | RetryElsewhere;
 }
 
-/** Failed jobs kept in Redis, to list and forget, and to retry where QueueLens can. */
-export type FailedJobs = RetriedFailedJobs | UnretriedFailedJobs;
+/** How a job page offers failed job `id`'s retry (lib/layouts/pages.ts FailedJobRetry). */
+export function retryOfFailedJob(retry: FailedRetries | RetryElsewhere, id: string): FailedJobRetry {
+  if (isAbsent(retry)) return { here: false, command: retry.commandsFor([id])[0]!, why: retry.absent };
+  return { here: true, whatItDoes: retry.whatItDoes, maxAttempts: retry.maxAttempts === true };
+}
 
-/** Whether QueueLens retries these failed jobs itself (and their ids are whole numbers). */
+/** Failed jobs QueueLens retries itself. */
+export type RetriedFailedJobs = FailedJobs & { readonly retryFailed: FailedRetries };
+
+/** Failed jobs QueueLens lists and forgets but cannot retry: the application re-creates them. */
+export type UnretriedFailedJobs = FailedJobs & { readonly retryFailed: RetryElsewhere };
+
+/** Whether QueueLens retries these failed jobs itself. */
 export function retriesFailedJobs(failedJobs: FailedJobs): failedJobs is RetriedFailedJobs {
   return !isAbsent(failedJobs.retryFailed);
 }

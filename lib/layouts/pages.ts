@@ -351,6 +351,13 @@ export interface JobMessage {
   copiedAsStored?: string;
 }
 
+/**
+ * How a job page offers one failed job's retry: QueueLens's own (what it
+ * does, and whether it takes max attempts), or the command that retries it
+ * where the application runs and why QueueLens does not.
+ */
+export type FailedJobRetry = { here: true; whatItDoes: string; maxAttempts: boolean } | { here: false; command: string; why: string };
+
 /** Everything a page shows about one job, from one consistent read. */
 export interface JobSnapshot {
   id: string;
@@ -368,12 +375,10 @@ export interface JobSnapshot {
   name: string | null;
   /** null when the job's message is gone */
   message: JobMessage | null;
-  /** set when the id is one of the layout's failed jobs (a layout that keeps them apart from the job, as marko does): when it failed and the command that retries it where the application runs */
+  /** set when the id is one of the layout's failed jobs (a layout that keeps them apart from the job, as marko and Horizon do): when it failed and how it is retried */
   failed?: {
     at: number;
-    retryCommand: string;
-    /** why QueueLens does not retry it itself, nor edit its payload first, in the words the page shows */
-    retriedElsewhere: string;
+    retry: FailedJobRetry;
     /** the exception its record keeps: message, newline, trace; null when the record is gone */ error: string | null;
   };
   /** set where the job is a hash of fields the layout's driver keeps (StaticPHP's j:{id}): every field as stored, and where the job is among the structures that hold ids */

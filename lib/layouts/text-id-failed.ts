@@ -1,14 +1,14 @@
 import { QueueError } from '../redis/errors';
 import type { FailedFilter, FailedRowView, FailedSearchChunk, ForgetOptions } from '../shapes/failed-jobs';
 import type { TrashWrite } from '../shapes/trash';
-import type { TextIdFailedRow, UnretriedFailedJobs } from './adapter';
+import type { FailedJobs, TextIdFailedRow } from './adapter';
 import type { FailedPagesReader } from './pages';
 
 /*
- * What the layouts whose failed jobs QueueLens lists and forgets but does
- * not retry share (marko's failed store, Laravel Horizon's failed list):
- * the row the failed page shows, its search in bounded chunks, and the
- * retry command's quoting.
+ * What the layouts whose failed jobs are named by text ids share (marko's
+ * failed store, Laravel Horizon's failed list): the row the failed page
+ * shows, its search in bounded chunks, the forgets in bounded batches, and
+ * the retry command's quoting where the application retries them.
  */
 
 /** A failed row of such a layout as it reads it: the row's columns, when it failed and the command that retries it. */
@@ -23,8 +23,8 @@ export interface TextIdFailedRowRead extends TextIdFailedRow {
   failedAtSeconds: number;
   /** the exception's first line, cut for a table cell */
   errorFirstLine: string;
-  /** the command that retries it where the application runs */
-  retryCommand: string;
+  /** the command that retries it where the application runs; null where QueueLens retries it itself */
+  retryCommand: string | null;
 }
 
 /** `text` as one word of a POSIX shell command line. */
@@ -103,34 +103,46 @@ export function textIdRowView(row: TextIdFailedRowRead): FailedRowView {
   };
 }
 
+/** A layout's failed list read a page at a time, and searched in bounded chunks. */
+export interface TextIdFailedList<Row extends TextIdFailedRowRead> {
+  failedPage(offset: number, limit: number): Promise<TextIdFailedPage<Row>>;
+  searchFailed(filter: FailedFilter, chunk: { offset: number; scanLimit: number }): Promise<TextIdSearchChunk<Row>>;
+}
+
 /** The failed page's reads over a layout's paged failed list and its search; `queueNames` are the connection's queues, for the filter. */
 export function textIdFailedPages<Row extends TextIdFailedRowRead>(
-  pageAt: (offset: number, limit: number) => Promise<TextIdFailedPage<Row>>,
-  search: (filter: FailedFilter, chunk: { offset: number; scanLimit: number }) => Promise<TextIdSearchChunk<Row>>,
+  failed: TextIdFailedList<Row>,
   queueNames: () => Promise<readonly string[]>,
 ): FailedPagesReader {
   return {
     async page(offset, limit) {
-      const { rows, total } = await pageAt(offset, limit);
+      const { rows, total } = await failed.failedPage(offset, limit);
       return { rows: rows.map(textIdRowView), total, offset, limit };
     },
     async search(filter, chunk) {
-      const found = await search(filter, chunk);
+      const found = await failed.searchFailed(filter, chunk);
       return { ...found, matches: found.matches.map(textIdRowView) };
     },
     queueNames: async (limit) => (await queueNames()).slice(0, limit),
   };
 }
 
+/** Forgets (or retries) `ids` through `step`, one script call of at most `batch` ids each; the calls' counts summed. */
+export async function inIdBatches(ids: readonly string[], batch: number, step: (ids: readonly string[]) => Promise<number>): Promise<number> {
+  let done = 0;
+  for (let i = 0; i < ids.length; i += batch) done += await step(ids.slice(i, i + batch));
+  return done;
+}
+
 /**
- * A forget as UnretriedFailedJobs.forgetFailed asks it: the one `id`, or
+ * A forget as FailedJobs.forgetFailed asks it: the one `id`, or
  * those failed before `before`, or, only when `{ all: true }` asks for it,
  * every one, in bounded steps of `failed.forgetOldestFailed` until one
  * forgets nothing. The steps are capped by the list's size at the start
  * (`batch` a step), so that jobs failing meanwhile cannot keep it going.
  */
 export async function forgetTextIdFailed(
-  failed: Pick<UnretriedFailedJobs, 'failedCount' | 'forgetFailedIds' | 'forgetOldestFailed'>,
+  failed: Pick<FailedJobs, 'failedCount' | 'forgetFailedIds' | 'forgetOldestFailed'>,
   { id, before, options, trash }: { id: string | null; before: string | null; options: ForgetOptions; trash: TrashWrite | undefined },
   batch: number,
 ): Promise<number> {

@@ -5,11 +5,12 @@ import { liveQueryOptions } from './live';
 export type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
 
 /**
- * How the failed page retries: QueueLens requeues the jobs itself, or (a
- * layout whose jobs only the application can re-create) the page shows the
- * commands that retry them where it runs, and why.
+ * How the failed page retries: QueueLens requeues the jobs itself (with the
+ * reason it cannot retry every failed job in one go, or take a max attempts,
+ * where it cannot), or (a layout whose jobs only the application can
+ * re-create) the page shows the commands that retry them where it runs, and why.
  */
-export type FailedRetry = { here: true } | { here: false; why: string; everyCommand: string };
+export type FailedRetry = { here: true; everyJobAbsent: string | null; maxAttempts: boolean } | { here: false; why: string; everyCommand: string };
 
 /**
  * Rows per page of the failed list: 25, as the reservations page shows. On a

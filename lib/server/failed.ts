@@ -1,7 +1,7 @@
 import 'server-only';
 import { QUEUE_PICKER_OPTIONS } from '@/lib/shapes/queue-picker';
 import { z } from 'zod';
-import { retriesFailedJobs } from '@/lib/layouts/adapter';
+import { isAbsent } from '@/lib/layouts/adapter';
 import type { FailedFilter, FailedPage, FailedRetry, FailedSearchChunk } from '@/lib/queries/failed';
 import { readCapability, type ReadResult } from './queue';
 
@@ -39,7 +39,8 @@ export function readFailedFilterQueues(): Promise<ReadResult<string[]>> {
 
 /** How the failed page offers retry on the request's connection: QueueLens's own, or the command that retries where the application runs, and why. */
 export function readFailedRetry(): Promise<ReadResult<FailedRetry>> {
-  return readCapability('failedJobs', async (failed) =>
-    retriesFailedJobs(failed) ? { here: true } : { here: false, why: failed.retryFailed.absent, everyCommand: failed.retryFailed.commandsFor(null).join('\n') },
-  );
+  return readCapability('failedJobs', async ({ retryFailed: retry }): Promise<FailedRetry> => {
+    if (isAbsent(retry)) return { here: false, why: retry.absent, everyCommand: retry.commandsFor(null).join('\n') };
+    return { here: true, everyJobAbsent: isAbsent(retry.oldest) ? retry.oldest.absent : null, maxAttempts: retry.maxAttempts === true };
+  });
 }

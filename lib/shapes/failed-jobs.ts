@@ -6,15 +6,22 @@ export const BATCH_SIZE = 200;
 /** The longest payload a failed job's page offers to edit (one it shows whole: 64 KiB), and the longest edit it sends back, in characters. */
 export const EDITABLE_PAYLOAD_BYTES = 64 * 1024;
 
-export interface RetryOutcome {
+/** What StaticPHP's driver did with each id it was asked to requeue (its ids are whole numbers). */
+export interface RequeueOutcome<Id extends number | string = number> {
   /** put back on their queue */
-  requeued: number[];
+  requeued: Id[];
   /** not in the failed set when the retry reached them (already retried, forgotten, never failed) */
-  notFailed: number[];
-  /** in the failed set with no job hash left; removed from it */
-  missing: number[];
+  notFailed: Id[];
+  /** in the failed set with no job (hash, record) left; removed from it */
+  missing: Id[];
   /** the queues the requeued jobs went back to, each once: what the retry touched */
   queues: string[];
+}
+
+/** What a retry did, by the ids as the failed list shows them, for every layout QueueLens retries. */
+export interface RetryOutcome extends RequeueOutcome<string> {
+  /** still failed and not retried, with why in words a page shows (a Horizon record naming no queue, a retry of it not yet run) */
+  refused: { id: string; why: string }[];
 }
 
 export interface ForgetOptions {

@@ -1,5 +1,8 @@
 /** A StaticPHP job hash as QueueLens reads and shows it. */
 
+/** What a retry of a failed job hash does (StaticPHP's REQUEUE terms), in the words its job page shows beside Retry. */
+export const JOB_HASH_RETRY = 'Puts it back on its own queue at priority 0 with 0 attempts';
+
 /** The fields a push writes, in the spec's order. */
 export const JOB_FIELDS = [
   'queue',

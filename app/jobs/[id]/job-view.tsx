@@ -20,6 +20,7 @@ import { failedHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHr
 import { ReservationActions } from '@/app/reservations/reservation-actions';
 import { FailedJobActions } from './failed-job-actions';
 import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
+import { JOB_HASH_RETRY } from '@/lib/shapes/job-hash';
 import { ForgetFailedJob } from './forget-failed-job';
 import { CopyJob } from './copy-job';
 
@@ -143,7 +144,13 @@ function HashPanels({ snapshot, hash }: { snapshot: JobSnapshot; hash: JobHash }
         </JobLocationNote>
         {hash.location.state === 'failed' && (
           <ChangeControls>
-            <FailedJobActions id={id} maxAttempts={fieldText(hash, 'max_attempts')} payload={editablePayload(hash)} />
+            <FailedJobActions
+              id={snapshot.id}
+              whatItDoes={JOB_HASH_RETRY}
+              offersMaxAttempts
+              maxAttempts={fieldText(hash, 'max_attempts')}
+              payload={editablePayload(hash)}
+            />
           </ChangeControls>
         )}
         <HeldJobControls id={id} hash={hash} />
@@ -170,7 +177,7 @@ function GoneJob({ id, lastId }: { id: string; lastId: number }) {
   );
 }
 
-/** A job the layout keeps only as a failed record: when it failed, where the record is, and the command that retries it. */
+/** A job the layout keeps only as a failed record: when it failed, where the record is, and its Retry or the command that retries it. */
 function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: NonNullable<JobSnapshot['failed']> }) {
   return (
     <Section title="It failed">
@@ -196,15 +203,32 @@ function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: N
           </pre>
         </figure>
       )}
-      <p className="text-sm">
-        {failed.retriedElsewhere.charAt(0).toUpperCase() + failed.retriedElsewhere.slice(1)}. For the same reason its payload cannot be edited here. Retry it
-        where the application runs:
-      </p>
-      <div className="flex flex-wrap items-center gap-3">
-        <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] dark:bg-zinc-800">{failed.retryCommand}</code>
-        <CopyButton text={failed.retryCommand} label="Copy retry command" />
-      </div>
-      {failed.error !== null && (
+      {failed.retry.here ? (
+        failed.error !== null && (
+          <ChangeControls>
+            <FailedJobActions
+              id={snapshot.id}
+              whatItDoes={failed.retry.whatItDoes}
+              offersMaxAttempts={failed.retry.maxAttempts}
+              maxAttempts={null}
+              payload={null}
+            />
+          </ChangeControls>
+        )
+      ) : (
+        <>
+          <p className="text-sm">
+            {failed.retry.why.charAt(0).toUpperCase() + failed.retry.why.slice(1)}. For the same reason its payload cannot be edited here. Retry it where the
+            application runs:
+          </p>
+          <div className="flex flex-wrap items-center gap-3">
+            <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] dark:bg-zinc-800">{failed.retry.command}</code>
+            <CopyButton text={failed.retry.command} label="Copy retry command" />
+          </div>
+        </>
+      )}
+      {/* Where QueueLens retries it, its actions hold Forget too. */}
+      {failed.error !== null && !failed.retry.here && (
         <ChangeControls>
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <p>Or, once it is no longer needed, take it out of the failed jobs:</p>

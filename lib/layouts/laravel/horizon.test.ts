@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MARKS } from '../../dashboard/marks';
 import { patternUnder } from '../../redis/scan-keys';
 import { suggestedEntries } from '../../shapes/detect-entry';
-import { retriesFailedJobs, type Absent, type FailedJobs, type UnretriedFailedJobs } from '../adapter';
+import { retriesFailedJobs, type Absent, type FailedJobs, type RetriedFailedJobs } from '../adapter';
 import { detectLayouts } from '../detect';
 import type { JobSnapshot } from '../pages';
 import { LARAVEL_FAILED_ELSEWHERE } from './absent';
@@ -23,10 +23,10 @@ async function realPayload(open: Awaited<ReturnType<typeof openLaravel>>, name: 
   return payload!;
 }
 
-/** The failed jobs of a Horizon connection: listed and forgotten here, retried by the application. */
-function unretried(failedJobs: FailedJobs | Absent): UnretriedFailedJobs {
+/** The failed jobs of a Horizon connection: listed, retried and forgotten here. */
+function horizonFailed(failedJobs: FailedJobs | Absent): RetriedFailedJobs {
   const failed = present(failedJobs);
-  if (retriesFailedJobs(failed)) throw new Error('QueueLens retries these failed jobs itself');
+  if (!retriesFailedJobs(failed)) throw new Error('QueueLens does not retry these failed jobs');
   return failed;
 }
 
@@ -112,7 +112,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     // A job waiting in its queue, so that the filter offers the queue.
     await laravel.push('waiting');
     expect((await layout.counts()).failed).toBe(3);
-    const failed = unretried(layout.failedJobs);
+    const failed = horizonFailed(layout.failedJobs);
     expect(await failed.failedCount()).toBe(3);
     const page = await present(layout.failedPages).page(0, 2);
     expect(page.total).toBe(3);
@@ -127,7 +127,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
       failedAt: new Date((now - 100) * 1000).toISOString().slice(0, 19).replace('T', ' '),
       failedAtSeconds: now - 99.75,
       errorFirstLine: 'RuntimeException: failure 2 in /app/Job.php:12',
-      retryCommand: `php artisan queue:retry ${ids[2]}`,
+      retryCommand: null,
     });
     expect((await present(layout.failedPages).page(2, 2)).rows.map((row) => row.id)).toEqual([ids[0]]);
     const search = await present(layout.failedPages).search({ error: 'FAILURE 1' }, { offset: 0, scanLimit: 100 });
@@ -150,8 +150,8 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     );
     const snapshot = (await present(layout.jobSnapshot).read(id)) as JobSnapshot;
     expect(snapshot).toMatchObject({ id, queue: 'default', status: 'failed', name: 'HarnessJob', attempts: 1 });
-    expect(snapshot.failed).toMatchObject({ at: now - 299.75, retryCommand: `php artisan queue:retry ${id}`, error: expect.stringContaining('failure 0') });
-    expect(snapshot.failed!.retriedElsewhere).toMatch(/new payload.*retried_by/);
+    expect(snapshot.failed).toMatchObject({ at: now - 299.75, retry: { here: true, maxAttempts: false }, error: expect.stringContaining('failure 0') });
+    expect(snapshot.failed!.retry).toMatchObject({ whatItDoes: expect.stringMatching(/new id, 0 attempts.*retried_by/) });
     expect(snapshot.message!.data.kind).toBe('php');
     expect(JSON.stringify(snapshot.message!.data)).toContain('<b>not markup</b>');
     const parts = Object.fromEntries(snapshot.message!.parts.map((part) => [part.label, part.value]));
@@ -168,7 +168,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     const before = await redis.hgetallBuffer(keys.job(kept));
     const score = await redis.zscore(keys.failedIndex, kept);
     const ttl = await redis.pttl(keys.job(kept));
-    const failed = unretried(layout.failedJobs);
+    const failed = horizonFailed(layout.failedJobs);
 
     expect(await failed.forgetFailedIds([kept, 'not-failed'], trash)).toBe(1);
     expect(await failed.forgetFailedIds([kept], trash)).toBe(0);
@@ -202,7 +202,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
   it('refuses to restore an id Horizon wrote again meanwhile, and keeps it in the trash', async () => {
     const { layout, redis, keys, ids, trash } = await openWithFailures(1);
     const id = ids[0]!;
-    expect(await unretried(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
+    expect(await horizonFailed(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
     // php artisan queue:retry pushes the same uuid again: Horizon's pushed() writes a pending hash under it.
     await redis.hset(keys.job(id), { id, status: 'pending' });
     expect(await present(layout.trash).restore(trash, [id])).toEqual([{ id, outcome: 'id-taken' }]);
@@ -213,7 +213,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
 
   it('forgets those failed before a date, then every one, oldest first in bounded steps, counting them first, and restores them all', async () => {
     const { layout, redis, keys, ids, now, trash } = await openWithFailures(3);
-    const failed = unretried(layout.failedJobs);
+    const failed = horizonFailed(layout.failedJobs);
     const between = new Date((now - 150) * 1000).toISOString().slice(0, 19).replace('T', ' ');
     expect(await failed.countFailedBefore(between)).toBe(2);
     expect(await failed.countFailedBefore(null)).toBe(3);
@@ -235,7 +235,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect(row).toMatchObject({ id: 'expired-1', name: '', queue: '', errorFirstLine: HORIZON_RECORD_GONE, failedAtSeconds: now - 60 });
     const snapshot = (await present(layout.jobSnapshot).read('expired-1')) as JobSnapshot;
     expect(snapshot).toMatchObject({ status: 'failed', message: null, failed: { error: null } });
-    expect(await unretried(layout.failedJobs).forgetFailedIds(['expired-1'], trash)).toBe(1);
+    expect(await horizonFailed(layout.failedJobs).forgetFailedIds(['expired-1'], trash)).toBe(1);
     expect(await redis.zcard(keys.failedIndex)).toBe(0);
     expect((await present(layout.trash).list(trash, 0, 10)).rows).toEqual([]);
   });
@@ -249,7 +249,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect(row!.errorFirstLine).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF');
     const snapshot = (await present(layout.jobSnapshot).read(id)) as JobSnapshot;
     expect(snapshot.failed!.error).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF\n#0 trace');
-    expect(await unretried(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
+    expect(await horizonFailed(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
     expect((await present(layout.trash).list(trash, 0, 1)).rows[0]!.error).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF');
     expect(await present(layout.trash).restore(trash, [id])).toEqual([{ id, outcome: 'restored' }]);
     expect(await redis.hgetBuffer(keys.job(id), 'exception')).toEqual(exception);
@@ -273,7 +273,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
 
   it('leaves a hash of another type, or one a re-pushed job now owns, and refuses a failed index of another type', async () => {
     const { layout, redis, keys, ids, trash } = await openWithFailures(1);
-    const failed = unretried(layout.failedJobs);
+    const failed = horizonFailed(layout.failedJobs);
     await redis.zadd(keys.failedIndex, '-1', 'not-a-hash');
     await redis.set(keys.job('not-a-hash'), 'some other application’s string');
     const rows = (await present(layout.failedPages).page(0, 10)).rows;

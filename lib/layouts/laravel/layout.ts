@@ -5,7 +5,8 @@ import { laravelAttention } from './attention';
 import { readLaravelCounts, type LaravelCounts } from './counts';
 import { laravelDoctor } from './doctor';
 import { laravelFinder } from './finder';
-import { HorizonFailedJobs, horizonFailedPages, HorizonKeys } from './horizon';
+import { textIdFailedPages } from '../text-id-failed';
+import { HorizonFailedJobs, HorizonKeys } from './horizon';
 import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
@@ -33,7 +34,7 @@ export function laravelLayout(
   const keys = new LaravelKeys(settings.prefix);
   const queues = laravelQueues(connection, keys, settings.queues);
   const lineRepairs = laravelLineRepairs(connection, keys, queues);
-  const horizon = settings.horizonPrefix === null ? null : new HorizonFailedJobs(connection, new HorizonKeys(settings.horizonPrefix));
+  const horizon = settings.horizonPrefix === null ? null : new HorizonFailedJobs(connection, new HorizonKeys(settings.horizonPrefix), keys);
   const counts = ({ only }: CountsOptions = {}) => readLaravelCounts(connection, keys, only ?? settings.queues, horizon);
   const named = settings.queues === null ? '' : `, queue${settings.queues.length === 1 ? '' : 's'} ${settings.queues.join(', ')}`;
   return {
@@ -45,7 +46,7 @@ export function laravelLayout(
     ...absentMembers(LARAVEL_ABSENT),
     ...(horizon === null
       ? absentMembers(LARAVEL_WITHOUT_HORIZON_ABSENT)
-      : { failedJobs: horizon, failedPages: horizonFailedPages(horizon, () => queues.names()) }),
+      : { failedJobs: horizon, failedPages: textIdFailedPages(horizon, () => queues.names()) }),
     jobLine: laravelJobLine(connection, keys, queues),
     expiringReservations: laravelExpiringReservations(connection, keys, queues),
     dueTimeline: laravelDueTimeline(connection, keys, queues),

@@ -43,8 +43,8 @@ export class LaravelHarness {
     const { stdout } = await run('php', [HARNESS, this.prefix, this.queue, ...args]);
     return JSON.parse(stdout);
   }
-  /** a job whose command carries `name`, of class HarnessJob or App\Jobs\SendMail; its id */
-  push = (name: string, jobClass: 'HarnessJob' | 'App\\Jobs\\SendMail' = 'HarnessJob') => this.call('push', name, jobClass) as Promise<string>;
+  /** a job whose command carries `name`, of class HarnessJob, App\Jobs\SendMail or ExpiringJob (retryUntil 90 s after the push); its id */
+  push = (name: string, jobClass: 'HarnessJob' | 'App\\Jobs\\SendMail' | 'ExpiringJob' = 'HarnessJob') => this.call('push', name, jobClass) as Promise<string>;
   /** a job delayed by `seconds` (negative: due already, not moved until a pop); its id */
   later = (seconds: number) => this.call('later', String(seconds)) as Promise<string>;
   /** one pop with retry_after `retryAfter` (negative: the reservation has expired already) */
@@ -54,6 +54,6 @@ export class LaravelHarness {
   release = (id: string, delay: number) => this.call('release', id, String(delay)) as Promise<boolean>;
   /** pops until job `id` and deletes it, as a worker that finished it; false when it never came up */
   delete = (id: string) => this.call('delete', id) as Promise<boolean>;
-  /** pops and deletes every job that can run now, as a worker would */
-  drain = () => this.call('drain', '60') as Promise<{ id: string; attempts: number; name: string }[]>;
+  /** pops and deletes every job that can run now, as a worker would; each with the payload it popped, decoded */
+  drain = () => this.call('drain', '60') as Promise<{ id: string; attempts: number; name: string; payload: Record<string, unknown> }[]>;
 }

@@ -178,3 +178,24 @@ export const copy = luaScript({
     return outcome === 'copied' ? { outcome, id: id! } : { outcome: outcome as 'gone' | 'not-json' };
   },
 });
+
+/** What lua/laravel/horizon-retry-1.lua did with one failed id. */
+export type HorizonRetryRow =
+  | { id: string; outcome: 'retried'; newId: string; queue: string }
+  | { id: string; outcome: 'refused'; why: string }
+  | { id: string; outcome: 'not-failed' | 'missing' | 'skipped' | 'unreached' };
+
+export const retryHorizonFailed = luaScript({
+  file: 'laravel/horizon-retry-1.lua',
+  keys: ['failedIndex'],
+  args: ['horizonPrefix', 'laravelPrefix', 'byteBudget', 'skipRetried'],
+  // Each failed id followed by the uuid its retry gets.
+  rest: 'idsAndNewIds',
+  reply: (reply) =>
+    replyRows(flatReply(reply), 4, (at): HorizonRetryRow => {
+      const [id, outcome, detail] = [String(at(0)), String(at(1)), String(at(2))];
+      if (outcome === 'retried') return { id, outcome, newId: detail, queue: String(at(3)) };
+      if (outcome === 'refused') return { id, outcome, why: detail };
+      return { id, outcome: outcome as 'not-failed' | 'missing' | 'skipped' | 'unreached' };
+    }),
+});

@@ -152,7 +152,7 @@ describe("marko's failed jobs", () => {
       status: 'failed',
       statusText: MARKO_FAILED,
       message: { problem: null, data: { kind: 'php' } },
-      failed: { at: now, retryCommand: `marko queue:retry ${id}`, error: 'boom\n#0 Mailer.php(12)' },
+      failed: { at: now, retry: { here: false, command: `marko queue:retry ${id}` }, error: 'boom\n#0 Mailer.php(12)' },
     });
     expect(JSON.stringify(snapshot)).toContain('a@example.com');
     await layout.failedJobs.forgetFailedIds([id]);

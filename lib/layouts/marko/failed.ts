@@ -5,12 +5,11 @@ import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import type { FailedFilter, ForgetOptions } from '../../shapes/failed-jobs';
 import type { RetryElsewhere, UnretriedFailedJobs } from '../adapter';
-import type { FailedPagesReader } from '../pages';
 import {
   forgetTextIdFailed,
   searchTextIdFailed,
   shellWord,
-  textIdFailedPages,
+  inIdBatches,
   withScores,
   type TextIdFailedPage,
   type TextIdFailedRowRead,
@@ -199,11 +198,7 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
 
   /** Forgets these ids (the selected rows), FAILED_BATCH per script call. */
   forgetFailedIds(ids: readonly string[], trash?: TrashWrite): Promise<number> {
-    return this.queue.attempt(async () => {
-      let forgotten = 0;
-      for (let i = 0; i < ids.length; i += FAILED_BATCH) forgotten += await this.forget(ids.slice(i, i + FAILED_BATCH), trash);
-      return forgotten;
-    });
+    return this.queue.attempt(() => inIdBatches(ids, FAILED_BATCH, (batch) => this.forget(batch, trash)));
   }
 
   /** How many failed jobs a forget would touch: all of them, or those failed before `before`. */
@@ -245,13 +240,4 @@ export class MarkoFailedJobs implements UnretriedFailedJobs {
     });
     return forgotten;
   }
-}
-
-/** The failed page's reads over marko's failed jobs; `queueNames` are the connection's queues, for the filter. */
-export function markoFailedPages(failed: MarkoFailedJobs, queueNames: () => Promise<readonly string[]>): FailedPagesReader {
-  return textIdFailedPages(
-    (offset, limit) => failed.failedPage(offset, limit),
-    (filter, chunk) => failed.searchFailed(filter, chunk),
-    queueNames,
-  );
 }

@@ -3,7 +3,8 @@ import { absentMembers, LAYOUT_TITLES, type CountsOptions, type QueueLayout, typ
 import { MARKO_ABSENT } from './absent';
 import { readMarkoCounts, type MarkoCounts } from './counts';
 import { markoDoctor } from './doctor';
-import { markoFailedPages, MarkoFailedJobs } from './failed';
+import { MarkoFailedJobs } from './failed';
+import { textIdFailedPages } from '../text-id-failed';
 import { MarkoKeys } from './keys';
 import { markoKeyTable } from './key-table';
 import { markoDueTimeline, markoExpiringReservations, markoJobLine, markoJobSnapshot, markoQueueNames } from './pages';
@@ -54,7 +55,7 @@ export function markoLayout(
     dueTimeline: markoDueTimeline(connection, keys),
     jobSnapshot: markoJobSnapshot(connection, keys, failedJobs),
     lineRepairs: markoLineRepairs(connection, keys, settings.queues),
-    failedPages: markoFailedPages(failedJobs, async () => (await readMarkoCounts(connection, keys, settings.queues)).queues.map((counts) => counts.queue)),
+    failedPages: textIdFailedPages(failedJobs, async () => (await readMarkoCounts(connection, keys, settings.queues)).queues.map((counts) => counts.queue)),
     keyTable: markoKeyTable(connection, keys, queueNames),
     finder: markoFinder(connection, keys, queueNames, () => readMarkoCounts(connection, keys, settings.queues)),
     close: () => connection.close(),

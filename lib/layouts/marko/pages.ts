@@ -12,6 +12,7 @@ import {
 } from '../pages';
 import { MARKO_NO_HOLDER } from './absent';
 import { MARKO_RETRY, type MarkoFailedJobs, type MarkoFailedRow } from './failed';
+import { retryOfFailedJob } from '../adapter';
 import type { MarkoKeys } from './keys';
 import { assertListQueueKnown, findQueues } from '../list-queues';
 import {
@@ -247,7 +248,7 @@ export function markoJobSnapshot(connection: RedisConnection, keys: MarkoKeys, f
           message: failedMessageOf(failed),
           status: 'failed',
           statusText: MARKO_FAILED,
-          failed: { at: failed.failedAtSeconds, retryCommand: failed.retryCommand, retriedElsewhere: MARKO_RETRY.absent, error: failed.error },
+          failed: { at: failed.failedAtSeconds, retry: retryOfFailedJob(MARKO_RETRY, id), error: failed.error },
         } satisfies JobSnapshot;
       }
       const signed = detail.fields.find((field) => field.signed !== null)?.signed ?? null;

@@ -3,6 +3,7 @@ import { readQueueAttention } from './attention';
 import type { RedisQueue } from './redis-queue';
 import { describeProgress, doctorStep, startDoctor } from './doctor';
 import { readFailedPage, searchFailed } from './failed';
+import { staticphpFailedJobs } from './failed-jobs';
 import { staticphpClaimRepairs, staticphpReservations } from './reservations';
 import { sampleThroughput } from './throughput';
 import { applyRepairs } from './doctor-repairs';
@@ -55,7 +56,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     finder: staticphpFinder(queue, () => counts({ everyQueue: true })),
     attention: { read: (counts, failed, rules) => readQueueAttention(queue, counts, failed, rules) },
     throughput: staticphpThroughput(queue),
-    failedJobs: queue,
+    failedJobs: staticphpFailedJobs(queue),
     trash: staticphpTrash(queue),
     runner: queue,
     ...absentMembers(STATICPHP_ABSENT),

@@ -1,5 +1,5 @@
 import { RedisConnection, type ConnectOptions } from '../../redis/connection';
-import { BATCH_SIZE, type ForgetOptions, type RetryOutcome } from '../../shapes/failed-jobs';
+import { BATCH_SIZE, type ForgetOptions, type RequeueOutcome } from '../../shapes/failed-jobs';
 import type { QueueClient } from '../../redis/client';
 import { type RedisSettings } from '../../redis/config';
 import { parseUtcDateToSeconds } from '../dates';
@@ -405,12 +405,12 @@ export class RedisQueue extends RedisConnection {
    * Unlike the PHP driver, an id not in queue:failed is skipped and reported,
    * never requeued. `maxAttempts` undefined keeps each job's own.
    */
-  async retryFailed(ids: readonly number[] | null, maxAttempts?: number): Promise<RetryOutcome> {
+  async retryFailed(ids: readonly number[] | null, maxAttempts?: number): Promise<RequeueOutcome> {
     if (maxAttempts !== undefined) assertInteger(maxAttempts, 'max attempts', 1);
     assertExactJobIds(ids ?? []);
-    const outcome: RetryOutcome = { requeued: [], notFailed: [], missing: [], queues: [] };
+    const outcome: RequeueOutcome = { requeued: [], notFailed: [], missing: [], queues: [] };
     const queues = new Set<string>();
-    const add = (step: RetryOutcome) => {
+    const add = (step: RequeueOutcome) => {
       outcome.requeued.push(...step.requeued);
       outcome.notFailed.push(...step.notFailed);
       outcome.missing.push(...step.missing);
@@ -466,14 +466,14 @@ export class RedisQueue extends RedisConnection {
    * BATCH_SIZE in one script call. `remaining` is the failed set's size after
    * it, for progress.
    */
-  async retryOldestFailed(maxAttempts?: number): Promise<RetryOutcome & { remaining: number }> {
+  async retryOldestFailed(maxAttempts?: number): Promise<RequeueOutcome & { remaining: number }> {
     return this.attempt(async () => {
       const outcome = await this.requeue(await this.redis.zrange(this.keys.failed, 0, String(BATCH_SIZE - 1)), maxAttempts);
       return { ...outcome, remaining: await this.redis.zcard(this.keys.failed) };
     });
   }
 
-  private async requeue(ids: readonly (number | string)[], maxAttempts: number | undefined): Promise<RetryOutcome> {
+  private async requeue(ids: readonly (number | string)[], maxAttempts: number | undefined): Promise<RequeueOutcome> {
     if (ids.length === 0) return { requeued: [], notFailed: [], missing: [], queues: [] };
     return scripts.requeue.run(this.redis, {
       failed: this.keys.failed,

@@ -1,8 +1,11 @@
 import { assertScriptSucceeded, changedFlag, flatReply as flat, luaScript, replyRows } from '../../redis/lua-script';
 import type { RestoreOutcome } from '../../shapes/trash';
-import type { RetryOutcome } from '../../shapes/failed-jobs';
+import type { RequeueOutcome } from '../../shapes/failed-jobs';
+import type { EditRetryOutcome } from '../adapter';
 import type { JobHash } from '../../shapes/job-hash';
 import { pairsToRecord, toJobHash } from './job';
+
+export type { EditRetryOutcome };
 
 /*
  * One typed wrapper per script of lua/staticphp/, keys and arguments named
@@ -110,14 +113,11 @@ export const requeue = luaScript({
   keys: ['failed', 'queues'],
   args: ['prefix', 'maxAttempts'],
   rest: 'ids',
-  reply: (reply): RetryOutcome => {
+  reply: (reply): RequeueOutcome => {
     const [requeued, notFailed, missing, queues] = reply as [unknown, unknown, unknown, unknown[]];
     return { requeued: ids(requeued), notFailed: ids(notFailed), missing: ids(missing), queues: queues.map(String) };
   },
 });
-
-/** What an edit-and-retry did: `retried`, or why not (lua/staticphp/edit-retry-3.lua). */
-export type EditRetryOutcome = 'retried' | 'not-failed' | 'changed' | 'missing';
 
 export const editAndRetry = luaScript({
   file: 'staticphp/edit-retry-3.lua',

@@ -7,15 +7,17 @@
  *   php queue-harness.php PREFIX QUEUE COMMAND [ARG]
  *
  *   push NAME [CLASS] push a job whose command carries NAME; prints its id.
- *                    CLASS: HarnessJob (default) or App\Jobs\SendMail, a
- *                    namespaced job as an application's are
+ *                    CLASS: HarnessJob (default), App\Jobs\SendMail, a
+ *                    namespaced job as an application's are, or ExpiringJob,
+ *                    whose retryUntil is 90 seconds after its push
  *   later SECONDS    push a job delayed by SECONDS; prints its id
  *   pop [RETRY]      pop one job (retry_after RETRY, default 60); prints
  *                    {id, attempts, name, reserved} or null
  *   release ID DELAY pops until job ID and releases it back, delayed by DELAY
  *   delete ID        pops until job ID and deletes it (as a finished job)
  *   size             RedisQueue::size()
- *   drain [RETRY]    pops and deletes every job: prints [{id, name, attempts}]
+ *   drain [RETRY]    pops and deletes every job: prints [{id, name, attempts,
+ *                    payload}], payload being the popped payload decoded
  *
  * Environment: REDIS_HOST, REDIS_PORT (default 127.0.0.1:6379).
  * Output: one line of JSON.
@@ -40,6 +42,18 @@ class HarnessJob
 
 // An application's job class is namespaced: its displayName has backslashes, which the payload's JSON escapes.
 eval('namespace App\\Jobs; class SendMail extends \\HarnessJob {}');
+
+/** A job that may be retried until 90 seconds after its push (Queue::getJobExpiration reads the property). */
+class ExpiringJob extends HarnessJob
+{
+    public $retryUntil;
+
+    public function __construct($name)
+    {
+        parent::__construct($name);
+        $this->retryUntil = time() + 90;
+    }
+}
 
 [$script, $prefix, $queueName, $command] = array_pad($argv, 4, null);
 $arg = $argv[4] ?? null;
@@ -90,7 +104,7 @@ $queue = queueWith($prefix, $queueName, (int) ($command === 'pop' || $command ==
 switch ($command) {
     case 'push':
         $class = $arg2 ?? 'HarnessJob';
-        if (!in_array($class, ['HarnessJob', 'App\\Jobs\\SendMail'], true)) {
+        if (!in_array($class, ['HarnessJob', 'App\\Jobs\\SendMail', 'ExpiringJob'], true)) {
             fwrite(STDERR, "unknown job class $class\n");
             exit(2);
         }
@@ -119,7 +133,7 @@ switch ($command) {
     case 'drain':
         $ran = [];
         while (($job = $queue->pop()) !== null) {
-            $ran[] = summary($job);
+            $ran[] = summary($job) + ['payload' => json_decode($job->getRawBody(), true)];
             $job->delete();
         }
         echo json_encode($ran), "\n";
