@@ -72,7 +72,7 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
 
     const before = await serverNow(open);
     const outcome = await retryOf(open).ids([failedId]);
-    expect(outcome).toEqual({ requeued: [failedId], notFailed: [], missing: [], refused: [] });
+    expect(outcome).toEqual({ requeued: [failedId], notFailed: [], missing: [], refused: [], queues: ['default'] });
 
     const retries = await retriedBy(open, keys, failedId);
     expect(retries).toHaveLength(1);
@@ -154,6 +154,7 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
       notFailed: [forgotten, pushedAgain, 'never-failed'],
       missing: [expired],
       refused: [{ id: queueless, why: 'its record names no queue' }],
+      queues: [],
     });
     // The expired record's index entry went with it; the others are as they were.
     expect(await open.redis.zscore(keys.failedIndex, expired)).toBeNull();
@@ -201,7 +202,7 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
       idsAndNewIds: [first, 'a1b2c3d4-0000-4000-8000-000000000001', second, 'a1b2c3d4-0000-4000-8000-000000000002'],
     });
     expect(rows).toEqual([
-      { id: first, outcome: 'retried', newId: 'a1b2c3d4-0000-4000-8000-000000000001' },
+      { id: first, outcome: 'retried', newId: 'a1b2c3d4-0000-4000-8000-000000000001', queue: 'default' },
       { id: second, outcome: 'unreached' },
     ]);
     await open.redis.del(open.layout.keys.notify('default'));
@@ -259,8 +260,8 @@ describe('Laravel Horizon’s failed jobs, retried from QueueLens as Horizon’s
     expect(first.remaining).toBe(count - 1 - (HORIZON_RETRY_BATCH - 1));
     const all = await retryEveryFailed(present(open.layout.failedJobs), retry);
     const expected = ids.filter((_, i) => i > 4);
-    expect(all).toEqual({ requeued: expected, notFailed: [], missing: [], refused: [] });
-    expect(await retryEveryFailed(present(open.layout.failedJobs), retry)).toEqual({ requeued: [], notFailed: [], missing: [], refused: [] });
+    expect(all).toEqual({ requeued: expected, notFailed: [], missing: [], refused: [], queues: ['default'] });
+    expect(await retryEveryFailed(present(open.layout.failedJobs), retry)).toEqual({ requeued: [], notFailed: [], missing: [], refused: [], queues: [] });
     const ran = await open.laravel.drain();
     expect(ran.map((job) => job.payload.retry_of).sort()).toEqual([ids[0], ids[2], ids[4], ...expected].sort());
   });

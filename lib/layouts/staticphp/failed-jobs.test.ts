@@ -22,12 +22,12 @@ describe('StaticPHP’s failed jobs through the contract every layout fills: ids
     expect(retry.maxAttempts).toBe(true);
     const [a, b, c, d] = [await failedJob(queue, 'a'), await failedJob(queue, 'b'), await failedJob(queue, 'c'), await failedJob(queue, 'd')];
 
-    expect(await retry.ids([a], { maxAttempts: 4 })).toEqual({ requeued: [a], notFailed: [], missing: [], refused: [] });
+    expect(await retry.ids([a], { maxAttempts: 4 })).toEqual({ requeued: [a], notFailed: [], missing: [], refused: [], queues: ['imports'] });
     expect(await queue.redis.hget(queue.keys.job(a), 'max_attempts')).toBe('4');
-    expect(await retry.ids([a])).toEqual({ requeued: [], notFailed: [a], missing: [], refused: [] });
-    expect(await retry.editAndRetry(b, null, '{"n":2}')).toEqual({ outcome: 'retried', kept: false });
+    expect(await retry.ids([a])).toEqual({ requeued: [], notFailed: [a], missing: [], refused: [], queues: [] });
+    expect(await retry.editAndRetry(b, null, '{"n":2}')).toEqual({ outcome: 'retried', kept: false, queue: 'imports' });
     expect(await failed.forgetFailedIds([c, a])).toBe(1);
-    expect(await retryEveryFailed(failed, retry)).toEqual({ requeued: [d], notFailed: [], missing: [], refused: [] });
+    expect(await retryEveryFailed(failed, retry)).toEqual({ requeued: [d], notFailed: [], missing: [], refused: [], queues: ['imports'] });
     expect(await failed.failedCount()).toBe(0);
   });
 
