@@ -48,6 +48,9 @@ Commands:
                                            a queue, where they were, and who took them
   trash restore ID [ID ...]                put trashed jobs back where the driver keeps them; exit 1 when one
                                            is refused (its id or unique key taken meanwhile, or expired)
+  copy QUEUE ID [--delay S]                run a copy of a job (yii2: QUEUE is its channel; Laravel): a new id,
+                                           the job's own bytes, pushed where the driver pushes a new job
+                                           (StaticPHP: push does it; marko's signed payloads: refused)
   push QUEUE NAME PAYLOAD_JSON [--delay S] [--priority N] [--unique KEY] [--max-attempts N]
                                            PAYLOAD_JSON (an object or an array) is stored as given
   doctor [--json] [--repair]              check the whole layout (yii2: each channel); exit 1 when anything is wrong.
@@ -375,6 +378,18 @@ const commands: Record<string, Command> = {
     throw new UsageError('trash needs list or restore');
   },
 
+  async copy(args) {
+    const { values, positionals } = parse(args, { delay: { type: 'string' } });
+    if (positionals.length !== 2) throw new UsageError('copy needs QUEUE and ID');
+    const [queue, id] = positionals as [string, string];
+    const delaySeconds = wholeNumber(values.delay, '--delay', 0) ?? 0;
+    await withCapability(values, 'jobCopies', 'copy', async (copies) => {
+      const made = await copies.copy(queue, id, { delaySeconds });
+      if (!made.copied) throw new QueueError(made.refused);
+      console.log(`Copied job ${id} of ${queue} as job ${made.id}${delaySeconds > 0 ? `, due in ${delaySeconds} s` : ''}`);
+    });
+  },
+
   async push(args) {
     const { values, positionals } = parse(args, {
       delay: { type: 'string' },
@@ -616,7 +631,7 @@ async function withLayout(values: ConnectionValues, action: (layout: QueueLayout
   }
 }
 
-type Capability = 'failedJobs' | 'runner' | 'doctor' | 'finder' | 'trash';
+type Capability = 'failedJobs' | 'runner' | 'doctor' | 'finder' | 'trash' | 'jobCopies';
 
 /** find's TEXT and options as a query: --queue once scopes it (marko reads only that queue then), --state any number of times. */
 function findQueryOf(text: string, values: { queue?: string[]; state?: string[]; field?: string }): FindQuery {

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConnections } from '../lib/dashboard/connections';
 import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
@@ -7,15 +5,9 @@ import { patternUnder } from '../lib/redis/scan-keys';
 import { seedDemoMarkoQueue } from './demo-marko';
 import { seedDemoQueues } from './demo-staticphp';
 import { seedDemoYii2Channel } from './demo-yii2';
+import { queuelens } from './test-cli';
 
 const openQueue = testQueueFactory();
-const CLI = fileURLToPath(new URL('queuelens.js', import.meta.url));
-
-function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', [CLI, ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-  });
-}
 
 interface DetectJson {
   found: { layout: string; prefix?: string; channel?: string; keys: number; entry: Record<string, unknown>; notes: string[] }[];

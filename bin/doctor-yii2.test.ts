@@ -1,17 +1,9 @@
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ngReserve, openFixtureChannel } from '../lib/layouts/yii2/test-drivers';
 import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
+import { queuelens } from './test-cli';
 
 const openQueue = testQueueFactory();
-
-function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 // Each run starts the CLI afresh (tsx compiles it) and, when it suspects a
 // job, reads it again three seconds later: several runs take longer than

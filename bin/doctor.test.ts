@@ -1,16 +1,8 @@
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
+import { queuelens } from './test-cli';
 
 const openQueue = testQueueFactory();
-
-function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 describe('queuelens doctor', () => {
   it('exits 0 on a clean layout, 1 with each finding named, and repairs', async () => {

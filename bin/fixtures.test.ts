@@ -1,17 +1,9 @@
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadStaticPhpFixture, reportedText, type StaticPhpFixtureName } from '../lib/layouts/staticphp/test-fixtures';
 import { testQueueFactory } from '../lib/layouts/staticphp/test-redis';
+import { queuelens } from './test-cli';
 
 const openQueue = testQueueFactory();
-
-function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 describe.each<StaticPhpFixtureName>(['rich-layout', 'after-php-worker'])('queuelens on the PHP driver fixture %s', (name) => {
   it('status --json and failed --json print what the PHP driver reported, field for field', async () => {

@@ -1,18 +1,12 @@
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { isAbsent, retriesFailedJobs } from '../adapter';
 import { readMarkoCounts } from './counts';
 import { markoLayout } from './layout';
 import { MAIL_JOB as MAIL, testMarkoFactory } from './test-layout';
 import { serializeJob, signPayload } from './test-worker';
+import { queuelens } from '../../../bin/test-cli';
 
 const openMarko = testMarkoFactory();
-
-function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-  });
-}
 
 describe('the marko layout, on keys written as its README describes them', () => {
   it('counts ready, due and future delayed, live and expired reservations and failed jobs per queue, by the server clock', async () => {

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readDelayedTimeline } from './delayed-timeline';
 import { runDoctor } from './doctor';
@@ -10,6 +9,7 @@ import { levelOf } from './keys';
 import type { RedisQueue } from './redis-queue';
 import { expandIncludes } from '../../redis/lua-script';
 import { testQueueFactory } from './test-redis';
+import { queuelens } from '../../../bin/test-cli';
 
 const openQueue = testQueueFactory();
 
@@ -167,12 +167,6 @@ async function neighbours(queue: RedisQueue, place: 'ready' | 'delayed' | 'faile
   await redis.sadd(keys.queues, 'mail');
   if (place === 'failed') await redis.zadd(keys.failed, Number(seconds), BEYOND_DOUBLES);
   else await redis.zadd(keys.delayed('mail'), Number(seconds) + 600, BEYOND_DOUBLES);
-}
-
-function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-  });
 }
 
 describe('a job id beyond 2^53, as the read-only views show it', () => {

@@ -3,6 +3,7 @@ import { testQueueFactory } from '../staticphp/test-redis';
 import { copyYii2Job, type Yii2Channel } from './repairs';
 import { driverAcknowledge, driverReserve, withFixtureChannels } from './test-drivers';
 import type { Yii2FixtureName } from './test-fixtures';
+import { queuelens } from '../../../bin/test-cli';
 
 const openQueue = testQueueFactory();
 
@@ -98,4 +99,19 @@ describe('Run a copy of a yii2 job', () => {
       expect(await channel.connection.redis.get(channel.keys.messageId)).toBe(lastId);
     });
   });
+
+  it('is queuelens copy QUEUE ID [--delay S] in a shell: the copy is run once by the driver, and a job gone is refused with exit 1', async () => {
+    await withChannel('stock', async (channel) => {
+      const { redis } = channel.connection;
+      const lastId = Number(await redis.get(channel.keys.messageId));
+      const args = ['--layout', 'yii2', '--channel', channel.keys.channel];
+      const copied = await queuelens('copy', channel.keys.channel, '8', '--delay', '0', ...args);
+      expect(copied).toEqual({ code: 0, stdout: `Copied job 8 of ${channel.keys.channel} as job ${lastId + 1}\n`, stderr: '' });
+      expect(await redis.hget(channel.keys.messages, String(lastId + 1))).toBe(await redis.hget(channel.keys.messages, '8'));
+      const gone = await queuelens('copy', channel.keys.channel, '404', ...args);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toMatch(/^queuelens: Job 404 was not copied: /);
+      expect(times(await drain(channel), String(lastId + 1))).toBe(1);
+    });
+  }, 90_000);
 });

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deleteKeysUnder } from '../../redis/scan-keys';
@@ -6,6 +5,7 @@ import { testQueueFactory } from '../staticphp/test-redis';
 import { isAbsent } from '../adapter';
 import { yii2Layout } from './layout';
 import { driverOf, loadYii2Fixture, yii2Settings, YII2_FIXTURES, type Yii2Expected } from './test-fixtures';
+import { queuelens } from '../../../bin/test-cli';
 
 const openQueue = testQueueFactory();
 
@@ -25,12 +25,6 @@ const GONE = new Set(['exhausted', 'crash-exhausted-dropped', 'retry-dropped']);
 
 function statesOf(expected: Yii2Expected, state: string): number {
   return Object.values(expected.jobs).filter((job) => job.state === state).length;
-}
-
-function queuelens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/queuelens.js', ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-  });
 }
 
 describe('the yii2 layout, against what the real drivers wrote', () => {
