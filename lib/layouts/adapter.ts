@@ -197,7 +197,7 @@ export interface ThroughputSource {
   /** what `pushed` and `processed` count on this layout, in the words of /api/metrics' HELP lines */
   readonly meaning: { readonly pushed: string; readonly processed: string };
   /** the failed set, for /api/metrics' gauge; absent where the layout keeps no failed jobs: its samples count none, and no failed figure is shown */
-  readonly failedJobs: Pick<RedisQueue, 'failedCount'> | Absent;
+  readonly failedJobs: Pick<FailedJobs, 'failedCount'> | Absent;
   /** why the oldest ready job's wait is not sampled (every sample says null); null where it is */
   readonly waitUnsampled: string | null;
 }
