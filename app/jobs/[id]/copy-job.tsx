@@ -1,8 +1,8 @@
 'use client';
 
-import { useId, useState, useTransition } from 'react';
+import { useId, useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { useToast } from '@/components/ui/toaster';
+import { useDialogAction } from '@/components/ui/use-dialog-action';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { copyJob } from './copy-action';
 import { ChangesOf } from './edit-and-retry';
@@ -28,28 +28,19 @@ function editProblem(text: string): string | null {
  * atomic script of the layout.
  */
 export function CopyJob({ queue, id, editable, asStored }: { queue: string; id: string; editable: string | null; asStored: string }) {
-  const toast = useToast();
-  const refresh = useRefreshJobViews();
+  const { open, setOpen, busy: copying, run, toast } = useDialogAction(NO_ANSWER, useRefreshJobViews());
   const ids = { delay: useId(), message: useId(), problem: useId() };
-  const [open, setOpen] = useState(false);
   const [delay, setDelay] = useState('0');
   const [message, setMessage] = useState(editable ?? '');
-  const [copying, startCopying] = useTransition();
   const delaySeconds = /^\d{1,9}$/.test(delay.trim()) ? Number(delay) : null;
   const problem = delaySeconds === null ? 'The delay is a whole number of seconds, 0 or more.' : editable === null ? null : editProblem(message);
 
   const send = () =>
-    startCopying(async () => {
-      try {
-        const edited = editable !== null && message !== editable ? message : undefined;
-        const result = await copyJob({ queue, id, delaySeconds: delaySeconds ?? 0, edited }, getTabConnection());
-        if (result.ok) toast.success(`Job ${result.id} is a copy of job ${id} on ${queue}${delaySeconds ? `, due in ${delaySeconds} s` : ''}`);
-        else toast.error(result.error);
-      } catch {
-        toast.error(NO_ANSWER);
-      }
-      setOpen(false);
-      await refresh();
+    run(async () => {
+      const edited = editable !== null && message !== editable ? message : undefined;
+      const result = await copyJob({ queue, id, delaySeconds: delaySeconds ?? 0, edited }, getTabConnection());
+      if (result.ok) toast.success(`Job ${result.id} is a copy of job ${id} on ${queue}${delaySeconds ? `, due in ${delaySeconds} s` : ''}`);
+      else toast.error(result.error);
     });
 
   return (

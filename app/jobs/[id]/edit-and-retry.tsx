@@ -1,10 +1,10 @@
 'use client';
 
-import { useId, useState, useTransition } from 'react';
+import { useId, useState } from 'react';
 import { editAndRetryJob } from '@/app/failed/actions';
 import { useUndoToast } from '@/components/trash/use-restore';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { useToast } from '@/components/ui/toaster';
+import { useDialogAction } from '@/components/ui/use-dialog-action';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
 import { lineDiff, type DiffLine } from '@/lib/shapes/line-diff';
@@ -55,28 +55,19 @@ export function ChangesOf({ before, after }: { before: string; after: string }) 
  * back once the retried job is gone.
  */
 export function EditAndRetry({ id, payload }: { id: string; payload: string }) {
-  const toast = useToast();
   const undoToast = useUndoToast();
-  const refresh = useRefreshJobViews();
+  const { open, setOpen, busy: sending, run, toast } = useDialogAction(NO_ANSWER, useRefreshJobViews());
   const editorId = useId();
   const problemId = useId();
-  const [open, setOpen] = useState(false);
   const [edited, setEdited] = useState(payload);
-  const [sending, startSending] = useTransition();
   const problem = edited === payload ? 'Unchanged: edit the payload to retry it with the edit.' : describeUnrunnablePayload(edited);
 
   const send = () =>
-    startSending(async () => {
-      try {
-        const result = await editAndRetryJob({ id, seen: payload, edited }, getTabConnection());
-        if (!result.ok) toast.error(result.error);
-        else if (result.outcome === 'retried') undoToast(`Job ${id} was retried with the edited payload`, [id], result.kept);
-        else toast.error(`Job ${id} ${OUTCOMES[result.outcome]}`);
-      } catch {
-        toast.error(NO_ANSWER);
-      }
-      setOpen(false);
-      await refresh();
+    run(async () => {
+      const result = await editAndRetryJob({ id, seen: payload, edited }, getTabConnection());
+      if (!result.ok) toast.error(result.error);
+      else if (result.outcome === 'retried') undoToast(`Job ${id} was retried with the edited payload`, [id], result.kept);
+      else toast.error(`Job ${id} ${OUTCOMES[result.outcome]}`);
     });
 
   return (

@@ -1,8 +1,8 @@
 'use client';
 
-import { useId, useState, useTransition, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { useToast } from '@/components/ui/toaster';
+import { useDialogAction } from '@/components/ui/use-dialog-action';
 import { useRefreshJobViews } from '@/app/jobs/[id]/forget-failed-job';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
@@ -83,37 +83,28 @@ function LineField({
  * `queuelens push` makes, the payload stored exactly as typed.
  */
 export function PushJob({ queue, start = NEW_JOB, label = 'Push a job…' }: { queue: string; start?: PushStart; label?: string }) {
-  const toast = useToast();
-  const refresh = useRefreshJobViews();
+  const { open, setOpen, busy: pushing, run, toast } = useDialogAction(NO_ANSWER, useRefreshJobViews());
   const ids = { payload: useId(), problem: useId() };
-  const [open, setOpen] = useState(false);
   const [form, setForm] = useState({ ...start, delay: '0', priority: '0', uniqueKey: '' });
-  const [pushing, startPushing] = useTransition();
   const problem = problemOf(form);
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
 
   const send = () =>
-    startPushing(async () => {
-      try {
-        const result = await pushJob(
-          {
-            queue,
-            name: form.name.trim(),
-            payload: form.payload,
-            delaySeconds: Number(form.delay),
-            priority: form.priority.trim(),
-            maxAttempts: Number(form.maxAttempts),
-            uniqueKey: form.uniqueKey,
-          },
-          getTabConnection(),
-        );
-        if (!result.ok) toast.error(result.error);
-        else toast.success(`Job ${result.id} is on ${queue}${form.uniqueKey === '' ? '' : ' (the live job holding that unique key, if one did)'}`);
-      } catch {
-        toast.error(NO_ANSWER);
-      }
-      setOpen(false);
-      await refresh();
+    run(async () => {
+      const result = await pushJob(
+        {
+          queue,
+          name: form.name.trim(),
+          payload: form.payload,
+          delaySeconds: Number(form.delay),
+          priority: form.priority.trim(),
+          maxAttempts: Number(form.maxAttempts),
+          uniqueKey: form.uniqueKey,
+        },
+        getTabConnection(),
+      );
+      if (!result.ok) toast.error(result.error);
+      else toast.success(`Job ${result.id} is on ${queue}${form.uniqueKey === '' ? '' : ' (the live job holding that unique key, if one did)'}`);
     });
 
   return (
