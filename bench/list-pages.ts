@@ -24,7 +24,7 @@ import type { Redis } from 'ioredis';
 import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { spreadOf } from './measure';
-import { inParallel } from './parallel';
+import { seedTenantQueues, tenantNames } from './tenant-queues';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
@@ -35,7 +35,6 @@ import { readEveryQueueOverview, readTouchedQueues } from '../lib/dashboard/ever
 import { DEFAULT_MARKS } from '../lib/dashboard/marks';
 import { openLayout } from '../lib/layouts/open-layout';
 
-const PUSH_BATCH = 2_000;
 const TROUBLED_QUEUES = 100;
 const PAGE_REQUESTS = 10;
 const PREFIX = 'queuelens-bench:';
@@ -109,25 +108,10 @@ async function main(): Promise<void> {
     cleanups.push(() => admin.quit());
     const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port: redis.port, database: 0, prefix: PREFIX, group: 'workers' }));
     cleanups.push(() => queue.close());
-    const names = Array.from({ length: queueCount }, (_, n) => `tenant-${String(n).padStart(5, '0')}`);
-    const jobs = queueCount * jobsPerQueue;
-    await inParallel(Math.ceil(jobs / PUSH_BATCH), 4, async (batch) => {
-      const start = batch * PUSH_BATCH;
-      await queue.pushMany(
-        Array.from({ length: Math.min(PUSH_BATCH, jobs - start) }, (_, offset) => {
-          const n = start + offset;
-          return { queue: names[n % queueCount]!, name: 'SyncInventory', payload: { n }, options: n % 5 === 0 ? { delaySeconds: 3_600 } : {} };
-        }),
-      );
-    });
+    const names = tenantNames(queueCount);
     // Spread over the names, so some lie past the first thousand by name; one past a multiple of 5, whose jobs are not all delayed.
     const troubled = Array.from({ length: TROUBLED_QUEUES }, (_, n) => names[(Math.floor((n * queueCount) / TROUBLED_QUEUES) + 1) % queueCount]!);
-    for (const name of troubled) {
-      const failing = await queue.reserve([name], 'bench-worker', 3_600);
-      if (failing) await queue.fail(failing, 'Failed on purpose by the benchmark');
-      await queue.reserve([name], 'bench-worker', 3_600);
-    }
-    console.log(`  seeded ${formatCount(jobs)} jobs; ${TROUBLED_QUEUES} queues with a failed job and a held reservation`);
+    await seedTenantQueues(queue, names, jobsPerQueue, troubled);
 
     const secret = randomBytes(32).toString('hex');
     const auth = { authorization: `Bearer ${secret}` };

@@ -32,6 +32,7 @@ import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { spreadOf } from './measure';
 import { inParallel } from './parallel';
+import { seedTenantQueues, tenantNames } from './tenant-queues';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
@@ -44,7 +45,6 @@ const WINDOW_MS = 20_000;
 const VIEWER_COUNTS = [0, 1, 50] as const;
 /** A call slower than this is one the issue's target (no call over 2 ms) cares about. */
 const SLOW_MICROS = 1_000;
-const PUSH_BATCH = 2_000;
 /** Queues with a failed job and a held reservation, so the failed list and the reservations have rows. */
 const TROUBLED_QUEUES = 100;
 const PAGE_REQUESTS = 10;
@@ -219,23 +219,8 @@ async function main(): Promise<void> {
     cleanups.push(() => admin.quit());
     const queue = await RedisQueue.connect(readSettings({ hostname: '127.0.0.1', port: redis.port, database: 0, prefix: PREFIX, group: 'workers' }));
     cleanups.push(() => queue.close());
-    const names = Array.from({ length: queueCount }, (_, n) => `tenant-${String(n).padStart(5, '0')}`);
-    const jobs = queueCount * jobsPerQueue;
-    await inParallel(Math.ceil(jobs / PUSH_BATCH), 4, async (batch) => {
-      const start = batch * PUSH_BATCH;
-      await queue.pushMany(
-        Array.from({ length: Math.min(PUSH_BATCH, jobs - start) }, (_, offset) => {
-          const n = start + offset;
-          return { queue: names[n % queueCount]!, name: 'SyncInventory', payload: { n }, options: n % 5 === 0 ? { delaySeconds: 3_600 } : {} };
-        }),
-      );
-    });
-    for (const name of names.slice(0, TROUBLED_QUEUES)) {
-      const failing = await queue.reserve([name], 'bench-worker', 3_600);
-      if (failing) await queue.fail(failing, 'Failed on purpose by the benchmark');
-      await queue.reserve([name], 'bench-worker', 3_600);
-    }
-    console.log(`  seeded ${formatCount(jobs)} jobs; ${TROUBLED_QUEUES} queues with a failed job and a held reservation`);
+    const names = tenantNames(queueCount);
+    await seedTenantQueues(queue, names, jobsPerQueue, names.slice(0, TROUBLED_QUEUES));
 
     const secret = randomBytes(32).toString('hex');
     const auth = { authorization: `Bearer ${secret}` };
@@ -296,7 +281,7 @@ async function main(): Promise<void> {
     const bullConnection = redis.connect(BULLMQ_DATABASE, { connectionName: 'bench-bullmq-seed', maxRetriesPerRequest: null });
     cleanups.push(() => bullConnection.quit());
     await seedBullQueues(bullConnection, names, jobsPerQueue);
-    console.log(`  seeded the same ${formatCount(jobs)} jobs in BullMQ; load ${loads()}`);
+    console.log(`  seeded the same ${formatCount(queueCount * jobsPerQueue)} jobs in BullMQ; load ${loads()}`);
     const boardPort = await freeBenchPort(new Set([redis.port, appPort]));
     const queuesPath = `${BULL_BOARD_BASE_PATH}/api/queues`;
     const board = await startBullBoard({
