@@ -140,8 +140,13 @@ describe('forget-all and restore-all of 5,000 failed jobs while queuelens work p
         );
         expect(refusedMeanwhile).toBe(0);
         expect(forgotten).toEqual({ '- - kept listed': JOBS });
-        // one attempt each, or two where a killed worker's claim ran out and the next reservation failed it
-        const attempts = Object.entries(restored).filter(([place]) => !/^hash failed - - attempts [12]$/.test(place));
+        // One attempt each, and one more for each killed worker whose claim on it ran out before the next reservation failed it
+        // (a job two killed workers held in turn has three): never more than the kills explain.
+        const kills = workers.filter((worker) => worker.killed).length;
+        const attempts = Object.entries(restored).filter(([place]) => {
+          const counted = /^hash failed - - attempts (\d+)$/.exec(place);
+          return counted === null || Number(counted[1]) < 1 || Number(counted[1]) > 1 + kills;
+        });
         expect(attempts).toEqual([]);
         expect(Object.values(restored).reduce((sum, count) => sum + count, 0)).toBe(JOBS);
       } finally {
