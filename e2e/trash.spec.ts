@@ -175,23 +175,6 @@ test.describe('the trash', () => {
     await queue.redis.del(queue.keys.job(ids[1]!));
     await page.getByRole('button', { name: `Restore job ${ids[1]}` }).click();
     await expect(page.getByText('The trash is empty')).toBeVisible();
-
-    // Its unique key is held by a live job pushed meanwhile: refused, and the job stays in the trash.
-    const [keyed] = await queue.pushMany([{ queue: 'trash-e2e', name: 'nightly.import', payload: {}, options: { uniqueKey: 'nightly-import' } }]);
-    await queue.fail((await queue.reserve(['trash-e2e'], 'e2e:1', 300))!, 'row 159 has 7 columns');
-    await queue.forgetFailedIds([keyed!], { ...trash, who: 'first operator' });
-    const holder = await queue.push('trash-e2e', 'nightly.import', {}, { uniqueKey: 'nightly-import' });
-    await page.reload();
-    await page.getByRole('button', { name: `Restore job ${keyed}` }).click();
-    await expect(toast(page, `Job ${keyed} was not restored: its unique key is held by another live job meanwhile`)).toBeVisible();
-    await expect(table.getByRole('rowheader')).toHaveText([String(keyed)]);
-    expect(await queue.redis.exists(queue.keys.job(keyed!))).toBe(0);
-    expect(await queue.redis.exists(queue.keys.job(holder))).toBe(1);
-    // Once the live job is gone its key is free (as push treats a key naming no job), and the restore goes through.
-    await queue.redis.del(queue.keys.job(holder));
-    await page.getByRole('button', { name: `Restore job ${keyed}` }).click();
-    await expect(page.getByText('The trash is empty')).toBeVisible();
-    expect(await queue.redis.zscore(queue.keys.failed, String(keyed))).not.toBeNull();
   });
 
   test('a viewer sees the trash without Restore, and a restore posted all the same is refused', async ({ browser }) => {
