@@ -18,6 +18,7 @@ import { Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { UtcTime } from '@/components/ui/utc-time';
 import { overviewQuery, overviewSearch, type Overview as OverviewData, type OverviewFreshness, type OverviewRequest } from '@/lib/queries/overview';
+import { ratesInWords, sampledRates } from '@/lib/queries/throughput';
 import { failedHref, overviewHref } from '@/lib/routes';
 import type { Route } from 'next';
 
@@ -103,12 +104,12 @@ export function Overview({ request }: { request: OverviewRequest }) {
               {overview.absent.throughput === undefined && (
                 <Section
                   title="Throughput"
-                  description={`Jobs ${overview.absent.throughputGaps?.failed === undefined ? 'processed, pushed and failed' : 'processed and pushed'} per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds.`}
+                  description={`${ratesInWords(sampledRates(overview.absent.throughputGaps))} jobs per second and the pending backlog of every queue together over the last 15 minutes, sampled by the dashboard every few seconds.`}
                 >
                   <ThroughputChart
                     points={overview.throughput}
                     label="Throughput of every queue, last 15 minutes"
-                    showFailed={overview.absent.throughputGaps?.failed === undefined}
+                    rates={sampledRates(overview.absent.throughputGaps)}
                   />
                 </Section>
               )}

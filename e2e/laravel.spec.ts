@@ -65,7 +65,7 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     // The last cell counts the queue's failures of the last 15 minutes in Horizon's failed list: the one failed job is of "mail".
     await expect(row.getByRole('cell')).toHaveText(['2', '1', '1', String(await laravel.size()), '0']);
     await expect(page.getByRole('group', { name: 'Failed jobs' })).toContainText('1');
-    await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('QueueLens does not sample Laravel throughput yet');
+    await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('Laravel and Horizon record no count of pushes');
     await screenshots(page, testInfo, 'overview of a Laravel connection');
     await expectNoAxeViolations(page, 'overview of a Laravel connection');
   });

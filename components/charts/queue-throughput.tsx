@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { EmptyList, Section } from '@/components/ui/section';
-import { CHART_RANGES, queueHistoryQuery, type HistoryRange } from '@/lib/queries/throughput';
+import { CHART_RANGES, queueHistoryQuery, ratesInWords, sampledRates, type HistoryRange } from '@/lib/queries/throughput';
 import { ThroughputChart } from './throughput-chart';
 
 const RANGE_NAMES: Record<HistoryRange, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours', '7d': '7 days' };
@@ -26,10 +26,12 @@ export function QueueThroughput({ queue, initialRange }: { queue: string; initia
   const view = useLiveQuery(queueHistoryQuery(queue, range));
   const points = view.data?.points;
   const gaps = view.data?.gaps;
+  const rates = sampledRates(gaps);
+  const unsampled = [gaps?.pushed, gaps?.failed].filter((sentence) => sentence !== undefined).map((sentence) => ` ${sentence}.`);
   return (
     <Section
       title="Throughput"
-      description={`${gaps?.failed === undefined ? 'Processed, pushed and failed' : 'Processed and pushed'} per second and the pending backlog, sampled by the dashboard. Hover the chart for the figures at a moment.${gaps?.failed === undefined ? '' : ` ${gaps.failed}.`}`}
+      description={`${ratesInWords(rates)} per second and the pending backlog, sampled by the dashboard. Hover the chart for the figures at a moment.${unsampled.join('')}`}
       actions={
         <div role="group" aria-label="Range" className="flex gap-1 text-sm">
           {CHART_RANGES.map((choice) => (
@@ -52,7 +54,7 @@ export function QueueThroughput({ queue, initialRange }: { queue: string; initia
       ) : points.length === 0 ? (
         <EmptyList>No samples over this range yet: the dashboard samples every few seconds while it runs.</EmptyList>
       ) : (
-        <ThroughputChart points={points} label={`Throughput of queue ${queue}, last ${RANGE_NAMES[range]}`} showFailed={gaps?.failed === undefined} />
+        <ThroughputChart points={points} label={`Throughput of queue ${queue}, last ${RANGE_NAMES[range]}`} rates={rates} />
       )}
     </Section>
   );

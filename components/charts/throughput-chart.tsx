@@ -5,22 +5,22 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatUtc } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import { perSecond, type HistoryPoint } from '@/lib/queries/throughput';
+import { perSecond, type HistoryPoint, type RateSeries } from '@/lib/queries/throughput';
 import { useDarkScheme } from './use-dark-scheme';
 import { utcAxisLabels, utcLegendMoment } from './utc-axis';
 
 const HEIGHT = 260;
 
-/** The chart's columns: time in unix seconds, then each series, null where unknown; failed only where the layout samples failures. */
-function columnsOf(points: readonly HistoryPoint[], showFailed: boolean): uPlot.AlignedData {
+/** The chart's columns: time in unix seconds, then each series the layout samples (`rates`) and the backlog, null where unknown. */
+function columnsOf(points: readonly HistoryPoint[], rates: readonly RateSeries[]): uPlot.AlignedData {
   return [
     points.map((point) => point.at / 1000),
-    points.map((point) => perSecond(point.processed, point.seconds)),
-    points.map((point) => perSecond(point.pushed, point.seconds)),
-    ...(showFailed ? [points.map((point) => perSecond(point.failed, point.seconds))] : []),
+    ...rates.map((series) => points.map((point) => perSecond(point[series], point.seconds))),
     points.map((point) => point.pending),
   ];
 }
+
+const RATE_LABELS: Record<RateSeries, string> = { processed: 'Processed', pushed: 'Pushed', failed: 'Failed' };
 
 function rate(_chart: uPlot | null, value: number | null): string {
   return value === null ? '—' : `${value.toFixed(value < 10 ? 2 : 1)}/s`;
@@ -44,7 +44,7 @@ interface Palette {
 const LIGHT: Palette = { text: '#3f3f46', grid: '#e4e4e7', processed: '#2563eb', pushed: '#16a34a', failed: '#dc2626', pending: '#71717a' };
 const DARK: Palette = { text: '#d4d4d8', grid: '#3f3f46', processed: '#60a5fa', pushed: '#4ade80', failed: '#f87171', pending: '#a1a1aa' };
 
-function options(width: number, palette: Palette, showFailed: boolean): uPlot.Options {
+function options(width: number, palette: Palette, rates: readonly RateSeries[]): uPlot.Options {
   const axis = { stroke: palette.text, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
   return {
     width,
@@ -57,9 +57,7 @@ function options(width: number, palette: Palette, showFailed: boolean): uPlot.Op
     scales: { x: { time: true }, rate: { auto: true, range: (_chart, min, max) => [0, Math.max(1, max, min)] }, jobs: { auto: true } },
     series: [
       { label: 'Time', value: (_chart, seconds: number | null) => (seconds === null ? '—' : utcLegendMoment(seconds)) },
-      { label: 'Processed', scale: 'rate', stroke: palette.processed, width: 2, value: rate },
-      { label: 'Pushed', scale: 'rate', stroke: palette.pushed, width: 1.5, value: rate },
-      ...(showFailed ? [{ label: 'Failed', scale: 'rate', stroke: palette.failed, width: 1.5, value: rate }] : []),
+      ...rates.map((series) => ({ label: RATE_LABELS[series], scale: 'rate', stroke: palette[series], width: series === 'processed' ? 2 : 1.5, value: rate })),
       { label: 'Pending', scale: 'jobs', stroke: palette.pending, width: 1, dash: [4, 4], value: count },
     ],
     axes: [
@@ -74,7 +72,7 @@ function options(width: number, palette: Palette, showFailed: boolean): uPlot.Op
 const TABLE_ROWS = 60;
 
 /** The chart's figures as a table, newest first, for a screen reader or anyone who wants the numbers; closed until asked for. */
-function FiguresTable({ points, label, showFailed }: { points: readonly HistoryPoint[]; label: string; showFailed: boolean }) {
+function FiguresTable({ points, label, rates }: { points: readonly HistoryPoint[]; label: string; rates: readonly RateSeries[] }) {
   // Its rows are made only while it is open: closed, they were hundreds of elements to hydrate and to render again at every poll.
   const [open, setOpen] = useState(false);
   return (
@@ -82,12 +80,12 @@ function FiguresTable({ points, label, showFailed }: { points: readonly HistoryP
       <summary className="cursor-pointer text-blue-700 dark:text-blue-300">
         The figures as a table{points.length > TABLE_ROWS ? ` (the newest ${TABLE_ROWS} of ${points.length} samples)` : ''}
       </summary>
-      {open && <FiguresTableBody points={points} label={label} showFailed={showFailed} />}
+      {open && <FiguresTableBody points={points} label={label} rates={rates} />}
     </details>
   );
 }
 
-function FiguresTableBody({ points, label, showFailed }: { points: readonly HistoryPoint[]; label: string; showFailed: boolean }) {
+function FiguresTableBody({ points, label, rates }: { points: readonly HistoryPoint[]; label: string; rates: readonly RateSeries[] }) {
   const newest = points.slice(-TABLE_ROWS).reverse();
   const now = points.at(-1)!.at / 1000;
   return (
@@ -98,9 +96,11 @@ function FiguresTableBody({ points, label, showFailed }: { points: readonly Hist
         head={
           <>
             <HeaderCell>Sampled at</HeaderCell>
-            <HeaderCell numeric>Processed</HeaderCell>
-            <HeaderCell numeric>Pushed</HeaderCell>
-            {showFailed && <HeaderCell numeric>Failed</HeaderCell>}
+            {rates.map((series) => (
+              <HeaderCell key={series} numeric>
+                {RATE_LABELS[series]}
+              </HeaderCell>
+            ))}
             <HeaderCell numeric>Pending</HeaderCell>
           </>
         }
@@ -108,9 +108,11 @@ function FiguresTableBody({ points, label, showFailed }: { points: readonly Hist
         {newest.map((point) => (
           <tr key={point.at}>
             <Cell>{formatUtc(point.at / 1000, now)}</Cell>
-            <Cell numeric>{rate(null, perSecond(point.processed, point.seconds))}</Cell>
-            <Cell numeric>{rate(null, perSecond(point.pushed, point.seconds))}</Cell>
-            {showFailed && <Cell numeric>{rate(null, perSecond(point.failed, point.seconds))}</Cell>}
+            {rates.map((series) => (
+              <Cell key={series} numeric>
+                {rate(null, perSecond(point[series], point.seconds))}
+              </Cell>
+            ))}
             <Cell numeric>{count(null, point.pending)}</Cell>
           </tr>
         ))}
@@ -120,23 +122,25 @@ function FiguresTableBody({ points, label, showFailed }: { points: readonly Hist
 }
 
 /**
- * Processed, pushed and failed (`showFailed`: where the layout samples
- * failures) per second and the pending backlog over time, drawn by uPlot (a canvas that stays quick with thousands of
+ * Processed, pushed and failed (`rates`: those the layout samples) per second and the pending backlog over time, drawn by uPlot (a canvas that stays quick with thousands of
  * points) in the page's light or dark colours; the legend under it gives
  * each figure at the hovered moment, and a table under that the figures
  * themselves. `label` names the chart for screen readers.
  */
-export function ThroughputChart({ points, label, showFailed }: { points: readonly HistoryPoint[]; label: string; showFailed: boolean }) {
+export function ThroughputChart({ points, label, rates }: { points: readonly HistoryPoint[]; label: string; rates: readonly RateSeries[] }) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const dark = useDarkScheme();
   // The newest points, for a chart made again when the scheme changes.
   const latest = useRef(points);
+  // The series as one string: a chart is made again when they change, not at every render's new array.
+  const shown = rates.join(',');
 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT, showFailed), columnsOf(latest.current, showFailed), element);
+    const series = shown.split(',') as RateSeries[];
+    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT, series), columnsOf(latest.current, series), element);
     chart.current = made;
     const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
     resize.observe(element);
@@ -145,12 +149,12 @@ export function ThroughputChart({ points, label, showFailed }: { points: readonl
       made.destroy();
       chart.current = null;
     };
-  }, [dark, showFailed]);
+  }, [dark, shown]);
 
   useEffect(() => {
     latest.current = points;
-    chart.current?.setData(columnsOf(points, showFailed));
-  }, [points, showFailed]);
+    chart.current?.setData(columnsOf(points, shown.split(',') as RateSeries[]));
+  }, [points, shown]);
 
   return (
     <div>
@@ -163,7 +167,7 @@ export function ThroughputChart({ points, label, showFailed }: { points: readonl
         style={{ '--plot-height': `${HEIGHT}px` } as CSSProperties}
         className="min-h-[calc(var(--plot-height)_+_107px)] w-full overflow-hidden rounded-md border border-zinc-200 bg-white p-2 text-xs sm:min-h-[calc(var(--plot-height)_+_48px)] dark:border-zinc-800 dark:bg-zinc-900"
       />
-      {points.length > 0 && <FiguresTable points={points} label={label} showFailed={showFailed} />}
+      {points.length > 0 && <FiguresTable points={points} label={label} rates={rates} />}
     </div>
   );
 }

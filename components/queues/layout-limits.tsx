@@ -2,11 +2,11 @@ import type { OverviewAbsent } from '@/lib/queries/overview';
 
 /**
  * What the connection's layout cannot tell the overview (no marks, no
- * sampled throughput, or no failures or wait in it), said once above the table so that a missing column
+ * sampled throughput, or no failures, pushes or wait in it), said once above the table so that a missing column
  * or mark is not read as "all is well". The failed count says its own.
  */
 export function LayoutLimits({ absent }: { absent: OverviewAbsent }) {
-  const limits = [absent.attention, absent.throughput, absent.throughputGaps?.failed, absent.throughputGaps?.wait].filter(
+  const limits = [absent.attention, absent.throughput, absent.throughputGaps?.failed, absent.throughputGaps?.pushed, absent.throughputGaps?.wait].filter(
     (sentence): sentence is string => sentence !== undefined,
   );
   if (limits.length === 0) return null;

@@ -33,6 +33,7 @@ export function overviewTickOf(connection: Connection, layout: QueueLayout, dash
 export function gapsOf(source: ThroughputSource): ThroughputGaps {
   return {
     ...(isAbsent(source.failedJobs) ? { failed: source.failedJobs.absent } : {}),
+    ...(isAbsent(source.meaning.pushed) ? { pushed: source.meaning.pushed.absent } : {}),
     ...(source.waitUnsampled === null ? {} : { wait: source.waitUnsampled }),
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { throughputBetween, type QueueThroughput, type Throughput, type ThroughputSample } from '../shapes/throughput';
-import type { ThroughputSource } from '../layouts/adapter';
+import { isAbsent, type ThroughputSource } from '../layouts/adapter';
 import { execPipeline } from '../redis/pipeline';
 import { compareStreamIds, streamIdMs } from '../shapes/stream-ids';
 import type { RedisConnection } from '../redis/connection';
@@ -251,7 +251,7 @@ export class ThroughputSampler {
     const sample = await this.source.sample(previous);
     this.previous = sample;
     if (previous === undefined) return 'first-sample';
-    const step = throughputBetween(previous, sample);
+    const step = throughputBetween(previous, sample, { countsPushes: !isAbsent(this.source.meaning.pushed) });
     await recordThroughput(connection.redis, this.keys, '5s', step);
     await addFailedTotals(connection.redis, this.keys, step);
     this.minute = this.minute === undefined ? step : mergeThroughput(this.minute, step);

@@ -1,5 +1,5 @@
 import type { ThroughputSample } from '../shapes/throughput';
-import type { ThroughputSource } from '../layouts/adapter';
+import { isAbsent, type ThroughputSource } from '../layouts/adapter';
 import { thresholdsFor, type AlertRules } from './alerts';
 import { markThresholdsFor, type MarkRules, type MarkThresholds, type QueueMark } from './marks';
 
@@ -118,7 +118,7 @@ export function formatMetrics({ connection, sample, meaning, failures, waitSampl
           (row) => row.waitSeconds ?? 0,
         )
       : null,
-    perQueue('queuelens_queue_pushed_total', 'counter', meaning.pushed, (row) => sumStreams(row, (stream) => stream.added)),
+    isAbsent(meaning.pushed) ? null : perQueue('queuelens_queue_pushed_total', 'counter', meaning.pushed, (row) => sumStreams(row, (stream) => stream.added)),
     perQueue('queuelens_queue_processed_total', 'counter', meaning.processed, (row) => sumStreams(row, (stream) => stream.added - stream.length)),
     failures && {
       name: 'queuelens_queue_failed_total',

@@ -45,8 +45,8 @@ export interface Absent {
   readonly absent: string;
 }
 
-export function isAbsent(capability: object): capability is Absent {
-  return 'absent' in capability;
+export function isAbsent(capability: object | string): capability is Absent {
+  return typeof capability === 'object' && 'absent' in capability;
 }
 
 /**
@@ -194,8 +194,8 @@ export interface ThroughputSource {
   queueNames(): Promise<string[]>;
   /** one sample of every queue; given the previous one's moment, it also counts the failures since then */
   sample(previous?: Pick<ThroughputSample, 'at'>): Promise<ThroughputSample>;
-  /** what `pushed` and `processed` count on this layout, in the words of /api/metrics' HELP lines */
-  readonly meaning: { readonly pushed: string; readonly processed: string };
+  /** what `pushed` and `processed` count on this layout, in the words of /api/metrics' HELP lines; pushed absent where the layout records no pushes: its samples' pushed figures are left out, not shown */
+  readonly meaning: { readonly pushed: string | Absent; readonly processed: string };
   /** the failed set, for /api/metrics' gauge; absent where the layout keeps no failed jobs: its samples count none, and no failed figure is shown */
   readonly failedJobs: Pick<FailedJobs, 'failedCount'> | Absent;
   /** why the oldest ready job's wait is not sampled (every sample says null); null where it is */

@@ -19,7 +19,22 @@ export function chartRangeFromParam(value: string | null | undefined): HistoryRa
 /** The figures a layout's throughput samples do not hold, each with the sentence shown instead (and left out of charts and tables). */
 export interface ThroughputGaps {
   failed?: string;
+  pushed?: string;
   wait?: string;
+}
+
+/** The per-second series a throughput chart can draw, in its order. */
+export type RateSeries = 'processed' | 'pushed' | 'failed';
+
+/** The series a layout's samples hold: processed always, pushed and failed unless `gaps` says they are not sampled. */
+export function sampledRates(gaps: ThroughputGaps | undefined): RateSeries[] {
+  return (['processed', 'pushed', 'failed'] as const).filter((series) => series === 'processed' || gaps?.[series] === undefined);
+}
+
+/** "Processed, pushed and failed": the series a chart draws, as a sentence begins with them. */
+export function ratesInWords(rates: readonly RateSeries[]): string {
+  const words = rates.length === 1 ? rates[0]! : `${rates.slice(0, -1).join(', ')} and ${rates.at(-1)}`;
+  return words[0]!.toUpperCase() + words.slice(1);
 }
 
 /** GET /api/queues/{queue}/history?range=: one queue's throughput points over the range, oldest first. */

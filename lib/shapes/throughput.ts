@@ -75,8 +75,10 @@ function streamDelta(before: StreamCounters | undefined, after: StreamCounters):
  * What each queue of `current` did since `previous`: entries added to and
  * gone from its ready streams, its failures, and its backlog and wait now.
  * A queue or level new since `previous` counts from zero.
+ * Where the layout counts no pushes (`countsPushes` false: its counter is
+ * one of finished jobs only), pushed is null, as it is before Redis 7.0.
  */
-export function throughputBetween(previous: ThroughputSample, current: ThroughputSample): Throughput {
+export function throughputBetween(previous: ThroughputSample, current: ThroughputSample, { countsPushes = true } = {}): Throughput {
   const countersAvailable = previous.countersAvailable && current.countersAvailable;
   const before = new Map(previous.queues.map((row) => [row.queue, new Map(row.streams.map((counters) => [counters.level, counters]))]));
   const queues = current.queues.map((row): QueueThroughput => {
@@ -89,7 +91,7 @@ export function throughputBetween(previous: ThroughputSample, current: Throughpu
       pushed += delta.pushed;
     }
     const { queue, pending, delayed, reserved, waitSeconds } = row;
-    return { queue, processed, pushed, failed: row.failedSince ?? 0, pending, delayed, reserved, waitSeconds };
+    return { queue, processed, pushed: countsPushes ? pushed : null, failed: row.failedSince ?? 0, pending, delayed, reserved, waitSeconds };
   });
   return { at: current.at, seconds: Math.max(0, (current.at - previous.at) / 1000), queues, countersAvailable };
 }

@@ -5,16 +5,17 @@ export const LARAVEL_NO_HOLDER = 'Laravel’s RedisQueue records no holder: a re
 export const LARAVEL_FAILED_ELSEWHERE =
   'Stock Laravel keeps failed jobs in the application’s database (the failed_jobs table), not in Redis: list and retry them there (php artisan queue:failed, queue:retry); where Horizon runs, name its prefix (horizonPrefix) to read its copies';
 
-/** What a Laravel connection lacks when it names no Horizon prefix: Horizon's copies are the only failed jobs in Redis (./horizon.ts). */
+/** What a Laravel connection lacks when it names no Horizon prefix: Horizon's copies are the only failed jobs in Redis (./horizon.ts), and its metrics the only count of finished jobs (./throughput.ts). */
 export const LARAVEL_WITHOUT_HORIZON_ABSENT = {
   failedJobs: LARAVEL_FAILED_ELSEWHERE,
   failedPages: LARAVEL_FAILED_ELSEWHERE,
+  throughput:
+    'Stock Laravel records no finished jobs in Redis (its RedisQueue deletes a job when it completes), so QueueLens samples no throughput; where Horizon runs, name its prefix (horizonPrefix) to chart the jobs Horizon counts',
 } as const;
 
 /** What a Laravel connection lacks, in the words a page shows: the same whether Redis answers or not (lib/layouts/capabilities.ts). */
 export const LARAVEL_ABSENT = {
   runner: 'Laravel jobs are serialized PHP commands: QueueLens reads and repairs them but does not push or run them',
-  throughput: 'QueueLens does not sample Laravel throughput yet: Laravel’s RedisQueue records no finished jobs in Redis',
   claimRepairs: LARAVEL_NO_HOLDER,
   jobHashFields: 'Laravel jobs are no StaticPHP job hashes: a job is its payload, shown decoded on its page',
 } as const;

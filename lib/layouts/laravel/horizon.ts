@@ -53,6 +53,18 @@ export class HorizonKeys {
   job(id: string): string {
     return `${this.prefix}${id}`;
   }
+  /** hash: the queue's jobs finished since Horizon's last snapshot (`throughput`) and their mean runtime (RedisMetricsRepository::incrementQueue) */
+  queueMetrics(queue: string): string {
+    return `${this.prefix}queue:${queue}`;
+  }
+  /** set: the metrics key (queueMetrics) of every queue Horizon counted a finished job of */
+  get measuredQueues(): string {
+    return `${this.prefix}measured_queues`;
+  }
+  /** sorted set: the queue's snapshots of those figures, JSON scored by the second each was taken (storeSnapshotForQueue) */
+  queueSnapshots(queue: string): string {
+    return `${this.prefix}snapshot:queue:${queue}`;
+  }
 }
 
 /** What Horizon's retry does to a failed job, in the words the job page shows beside its Retry. */
@@ -203,14 +215,16 @@ export class HorizonFailedJobs implements RetriedFailedJobs {
   }
 
   /**
-   * The failures since `since` (unix seconds), newest first, at most `limit`
-   * of them (`truncated` when there were more), each with its queue and
-   * error as its row reads them: the overview's failing mark.
+   * The failures since `since` (unix seconds) and before `until` (none: up
+   * to now), newest first, at most `limit` of them (`truncated` when there
+   * were more), each with its queue and error as its row reads them: the
+   * overview's failing mark, the throughput's failures between samples.
    */
-  recentFailures(since: number, limit: number): Promise<{ rows: HorizonFailedRow[]; truncated: boolean }> {
+  recentFailures(since: number, limit: number, until?: number): Promise<{ rows: HorizonFailedRow[]; truncated: boolean }> {
     return this.connection.attempt(async () => {
-      // Scored -microtime: the newest lowest, so "since" is every score up to -since.
-      const flat = await this.connection.redis.zrangebyscore(this.keys.failedIndex, '-inf', String(-since), 'WITHSCORES', 'LIMIT', 0, limit + 1);
+      // Scored -microtime: the newest lowest, so "since" is every score up to -since, and "before until" every score above -until.
+      const newest = until === undefined ? '-inf' : `(${-until}`;
+      const flat = await this.connection.redis.zrangebyscore(this.keys.failedIndex, newest, String(-since), 'WITHSCORES', 'LIMIT', 0, limit + 1);
       const entries = withScores(flat).slice(0, limit);
       const records = await this.records(
         entries.map(([id]) => id),

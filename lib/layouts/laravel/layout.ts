@@ -11,6 +11,7 @@ import { LaravelKeys } from './keys';
 import { laravelKeyTable } from './key-table';
 import { laravelDueTimeline, laravelExpiringReservations, laravelJobLine, laravelJobSnapshot, laravelQueues } from './pages';
 import { laravelJobCopies, laravelLineRepairs } from './repairs';
+import { laravelThroughput } from './throughput';
 import { laravelTrash } from './trash';
 
 export interface LaravelLayoutSettings {
@@ -46,7 +47,11 @@ export function laravelLayout(
     ...absentMembers(LARAVEL_ABSENT),
     ...(horizon === null
       ? absentMembers(LARAVEL_WITHOUT_HORIZON_ABSENT)
-      : { failedJobs: horizon, failedPages: textIdFailedPages(horizon, () => queues.names()) }),
+      : {
+          failedJobs: horizon,
+          failedPages: textIdFailedPages(horizon, () => queues.names()),
+          throughput: laravelThroughput(connection, settings.prefix, horizon, queues.names, (only) => counts({ only })),
+        }),
     jobLine: laravelJobLine(connection, keys, queues),
     expiringReservations: laravelExpiringReservations(connection, keys, queues),
     dueTimeline: laravelDueTimeline(connection, keys, queues),

@@ -199,3 +199,25 @@ export const retryHorizonFailed = luaScript({
       return { id, outcome: outcome as 'not-failed' | 'missing' | 'skipped' | 'unreached' };
     }),
 });
+
+/** What lua/laravel/horizon-read-throughput-2.lua read of one queue's finished jobs in Horizon's metrics. */
+export interface HorizonQueueCounted {
+  /** Horizon's count since its last snapshot */
+  now: number;
+  /** the score (second) of the newest snapshot, null when there is none */
+  newestSnapshotAt: string | null;
+  /** what the snapshots newer than the one given moved out of the count */
+  moved: number;
+  /** snapshots that were not JSON, counted as 0 */
+  unreadable: number;
+}
+
+export const readHorizonThroughput = luaScript({
+  file: 'laravel/horizon-read-throughput-2.lua',
+  keys: ['counts', 'snapshots'],
+  args: ['counted'],
+  reply: (reply): HorizonQueueCounted => {
+    const [now, newest, moved, unreadable] = flatReply(reply);
+    return { now: Number(now) || 0, newestSnapshotAt: newest === '' ? null : String(newest), moved: Number(moved), unreadable: Number(unreadable) };
+  },
+});

@@ -50,3 +50,56 @@ export async function horizonFails(
     .exec();
   return id;
 }
+
+/**
+ * Counts one finished job as laravel/horizon's UpdateJobMetrics listener
+ * does for a job deleted without failing (RedisMetricsRepository::incrementQueue
+ * running LuaScripts::updateMetrics: HSETNX throughput 0, SADD of the key
+ * to measured_queues, then HMSET throughput + 1 and the new mean runtime).
+ * The tests count one job at a time, so the read and the write need no
+ * transaction of their own.
+ */
+export async function horizonCountsFinished(redis: QueueClient, keys: HorizonKeys, queue: string, runtimeMs: number): Promise<void> {
+  const key = keys.queueMetrics(queue);
+  const [throughput, runtime] = await redis.hmget(key, 'throughput', 'runtime');
+  const count = Number(throughput ?? 0);
+  const mean = runtime === null ? runtimeMs : (count * Number(runtime) + runtimeMs) / (count + 1);
+  await redis.sadd(keys.measuredQueues, key);
+  await redis.hset(key, { throughput: count + 1, runtime: mean });
+}
+
+/**
+ * The two halves of laravel/horizon's storeSnapshotForQueue (run every
+ * minute by `horizon:snapshot`): `horizonResetsCount` is baseSnapshotData's
+ * transaction (HMGET throughput and runtime, DEL), `horizonStoresSnapshot`
+ * the ZADD of {throughput, runtime, wait, time} scored by that second and
+ * the trim to the newest 24 (ZREMRANGEBYRANK 0 -25) that follow it as
+ * separate commands. The count Horizon reads is the string HMGET returned,
+ * or false where the hash was gone.
+ */
+export async function horizonResetsCount(
+  redis: QueueClient,
+  keys: HorizonKeys,
+  queue: string,
+): Promise<{ throughput: string | false; runtime: string | false }> {
+  const key = keys.queueMetrics(queue);
+  const [[, figures]] = (await redis.multi().hmget(key, 'throughput', 'runtime').del(key).exec()) as [[null, (string | null)[]], unknown];
+  return { throughput: figures[0] ?? false, runtime: figures[1] ?? false };
+}
+
+export async function horizonStoresSnapshot(
+  redis: QueueClient,
+  keys: HorizonKeys,
+  queue: string,
+  data: { throughput: string | false; runtime: string | false },
+  time: number,
+): Promise<void> {
+  const key = keys.queueSnapshots(queue);
+  await redis.zadd(key, time, JSON.stringify({ throughput: data.throughput, runtime: data.runtime, wait: 0, time }));
+  await redis.zremrangebyrank(key, 0, -25);
+}
+
+/** Horizon's snapshot of one queue, both halves at `time`. */
+export async function horizonSnapshots(redis: QueueClient, keys: HorizonKeys, queue: string, time: number): Promise<void> {
+  await horizonStoresSnapshot(redis, keys, queue, await horizonResetsCount(redis, keys, queue), time);
+}
