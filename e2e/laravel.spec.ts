@@ -5,7 +5,7 @@ import { LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
 import { HORIZON_FAILED, HorizonKeys } from '@/lib/layouts/laravel/horizon';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
-import { horizonFails } from '@/lib/layouts/laravel/test-horizon';
+import { horizonCountsFinished, horizonFails } from '@/lib/layouts/laravel/test-horizon';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
@@ -63,7 +63,7 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: 'default' }) });
     // The last cell counts the queue's failures of the last 15 minutes in Horizon's failed list: the one failed job is of "mail".
-    await expect(row.getByRole('cell')).toHaveText(['2', '1', '1', String(await laravel.size()), '0']);
+    await expect(row.getByRole('cell')).toHaveText(['2', '1', '1', String(await laravel.size()), '0', /^Processed per second over the last 15 minutes/]);
     await expect(page.getByRole('group', { name: 'Failed jobs' })).toContainText('1');
     await expect(page.getByRole('list', { name: 'What this layout cannot show' })).toContainText('Laravel and Horizon record no count of pushes');
     await screenshots(page, testInfo, 'overview of a Laravel connection');
@@ -77,6 +77,18 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expect(page.getByRole('table', { name: 'Next jobs to run' }).getByRole('row').nth(1)).toContainText('HarnessJob');
     await screenshots(page, testInfo, 'queue page of a Laravel queue');
     await expectNoAxeViolations(page, 'queue page of a Laravel queue');
+  });
+
+  test('the queue page charts the jobs Horizon counts as finished, with no pushed series', async ({ page }) => {
+    await showLaravel(page);
+    await page.goto('/queues/default');
+    await expect(page.getByText('Processed and failed per second and the pending backlog')).toBeVisible();
+    // Ten jobs finished, counted as Horizon's UpdateJobMetrics listener counts them, between two of the sampler's ticks.
+    for (let i = 0; i < 10; i++) await horizonCountsFinished(queue.redis, horizon, 'default', 5);
+    await page.getByText('The figures as a table').click();
+    const table = page.getByRole('table', { name: 'Throughput of queue default, last 1 hour, as a table' });
+    await expect(table.getByRole('columnheader')).toHaveText(['Sampled at', 'Processed', 'Failed', 'Pending']);
+    await expect(table.getByRole('row').filter({ hasText: /[1-9][\d.]*\/s/ })).not.toHaveCount(0, { timeout: 15_000 });
   });
 
   test('the failed page lists Horizon’s failed job with Retry, which pushes it onto its queue’s line as Horizon does; its page shows the record and the retry', async ({
