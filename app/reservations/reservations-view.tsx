@@ -371,11 +371,14 @@ function ByHolder({
   now,
   scope,
   repairs,
+  readAmong,
 }: {
   byHolder: ReservationsByHolder;
   now: number;
   scope: ReservationsScope;
   repairs: ReservationRepairOffer;
+  /** only some of the queues were read (ReadAmongNote) */
+  readAmong: boolean;
 }) {
   const { counts } = byHolder;
   return (
@@ -416,8 +419,14 @@ function ByHolder({
           <p className="font-semibold">{byHolder.queue === null ? 'No job is reserved.' : `No job of ${byHolder.queue} is reserved.`}</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
             No worker holds a job of{' '}
-            {byHolder.queue !== null ? 'the queue' : byHolder.queuesRead === 1 ? 'the one queue' : `the ${formatCount(byHolder.queuesRead)} queues`}, and no job
-            waits parked until a holder&apos;s deadline.
+            {byHolder.queue !== null
+              ? 'the queue'
+              : readAmong
+                ? 'the queues read'
+                : byHolder.queuesRead === 1
+                  ? 'the one queue'
+                  : `the ${formatCount(byHolder.queuesRead)} queues`}
+            , and no job waits parked until a holder&apos;s deadline.
           </p>
         </div>
       ) : (
@@ -466,6 +475,22 @@ function ByHolder({
   );
 }
 
+/**
+ * Which queues were read, where a connection of many queues was not read
+ * whole for every poll (lib/server/reservations.ts): said, so that a queue
+ * left out is not taken for one without reservations.
+ */
+function ReadAmongNote({ readAmong, now }: { readAmong: NonNullable<ExpiringReservationsPage['readAmong']>; now: number }) {
+  const { queues, of, countedAt } = readAmong;
+  const read = queues === 0 ? 'none had' : queues === 1 ? 'the one that had' : `the ${formatCount(queues)} that had`;
+  return (
+    <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+      Of the {formatCount(of)} queues, {read} jobs reserved or delayed at the count of <UtcMoment seconds={countedAt} now={now} />{' '}
+      {queues === 0 ? 'and none is' : 'are'} read here, every few seconds. A queue named in the filter is read whole, now.
+    </p>
+  );
+}
+
 /** The reservations of a layout that records no holder: each queue's, soonest expiry first, a page of each. */
 function ByQueue({ page, scope, repairs }: { page: ExpiringReservationsPage; scope: ReservationsScope; repairs: ReservationRepairOffer }) {
   return (
@@ -473,6 +498,7 @@ function ByQueue({ page, scope, repairs }: { page: ExpiringReservationsPage; sco
       {page.holderAbsent !== undefined && (
         <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">{page.holderAbsent}.</p>
       )}
+      {page.queues.length === 0 && <EmptyList>No job is reserved.</EmptyList>}
       {page.queues.map((reservations) => (
         <Section
           key={reservations.queue}
@@ -537,10 +563,11 @@ export function ReservationsView({ scope, repairs }: { scope: ReservationsScope;
         </p>
       </div>
       <LiveErrorBanner title="Cannot read the reservations" view={view} />
+      {page?.readAmong && <ReadAmongNote readAmong={page.readAmong} now={page.now} />}
       {page === undefined ? (
         view.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the reservations…</p>
       ) : page.byHolder ? (
-        <ByHolder byHolder={page.byHolder} now={page.now} scope={scope} repairs={repairs} />
+        <ByHolder byHolder={page.byHolder} now={page.now} scope={scope} repairs={repairs} readAmong={page.readAmong !== undefined} />
       ) : (
         <ByQueue page={page} scope={scope} repairs={repairs} />
       )}

@@ -241,15 +241,24 @@ export interface ExpiringReservationsPage {
   holderAbsent?: string;
   /** why a row's reservedSince is null, in the words its cell shows; left out, the page says the message has no TTR (yii2's reason) */
   reservedSinceUnknown?: string;
-  /** one per queue asked for (every queue of the connection when none was named); empty where the rows are grouped by holder */
+  /** one per queue asked for (every queue of the connection, or those `among` names, when none was named); empty where the rows are grouped by holder */
   queues: QueueReservations[];
   /** the rows grouped by holder, where the layout records holders */
   byHolder?: ReservationsByHolder;
+  /** where `among` chose the queues read: how many of how many, after the count of when (unix seconds); left out where every queue was read */
+  readAmong?: { queues: number; of: number; countedAt: number };
+}
+
+/** Which reservations to read: one queue's, or those of the queues `among` names (every queue the layout knows without it), a page of them. */
+export interface ReservationsScopeRead extends PageRequest {
+  queue?: string;
+  /** without `queue`: the only queues to look in (those a recent count found jobs reserved or delayed in), so that a connection of thousands of queues is not read whole per request */
+  among?: readonly string[];
 }
 
 /** Reservations with their expiry (and their holder, where the layout records it). Throws QueueError for a queue the connection does not have. */
 export interface ExpiringReservationsReader {
-  read(scope: { queue?: string } & PageRequest): Promise<ExpiringReservationsPage>;
+  read(scope: ReservationsScopeRead): Promise<ExpiringReservationsPage>;
 }
 
 /**

@@ -1,9 +1,13 @@
 import 'server-only';
 import { z } from 'zod';
-import type { ExpiringReservationsPage } from '@/lib/layouts/pages';
+import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
+import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
+import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
+import type { ExpiringReservationsPage, ReservationsScopeRead } from '@/lib/layouts/pages';
+import type { Connection } from '@/lib/dashboard/connections';
 import type { ReservationsScope } from '@/lib/queries/reservations';
 import { pickerNames } from '@/lib/shapes/queue-picker';
-import { readCapability, type ReadResult } from './queue';
+import { getLayout, readCapability, type ReadResult } from './queue';
 
 export const reservationsParams = z.object({
   page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
@@ -11,17 +15,48 @@ export const reservationsParams = z.object({
 });
 
 /**
+ * Up to this many queues, a request for every queue's reservations reads
+ * every queue itself, as fresh as the moment. Past it, it reads only the
+ * queues the overview's latest tick counted jobs reserved or delayed in
+ * (delayed: StaticPHP parks a held job there): a connection of ten thousand
+ * queues is not read whole for each viewer's poll, and a queue whose first
+ * reservation came after that tick (at most a tick or two ago) shows at the
+ * next.
+ */
+const EVERY_QUEUE_READ_UP_TO = 200;
+
+/** The queues to read reservations in, where the connection has more than EVERY_QUEUE_READ_UP_TO, and the picker's names, from the latest tick; null: read every queue. */
+async function queuesToRead(connection: Connection): Promise<{ among: string[]; of: number; countedAt: number; picker: string[] } | null> {
+  const { latest, failure } = await overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
+  if (latest === null) throw failure?.error ?? new Error('the queues were never counted');
+  const rows = latest.value.queues;
+  if (rows.length <= EVERY_QUEUE_READ_UP_TO) return null;
+  return {
+    among: rows.filter((row) => row.reserved > 0 || row.delayed > 0).map((row) => row.queue),
+    of: rows.length,
+    countedAt: Math.floor(latest.readAt / 1000),
+    picker: pickerNames(rows.map((row) => row.queue).sort()),
+  };
+}
+
+/**
  * One page of the reservations (of one queue, when `scope` names one), as the
  * connection's layout reads them (with holders and claims where it records
- * them), for GET /api/reservations and the page's prefetch.
+ * them), for GET /api/reservations and the page's prefetch. Without a queue,
+ * on a connection of many queues, only those with jobs reserved or delayed
+ * at the latest tick are read (EVERY_QUEUE_READ_UP_TO).
  */
 export function readReservationsPage(scope: ReservationsScope): Promise<ReadResult<ExpiringReservationsPage>> {
   return readCapability(
     'expiringReservations',
-    async (reservations) => {
-      const page = await reservations.read(scope);
+    async (reservations, connection) => {
+      const chosen = scope.queue === undefined ? await queuesToRead(connection) : null;
+      const read: ReservationsScopeRead = chosen === null ? scope : { ...scope, among: chosen.among };
+      const page = await reservations.read(read);
+      const readAmong = chosen === null ? {} : { readAmong: { queues: chosen.among.length, of: chosen.of, countedAt: chosen.countedAt } };
       // The filter's picker lists a bounded number of names (lib/shapes/queue-picker.ts); every poll carried up to a thousand.
-      return page.byHolder ? { ...page, byHolder: { ...page.byHolder, queueNames: pickerNames(page.byHolder.queueNames) } } : page;
+      const byHolder = page.byHolder && { byHolder: { ...page.byHolder, queueNames: chosen?.picker ?? pickerNames(page.byHolder.queueNames) } };
+      return { ...page, ...byHolder, ...readAmong };
     },
     ['reservations', scope.queue ?? '', scope.page],
   );

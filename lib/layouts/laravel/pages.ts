@@ -144,8 +144,8 @@ const RESERVED_SINCE_UNKNOWN = 'not known: Laravel stores when a reservation exp
 
 export function laravelExpiringReservations(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): ExpiringReservationsReader {
   return {
-    async read({ queue, page }) {
-      const asked = queue === undefined ? await queues.names() : [queues.known(queue)];
+    async read({ queue, among, page }) {
+      const asked = queue === undefined ? (among ?? (await queues.names())) : [queues.known(queue)];
       const offset = offsetOf(page);
       const now = await serverNow(connection);
       const pipeline = connection.redis.pipeline();

@@ -50,6 +50,9 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
 
     const reservations = await present(layout.expiringReservations).read({ queue: 'default', page: 1 });
     expect(reservations.queues[0]).toMatchObject({ total: 2, live: 1, expired: 1 });
+    // Told which queues to look in (a count found reservations in), it reads those alone.
+    expect((await present(layout.expiringReservations).read({ page: 1, among: ['default'] })).queues.map((each) => each.queue)).toEqual(['default']);
+    expect((await present(layout.expiringReservations).read({ page: 1, among: [] })).queues).toEqual([]);
     expect(reservations.queues[0]!.rows.map(({ id, attempts, expired }) => ({ id, attempts, expired }))).toEqual([
       { id: b, attempts: 1, expired: true },
       { id: a, attempts: 1, expired: false },

@@ -55,6 +55,9 @@ describe('the marko layout’s pages, with a worker moving the jobs', () => {
     const page = await present<ExpiringReservationsReader>(known.layout.expiringReservations).read({ page: 1 });
     expect(page.holderAbsent).toBe(MARKO_NO_HOLDER);
     expect(page.queues.map((each) => each.queue)).toEqual(['mail', 'sms']);
+    // Told which queues to look in (a count found reservations in), it reads those alone.
+    const among = await present<ExpiringReservationsReader>(known.layout.expiringReservations).read({ page: 1, among: ['sms'] });
+    expect(among.queues.map((each) => each.queue)).toEqual(['sms']);
     const [mail] = page.queues;
     expect(mail).toMatchObject({ total: 2, live: 1, expired: 1, offset: 0 });
     expect(mail!.rows).toEqual([

@@ -94,8 +94,8 @@ export function markoExpiringReservations(
   retryAfter: number | null,
 ): ExpiringReservationsReader {
   return {
-    async read({ queue, page }) {
-      const asked = queue === undefined ? await queueNames() : [queue];
+    async read({ queue, among, page }) {
+      const asked = queue === undefined ? (among ?? (await queueNames())) : [queue];
       const offset = offsetOf(page);
       const read = await Promise.all(asked.map((name) => readMarkoReservations(connection, keys, name, retryAfter, offset, PAGE_ROWS)));
       const now = read[0]?.now ?? Number((await connection.attempt(() => connection.redis.time()))[0]);

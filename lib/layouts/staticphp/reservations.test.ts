@@ -258,6 +258,19 @@ describe('filtering and paging reservations', () => {
     });
   });
 
+  it('reads only the queues `among` names when no queue is asked for, not every registered one', async () => {
+    const queue = await openQueue();
+    await queue.pushMany(['mail', 'sms', 'push'].map((name) => ({ queue: name, name: `${name}.job`, payload: {} })));
+    for (const name of ['mail', 'sms', 'push']) await queue.reserve([name], `web-${name}:1`, 300);
+
+    const among = await readReservations(queue, {}, { among: ['sms', 'push'] });
+    expect(among).toMatchObject({ total: 2, queuesRead: 2, queues: ['sms', 'push'], queue: null });
+    expect(among.holders.map((group) => group.holder).sort()).toEqual(['web-push:1', 'web-sms:1']);
+    expect(await readReservations(queue, {}, { among: [] })).toMatchObject({ total: 0, queuesRead: 0, holders: [] });
+    // A queue asked for is read whatever `among` says.
+    expect(await readReservations(queue, {}, { queue: 'mail', among: [] })).toMatchObject({ total: 1, queue: 'mail' });
+  });
+
   it('cuts pages across holders in the order of the whole list, keeping every figure of the whole', async () => {
     const queue = await openQueue();
     await queue.pushMany(Array.from({ length: 5 }, (_, index) => ({ queue: 'mail', name: `job-${index}`, payload: {} })));

@@ -151,6 +151,8 @@ export interface ReservationLimits {
 export interface ReservationsFilter {
   /** read only this queue's streams */
   queue?: string;
+  /** without `queue`, read only these queues (not every registered one) */
+  among?: readonly string[];
 }
 
 /** `queue` is in every job hash, so all of them nil means the hash is gone: no EXISTS needed. */
@@ -437,7 +439,10 @@ export function readReservations(queue: RedisQueue, limits: ReservationLimits = 
   const { pageSize = 100, maxEntries = 1000, maxQueues = 1000, maxLevels = 100, batchSize = 100, maxDelayed = 1000 } = limits;
   return queue.attempt(async () => {
     const errors: Reservations['errors'] = [];
-    const { names: known, truncated: queuesTruncated } = await queue.registeredQueueNames(maxQueues);
+    const { names: known, truncated: queuesTruncated } =
+      filter.among === undefined
+        ? await queue.registeredQueueNames(maxQueues)
+        : { names: filter.among.slice(0, maxQueues), truncated: filter.among.length > maxQueues };
     const names = filter.queue === undefined ? known : [filter.queue];
     const pipeline = queue.redis.pipeline().time();
     for (const name of names) pipeline.zrevrange(queue.keys.levels(name), 0, maxLevels - 1);
@@ -605,7 +610,8 @@ export function expiringPageOf(reservations: ReservationsPage): ExpiringReservat
  */
 export function staticphpReservations(queue: RedisQueue, limits: ReservationLimits = {}): ExpiringReservationsReader {
   return {
-    read: async ({ queue: name, page }) => expiringPageOf(pageOfReservations(await readReservations(queue, limits, { queue: name }), page, PAGE_ROWS)),
+    read: async ({ queue: name, among, page }) =>
+      expiringPageOf(pageOfReservations(await readReservations(queue, limits, { queue: name, ...(among === undefined ? {} : { among }) }), page, PAGE_ROWS)),
   };
 }
 

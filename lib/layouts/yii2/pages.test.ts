@@ -276,6 +276,12 @@ describe('the yii2 layout’s pages on channels no driver left so', () => {
         channel,
         `${channel}-other`,
       ]);
+      // Told which queues to look in, it reads those of its channels alone.
+      expect(
+        (await present<ExpiringReservationsReader>(layout.expiringReservations).read({ page: 1, among: [`${channel}-other`, 'nope'] })).queues.map(
+          (each) => each.queue,
+        ),
+      ).toEqual([`${channel}-other`]);
     } finally {
       await cleanup();
     }

@@ -135,8 +135,8 @@ export function yii2ExpiringReservations(
   ng: Yii2NgSettings | null,
 ): ExpiringReservationsReader {
   return {
-    async read({ queue, page }) {
-      const asked = queue === undefined ? channels : [queue];
+    async read({ queue, among, page }) {
+      const asked = queue === undefined ? (among?.filter((channel) => channels.includes(channel)) ?? channels) : [queue];
       const read = await Promise.all(
         asked.map((channel) => readYii2Reservations(connection, channelKeys(channel), driver, ng, { offset: offsetOf(page), limit: PAGE_ROWS })),
       );
