@@ -485,8 +485,8 @@ function ReadAmongNote({ readAmong, now }: { readAmong: NonNullable<ExpiringRese
   const read = queues === 0 ? 'none had' : queues === 1 ? 'the one that had' : `the ${formatCount(queues)} that had`;
   return (
     <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-      Of the {formatCount(of)} queues, {read} jobs reserved or delayed at the count of <UtcMoment seconds={countedAt} now={now} />{' '}
-      {queues === 0 ? 'and none is' : 'are'} read here, every few seconds. A queue named in the filter is read whole, now.
+      Of the {formatCount(of)} queues, {read} jobs reserved at the count of <UtcMoment seconds={countedAt} now={now} /> {queues === 0 ? 'and none is' : 'are'}{' '}
+      read here, every few seconds. A queue named in the filter is read whole, now.
     </p>
   );
 }

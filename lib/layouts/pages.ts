@@ -252,7 +252,7 @@ export interface ExpiringReservationsPage {
 /** Which reservations to read: one queue's, or those of the queues `among` names (every queue the layout knows without it), a page of them. */
 export interface ReservationsScopeRead extends PageRequest {
   queue?: string;
-  /** without `queue`: the only queues to look in (those a recent count found jobs reserved or delayed in), so that a connection of thousands of queues is not read whole per request */
+  /** without `queue`: the only queues to look in (those a recent count found reserved jobs in), so that a connection of thousands of queues is not read whole per request */
   among?: readonly string[];
 }
 

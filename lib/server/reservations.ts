@@ -17,11 +17,13 @@ export const reservationsParams = z.object({
 /**
  * Up to this many queues, a request for every queue's reservations reads
  * every queue itself, as fresh as the moment. Past it, it reads only the
- * queues the overview's latest tick counted jobs reserved or delayed in
- * (delayed: StaticPHP parks a held job there): a connection of ten thousand
- * queues is not read whole for each viewer's poll, and a queue whose first
- * reservation came after that tick (at most a tick or two ago) shows at the
- * next.
+ * queues the overview's latest tick counted reserved jobs in: a connection
+ * of ten thousand queues is not read whole for each viewer's poll. A queue
+ * whose first reservation came after that tick (at most a tick or two ago)
+ * shows at the next; a StaticPHP job parked in the delayed set of a queue
+ * that held no reservation at the tick (a rare reclaim, counted as delayed,
+ * not reserved: reading every delayed queue would read them all again) is
+ * seen with the page filtered by its queue.
  */
 const EVERY_QUEUE_READ_UP_TO = 200;
 
@@ -32,7 +34,7 @@ async function queuesToRead(connection: Connection): Promise<{ among: string[]; 
   const rows = latest.value.queues;
   if (rows.length <= EVERY_QUEUE_READ_UP_TO) return null;
   return {
-    among: rows.filter((row) => row.reserved > 0 || row.delayed > 0).map((row) => row.queue),
+    among: rows.filter((row) => row.reserved > 0).map((row) => row.queue),
     of: rows.length,
     countedAt: Math.floor(latest.readAt / 1000),
     picker: pickerNames(rows.map((row) => row.queue).sort()),
@@ -43,8 +45,8 @@ async function queuesToRead(connection: Connection): Promise<{ among: string[]; 
  * One page of the reservations (of one queue, when `scope` names one), as the
  * connection's layout reads them (with holders and claims where it records
  * them), for GET /api/reservations and the page's prefetch. Without a queue,
- * on a connection of many queues, only those with jobs reserved or delayed
- * at the latest tick are read (EVERY_QUEUE_READ_UP_TO).
+ * on a connection of many queues, only those with jobs reserved at the
+ * latest tick are read (EVERY_QUEUE_READ_UP_TO).
  */
 export function readReservationsPage(scope: ReservationsScope): Promise<ReadResult<ExpiringReservationsPage>> {
   return readCapability(
