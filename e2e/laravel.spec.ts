@@ -79,7 +79,7 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expectNoAxeViolations(page, 'queue page of a Laravel queue');
   });
 
-  test('the queue page charts the jobs Horizon counts as finished, with no pushed series', async ({ page }) => {
+  test('the queue page charts the jobs Horizon counts as finished, with no pushed series', async ({ page }, testInfo) => {
     await showLaravel(page);
     await page.goto('/queues/default');
     await expect(page.getByText('Processed and failed per second and the pending backlog')).toBeVisible();
@@ -89,6 +89,7 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     const table = page.getByRole('table', { name: 'Throughput of queue default, last 1 hour, as a table' });
     await expect(table.getByRole('columnheader')).toHaveText(['Sampled at', 'Processed', 'Failed', 'Pending']);
     await expect(table.getByRole('row').filter({ hasText: /[1-9][\d.]*\/s/ })).not.toHaveCount(0, { timeout: 15_000 });
+    await screenshots(page, testInfo, 'Laravel queue page with the throughput Horizon counts');
   });
 
   test('the failed page lists Horizon’s failed job with Retry, which pushes it onto its queue’s line as Horizon does; its page shows the record and the retry', async ({

@@ -1,5 +1,6 @@
 import { expect, test } from './test';
 import { rowNames } from './overview-table';
+import { expectNoAxeViolations, screenshots } from './layout-pages';
 import { OVERVIEW_PAGE_ROWS } from '@/lib/queries/overview';
 import { QUEUE_PICKER_OPTIONS } from '@/lib/shapes/queue-picker';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
@@ -122,13 +123,15 @@ test.describe('the overview with thousands of queues', () => {
     expect((await rowNames(page)).slice(0, STALLED)).toEqual(stalled);
   });
 
-  test('the reservations page reads the queues the latest count found jobs reserved in, says so, and shows their holders', async ({ page }) => {
+  test('the reservations page reads the queues the latest count found jobs reserved in, says so, and shows their holders', async ({ page }, testInfo) => {
     const held = tenants[1700]!;
     await queue.reserve([held], 'e2e-tenant-host:4242', 300);
     await page.goto('/reservations');
     // Reserved behind QueueLens's back: the queue is read from the count after it, and the page's poll shows it.
     await expect(page.getByRole('heading', { name: 'Held by e2e-tenant-host:4242' })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(/^Of the [\d,]+ queues, (the one|the [\d,]+) that had jobs reserved at the count of/)).toBeVisible();
+    await screenshots(page, testInfo, 'reservations among thousands of queues');
+    await expectNoAxeViolations(page, 'reservations among thousands of queues');
     await page.goto(`/reservations?queue=${encodeURIComponent(tenants[10]!)}`);
     await expect(page.getByText(`No job of ${tenants[10]!} is reserved.`)).toBeVisible();
     await expect(page.getByText(/^Of the [\d,]+ queues/)).toHaveCount(0);
