@@ -483,10 +483,11 @@ function ByHolder({
 function ReadAmongNote({ readAmong, now }: { readAmong: NonNullable<ExpiringReservationsPage['readAmong']>; now: number }) {
   const { queues, of, countedAt } = readAmong;
   const read = queues === 0 ? 'none had' : queues === 1 ? 'the one that had' : `the ${formatCount(queues)} that had`;
+  const verb = queues === 0 ? ': none is read here.' : queues === 1 ? ' is read here, every few seconds.' : ' are read here, every few seconds.';
   return (
     <p className="rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-      Of the {formatCount(of)} queues, {read} jobs reserved at the count of <UtcMoment seconds={countedAt} now={now} /> {queues === 0 ? 'and none is' : 'are'}{' '}
-      read here, every few seconds. A queue named in the filter is read whole, now.
+      Of the {formatCount(of)} queues, {read} jobs reserved at the count of <UtcMoment seconds={countedAt} now={now} />
+      {verb} The filter reads any other queue whole, now.
     </p>
   );
 }
