@@ -7,7 +7,7 @@ import { readSettings } from '../redis/config';
 import { privateServers } from '../redis/test-servers';
 import { NO_ALERTS } from './alerts';
 import type { Connection } from './connections';
-import { readEveryQueueOverview, readTouchedQueues, type EveryQueueOverview } from './every-queue-overview';
+import { queuesFailingRecentlyIn, readEveryQueueOverview, readTouchedQueues, type EveryQueueOverview } from './every-queue-overview';
 import { LatestTick } from './latest-tick';
 import { DEFAULT_MARKS } from './marks';
 import { overviewPage } from './overview-page';
@@ -133,6 +133,34 @@ describe('a change made through the dashboard', () => {
     await runner.retryFailed([await failedJobOn(runner, 'many-010')]);
     expect(await commandsDuring(() => tick.refreshOnly(['many-010']))).toBe(touchedRead);
     expect(rowOf(tick.settled.latest?.value, 'many-010')).toMatchObject({ pending: 3, marks: [] });
+  });
+
+  it('after a forget of failed jobs, re-reads only the queues failing recently, and their marks and counts are what a full read finds', async () => {
+    const runner = layout.runner;
+    if ('absent' in runner) throw new Error('StaticPHP runs its own jobs');
+    const dashboardPrefix = `${connection.settings.prefix}ql:`;
+    const tick = new LatestTick(
+      () => readEveryQueueOverview(layout, connection, dashboardPrefix),
+      Date.now,
+      (kept, names) => readTouchedQueues(kept, names, layout, connection),
+    );
+    const forgotten = await failedJobOn(runner, 'forget-a');
+    await failedJobOn(runner, 'forget-b');
+    await runner.push('forget-calm', 'job', {});
+    await tick.refresh();
+    const failing = queuesFailingRecentlyIn(tick.settled.latest!.value);
+    expect(failing).toEqual(expect.arrayContaining(['forget-a', 'forget-b']));
+    expect(failing).not.toContain('forget-calm');
+
+    expect(await runner.forgetFailedIds([forgotten])).toBe(1);
+    await tick.refreshOnly(failing);
+    const after = tick.settled.latest!.value;
+    const fresh = await readEveryQueueOverview(layout, connection, dashboardPrefix);
+    const figures = (overview: EveryQueueOverview) =>
+      overview.queues.map(({ queue, total, marks, failedRecently }) => ({ queue, total, marks, failedRecently }));
+    expect(figures(after)).toEqual(figures(fresh));
+    expect(after.failed).toBe(fresh.failed);
+    expect(rowOf(after, 'forget-a')).toMatchObject({ marks: [], failedRecently: { count: 0 } });
   });
 
   it('reads every queue when it touched one the kept read does not have', async () => {

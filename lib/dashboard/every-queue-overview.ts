@@ -67,6 +67,14 @@ export async function readEveryQueueOverview(layout: QueueLayout, connection: Co
 }
 
 /**
+ * The queues `overview` counts recent failures in: the only rows a forget of
+ * failed jobs can change (it takes failures away and adds no job).
+ */
+export function queuesFailingRecentlyIn(overview: EveryQueueOverview): string[] {
+  return overview.queues.filter((row) => (row.failedRecently?.count ?? 0) > 0).map((row) => row.queue);
+}
+
+/**
  * `kept` with the rows of `names` read again (counts, marks, thresholds
  * crossed) and the failed count, which is over every queue: what a change
  * made through the dashboard touched, read before its answer leaves, at a

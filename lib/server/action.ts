@@ -9,6 +9,7 @@ import type { RedisConnection } from '@/lib/redis/connection';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
+import { queuesFailingRecently } from './overview';
 import { isAbsent, type CapabilityName } from '@/lib/layouts/adapter';
 import { capabilityOf, chooseConnection, getLayout, refreshAfterChange, getRedis, type Capability } from './queue';
 
@@ -36,7 +37,15 @@ export interface AuditDescription<Input, T> {
  * answer leaves (refreshAfterChange); null reads every queue's, which is
  * what an action that cannot say gets.
  */
-export type TouchedQueues<Input, T> = (input: Input, outcome: T | null) => readonly string[] | null;
+export type TouchedQueues<Input, T> = (input: Input, outcome: T | null) => readonly string[] | null | typeof QUEUES_FAILING_RECENTLY;
+
+/**
+ * What a forget of failed jobs touched: the queues the kept overview counts
+ * recent failures in. Forgetting takes failures away and adds no job, so a
+ * queue with none to lose keeps every figure (its failed-recently count,
+ * its failing mark); the failed count is read again anyway.
+ */
+export const QUEUES_FAILING_RECENTLY = 'queues failing recently';
 
 /** What an action that cannot say which queues it touched refreshes: every queue. */
 const EVERY_QUEUE = () => null;
@@ -132,7 +141,8 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     const { access, connection } = prepared;
     const outcome = await run(name, body, prepared.input, connection, access);
     // Even a failed change may have done part of its work (a bulk step): `touched` is told so.
-    await refreshAfterChange(connection, touched(prepared.input, outcome.ok ? outcome.value : null));
+    const said = touched(prepared.input, outcome.ok ? outcome.value : null);
+    await refreshAfterChange(connection, said === QUEUES_FAILING_RECENTLY ? await queuesFailingRecently(connection) : said);
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
     if (outcome.redis) {
       await recordMutation(

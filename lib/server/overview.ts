@@ -1,11 +1,12 @@
 import 'server-only';
-import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
+import { overviewTickOf, queuesFailingRecentlyIn } from '@/lib/dashboard/every-queue-overview';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { overviewPage } from '@/lib/dashboard/overview-page';
 import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
 import type { Overview, OverviewRequest } from '@/lib/queries/overview';
 import { QueueError } from '@/lib/redis/errors';
-import { readLayout, type ReadResult } from './queue';
+import type { Connection } from '@/lib/dashboard/connections';
+import { getLayout, readLayout, type ReadResult } from './queue';
 
 /**
  * How old the latest tick may be before a request reads itself: two ticks.
@@ -30,6 +31,15 @@ export function readOverview(request: OverviewRequest): Promise<ReadResult<Overv
     const failedRead = failure === null ? {} : { failedRead: { error: describeFailure(failure.error), at: failure.at } };
     return { ...latest.value, ...overviewPage(latest.value.queues, request), freshness: { readAt: latest.readAt, ...failedRead } };
   });
+}
+
+/**
+ * The queues the kept overview of `connection` counts recent failures in,
+ * without reading Redis; null before any read (every queue is read then).
+ */
+export async function queuesFailingRecently(connection: Connection): Promise<readonly string[] | null> {
+  const kept = overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).settled.latest;
+  return kept === null ? null : queuesFailingRecentlyIn(kept.value);
 }
 
 /** A QueueError's message is written for operators; anything else may carry internals. */
