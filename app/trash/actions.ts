@@ -17,9 +17,12 @@ export const restoreJobs = queueAction(
   z.object({ ids: jobIds }),
   async ({ ids }, trash) => {
     const outcomes = await trash.restore(trashSettingsFromEnv(), ids);
+    const restored = outcomes.filter(({ outcome }) => outcome === 'restored');
     return {
-      restored: outcomes.filter(({ outcome }) => outcome === 'restored').map(({ id }) => id),
+      restored: restored.map(({ id }) => id),
       refusals: outcomes.flatMap(({ id, outcome }) => (outcome === 'restored' ? [] : [describeRestoreRefusal(id, outcome)])),
+      // Each restored job's queue (its trash entry's): the figures a page loaded next must show again; one entry naming none reads every queue.
+      queues: restored.some(({ queue }) => queue === '') ? null : [...new Set(restored.map(({ queue }) => queue))],
     };
   },
   {
@@ -27,4 +30,6 @@ export const restoreJobs = queueAction(
     target: ({ ids }) => describeJobs(ids),
     outcome: ({ restored, refusals }) => `restored ${restored.length}${refusals.length > 0 ? `; refused: ${refusals.join('; ')}` : ''}`,
   },
+  // A restore that failed part way may have put some back: every queue is read then.
+  (_input, done) => done?.queues ?? null,
 );

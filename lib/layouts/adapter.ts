@@ -5,7 +5,7 @@ import type { ThroughputSample } from '../shapes/throughput';
 import type { RedisQueue } from './staticphp/redis-queue';
 import type { QueueStats } from '../shapes/queue-counts';
 import type { ForgetOptions, RetryOutcome } from '../shapes/failed-jobs';
-import type { RestoreOutcome, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
+import type { RestoredJob, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
 import type {
@@ -214,7 +214,7 @@ export interface TrashBin {
   /** newest first; `filter` narrows to a queue, a place and an operator (every row without one) */
   list(settings: TrashSettings, offset: number, limit: number, filter?: TrashFilter): Promise<TrashPage>;
   /** at most BATCH_SIZE ids, as listed; what became of each */
-  restore(settings: TrashSettings, ids: readonly string[]): Promise<{ id: string; outcome: RestoreOutcome }[]>;
+  restore(settings: TrashSettings, ids: readonly string[]): Promise<RestoredJob[]>;
   /** the id the trash lists, and restores, job `id` of `queue` under (its Undo's) */
   listedId(queue: string, id: string): string;
 }

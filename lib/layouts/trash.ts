@@ -1,6 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import { dashboardKeys, DEFAULT_DASHBOARD_PREFIX, trashKeys, type TrashKeys } from '../dashboard/keys';
 import type { RedisConnection } from '../redis/connection';
+import { replyRows } from '../redis/lua-script';
 import { execPipeline } from '../redis/pipeline';
 import { heldPrefixesOf, type HeldForRead } from './held-prefixes';
 import { jobHashOf, readJobHash } from './job-hash-read';
@@ -9,6 +10,7 @@ import {
   isTrashFiltered,
   matchesTrashFilter,
   NO_TRASH_FILTER,
+  type RestoredJob,
   type RestoreOutcome,
   type TrashFilter,
   type TrashPage,
@@ -45,14 +47,19 @@ export function trashArguments(driverPrefix: string, trash: TrashWrite | undefin
   };
 }
 
+/** The reply of every restore script (lua/includes/trash.lua restoreEach): id, outcome and queue for each id asked for, as text. */
+export function restoredJobsReply(reply: unknown): RestoredJob[] {
+  return replyRows(reply as unknown[], 3, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome, queue: String(at(2)) }));
+}
+
 /** Restores `ids` BATCH_SIZE per call of `restoreBatch` (one script call each), over `connection`. */
 export function restoreInBatches(
   connection: RedisConnection,
   ids: readonly string[],
-  restoreBatch: (batch: string[]) => Promise<{ id: string; outcome: RestoreOutcome }[]>,
-): Promise<{ id: string; outcome: RestoreOutcome }[]> {
+  restoreBatch: (batch: string[]) => Promise<RestoredJob[]>,
+): Promise<RestoredJob[]> {
   return connection.attempt(async () => {
-    const outcomes: { id: string; outcome: RestoreOutcome }[] = [];
+    const outcomes: RestoredJob[] = [];
     for (let start = 0; start < ids.length; start += BATCH_SIZE) outcomes.push(...(await restoreBatch(ids.slice(start, start + BATCH_SIZE))));
     return outcomes;
   });

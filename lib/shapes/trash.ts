@@ -92,6 +92,13 @@ export function matchesTrashFilter(filter: TrashFilter, where: { queue: string; 
 /** What a restore did with one id; every outcome but `restored` leaves the trash as it was. */
 export type RestoreOutcome = 'restored' | 'gone' | 'id-taken' | 'unique-taken' | 'unsupported';
 
+/** What a restore did with one listed id, and the queue its trash entry says it was taken from ('' when the entry is gone or names none). */
+export interface RestoredJob {
+  id: string;
+  outcome: RestoreOutcome;
+  queue: string;
+}
+
 /** Why a restore was refused, in the words the pages and the CLI show. */
 export function describeRestoreRefusal(id: string, outcome: Exclude<RestoreOutcome, 'restored'>): string {
   switch (outcome) {

@@ -124,7 +124,7 @@ end
 -- whereKey)`, which answers restored or why not (and leaves the trash as it
 -- was unless restored); an id with no job key there is gone. A restored
 -- id's trash entry is dropped (its job key too, where putBack copied the
--- job out rather than renaming it back). Returns {id, outcome, …}, as
+-- job out rather than renaming it back). Returns {id, outcome, queue, …} (queue: the entry's, '' when it is gone), as
 -- every restore script replies.
 local function restoreEach(indexKey, trashPrefix, first, putBack)
   local outcomes = {}
@@ -132,6 +132,8 @@ local function restoreEach(indexKey, trashPrefix, first, putBack)
     local id = ARGV[i]
     local jobKeyThere, whereKey = trashJobKey(trashPrefix, id), trashWhereKey(trashPrefix, id)
     local outcome = 'gone'
+    -- Read first: a restore deletes the entry, and the dashboard refreshes the queue it names.
+    local queue = rcall('TYPE', whereKey).ok == 'hash' and rcall('HGET', whereKey, 'queue') or ''
     if rcall('TYPE', jobKeyThere).ok == 'hash' then outcome = putBack(id, jobKeyThere, whereKey) end
     if outcome == 'restored' then
       rcall('DEL', jobKeyThere, whereKey)
@@ -140,6 +142,7 @@ local function restoreEach(indexKey, trashPrefix, first, putBack)
     end
     outcomes[#outcomes + 1] = id
     outcomes[#outcomes + 1] = outcome
+    outcomes[#outcomes + 1] = queue or ''
   end
   return outcomes
 end

@@ -19,7 +19,8 @@
   ARGV[2] horizon prefix               the job hashes are {prefix}{id}
   ARGV[3..] job ids                    a bounded batch
 
-  Returns {id, outcome, id, outcome, …}: outcome is restored, gone (not in
+  Returns {id, outcome, queue, id, outcome, queue, …}: queue is the one the
+  trash entry names ('' when it is gone); outcome is restored, gone (not in
   the trash, or past Horizon's expiry), id-taken or unsupported; or
   {ErrorCode, key}.
 ]]

@@ -35,7 +35,8 @@
   ARGV[2] {prefix}                     Laravel's prefix: its queues:{queue} keys are built from it
   ARGV[3..] job ids                    a bounded batch
 
-  Returns {id, outcome, id, outcome, …}: outcome is restored, gone (not in
+  Returns {id, outcome, queue, id, outcome, queue, …}: queue is the one the
+  trash entry names ('' when it is gone); outcome is restored, gone (not in
   the trash: expired, restored already, never there), id-taken (its bytes
   are in its queue again) or unsupported (kept from somewhere this script
   cannot put it back: no queue or score recorded, or a key of the queue of

@@ -19,7 +19,8 @@
   ARGV[2] {prefix}                     marko's prefix: its jobs:{id} and queues:{queue}:delayed are built from it
   ARGV[3..] job ids                    a bounded batch
 
-  Returns {id, outcome, id, outcome, …}: outcome is restored, gone (not in
+  Returns {id, outcome, queue, id, outcome, queue, …}: queue is the one the
+  trash entry names ('' when it is gone); outcome is restored, gone (not in
   the trash: expired, restored already, never there), id-taken or
   unsupported (kept from somewhere this script cannot put it back); or
   {ErrorCode, key}.

@@ -30,7 +30,8 @@
   ARGV[6] trash prefix       for the trash's per-job keys
   ARGV[7..] job ids          a bounded batch
 
-  Returns {id, outcome, id, outcome, …}: outcome is restored, gone (not in
+  Returns {id, outcome, queue, id, outcome, queue, …}: queue is the one the
+  trash entry names ('' when it is gone); outcome is restored, gone (not in
   the trash: expired, restored already, never there), id-taken or
   unsupported (kept from somewhere this script cannot put it back); or
   {ErrorCode, key}.

@@ -189,13 +189,13 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
         who: 'alice',
       }),
     ]);
-    expect(await bin.restore(trash, [kept])).toEqual([{ id: kept, outcome: 'restored' }]);
+    expect(await bin.restore(trash, [kept])).toEqual([{ id: kept, outcome: 'restored', queue: 'default' }]);
     expect(await redis.hgetallBuffer(keys.job(kept))).toEqual(before);
     expect(await redis.zscore(keys.failedIndex, kept)).toBe(score);
     const restoredTtl = await redis.pttl(keys.job(kept));
     expect(restoredTtl).toBeGreaterThan(ttl - 60_000);
     expect(restoredTtl).toBeLessThanOrEqual(ttl);
-    expect(await bin.restore(trash, [kept])).toEqual([{ id: kept, outcome: 'gone' }]);
+    expect(await bin.restore(trash, [kept])).toMatchObject([{ id: kept, outcome: 'gone' }]);
     expect((await bin.list(trash, 0, 10)).rows).toEqual([]);
   });
 
@@ -205,7 +205,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect(await horizonFailed(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
     // php artisan queue:retry pushes the same uuid again: Horizon's pushed() writes a pending hash under it.
     await redis.hset(keys.job(id), { id, status: 'pending' });
-    expect(await present(layout.trash).restore(trash, [id])).toEqual([{ id, outcome: 'id-taken' }]);
+    expect(await present(layout.trash).restore(trash, [id])).toMatchObject([{ id, outcome: 'id-taken' }]);
     expect(await redis.hget(keys.job(id), 'status')).toBe('pending');
     expect(await redis.zscore(keys.failedIndex, id)).toBeNull();
     expect((await present(layout.trash).list(trash, 0, 10)).rows.map((row) => row.id)).toEqual([id]);
@@ -251,7 +251,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     expect(snapshot.failed!.error).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF\n#0 trace');
     expect(await horizonFailed(layout.failedJobs).forgetFailedIds([id], trash)).toBe(1);
     expect((await present(layout.trash).list(trash, 0, 1)).rows[0]!.error).toBe('Exception: <script>alert(1)</script> caf\\xE9\\xFF');
-    expect(await present(layout.trash).restore(trash, [id])).toEqual([{ id, outcome: 'restored' }]);
+    expect(await present(layout.trash).restore(trash, [id])).toMatchObject([{ id, outcome: 'restored' }]);
     expect(await redis.hgetBuffer(keys.job(id), 'exception')).toEqual(exception);
   });
 

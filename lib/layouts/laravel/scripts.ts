@@ -1,6 +1,6 @@
 import { changedFlag, flatBytesReply, flatReply, luaScript, replyRows } from '../../redis/lua-script';
 import { findChunkReply } from '../find-in-jobs';
-import type { RestoreOutcome } from '../../shapes/trash';
+import { restoredJobsReply } from '../trash';
 
 /** Where find-job-3.lua found a job, with the payload's exact bytes; or that it did not, and whether it looked everywhere. */
 export type FoundLaravelJob =
@@ -36,7 +36,7 @@ export const restoreTrashed = luaScript({
   keys: ['trashIndex'],
   args: ['trashPrefix', 'laravelPrefix'],
   rest: 'ids',
-  reply: (reply) => replyRows(flatReply(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
+  reply: restoredJobsReply,
 });
 
 export const moveDue = luaScript({
@@ -163,7 +163,7 @@ export const restoreHorizonTrashed = luaScript({
   keys: ['failedIndex', 'trashIndex'],
   args: ['trashPrefix', 'horizonPrefix'],
   rest: 'ids',
-  reply: (reply) => replyRows(flatReply(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
+  reply: restoredJobsReply,
 });
 
 /** What lua/laravel/copy-4.lua did: the new job's id, or why it made none. */

@@ -74,13 +74,16 @@ describe('the Laravel trash', () => {
     expect(await redis.hgetBuffer(trashKeys.job(READY_ID), READY_ID)).toEqual(ready);
     expect(await redis.hgetBuffer(trashKeys.job(DELAYED_ID), DELAYED_ID)).toEqual(delayed);
 
-    expect(await bin.restore(trash, [...ids, 'unknown'])).toEqual([...ids.map((id) => ({ id, outcome: 'restored' })), { id: 'unknown', outcome: 'gone' }]);
+    expect(await bin.restore(trash, [...ids, 'unknown'])).toMatchObject([
+      ...ids.map((id) => ({ id, outcome: 'restored' })),
+      { id: 'unknown', outcome: 'gone' },
+    ]);
     // Ready and reserved jobs go to the line's tail with a token each, as Laravel's push and an expired reservation's migrate do.
     expect(await redis.lrangeBuffer(keys.ready('mail'), 0, -1)).toEqual([ready, reserved]);
     expect(await redis.llen(keys.notify('mail'))).toBe(3);
     expect(await redis.zrangeBuffer(keys.delayed('mail'), '0', '-1', 'WITHSCORES')).toEqual([delayed, Buffer.from(dueAt)]);
     expect(await redis.exists(keys.reserved('mail'), trashKeys.index, ...ids.flatMap((id) => [trashKeys.job(id), trashKeys.where(id)]))).toBe(0);
-    expect(await bin.restore(trash, [READY_ID])).toEqual([{ id: READY_ID, outcome: 'gone' }]);
+    expect(await bin.restore(trash, [READY_ID])).toMatchObject([{ id: READY_ID, outcome: 'gone' }]);
   });
 
   it('restores removed jobs for Laravel’s real pop to run each exactly once, a reserved one with its attempt counted', async () => {
@@ -100,7 +103,9 @@ describe('the Laravel trash', () => {
     expect(await driver.size()).toBe(0);
     expect(await driver.drain()).toEqual([]);
 
-    expect(await bin.restore(trash, [ready, delayed, reserved])).toEqual([ready, delayed, reserved].map((id) => ({ id, outcome: 'restored' })));
+    expect(await bin.restore(trash, [ready, delayed, reserved])).toEqual(
+      [ready, delayed, reserved].map((id) => ({ id, outcome: 'restored', queue: 'default' })),
+    );
     expect((await redis.zrange(layout.keys.delayed('default'), '0', '0', 'WITHSCORES'))[1]).toBe(dueAt);
     const ran = await driver.drain();
     // The line first (ready, then the reservation behind it), then the delayed job the pop's migrate appends.
@@ -127,10 +132,10 @@ describe('the Laravel trash', () => {
     // What the worker's release does with the bytes it reserved (Illuminate\Queue\LuaScripts::release).
     await redis.zadd(keys.delayed('default'), 1, reservedBytes!);
     const bin = present(layout.trash);
-    expect(await bin.restore(trash, [released])).toEqual([{ id: released, outcome: 'id-taken' }]);
+    expect(await bin.restore(trash, [released])).toMatchObject([{ id: released, outcome: 'id-taken' }]);
     await redis.del(keys.notify('default'));
     await redis.set(keys.notify('default'), 'not a list');
-    expect(await bin.restore(trash, [blocked])).toEqual([{ id: blocked, outcome: 'unsupported' }]);
+    expect(await bin.restore(trash, [blocked])).toMatchObject([{ id: blocked, outcome: 'unsupported' }]);
 
     expect(await redis.zcard(keys.delayed('default'))).toBe(1);
     expect(await redis.exists(keys.ready('default'))).toBe(0);
@@ -146,6 +151,6 @@ describe('the Laravel trash', () => {
     expect(await driver.size()).toBe(0);
     const trashKeys = layoutTrashKeys(layout.keys.prefix, off.dashboardPrefix);
     expect(await redis.exists(trashKeys.index, trashKeys.job(id), trashKeys.where(id))).toBe(0);
-    expect(await present(layout.trash).restore(off, [id])).toEqual([{ id, outcome: 'gone' }]);
+    expect(await present(layout.trash).restore(off, [id])).toMatchObject([{ id, outcome: 'gone' }]);
   });
 });

@@ -1,5 +1,5 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { RestoreOutcome, TrashSettings } from '../../shapes/trash';
+import type { RestoredJob, TrashSettings } from '../../shapes/trash';
 import type { TrashBin } from '../adapter';
 import { jobHashOf, readJobHash } from '../job-hash-read';
 import { heldPrefixesOf, type HeldForRead } from '../held-prefixes';
@@ -71,12 +71,7 @@ function restoreJobs(connection: RedisConnection, keys: LaravelKeys, horizon: Ho
   });
 }
 
-function restoreHorizon(
-  connection: RedisConnection,
-  horizon: HorizonFailedJobs,
-  settings: TrashSettings,
-  ids: string[],
-): Promise<{ id: string; outcome: RestoreOutcome }[]> {
+function restoreHorizon(connection: RedisConnection, horizon: HorizonFailedJobs, settings: TrashSettings, ids: string[]): Promise<RestoredJob[]> {
   const trash = layoutTrashKeys(horizon.keys.prefix, settings.dashboardPrefix);
   return restoreHorizonTrashed.run(connection.redis, {
     failedIndex: horizon.keys.failedIndex,

@@ -1,4 +1,4 @@
-import type { RestoreOutcome } from '../../shapes/trash';
+import { restoredJobsReply } from '../trash';
 import { changedFlag, flatBytesReply as flatBytes, flatReply as flat, luaScript, replyRows as rows } from '../../redis/lua-script';
 
 export const readFailedQueues = luaScript({
@@ -68,7 +68,7 @@ export const restoreTrashed = luaScript({
   keys: ['failedJobs', 'failedIndex', 'trashIndex'],
   args: ['trashPrefix', 'markoPrefix'],
   rest: 'ids',
-  reply: (reply) => rows(flat(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
+  reply: restoredJobsReply,
 });
 
 export const dropIndexEntry = luaScript({

@@ -56,12 +56,12 @@ describe('the marko trash', () => {
     ]);
     expect(page.rows[0]!.expiresAt - page.rows[0]!.trashedAt).toBe(3600);
 
-    expect(await bin.restore(trash, [id!])).toEqual([{ id, outcome: 'restored' }]);
+    expect(await bin.restore(trash, [id!])).toMatchObject([{ id, outcome: 'restored' }]);
     expect(await redis.hgetBuffer(keys.failedJobs, id!)).toEqual(record);
     expect(await redis.zscore(keys.failedIndex, id!)).toBe(score);
     const trashKeys = layout.failedJobs.trashKeys(trash.dashboardPrefix);
     expect(await redis.exists(trashKeys.index, trashKeys.job(id!), trashKeys.where(id!))).toBe(0);
-    expect(await bin.restore(trash, [id!])).toEqual([{ id, outcome: 'gone' }]);
+    expect(await bin.restore(trash, [id!])).toMatchObject([{ id, outcome: 'gone' }]);
   });
 
   it('refuses a restore whose id is failed again meanwhile, and keeps the record in the trash', async () => {
@@ -74,7 +74,7 @@ describe('the marko trash', () => {
     await redis.hset(keys.failedJobs, taken!, '{"id":"someone else"}');
     await redis.zadd(keys.failedIndex, 1, indexedOnly!);
 
-    expect(await bin.restore(trash, [taken!, indexedOnly!])).toEqual([
+    expect(await bin.restore(trash, [taken!, indexedOnly!])).toMatchObject([
       { id: taken, outcome: 'id-taken' },
       { id: indexedOnly, outcome: 'id-taken' },
     ]);
@@ -93,7 +93,7 @@ describe('the marko trash', () => {
     expect(await layout.failedJobs.forgetFailed(null, null, { all: true }, trash)).toBe(2);
     expect(await redis.exists(keys.failedJobs, keys.failedIndex)).toBe(0);
     expect((await bin.list(trash, 0, 10)).rows).toMatchObject([{ id: 'unindexed', queue: 'mail', score: '' }]);
-    expect(await bin.restore(trash, ['unindexed', 'dangling'])).toEqual([
+    expect(await bin.restore(trash, ['unindexed', 'dangling'])).toMatchObject([
       { id: 'unindexed', outcome: 'restored' },
       { id: 'dangling', outcome: 'gone' },
     ]);
@@ -151,7 +151,7 @@ describe('the marko trash', () => {
       ].sort((a, b) => a.id.localeCompare(b.id)),
     );
 
-    expect(await bin.restore(trash, [ready, delayed, reserved])).toEqual([ready, delayed, reserved].map((id) => ({ id, outcome: 'restored' })));
+    expect(await bin.restore(trash, [ready, delayed, reserved])).toEqual([ready, delayed, reserved].map((id) => ({ id, outcome: 'restored', queue: 'mail' })));
     for (const id of [ready, delayed, reserved]) expect(await redis.hgetallBuffer(keys.job(id))).toEqual(hashes.get(id));
     expect(await redis.zscore(keys.delayed('mail'), delayed)).toBe(dueAt);
     const later = now + 5;
@@ -174,7 +174,7 @@ describe('the marko trash', () => {
     expect((await present(layout.trash).list(trash, 0, 10)).rows.map((row) => row.id)).toEqual([kept]);
 
     await redis.hset(keys.job(kept), 'queue', 'someone else');
-    expect(await present(layout.trash).restore(trash, [kept, deleted])).toEqual([
+    expect(await present(layout.trash).restore(trash, [kept, deleted])).toMatchObject([
       { id: kept, outcome: 'id-taken' },
       { id: deleted, outcome: 'gone' },
     ]);

@@ -34,14 +34,14 @@ describe('editing a failed StaticPHP job, then retrying it', () => {
     expect(page.rows).toMatchObject([{ id: String(id), from: 'failed', queue: 'imports', score: failedAt, who: 'alice', error: 'row 159 has 7 columns' }]);
 
     // The original stays in the trash while the retried job lives: its id is taken.
-    expect(await restoreFromTrash(queue, trash, [String(id)])).toEqual([{ id: String(id), outcome: 'id-taken' }]);
+    expect(await restoreFromTrash(queue, trash, [String(id)])).toMatchObject([{ id: String(id), outcome: 'id-taken' }]);
     const job = (await queue.reserve(['imports'], 'h:2', 30))!;
     expect(job.id).toBe(id);
     expect(job.payload).toBe(edited);
     expect(await queue.complete(job)).toBe(true);
     expect(await queue.reserve(['imports'], 'h:2', 30)).toBeNull();
 
-    expect(await restoreFromTrash(queue, trash, [String(id)])).toEqual([{ id: String(id), outcome: 'restored' }]);
+    expect(await restoreFromTrash(queue, trash, [String(id)])).toMatchObject([{ id: String(id), outcome: 'restored' }]);
     expect(await queue.redis.hmget(queue.keys.job(id), 'payload', 'error')).toEqual([original, 'row 159 has 7 columns']);
     expect(await queue.redis.zscore(queue.keys.failed, String(id))).toBe(failedAt);
   });

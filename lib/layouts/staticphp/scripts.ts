@@ -1,5 +1,5 @@
-import { assertScriptSucceeded, changedFlag, flatReply as flat, luaScript, replyRows } from '../../redis/lua-script';
-import type { RestoreOutcome } from '../../shapes/trash';
+import { assertScriptSucceeded, changedFlag, flatReply as flat, luaScript } from '../../redis/lua-script';
+import { restoredJobsReply } from '../trash';
 import type { RequeueOutcome } from '../../shapes/failed-jobs';
 import type { EditRetryOutcome } from '../adapter';
 import type { JobHash } from '../../shapes/job-hash';
@@ -146,7 +146,7 @@ export const restore = luaScript({
   keys: ['failed', 'trashIndex'],
   args: ['prefix', 'trashPrefix'],
   rest: 'ids',
-  reply: (reply) => replyRows(flat(reply), 2, (at) => ({ id: String(at(0)), outcome: String(at(1)) as RestoreOutcome })),
+  reply: restoredJobsReply,
 });
 
 export const releaseReservation = luaScript({

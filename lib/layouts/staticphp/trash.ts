@@ -1,4 +1,4 @@
-import type { RestoreOutcome, TrashFilter, TrashPage, TrashSettings } from '../../shapes/trash';
+import type { RestoredJob, TrashFilter, TrashPage, TrashSettings } from '../../shapes/trash';
 import type { TrashBin } from '../adapter';
 import { readTrashPage as readLayoutTrashPage, restoreInBatches, trashShelf, type TrashedJobColumns } from '../trash';
 import type { RedisQueue } from './redis-queue';
@@ -19,7 +19,7 @@ export function readTrashPage(queue: RedisQueue, settings: TrashSettings, offset
 }
 
 /** Restores these ids, BATCH_SIZE per script call (lua/staticphp/restore-2.lua). */
-export function restoreFromTrash(queue: RedisQueue, settings: TrashSettings, ids: readonly string[]): Promise<{ id: string; outcome: RestoreOutcome }[]> {
+export function restoreFromTrash(queue: RedisQueue, settings: TrashSettings, ids: readonly string[]): Promise<RestoredJob[]> {
   const keys = queue.trashKeys(settings.dashboardPrefix);
   return restoreInBatches(queue, ids, (batch) =>
     scripts.restore.run(queue.redis, { failed: queue.keys.failed, trashIndex: keys.index, prefix: queue.keys.prefix, trashPrefix: keys.prefix, ids: batch }),

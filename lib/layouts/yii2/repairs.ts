@@ -20,7 +20,7 @@ import {
   type Yii2CopyOutcome,
 } from './scripts';
 import type { TrashKeys } from '../../dashboard/keys';
-import type { RestoreOutcome, TrashSettings, TrashWrite } from '../../shapes/trash';
+import type { RestoredJob, TrashSettings, TrashWrite } from '../../shapes/trash';
 import { layoutTrashKeys, restoreInBatches, trashArguments } from '../trash';
 
 /** One yii2 channel as the repairs and the doctor need it: its keys, which driver runs it, and ng's settings Redis does not store. */
@@ -104,7 +104,7 @@ export function removeYii2Job(channel: Yii2Channel, id: string, trash?: TrashWri
 }
 
 /** Puts these removed jobs of the channel back as they were (lua/yii2/restore-11.lua), a batch per call, waiting out a stock mover's lock. */
-export function restoreYii2Jobs(channel: Yii2Channel, settings: TrashSettings, ids: readonly string[]): Promise<{ id: string; outcome: RestoreOutcome }[]> {
+export function restoreYii2Jobs(channel: Yii2Channel, settings: TrashSettings, ids: readonly string[]): Promise<RestoredJob[]> {
   const trash = yii2TrashKeys(channel.keys, settings.dashboardPrefix);
   const call = { ...channel.keys.byName, ...placement(channel), trashIndex: trash.index, trashPrefix: trash.prefix };
   return restoreInBatches(channel.connection, ids, (batch) => runWaitingOut(channel.connection, restore, { ...call, ids: batch }, MOVING_LOCK_WAIT));

@@ -1,5 +1,5 @@
 import { changedFlag, luaScript } from '../../redis/lua-script';
-import type { RestoreOutcome } from '../../shapes/trash';
+import { restoredJobsReply } from '../trash';
 
 // Every yii2 script's keys are one channel's, named in its header as Yii2Keys
 // names them (`entries` and `index` stand for whichever hash or index a
@@ -217,10 +217,7 @@ export const restore = luaScript({
   keys: ['messages', 'waiting', 'prioritized', 'delayed', 'attempts', 'priorities', 'ranks', 'marker', 'seq', 'movingLock', 'trashIndex'],
   args: [...PLACEMENT, 'trashPrefix'],
   rest: 'ids',
-  reply: (reply) => {
-    const flat = elements(reply).map(text);
-    return flat.flatMap((id, index) => (index % 2 === 0 ? [{ id, outcome: flat[index + 1] as RestoreOutcome }] : []));
-  },
+  reply: restoredJobsReply,
 });
 
 export const release = luaScript({

@@ -72,7 +72,7 @@ describe('the yii2 trash', () => {
         );
         expect(rows.find((row) => row.id === '10')).toMatchObject({ name: 'harness\\jobs\\NoteJob', score: before.get('10')!.delayed });
 
-        expect(await bin.restore(trash, ids)).toEqual(ids.map((id) => ({ id, outcome: 'restored' })));
+        expect(await bin.restore(trash, ids)).toEqual(ids.map((id) => ({ id, outcome: 'restored', queue: channel.keys.channel })));
         for (const id of ids) expect(await entriesOf(channel, id)).toEqual(before.get(id));
         const ran = await drain(channel);
         expect(ran.filter((id) => id === waiting || id === '2').sort()).toEqual(['2', waiting].sort());
@@ -94,7 +94,7 @@ describe('the yii2 trash', () => {
       expect((await bin.list(trash, 1, 10)).rows).toHaveLength(1);
 
       await first.connection.redis.hset(first.keys.messages, '7', 'written by hand');
-      expect(await bin.restore(trash, [...listed, 'nowhere:7'])).toEqual([
+      expect(await bin.restore(trash, [...listed, 'nowhere:7'])).toMatchObject([
         { id: listed[0], outcome: 'id-taken' },
         { id: listed[1], outcome: 'restored' },
         { id: 'nowhere:7', outcome: 'gone' },

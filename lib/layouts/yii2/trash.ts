@@ -1,5 +1,5 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { RestoreOutcome, TrashSettings } from '../../shapes/trash';
+import type { RestoredJob, TrashSettings } from '../../shapes/trash';
 import type { TrashBin } from '../adapter';
 import { keptBytesColumns, readTrashPage, type TrashedJobColumns, type TrashShelf } from '../trash';
 import { ROW_HEAD_BYTES } from './line';
@@ -36,7 +36,7 @@ export function yii2Trash(connection: RedisConnection, channels: readonly Yii2Ch
   return {
     list: (settings, offset, limit, filter) => readTrashPage(connection, shelves(settings), settings, offset, limit, filter),
     async restore(settings, listed) {
-      const outcomes = new Map<string, RestoreOutcome>();
+      const outcomes = new Map<string, RestoredJob>();
       for (const channel of channels) {
         const mine = listed.filter((entry) => channelAndId(entry).channel === channel);
         if (mine.length === 0) continue;
@@ -45,9 +45,9 @@ export function yii2Trash(connection: RedisConnection, channels: readonly Yii2Ch
           settings,
           mine.map((entry) => channelAndId(entry).id),
         );
-        restored.forEach(({ outcome }, index) => outcomes.set(mine[index]!, outcome));
+        restored.forEach((done, index) => outcomes.set(mine[index]!, { ...done, id: mine[index]! }));
       }
-      return listed.map((id) => ({ id, outcome: outcomes.get(id) ?? 'gone' }));
+      return listed.map((id) => outcomes.get(id) ?? { id, outcome: 'gone', queue: '' });
     },
     listedId,
   };
