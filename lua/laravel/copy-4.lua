@@ -26,6 +26,9 @@
   ARGV[2] new id                            32 letters and digits
   ARGV[3] new uuid
   ARGV[4] delay                             whole seconds, 0 for none
+  ARGV[5] ready elements looked through     from the head: the page found the
+                                            job within them, and Laravel's
+                                            pops only move it nearer the head
 
   Returns {'copied', new id}, {'gone'} when those bytes are nowhere any more,
   {'not-json'} when they are no JSON object Laravel's pop could re-encode,
@@ -36,12 +39,13 @@ local rcall = redis.call
 -- @include server-time
 
 local readyKey, delayedKey, reservedKey, notifyKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local payload, newId, newUuid, delay = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]) or 0
+local payload, newId, newUuid, delay, searchLimit = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]) or 0, ARGV[5]
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', delayedKey, 'zset', reservedKey, 'zset', notifyKey, 'list'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local there = rcall('ZSCORE', delayedKey, payload) or rcall('ZSCORE', reservedKey, payload) or rcall('LPOS', readyKey, payload)
+-- Bounded as the job page's search is: an LPOS over a ready list of a million payloads would hold Redis for milliseconds.
+local there = rcall('ZSCORE', delayedKey, payload) or rcall('ZSCORE', reservedKey, payload) or rcall('LPOS', readyKey, payload, 'MAXLEN', searchLimit)
 if not there then return {'gone'} end
 
 -- Laravel's pop reads `attempts` as a number; a payload it could not re-encode is not copied.

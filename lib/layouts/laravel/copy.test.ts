@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { copy } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();
@@ -45,6 +46,26 @@ describe('Run a copy of a Laravel job', () => {
     // The real pop: the held and second jobs and the copy, each once; the reserved original stays reserved, the delayed copy waits.
     expect((await laravel.drain()).map((job) => job.id).sort()).toEqual([held, second, id].sort());
     expect(await redis.zrangeBuffer(keys.reserved('mail'), '0', '-1')).toEqual([original]);
+  });
+
+  it('looks for a ready payload only as deep in the list as it is told (the job page’s search depth), so the script stays short on a long list', async () => {
+    const { layout, redis, laravel } = await openLaravel('mail');
+    const { keys } = layout;
+    await laravel.push('first');
+    await laravel.push('second');
+    const second = await redis.lindexBuffer(keys.ready('mail'), 1);
+    const call = {
+      ready: keys.ready('mail'),
+      delayed: keys.delayed('mail'),
+      reserved: keys.reserved('mail'),
+      notify: keys.notify('mail'),
+      payload: second!,
+      newId: 'c'.repeat(32),
+      newUuid: '00000000-0000-4000-8000-000000000001',
+      delaySeconds: 0,
+    };
+    expect(await copy.run(redis, { ...call, searchLimit: 1 })).toEqual({ outcome: 'gone' });
+    expect(await copy.run(redis, { ...call, searchLimit: 2 })).toEqual({ outcome: 'copied', id: 'c'.repeat(32) });
   });
 
   it('refuses an edit, and a job that is gone', async () => {

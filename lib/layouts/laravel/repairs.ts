@@ -2,7 +2,7 @@ import type { RedisConnection } from '../../redis/connection';
 import type { LineRepairs } from '../pages';
 import { trashArguments } from '../trash';
 import type { LaravelKeys } from './keys';
-import { findLaravelJob, type LaravelQueues } from './pages';
+import { findLaravelJob, JOB_SEARCH_LIMIT, type LaravelQueues } from './pages';
 import { BATCH_SIZE } from '../../shapes/failed-jobs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { JobCopies } from '../adapter';
@@ -105,6 +105,7 @@ export function laravelJobCopies(connection: RedisConnection, keys: LaravelKeys,
           newId: randomJobId(),
           newUuid: randomUUID(),
           delaySeconds,
+          searchLimit: JOB_SEARCH_LIMIT,
         }),
       );
       return made.outcome === 'copied' ? { copied: true, id: made.id } : { copied: false, refused: `Job ${id} was not copied: ${COPY_REFUSALS[made.outcome]}` };

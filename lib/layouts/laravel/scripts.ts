@@ -172,7 +172,7 @@ export type LaravelCopyOutcome = { outcome: 'copied'; id: string } | { outcome: 
 export const copy = luaScript({
   file: 'laravel/copy-4.lua',
   keys: ['ready', 'delayed', 'reserved', 'notify'],
-  args: ['payload', 'newId', 'newUuid', 'delaySeconds'],
+  args: ['payload', 'newId', 'newUuid', 'delaySeconds', 'searchLimit'],
   reply: (reply): LaravelCopyOutcome => {
     const [outcome, id] = (reply as unknown[]).map(String);
     return outcome === 'copied' ? { outcome, id: id! } : { outcome: outcome as 'gone' | 'not-json' };
