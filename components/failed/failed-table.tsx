@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { CopyButton } from '@/components/ui/copy-button';
+import { JobName } from '@/components/ui/job-name';
 import { formatDuration } from '@/components/ui/format-duration';
 import { ScrollX } from '@/components/ui/scroll-x';
 import type { FailedRowView } from '@/lib/queries/failed';
@@ -125,8 +126,8 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
                   </Link>
                 )}
               </td>
-              <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono break-all">
-                {orDash(row.name)}
+              <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono">
+                {row.name === '' ? '—' : <JobName name={row.name} />}
               </td>
               {withAttempts && (
                 <td data-label="Attempts" className="px-3 py-2 text-right tabular-nums">
