@@ -84,7 +84,8 @@ describe('a change made through the dashboard', () => {
 
   const rowOf = (overview: EveryQueueOverview | undefined, queue: string) => overview?.queues.find((row) => row.queue === queue);
 
-  it('re-reads only the queues it touched, at a cost that does not grow with the number of queues, and the totals and marks stay right', async () => {
+  /** StaticPHP's own driver, and the overview's ticks as the dashboard keeps them, a change re-reading what it touched. */
+  function touchedTick() {
     const runner = layout.runner;
     if ('absent' in runner) throw new Error('StaticPHP runs its own jobs');
     const dashboardPrefix = `${connection.settings.prefix}ql:`;
@@ -93,6 +94,11 @@ describe('a change made through the dashboard', () => {
       Date.now,
       (kept, names) => readTouchedQueues(kept, names, layout, connection),
     );
+    return { runner, tick, dashboardPrefix };
+  }
+
+  it('re-reads only the queues it touched, at a cost that does not grow with the number of queues, and the totals and marks stay right', async () => {
+    const { runner, tick, dashboardPrefix } = touchedTick();
     const addQueues = async (from: number, count: number) => {
       for (let n = from; n < from + count; n++) await runner.push(`many-${String(n).padStart(3, '0')}`, 'job', {});
     };
@@ -136,14 +142,7 @@ describe('a change made through the dashboard', () => {
   });
 
   it('after a forget of failed jobs, re-reads only the queues failing recently, and their marks and counts are what a full read finds', async () => {
-    const runner = layout.runner;
-    if ('absent' in runner) throw new Error('StaticPHP runs its own jobs');
-    const dashboardPrefix = `${connection.settings.prefix}ql:`;
-    const tick = new LatestTick(
-      () => readEveryQueueOverview(layout, connection, dashboardPrefix),
-      Date.now,
-      (kept, names) => readTouchedQueues(kept, names, layout, connection),
-    );
+    const { runner, tick, dashboardPrefix } = touchedTick();
     const forgotten = await failedJobOn(runner, 'forget-a');
     await failedJobOn(runner, 'forget-b');
     await runner.push('forget-calm', 'job', {});
@@ -164,13 +163,7 @@ describe('a change made through the dashboard', () => {
   });
 
   it('reads every queue when it touched one the kept read does not have', async () => {
-    const runner = layout.runner;
-    if ('absent' in runner) throw new Error('StaticPHP runs its own jobs');
-    const tick = new LatestTick(
-      () => readEveryQueueOverview(layout, connection, `${connection.settings.prefix}ql:`),
-      Date.now,
-      (kept, names) => readTouchedQueues(kept, names, layout, connection),
-    );
+    const { runner, tick } = touchedTick();
     await tick.refresh();
     const before = tick.settled.latest!;
     await runner.push('brand-new', 'job', {});

@@ -22,6 +22,27 @@ export interface QueueSample extends QueueStats {
   failedSince: number | null;
 }
 
+/**
+ * The sample of a queue whose layout keeps one counter per queue (a yii2
+ * channel's, Horizon's count of a Laravel queue's finished jobs): its
+ * backlog as counted, the counter as its one stream, none where it could
+ * not be read (nothing to count from), and no wait.
+ */
+export function oneCounterSample(row: QueueStats, counter: Pick<StreamCounters, 'added' | 'length'> | null, failedSince: number | null): QueueSample {
+  const { queue, pending, delayed, reserved, total, error } = row;
+  return {
+    queue,
+    pending,
+    delayed,
+    reserved,
+    total,
+    ...(error === undefined ? {} : { error }),
+    streams: counter === null ? [] : [{ level: queue, ...counter }],
+    waitSeconds: null,
+    failedSince,
+  };
+}
+
 export interface ThroughputSample {
   /** the Redis server's clock, ms since the epoch */
   at: number;

@@ -1,5 +1,5 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { QueueSample, ThroughputSample } from '../../shapes/throughput';
+import { oneCounterSample, type QueueSample, type ThroughputSample } from '../../shapes/throughput';
 import type { ThroughputSource } from '../adapter';
 import { runPerQueue } from '../list-queues';
 import type { LaravelCounts, LaravelQueueCounts } from './counts';
@@ -125,19 +125,7 @@ export function laravelThroughput(
         const processed = counters.advance(row.queue, 'reply' in horizonRead ? horizonRead.reply : null);
         const failedSince = failures === null ? null : (failedByQueue.get(row.queue) ?? 0);
         failedByQueue.delete(row.queue);
-        const { queue, pending, delayed, reserved, total, error } = row;
-        return {
-          queue,
-          pending,
-          delayed,
-          reserved,
-          total,
-          ...(error === undefined ? {} : { error }),
-          // A queue whose metrics could not be read has no counter to count from.
-          streams: processed === null ? [] : [{ level: queue, added: processed, length: 0 }],
-          waitSeconds: null,
-          failedSince,
-        };
+        return oneCounterSample(row, processed === null ? null : { added: processed, length: 0 }, failedSince);
       });
       // Failures of queues this connection does not read; those past FAILED_READ in one sample are not counted.
       const unattributed = [...failedByQueue.values()].reduce((sum, count) => sum + count, 0);

@@ -1,4 +1,4 @@
-import type { QueueSample, ThroughputSample } from '../../shapes/throughput';
+import { oneCounterSample, type QueueSample, type ThroughputSample } from '../../shapes/throughput';
 import type { RedisConnection } from '../../redis/connection';
 import type { LayoutCounts, ThroughputSource } from '../adapter';
 import type { Yii2ChannelCounts, Yii2Driver } from './layout';
@@ -18,20 +18,9 @@ export const YII2_UNSAMPLED = {
  * a reset (throughputBetween, lib/shapes/throughput.ts).
  */
 function channelSample(row: Yii2ChannelCounts): QueueSample {
-  const { queue, pending, delayed, reserved, total, error, statistics } = row;
+  const { statistics } = row;
   const indexed = statistics.waiting + statistics.delayed + statistics.reserved;
-  return {
-    queue,
-    pending,
-    delayed,
-    reserved,
-    total,
-    ...(error === undefined ? {} : { error }),
-    // A channel that could not be read has no counter to count from.
-    streams: error === undefined ? [{ level: queue, added: statistics.done + indexed, length: indexed }] : [],
-    waitSeconds: null,
-    failedSince: null,
-  };
+  return oneCounterSample(row, row.error === undefined ? { added: statistics.done + indexed, length: indexed } : null, null);
 }
 
 /**
