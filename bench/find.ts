@@ -129,7 +129,13 @@ interface Subject {
   close(): Promise<void>;
 }
 
-const query = (text: string, field: FindQuery['field'], states: FindQuery['states'] = []): FindQuery => ({ text, field, queue: null, states });
+const query = (text: string, field: FindQuery['field'], states: FindQuery['states'] = []): FindQuery => ({
+  text,
+  field,
+  queue: null,
+  states,
+  ignoreCase: false,
+});
 
 /** The payload searched for: the order reference of a waiting job in the middle queue, past the held jobs (whose references repeat the first waiting ones'). */
 function middleReference(plan: SeedPlan): string {

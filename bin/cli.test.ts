@@ -233,7 +233,7 @@ describe('queuelens', () => {
     expect(badDate).toEqual({ code: 1, stdout: '', stderr: 'queuelens: Cannot read the date "last tuesday": expected Y-m-d or Y-m-d H:i:s, in UTC\n' });
   });
 
-  it('finds jobs by a piece of their payload in every state, a line per match, scoped by --state and --queue', async () => {
+  it('finds jobs by a piece of their payload in every state, a line per match, scoped by --state and --queue, in any case with --ignore-case', async () => {
     const queue = await openQueue();
     const ready = await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-12345' });
     const delayed = await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-12345' }, { delaySeconds: 3600 });
@@ -250,6 +250,11 @@ describe('queuelens', () => {
         .split('\n')
         .map((line) => (JSON.parse(line) as { id: string }).id),
     ).toEqual([String(delayed)]);
+    const shouted = await queue.push('mail', 'App\\Jobs\\Ship', { note: 'Order ACME-42' });
+    const anyCase = await queuelens('find', 'acme-42', '--ignore-case', '--prefix', queue.keys.prefix);
+    expect(anyCase.stdout).toContain(`${shouted}\tready\tmail\tApp\\Jobs\\Ship\tpayload: {"note":"Order [ACME-42]"}`);
+    expect(anyCase.stdout).toMatch(/^1 match\.$/m);
+    expect((await queuelens('find', 'acme-42', '--prefix', queue.keys.prefix)).stdout).toMatch(/^No job matches\.$/m);
     expect(await queuelens('find', 'x', '--state', 'lost', '--prefix', queue.keys.prefix)).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--state takes ready, delayed, reserved, failed, not "lost"'),

@@ -36,11 +36,13 @@ Commands:
                                            the marko command that does, and exits 2)
   retry --id N --payload PAYLOAD_JSON      retry one failed job with this payload, stored as given; the job
                                            as it was is kept in the trash, to restore once the retry is gone
-  find TEXT [--queue Q] [--state S ...] [--field F] [--json]
+  find TEXT [--queue Q] [--state S ...] [--field F] [--ignore-case] [--json]
                                            jobs whose id is TEXT or whose name, payload or error holds it
                                            (byte for byte), in every state; S: ready, delayed, reserved,
-                                           failed; F: any (default), id, name, payload, error. One line per
-                                           match, tab-separated: id, state, queue, name, the match in [ ]
+                                           failed; F: any (default), id, name, payload, error. --ignore-case:
+                                           A-Z match a-z (other bytes, such as É/é, and ids stay exact).
+                                           One line per match, tab-separated: id, state, queue, name, the
+                                           match in [ ]
   forget (--id N | --before DATE | --all)  forget failed jobs (DATE: Y-m-d or Y-m-d H:i:s, UTC); StaticPHP keeps
                                            them in QueueLens's trash (QUEUELENS_TRASH_SECONDS, default 86400)
   trash list [--limit N] [--queue-contains TEXT] [--from failed|ready|delayed|reserved] [--who TEXT] [--json]
@@ -231,7 +233,12 @@ const commands: Record<string, Command> = {
   },
 
   async find(args) {
-    const { values, positionals } = parse(args, { json: { type: 'boolean' }, state: { type: 'string', multiple: true }, field: { type: 'string' } });
+    const { values, positionals } = parse(args, {
+      json: { type: 'boolean' },
+      state: { type: 'string', multiple: true },
+      field: { type: 'string' },
+      'ignore-case': { type: 'boolean' },
+    });
     const [text, ...rest] = positionals;
     if (text === undefined || rest.length > 0) throw new UsageError('find takes one TEXT to look for');
     const query = findQueryOf(text, values);
@@ -634,7 +641,7 @@ async function withLayout(values: ConnectionValues, action: (layout: QueueLayout
 type Capability = 'failedJobs' | 'runner' | 'doctor' | 'finder' | 'trash' | 'jobCopies';
 
 /** find's TEXT and options as a query: --queue once scopes it (marko reads only that queue then), --state any number of times. */
-function findQueryOf(text: string, values: { queue?: string[]; state?: string[]; field?: string }): FindQuery {
+function findQueryOf(text: string, values: { queue?: string[]; state?: string[]; field?: string; 'ignore-case'?: boolean }): FindQuery {
   if (text === '' || text.length > MAX_FIND_TEXT) throw new UsageError(`find takes a TEXT of 1 to ${MAX_FIND_TEXT} characters`);
   const field = values.field ?? 'any';
   if (!(FIND_FIELDS as readonly string[]).includes(field)) throw new UsageError(`--field takes one of ${FIND_FIELDS.join(', ')}, not "${field}"`);
@@ -642,7 +649,7 @@ function findQueryOf(text: string, values: { queue?: string[]; state?: string[];
   const unknown = states.find((state) => !(FIND_STATES as readonly string[]).includes(state));
   if (unknown !== undefined) throw new UsageError(`--state takes ${FIND_STATES.join(', ')}, not "${unknown}"`);
   if ((values.queue?.length ?? 0) > 1) throw new UsageError('find takes one --queue at most');
-  return { text, field: field as FindField, queue: values.queue?.[0] ?? null, states: states as FindState[] };
+  return { text, field: field as FindField, queue: values.queue?.[0] ?? null, states: states as FindState[], ignoreCase: values['ignore-case'] === true };
 }
 
 /** Runs `action` with one of the layout's capabilities, or refuses `command` with the layout's reason for not having it. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   failedOfQueueHref,
   findEveryStateHref,
+  findSearchHref,
   jobFieldDownloadHref,
   parseJobId,
   parseJobIdText,
@@ -71,5 +72,14 @@ describe('findEveryStateHref', () => {
   it('offers none for a queue alone, or a text longer than a search takes', () => {
     expect(findEveryStateHref({ queue: 'mail' })).toBeNull();
     expect(findEveryStateHref({ error: 'x'.repeat(201) })).toBeNull();
+  });
+});
+
+describe('findSearchHref', () => {
+  it('names the case rule only when case is ignored, so an older address still means a case-sensitive search', () => {
+    const search = { text: 'acme-42', field: 'payload', queue: null, states: ['failed'] };
+    expect(findSearchHref({ ...search, ignoreCase: true })).toBe('/find?text=acme-42&field=payload&states=failed&case=ignore');
+    expect(findSearchHref({ ...search, ignoreCase: false })).toBe('/find?text=acme-42&field=payload&states=failed');
+    expect(findSearchHref(search)).toBe('/find?text=acme-42&field=payload&states=failed');
   });
 });

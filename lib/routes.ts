@@ -151,13 +151,28 @@ export function singleSearchParams(params: PageSearchParams): { get(name: string
 
 export const findHref = '/find' as Route;
 
-/** A search on the Find page, as an address a colleague can open: the same text, field, queue and states. */
-export function findSearchHref(search: { text: string; field: string; queue: string | null; states: readonly string[] }): Route {
+/** What a search's address names; a search that leaves out ignoreCase is case-sensitive. */
+export interface FindSearchFields {
+  text: string;
+  field: string;
+  queue: string | null;
+  states: readonly string[];
+  ignoreCase?: boolean;
+}
+
+/** A search as the Find page's address and GET /api/find read it (lib/server/find.ts), defaults left out. */
+export function findSearchParams(search: FindSearchFields): URLSearchParams {
   const params = new URLSearchParams({ text: search.text });
   if (search.field !== 'any') params.set('field', search.field);
   if (search.queue !== null) params.set('queue', search.queue);
   if (search.states.length > 0) params.set('states', search.states.join(','));
-  return `${findHref}?${params}` as Route;
+  if (search.ignoreCase === true) params.set('case', 'ignore');
+  return params;
+}
+
+/** A search on the Find page, as an address a colleague can open: the same text, field, queue, states and case rule. */
+export function findSearchHref(search: FindSearchFields): Route {
+  return `${findHref}?${findSearchParams(search)}` as Route;
 }
 
 /**

@@ -13,6 +13,8 @@ const foundJobs = z.object({
   /** the search that found them, for the audit log */
   text: z.string().min(1).max(MAX_FIND_TEXT),
   field: z.enum(FIND_FIELDS),
+  // A caller that names no case rule searched case-sensitively.
+  ignoreCase: z.boolean().default(false),
   jobs: z
     .array(z.object({ queue: z.string().min(1).max(1000), id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _') }))
     .min(1)
@@ -43,7 +45,8 @@ export const removeFoundJobs = queueAction(
   },
   {
     action: 'remove jobs found by a search',
-    target: ({ text, field, jobs }) => `${describeJobs(jobs.map((job) => job.id))} found by “${text}” (${field})`,
+    target: ({ text, field, ignoreCase, jobs }) =>
+      `${describeJobs(jobs.map((job) => job.id))} found by “${text}” (${field}${ignoreCase ? ', ignoring case' : ''})`,
     outcome: ({ removed, movedOn }) => `${removed} removed${movedOn > 0 ? `, ${movedOn} had moved on` : ''}`,
   },
   ({ jobs }) => jobs.map((job) => job.queue),

@@ -4,7 +4,7 @@ import { FindResults } from '@/components/find/find-results';
 import type { MatchOffers } from '@/components/find/match-actions';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
-import { FIND_PARAMS_RULE, findParams, readFindScope } from '@/lib/server/find';
+import { FIND_PARAMS_RULE, findParams, findQueryOfParams, readFindScope } from '@/lib/server/find';
 import { readFailedRetry } from '@/lib/server/failed';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import type { FindQuery } from '@/lib/shapes/find';
@@ -21,10 +21,10 @@ function queryFromParams(params: PageSearchParams): FindQuery | null | { error: 
     field: single.get('field') ?? undefined,
     queue: single.get('queue') ?? undefined,
     states: single.get('states') ?? undefined,
+    case: single.get('case') ?? undefined,
   });
   if (!parsed.success) return { error: `This address names no search QueueLens can run: ${FIND_PARAMS_RULE}.` };
-  const { text, field, queue, states } = parsed.data;
-  return { text, field, queue: queue === undefined || queue === '' ? null : queue, states };
+  return findQueryOfParams(parsed.data).query;
 }
 
 export default async function FindPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
@@ -38,8 +38,8 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
     <div className="space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight">Find</h1>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        Any job by its id, its name or class, or a piece of its payload or error, in every state. Text is matched byte for byte, case-sensitive; the search
-        reads a bounded chunk at a time and stops when you leave the page.
+        Any job by its id, its name or class, or a piece of its payload or error, in every state. Text is matched byte for byte, case-sensitive unless Ignore
+        case is ticked; an id must be equal. The search reads a bounded chunk at a time and stops when you leave the page.
       </p>
       {named !== null && 'error' in named && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">

@@ -1,6 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useId } from 'react';
 import { QueuePickerField } from '@/components/queues/queue-picker';
 import { FILTER_INPUT, FilterField } from '@/components/ui/url-filter-form';
 import { findSearchHref } from '@/lib/routes';
@@ -17,6 +18,7 @@ const FIELD_LABELS: Readonly<Record<FindField, string>> = {
 /** The search form: its fields become the page's address on submit, so a search can be pasted to a colleague and survives a reload. */
 export function FindForm({ query, queues, states }: { query: FindQuery | null; queues: readonly string[]; states: readonly FindState[] }) {
   const router = useRouter();
+  const caseHelpId = useId();
   const key = JSON.stringify(query);
   return (
     <form
@@ -36,6 +38,7 @@ export function FindForm({ query, queues, states }: { query: FindQuery | null; q
             field: String(form.get('field') ?? 'any'),
             queue: queue === '' ? null : queue,
             states: form.getAll('states').map(String),
+            ignoreCase: form.get('case') === 'ignore',
           }),
         );
       }}
@@ -45,6 +48,15 @@ export function FindForm({ query, queues, states }: { query: FindQuery | null; q
           <input id={id} name="text" type="search" required maxLength={MAX_FIND_TEXT} defaultValue={query?.text ?? ''} className={`${FILTER_INPUT} w-64`} />
         )}
       </FilterField>
+      <div className="flex flex-col gap-1">
+        <p id={caseHelpId} className="text-xs text-zinc-600 dark:text-zinc-400">
+          A–Z match a–z; other letters (É, é) and ids stay exact
+        </p>
+        <label className="flex items-center gap-1 py-1 text-sm">
+          <input type="checkbox" name="case" value="ignore" defaultChecked={query?.ignoreCase ?? false} aria-describedby={caseHelpId} />
+          Ignore case
+        </label>
+      </div>
       <FilterField label="Look in">
         {(id) => (
           <select id={id} name="field" defaultValue={query?.field ?? 'any'} className={FILTER_INPUT}>

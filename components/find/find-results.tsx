@@ -76,7 +76,8 @@ export function FindResults({ query, offers }: { query: FindQuery; offers: Match
         !search.running &&
         search.error === null && (
           <EmptyList>
-            No job matches “{query.text}”{search.stopped ? ' in the part looked at' : ''}.
+            No job matches “{query.text}”{query.ignoreCase ? ' in any case' : ''}
+            {search.stopped ? ' in the part looked at' : ''}.
           </EmptyList>
         )
       ) : (

@@ -54,7 +54,7 @@ function useRemoveMatches(query: FindQuery) {
       if (batch.length === 0) return { ok: true, handled: 0, finished: true };
       next += batch.length;
       const jobs = batch.map(({ queue, id }) => ({ queue, id }));
-      const result = await removeFoundJobs({ text: query.text, field: query.field, jobs }, getTabConnection());
+      const result = await removeFoundJobs({ text: query.text, field: query.field, ignoreCase: query.ignoreCase, jobs }, getTabConnection());
       if (!result.ok) return result;
       removed += result.removed;
       kept.push(...result.kept);

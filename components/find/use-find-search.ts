@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import { fetchApi } from '@/lib/queries/api';
+import { findSearchParams } from '@/lib/routes';
 import type { FindMatch, FindQuery, FindStep } from '@/lib/shapes/find';
 
 /** Matches a page lists at most; a search that finds more stops and asks for a narrower one. */
@@ -21,8 +22,7 @@ export interface FindSearch {
 const IDLE: FindSearch = { matches: [], looked: 0, about: 0, running: false, stopped: false, capped: false, done: false, error: null };
 
 function stepPath(query: FindQuery, cursor: string | null): string {
-  const params = new URLSearchParams({ text: query.text, field: query.field, states: query.states.join(',') });
-  if (query.queue !== null) params.set('queue', query.queue);
+  const params = findSearchParams(query);
   if (cursor !== null) params.set('cursor', cursor);
   return `/api/find?${params}`;
 }

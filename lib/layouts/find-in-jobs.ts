@@ -3,6 +3,7 @@ import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
 import type { FindMatch, FindQuery, FindState } from '../shapes/find';
 import type { QueueCounts, LayoutCounts } from './adapter';
 import { FIND_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
+import { needleOf, type FindNeedle } from './find-text';
 
 /**
  * The reply every layout's find-step script gives: where the next step
@@ -37,7 +38,10 @@ export const findInJobs = luaScript({
     'payloadField',
     'errorFields',
     'reservedField',
+    'ignoreCase',
+    'texts',
   ],
+  // The texts (the text, then its spellings), then the caller's ready-made Lua patterns.
   rest: 'needles',
   // Payload windows are bytes written by somebody else's code, cut anywhere.
   bytes: true,
@@ -68,8 +72,15 @@ export interface JobFieldNames {
 
 /** How a layout reads what the Lua found: other spellings of the text to match, and the row as the user reads it (null: not a match once decoded). */
 export interface HitReading {
+  /** spellings whose letters follow the text's, so that under ignoreCase the Lua folds them as it folds the text (JSON escapes) */
   spellings(text: Buffer): Buffer[];
-  matchOf(hit: FindHit, needle: Buffer): FindMatch | null;
+  /**
+   * Under ignoreCase, spellings whose bytes do not follow the text's letter
+   * case (base64), as Lua patterns that match the text's letters in either
+   * case; they stand in for `spellings` then. Left out where there are none.
+   */
+  caseFoldedPatterns?(text: Buffer): string[];
+  matchOf(hit: FindHit, needle: FindNeedle): FindMatch | null;
 }
 
 /** Bytes as stored: the text is its only spelling, the hit's head is the name. */
@@ -90,8 +101,10 @@ export async function readJobsChunk(
   query: FindQuery,
   states: readonly FindState[],
 ): Promise<FindChunk> {
-  const needle = Buffer.from(query.text, 'utf8');
+  const needle = needleOf(query);
   const { fields, reading } = options;
+  const patterns = query.ignoreCase ? (reading.caseFoldedPatterns?.(needle.bytes) ?? null) : null;
+  const texts = [needle.bytes, ...(patterns === null ? reading.spellings(needle.bytes) : [])];
   const reply = await connection.attempt(() =>
     findInJobs.run(connection.redis, {
       index: part.key,
@@ -109,7 +122,9 @@ export async function readJobsChunk(
       payloadField: fields.payload,
       errorFields: fields.errors.join(','),
       reservedField: fields.reserved,
-      needles: [needle, ...reading.spellings(needle)],
+      ignoreCase: query.ignoreCase ? 1 : 0,
+      texts: texts.length,
+      needles: [...texts, ...(patterns ?? [])],
     }),
   );
   const matches = reply.rows.flatMap((hit) => reading.matchOf(hit, needle) ?? []);

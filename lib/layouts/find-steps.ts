@@ -1,6 +1,7 @@
 import { QueueError } from '../redis/errors';
 import { bytesToText } from '../shapes/display-text';
 import { FIND_STATES, type FindMatch, type FindQuery, type FindState, type FindStep } from '../shapes/find';
+import { indexOfNeedle, type FindNeedle } from './find-text';
 
 /**
  * The stepping every layout's Find shares: a search walks each queue's
@@ -127,15 +128,17 @@ async function queuesOf(plan: FindPlan, query: FindQuery): Promise<string[]> {
 /**
  * The match inside `window` (bytes around it, as the chunk read them) cut in
  * three for a results row; null when the needle is not in it (a spelling
- * that matched in Redis but not as the user reads it).
+ * that matched in Redis but not as the user reads it). Under ignoreCase the
+ * highlight is the window's own bytes, in the case they are stored in.
  */
-export function snippetOf(window: Buffer, needle: Buffer): FindMatch['snippet'] | null {
-  const at = window.indexOf(needle);
+export function snippetOf(window: Buffer, needle: FindNeedle): FindMatch['snippet'] | null {
+  const at = indexOfNeedle(window, needle);
   if (at < 0) return null;
+  const end = at + needle.bytes.length;
   return {
     before: bytesToText(window.subarray(0, at)),
-    match: bytesToText(window.subarray(at, at + needle.length)),
-    after: bytesToText(window.subarray(at + needle.length)),
+    match: bytesToText(window.subarray(at, end)),
+    after: bytesToText(window.subarray(end)),
   };
 }
 

@@ -1,9 +1,10 @@
+import { expect } from 'vitest';
 import type { FindMatch, FindQuery } from '../shapes/find';
 import type { JobFinder } from './pages';
 
-/** A query of the text in payloads, every queue and state unless given. */
+/** A query of the text in payloads, case-sensitive, every queue and state unless given. */
 export function payloadQuery(text: string, scope: Partial<FindQuery> = {}): FindQuery {
-  return { text, field: 'payload', queue: null, states: [], ...scope };
+  return { text, field: 'payload', queue: null, states: [], ignoreCase: false, ...scope };
 }
 
 /** Every step of `query` to the end: the matches, the steps taken, and the last step's progress. */
@@ -22,4 +23,27 @@ export async function findAll(finder: JobFinder, query: FindQuery): Promise<{ ma
 /** Each match's state by its id. */
 export function statesById(matches: readonly FindMatch[]): Record<string, string> {
   return Object.fromEntries(matches.map((match) => [match.id, match.state]));
+}
+
+/**
+ * What every finder does when told to ignore case, `push` putting a ready
+ * job whose payload holds `text` and answering its id: ASCII letters match
+ * in either case and only then; Lua's pattern characters are matched as
+ * themselves; a UTF-8 letter matches only as it is (É is not é). The
+ * highlight is the job's own bytes.
+ */
+export async function expectIgnoreCaseRules(finder: JobFinder, push: (text: string) => Promise<string>): Promise<void> {
+  const order = await push('Order ACME-42');
+  const magic = await push('rate 50% (X).*[Y] off');
+  // What `50% (x).*[y]` would match were it read as a Lua pattern rather than as text.
+  await push('50 x then y');
+  const accented = await push('CAFÉ crème');
+  const ignoringCase = (text: string) => payloadQuery(text, { ignoreCase: true });
+  const found = async (query: FindQuery) => (await findAll(finder, query)).matches.map(({ id, snippet }) => ({ id, match: snippet.match }));
+
+  expect(await found(ignoringCase('acme-42'))).toEqual([{ id: order, match: 'ACME-42' }]);
+  expect(await found(payloadQuery('acme-42'))).toEqual([]);
+  expect(await found(ignoringCase('50% (x).*[y]'))).toEqual([{ id: magic, match: '50% (X).*[Y]' }]);
+  expect(await found(ignoringCase('café CRÈME'))).toEqual([]);
+  expect(await found(ignoringCase('cafÉ CRèME'))).toEqual([{ id: accented, match: 'CAFÉ crème' }]);
 }

@@ -8,7 +8,7 @@ import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
 import { pickerNames } from '@/lib/shapes/queue-picker';
 import { readCapability, readLayout, type ReadResult } from './queue';
 
-/** A search as a URL (the page's and GET /api/find's): `states` comma-joined, empty for every state. */
+/** A search as a URL (the page's and GET /api/find's, as findSearchParams writes it): `states` comma-joined, empty for every state; `case=ignore` folds ASCII letters. */
 export const findParams = z.object({
   text: z.string().min(1).max(MAX_FIND_TEXT),
   field: z.enum(FIND_FIELDS).default('any'),
@@ -19,10 +19,20 @@ export const findParams = z.object({
     .default('')
     .transform((text) => text.split(',').filter((state) => state !== ''))
     .pipe(z.array(z.enum(FIND_STATES))),
+  case: z.enum(['exact', 'ignore']).default('exact'),
   cursor: z.string().max(4000).optional(),
 });
 
-export const FIND_PARAMS_RULE = `text is 1 to ${MAX_FIND_TEXT} characters; field is one of ${FIND_FIELDS.join(', ')}; states are among ${FIND_STATES.join(', ')}`;
+export const FIND_PARAMS_RULE = `text is 1 to ${MAX_FIND_TEXT} characters; field is one of ${FIND_FIELDS.join(', ')}; states are among ${FIND_STATES.join(', ')}; case is exact or ignore`;
+
+/** The search a parsed address names, and the cursor of the step it asks for (null: the first). */
+export function findQueryOfParams(params: z.infer<typeof findParams>): { query: FindQuery; cursor: string | null } {
+  const { text, field, queue, states, cursor } = params;
+  return {
+    query: { text, field, queue: queue === undefined || queue === '' ? null : queue, states, ignoreCase: params.case === 'ignore' },
+    cursor: cursor ?? null,
+  };
+}
 
 /** One step of a search, for GET /api/find: the browser asks for the next while its tab is open, so an abandoned search stops. */
 export function readFindStep(query: FindQuery, cursor: string | null): Promise<ReadResult<FindStep>> {

@@ -16,8 +16,14 @@ export type FindState = (typeof FIND_STATES)[number];
 export const MAX_FIND_TEXT = 200;
 
 export interface FindQuery {
-  /** matched byte for byte (UTF-8), case-sensitive; an id must be equal, every other field contains it */
+  /** matched byte for byte (UTF-8), case-sensitive unless `ignoreCase`; an id must be equal, every other field contains it */
   text: string;
+  /**
+   * ASCII letters match in either case (A–Z ≡ a–z); every other byte still
+   * matches exactly, so É and é differ (folding UTF-8 letters would mean
+   * decoding every payload). Never an id's: an id is equal or nothing.
+   */
+  ignoreCase: boolean;
   field: FindField;
   /** one queue (a yii2 channel), or null for every queue */
   queue: string | null;

@@ -1,6 +1,6 @@
--- Find's bounded reading and byte matching, shared by the scripts that
--- look through one index a chunk at a time (lua/shared/find-in-jobs-1.lua,
--- lua/laravel/find-payloads-1.lua).
+-- Find's bounded reading and byte matching (exact, or with ASCII letters in
+-- either case), shared by the scripts that look through one index a chunk
+-- at a time (lua/shared/find-in-jobs-1.lua, lua/laravel/find-payloads-1.lua).
 
 -- One chunk of a list (from an offset) or a sorted set (from a ZSCAN
 -- cursor, '' to start): its members, and where the next chunk starts ('' once
@@ -17,21 +17,63 @@ local function findChunkOf(kind, index, position, count)
   return members, scan[1] ~= '0' and scan[1] or ''
 end
 
--- The first of `needles` (tried in order) that `value` holds: where it
--- starts, and which it is; nil when none. Plain byte matching.
-local function firstNeedleIn(value, needles)
+-- Bytes that are magic in a Lua pattern outside a class: each is written
+-- `%` before it to stand for itself.
+local PATTERN_MAGIC = '^$()%.[]*+-?'
+
+-- `needle` as a Lua pattern that matches its bytes with each ASCII letter
+-- in either case (`[aA]`), every other byte as it is: a UTF-8 letter's
+-- bytes match exactly. Built once per call, so no value is lower-cased
+-- (string.lower would copy every payload). NUL is `%z`: Lua 5.1 reads a NUL
+-- in a pattern as its end. Only literals and classes: no backtracking.
+local function caseFoldedPattern(needle)
+  local parts = {}
+  for i = 1, #needle do
+    local char = string.sub(needle, i, i)
+    local byte = string.byte(char)
+    if (byte >= 65 and byte <= 90) or (byte >= 97 and byte <= 122) then
+      parts[i] = '[' .. string.lower(char) .. string.upper(char) .. ']'
+    elseif byte == 0 then
+      parts[i] = '%z'
+    elseif string.find(PATTERN_MAGIC, char, 1, true) then
+      parts[i] = '%' .. char
+    else
+      parts[i] = char
+    end
+  end
+  return table.concat(parts)
+end
+
+-- How each of `texts` is looked for: as its bytes (plain string.find), or,
+-- under `ignoreCase`, as its case-folded pattern.
+local function textMatchers(texts, ignoreCase)
+  local matchers = {}
+  for i, text in ipairs(texts) do
+    matchers[i] = ignoreCase and {pattern = caseFoldedPattern(text)} or {plain = text}
+  end
+  return matchers
+end
+
+-- The first of `matchers` (tried in order) that `value` holds: the 1-based
+-- bytes its match starts and ends at; nil when none.
+local function firstMatchIn(value, matchers)
   if type(value) ~= 'string' or value == '' then return nil end
-  for i = 1, #needles do
-    local at = string.find(value, needles[i], 1, true)
-    if at then return at, needles[i] end
+  for _, matcher in ipairs(matchers) do
+    local at, stop
+    if matcher.plain then
+      at, stop = string.find(value, matcher.plain, 1, true)
+    else
+      at, stop = string.find(value, matcher.pattern)
+    end
+    if at then return at, stop end
   end
   return nil
 end
 
--- `value`'s bytes from `window` before the match at `at` (`length` long)
--- to `window` after it, and the 1-based byte they start at: a results row
+-- `value`'s bytes from `window` before the match at `at`..`stop` to
+-- `window` after it, and the 1-based byte they start at: a results row
 -- needs them, not the whole value.
-local function windowAround(value, at, length, window)
+local function windowAround(value, at, stop, window)
   local from = math.max(1, at - window)
-  return string.sub(value, from, at + length - 1 + window), from
+  return string.sub(value, from, stop + window), from
 end

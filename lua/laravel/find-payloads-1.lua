@@ -3,7 +3,9 @@
   Laravel queue. A Laravel job has no key of its own: each element is its
   whole payload (JSON), so the payloads are matched here and only the
   matches leave Redis, each with a window of bytes around the match. Read
-  only; plain byte matching, case-sensitive.
+  only. Plain byte matching, case-sensitive; or, under ignoreCase, each
+  spelling and the text as patterns with their ASCII letters in either case
+  (lua/includes/find.lua), built once per call. An id is always equal.
 
   A job's id and name are read as lib/layouts/laravel/payload.ts reads them
   (`id`, else `uuid`; `displayName`, else `data.commandName`), only for the
@@ -24,7 +26,9 @@
   ARGV[6] id         the text, when it can be a job id (letters, digits,
                      dashes: no JSON escape in it); '' otherwise
   ARGV[7] text       the text as typed: what a decoded name must contain
-  ARGV[8], ...       the text as the payload's JSON may spell it (escaped as
+  ARGV[8] ignoreCase '1': ASCII letters of the text and its spellings match
+                     in either case; '0': byte for byte
+  ARGV[9], ...       the text as the payload's JSON may spell it (escaped as
                      PHP's json_encode or Redis's cjson writes it, then as
                      typed), tried in that order
 
@@ -39,10 +43,12 @@ local rcall = redis.call
 
 local index = KEYS[1]
 local kind, position, count, field, window = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
-local id, text = ARGV[6], ARGV[7]
+local id, text, ignoreCase = ARGV[6], ARGV[7], ARGV[8] == '1'
 local spellings = {}
-for i = 8, #ARGV do spellings[#spellings + 1] = ARGV[i] end
-local idNeedles = id ~= '' and {'"id":"' .. id .. '"', '"uuid":"' .. id .. '"'} or {}
+for i = 9, #ARGV do spellings[#spellings + 1] = ARGV[i] end
+local spellingMatchers, nameMatchers = textMatchers(spellings, ignoreCase), textMatchers({text}, ignoreCase)
+-- An id is equal or nothing, whatever the case rule.
+local idMatchers = textMatchers(id ~= '' and {'"id":"' .. id .. '"', '"uuid":"' .. id .. '"'} or {}, false)
 -- cjson holds Redis while it decodes: a longer payload's fields are read from their keys' first occurrence.
 local DECODE_LIMIT = 65536
 
@@ -96,16 +102,16 @@ local function hit(jobId, name, matched, value)
 end
 
 local function matchIn(payload)
-  if wants('id') and firstNeedleIn(payload, idNeedles) then
+  if wants('id') and firstMatchIn(payload, idMatchers) then
     local jobId, name = fieldsOf(payload)
     if jobId == id then return hit(jobId, name, 'id', id) end
   end
   if not (wants('name') or wants('payload')) then return end
-  local at, spelling = firstNeedleIn(payload, spellings)
+  local at, stop = firstMatchIn(payload, spellingMatchers)
   if not at then return end
   local jobId, name = fieldsOf(payload)
-  if wants('name') and name and string.find(name, text, 1, true) then return hit(jobId, name, 'name', name) end
-  if wants('payload') then hit(jobId, name, 'payload', (windowAround(payload, at, #spelling, window))) end
+  if wants('name') and firstMatchIn(name, nameMatchers) then return hit(jobId, name, 'name', name) end
+  if wants('payload') then hit(jobId, name, 'payload', (windowAround(payload, at, stop, window))) end
 end
 
 for _, payload in ipairs(members) do matchIn(payload) end

@@ -4,7 +4,9 @@
   index from `position`, reads each job's few fields, and returns only the
   jobs the text is in, each with a window of bytes around the match, so a
   pass over a million jobs moves the matches and not the payloads. Read
-  only; plain byte matching (string.find with plain = true), case-sensitive.
+  only. Byte matching (string.find with plain = true), case-sensitive; or,
+  under ignoreCase, each text as a pattern with its ASCII letters in either
+  case (lua/includes/find.lua), built once per call. An id is always equal.
 
   Job keys are built from ids read out of the index and the prefix in ARGV,
   which is why the layout needs one server (or a hash-tagged prefix).
@@ -29,8 +31,16 @@
   ARGV[12] payloadField
   ARGV[13] errorFields     comma-joined, '' for none
   ARGV[14] reservedField   set (not '' or '0') while a stream entry is held
-  ARGV[15], ...            the text, then other spellings of it that match
-                           as the text (its base64 at each alignment)
+  ARGV[15] ignoreCase      '1': ASCII letters of the texts match in either
+                           case; '0': byte for byte
+  ARGV[16] texts           how many of the values from ARGV[17] on are
+                           texts; the values after them are Lua patterns as
+                           given (marko's base64 spellings with the text's
+                           letters in either case, built by the caller)
+  ARGV[17], ...            the text, then other spellings of it that match
+                           as the text (its base64 at each alignment, a
+                           Horizon payload's JSON escapes of it), then the
+                           patterns
 
   Returns {next position ('' once the index is done), looked,
            id, state, queue, name or payload head, field, from, window, ...}
@@ -47,8 +57,11 @@ local indexState, states, onlyQueue, field, window = ARGV[5], ARGV[6], ARGV[7], 
 local queueField, nameField, payloadField, reservedField = ARGV[10], ARGV[11], ARGV[12], ARGV[14]
 local errorFields = {}
 for name in string.gmatch(ARGV[13], '[^,]+') do errorFields[#errorFields + 1] = name end
-local needles = {}
-for i = 15, #ARGV do needles[#needles + 1] = ARGV[i] end
+local ignoreCase, textCount = ARGV[15] == '1', tonumber(ARGV[16])
+local texts = {}
+for i = 17, 16 + textCount do texts[#texts + 1] = ARGV[i] end
+local matchers = textMatchers(texts, ignoreCase)
+for i = 17 + textCount, #ARGV do matchers[#matchers + 1] = {pattern = ARGV[i]} end
 -- A record larger than this is matched as raw bytes, not decoded (cjson would hold Redis).
 local DECODE_LIMIT = 262144
 local NAME_HEAD = 1024
@@ -85,7 +98,7 @@ local function wanted(name)
 end
 
 local function findIn(value)
-  return firstNeedleIn(value, needles)
+  return firstMatchIn(value, matchers)
 end
 
 -- The job's fields as {queue, name, payload, errors..., reserved}; nil when it is gone.
@@ -121,8 +134,8 @@ local function jobOf(id)
 end
 
 local reply = {nextPosition, #ids}
-local function hit(id, state, job, name, value, at, needle)
-  local cut, from = windowAround(value, at, #needle, window)
+local function hit(id, state, job, name, value, at, stop)
+  local cut, from = windowAround(value, at, stop, window)
   local head = job.name or string.sub(job.payload, 1, NAME_HEAD)
   local rows = {id, state, job.queue, head, name, from, cut}
   for _, cell in ipairs(rows) do reply[#reply + 1] = cell end
@@ -134,23 +147,23 @@ for _, id in ipairs(ids) do
     local state = indexState
     if kind == 'stream' and job.reserved then state = 'reserved' end
     if string.find(states, ',' .. state .. ',', 1, true) then
-      local at, needle
-      if wanted('id') and id == needles[1] then
-        hit(id, state, job, 'id', id, 1, id)
+      local at, stop
+      if wanted('id') and id == texts[1] then
+        hit(id, state, job, 'id', id, 1, #id)
       else
         local matched = false
         if wanted('name') and job.name then
-          at, needle = findIn(job.name)
-          if at then hit(id, state, job, 'name', job.name, at, needle); matched = true end
+          at, stop = findIn(job.name)
+          if at then hit(id, state, job, 'name', job.name, at, stop); matched = true end
         end
         if not matched and (wanted('payload') or (wanted('name') and not job.name)) then
-          at, needle = findIn(job.payload)
-          if at then hit(id, state, job, job.name and 'payload' or (wanted('payload') and 'payload' or 'name'), job.payload, at, needle); matched = true end
+          at, stop = findIn(job.payload)
+          if at then hit(id, state, job, job.name and 'payload' or (wanted('payload') and 'payload' or 'name'), job.payload, at, stop); matched = true end
         end
         if not matched and wanted('error') then
           for _, value in ipairs(job.errors) do
-            at, needle = findIn(value)
-            if at then hit(id, state, job, 'error', value, at, needle); break end
+            at, stop = findIn(value)
+            if at then hit(id, state, job, 'error', value, at, stop); break end
           end
         end
       end

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { FindQuery } from '../../shapes/find';
 import type { TrashWrite } from '../../shapes/trash';
 import { isAbsent } from '../adapter';
 import { FIND_CHUNK } from '../find-steps';
 import type { JobFinder } from '../pages';
-import { findAll, payloadQuery, statesById } from '../test-find';
+import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
 import { NO_ID } from './pages';
 import { LaravelHarness } from './php-harness';
@@ -90,6 +91,23 @@ describe('Find on Laravel', () => {
     }
     // An id is equal or nothing: a piece of one finds no job by id.
     expect((await findAll(finder, { ...payloadQuery(ready.slice(0, 10)), field: 'id' })).matches).toEqual([]);
+  });
+
+  it('ignores the case of ASCII letters in a payload, its JSON spellings and a name only when asked; an id stays exact', async () => {
+    const laravel = await openLaravel('mail');
+    const finder = finderOf(laravel);
+    await expectIgnoreCaseRules(finder, (text) => laravel.laravel.push(text));
+    const ignoringCase = (text: string, field: FindQuery['field']) => ({ ...payloadQuery(text, { ignoreCase: true }), field });
+    // `\\` and `\/` are how the payload's JSON spells the typed text, folded as the text is.
+    const sent = await laravel.laravel.push('a/B', 'App\\Jobs\\SendMail');
+    const names = await findAll(finder, ignoringCase('app\\jobs\\sendmail', 'name'));
+    expect(names.matches.map(({ id, snippet }) => ({ id, match: snippet.match }))).toEqual([{ id: sent, match: 'App\\Jobs\\SendMail' }]);
+    const escaped = await findAll(finder, ignoringCase('"A/b"', 'payload'));
+    expect(escaped.matches.map(({ id, snippet }) => ({ id, match: snippet.match }))).toEqual([{ id: sent, match: '"a/B"' }]);
+    const otherCase = sent === sent.toUpperCase() ? sent.toLowerCase() : sent.toUpperCase();
+    expect(otherCase).not.toBe(sent);
+    expect((await findAll(finder, ignoringCase(otherCase, 'id'))).matches).toEqual([]);
+    expect((await findAll(finder, ignoringCase(sent, 'id'))).matches.map((match) => match.id)).toEqual([sent]);
   });
 
   it('removes the jobs it found by the ids it found them by, from every state', async () => {

@@ -2,6 +2,7 @@ import type { RedisConnection } from '../../redis/connection';
 import type { FindMatch, FindState } from '../../shapes/find';
 import { aboutFromCounts, readJobsChunk, type HitReading } from '../find-in-jobs';
 import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart, type FindPlan } from '../find-steps';
+import { needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { LaravelCounts } from './counts';
 import type { HorizonKeys } from './horizon';
@@ -112,7 +113,7 @@ const UNUSABLE_ID = 'the payload’s id is not letters, digits and dashes: it is
 type PayloadHit = ReturnType<typeof findPayloads.reply>['rows'][number];
 
 /** The row of one hit as the user reads it; null when the text is not in it once its JSON escapes are read (a spelling that matched only as bytes). */
-function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: Buffer): FindMatch | null {
+function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: FindNeedle): FindMatch | null {
   const snippet = snippetOf(hit.field === 'payload' ? readableJson(hit.value) : hit.value, needle);
   if (snippet === null) return null;
   const idNote = hit.id === '' ? NO_ID : isLaravelJobId(hit.id) ? null : UNUSABLE_ID;
@@ -161,10 +162,11 @@ async function readQueueChunk(
       window: SNIPPET_BYTES,
       id: isLaravelJobId(query.text) ? query.text : '',
       text: query.text,
+      ignoreCase: query.ignoreCase ? 1 : 0,
       spellings: jsonSpellings(query.text),
     }),
   );
-  const needle = Buffer.from(query.text, 'utf8');
+  const needle = needleOf(query);
   return {
     matches: reply.rows.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
     looked: reply.looked,

@@ -72,18 +72,22 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     const waiting = await laravel.push('failure 1 is not this one');
     const finder = present(layout.finder);
     expect(finder.states).toEqual(['ready', 'delayed', 'reserved', 'failed']);
-    const query = { text: 'failure 1', field: 'any', queue: null, states: ['ready', 'failed'] } as const;
+    const query = { text: 'failure 1', field: 'any', queue: null, states: ['ready', 'failed'], ignoreCase: false } as const;
     const { matches } = await findAll(finder, { ...query, states: [...query.states] });
     expect(matches.map((match) => [match.id, match.state, match.field])).toEqual([
       [waiting, 'ready', 'payload'],
       [ids[1], 'failed', 'error'],
     ]);
     expect(matches[1]!.snippet).toMatchObject({ match: 'failure 1' });
-    const byId = await findAll(finder, { text: ids[0]!, field: 'id', queue: null, states: ['failed'] });
+    const byId = await findAll(finder, { text: ids[0]!, field: 'id', queue: null, states: ['failed'], ignoreCase: false });
     expect(byId.matches.map((match) => match.id)).toEqual([ids[0]]);
     // The payload's JSON escapes read as typed: the job's class, with single backslashes.
-    const byClass = await findAll(finder, { text: 'HarnessJob', field: 'payload', queue: null, states: ['failed'] });
+    const byClass = await findAll(finder, { text: 'HarnessJob', field: 'payload', queue: null, states: ['failed'], ignoreCase: false });
     expect(byClass.matches).toHaveLength(2);
+    // A record's exception and payload under ignoreCase, through the same Lua as the queues' jobs.
+    const anyCase = await findAll(finder, { ...query, text: 'FAILURE 1', states: ['failed'], ignoreCase: true });
+    expect(anyCase.matches.map((match) => [match.id, match.field, match.snippet.match])).toEqual([[ids[1], 'error', 'failure 1']]);
+    expect((await findAll(finder, { ...query, text: 'FAILURE 1', states: ['failed'] })).matches).toEqual([]);
   });
 
   it('marks a queue failing on the overview from Horizon’s newest failures, counted over its own window', async () => {

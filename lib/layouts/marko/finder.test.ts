@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIND_CHUNK } from '../find-steps';
-import { findAll, payloadQuery, statesById } from '../test-find';
-import { base64Spellings } from './finder';
+import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { base64CaseFoldedPatterns, base64Spellings } from './finder';
 import { isAbsent, type QueueLayout } from '../adapter';
 import type { JobFinder } from '../pages';
 import { testMarkoFactory } from './test-layout';
@@ -46,6 +46,29 @@ describe('Find on marko', () => {
     for (const lead of [0, 1, 2]) {
       const encoded = Buffer.from(Buffer.concat([Buffer.alloc(lead, 0x41), serialized]).toString('base64'));
       expect(base64Spellings(Buffer.from('order-12345')).some((spelling) => encoded.includes(spelling))).toBe(true);
+    }
+  });
+
+  it('ignores the case of ASCII letters inside a signed payload’s base64 only when asked; an id stays exact', async () => {
+    const { layout, worker } = await openMarko();
+    const finder = finderOf(layout);
+    await expectIgnoreCaseRules(finder, (text) => worker.push('ship', { className: 'App\\Jobs\\Ship', data: { note: text } }));
+    const id = await worker.push('ship', { className: 'App\\Jobs\\Ship', data: { note: 'by id' } });
+    const otherCase = id.toUpperCase();
+    expect(otherCase).not.toBe(id);
+    expect((await findAll(finder, { ...payloadQuery(otherCase, { ignoreCase: true }), field: 'id' })).matches).toEqual([]);
+    expect((await findAll(finder, { ...payloadQuery(id, { ignoreCase: true }), field: 'id' })).matches.map((match) => match.id)).toEqual([id]);
+  });
+
+  it('spells the text in base64 with its letters in either case as Lua patterns: a class where the two casings differ', () => {
+    const serialized = Buffer.from('s:5:"order";s:12:"Order ACME-42";');
+    const patterns = base64CaseFoldedPatterns(Buffer.from('order acme-42'));
+    // Each of the text's ASCII letters is one bit of its byte, and no base64 character holds that bit of two bytes.
+    expect(patterns.every((pattern) => /^(?:[A-Za-z0-9/]|%\+|\[[A-Za-z0-9+/]{2}\])+$/.test(pattern))).toBe(true);
+    for (const lead of [0, 1, 2]) {
+      const encoded = Buffer.concat([Buffer.alloc(lead, 0x41), serialized]).toString('base64');
+      const asRegExp = (pattern: string) => new RegExp(pattern.replace(/%\+/g, '\\+'));
+      expect(patterns.some((pattern) => asRegExp(pattern).test(encoded))).toBe(true);
     }
   });
 

@@ -1,6 +1,7 @@
 import type { RedisConnection } from '../../redis/connection';
 import { aboutFromCounts, readJobsChunk, type FindHit, type HitReading } from '../find-in-jobs';
 import { findStep, snippetOf, type FindPlan } from '../find-steps';
+import { asciiCased } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { MarkoCounts } from './counts';
 import type { MarkoKeys } from './keys';
@@ -8,6 +9,17 @@ import { payloadClassName, splitSignedPayload } from './payload';
 
 /** Where the base64 of a signed payload begins: after 64 hex digits, a dot and `b64:`. */
 const BASE64_START = 64 + 1 + 'b64:'.length;
+
+/** The characters of `text`'s base64 that its bytes alone decide when it starts `lead` bytes into a group of three. */
+function decidedBase64(text: Buffer, lead: number): string {
+  const encoded = Buffer.concat([Buffer.alloc(lead), text]).toString('base64');
+  return encoded.slice([0, 2, 3][lead], Math.floor(((lead + text.length) * 8) / 6));
+}
+
+const ALIGNMENTS = [0, 1, 2];
+
+/** Shorter spellings match too much by chance to be worth reading. */
+const SHORTEST_SPELLING = 2;
 
 /**
  * The text as it reads inside base64, at each of the three alignments it
@@ -17,10 +29,30 @@ const BASE64_START = 64 + 1 + 'b64:'.length;
  * and checked (markoReading.matchOf).
  */
 export function base64Spellings(text: Buffer): Buffer[] {
-  return [0, 1, 2].flatMap((lead) => {
-    const encoded = Buffer.concat([Buffer.alloc(lead), text]).toString('base64');
-    const decided = encoded.slice([0, 2, 3][lead], Math.floor(((lead + text.length) * 8) / 6));
-    return decided.length >= 2 ? [Buffer.from(decided, 'latin1')] : [];
+  return ALIGNMENTS.flatMap((lead) => {
+    const decided = decidedBase64(text, lead);
+    return decided.length >= SHORTEST_SPELLING ? [Buffer.from(decided, 'latin1')] : [];
+  });
+}
+
+/**
+ * base64Spellings as Lua patterns that match the text's ASCII letters in
+ * either case. A letter's case is one bit (0x20) of its byte, and each
+ * base64 character holds that bit of one byte at most, so where the spelling
+ * of the text in lower case and in upper case differ, the character is a
+ * class of the two (`[QY]`), and the pattern matches exactly the base64 of
+ * every casing. Folding the base64's own letters instead would be wrong:
+ * `A` is `QQ`, `a` is `YQ`.
+ */
+export function base64CaseFoldedPatterns(text: Buffer): string[] {
+  const lower = asciiCased(text, 'lower');
+  const upper = asciiCased(text, 'upper');
+  return ALIGNMENTS.flatMap((lead) => {
+    const [lowerSpelling, upperSpelling] = [decidedBase64(lower, lead), decidedBase64(upper, lead)];
+    if (lowerSpelling.length < SHORTEST_SPELLING) return [];
+    // `+` is the only base64 character that is magic in a Lua pattern (outside a class).
+    const literal = (char: string) => (char === '+' ? '%+' : char);
+    return [[...lowerSpelling].map((char, at) => (char === upperSpelling[at] ? literal(char) : `[${char}${upperSpelling[at]}]`)).join('')];
   });
 }
 
@@ -35,6 +67,7 @@ function decodedWindow(hit: FindHit): Buffer {
 /** marko's signed payloads are matched, and shown, by their decoded PHP serialization; its job's name is the class it names. */
 const markoReading: HitReading = {
   spellings: base64Spellings,
+  caseFoldedPatterns: base64CaseFoldedPatterns,
   matchOf: (hit, needle) => {
     const name = payloadClassName(hit.head, hit.head.length + 1);
     const signed = hit.field !== 'error' && hit.field !== 'id' && splitSignedPayload(hit.head, hit.head.length + 1)?.encoding === 'b64';

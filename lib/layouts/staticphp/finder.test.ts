@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isAbsent } from '../adapter';
+import { readJobsChunk, type HitReading } from '../find-in-jobs';
 import { FIND_CHUNK } from '../find-steps';
-import { findAll, payloadQuery, statesById } from '../test-find';
+import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { staticphpLayout } from './layout';
 import { testQueueFactory } from './test-redis';
 
@@ -40,6 +41,39 @@ describe('Find on StaticPHP', () => {
     const scoped = await findAll(finder, payloadQuery('order-12345', { states: ['failed', 'delayed'] }));
     expect(statesById(scoped.matches)).toEqual({ [delayed]: 'delayed', [failed]: 'failed' });
     expect((await findAll(finder, payloadQuery('order-12345', { queue: 'other' }))).matches).toEqual([]);
+  });
+
+  it('ignores the case of ASCII letters only when asked; a NUL or a pattern character in the text stands for itself in the Lua', async () => {
+    const { queue, finder } = await openFinder();
+    await expectIgnoreCaseRules(finder, async (text) => String(await queue.push('mail', 'App\\Jobs\\Ship', { note: text })));
+
+    // The hits of the Lua alone: the finder checks each again in TypeScript, which would hide a pattern that matches too much.
+    const everyHit: HitReading = {
+      spellings: () => [],
+      matchOf: (hit) => ({ id: hit.id, queue: hit.queue, state: hit.state, name: '', field: hit.field, snippet: { before: '', match: '', after: '' } }),
+    };
+    const options = {
+      jobPrefix: queue.keys.job(''),
+      fields: { queue: 'queue', name: 'name', payload: 'payload', errors: [], reserved: '' },
+      reading: everyHit,
+    };
+    const part = { states: ['delayed'] as const, key: queue.keys.delayed('raw'), kind: 'zset' };
+    const luaHits = async (text: string) => {
+      const chunk = await readJobsChunk(queue, options, part, '', payloadQuery(text, { ignoreCase: true }), part.states);
+      return chunk.matches.map((match) => match.id);
+    };
+    for (const [id, payload] of [
+      [901, Buffer.from('a\0Bc')],
+      [902, Buffer.from('50 x then y')],
+    ] as const) {
+      await queue.redis.hset(queue.keys.job(id), 'queue', 'raw', 'name', 'Raw', 'payload', payload);
+      await queue.redis.zadd(queue.keys.delayed('raw'), 9999999999, String(id));
+    }
+    expect(await luaHits('A\0b')).toEqual(['901']);
+    // Read as the end of the pattern (Lua 5.1 does, unless it is %z), the NUL would leave `[aA]`, which 901 holds.
+    expect(await luaHits('A\0d')).toEqual([]);
+    // Read as a pattern, this text would match 902.
+    expect(await luaHits('50% (x).*[y]')).toEqual([]);
   });
 
   it('reads a bounded chunk per step and resumes from the cursor, finding each job once', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIND_CHUNK } from '../find-steps';
 import { isAbsent } from '../adapter';
-import { findAll, payloadQuery, statesById } from '../test-find';
+import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { yii2Layout } from './layout';
 import { testChannelFactory } from './test-channel';
 import { driverPush, driverReserve } from './test-drivers';
@@ -13,7 +13,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-const phpMessage = (order: string) => `300;O:13:"App\\Jobs\\Ship":1:{s:5:"order";s:${order.length}:"${order}";}`;
+const phpMessage = (order: string) => `300;O:13:"App\\Jobs\\Ship":1:{s:5:"order";s:${Buffer.byteLength(order)}:"${order}";}`;
 
 async function openFinder(driver: 'yii2' | 'yii2-ng') {
   const opened = await openChannel();
@@ -46,6 +46,11 @@ describe.each(['yii2', 'yii2-ng'] as const)('Find on %s', (driver) => {
     expect(statesById(url.matches)).toEqual({ [delayed]: 'delayed' });
     const byName = await findAll(finder, { ...payloadQuery('Jobs\\Ship'), field: 'name', states: ['reserved'] });
     expect(statesById(byName.matches)).toEqual({ [reserved]: 'reserved' });
+  });
+
+  it('ignores the case of ASCII letters in a decoded message only when asked', async () => {
+    const { channel, finder } = await openFinder(driver);
+    await expectIgnoreCaseRules(finder, (text) => driverPush(channel, phpMessage(text)));
   });
 
   it('reads a bounded chunk of the messages per step and resumes from the cursor', async () => {

@@ -4,6 +4,7 @@ import type { FindMatch, FindQuery, FindState } from '../../shapes/find';
 import type { LayoutCounts } from '../adapter';
 import { aboutFromCounts, findChunkReply } from '../find-in-jobs';
 import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '../find-steps';
+import { indexOfNeedle, needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { Yii2Keys } from './keys';
 import { decodeMessage } from './message';
@@ -36,13 +37,17 @@ function readableBody(head: Buffer, length: number): { name: string; body: Buffe
   }
 }
 
-/** The match in one message, null when it does not match: its class for the name, its data for the payload; yii2 keeps no errors. */
-function matchOf(row: ReturnType<typeof findMessages.reply>['rows'][number], queue: string, query: FindQuery, needle: Buffer): FindMatch | null {
+/**
+ * The match in one message, null when it does not match: its class for the
+ * name, its data for the payload; yii2 keeps no errors. An id is equal or
+ * nothing, whatever the case rule.
+ */
+function matchOf(row: ReturnType<typeof findMessages.reply>['rows'][number], queue: string, query: FindQuery, needle: FindNeedle): FindMatch | null {
   const { name, body } = readableBody(row.head, row.length);
   const found = (field: FindMatch['field'], value: Buffer): FindMatch | null => {
-    const at = value.indexOf(needle);
+    const at = indexOfNeedle(value, needle);
     if (at < 0) return null;
-    const window = value.subarray(Math.max(0, at - SNIPPET_BYTES), at + needle.length + SNIPPET_BYTES);
+    const window = value.subarray(Math.max(0, at - SNIPPET_BYTES), at + needle.bytes.length + SNIPPET_BYTES);
     const snippet = snippetOf(window, needle);
     return snippet && { id: row.id, queue, state: row.state, name, field, snippet };
   };
@@ -77,7 +82,7 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
           states: `,${states.join(',')},`,
         }),
       );
-      const needle = Buffer.from(query.text, 'utf8');
+      const needle = needleOf(query);
       return {
         matches: reply.rows.flatMap((row) => matchOf(row, part.key, query, needle) ?? []),
         looked: reply.looked,
