@@ -78,7 +78,24 @@ test.describe('Find', () => {
     await expect(page.getByRole('link', { name: ids.failed, exact: true })).toHaveAttribute('href', `/jobs/${ids.failed}?queue=${QUEUE}`);
 
     // The address is the search: opened afresh, it runs again.
-    await page.goto(page.url());
+    const address = page.url();
+    await page.goto(address);
+    expect(await foundStates(page)).toEqual(found);
+
+    // Ignoring case, the text in capitals finds the same jobs and highlights the bytes as stored; the address keeps the choice.
+    const form = page.getByRole('search', { name: 'Find jobs' });
+    await form.getByRole('searchbox', { name: 'Text' }).fill(MARKER.toUpperCase());
+    await form.getByRole('checkbox', { name: 'Ignore case' }).check();
+    await form.getByRole('button', { name: 'Find' }).click();
+    await expect(page).toHaveURL(/[?&]case=ignore(&|$)/);
+    expect(await foundStates(page)).toEqual(found);
+    await expect(page.getByRole('table', { name: 'Jobs found' }).locator('mark').first()).toHaveText(MARKER);
+    await page.reload();
+    await expect(form.getByRole('checkbox', { name: 'Ignore case' })).toBeChecked();
+    await form.getByRole('checkbox', { name: 'Ignore case' }).uncheck();
+    await form.getByRole('button', { name: 'Find' }).click();
+    await expect(page.getByText(`No job matches “${MARKER.toUpperCase()}”`)).toBeVisible();
+    await page.goto(address);
     expect(await foundStates(page)).toEqual(found);
     await screenshots(page, testInfo, 'Find on StaticPHP');
     await expectNoAxeViolations(page, 'Find on StaticPHP');
