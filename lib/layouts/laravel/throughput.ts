@@ -129,7 +129,8 @@ export function laravelThroughput(
       });
       // Failures of queues this connection does not read; those past FAILED_READ in one sample are not counted.
       const unattributed = [...failedByQueue.values()].reduce((sum, count) => sum + count, 0);
-      return { at, queues, countersAvailable: true, failedUnattributed: unattributed, truncated: read.discovery?.complete === false };
+      // Every queue named is sampled: the discovery's own bound is the overview's too.
+      return { at, queues, countersAvailable: true, failedUnattributed: unattributed, truncated: false };
     },
     meaning: {
       pushed: { absent: LARAVEL_UNSAMPLED.pushed },
