@@ -4,9 +4,9 @@
  * jobs (default 100,000) over 50 queues as bench/dashboard.ts does (10 %
  * delayed, 1 % held, 10 % failed), then times, interleaved, the overview's
  * reads before the marks (stats(), the failed count, the server's INFO) and
- * with them (every registered queue's counts, the failed count, INFO, and
- * readQueueAttention: the waiting script, the claims and the recent
- * failures), in this process, and what Redis did for each. Prints the
+ * with them (INFO and readQueueAttention: every registered queue's counts
+ * and waiting figures in one script per batch, the failed count, the claims
+ * and the recent failures), in this process, and what Redis did for each. Prints the
  * figures and their ratio; asserts nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readQueueAttention } from '../lib/layouts/staticphp/attention';
 import { DEFAULT_MARKS } from '../lib/dashboard/marks';
-import { readRecentFailures, readWaitingFigures } from '../lib/layouts/staticphp/attention-figures';
+import { readQueueFigures, readRecentFailures } from '../lib/layouts/staticphp/attention-figures';
 import { readReservations } from '../lib/layouts/staticphp/reservations';
 import { readServerInfo } from '../lib/redis/server-info';
 import { readSettings } from '../lib/redis/config';
@@ -31,13 +31,12 @@ const reads = {
   'before: stats() + failed count + INFO': async (queue: RedisQueue) => {
     await Promise.all([queue.stats(), queue.failedCount(), readServerInfo(queue)]);
   },
-  'with the marks: every queue’s counts + failed count + INFO + readQueueAttention': async (queue: RedisQueue) => {
-    const [counts, failed] = await Promise.all([queue.countsOf(await queue.queueNames()), queue.failedCount(), readServerInfo(queue)]);
-    await readQueueAttention(queue, counts, failed, DEFAULT_MARKS);
+  'with the marks: INFO + readQueueAttention (every queue’s counts and marks, the failed count)': async (queue: RedisQueue) => {
+    await Promise.all([readQueueAttention(queue, { everyQueue: true }, DEFAULT_MARKS), readServerInfo(queue)]);
   },
   // Its parts alone, to see where the time goes.
-  'part: the waiting script over every queue (all waited past a minute, all 1,000 claims held past one)': async (queue: RedisQueue) => {
-    await readWaitingFigures(queue, await queue.queueNames(), { waitedSeconds: 60, heldSeconds: 60 });
+  'part: the figures script over every queue (all waited past a minute, all 1,000 claims held past one)': async (queue: RedisQueue) => {
+    await readQueueFigures(queue, await queue.queueNames(), { waitedSeconds: 60, heldSeconds: 60 });
   },
   'for comparison: the reservations page’s reader at 200 entries': async (queue: RedisQueue) => {
     await readReservations(queue, { maxEntries: 200 });

@@ -26,8 +26,8 @@ const READ_SCRIPTS = new Map<string, (argv: readonly string[], argc: number) => 
   [shaOf('read-failed-of-queue-1.lua'), (argv) => (Number(argv[3]) <= MAX_BATCH ? `${argv[3]} failed ids` : null)],
   // prefix, group, then the queue names: a few commands per queue and two per level stream of each
   [shaOf('read-counts-1.lua'), (_argv, argc) => (argc - 2 <= MAX_BATCH ? `${argc - 2} queues' counts` : null)],
-  // prefix, group, levels read, wait seconds, held ms, held per stream, then the queue names: a few commands per level stream of each
-  [shaOf('read-attention-1.lua'), (_argv, argc) => (argc - 6 <= MAX_BATCH ? `${argc - 6} queues' waiting figures` : null)],
+  // prefix, group, wait seconds, held ms, held per stream, then the queue names: a few commands per queue and three per level stream of each
+  [shaOf('read-queue-figures-1.lua'), (_argv, argc) => (argc - 5 <= MAX_BATCH ? `${argc - 5} queues' counts and waiting figures` : null)],
   // prefix, since, limit, bytes kept
   [shaOf('read-recent-failures-1.lua'), (argv) => (Number(argv[2]) <= MAX_BATCH ? `${argv[2]} recent failures` : null)],
   // prefix, now, ids per queue, field count n, n fields, then the queue names

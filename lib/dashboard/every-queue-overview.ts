@@ -1,4 +1,5 @@
-import { isAbsent, type Attention, type QueueCounts, type QueueLayout, type ThroughputSource } from '../layouts/adapter';
+import { isAbsent, type CountsOptions, type LayoutCounts, type QueueCounts, type QueueLayout, type ThroughputSource } from '../layouts/adapter';
+import type { QueueAttention } from '../shapes/queue-attention';
 import { readServerInfo } from '../redis/server-info';
 import type { Overview, OverviewAbsent, OverviewQueue } from '../queries/overview';
 import { glanceOf, type ThroughputGaps } from '../queries/throughput';
@@ -48,21 +49,20 @@ export function gapsOf(source: ThroughputSource): ThroughputGaps {
  * viewer (lib/dashboard/latest-tick.ts), never per request.
  */
 export async function readEveryQueueOverview(layout: QueueLayout, connection: Connection, dashboardPrefix: string): Promise<EveryQueueOverview> {
-  const { queues: counts, failed } = await layout.counts({ everyQueue: true });
-  const names = counts.map((row) => row.queue);
   const { attention: marking, throughput: sampled } = layout;
-  const [attention, throughput, server, now] = await Promise.all([
-    isAbsent(marking) ? null : marking.read(counts, failed ?? 0, connection.marks),
-    isAbsent(sampled) ? null : readThroughputGlance(sampled, connection, dashboardPrefix, names),
+  const [{ queues: counts, failed, attention }, server, now] = await Promise.all([
+    countedAndJudged(layout, { everyQueue: true }, connection),
     readServerInfo(layout.connection),
     layout.connection.attempt(async () => Number((await layout.connection.redis.time())[0])),
   ]);
+  const names = counts.map((row) => row.queue);
+  const throughput = isAbsent(sampled) ? null : await readThroughputGlance(sampled, connection, dashboardPrefix, names);
   const absent: OverviewAbsent = {
     ...(isAbsent(layout.failedJobs) ? { failedJobs: layout.failedJobs.absent } : {}),
     ...(isAbsent(marking) ? { attention: marking.absent } : {}),
     ...(isAbsent(sampled) ? { throughput: sampled.absent } : { throughputGaps: gapsOf(sampled) }),
   };
-  const queues = judgedRows(layout, connection, counts, attention?.queues, (index) => throughput?.queues[index] ?? NO_GLANCE);
+  const queues = judgedRows(layout, connection, counts, attention, (index) => throughput?.queues[index] ?? NO_GLANCE);
   return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
 }
 
@@ -92,19 +92,29 @@ export async function readTouchedQueues(
   const keptRows = new Map(kept.queues.map((row) => [row.queue, row]));
   const touched = [...new Set(names)];
   if (touched.some((name) => !keptRows.has(name))) return null;
-  const { queues: read, failed } = await layout.counts({ only: touched });
-  const counts = touched.map((name) => read.find((row) => row.queue === name));
-  if (!counts.every((row) => row !== undefined)) return null;
-  const marking = layout.attention;
-  const attention = isAbsent(marking) ? null : await marking.read(counts, failed ?? 0, connection.marks);
+  const { queues: counts, failed, attention } = await countedAndJudged(layout, { only: touched }, connection);
+  // A layout that knows a fixed set of queues leaves out a name it does not know.
+  const read = new Set(counts.map((row) => row.queue));
+  if (!touched.every((name) => read.has(name))) return null;
   const rows = new Map(
-    judgedRows(layout, connection, counts, attention?.queues, (index) => {
+    judgedRows(layout, connection, counts, attention, (index) => {
       const { processedPerSecond, waitSeconds } = keptRows.get(counts[index]!.queue)!;
       return { processedPerSecond, waitSeconds };
     }).map((row) => [row.queue, row]),
   );
   // A new array: the pages' order, totals and attention are worked out again from it (lib/dashboard/overview-page.ts).
   return { ...kept, queues: kept.queues.map((row) => rows.get(row.queue) ?? row), failed };
+}
+
+/** The counts of the queues `options` names, with their marks where the layout judges them (null where it does not). */
+async function countedAndJudged(
+  layout: QueueLayout,
+  options: CountsOptions,
+  connection: Connection,
+): Promise<LayoutCounts & { attention: QueueAttention[] | null }> {
+  const marking = layout.attention;
+  if (isAbsent(marking)) return { ...(await layout.counts(options)), attention: null };
+  return marking.read(options, connection.marks);
 }
 
 /**
@@ -116,7 +126,7 @@ function judgedRows(
   layout: QueueLayout,
   connection: Connection,
   counts: readonly QueueCounts[],
-  attention: Awaited<ReturnType<Attention['read']>>['queues'] | undefined,
+  attention: readonly QueueAttention[] | null,
   glanceOf: (index: number) => Pick<OverviewQueue, 'processedPerSecond' | 'waitSeconds'>,
 ): OverviewQueue[] {
   // A layout that keeps no failed jobs (Laravel's are in the application's database) counts none: its 0 is not "none failed".
@@ -137,6 +147,12 @@ function judgedRows(
 /** The overview's throughput: every queue together over the last 15 minutes, and the glance of each of `names`, in their order. */
 async function readThroughputGlance(source: ThroughputSource, connection: Connection, dashboardPrefix: string, names: readonly string[]) {
   const keys = throughputKeys(dashboardKeys(dashboardPrefix), source.historyScope);
-  const [total, ...perQueue] = await source.connection.attempt(() => overviewHistoryOf(connection.name).read(source.connection.redis, keys, [null, ...names]));
-  return { total: total!, queues: perQueue.map(glanceOf) };
+  // Only the queues a sample covers have a history: at 10,000 queues StaticPHP samples 500, and reading the others' would be 9,500 empty reads a tick.
+  const covered = new Set(await source.connection.attempt(() => source.queueNames()));
+  const sampled = names.filter((name) => covered.has(name));
+  const [total, ...perQueue] = await source.connection.attempt(() =>
+    overviewHistoryOf(connection.name).read(source.connection.redis, keys, [null, ...sampled]),
+  );
+  const glances = new Map(sampled.map((name, index) => [name, glanceOf(perQueue[index]!)]));
+  return { total: total!, queues: names.map((name) => glances.get(name) ?? NO_GLANCE) };
 }

@@ -87,12 +87,35 @@ export interface LayoutCounts<Row extends QueueCounts = QueueCounts> {
   failed: number | null;
 }
 
+/** What counts() reads of some queues, with what needs attention in each of them, in the same order. */
+export interface JudgedCounts extends LayoutCounts {
+  /** the server's clock the marks were judged by, unix seconds */
+  now: number;
+  attention: QueueAttention[];
+}
+
 /**
- * What needs attention in each queue (the overview's marks), judged from
- * the figures `counts` read, against the connection's thresholds.
+ * What needs attention in each queue (the overview's marks), judged against
+ * the connection's thresholds, with the counts they are judged from: the
+ * queues `options` names, as counts() reads them, in one pass where the
+ * layout reads both from the same keys.
  */
 export interface Attention {
-  read(counts: readonly QueueCounts[], failed: number, rules: MarkRules): Promise<{ now: number; queues: QueueAttention[] }>;
+  read(options: CountsOptions, rules: MarkRules): Promise<JudgedCounts>;
+}
+
+/** Judges the rows of one counts() read, in order: a layout's marks read apart from its counts. */
+export type JudgeCounts = (counts: readonly QueueCounts[], failed: number, rules: MarkRules) => Promise<{ now: number; queues: QueueAttention[] }>;
+
+/** The Attention of a layout whose marks are read after its counts, from keys of their own. */
+export function attentionAfterCounts(counts: QueueLayout['counts'], judge: JudgeCounts): Attention {
+  return {
+    async read(options, rules) {
+      const counted = await counts(options);
+      const { now, queues } = await judge(counted.queues, counted.failed ?? 0, rules);
+      return { ...counted, now, attention: queues };
+    },
+  };
 }
 
 /** Why QueueLens does not retry a layout's failed jobs, and the command that does, where the application runs. */

@@ -40,12 +40,11 @@ export function readMetrics(): Promise<ReadResult<string>> {
  * change in one); null where the layout judges none.
  */
 async function readMarks(connection: Connection): Promise<MetricsInput['marks']> {
-  const { attention, counts } = await getLayout(connection);
+  const { attention } = await getLayout(connection);
   if (isAbsent(attention)) return null;
   const now = await readJudgement(connection, ['metrics-marks'], async () => {
-    const { queues, failed } = await counts({ everyQueue: true });
-    const judged = await attention.read(queues, failed ?? 0, connection.marks);
-    return new Map(queues.map((row, index) => [row.queue, (judged.queues[index]?.marks ?? []).map((mark) => mark.kind)]));
+    const judged = await attention.read({ everyQueue: true }, connection.marks);
+    return new Map(judged.queues.map((row, index) => [row.queue, (judged.attention[index]?.marks ?? []).map((mark) => mark.kind)]));
   });
   return { now, rules: connection.marks };
 }

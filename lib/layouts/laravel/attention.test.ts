@@ -18,9 +18,8 @@ async function serverNow(redis: Opened['redis']): Promise<number> {
 
 /** Every queue's marks, judged from the layout's own counts as the overview judges them. */
 async function marksOf({ layout }: Opened, rules: MarkRules = DEFAULT_MARKS) {
-  const { queues, failed } = await layout.counts();
-  const judged = await present(layout.attention).read(queues, failed ?? 0, rules);
-  return { now: judged.now, byQueue: new Map(queues.map((row, index) => [row.queue, judged.queues[index]!])) };
+  const { queues, attention, now } = await present(layout.attention).read({}, rules);
+  return { now, byQueue: new Map(queues.map((row, index) => [row.queue, attention[index]!])) };
 }
 
 /**
@@ -126,15 +125,14 @@ describe('the overview’s marks on Laravel queues, written and popped by the re
     const broken = new LaravelHarness(opened.prefix, 'broken');
     await broken.push('b');
     await redis.set(layout.keys.delayed('broken'), 'not a sorted set');
-    const { queues } = await layout.counts();
-    const judged = await present(layout.attention).read(queues, 0, DEFAULT_MARKS);
+    const { queues, attention } = await present(layout.attention).read({}, DEFAULT_MARKS);
     expect(queues.map((row) => row.queue)).toEqual(['broken', 'default']);
-    expect(judged.queues[0]).toEqual({
+    expect(attention[0]).toEqual({
       marks: [],
       failedRecently: NO_FAILURES,
       error: `The key ${layout.keys.delayed('broken')} holds the wrong Redis type for the queue layout; nothing was changed. Inspect or remove that key.`,
     });
-    expect(kinds(judged.queues[1]!.marks)).toEqual(['stuck']);
+    expect(kinds(attention[1]!.marks)).toEqual(['stuck']);
   });
 
   it('reads a thousand queues in one pipeline, each judged on its own, empty and unparsable ones with no mark', async () => {
@@ -155,17 +153,17 @@ describe('the overview’s marks on Laravel queues, written and popped by the re
     });
     await writes.exec();
     const layout = laravelLayout(opened.layout.connection, { prefix, queues: names, horizonPrefix: null });
-    const { queues } = await layout.counts();
-    const judged = await present(layout.attention).read(queues, 0, DEFAULT_MARKS);
-    expect(judged.queues).toHaveLength(names.length);
+    const { queues, attention } = await present(layout.attention).read({}, DEFAULT_MARKS);
+    expect(queues.map((row) => row.queue)).toEqual(names);
+    expect(attention).toHaveLength(names.length);
     names.forEach((name, i) => {
       const expected: QueueMark['kind'][] = [];
       // Jobs can run (ready, or due) and a due job or an expired reservation proves nobody popped.
       if (i % 7 === 0 || (i % 3 === 0 && i % 11 === 0)) expected.push('noWorker');
       if (i % 11 === 0) expected.push('stuck');
       if (i % 7 === 0) expected.push('overdueDelayed');
-      expect([name, kinds(judged.queues[i]!.marks)]).toEqual([name, expected]);
-      expect(judged.queues[i]!.error).toBeUndefined();
+      expect([name, kinds(attention[i]!.marks)]).toEqual([name, expected]);
+      expect(attention[i]!.error).toBeUndefined();
     });
   });
 

@@ -1,7 +1,7 @@
 import type { RedisConnection } from '../../redis/connection';
 import { failingWindowMinutes, failuresWithin, markThresholdsFor, marksOf, type MarkRules, type MarkThresholds, type QueueMark } from '../../dashboard/marks';
 import { MARK_KINDS } from '../../dashboard/notices';
-import type { Attention, QueueCounts } from '../adapter';
+import { attentionAfterCounts, type Attention, type QueueCounts, type QueueLayout } from '../adapter';
 import { runPerQueue } from '../list-queues';
 import type { QueueAttention } from '../../shapes/queue-attention';
 import type { HorizonFailedJobs } from './horizon';
@@ -144,7 +144,7 @@ export async function readLaravelAttention(
   return { now, queues };
 }
 
-/** The overview's marks for Laravel's queues under `keys`, with Horizon's failures where its failed list is read. */
-export function laravelAttention(connection: RedisConnection, keys: LaravelKeys, horizon: HorizonFailedJobs | null): Attention {
-  return { read: (counts, failed, rules) => readLaravelAttention(connection, keys, horizon, counts, failed, rules) };
+/** The overview's marks for Laravel's queues under `keys`, judged after `counts`, with Horizon's failures where its failed list is read. */
+export function laravelAttention(connection: RedisConnection, keys: LaravelKeys, horizon: HorizonFailedJobs | null, counts: QueueLayout['counts']): Attention {
+  return attentionAfterCounts(counts, (rows, failed, rules) => readLaravelAttention(connection, keys, horizon, rows, failed, rules));
 }

@@ -94,20 +94,20 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     const { layout, laravel, now } = await openWithFailures(3);
     // A job waiting in its queue, so that the queue has keys and a row.
     await laravel.push('waiting');
-    const counts = await layout.counts({ everyQueue: true });
     const attention = present(layout.attention);
-    const judged = await attention.read(counts.queues, counts.failed ?? 0, DEFAULT_MARKS);
-    const index = counts.queues.findIndex((row) => row.queue === 'default');
-    expect(judged.queues[index]!.failedRecently).toEqual({ count: 3, minutes: 15, atLeast: false });
-    expect(judged.queues[index]!.marks).toContainEqual({
+    const judged = await attention.read({ everyQueue: true }, DEFAULT_MARKS);
+    expect(judged.failed).toBe(3);
+    const index = judged.queues.findIndex((row) => row.queue === 'default');
+    expect(judged.attention[index]!.failedRecently).toEqual({ count: 3, minutes: 15, atLeast: false });
+    expect(judged.attention[index]!.marks).toContainEqual({
       kind: 'failing',
       failures: 3,
       minutes: 15,
       latestError: 'RuntimeException: failure 2 in /app/Job.php:12',
     });
     // The newest failed about 100 s ago, the one before 200 s ago: three minutes hold one.
-    const threeMinutes = await attention.read(counts.queues, counts.failed ?? 0, new Map([['*', { failingMinutes: 3 }]]));
-    expect(threeMinutes.queues[index]!.marks).toContainEqual(expect.objectContaining({ kind: 'failing', failures: 1, minutes: 3 }));
+    const threeMinutes = await attention.read({ everyQueue: true }, new Map([['*', { failingMinutes: 3 }]]));
+    expect(threeMinutes.attention[index]!.marks).toContainEqual(expect.objectContaining({ kind: 'failing', failures: 1, minutes: 3 }));
     expect(Math.abs(judged.now - now)).toBeLessThan(60);
   });
 

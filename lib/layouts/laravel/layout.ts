@@ -62,7 +62,7 @@ export function laravelLayout(
     keyTable: laravelKeyTable(connection, keys, queues),
     trash: laravelTrash(connection, keys, horizon),
     finder: laravelFinder(connection, keys, queues, counts, horizon?.keys ?? null),
-    attention: laravelAttention(connection, keys, horizon),
+    attention: laravelAttention(connection, keys, horizon, counts),
     close: () => connection.close(),
   };
 }

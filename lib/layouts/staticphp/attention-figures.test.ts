@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testQueueFactory } from './test-redis';
-import { readRecentFailures, readWaitingFigures } from './attention-figures';
+import { readQueueFigures, readRecentFailures } from './attention-figures';
 
 const openQueue = testQueueFactory();
 
@@ -11,7 +11,14 @@ async function serverNow(queue: Awaited<ReturnType<typeof openQueue>>): Promise<
   return Number((await queue.redis.time())[0]);
 }
 
-describe('readWaitingFigures', () => {
+/** The waiting figures of `names`, in order, once their counts are seen to be stats()'s own. */
+async function waitingFiguresOf(queue: Awaited<ReturnType<typeof openQueue>>, names: string[], further: Parameters<typeof readQueueFigures>[2]) {
+  const read = await readQueueFigures(queue, names, further);
+  expect(read.map(({ stats }) => stats)).toEqual(await queue.countsOf(names));
+  return read.map(({ waiting }) => waiting);
+}
+
+describe('readQueueFigures', () => {
   it('finds the oldest job not handed out, the last delivery and the due delayed jobs, per queue in order', async () => {
     const queue = await openQueue();
     const now = await serverNow(queue);
@@ -25,7 +32,7 @@ describe('readWaitingFigures', () => {
     const due = await queue.push('later', 'e', {}, { delaySeconds: 600 });
     await queue.redis.zadd(queue.keys.delayed('later'), now - 120, String(due));
 
-    const [mail, later, none] = await readWaitingFigures(queue, ['mail', 'later', 'never-pushed'], NOW_ON);
+    const [mail, later, none] = await waitingFiguresOf(queue, ['mail', 'later', 'never-pushed'], NOW_ON);
     expect(mail).toMatchObject({ due: 0, oldestDueAt: null });
     const mailFigures = mail as { oldestWaitingAt: number; lastDeliveredEntryAt: number };
     expect(mailFigures.oldestWaitingAt).toBeGreaterThanOrEqual(now - 1);
@@ -40,7 +47,7 @@ describe('readWaitingFigures', () => {
     // Once every entry is handed out nothing waits, so the last delivery is not looked for; all three are held.
     await queue.reserve(['mail'], 'w:1', 30);
     await queue.reserve(['mail'], 'w:1', 30);
-    const [drained] = await readWaitingFigures(queue, ['mail'], NOW_ON);
+    const [drained] = await waitingFiguresOf(queue, ['mail'], NOW_ON);
     expect(drained).toMatchObject({ oldestWaitingAt: null, lastDeliveredEntryAt: null, due: 0, oldestDueAt: null, newestHeldDeliveryAt: null });
     expect((drained as { heldLong: unknown[] }).heldLong).toHaveLength(3);
   });
@@ -50,10 +57,10 @@ describe('readWaitingFigures', () => {
     await queue.push('mail', 'a', {});
     await queue.push('mail', 'b', {});
     await queue.reserve(['mail'], 'w:1', 30);
-    const [young] = await readWaitingFigures(queue, ['mail'], { waitedSeconds: 3600, heldSeconds: 3600 });
+    const [young] = await waitingFiguresOf(queue, ['mail'], { waitedSeconds: 3600, heldSeconds: 3600 });
     expect(young).toMatchObject({ lastDeliveredEntryAt: null, newestHeldDeliveryAt: null, heldLong: [] });
     expect((young as { oldestWaitingAt: number | null }).oldestWaitingAt).not.toBeNull();
-    const [old] = await readWaitingFigures(queue, ['mail'], NOW_ON);
+    const [old] = await waitingFiguresOf(queue, ['mail'], NOW_ON);
     const [seconds] = await queue.redis.time();
     const figures = old as { lastDeliveredEntryAt: number | null; newestHeldDeliveryAt: number };
     expect(figures.lastDeliveredEntryAt).not.toBeNull();
@@ -65,10 +72,21 @@ describe('readWaitingFigures', () => {
     const queue = await openQueue();
     await queue.push('fine', 'a', {});
     await queue.redis.set(queue.keys.delayed('broken'), 'not a set');
-    const [broken, fine] = await readWaitingFigures(queue, ['broken', 'fine'], NOW_ON);
-    expect(broken).toEqual({ error: expect.stringMatching(/^Redis refused a queue command: WRONGTYPE/) });
-    expect(fine).toMatchObject({ lastDeliveredEntryAt: null, due: 0 });
-    expect((fine as { oldestWaitingAt: number | null }).oldestWaitingAt).not.toBeNull();
+    await queue.push('broken-stream', 'b', {});
+    await queue.redis.del(queue.keys.stream('broken-stream', '0'));
+    await queue.redis.set(queue.keys.stream('broken-stream', '0'), 'not a stream');
+    const read = await readQueueFigures(queue, ['broken', 'broken-stream', 'fine'], NOW_ON);
+    expect(read.map(({ stats }) => stats)).toEqual(await queue.countsOf(['broken', 'broken-stream', 'fine']));
+    const [broken, brokenStream, fine] = read;
+    expect(broken).toEqual({
+      stats: { queue: 'broken', pending: 0, delayed: 0, reserved: 0, total: 0, error: expect.stringMatching(/^Redis refused a queue command: WRONGTYPE/) },
+      waiting: null,
+    });
+    expect(brokenStream!.stats.error).toMatch(/WRONGTYPE/);
+    expect(brokenStream!.waiting).toBeNull();
+    expect(fine!.stats).toEqual({ queue: 'fine', pending: 1, delayed: 0, reserved: 0, total: 1 });
+    expect(fine!.waiting).toMatchObject({ lastDeliveredEntryAt: null, due: 0 });
+    expect(fine!.waiting!.oldestWaitingAt).not.toBeNull();
   });
 });
 

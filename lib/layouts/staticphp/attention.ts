@@ -1,9 +1,10 @@
-import { readRecentFailures, readWaitingFigures } from './attention-figures';
+import { readQueueFigures, readRecentFailures, type WaitingFigures } from './attention-figures';
 import { classifyPendingEntries, type PendingEntry } from './reservations';
 import type { RedisQueue } from './redis-queue';
 import type { QueueStats } from '../../shapes/queue-counts';
 import type { QueueAttention } from '../../shapes/queue-attention';
-import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type RanOutClaim } from '../../dashboard/marks';
+import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type MarkThresholds, type RanOutClaim } from '../../dashboard/marks';
+import type { CountsOptions, JudgedCounts } from '../adapter';
 
 /** Failures read per call, newest first; more in the window are counted as at least this many. */
 const FAILURES_READ = 500;
@@ -36,19 +37,15 @@ async function readRanOutClaims(queue: RedisQueue, entries: readonly PendingEntr
 }
 
 /**
- * What needs attention on each of `counts`' queues (their countsOf() rows),
- * in order, judged by `rules` against the server's clock: one round trip of
- * bounded scripts for the waiting figures and the entries held long, then
- * those entries joined to their jobs (only when there are any) and the
- * recent failures (one bounded script, only when `failedCount` is not 0).
+ * The queues `options` names, as counts() reads them, each with what needs
+ * attention on it, judged by `rules` against the server's clock: one round
+ * trip of bounded scripts that read each queue's keys once for its counts,
+ * its waiting figures and its entries held long; then those entries joined
+ * to their jobs (only when there are any) and the recent failures (one
+ * bounded script, only when some job failed).
  */
-export async function readQueueAttention(
-  queue: RedisQueue,
-  counts: readonly QueueStats[],
-  failedCount: number,
-  rules: MarkRules,
-): Promise<{ now: number; queues: QueueAttention[] }> {
-  const names = counts.map((row) => row.queue);
+export async function readQueueAttention(queue: RedisQueue, { everyQueue = false, only }: CountsOptions, rules: MarkRules): Promise<JudgedCounts> {
+  const names = only ?? (await queue.queueNames());
   const thresholds = names.map((name) => markThresholdsFor(rules, name));
   // The last delivery matters only to a queue whose jobs waited past its "no worker" threshold,
   // and only an entry held past the "stuck" threshold can be a claim that far past its deadline.
@@ -56,39 +53,44 @@ export async function readQueueAttention(
     waitedSeconds: smallest(thresholds.map((each) => each.noWorkerSeconds)),
     heldSeconds: smallest(thresholds.map((each) => each.stuckSeconds)),
   };
-  const [waiting, [seconds]] = await Promise.all([readWaitingFigures(queue, names, further), queue.attempt(() => queue.nodeHoldingKeys().time())]);
+  const [figures, failed, [seconds]] = await Promise.all([
+    readQueueFigures(queue, names, further),
+    queue.failedCount(),
+    queue.attempt(() => queue.nodeHoldingKeys().time()),
+  ]);
   const now = Number(seconds);
   const longestWindow = Math.max(0, ...thresholds.map(failingWindowMinutes));
-  const heldLong = waiting.flatMap((figures) => ('error' in figures ? [] : figures.heldLong));
+  const heldLong = figures.flatMap(({ waiting }) => waiting?.heldLong ?? []);
   const [claims, failures] = await Promise.all([
     readRanOutClaims(queue, heldLong, now),
-    failedCount > 0 ? readRecentFailures(queue, now - longestWindow * 60, FAILURES_READ) : { byQueue: new Map(), truncated: false },
+    failed > 0 ? readRecentFailures(queue, now - longestWindow * 60, FAILURES_READ) : { byQueue: new Map(), truncated: false },
   ]);
-  const queues = counts.map((row, index): QueueAttention => {
-    const figures = waiting[index]!;
+  const judge = (row: QueueStats, waiting: WaitingFigures | null, own: MarkThresholds): QueueAttention => {
     const recent = failures.byQueue.get(row.queue);
     const failedAt = recent?.failedAt ?? [];
-    const minutes = failingWindowMinutes(thresholds[index]!);
+    const minutes = failingWindowMinutes(own);
     const failedRecently = { count: failuresWithin(failedAt, now, minutes), minutes, atLeast: failures.truncated };
-    if ('error' in figures) return { marks: [], failedRecently, error: figures.error };
-    // A queue whose counts could not be read has no figures to judge.
-    if (row.error !== undefined) return { marks: [], failedRecently };
+    // A queue whose keys could not be read has no figures to judge (its row says why).
+    if (waiting === null) return { marks: [], failedRecently };
     const marks = marksOf(
       {
         now,
         pending: row.pending,
-        oldestWaitingAt: figures.oldestWaitingAt,
-        lastDeliveredEntryAt: figures.lastDeliveredEntryAt,
-        due: figures.due,
-        oldestDueAt: figures.oldestDueAt,
-        newestHeldDeliveryAt: figures.newestHeldDeliveryAt,
+        oldestWaitingAt: waiting.oldestWaitingAt,
+        lastDeliveredEntryAt: waiting.lastDeliveredEntryAt,
+        due: waiting.due,
+        oldestDueAt: waiting.oldestDueAt,
+        newestHeldDeliveryAt: waiting.newestHeldDeliveryAt,
         ranOutClaims: claims.get(row.queue) ?? [],
         failedAt,
         latestError: recent?.latest.errorFirstLine ?? '',
       },
-      thresholds[index]!,
+      own,
     );
     return { marks, failedRecently };
-  });
-  return { now, queues };
+  };
+  const judged = figures.map(({ stats, waiting }, index) => ({ stats, attention: judge(stats, waiting, thresholds[index]!) }));
+  // As stats() leaves them out, unless every queue (or the ones named) is asked for.
+  const kept = everyQueue || only ? judged : judged.filter(({ stats }) => stats.total > 0 || stats.error !== undefined);
+  return { queues: kept.map(({ stats }) => stats), failed, now, attention: kept.map(({ attention }) => attention) };
 }

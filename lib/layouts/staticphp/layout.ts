@@ -5,7 +5,7 @@ import { describeProgress, doctorStep, startDoctor } from './doctor';
 import { readFailedPage, searchFailed } from './failed';
 import { staticphpFailedJobs } from './failed-jobs';
 import { staticphpClaimRepairs, staticphpReservations } from './reservations';
-import { sampleThroughput } from './throughput';
+import { MAX_QUEUES, sampleThroughput } from './throughput';
 import { applyRepairs } from './doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
 import { absentMembers, LAYOUT_TITLES } from '../adapter';
@@ -25,7 +25,7 @@ export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
   return {
     historyScope: queue.keys.prefix,
     connection: queue,
-    queueNames: () => queue.queueNames(),
+    queueNames: async () => (await queue.registeredQueueNames(MAX_QUEUES)).names,
     sample: (previous) => sampleThroughput(queue, previous),
     meaning: {
       pushed: 'Entries added to the ready streams (Redis 7 and later).',
@@ -54,7 +54,7 @@ export function staticphpLayout(queue: RedisQueue): QueueLayout {
     connection: queue,
     counts,
     finder: staticphpFinder(queue, () => counts({ everyQueue: true })),
-    attention: { read: (counts, failed, rules) => readQueueAttention(queue, counts, failed, rules) },
+    attention: { read: (options, rules) => readQueueAttention(queue, options, rules) },
     throughput: staticphpThroughput(queue),
     failedJobs: staticphpFailedJobs(queue),
     trash: staticphpTrash(queue),

@@ -102,6 +102,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
+/** One queue's stats() row from its counting script's reply: zeros and an `error` where its keys could not be read. */
+export function queueStatsOf(queue: string, counts: scripts.QueueCountsReply): QueueStats {
+  if ('error' in counts) return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: refusedCommand(counts.error) };
+  const { pending, delayed, reserved } = counts;
+  return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
+}
+
 /**
  * The StaticPHP QueueRedis driver in TypeScript: the same keys, fields,
  * scores and scripts' rules, so a queue written by either is run and
@@ -366,12 +373,7 @@ export class RedisQueue extends RedisConnection {
         });
       }
       const replies = (await execPipeline(batches)).flatMap(scripts.readCounts.reply);
-      return names.map((queue, index): QueueStats => {
-        const counts = replies[index]!;
-        if ('error' in counts) return { queue, pending: 0, delayed: 0, reserved: 0, total: 0, error: refusedCommand(counts.error) };
-        const { pending, delayed, reserved } = counts;
-        return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
-      });
+      return names.map((queue, index) => queueStatsOf(queue, replies[index]!));
     });
   }
 

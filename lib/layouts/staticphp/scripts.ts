@@ -268,8 +268,15 @@ export const readFailedOfQueue = luaScript({
   },
 });
 
+/** stats()'s figures of one queue, as the counting scripts read them. */
+export interface CountedFigures {
+  pending: number;
+  delayed: number;
+  reserved: number;
+}
+
 /** One queue's figures of read-counts-1.lua, or the first reply Redis refused while reading them. */
-export type QueueCountsReply = { pending: number; delayed: number; reserved: number } | { error: string };
+export type QueueCountsReply = CountedFigures | { error: string };
 
 export const readCounts = luaScript({
   file: 'staticphp/read-counts-1.lua',
@@ -285,9 +292,10 @@ export const readCounts = luaScript({
     }),
 });
 
-/** One queue's attention figures as read-attention-1.lua answers them; '' where the header says none. */
-export type AttentionReply =
+/** One queue's counts and attention figures as read-queue-figures-1.lua answers them; '' where the header says none. */
+export type QueueFiguresReply =
   | {
+      counts: CountedFigures;
       oldestReady: string;
       lastDelivered: string;
       due: number;
@@ -298,17 +306,17 @@ export type AttentionReply =
     }
   | { error: string };
 
-export const readAttention = luaScript({
-  file: 'staticphp/read-attention-1.lua',
+export const readQueueFigures = luaScript({
+  file: 'staticphp/read-queue-figures-1.lua',
   // Not read: it routes the call, in a cluster, to the server holding the prefix's keys.
   keys: ['queues'],
-  args: ['prefix', 'group', 'levelsRead', 'waitedSeconds', 'heldMs', 'heldRead'],
+  args: ['prefix', 'group', 'waitedSeconds', 'heldMs', 'heldRead'],
   rest: 'queueNames',
   reply: (reply) =>
-    (reply as ([string, string, number, string, number | string, (string | number)[]] | [string])[]).map((row): AttentionReply => {
+    (reply as ([number, number, number, string, string, number, string, number | string, (string | number)[]] | [string])[]).map((row): QueueFiguresReply => {
       if (row.length === 1) return { error: row[0] };
-      const [oldestReady, lastDelivered, due, oldestDue, newestHeld, heldLong] = row;
-      return { oldestReady, lastDelivered, due: Number(due), oldestDue, newestHeld: String(newestHeld), heldLong };
+      const [pending, delayed, reserved, oldestReady, lastDelivered, due, oldestDue, newestHeld, heldLong] = row;
+      return { counts: { pending, delayed, reserved }, oldestReady, lastDelivered, due: Number(due), oldestDue, newestHeld: String(newestHeld), heldLong };
     }),
 });
 

@@ -3,7 +3,8 @@ import { sleep, testQueueFactory, waitFor } from './test-redis';
 import type { RedisQueue } from './redis-queue';
 import { Worker } from '../../worker/worker';
 import { throughputBetween, type QueueSample, type ThroughputSample } from '../../shapes/throughput';
-import { sampleThroughput } from './throughput';
+import { MAX_QUEUES, sampleThroughput } from './throughput';
+import { staticphpThroughput } from './layout';
 
 const openQueue = testQueueFactory();
 
@@ -19,6 +20,16 @@ function rowOf<Row extends { queue: string }>(sample: { queues: readonly Row[] }
 }
 
 describe('sampleThroughput', () => {
+  it('names as its queues the ones a sample covers: at most MAX_QUEUES, so that no history is read where none is written', async () => {
+    const queue = await openQueue();
+    await queue.pushMany(Array.from({ length: MAX_QUEUES + 5 }, (_, n) => ({ queue: `tenant-${n}`, name: 'job', payload: {} })));
+    const source = staticphpThroughput(queue);
+    const sample = await sampleThroughput(queue);
+    expect(sample.truncated).toBe(true);
+    expect(await source.queueNames()).toEqual(sample.queues.map((row) => row.queue));
+    expect(sample.queues).toHaveLength(MAX_QUEUES);
+  });
+
   it('counts every job a real worker processed, pushed and failed between two samples', async () => {
     const queue = await openQueue();
     await queue.push('mail', 'ok', {}); // registers the queue and makes its stream before the first sample
