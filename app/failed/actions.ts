@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isAbsent, type FailedJobs, type FailedRetries } from '@/lib/layouts/adapter';
 import { QueueError } from '@/lib/redis/errors';
 import { BATCH_SIZE, EDITABLE_PAYLOAD_BYTES, type RetryOutcome } from '@/lib/shapes/failed-jobs';
-import { describeJobs, queueAction, queueReadAction, QUEUES_FAILING_RECENTLY } from '@/lib/server/action';
+import { describeJobs, queueAction, queueReadAction, queuesFailingRecently } from '@/lib/server/action';
 import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -88,7 +88,7 @@ export const forgetJobs = queueAction(
     target: ({ ids }) => describeJobs(ids),
     outcome: ({ forgotten, notFailed }) => `forgot ${forgotten}, ${notFailed} no longer failed`,
   },
-  () => QUEUES_FAILING_RECENTLY,
+  queuesFailingRecently,
 );
 
 /** One bounded step of "retry every failed job"; the client repeats it from `next` while `remaining` > 0. */
@@ -125,7 +125,7 @@ export const forgetOldestStep = queueAction(
     target: ({ before }) => (before === null ? 'every failed job' : `failed jobs that failed before ${before} UTC`),
     outcome: ({ forgotten, remaining }) => `forgot ${forgotten}; ${remaining} left to forget`,
   },
-  () => QUEUES_FAILING_RECENTLY,
+  queuesFailingRecently,
 );
 
 /** How many failed jobs a forget would touch, for the confirmation. */

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { BeyondExactId } from '@/components/queues/job-link';
 import { Absent } from '@/components/ui/table';
+import { JobName } from '@/components/ui/job-name';
 import { jobHref, jobOfQueueHref } from '@/lib/routes';
 
 /** A job's id as a link to its page, in its queue; a long one (marko's UUIDs) wraps rather than widening a phone's table. */
@@ -31,7 +32,13 @@ export function JobIdCell({ id, queue, idNote, ofConnection = false }: { id: str
 export function JobNameAndNote({ name, note }: { name: string | null; note: string | null }) {
   return (
     <>
-      {name === null ? <Absent label="no class known" /> : <span className="font-mono text-xs [overflow-wrap:anywhere]">{name}</span>}
+      {name === null ? (
+        <Absent label="no class known" />
+      ) : (
+        <span className="font-mono text-xs">
+          <JobName name={name} />
+        </span>
+      )}
       {note !== null && <p className="mt-0.5 text-xs text-amber-800 dark:text-amber-300">{note}</p>}
     </>
   );

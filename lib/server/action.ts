@@ -9,7 +9,8 @@ import type { RedisConnection } from '@/lib/redis/connection';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
-import { queuesFailingRecently } from './overview';
+import { keptOverview } from './overview';
+import { queuesFailingRecentlyIn, type EveryQueueOverview } from '@/lib/dashboard/every-queue-overview';
 import { isAbsent, type CapabilityName } from '@/lib/layouts/adapter';
 import { capabilityOf, chooseConnection, getLayout, refreshAfterChange, getRedis, type Capability } from './queue';
 
@@ -31,13 +32,14 @@ export interface AuditDescription<Input, T> {
 }
 
 /**
- * The queues a change touched, by name: from its input, and from its outcome
+ * The queues a change touched, by name: from its input, from its outcome
  * when it did not fail (null when it did: it may have done part of its
- * work). After the change only their figures are read again before the
+ * work), or from the overview kept before it (`kept`, null before any
+ * read). After the change only their figures are read again before the
  * answer leaves (refreshAfterChange); null reads every queue's, which is
  * what an action that cannot say gets.
  */
-export type TouchedQueues<Input, T> = (input: Input, outcome: T | null) => readonly string[] | null | typeof QUEUES_FAILING_RECENTLY;
+export type TouchedQueues<Input, T> = (input: Input, outcome: T | null, kept: EveryQueueOverview | null) => readonly string[] | null;
 
 /**
  * What a forget of failed jobs touched: the queues the kept overview counts
@@ -45,7 +47,7 @@ export type TouchedQueues<Input, T> = (input: Input, outcome: T | null) => reado
  * queue with none to lose keeps every figure (its failed-recently count,
  * its failing mark); the failed count is read again anyway.
  */
-export const QUEUES_FAILING_RECENTLY = 'queues failing recently';
+export const queuesFailingRecently: TouchedQueues<unknown, unknown> = (_input, _outcome, kept) => (kept === null ? null : queuesFailingRecentlyIn(kept));
 
 /** What an action that cannot say which queues it touched refreshes: every queue. */
 const EVERY_QUEUE = () => null;
@@ -141,8 +143,7 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     const { access, connection } = prepared;
     const outcome = await run(name, body, prepared.input, connection, access);
     // Even a failed change may have done part of its work (a bulk step): `touched` is told so.
-    const said = touched(prepared.input, outcome.ok ? outcome.value : null);
-    await refreshAfterChange(connection, said === QUEUES_FAILING_RECENTLY ? await queuesFailingRecently(connection) : said);
+    await refreshAfterChange(connection, touched(prepared.input, outcome.ok ? outcome.value : null, await keptOverview(connection)));
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
     if (outcome.redis) {
       await recordMutation(

@@ -1,5 +1,5 @@
 import 'server-only';
-import { overviewTickOf, queuesFailingRecentlyIn } from '@/lib/dashboard/every-queue-overview';
+import { overviewTickOf, type EveryQueueOverview } from '@/lib/dashboard/every-queue-overview';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { overviewPage } from '@/lib/dashboard/overview-page';
 import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
@@ -33,13 +33,9 @@ export function readOverview(request: OverviewRequest): Promise<ReadResult<Overv
   });
 }
 
-/**
- * The queues the kept overview of `connection` counts recent failures in,
- * without reading Redis; null before any read (every queue is read then).
- */
-export async function queuesFailingRecently(connection: Connection): Promise<readonly string[] | null> {
-  const kept = overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).settled.latest;
-  return kept === null ? null : queuesFailingRecentlyIn(kept.value);
+/** The overview of every queue kept from `connection`'s latest read, without reading Redis; null before any read. */
+export async function keptOverview(connection: Connection): Promise<EveryQueueOverview | null> {
+  return overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).settled.latest?.value ?? null;
 }
 
 /** A QueueError's message is written for operators; anything else may carry internals. */
