@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useState, type ReactNode } from 'react';
+import { useCallback, useId, useState, type ReactNode } from 'react';
 import { ChangeControls, useChangePermission } from '@/components/shell/change-permission';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount } from '@/components/ui/format-count';
@@ -97,7 +97,8 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
   const everyJobUnretried = everyJob && retry.here ? retry.everyJobAbsent : null;
   const maxAttemptsValid = maxAttempts === undefined || (Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 1000);
 
-  const select = (chosen: readonly FailedRowView[], on: boolean) => {
+  // The same function at every render: the table's memoized rows take it, and render again only when their own figures change.
+  const select = useCallback((chosen: readonly FailedRowView[], on: boolean) => {
     setAllMatching(false);
     setSelected((current) => {
       const next = new Map(current);
@@ -107,7 +108,7 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
       }
       return next;
     });
-  };
+  }, []);
   const clearSelection = () => {
     setSelected(new Map());
     setAllMatching(false);

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { createContext, memo, use } from 'react';
 import { CopyButton } from '@/components/ui/copy-button';
 import { JobName } from '@/components/ui/job-name';
 import { formatDuration } from '@/components/ui/format-duration';
@@ -30,6 +31,89 @@ interface FailedTableProps {
   /** the reader's clock, unix seconds, for "3 min ago" */
   now: number;
 }
+
+/**
+ * The reader's clock, unix seconds, for each row's "3 min ago". A context,
+ * so that a poll which changes only the clock renders those lines again and
+ * not every row (FailedRow is memoized; its row keeps its identity across
+ * polls while its figures hold, react-query's structural sharing).
+ */
+const ReaderNow = createContext(0);
+
+function FailedAgo({ failedAtSeconds }: { failedAtSeconds: number }) {
+  return <>{formatDuration(use(ReaderNow) - failedAtSeconds)} ago</>;
+}
+
+interface FailedRowProps {
+  row: FailedRowView;
+  /** whether its checkbox is ticked; null where the rows have no checkboxes */
+  selected: boolean | null;
+  onSelect: Selection['onSelect'] | undefined;
+  withAttempts: boolean;
+  withRetryCommands: boolean;
+}
+
+const FailedRow = memo(function FailedRow({ row, selected, onSelect, withAttempts, withRetryCommands }: FailedRowProps) {
+  return (
+    <tr className="align-top">
+      {selected !== null && (
+        <td className="px-3 py-2 max-sm:py-0">
+          {row.exact && (
+            // The label around it makes a thumb-sized target on a phone; the box keeps its own name.
+            <label className={THUMB_TARGET}>
+              <input type="checkbox" aria-label={`Select job ${row.id}`} checked={selected} onChange={(event) => onSelect?.([row], event.target.checked)} />
+            </label>
+          )}
+        </td>
+      )}
+      <th scope="row" className="px-3 py-2 text-left font-mono font-normal">
+        {row.exact ? (
+          <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
+            {row.id}
+          </Link>
+        ) : (
+          <BeyondExactId id={row.id} />
+        )}
+      </th>
+      <td data-label="Queue" className="px-3 py-2 font-mono">
+        {row.queue === '' ? (
+          '—'
+        ) : (
+          <Link href={queueHref(row.queue)} className="underline-offset-2 hover:underline">
+            {row.queue}
+          </Link>
+        )}
+      </td>
+      <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono">
+        {row.name === '' ? '—' : <JobName name={row.name} />}
+      </td>
+      {withAttempts && (
+        <td data-label="Attempts" className="px-3 py-2 text-right tabular-nums">
+          {orDash(row.attempts)}/{orDash(row.maxAttempts)}
+        </td>
+      )}
+      <td data-label="Failed at (UTC)" data-wide="" className="px-3 py-2 whitespace-nowrap">
+        <span className="font-mono">{orDash(row.failedAt)}</span>
+        <span className="block text-xs text-zinc-500 max-sm:ml-2 max-sm:inline dark:text-zinc-400">
+          <FailedAgo failedAtSeconds={row.failedAtSeconds} />
+        </span>
+      </td>
+      <td data-label="Error" data-wide="" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">
+        {orDash(row.errorFirstLine)}
+      </td>
+      {withRetryCommands && (
+        <td data-label="Retry where the application runs" data-wide="" className="px-3 py-2">
+          {row.retryCommand !== null && (
+            <span className="flex flex-col items-start gap-1">
+              <code className="font-mono text-xs [overflow-wrap:anywhere]">{row.retryCommand}</code>
+              <CopyButton text={row.retryCommand} label="Copy" subject={`the retry command of job ${row.id}`} />
+            </span>
+          )}
+        </td>
+      )}
+    </tr>
+  );
+});
 
 /**
  * Failed jobs, with a checkbox each when they can be selected; the header
@@ -91,70 +175,18 @@ export function FailedTable({ rows, selection, now }: FailedTableProps) {
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-          {rows.map((row) => (
-            <tr key={row.id} className="align-top">
-              {selection && (
-                <td className="px-3 py-2 max-sm:py-0">
-                  {row.exact && (
-                    // The label around it makes a thumb-sized target on a phone; the box keeps its own name.
-                    <label className={THUMB_TARGET}>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select job ${row.id}`}
-                        checked={selection.selected.has(row.id)}
-                        onChange={(event) => selection.onSelect([row], event.target.checked)}
-                      />
-                    </label>
-                  )}
-                </td>
-              )}
-              <th scope="row" className="px-3 py-2 text-left font-mono font-normal">
-                {row.exact ? (
-                  <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
-                    {row.id}
-                  </Link>
-                ) : (
-                  <BeyondExactId id={row.id} />
-                )}
-              </th>
-              <td data-label="Queue" className="px-3 py-2 font-mono">
-                {row.queue === '' ? (
-                  '—'
-                ) : (
-                  <Link href={queueHref(row.queue)} className="underline-offset-2 hover:underline">
-                    {row.queue}
-                  </Link>
-                )}
-              </td>
-              <td data-label="Name" className="max-w-[16rem] px-3 py-2 font-mono">
-                {row.name === '' ? '—' : <JobName name={row.name} />}
-              </td>
-              {withAttempts && (
-                <td data-label="Attempts" className="px-3 py-2 text-right tabular-nums">
-                  {orDash(row.attempts)}/{orDash(row.maxAttempts)}
-                </td>
-              )}
-              <td data-label="Failed at (UTC)" data-wide="" className="px-3 py-2 whitespace-nowrap">
-                <span className="font-mono">{orDash(row.failedAt)}</span>
-                <span className="block text-xs text-zinc-500 max-sm:ml-2 max-sm:inline dark:text-zinc-400">
-                  {formatDuration(now - row.failedAtSeconds)} ago
-                </span>
-              </td>
-              <td data-label="Error" data-wide="" className="max-w-[28rem] px-3 py-2 font-mono text-xs break-words text-red-800 dark:text-red-300">
-                {orDash(row.errorFirstLine)}
-              </td>
-              {withRetryCommands && (
-                <td data-label="Retry where the application runs" data-wide="" className="px-3 py-2">
-                  {row.retryCommand !== null && (
-                    <span className="flex flex-col items-start gap-1">
-                      <code className="font-mono text-xs [overflow-wrap:anywhere]">{row.retryCommand}</code>
-                      <CopyButton text={row.retryCommand} label="Copy" subject={`the retry command of job ${row.id}`} />
-                    </span>
-                  )}
-                </td>
-              )}
-            </tr>
-          ))}
+          <ReaderNow value={now}>
+            {rows.map((row) => (
+              <FailedRow
+                key={row.id}
+                row={row}
+                selected={selection === undefined ? null : selection.selected.has(row.id)}
+                onSelect={selection?.onSelect}
+                withAttempts={withAttempts}
+                withRetryCommands={withRetryCommands}
+              />
+            ))}
+          </ReaderNow>
         </tbody>
       </table>
     </ScrollX>
