@@ -4,7 +4,8 @@ import { formatMetrics } from '@/lib/dashboard/metrics';
 import { isAbsent, type QueueCounts } from '@/lib/layouts/adapter';
 import type { Connection } from '@/lib/dashboard/connections';
 import type { MetricsInput } from '@/lib/dashboard/metrics';
-import { getLayout, readCapability, readJudgement, readLayout, type ReadResult } from './queue';
+import { latestOverview } from './overview';
+import { getLayout, readCapability, readLayout, type ReadResult } from './queue';
 import { throughputKeysOf } from './throughput';
 
 /** GET /api/metrics: every queue's figures in the Prometheus text format, read fresh (a scrape is its own sample). */
@@ -35,18 +36,15 @@ export function readMetrics(): Promise<ReadResult<string>> {
 }
 
 /**
- * Every queue's marks, as the overview judges them, for a scrape: shared for
- * a second with other scrapes (a judgement over a minute or more does not
- * change in one); null where the layout judges none.
+ * Every queue's marks for a scrape: the overview's own, from the tick every
+ * viewer is answered from, so that a scrape costs Redis no read of every
+ * queue; null where the layout judges none.
  */
 async function readMarks(connection: Connection): Promise<MetricsInput['marks']> {
-  const { attention } = await getLayout(connection);
-  if (isAbsent(attention)) return null;
-  const now = await readJudgement(connection, ['metrics-marks'], async () => {
-    const judged = await attention.read({ everyQueue: true }, connection.marks);
-    return new Map(judged.queues.map((row, index) => [row.queue, (judged.attention[index]?.marks ?? []).map((mark) => mark.kind)]));
-  });
-  return { now, rules: connection.marks };
+  const layout = await getLayout(connection);
+  if (isAbsent(layout.attention)) return null;
+  const { latest } = await latestOverview(connection, layout);
+  return { now: new Map(latest.value.queues.map((row) => [row.queue, row.marks.map((mark) => mark.kind)])), rules: connection.marks };
 }
 
 /** GET /api/stats: every queue's figures by the rule of the layout's driver's own report (StaticPHP's stats()). */

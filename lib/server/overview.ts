@@ -6,6 +6,7 @@ import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
 import type { Overview, OverviewRequest } from '@/lib/queries/overview';
 import { QueueError } from '@/lib/redis/errors';
 import type { Connection } from '@/lib/dashboard/connections';
+import type { QueueLayout } from '@/lib/layouts/adapter';
 import { getLayout, readLayout, type ReadResult } from './queue';
 
 /**
@@ -26,11 +27,21 @@ const TICKS_BEFORE_A_REQUEST_READS = 2;
  */
 export function readOverview(request: OverviewRequest): Promise<ReadResult<Overview>> {
   return readLayout(async (layout, connection) => {
-    const { latest, failure } = await overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * TICKS_BEFORE_A_REQUEST_READS);
-    if (latest === null) throw failure?.error ?? new Error('the overview was never read');
+    const { latest, failure } = await latestOverview(connection, layout);
     const failedRead = failure === null ? {} : { failedRead: { error: describeFailure(failure.error), at: failure.at } };
     return { ...latest.value, ...overviewPage(latest.value.queues, request), freshness: { readAt: latest.readAt, ...failedRead } };
   });
+}
+
+/**
+ * The latest tick's overview of every queue on `connection`, read first when
+ * it is older than TICKS_BEFORE_A_REQUEST_READS ticks, with the failure of
+ * the read after it if that one failed; throws when no read ever worked.
+ */
+export async function latestOverview(connection: Connection, layout: QueueLayout) {
+  const { latest, failure } = await overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * TICKS_BEFORE_A_REQUEST_READS);
+  if (latest === null) throw failure?.error ?? new Error('the overview was never read');
+  return { latest, failure };
 }
 
 /** The overview of every queue kept from `connection`'s latest read, without reading Redis; null before any read. */

@@ -77,26 +77,6 @@ async function acceptedSnapshotAgeMs(): Promise<number> {
 }
 
 /**
- * How old a snapshot of a judgement over a minute or more (the overview's
- * marks: no worker for a minute, a claim stuck past its deadline, failures in
- * the last minutes) any request accepts, page loads included. A second does
- * not change such a judgement, and it is no more than the shortest interval
- * the header offers; the marks are the dearest part of the overview (four
- * times its counts at a million jobs), so a page reloaded by many people at
- * once, or opened again and again, costs Redis one reading of them a second.
- */
-const JUDGEMENT_SNAPSHOT_MS = 1_000;
-
-/**
- * `load()` shared with the other requests for `key` on `connection`: the read
- * under way, or one that started at most JUDGEMENT_SNAPSHOT_MS ago (longer
- * when the request's tab accepts older snapshots anyway).
- */
-export async function readJudgement<T>(connection: Connection, key: SharedReadKey, load: () => Promise<T>): Promise<T> {
-  return sharedReads().read(connection.name, key, Math.max(await acceptedSnapshotAgeMs(), JUDGEMENT_SNAPSHOT_MS), load);
-}
-
-/**
  * After a change made through the dashboard on `connection`: drops every
  * snapshot of it and reads its ticks again (the overview's figures,
  * lib/dashboard/latest-tick.ts): those of the `touched` queues and the
