@@ -1,12 +1,10 @@
 import 'server-only';
 import { z } from 'zod';
-import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
-import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
-import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
 import type { ExpiringReservationsPage, ReservationsScopeRead } from '@/lib/layouts/pages';
 import type { Connection } from '@/lib/dashboard/connections';
 import type { ReservationsScope } from '@/lib/queries/reservations';
 import { pickerNames } from '@/lib/shapes/queue-picker';
+import { keptOverview, latestOverview } from './overview';
 import { getLayout, readCapability, type ReadResult } from './queue';
 
 export const reservationsParams = z.object({
@@ -29,8 +27,11 @@ const EVERY_QUEUE_READ_UP_TO = 200;
 
 /** The queues to read reservations in, where the connection has more than EVERY_QUEUE_READ_UP_TO, and the picker's names, from the latest tick; null: read every queue. */
 async function queuesToRead(connection: Connection): Promise<{ among: string[]; of: number; countedAt: number; picker: string[] } | null> {
-  const { latest, failure } = await overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
-  if (latest === null) throw failure?.error ?? new Error('the queues were never counted');
+  const layout = await getLayout(connection);
+  // A connection the kept tick found small is read whole, without waiting for a tick that has aged (the sampler stopped).
+  const kept = await keptOverview(connection);
+  if (kept !== null && kept.queues.length <= EVERY_QUEUE_READ_UP_TO) return null;
+  const { latest } = await latestOverview(connection, layout);
   const rows = latest.value.queues;
   if (rows.length <= EVERY_QUEUE_READ_UP_TO) return null;
   return {
