@@ -6,11 +6,13 @@ import { glanceOf, type ThroughputGaps } from '../queries/throughput';
 import { crossedThresholds, thresholdsFor } from './alerts';
 import type { Connection } from './connections';
 import { dashboardKeys, throughputKeys } from './keys';
-import { latestTickOf, type LatestTick } from './latest-tick';
+import { existingTickOf, latestTickOf, type LatestTick } from './latest-tick';
 import { overviewHistoryOf } from './overview-history';
 import type { QueuesOverviewPage } from './overview-page';
 
 const NO_GLANCE = { processedPerSecond: [], waitSeconds: null };
+/** The name of a connection's overview among its ticks. */
+const OVERVIEW_TICK = 'overview';
 
 /** The overview of every queue, before a viewer's page is taken from it (lib/dashboard/overview-page.ts). */
 export type EveryQueueOverview = Omit<Overview, keyof QueuesOverviewPage | 'freshness'> & { queues: OverviewQueue[] };
@@ -24,7 +26,7 @@ export type EveryQueueOverview = Omit<Overview, keyof QueuesOverviewPage | 'fres
 export function overviewTickOf(connection: Connection, layout: QueueLayout, dashboardPrefix: string): LatestTick<EveryQueueOverview> {
   return latestTickOf(
     connection.name,
-    'overview',
+    OVERVIEW_TICK,
     () => readEveryQueueOverview(layout, connection, dashboardPrefix),
     (kept, names) => readTouchedQueues(kept, names, layout, connection),
   );
@@ -64,6 +66,11 @@ export async function readEveryQueueOverview(layout: QueueLayout, connection: Co
   };
   const queues = judgedRows(layout, connection, counts, attention, (index) => throughput?.queues[index] ?? NO_GLANCE);
   return { layout: layout.description, absent, queues, failed, server, throughput: throughput?.total ?? [], now };
+}
+
+/** The overview of every queue kept from `connection`'s latest read, without reading Redis or opening its layout; null before any read. */
+export function keptOverviewOf(connection: string): EveryQueueOverview | null {
+  return existingTickOf<EveryQueueOverview>(connection, OVERVIEW_TICK)?.settled.latest?.value ?? null;
 }
 
 /**

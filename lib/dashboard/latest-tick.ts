@@ -172,6 +172,11 @@ export function latestTickOf<T>(connection: string, resource: string, read: () =
   return tick;
 }
 
+/** `connection`'s tick of `resource` where one was made, without making one (which needs its read, and so its layout). */
+export function existingTickOf<T>(connection: string, resource: string): LatestTick<T> | undefined {
+  return cache.queuelensLatestTicks?.get(`${connection}\n${resource}`) as LatestTick<T> | undefined;
+}
+
 /** The ticks of `connection` kept so far, so a change made through the dashboard refreshes each of them (what it touched of them). */
 export function latestTicksOf(connection: string): LatestTick<unknown>[] {
   return [...(cache.queuelensLatestTicks ?? new Map<string, LatestTick<unknown>>()).entries()]

@@ -9,8 +9,7 @@ import type { RedisConnection } from '@/lib/redis/connection';
 import { authenticate, changeRefusal, isSameOriginRequest } from './access';
 import { recordMutation } from './audit';
 import { logEvent } from './log';
-import { keptOverview } from './overview';
-import { queuesFailingRecentlyIn, type EveryQueueOverview } from '@/lib/dashboard/every-queue-overview';
+import { keptOverviewOf, queuesFailingRecentlyIn, type EveryQueueOverview } from '@/lib/dashboard/every-queue-overview';
 import { isAbsent, type CapabilityName } from '@/lib/layouts/adapter';
 import { capabilityOf, chooseConnection, getLayout, refreshAfterChange, getRedis, type Capability } from './queue';
 
@@ -143,7 +142,7 @@ export function queueAction<Name extends CapabilityName, Schema extends z.ZodTyp
     const { access, connection } = prepared;
     const outcome = await run(name, body, prepared.input, connection, access);
     // Even a failed change may have done part of its work (a bulk step): `touched` is told so.
-    await refreshAfterChange(connection, touched(prepared.input, outcome.ok ? outcome.value : null, await keptOverview(connection)));
+    await refreshAfterChange(connection, touched(prepared.input, outcome.ok ? outcome.value : null, keptOverviewOf(connection.name)));
     const entry = entryOf(access, connection, audit.action, audit.target(prepared.input));
     if (outcome.redis) {
       await recordMutation(

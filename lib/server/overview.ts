@@ -1,5 +1,5 @@
 import 'server-only';
-import { overviewTickOf, type EveryQueueOverview } from '@/lib/dashboard/every-queue-overview';
+import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { overviewPage } from '@/lib/dashboard/overview-page';
 import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
@@ -7,7 +7,7 @@ import type { Overview, OverviewRequest } from '@/lib/queries/overview';
 import { QueueError } from '@/lib/redis/errors';
 import type { Connection } from '@/lib/dashboard/connections';
 import type { QueueLayout } from '@/lib/layouts/adapter';
-import { getLayout, readLayout, type ReadResult } from './queue';
+import { readLayout, type ReadResult } from './queue';
 
 /**
  * How old the latest tick may be before a request reads itself: two ticks.
@@ -42,11 +42,6 @@ export async function latestOverview(connection: Connection, layout: QueueLayout
   const { latest, failure } = await overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * TICKS_BEFORE_A_REQUEST_READS);
   if (latest === null) throw failure?.error ?? new Error('the overview was never read');
   return { latest, failure };
-}
-
-/** The overview of every queue kept from `connection`'s latest read, without reading Redis; null before any read. */
-export async function keptOverview(connection: Connection): Promise<EveryQueueOverview | null> {
-  return overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).settled.latest?.value ?? null;
 }
 
 /** A QueueError's message is written for operators; anything else may carry internals. */

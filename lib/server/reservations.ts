@@ -4,7 +4,8 @@ import type { ExpiringReservationsPage, ReservationsScopeRead } from '@/lib/layo
 import type { Connection } from '@/lib/dashboard/connections';
 import type { ReservationsScope } from '@/lib/queries/reservations';
 import { pickerNames } from '@/lib/shapes/queue-picker';
-import { keptOverview, latestOverview } from './overview';
+import { keptOverviewOf } from '@/lib/dashboard/every-queue-overview';
+import { latestOverview } from './overview';
 import { getLayout, readCapability, type ReadResult } from './queue';
 
 export const reservationsParams = z.object({
@@ -29,7 +30,7 @@ const EVERY_QUEUE_READ_UP_TO = 200;
 async function queuesToRead(connection: Connection): Promise<{ among: string[]; of: number; countedAt: number; picker: string[] } | null> {
   const layout = await getLayout(connection);
   // A connection the kept tick found small is read whole, without waiting for a tick that has aged (the sampler stopped).
-  const kept = await keptOverview(connection);
+  const kept = keptOverviewOf(connection.name);
   if (kept !== null && kept.queues.length <= EVERY_QUEUE_READ_UP_TO) return null;
   const { latest } = await latestOverview(connection, layout);
   const rows = latest.value.queues;
