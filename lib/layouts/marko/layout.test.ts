@@ -4,7 +4,7 @@ import { readMarkoCounts } from './counts';
 import { markoLayout } from './layout';
 import { MAIL_JOB as MAIL, testMarkoFactory } from './test-layout';
 import { serializeJob, signPayload } from './test-worker';
-import { queuelens } from '../../../bin/test-cli';
+import { queuelens, queuelensWith } from '../../../bin/test-cli';
 
 const openMarko = testMarkoFactory();
 
@@ -160,9 +160,11 @@ describe('queuelens on a marko prefix', () => {
     expect(retry.stdout).toBe(`marko queue:retry ${failing}\n`);
     expect(retry.stderr).toMatch(/^queuelens: retry is not available on this layout: a failed marko job is retried by marko itself/);
 
-    const forgetAll = await queuelens('forget', '--before', '2000-01-01', ...connection);
+    // The forgotten job's trash under the test's own prefix, so that its cleanup deletes it too.
+    const ownTrash = { ...process.env, QUEUELENS_PREFIX: `${prefix}ql:` };
+    const forgetAll = await queuelensWith(ownTrash, 'forget', '--before', '2000-01-01', ...connection);
     expect(forgetAll.stdout).toBe('Forgot 0 failed jobs\n');
-    const forget = await queuelens('forget', '--id', failing, ...connection);
+    const forget = await queuelensWith(ownTrash, 'forget', '--id', failing, ...connection);
     expect(forget).toMatchObject({ code: 0, stdout: 'Forgot 1 failed job\n' });
     expect(await redis.exists(keys.failedJobs, keys.failedIndex)).toBe(0);
 
