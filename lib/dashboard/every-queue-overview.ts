@@ -169,8 +169,7 @@ function judgedRows(
 async function readThroughputGlance(source: ThroughputSource, connection: Connection, dashboardPrefix: string, names: readonly string[]) {
   const keys = throughputKeys(dashboardKeys(dashboardPrefix), source.historyScope);
   // Only the queues a sample covers have a history: at 10,000 queues StaticPHP samples 500, and reading the others' would be 9,500 empty reads a tick.
-  const covered = new Set(await source.connection.attempt(() => source.queueNames()));
-  const sampled = names.filter((name) => covered.has(name));
+  const sampled = await source.connection.attempt(() => source.coveredAmong(names));
   const [total, ...perQueue] = await source.connection.attempt(() =>
     overviewHistoryOf(connection.name).read(source.connection.redis, keys, [null, ...sampled]),
   );

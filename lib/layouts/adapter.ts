@@ -215,6 +215,8 @@ export interface ThroughputSource {
   readonly connection: RedisConnection;
   /** the queues a sample covers, sorted */
   queueNames(): Promise<string[]>;
+  /** of `names` (every queue the layout knows, as its counts list them), those a sample covers: the overview reads no history where none is written */
+  coveredAmong(names: readonly string[]): Promise<readonly string[]>;
   /** one sample of every queue; given the previous one's moment, it also counts the failures since then */
   sample(previous?: Pick<ThroughputSample, 'at'>): Promise<ThroughputSample>;
   /** what `pushed` and `processed` count on this layout, in the words of /api/metrics' HELP lines; pushed absent where the layout records no pushes: its samples' pushed figures are left out, not shown */

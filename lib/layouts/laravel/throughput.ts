@@ -103,6 +103,8 @@ export function laravelThroughput(
     historyScope: `laravel:${laravelPrefix}:horizon:${keys.prefix}`,
     connection,
     queueNames,
+    // A sample counts every queue its discovery finds, as the counts do, and those Horizon measured.
+    coveredAmong: async (names) => names,
     async sample(previous?: Pick<ThroughputSample, 'at'>): Promise<ThroughputSample> {
       const names = await queueNames();
       const [[seconds, micros], read, reads] = await connection.attempt(() =>

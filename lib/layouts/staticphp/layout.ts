@@ -26,6 +26,12 @@ export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
     historyScope: queue.keys.prefix,
     connection: queue,
     queueNames: async () => (await queue.registeredQueueNames(MAX_QUEUES)).names,
+    async coveredAmong(names) {
+      // Up to MAX_QUEUES, a sample covers every queue; past it, the ones its SSCAN reached first.
+      if (names.length <= MAX_QUEUES) return names;
+      const covered = new Set((await queue.registeredQueueNames(MAX_QUEUES)).names);
+      return names.filter((name) => covered.has(name));
+    },
     sample: (previous) => sampleThroughput(queue, previous),
     meaning: {
       pushed: 'Entries added to the ready streams (Redis 7 and later).',

@@ -20,14 +20,17 @@ function rowOf<Row extends { queue: string }>(sample: { queues: readonly Row[] }
 }
 
 describe('sampleThroughput', () => {
-  it('names as its queues the ones a sample covers: at most MAX_QUEUES, so that no history is read where none is written', async () => {
+  it('names as its queues, and finds among every queue, the ones a sample covers: at most MAX_QUEUES, so that no history is read where none is written', async () => {
     const queue = await openQueue();
     await queue.pushMany(Array.from({ length: MAX_QUEUES + 5 }, (_, n) => ({ queue: `tenant-${n}`, name: 'job', payload: {} })));
     const source = staticphpThroughput(queue);
     const sample = await sampleThroughput(queue);
     expect(sample.truncated).toBe(true);
-    expect(await source.queueNames()).toEqual(sample.queues.map((row) => row.queue));
+    const sampled = sample.queues.map((row) => row.queue);
+    expect(await source.queueNames()).toEqual(sampled);
     expect(sample.queues).toHaveLength(MAX_QUEUES);
+    expect(await source.coveredAmong(await queue.queueNames())).toEqual(sampled);
+    expect(await source.coveredAmong(sampled.slice(0, 3))).toEqual(sampled.slice(0, 3));
   });
 
   it('counts every job a real worker processed, pushed and failed between two samples', async () => {

@@ -40,6 +40,8 @@ export function yii2Throughput(
     historyScope: `${driver}:${sorted.join(',')}`,
     connection,
     queueNames: async () => sorted,
+    // A sample counts every channel.
+    coveredAmong: async (names) => names,
     async sample(): Promise<ThroughputSample> {
       const [[seconds, micros], { queues }] = await Promise.all([connection.attempt(() => connection.nodeHoldingKeys().time()), counts()]);
       const at = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
