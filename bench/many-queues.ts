@@ -17,6 +17,10 @@
  * - bull-board over the same queues in BullMQ (the same jobs a queue, a
  *   fifth delayed), its queue list `GET /api/queues` requested as often,
  *   side by side with the overview's poll and page.
+ * With BENCH_REDIS_REALTIME=1, redis-server runs at real-time priority (as
+ * root), so that SLOWLOG measures the calls themselves rather than the
+ * moments the server waited for a CPU that the dashboard, the viewers,
+ * Chromium or anything else on the machine held.
  * Prints figures; asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -88,6 +92,17 @@ interface Window {
   failures: number;
   slowCalls: number;
   longestMicros: number;
+  /** the slowest calls' commands and µs, slowest first */
+  slowest: string[];
+}
+
+/** One SLOWLOG entry as Redis 7 gives it: id, unix time, µs, arguments. */
+type SlowlogEntry = [number, number, number, string[]];
+
+/** The dashboard's resident memory so far, for the log: where in the run its peak was reached. */
+function memoryOf(app: ServedApp): string {
+  const { rssBytes, peakBytes } = app.memory();
+  return `dashboard RSS ${formatCount(rssBytes / 2 ** 20)} MiB (peak ${formatCount(peakBytes / 2 ** 20)} MiB)`;
 }
 
 /** `viewers` pollers of `url` for WINDOW_MS after an interval of settling; what Redis did meanwhile. */
@@ -121,7 +136,7 @@ async function watchedBy(url: string, headers: Record<string, string>, viewers: 
   const cpu = (await redisCpuMs(admin)) - cpuBefore;
   const calls = (await redisCalls(admin)) - callsBefore;
   const seconds = (performance.now() - started) / 1000;
-  const slow = (await admin.slowlog('GET', 10_000)) as [number, number, number][];
+  const slow = (await admin.slowlog('GET', 10_000)) as SlowlogEntry[];
   measuring = false;
   stopped = true;
   await Promise.all(running);
@@ -136,6 +151,10 @@ async function watchedBy(url: string, headers: Record<string, string>, viewers: 
     failures,
     slowCalls: slow.length,
     longestMicros: Math.max(0, ...slow.map(([, , micros]) => micros)),
+    slowest: slow
+      .toSorted((a, b) => b[2] - a[2])
+      .slice(0, 5)
+      .map(([, , micros, args]) => `${args.slice(0, args[0]?.toLowerCase() === 'evalsha' ? 2 : 1).join(' ')} ${micros} µs`),
   };
 }
 
@@ -213,7 +232,8 @@ async function main(): Promise<void> {
   try {
     console.log(`\nMany queues: ${formatCount(queueCount)} queues of ${jobsPerQueue} jobs, ${describeMachine()}; load ${loads()}`);
     console.log(ensureProductionBuild(root, join(workDir, 'next-build.log')) ? '  next build: built' : '  next build: .next is up to date');
-    const redis = await startPrivateRedis(workDir);
+    const realtime = process.env.BENCH_REDIS_REALTIME === '1';
+    const redis = await startPrivateRedis(workDir, { realtime });
     cleanups.push(() => redis.stop());
     const admin = redis.connect(0, { connectionName: 'bench-admin' });
     cleanups.push(() => admin.quit());
@@ -248,7 +268,7 @@ async function main(): Promise<void> {
     for (const viewers of VIEWER_COUNTS) {
       const result = await watchedBy(url, poll, viewers, admin);
       windows.push(result);
-      console.log(`  ${viewers} viewers: ${JSON.stringify(result)}; load ${loads()}`);
+      console.log(`  ${viewers} viewers: ${JSON.stringify(result)}; ${memoryOf(app)}; load ${loads()}`);
       rows.push([
         String(viewers),
         formatCount(result.callsPerSecond),
@@ -261,9 +281,9 @@ async function main(): Promise<void> {
       ]);
     }
     const overviewPage = await timeRequests(`${app.baseUrl}/`, auth);
-    console.log(`  overview page: ${JSON.stringify(overviewPage)}; load ${loads()}`);
+    console.log(`  overview page: ${JSON.stringify(overviewPage)}; ${memoryOf(app)}; load ${loads()}`);
     const browserLoad = await overviewInBrowser(app, auth);
-    console.log(`  in Chromium: ${JSON.stringify(browserLoad)}; load ${loads()}`);
+    console.log(`  in Chromium: ${JSON.stringify(browserLoad)}; ${memoryOf(app)}; load ${loads()}`);
     const pages = [`/failed?queue=${names[42]}`, `/api/failed/search?queue=${names[42]}`, '/reservations', `/reservations?queue=${names[42]}`];
     const pageRows: string[][] = [];
     for (const path of pages) {
@@ -301,7 +321,7 @@ async function main(): Promise<void> {
 
     console.log(`\n## The overview with ${formatCount(queueCount)} queues\n`);
     console.log(
-      `${describeMachine()}; ${WINDOW_MS / 1000} s per row, each viewer polls every ${POLL_MS / 1000} s; the server's sampler runs at its default tick.\n`,
+      `${describeMachine()}; ${realtime ? 'redis-server at real-time priority' : 'redis-server at normal priority'}; ${WINDOW_MS / 1000} s per row, each viewer polls every ${POLL_MS / 1000} s; the server's sampler runs at its default tick.\n`,
     );
     console.log(
       markdownTable(

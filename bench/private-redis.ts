@@ -35,15 +35,30 @@ async function answersPing(port: number, child: ChildProcess): Promise<boolean> 
  * Starts a redis-server on a free loopback port in 7300–7399, keeping
  * nothing on disk (its log goes to `workDir`). The dashboard benchmark needs
  * one of its own: it writes over a gigabyte and changes the SLOWLOG
- * threshold, neither of which belongs on a shared server.
+ * threshold, neither of which belongs on a shared server. With `realtime`,
+ * the server runs at real-time priority (`chrt --fifo 1`, which needs
+ * root): it takes a CPU from any other process the moment it has work, as
+ * a production Redis with a core of its own would have it.
  */
-export async function startPrivateRedis(workDir: string): Promise<PrivateRedis> {
+export async function startPrivateRedis(workDir: string, { realtime = false }: { realtime?: boolean } = {}): Promise<PrivateRedis> {
   const port = await freeBenchPort();
-  const child = spawnOwned(
+  const server = [
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', workDir, '--logfile', join(workDir, 'redis.log')],
-    { stdio: 'ignore' },
-  );
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    workDir,
+    '--logfile',
+    join(workDir, 'redis.log'),
+  ];
+  const [command, ...args] = realtime ? ['chrt', '--fifo', '1', ...server] : server;
+  const child = spawnOwned(command!, args, { stdio: 'ignore' });
   if (!(await answersPing(port, child))) {
     await stopOwned(child);
     throw new Error(`The benchmark's redis-server did not start on port ${port}; see ${join(workDir, 'redis.log')}`);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../lib/serving/server-process';
 import { residentMemory, servingPid } from './proc';
 import { spawnOwned, stopOwned } from './processes';
 import { BULL_PREFIX } from './seed-bullmq';
@@ -95,7 +96,7 @@ export interface BenchDashboard {
   dashboardPrefix: string;
   secret: string;
   readyPath: string;
-  /** node flags before Next (a profiler's); none by default */
+  /** node flags before Next (a profiler's), after the server's own (SERVER_NODE_FLAGS); none by default */
   nodeFlags?: readonly string[];
   label?: string;
 }
@@ -103,7 +104,7 @@ export interface BenchDashboard {
 /** The production build under `next start` on 127.0.0.1:`port`. */
 export function startBenchDashboard(options: BenchDashboard): Promise<ServedApp> {
   const { root, workDir, port, redisUrl, prefix, group, dashboardPrefix, secret, readyPath, nodeFlags = [], label = 'next start' } = options;
-  return startServedApp(label, process.execPath, [...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+  return startServedApp(label, process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: root,
     // The server's start-up check reads the address it binds from HOSTNAME (as the standalone server does), not from -H.
     env: {

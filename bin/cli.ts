@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { prepareLaunch } from '../lib/auth/launch';
+import { SERVER_NODE_FLAGS } from '../lib/serving/server-process';
 import { settingsFromEnv } from '../lib/redis/config';
 import { isAbsent, LAYOUT_NAMES, type Absent, type QueueLayout } from '../lib/layouts/adapter';
 import { retryEveryFailed } from '../lib/layouts/retry-every-failed';
@@ -545,7 +546,7 @@ const commands: Record<string, Command> = {
     const config = process.env.QUEUELENS_CONFIG ? {} : existsSync('queuelens.config.json') ? { QUEUELENS_CONFIG: resolve('queuelens.config.json') } : {};
     // NEXT_MANUAL_SIG_HANDLE leaves SIGTERM to instrumentation-node.ts, which answers the requests already sent before exiting.
     const env = { ...process.env, ...launch.env, ...config, HOSTNAME: host, PORT: String(port), NEXT_MANUAL_SIG_HANDLE: '1' };
-    const child = spawn(process.execPath, [server], { stdio: 'inherit', env });
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, server], { stdio: 'inherit', env });
     for (const line of launch.notice) console.log(line);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
     return new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));

@@ -88,6 +88,23 @@ describe('readQueueFigures', () => {
     expect(fine!.waiting).toMatchObject({ lastDeliveredEntryAt: null, due: 0 });
     expect(fine!.waiting!.oldestWaitingAt).not.toBeNull();
   });
+
+  it('reads more queues than one round trip takes, each queue’s figures in its own place', async () => {
+    const queue = await openQueue();
+    // 450 queues: three round trips, the wrong-typed one in the middle of the second.
+    const names = Array.from({ length: 450 }, (_, n) => `q-${String(n).padStart(3, '0')}`);
+    const pushed = names.filter((_, n) => n % 7 === 0);
+    for (const name of pushed) await queue.push(name, 'a', {}, { delaySeconds: 600 });
+    await queue.redis.set(queue.keys.delayed('q-333'), 'not a set');
+    const read = await waitingFiguresOf(queue, names, NOW_ON);
+    expect(read).toHaveLength(450);
+    names.forEach((name, n) => {
+      const figures = read[n];
+      if (name === 'q-333') expect(figures).toBeNull();
+      else expect(figures).toMatchObject({ oldestWaitingAt: null, due: 0 });
+    });
+    expect((await readQueueFigures(queue, names, NOW_ON)).filter(({ stats }) => stats.delayed === 1).map(({ stats }) => stats.queue)).toEqual(pushed);
+  });
 });
 
 describe('readRecentFailures', () => {

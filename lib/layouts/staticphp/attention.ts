@@ -1,6 +1,6 @@
 import { readQueueFigures, readRecentFailures, type WaitingFigures } from './attention-figures';
 import { classifyPendingEntries, type PendingEntry } from './reservations';
-import type { RedisQueue } from './redis-queue';
+import { isListedByStats, type RedisQueue } from './redis-queue';
 import type { QueueStats } from '../../shapes/queue-counts';
 import type { QueueAttention } from '../../shapes/queue-attention';
 import { failingWindowMinutes, failuresWithin, marksOf, markThresholdsFor, type MarkRules, type MarkThresholds, type RanOutClaim } from '../../dashboard/marks';
@@ -91,6 +91,6 @@ export async function readQueueAttention(queue: RedisQueue, { everyQueue = false
   };
   const judged = figures.map(({ stats, waiting }, index) => ({ stats, attention: judge(stats, waiting, thresholds[index]!) }));
   // As stats() leaves them out, unless every queue (or the ones named) is asked for.
-  const kept = everyQueue || only ? judged : judged.filter(({ stats }) => stats.total > 0 || stats.error !== undefined);
+  const kept = everyQueue || only ? judged : judged.filter(({ stats }) => isListedByStats(stats));
   return { queues: kept.map(({ stats }) => stats), failed, now, attention: kept.map(({ attention }) => attention) };
 }

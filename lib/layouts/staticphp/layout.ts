@@ -5,7 +5,7 @@ import { describeProgress, doctorStep, startDoctor } from './doctor';
 import { readFailedPage, searchFailed } from './failed';
 import { staticphpFailedJobs } from './failed-jobs';
 import { staticphpClaimRepairs, staticphpReservations } from './reservations';
-import { MAX_QUEUES, sampleThroughput } from './throughput';
+import { MAX_QUEUES, sampledQueueNames, sampleThroughput } from './throughput';
 import { applyRepairs } from './doctor-repairs';
 import type { QueueLayout, ThroughputSource } from '../adapter';
 import { absentMembers, LAYOUT_TITLES } from '../adapter';
@@ -25,11 +25,11 @@ export function staticphpThroughput(queue: RedisQueue): ThroughputSource {
   return {
     historyScope: queue.keys.prefix,
     connection: queue,
-    queueNames: async () => (await queue.registeredQueueNames(MAX_QUEUES)).names,
+    queueNames: async () => (await sampledQueueNames(queue)).names,
     async coveredAmong(names) {
-      // Up to MAX_QUEUES, a sample covers every queue; past it, the ones its SSCAN reached first.
+      // Up to MAX_QUEUES, a sample covers every queue without a read.
       if (names.length <= MAX_QUEUES) return names;
-      const covered = new Set((await queue.registeredQueueNames(MAX_QUEUES)).names);
+      const covered = new Set((await sampledQueueNames(queue)).names);
       return names.filter((name) => covered.has(name));
     },
     sample: (previous) => sampleThroughput(queue, previous),

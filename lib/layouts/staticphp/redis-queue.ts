@@ -109,6 +109,11 @@ export function queueStatsOf(queue: string, counts: scripts.QueueCountsReply): Q
   return { queue, pending, delayed, reserved, total: pending + delayed + reserved };
 }
 
+/** Whether stats() lists a row: a queue that holds jobs, or whose keys could not be read (the row says why). */
+export function isListedByStats(row: QueueStats): boolean {
+  return row.total > 0 || row.error !== undefined;
+}
+
 /**
  * The StaticPHP QueueRedis driver in TypeScript: the same keys, fields,
  * scores and scripts' rules, so a queue written by either is run and
@@ -317,7 +322,7 @@ export class RedisQueue extends RedisConnection {
    * a claim that ran out still counts until somebody reclaims it.
    */
   async stats(): Promise<QueueStats[]> {
-    return this.attempt(async () => (await this.countsOf(await this.queueNames())).filter((row) => row.total > 0 || row.error !== undefined));
+    return this.attempt(async () => (await this.countsOf(await this.queueNames())).filter(isListedByStats));
   }
 
   /** Every registered queue (queue:queues), sorted by name, empty ones included. */

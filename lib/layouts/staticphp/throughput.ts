@@ -18,6 +18,11 @@ const LEVELS_READ = 100;
 /** Failures per sample whose queue is looked up; more than this in one interval are counted without a queue. */
 export const FAILED_READ = 2_000;
 
+/** The queues a sample covers: every registered one up to MAX_QUEUES, past it the ones SSCAN reaches first. */
+export function sampledQueueNames(queue: RedisQueue): Promise<{ names: string[]; truncated: boolean }> {
+  return queue.registeredQueueNames(MAX_QUEUES);
+}
+
 /** A flat [name, value, …] reply as a map. */
 function flatToMap(flat: unknown): Map<string, unknown> {
   const map = new Map<string, unknown>();
@@ -58,7 +63,7 @@ export async function sampleThroughput(queue: RedisQueue, previous?: Pick<Throug
     const [seconds, micros] = await queue.nodeHoldingKeys().time();
     const at = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     const nowSecond = Number(seconds);
-    const { names, truncated } = await queue.registeredQueueNames(MAX_QUEUES);
+    const { names, truncated } = await sampledQueueNames(queue);
     const counts = await queue.countsOf(names);
 
     const perQueue = queue.redis.pipeline();
