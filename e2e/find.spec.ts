@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './test';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
@@ -9,7 +9,7 @@ import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
-import type { FindState } from '@/lib/shapes/find';
+import { FIND_MATCH_CAP, type FindState } from '@/lib/shapes/find';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, YII2_CONNECTIONS, e2eDashboardPrefix } from './support';
 import { layoutTrashKeys } from '@/lib/layouts/trash';
@@ -26,6 +26,21 @@ async function findInPayloads(page: Page, text: string): Promise<void> {
   await form.getByRole('searchbox', { name: 'Text' }).fill(text);
   await form.getByRole('combobox', { name: 'Look in' }).selectOption('payload');
   await form.getByRole('button', { name: 'Find' }).click();
+}
+
+/** The part of the page around `region`, light and dark, at a desktop's and a phone's width: a whole page of 500 rows is too tall to read. */
+async function viewportShots(page: Page, testInfo: TestInfo, region: Locator, what: string): Promise<void> {
+  for (const [colorScheme, width] of [
+    ['light', 1400],
+    ['dark', 1400],
+    ['light', 390],
+    ['dark', 390],
+  ] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width, height: 900 });
+    await region.scrollIntoViewIfNeeded();
+    await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, { body: await page.screenshot(), contentType: 'image/png' });
+  }
 }
 
 /** The results table's rows: each job's id and state. */
@@ -108,6 +123,52 @@ test.describe('Find', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Retried 1 job' })).toBeVisible();
     expect(await queue.redis.zscore(queue.keys.failed, ids.failed)).toBeNull();
     expect(await queue.redis.hget(queue.keys.job(ids.failed), 'attempts')).toBe('0');
+  });
+
+  test('acts on every match of a search past the 500 it lists: retries every failed one, each once, and says what it did', async ({ page }, testInfo) => {
+    const every = keys.fixedQueueName(`${QUEUE}-every`);
+    const marker = `${MARKER}-every`;
+    const failing = FIND_MATCH_CAP + 20;
+    await queue.pushMany(
+      Array.from({ length: failing + 3 }, (_, i) => ({ queue: every, name: 'App\\Jobs\\Ship', payload: { order: i < failing ? marker : 'other' } })),
+    );
+    const [failedIds, otherIds]: [string[], string[]] = [[], []];
+    for (let i = 0; i < failing + 3; i++) {
+      const job = (await queue.reserve([every], 'worker-find', 300))!;
+      await queue.fail(job, 'boom');
+      (i < failing ? failedIds : otherIds).push(String(job.id));
+    }
+    const ready = await queue.push(every, 'App\\Jobs\\Ship', { order: marker });
+
+    await findInPayloads(page, marker);
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText(`stopped listing at ${FIND_MATCH_CAP} matches`);
+    const everyMatch = page.getByRole('region', { name: 'Every match' });
+    await expect(everyMatch.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match offered');
+    await expectNoAxeViolations(page, 'Find: every match offered');
+
+    await everyMatch.getByRole('button', { name: 'Retry every failed match…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Retry every failed match?' });
+    await expect(dialog).toContainText('over failed jobs only');
+    await dialog.getByRole('button', { name: 'Retry every failed match' }).click();
+    const result = everyMatch.getByRole('status').filter({ hasText: `Retried ${failing} jobs: every failed match. Done` });
+    await expect(result).toBeVisible();
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match retried');
+    await expectNoAxeViolations(page, 'Find: every match retried');
+
+    // Each matching failed job retried, the others still failed, the ready match (a retry's only in the failed set) not failed.
+    const stillFailed = await queue.redis.zrange(queue.keys.failed, '0', '-1');
+    expect(failedIds.filter((id) => stillFailed.includes(id))).toEqual([]);
+    expect(otherIds.filter((id) => stillFailed.includes(id))).toEqual(otherIds);
+    expect(await queue.redis.hget(queue.keys.job(failedIds[0]!), 'attempts')).toBe('0');
+    expect(await queue.redis.zscore(queue.keys.failed, String(ready))).toBeNull();
+    // One audit entry a step, each naming the search; together they count every job once.
+    const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 100 })).entries.filter(
+      (entry) => entry.action === 'retry every failed match of a search (one step)' && entry.target.includes(marker),
+    );
+    expect(audited.length).toBeGreaterThanOrEqual(2);
+    expect(audited.every((entry) => entry.result === 'ok')).toBe(true);
+    expect(audited.reduce((sum, entry) => sum + Number(/^retried (\d+) /.exec(entry.detail)?.[1]), 0)).toBe(failing);
   });
 
   test('Stop ends a search between two steps: no step is asked for after it', async ({ page }) => {
