@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { forgetEveryMatchStep, removeEveryMatchStep, retryEveryMatchStep } from '@/app/find/actions';
 import { useChangePermission } from '@/components/shell/change-permission';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -53,7 +53,8 @@ interface EveryMatchRun {
 /**
  * Runs one action on every match of `query`, one server step after another,
  * each with the cursor and `taken` the last returned, so the server holds
- * nothing between steps: Cancel (or a closed tab) asks for no next one.
+ * nothing between steps: Cancel, leaving the page or closing the tab asks
+ * for no next one.
  */
 function useEveryMatchRun(query: FindQuery) {
   const [run, setRun] = useState<EveryMatchRun | null>(null);
@@ -108,6 +109,9 @@ function useEveryMatchRun(query: FindQuery) {
   const cancel = useCallback(() => {
     cancelled.current = true;
   }, []);
+
+  // Leaving the page, or a new search, asks for no next step: a run goes on only while its page shows it.
+  useEffect(() => cancel, [cancel]);
 
   return { run, start, cancel };
 }
