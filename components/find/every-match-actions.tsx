@@ -178,7 +178,7 @@ export function EveryMatchActions({ query, offers }: { query: FindQuery; offers:
           <label className="flex min-w-0 flex-1 flex-col gap-1">
             <span role="status" aria-live="polite">
               {WORDS[run.action].doing} every {WORDS[run.action].which} match: {formatCount(run.acted)} {WORDS[run.action].done.toLowerCase()} ·{' '}
-              {lookedText(run)}
+              {run.about === 0 && run.looked === 0 ? 'starting…' : lookedText(run)}
             </span>
             <progress value={run.looked} max={Math.max(run.about, run.looked, 1)} className="h-2 w-full" />
           </label>
