@@ -233,7 +233,7 @@ test.describe('Find', () => {
     await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Stopped.');
     await expect(page.getByRole('status', { name: 'Search progress' })).toContainText(/Looked at [\d,]+ of about [\d,]+ jobs/);
     await page.waitForTimeout(500);
-    expect(steps).toHaveLength(1);
+    expect(steps).toHaveLength(2);
     await expect(stop).toHaveCount(0);
   });
 
