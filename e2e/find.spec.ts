@@ -177,10 +177,12 @@ test.describe('Find', () => {
     await retryEvery();
     await expect.poll(() => steps.length).toBe(1);
     await expect(everyMatch.getByRole('status')).toContainText('Retrying every failed match: 0 retried · starting…');
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match running');
     await everyMatch.getByRole('button', { name: 'Cancel' }).click();
     release();
     const cancelled = everyMatch.getByRole('status').filter({ hasText: /^Cancelled: retried [\d,]+ jobs before that/ });
     await expect(cancelled).toBeVisible();
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match cancelled');
     await page.waitForTimeout(500);
     expect(steps).toHaveLength(1);
     const first = Number((await cancelled.textContent())!.match(/retried ([\d,]+) jobs/)![1]!.replace(/,/g, ''));
