@@ -42,6 +42,10 @@ const MUTATIONS: Record<string, (seeded: Seeded) => unknown> = {
   // The line repairs of a layout QueueLens does not run (yii2); named here with jobs of the seeded queue all the same: a refusal comes first.
   removeLineJob: ({ queue, delayedId }) => ({ queue, id: String(delayedId) }),
   removeFoundJobs: ({ queue, delayedId }) => ({ text: 'forged', field: 'any', jobs: [{ queue, id: String(delayedId) }] }),
+  // Acting on every match of a search: the search would find the seeded jobs; the refusal comes before it runs.
+  retryEveryMatchStep: ({ queue }) => ({ text: 'will.fail', field: 'any', queue, cursor: null }),
+  forgetEveryMatchStep: ({ queue }) => ({ text: 'will.fail', field: 'any', queue, cursor: null }),
+  removeEveryMatchStep: ({ queue }) => ({ text: 'later', field: 'any', queue, cursor: null }),
   releaseExpiredJob: ({ held }) => ({ queue: held.queue, id: String(held.jobId) }),
   reclaimLiveJob: ({ held }) => ({ queue: held.queue, id: String(held.jobId) }),
   runDueJobNow: ({ queue, delayedId }) => ({ queue, id: String(delayedId) }),

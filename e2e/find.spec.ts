@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './test';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
@@ -9,7 +9,8 @@ import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
-import type { FindState } from '@/lib/shapes/find';
+import { FIND_MATCH_CAP, type FindState } from '@/lib/shapes/find';
+import { plural } from '@/components/ui/format-count';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, YII2_CONNECTIONS, e2eDashboardPrefix } from './support';
 import { layoutTrashKeys } from '@/lib/layouts/trash';
@@ -18,6 +19,8 @@ import { SpecKeys, withSpecKeys } from './spec-keys';
 /** Each layout's jobs carry this in their payload; nothing else in the run does. */
 const MARKER = `order-${Date.now()}-<b>`;
 const QUEUE = 'find-e2e';
+/** The part of the page that acts on every match of a search. */
+const EVERY_MATCH = 'section[aria-label="Every match"]';
 
 /** Searches `text` in the payloads from the page's form, as a user does. */
 async function findInPayloads(page: Page, text: string): Promise<void> {
@@ -26,6 +29,21 @@ async function findInPayloads(page: Page, text: string): Promise<void> {
   await form.getByRole('searchbox', { name: 'Text' }).fill(text);
   await form.getByRole('combobox', { name: 'Look in' }).selectOption('payload');
   await form.getByRole('button', { name: 'Find' }).click();
+}
+
+/** The part of the page around `region`, light and dark, at a desktop's and a phone's width: a whole page of 500 rows is too tall to read. */
+async function viewportShots(page: Page, testInfo: TestInfo, region: Locator, what: string): Promise<void> {
+  for (const [colorScheme, width] of [
+    ['light', 1400],
+    ['dark', 1400],
+    ['light', 390],
+    ['dark', 390],
+  ] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width, height: 900 });
+    await region.scrollIntoViewIfNeeded();
+    await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, { body: await page.screenshot(), contentType: 'image/png' });
+  }
 }
 
 /** The results table's rows: each job's id and state. */
@@ -108,6 +126,90 @@ test.describe('Find', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Retried 1 job' })).toBeVisible();
     expect(await queue.redis.zscore(queue.keys.failed, ids.failed)).toBeNull();
     expect(await queue.redis.hget(queue.keys.job(ids.failed), 'attempts')).toBe('0');
+  });
+
+  test('acts on every match of a search past the 500 it lists: retries every failed one, each once, and says what it did', async ({ page }, testInfo) => {
+    // Over 500 jobs failed one by one, and a page of 500 rows.
+    test.slow();
+    const every = keys.fixedQueueName(`${QUEUE}-every`);
+    // Not MARKER itself: the marko test below counts the audit entries that name it.
+    const marker = MARKER.replace('order-', 'every-');
+    const failing = FIND_MATCH_CAP + 20;
+    await queue.pushMany(
+      Array.from({ length: failing + 3 }, (_, i) => ({ queue: every, name: 'App\\Jobs\\Ship', payload: { order: i < failing ? marker : 'other' } })),
+    );
+    const [failedIds, otherIds]: [string[], string[]] = [[], []];
+    for (let i = 0; i < failing + 3; i++) {
+      const job = (await queue.reserve([every], 'worker-find', 300))!;
+      await queue.fail(job, 'boom');
+      (i < failing ? failedIds : otherIds).push(String(job.id));
+    }
+    const ready = await queue.push(every, 'App\\Jobs\\Ship', { order: marker });
+
+    await findInPayloads(page, marker);
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText(`stopped listing at ${FIND_MATCH_CAP} matches`);
+    const everyMatch = page.getByRole('region', { name: 'Every match' });
+    await expect(everyMatch.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match offered');
+    // axe over the new part alone: a page of 500 rows takes it longer than a test has (the small page is checked whole above).
+    await expectNoAxeViolations(page, 'Find: every match offered', EVERY_MATCH);
+
+    // Cancel, while the first step is under way, asks for no second: what it did stays done and is said.
+    const steps: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === '/find',
+      async (route) => {
+        if (route.request().method() === 'POST' && (await route.request().headerValue('next-action')) !== null) {
+          steps.push(route.request().url());
+          if (steps.length === 1) await held;
+        }
+        await route.continue();
+      },
+    );
+    const retryEvery = async () => {
+      await everyMatch.getByRole('button', { name: 'Retry every failed match…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Retry every failed match?' });
+      await expect(dialog).toContainText('over failed jobs only');
+      await dialog.getByRole('button', { name: 'Retry every failed match' }).click();
+    };
+    await retryEvery();
+    await expect.poll(() => steps.length).toBe(1);
+    await expect(everyMatch.getByRole('status')).toContainText('Retrying every failed match: 0 retried · starting…');
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match running');
+    await everyMatch.getByRole('button', { name: 'Cancel' }).click();
+    release();
+    const cancelled = everyMatch.getByRole('status').filter({ hasText: /^Cancelled: retried [\d,]+ jobs before that/ });
+    await expect(cancelled).toBeVisible();
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match cancelled');
+    await page.waitForTimeout(500);
+    expect(steps).toHaveLength(1);
+    const first = Number((await cancelled.textContent())!.match(/retried ([\d,]+) jobs/)![1]!.replace(/,/g, ''));
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(failing);
+
+    // Run again, to the end: it retries the rest, and the ones the cancelled run retried are failed no more, so not met again.
+    await page.unroute((url) => url.pathname === '/find');
+    await retryEvery();
+    const result = everyMatch.getByRole('status').filter({ hasText: `Retried ${plural(failing - first, 'job')}: every failed match. Done` });
+    await expect(result).toBeVisible();
+    await viewportShots(page, testInfo, everyMatch, 'Find: every match retried');
+    await expectNoAxeViolations(page, 'Find: every match retried', EVERY_MATCH);
+
+    // Each matching failed job retried, the others still failed, the ready match (a retry's only in the failed set) not failed.
+    const stillFailed = await queue.redis.zrange(queue.keys.failed, '0', '-1');
+    expect(failedIds.filter((id) => stillFailed.includes(id))).toEqual([]);
+    expect(otherIds.filter((id) => stillFailed.includes(id))).toEqual(otherIds);
+    expect(await queue.redis.hget(queue.keys.job(failedIds[0]!), 'attempts')).toBe('0');
+    expect(await queue.redis.zscore(queue.keys.failed, String(ready))).toBeNull();
+    // One audit entry a step, each naming the search; together they count every job once.
+    const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 100 })).entries.filter(
+      (entry) => entry.action === 'retry every failed match of a search (one step)' && entry.target.includes(marker),
+    );
+    expect(audited.length).toBeGreaterThanOrEqual(2);
+    expect(audited.every((entry) => entry.result === 'ok')).toBe(true);
+    expect(audited.reduce((sum, entry) => sum + Number(/^retried (\d+) /.exec(entry.detail)?.[1]), 0)).toBe(failing);
   });
 
   test('Stop ends a search between two steps: no step is asked for after it', async ({ page }) => {

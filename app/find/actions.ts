@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
 import { describeJobs, queueAction } from '@/lib/server/action';
+import { describeEveryMatchSearch, describeEveryMatchStep, everyMatchInput, runEveryMatchStep } from '@/lib/server/find';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
 import { FIND_FIELDS, MAX_FIND_TEXT } from '@/lib/shapes/find';
@@ -50,4 +51,53 @@ export const removeFoundJobs = queueAction(
     outcome: ({ removed, movedOn }) => `${removed} removed${movedOn > 0 ? `, ${movedOn} had moved on` : ''}`,
   },
   ({ jobs }) => jobs.map((job) => job.queue),
+);
+
+/*
+ * One step of acting on every match of a search, beyond the matches the page
+ * lists: the search runs again from the start over the states the action
+ * acts on, a few bounded find chunks a step, and each match goes straight
+ * to the script the failed list or the queue page uses (lib/layouts/every-match.ts).
+ * The page repeats a step with the cursor and `taken` it returns, and
+ * Cancel asks for no next one. One audit entry a step, as a batch of the
+ * failed list's, naming the search and the counts.
+ */
+
+/** Retries every failed job the search finds, a step at a time, each only while it is still failed. */
+export const retryEveryMatchStep = queueAction(
+  'finder',
+  everyMatchInput,
+  (input, _finder, connection, access) => runEveryMatchStep('retry', input, connection, access),
+  {
+    action: 'retry every failed match of a search (one step)',
+    target: describeEveryMatchSearch,
+    outcome: (step) => describeEveryMatchStep('retried', step),
+  },
+  (_input, step) => step?.queues ?? null,
+);
+
+/** Forgets every failed job the search finds, a step at a time, each only while it is still failed; kept in the trash where the layout keeps one. */
+export const forgetEveryMatchStep = queueAction(
+  'finder',
+  everyMatchInput,
+  (input, _finder, connection, access) => runEveryMatchStep('forget', input, connection, access),
+  {
+    action: 'forget every failed match of a search (one step)',
+    target: describeEveryMatchSearch,
+    outcome: (step) => describeEveryMatchStep('forgot', step),
+  },
+  (_input, step) => step?.queues ?? null,
+);
+
+/** Removes every ready, delayed or reserved job the search finds, a step at a time, each only while it is still where it was found. */
+export const removeEveryMatchStep = queueAction(
+  'finder',
+  everyMatchInput,
+  (input, _finder, connection, access) => runEveryMatchStep('remove', input, connection, access),
+  {
+    action: 'remove every live match of a search (one step)',
+    target: describeEveryMatchSearch,
+    outcome: (step) => describeEveryMatchStep('removed', step),
+  },
+  (_input, step) => step?.queues ?? null,
 );

@@ -6,9 +6,10 @@ import { formatCount, plural } from '@/components/ui/format-count';
 import { EmptyList } from '@/components/ui/section';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { foundJobHref } from '@/lib/routes';
-import type { FindMatch, FindQuery, FindState } from '@/lib/shapes/find';
+import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindState } from '@/lib/shapes/find';
+import { EveryMatchActions } from './every-match-actions';
 import { MatchActions, type MatchOffers } from './match-actions';
-import { FIND_MATCH_CAP, useFindSearch, type FindSearch } from './use-find-search';
+import { useFindSearch, type FindSearch } from './use-find-search';
 
 const STATE_TONES: Readonly<Record<FindState, BadgeTone>> = { ready: 'info', delayed: 'neutral', reserved: 'warning', failed: 'bad' };
 
@@ -45,7 +46,7 @@ function progressText(search: FindSearch): string {
   const looked = `Looked at ${formatCount(search.looked)} of about ${plural(Math.max(search.about, search.looked), 'job')}`;
   const found = plural(search.matches.length, 'match', 'matches');
   if (search.error !== null) return `${looked}; ${found}. The search stopped: ${search.error}`;
-  if (search.capped) return `${looked}; stopped at ${formatCount(FIND_MATCH_CAP)} matches: narrow the search to see the rest.`;
+  if (search.capped) return `${looked}; stopped listing at ${formatCount(FIND_MATCH_CAP)} matches: narrow the search to see the rest.`;
   if (search.stopped) return `${looked}; ${found}. Stopped.`;
   if (search.done) return `${looked}; ${found}. Done.`;
   return `${looked}; ${found} so far…`;
@@ -72,6 +73,7 @@ export function FindResults({ query, offers }: { query: FindQuery; offers: Match
         </p>
       )}
       {!search.running && search.matches.length > 0 && <MatchActions query={query} matches={search.matches} offers={offers} />}
+      {search.capped && <EveryMatchActions query={query} offers={offers} />}
       {search.matches.length === 0 ? (
         !search.running &&
         search.error === null && (

@@ -3,10 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { fetchApi } from '@/lib/queries/api';
 import { findSearchParams } from '@/lib/routes';
-import type { FindMatch, FindQuery, FindStep } from '@/lib/shapes/find';
-
-/** Matches a page lists at most; a search that finds more stops and asks for a narrower one. */
-export const FIND_MATCH_CAP = 500;
+import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindStep } from '@/lib/shapes/find';
 
 export interface FindSearch {
   matches: FindMatch[];

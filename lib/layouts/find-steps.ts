@@ -18,6 +18,13 @@ export interface FindPart {
   /** what the layout's chunk reader needs to read it (a key, a kind) */
   readonly key: string;
   readonly kind: string;
+  /**
+   * Its positions are offsets (a list read with LRANGE): a job taken out of
+   * a chunk already read moves every later one a place towards the head, so
+   * the next chunk starts that many places earlier (findStep's `taken`).
+   * Stream ids and SCAN cursors need no such care.
+   */
+  readonly byOffset?: boolean;
 }
 
 /** One bounded chunk of a part: the matches, how many jobs were looked at, and where the next chunk starts (null: the part is done). */
@@ -86,8 +93,13 @@ export function statesOf(query: FindQuery, layoutStates: readonly FindState[]): 
   return FIND_STATES.filter((state) => layoutStates.includes(state) && (query.states.length === 0 || query.states.includes(state)));
 }
 
-/** One step of `query` over `plan`, from `cursorText` (null: the first step). */
-export async function findStep(plan: FindPlan, query: FindQuery, cursorText: string | null): Promise<FindStep> {
+/**
+ * One step of `query` over `plan`, from `cursorText` (null: the first step).
+ * `taken`: how many of the matches the step before returned have since been
+ * taken out of the index it read (acting on every match removes them), so
+ * that a list read by offset goes on where its next unread job now is.
+ */
+export async function findStep(plan: FindPlan, query: FindQuery, cursorText: string | null, taken = 0): Promise<FindStep> {
   const states = statesOf(query, plan.states);
   const wanted = (part: FindPart) => part.states.some((state) => states.includes(state));
   const start = async (): Promise<FindCursor> => {
@@ -97,6 +109,11 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
   const cursor = cursorText === null ? await start() : decodeCursorOrThrow(cursorText);
   // A cursor comes back from the browser: one scoped to a queue walks that queue alone.
   if (query.queue !== null && cursor.q !== null && cursor.q !== query.queue) throw unreadableCursor();
+  if (taken > 0 && cursor.at !== '') {
+    // A cursor inside a part is in the part its step read: the jobs taken came out of it.
+    const parts = cursor.q === null ? plan.sharedParts : await plan.partsOf(cursor.q);
+    if (parts[cursor.p]?.byOffset === true) cursor.at = String(Math.max(0, Number(cursor.at) - taken));
+  }
   let queues: string[] | null = null;
   for (let skipped = 0; skipped < SKIPS_PER_STEP; skipped++) {
     const parts = cursor.q === null ? plan.sharedParts : await plan.partsOf(cursor.q);

@@ -605,6 +605,9 @@ export interface KeyTableReader {
 export interface JobFinder {
   /** the states the layout's jobs can be found in */
   readonly states: readonly FindState[];
-  /** one step from `cursor` (null: the first); throws QueueError (invalidRequest) for a cursor it cannot read */
-  step(query: FindQuery, cursor: string | null): Promise<FindStep>;
+  /**
+   * one step from `cursor` (null: the first); throws QueueError (invalidRequest) for a cursor it cannot read.
+   * `taken`: how many of the step before's matches have been taken out of where they were found since (lib/layouts/find-steps.ts findStep)
+   */
+  step(query: FindQuery, cursor: string | null, taken?: number): Promise<FindStep>;
 }

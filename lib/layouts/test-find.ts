@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
-import type { FindMatch, FindQuery } from '../shapes/find';
+import type { EveryMatchAction, EveryMatchStep, FindMatch, FindQuery } from '../shapes/find';
+import type { QueueLayout } from './adapter';
+import { everyMatchStep } from './every-match';
 import type { JobFinder } from './pages';
 
 /** A query of the text in payloads, case-sensitive, every queue and state unless given. */
@@ -46,4 +48,28 @@ export async function expectIgnoreCaseRules(finder: JobFinder, push: (text: stri
   expect(await found(ignoringCase('50% (x).*[y]'))).toEqual([{ id: magic, match: '50% (X).*[Y]' }]);
   expect(await found(ignoringCase('café CRÈME'))).toEqual([]);
   expect(await found(ignoringCase('cafÉ CRèME'))).toEqual([{ id: accented, match: 'CAFÉ crème' }]);
+}
+
+/** Every step of doing `action` to every match of `query`, as the page repeats them: the totals and how many steps it took. */
+export async function actOnEveryMatch(
+  layout: Pick<QueueLayout, 'finder' | 'failedJobs' | 'lineRepairs'>,
+  action: EveryMatchAction,
+  query: FindQuery,
+): Promise<Pick<EveryMatchStep, 'looked' | 'matched' | 'acted' | 'movedOn' | 'refused'> & { steps: number }> {
+  const totals = { looked: 0, matched: 0, acted: 0, movedOn: 0, refused: 0, steps: 0 };
+  let from: { cursor: string | null; taken: number } = { cursor: null, taken: 0 };
+  for (;;) {
+    const step = await everyMatchStep(layout, action, query, from);
+    Object.assign(totals, {
+      looked: step.looked,
+      matched: totals.matched + step.matched,
+      acted: totals.acted + step.acted,
+      movedOn: totals.movedOn + step.movedOn,
+      refused: totals.refused + step.refused,
+      steps: totals.steps + 1,
+    });
+    if (step.cursor === null) return totals;
+    if (totals.steps > 10_000) throw new Error('acting on every match does not end');
+    from = { cursor: step.cursor, taken: step.taken };
+  }
 }

@@ -1,12 +1,26 @@
 import 'server-only';
 import { z } from 'zod';
-import { FIND_FIELDS, FIND_STATES, MAX_FIND_TEXT, type FindQuery, type FindState, type FindStep } from '@/lib/shapes/find';
+import {
+  FIND_FIELDS,
+  FIND_STATES,
+  MAX_FIND_TEXT,
+  type EveryMatchAction,
+  type EveryMatchStep,
+  type FindQuery,
+  type FindState,
+  type FindStep,
+} from '@/lib/shapes/find';
+import type { Access } from '@/lib/auth/credentials';
+import type { Connection } from '@/lib/dashboard/connections';
 import { isAbsent } from '@/lib/layouts/adapter';
+import { everyMatchStep } from '@/lib/layouts/every-match';
+import { FIND_CHUNK } from '@/lib/layouts/find-steps';
 import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
 import { sampleMsFromEnv } from '@/lib/dashboard/sampling';
 import { pickerNames } from '@/lib/shapes/queue-picker';
-import { readCapability, readLayout, type ReadResult } from './queue';
+import { getLayout, readCapability, readLayout, type ReadResult } from './queue';
+import { dashboardTrashWrite, keepsTrash } from './trash';
 
 /** A search as a URL (the page's and GET /api/find's, as findSearchParams writes it): `states` comma-joined, empty for every state; `case=ignore` folds ASCII letters. */
 export const findParams = z.object({
@@ -51,4 +65,52 @@ export function readFindScope(): Promise<ReadResult<{ states: readonly FindState
     if (latest === null) throw failure?.error ?? new Error('the overview was never read');
     return { states: isAbsent(layout.finder) ? [] : layout.finder.states, queues: pickerNames(latest.value.queues.map((row) => row.queue).sort()) };
   });
+}
+
+/** A search as an action on every match takes it (the page's query as a value, not an address), and where its steps are. */
+export const everyMatchInput = z.object({
+  text: z.string().min(1).max(MAX_FIND_TEXT),
+  field: z.enum(FIND_FIELDS),
+  ignoreCase: z.boolean().default(false),
+  queue: z.string().min(1).max(1000).nullable().default(null),
+  states: z.array(z.enum(FIND_STATES)).max(FIND_STATES.length).default([]),
+  /** null: the first step */
+  cursor: z.string().max(4000).nullable(),
+  /** the step before's `taken` */
+  taken: z.number().int().min(0).max(FIND_CHUNK).default(0),
+});
+
+export type EveryMatchInput = z.output<typeof everyMatchInput>;
+
+/** One step of `action` on every match of the input's search, on the action's connection; `kept`: what it took is in the trash. */
+export async function runEveryMatchStep(
+  action: EveryMatchAction,
+  input: EveryMatchInput,
+  connection: Connection,
+  access: Access,
+): Promise<EveryMatchStep & { kept: boolean }> {
+  const { text, field, ignoreCase, queue, states, cursor, taken } = input;
+  const trash = dashboardTrashWrite(access);
+  const step = await everyMatchStep(await getLayout(connection), action, { text, field, ignoreCase, queue, states }, { cursor, taken }, trash);
+  return { ...step, kept: action !== 'retry' && step.acted > 0 && (await keepsTrash(connection, trash)) };
+}
+
+/** How the audit log names the search an every-match step acted on, and whether the step began it. */
+export function describeEveryMatchSearch({ text, field, ignoreCase, queue, states, cursor }: EveryMatchInput): string {
+  const scope = [
+    field,
+    ...(ignoreCase ? ['ignoring case'] : []),
+    ...(queue === null ? [] : [`queue ${queue}`]),
+    ...(states.length > 0 ? [states.join(', ')] : []),
+  ];
+  return `every match of “${text}” (${scope.join(', ')}), ${cursor === null ? 'from the start' : 'going on'}`;
+}
+
+/** What an every-match step did, for the audit log. */
+export function describeEveryMatchStep(done: string, step: EveryMatchStep): string {
+  const besides = [
+    ...(step.movedOn > 0 ? [`${step.movedOn} had moved on`] : []),
+    ...(step.refused > 0 ? [`${step.refused} refused${step.why === null ? '' : ` (${step.why})`}`] : []),
+  ];
+  return `${done} ${step.acted} of ${step.matched} found${besides.length > 0 ? `, ${besides.join(', ')}` : ''}; looked at ${step.looked} of about ${step.about}${step.cursor === null ? ', done' : ''}`;
 }

@@ -31,6 +31,9 @@ export interface FindQuery {
   states: readonly FindState[];
 }
 
+/** Matches a page lists at most; a search that finds more stops listing, and an operator may act on every match (components/find/every-match-actions.tsx). */
+export const FIND_MATCH_CAP = 500;
+
 /** One job that matches, as a results row shows it. */
 export interface FindMatch {
   id: string;
@@ -54,4 +57,42 @@ export interface FindStep {
   /** about how many jobs the search looks at in all (the scoped figures when it began) */
   about: number;
   cursor: string | null;
+}
+
+/** What an operator can do to every match of a search, beyond the matches a page lists. */
+export const EVERY_MATCH_ACTIONS = ['retry', 'forget', 'remove'] as const;
+export type EveryMatchAction = (typeof EVERY_MATCH_ACTIONS)[number];
+
+/**
+ * The states each acts on, and so the only states its search walks: a job
+ * acted on leaves them (a retried job is failed no more, a removed one is
+ * gone), so the walk never meets it again.
+ */
+export const EVERY_MATCH_STATES: Readonly<Record<EveryMatchAction, readonly FindState[]>> = {
+  retry: ['failed'],
+  forget: ['failed'],
+  remove: ['ready', 'delayed', 'reserved'],
+};
+
+/** One step of acting on every match: what its find steps looked at and found, and what became of the matches. */
+export interface EveryMatchStep {
+  /** where the next step starts; null: the search is done */
+  cursor: string | null;
+  /** how many jobs this step's matches took out of the index the search last read: the next step's `taken` */
+  taken: number;
+  /** jobs looked at so far, in all steps, and about how many the search looks at */
+  looked: number;
+  about: number;
+  /** matches this step found */
+  matched: number;
+  /** retried, forgotten or removed */
+  acted: number;
+  /** no longer where they were found (retried, forgotten or removed meanwhile, or run): counted, not changed */
+  movedOn: number;
+  /** left alone because the layout refuses them (a Horizon record naming no queue, a job whose id cannot be acted on) */
+  refused: number;
+  /** why the first refusal, in words a page shows; null when none */
+  why: string | null;
+  /** the queues of the jobs acted on */
+  queues: string[];
 }

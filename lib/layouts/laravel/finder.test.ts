@@ -4,7 +4,7 @@ import type { TrashWrite } from '../../shapes/trash';
 import { isAbsent } from '../adapter';
 import { FIND_CHUNK } from '../find-steps';
 import type { JobFinder } from '../pages';
-import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
 import { NO_ID } from './pages';
 import { LaravelHarness } from './php-harness';
@@ -188,6 +188,26 @@ describe('Find on Laravel', () => {
     await expect(findAll(finder, payloadQuery(ORDER))).rejects.toThrow(`The key ${laravel.layout.keys.delayed('mail')} holds the wrong Redis type`);
     // The states asked for alone are read: the ready list answers.
     expect((await findAll(finder, payloadQuery(ORDER, { states: ['ready'] }))).matches).toHaveLength(1);
+  });
+
+  it('removes every live match of the ready list read by offset, over more than one step: none skipped, each once; an element naming no id is refused', async () => {
+    const laravel = await openLaravel('bulk');
+    const { layout, redis, laravel: driver } = laravel;
+    await driver.push('hay');
+    const [template] = await redis.lrange(layout.keys.ready('bulk'), 0, 0);
+    await redis.del(layout.keys.ready('bulk'), layout.keys.notify('bulk'));
+    // Two payloads in three carry the needle, so each chunk read by offset loses most of its jobs before the next is read.
+    const payloadOf = (i: number, needle: boolean) =>
+      template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', needle ? 's:6:\\"needle\\"' : 's:3:\\"hay\\"');
+    const ready = Array.from({ length: 450 }, (_, i) => payloadOf(i, i % 3 !== 0));
+    await redis.rpush(layout.keys.ready('bulk'), ...ready, 'not json: s:6:"needle"');
+    await redis.zadd(layout.keys.delayed('bulk'), ...Array.from({ length: 30 }, (_, i) => [4102444800, payloadOf(1000 + i, true)]).flat());
+
+    const removed = await actOnEveryMatch(layout, 'remove', payloadQuery('s:6:"needle"'));
+    expect(removed).toMatchObject({ matched: 331, acted: 330, movedOn: 0, refused: 1 });
+    expect(removed.steps).toBeGreaterThanOrEqual(2);
+    expect(await redis.lrange(layout.keys.ready('bulk'), 0, -1)).toEqual([...ready.filter((_, i) => i % 3 === 0), 'not json: s:6:"needle"']);
+    expect(await redis.zcard(layout.keys.delayed('bulk'))).toBe(0);
   });
 
   it('reads a bounded chunk of the ready list or a sorted set per step, and resumes from the cursor', async () => {

@@ -197,7 +197,8 @@ export function laravelFinder(
     states: horizon === null ? LARAVEL_STATES : [...LARAVEL_STATES, 'failed'],
     queues: () => queues.names(),
     // A part's key is its queue's name, its kind the state: the chunk reader builds the structure's key and names the queue in each row.
-    partsOf: async (queue) => LARAVEL_STATES.map((state) => ({ states: [state], key: queues.known(queue), kind: state })),
+    partsOf: async (queue) =>
+      LARAVEL_STATES.map((state) => ({ states: [state], key: queues.known(queue), kind: state, byOffset: STRUCTURES[state].kind === 'list' })),
     sharedParts: horizon === null ? [] : [{ states: ['failed'], key: horizon.failedIndex, kind: HORIZON_FAILED_KIND }],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
     readChunk: (part, position, query, states) =>
@@ -205,5 +206,5 @@ export function laravelFinder(
         ? readHorizonChunk(connection, horizon, part, position, query, states)
         : readQueueChunk(connection, keys, part, position, query),
   };
-  return { states: plan.states, step: (query, cursor) => findStep(plan, query, cursor) };
+  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }

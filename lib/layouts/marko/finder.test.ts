@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIND_CHUNK } from '../find-steps';
-import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { base64CaseFoldedPatterns, base64Spellings } from './finder';
 import { isAbsent, type QueueLayout } from '../adapter';
 import type { JobFinder } from '../pages';
@@ -82,5 +82,46 @@ describe('Find on marko', () => {
     const { matches, looked } = await findAll(finder, payloadQuery('last-one'));
     expect(looked).toBe(count);
     expect(matches).toHaveLength(1);
+  });
+
+  it('removes every live match of a ready list read by offset, over more than one step: none skipped, each once; then forgets every failed one', async () => {
+    const { layout, worker, keys, redis } = await openMarko();
+    const job = (order: string) => ({ className: 'App\\Jobs\\Ship', data: { order } });
+    // Two matches in three, so each chunk of the list read by offset loses most of its jobs before the next is read.
+    const kept: string[] = [];
+    for (let i = 0; i < 450; i++) {
+      const id = await worker.push('bulk', job(i % 3 === 0 ? 'hay' : `bulk-order-${i}`));
+      if (i % 3 === 0) kept.push(id);
+    }
+    for (let i = 0; i < 10; i++) await worker.later(3600, 'bulk', job(`bulk-order-d${i}`));
+    const held = await worker.push('held', job('bulk-order-h'));
+    expect((await worker.pop('held'))!.id).toBe(held);
+    const failedIds: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const id = await worker.push('f', job(i < 5 ? `bulk-order-f${i}` : 'hay'));
+      expect((await worker.pop('f'))!.id).toBe(id);
+      await worker.fail('f', id, 'boom');
+      if (i < 5) failedIds.push(id);
+    }
+
+    const removed = await actOnEveryMatch(layout, 'remove', payloadQuery('bulk-order-'));
+    expect(removed).toMatchObject({ matched: 311, acted: 311, movedOn: 0, refused: 0 });
+    expect(removed.steps).toBeGreaterThanOrEqual(2);
+    expect((await redis.lrange(keys.ready('bulk'), 0, -1)).sort()).toEqual([...kept].sort());
+    expect(await redis.zcard(keys.delayed('bulk'))).toBe(0);
+    expect(await redis.zcard(keys.reserved('held'))).toBe(0);
+    // The failed matches are not a remove's: all eight failed jobs are still there, and so is every job that did not match.
+    expect(await redis.hlen(keys.failedJobs)).toBe(8);
+    expect(statesById((await findAll(finderOf(layout), payloadQuery('hay'))).matches)).toEqual({
+      ...Object.fromEntries(kept.map((id) => [id, 'ready'])),
+      ...Object.fromEntries((await redis.hkeys(keys.failedJobs)).filter((id) => !failedIds.includes(id)).map((id) => [id, 'failed'])),
+    });
+
+    const forgotten = await actOnEveryMatch(layout, 'forget', payloadQuery('bulk-order-'));
+    expect(forgotten).toMatchObject({ matched: 5, acted: 5, movedOn: 0 });
+    expect((await redis.hkeys(keys.failedJobs)).filter((id) => failedIds.includes(id))).toEqual([]);
+    expect(await redis.hlen(keys.failedJobs)).toBe(3);
+    // marko retries its failed jobs itself: a retry is refused with the layout's sentence, before anything is read.
+    await expect(actOnEveryMatch(layout, 'retry', payloadQuery('hay'))).rejects.toThrow(/marko/i);
   });
 });

@@ -93,7 +93,7 @@ export function markoFinder(
     states: ['ready', 'delayed', 'reserved', 'failed'],
     queues: queueNames,
     partsOf: async (name) => [
-      { states: ['ready'], key: keys.ready(name), kind: 'list' },
+      { states: ['ready'], key: keys.ready(name), kind: 'list', byOffset: true },
       { states: ['delayed'], key: keys.delayed(name), kind: 'zset' },
       { states: ['reserved'], key: keys.reserved(name), kind: 'zset' },
     ],
@@ -101,5 +101,5 @@ export function markoFinder(
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
     readChunk: (part, position, query, states) => readJobsChunk(connection, part.kind === 'records' ? records : jobs, part, position, query, states),
   };
-  return { states: plan.states, step: (query, cursor) => findStep(plan, query, cursor) };
+  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }

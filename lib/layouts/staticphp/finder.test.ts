@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isAbsent } from '../adapter';
 import { readJobsChunk, type HitReading } from '../find-in-jobs';
 import { FIND_CHUNK } from '../find-steps';
-import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { staticphpLayout } from './layout';
 import { testQueueFactory } from './test-redis';
 
@@ -103,5 +103,48 @@ describe('Find on StaticPHP', () => {
     const elsewhere = Buffer.from(JSON.stringify({ q: 'raw', p: 0, at: '', looked: 0, about: 1 })).toString('base64url');
     await expect(finder.step(payloadQuery('B', { queue: 'mail' }), elsewhere)).rejects.toThrow('The search cursor cannot be read');
     expect((await finder.step(payloadQuery('B', { queue: 'raw' }), elsewhere)).matches).toHaveLength(1);
+  });
+
+  it('retries every failed match, over more than one step: each once, through the failed list’s retry; nothing else is touched', async () => {
+    const { queue, finder } = await openFinder();
+    const layout = staticphpLayout(queue);
+    const failing = 470;
+    await queue.pushMany(
+      Array.from({ length: failing }, (_, i) => ({ queue: 'bulk', name: 'App\\Jobs\\Ship', payload: { order: i < 20 ? 'other-order' : `bulk-order-${i}` } })),
+    );
+    const failedIds: string[] = [];
+    for (let i = 0; i < failing; i++) {
+      const job = (await queue.reserve(['bulk'], 'w1', 300))!;
+      await queue.fail(job, 'boom');
+      if (i >= 20) failedIds.push(String(job.id));
+    }
+    const ready = await queue.pushMany(
+      Array.from({ length: 30 }, (_, i) => ({ queue: 'mail', name: 'App\\Jobs\\Ship', payload: { order: `bulk-order-r${i}` } })),
+    );
+    const delayed = await queue.push('mail', 'App\\Jobs\\Ship', { order: 'bulk-order-d' }, { delaySeconds: 3600 });
+    const unmatched = (await queue.redis.zrange(queue.keys.failed, '0', '-1')).filter((id) => !failedIds.includes(id));
+    expect(unmatched).toHaveLength(20);
+
+    // A search over every state: the retry walks the failed set alone, so the jobs it puts back in line are not met again.
+    const done = await actOnEveryMatch(layout, 'retry', payloadQuery('bulk-order-'));
+    expect(done).toMatchObject({ matched: 450, acted: 450, movedOn: 0, refused: 0 });
+    expect(done.steps).toBeGreaterThanOrEqual(2);
+    expect(done.looked).toBe(failing);
+    expect((await queue.redis.zrange(queue.keys.failed, '0', '-1')).sort()).toEqual(unmatched.sort());
+    // Each retried job is in line once, as the driver's retry puts it: attempts back to 0.
+    const inLine: string[] = [];
+    for (const level of await queue.redis.zrange(queue.keys.levels('bulk'), '0', '-1'))
+      for (const [, fields] of await queue.redis.xrange(queue.keys.stream('bulk', level), '-', '+')) inLine.push(fields[fields.indexOf('job') + 1]!);
+    expect(inLine.sort()).toEqual([...failedIds].sort());
+    for (const id of failedIds.slice(0, 5)) expect(await queue.redis.hget(queue.keys.job(id), 'attempts')).toBe('0');
+    // The ready and delayed matches were not the retry's: as they were.
+    expect(statesById((await findAll(finder, payloadQuery('bulk-order-', { queue: 'mail' }))).matches)).toEqual({
+      ...Object.fromEntries(ready.map((id) => [String(id), 'ready'])),
+      [delayed]: 'delayed',
+    });
+
+    // A second run finds nothing left to retry; a search scoped to states a retry does not act on is refused.
+    expect(await actOnEveryMatch(layout, 'retry', payloadQuery('bulk-order-'))).toMatchObject({ matched: 0, acted: 0 });
+    await expect(actOnEveryMatch(layout, 'retry', payloadQuery('bulk-order-', { states: ['ready'] }))).rejects.toThrow('looks in no state a retry acts on');
   });
 });

@@ -30,5 +30,5 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
     readChunk: (part, position, query, states) => readJobsChunk(queue, options, part, position, query, states),
   };
-  return { states: plan.states, step: (query, cursor) => findStep(plan, query, cursor) };
+  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }

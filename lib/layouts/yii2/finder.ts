@@ -90,5 +90,5 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
       };
     },
   };
-  return { states: plan.states, step: (query, cursor) => findStep(plan, query, cursor) };
+  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }
