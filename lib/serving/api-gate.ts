@@ -10,7 +10,7 @@ import { oneSlash, sendRefusal, setJsonAnswerHeaders, single, type GateRefusal }
  * (instrumentation-node.ts), where proxy.ts is every page's. Next invokes a
  * proxy at a cost of its own: ours cost about 3.8 ms of CPU a request, as
  * much again as a route behind it that reads nothing, and a proxy that
- * returned at once answered no sooner (docs/benchmarks.md); the API is what
+ * returned at once answered no sooner (docs/benchmarks-history.md); the API is what
  * every open tab asks for every few seconds. Its checks are proxy.ts' for a
  * GET: credentials and whether their session is still open (the host name
  * and the trailing slash are every request's, lib/serving/request-gate.ts,
