@@ -1,4 +1,4 @@
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
@@ -29,21 +29,6 @@ async function findInPayloads(page: Page, text: string): Promise<void> {
   await form.getByRole('searchbox', { name: 'Text' }).fill(text);
   await form.getByRole('combobox', { name: 'Look in' }).selectOption('payload');
   await form.getByRole('button', { name: 'Find' }).click();
-}
-
-/** The part of the page around `region`, light and dark, at a desktop's and a phone's width: a whole page of 500 rows is too tall to read. */
-async function viewportShots(page: Page, testInfo: TestInfo, region: Locator, what: string): Promise<void> {
-  for (const [colorScheme, width] of [
-    ['light', 1400],
-    ['dark', 1400],
-    ['light', 390],
-    ['dark', 390],
-  ] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.setViewportSize({ width, height: 900 });
-    await region.scrollIntoViewIfNeeded();
-    await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, { body: await page.screenshot(), contentType: 'image/png' });
-  }
 }
 
 /** The results table's rows: each job's id and state. */
@@ -150,7 +135,7 @@ test.describe('Find', () => {
     await expect(page.getByRole('status', { name: 'Search progress' })).toContainText(`stopped listing at ${FIND_MATCH_CAP} matches`);
     const everyMatch = page.getByRole('region', { name: 'Every match' });
     await expect(everyMatch.getByRole('button', { name: /^Remove / })).toHaveCount(0);
-    await viewportShots(page, testInfo, everyMatch, 'Find: every match offered');
+    await screenshots(page, testInfo, 'Find: every match offered', { region: everyMatch });
     // axe over the new part alone: a page of 500 rows takes it longer than a test has (the small page is checked whole above).
     await expectNoAxeViolations(page, 'Find: every match offered', EVERY_MATCH);
 
@@ -177,12 +162,12 @@ test.describe('Find', () => {
     await retryEvery();
     await expect.poll(() => steps.length).toBe(1);
     await expect(everyMatch.getByRole('status')).toContainText('Retrying every failed match: 0 retried · starting…');
-    await viewportShots(page, testInfo, everyMatch, 'Find: every match running');
+    await screenshots(page, testInfo, 'Find: every match running', { region: everyMatch });
     await everyMatch.getByRole('button', { name: 'Cancel' }).click();
     release();
     const cancelled = everyMatch.getByRole('status').filter({ hasText: /^Cancelled: retried [\d,]+ jobs before that/ });
     await expect(cancelled).toBeVisible();
-    await viewportShots(page, testInfo, everyMatch, 'Find: every match cancelled');
+    await screenshots(page, testInfo, 'Find: every match cancelled', { region: everyMatch });
     await page.waitForTimeout(500);
     expect(steps).toHaveLength(1);
     const first = Number((await cancelled.textContent())!.match(/retried ([\d,]+) jobs/)![1]!.replace(/,/g, ''));
@@ -194,7 +179,7 @@ test.describe('Find', () => {
     await retryEvery();
     const result = everyMatch.getByRole('status').filter({ hasText: `Retried ${plural(failing - first, 'job')}: every failed match. Done` });
     await expect(result).toBeVisible();
-    await viewportShots(page, testInfo, everyMatch, 'Find: every match retried');
+    await screenshots(page, testInfo, 'Find: every match retried', { region: everyMatch });
     await expectNoAxeViolations(page, 'Find: every match retried', EVERY_MATCH);
 
     // Each matching failed job retried, the others still failed, the ready match (a retry's only in the failed set) not failed.

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
 import { APP_PORT } from './support';
 
@@ -10,8 +10,12 @@ export async function showConnection(page: Page, connection: string): Promise<vo
   await page.context().addCookies([{ name: CONNECTION_COOKIE, value: connection, url: `http://127.0.0.1:${APP_PORT}` }]);
 }
 
-/** Light and dark at a desktop's and a phone's width, attached; the page itself never scrolls sideways. */
-export async function screenshots(page: Page, testInfo: TestInfo, what: string): Promise<void> {
+/**
+ * Light and dark at a desktop's and a phone's width, attached; the page
+ * itself never scrolls sideways. The whole page, or with `region` the
+ * screen around it (a page of 500 rows is too tall to read whole).
+ */
+export async function screenshots(page: Page, testInfo: TestInfo, what: string, { region }: { region?: Locator } = {}): Promise<void> {
   for (const [colorScheme, width] of [
     ['light', 1400],
     ['dark', 1400],
@@ -20,7 +24,11 @@ export async function screenshots(page: Page, testInfo: TestInfo, what: string):
   ] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width, height: 900 });
-    await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    await region?.scrollIntoViewIfNeeded();
+    await testInfo.attach(`${what}, ${colorScheme}, ${width} px`, {
+      body: await page.screenshot({ fullPage: region === undefined }),
+      contentType: 'image/png',
+    });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${what} at ${width} px`).toBe(true);
   }
 }

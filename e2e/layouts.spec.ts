@@ -4,7 +4,7 @@ import { queuesTable } from './overview-table';
 import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
-import { showConnection } from './layout-pages';
+import { screenshots, showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 
 /** The connection the header's switcher shows, with its layout. */
@@ -49,21 +49,8 @@ test.describe('a yii2 connection beside a StaticPHP one', () => {
     await expect(limits).toContainText('so no failed figure is sampled');
     await expect(limits).toContainText('yii2-queue stores no time a job joined its line, so the wait of the oldest job is not known');
     await expect(page.getByRole('heading', { name: 'Throughput' })).toBeVisible();
-    for (const [colorScheme, width] of [
-      ['light', 1400],
-      ['dark', 1400],
-      ['light', 390],
-      ['dark', 390],
-    ] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width, height: 900 });
-      await testInfo.attach(`overview of a yii2-ng connection, ${colorScheme}, ${width} px`, {
-        body: await page.screenshot({ fullPage: true }),
-        contentType: 'image/png',
-      });
-      // The table scrolls inside its frame; the page itself never scrolls sideways.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    }
+    // The table scrolls inside its frame; the page itself never scrolls sideways.
+    await screenshots(page, testInfo, 'overview of a yii2-ng connection');
   });
 
   test('the stock driver’s channel counts its waiting list, delayed and reserved jobs', async ({ page }) => {

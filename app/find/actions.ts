@@ -6,7 +6,8 @@ import { describeJobs, queueAction } from '@/lib/server/action';
 import { describeEveryMatchSearch, describeEveryMatchStep, everyMatchInput, runEveryMatchStep } from '@/lib/server/find';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
-import { FIND_FIELDS, MAX_FIND_TEXT } from '@/lib/shapes/find';
+import { FIND_FIELDS, MAX_FIND_TEXT, type EveryMatchAction } from '@/lib/shapes/find';
+import type { AuditedAction } from '@/lib/dashboard/audit-entry';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
@@ -63,41 +64,22 @@ export const removeFoundJobs = queueAction(
  * failed list's, naming the search and the counts.
  */
 
+/** The action that runs `action`'s steps, audited as `audited`, its outcome told with `done` ("retried 3 of 4 found…"). */
+function everyMatchAction(action: EveryMatchAction, audited: AuditedAction, done: string) {
+  return queueAction(
+    'finder',
+    everyMatchInput,
+    (input, _finder, connection, access) => runEveryMatchStep(action, input, connection, access),
+    { action: audited, target: describeEveryMatchSearch, outcome: (step) => describeEveryMatchStep(done, step) },
+    (_input, step) => step?.queues ?? null,
+  );
+}
+
 /** Retries every failed job the search finds, a step at a time, each only while it is still failed. */
-export const retryEveryMatchStep = queueAction(
-  'finder',
-  everyMatchInput,
-  (input, _finder, connection, access) => runEveryMatchStep('retry', input, connection, access),
-  {
-    action: 'retry every failed match of a search (one step)',
-    target: describeEveryMatchSearch,
-    outcome: (step) => describeEveryMatchStep('retried', step),
-  },
-  (_input, step) => step?.queues ?? null,
-);
+export const retryEveryMatchStep = everyMatchAction('retry', 'retry every failed match of a search (one step)', 'retried');
 
 /** Forgets every failed job the search finds, a step at a time, each only while it is still failed; kept in the trash where the layout keeps one. */
-export const forgetEveryMatchStep = queueAction(
-  'finder',
-  everyMatchInput,
-  (input, _finder, connection, access) => runEveryMatchStep('forget', input, connection, access),
-  {
-    action: 'forget every failed match of a search (one step)',
-    target: describeEveryMatchSearch,
-    outcome: (step) => describeEveryMatchStep('forgot', step),
-  },
-  (_input, step) => step?.queues ?? null,
-);
+export const forgetEveryMatchStep = everyMatchAction('forget', 'forget every failed match of a search (one step)', 'forgot');
 
 /** Removes every ready, delayed or reserved job the search finds, a step at a time, each only while it is still where it was found. */
-export const removeEveryMatchStep = queueAction(
-  'finder',
-  everyMatchInput,
-  (input, _finder, connection, access) => runEveryMatchStep('remove', input, connection, access),
-  {
-    action: 'remove every live match of a search (one step)',
-    target: describeEveryMatchSearch,
-    outcome: (step) => describeEveryMatchStep('removed', step),
-  },
-  (_input, step) => step?.queues ?? null,
-);
+export const removeEveryMatchStep = everyMatchAction('remove', 'remove every live match of a search (one step)', 'removed');
