@@ -173,7 +173,9 @@ test.describe('Find', () => {
       expect(Object.values(await foundStates(page)).sort()).toEqual(['failed', 'ready']);
       // A time the address cannot read is refused in words.
       await page.goto(`/find?text=${text}&from=noon`);
-      await expect(page.getByRole('alert')).toContainText('from and until are UTC times such as 2026-12-05T12:00Z');
+      await expect(page.getByRole('alert').filter({ hasText: 'This address names no search' })).toContainText(
+        'from and until are UTC times such as 2026-12-05T12:00Z',
+      );
     });
   });
 
