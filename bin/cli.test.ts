@@ -260,4 +260,28 @@ describe('queuelens', () => {
       stderr: expect.stringContaining('--state takes ready, delayed, reserved, failed, not "lost"'),
     });
   });
+
+  it('finds only the jobs whose state’s time is within --since and --until, says what the range applies to, and refuses a time it cannot read', async () => {
+    const queue = await openQueue();
+    const ready = await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-777' });
+    const delayed = await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-777' }, { delaySeconds: 7200 });
+    // An hour from now: after the ready job joined the line, before the delayed one is due.
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19) + 'Z';
+    const since = await queuelens('find', 'order-777', '--since', inAnHour, '--prefix', queue.keys.prefix);
+    expect(since).toMatchObject({ code: 0, stderr: '' });
+    expect(since.stdout).toMatch(/^The time range applies to ready \(when it joined the line\), delayed \(when it is due\)/m);
+    expect(since.stdout).toContain(`${delayed}\tdelayed\tmail`);
+    expect(since.stdout).not.toContain(`${ready}\tready`);
+    const until = await queuelens('find', 'order-777', '--until', inAnHour, '--json', '--prefix', queue.keys.prefix);
+    expect(
+      until.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual([String(ready)]);
+    expect(await queuelens('find', 'x', '--since', '2026-12-05 12:00', '--prefix', queue.keys.prefix)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--since takes a UTC time such as 2026-12-05T12:00Z'),
+    });
+  });
 });

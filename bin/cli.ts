@@ -23,7 +23,19 @@ import type { PushOptions } from '../lib/layouts/staticphp/redis-queue';
 import { describeUnrunnablePayload } from '../lib/shapes/job-payload';
 import { RedisConnection } from '../lib/redis/connection';
 import { demoHandlers } from '../lib/worker/demo-handlers';
-import { FIND_FIELDS, FIND_STATES, MAX_FIND_TEXT, type FindField, type FindQuery, type FindState, type FindStep } from '../lib/shapes/find';
+import {
+  describeRangeScope,
+  FIND_FIELDS,
+  FIND_STATES,
+  isRanged,
+  MAX_FIND_TEXT,
+  parseFindTime,
+  rangeScope,
+  type FindField,
+  type FindQuery,
+  type FindState,
+  type FindStep,
+} from '../lib/shapes/find';
 import { UNREACHABLE_FIRST_WAIT_MS, UNREACHABLE_MAX_WAIT_MS, Worker, type WorkerEvent } from '../lib/worker/worker';
 
 const USAGE = `Usage: queuelens <command> [options]
@@ -37,7 +49,7 @@ Commands:
                                            the marko command that does, and exits 2)
   retry --id N --payload PAYLOAD_JSON      retry one failed job with this payload, stored as given; the job
                                            as it was is kept in the trash, to restore once the retry is gone
-  find TEXT [--queue Q] [--state S ...] [--field F] [--ignore-case] [--json]
+  find TEXT [--queue Q] [--state S ...] [--field F] [--ignore-case] [--since T] [--until T] [--json]
                                            jobs whose id is TEXT or whose name, payload or error holds it
                                            (byte for byte), in every state; S: ready, delayed, reserved,
                                            failed; F: any (default), id, name, payload, error. --ignore-case:
@@ -239,12 +251,16 @@ const commands: Record<string, Command> = {
       state: { type: 'string', multiple: true },
       field: { type: 'string' },
       'ignore-case': { type: 'boolean' },
+      since: { type: 'string' },
+      until: { type: 'string' },
     });
     const [text, ...rest] = positionals;
     if (text === undefined || rest.length > 0) throw new UsageError('find takes one TEXT to look for');
     const query = findQueryOf(text, values);
     await withCapability(values, 'finder', 'find', async (finder, layout) => {
       if (!values.json) console.log(whatWasRead(layout));
+      // Which states the range applies to, and which it leaves out as they record no time: on stderr under --json, which prints matches alone.
+      if (isRanged(query.range)) (values.json ? console.error : console.log)(describeRangeScope(rangeScope(query, finder.states, finder.times)));
       let cursor: string | null = null;
       let found = 0;
       // Step by step, printing each step's matches as they come: a search of a million jobs shows its first match at once.
@@ -642,7 +658,10 @@ async function withLayout(values: ConnectionValues, action: (layout: QueueLayout
 type Capability = 'failedJobs' | 'runner' | 'doctor' | 'finder' | 'trash' | 'jobCopies';
 
 /** find's TEXT and options as a query: --queue once scopes it (marko reads only that queue then), --state any number of times. */
-function findQueryOf(text: string, values: { queue?: string[]; state?: string[]; field?: string; 'ignore-case'?: boolean }): FindQuery {
+function findQueryOf(
+  text: string,
+  values: { queue?: string[]; state?: string[]; field?: string; 'ignore-case'?: boolean; since?: string; until?: string },
+): FindQuery {
   if (text === '' || text.length > MAX_FIND_TEXT) throw new UsageError(`find takes a TEXT of 1 to ${MAX_FIND_TEXT} characters`);
   const field = values.field ?? 'any';
   if (!(FIND_FIELDS as readonly string[]).includes(field)) throw new UsageError(`--field takes one of ${FIND_FIELDS.join(', ')}, not "${field}"`);
@@ -650,7 +669,24 @@ function findQueryOf(text: string, values: { queue?: string[]; state?: string[];
   const unknown = states.find((state) => !(FIND_STATES as readonly string[]).includes(state));
   if (unknown !== undefined) throw new UsageError(`--state takes ${FIND_STATES.join(', ')}, not "${unknown}"`);
   if ((values.queue?.length ?? 0) > 1) throw new UsageError('find takes one --queue at most');
-  return { text, field: field as FindField, queue: values.queue?.[0] ?? null, states: states as FindState[], ignoreCase: values['ignore-case'] === true };
+  const range = { from: findTimeOption(values.since, '--since'), until: findTimeOption(values.until, '--until') };
+  if (range.from !== null && range.until !== null && range.from >= range.until) throw new UsageError('--since must be before --until');
+  return {
+    text,
+    field: field as FindField,
+    queue: values.queue?.[0] ?? null,
+    states: states as FindState[],
+    ignoreCase: values['ignore-case'] === true,
+    ...(isRanged(range) && { range }),
+  };
+}
+
+/** --since or --until as Unix ms: a UTC time as the Find page's address spells it. */
+function findTimeOption(text: string | undefined, option: string): number | null {
+  if (text === undefined) return null;
+  const ms = parseFindTime(text);
+  if (ms === null) throw new UsageError(`${option} takes a UTC time such as 2026-12-05T12:00Z or 2026-12-05T12:00:30Z, not "${text}"`);
+  return ms;
 }
 
 /** Runs `action` with one of the layout's capabilities, or refuses `command` with the layout's reason for not having it. */

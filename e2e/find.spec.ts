@@ -113,6 +113,57 @@ test.describe('Find', () => {
     expect(await queue.redis.hget(queue.keys.job(ids.failed), 'attempts')).toBe('0');
   });
 
+  test.describe('in a browser an hour east of UTC', () => {
+    test.use({ timezoneId: 'Europe/Berlin' });
+
+    test('a time range finds only the jobs whose state’s time is in it, read in the browser’s time zone; the address keeps it in UTC', async ({
+      page,
+    }, testInfo) => {
+      const ranged = keys.fixedQueueName(`${QUEUE}-range`);
+      const text = `ranged-${Date.now()}`;
+      const push = () => queue.push(ranged, 'App\\Jobs\\Ship', { order: text });
+      const [early, late] = [String(await push()), String(await push())];
+      for (let i = 0; i < 2; i++) await queue.fail((await queue.reserve([ranged], 'worker-find', 300))!, 'timeout');
+      // Failed at 11:00 and 13:00 UTC on 10 March; a job pushed now is ready, long after.
+      await queue.redis.zadd(queue.keys.failed, 'XX', Date.parse('2026-03-10T11:00:00Z') / 1000, early);
+      await queue.redis.zadd(queue.keys.failed, 'XX', Date.parse('2026-03-10T13:00:00Z') / 1000, late);
+      await push();
+
+      await page.goto('/find');
+      const form = page.getByRole('search', { name: 'Find jobs' });
+      await form.getByRole('searchbox', { name: 'Text' }).fill(text);
+      // 13:00 to 15:00 in Berlin (UTC+1 in March) is 12:00 to 14:00 UTC.
+      await form.getByLabel('From').fill('2026-03-10T13:00');
+      await form.getByLabel('Until (not included)').fill('2026-03-10T15:00');
+      await expect(form).toContainText('In your browser’s time (Europe/Berlin)');
+      await form.getByRole('button', { name: 'Find' }).click();
+      await expect(page).toHaveURL(/[?&]from=2026-03-10T12%3A00Z&until=2026-03-10T14%3A00Z(&|$)/);
+      expect(await foundStates(page)).toEqual({ [late]: 'failed' });
+      await expect(
+        page.getByText(
+          'The time range applies to ready (when it joined the line), delayed (when it is due), reserved (when it joined the line), failed (when it failed).',
+        ),
+      ).toBeVisible();
+
+      // Opened afresh, the address runs the same search and the form shows the range in the browser's time.
+      await page.goto(page.url());
+      expect(await foundStates(page)).toEqual({ [late]: 'failed' });
+      await expect(form.getByLabel('From')).toHaveValue('2026-03-10T13:00');
+      await expect(form.getByLabel('Until (not included)')).toHaveValue('2026-03-10T15:00');
+      await screenshots(page, testInfo, 'Find with a time range');
+      await expectNoAxeViolations(page, 'Find with a time range');
+
+      // Open on one side: from 12:00 UTC on, the ready job pushed now is in too.
+      await page.goto(`/find?text=${text}&from=2026-03-10T12:00Z`);
+      expect(Object.values(await foundStates(page)).sort()).toEqual(['failed', 'ready']);
+      // A time the address cannot read is refused in words.
+      await page.goto(`/find?text=${text}&from=noon`);
+      await expect(page.getByRole('alert').filter({ hasText: 'This address names no search' })).toContainText(
+        'from and until are UTC times such as 2026-12-05T12:00Z',
+      );
+    });
+  });
+
   test('acts on every match of a search past the 500 it lists: retries every failed one, each once, and says what it did', async ({ page }, testInfo) => {
     // Over 500 jobs failed one by one, and a page of 500 rows.
     test.slow();

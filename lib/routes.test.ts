@@ -82,4 +82,12 @@ describe('findSearchHref', () => {
     expect(findSearchHref({ ...search, ignoreCase: false })).toBe('/find?text=acme-42&field=payload&states=failed');
     expect(findSearchHref(search)).toBe('/find?text=acme-42&field=payload&states=failed');
   });
+
+  it('writes a time range in UTC, each end only when it is given', () => {
+    const search = { text: 'timeout', field: 'error', queue: null, states: [] };
+    const noon = Date.UTC(2026, 11, 5, 12, 0);
+    expect(findSearchHref({ ...search, range: { from: noon, until: null } })).toBe('/find?text=timeout&field=error&from=2026-12-05T12%3A00Z');
+    expect(findSearchHref({ ...search, range: { from: null, until: noon + 30_000 } })).toBe('/find?text=timeout&field=error&until=2026-12-05T12%3A00%3A30Z');
+    expect(findSearchHref({ ...search, range: { from: null, until: null } })).toBe('/find?text=timeout&field=error');
+  });
 });

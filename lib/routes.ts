@@ -1,6 +1,6 @@
 import type { Route } from 'next';
 import type { KeyAddress } from './layouts/key-layout';
-import { MAX_FIND_TEXT } from './shapes/find';
+import { findTimeText, MAX_FIND_TEXT, type FindRange } from './shapes/find';
 
 // Links are built here so every page spells them the same way. `as Route`
 // because typedRoutes cannot check a path built at runtime, and because the
@@ -158,6 +158,8 @@ export interface FindSearchFields {
   queue: string | null;
   states: readonly string[];
   ignoreCase?: boolean;
+  /** a time range, Unix ms, either open */
+  range?: FindRange;
 }
 
 /** A search as the Find page's address and GET /api/find read it (lib/server/find.ts), defaults left out. */
@@ -167,10 +169,12 @@ export function findSearchParams(search: FindSearchFields): URLSearchParams {
   if (search.queue !== null) params.set('queue', search.queue);
   if (search.states.length > 0) params.set('states', search.states.join(','));
   if (search.ignoreCase === true) params.set('case', 'ignore');
+  if (search.range?.from != null) params.set('from', findTimeText(search.range.from));
+  if (search.range?.until != null) params.set('until', findTimeText(search.range.until));
   return params;
 }
 
-/** A search on the Find page, as an address a colleague can open: the same text, field, queue, states and case rule. */
+/** A search on the Find page, as an address a colleague can open: the same text, field, queue, states, case rule and time range. */
 export function findSearchHref(search: FindSearchFields): Route {
   return `${findHref}?${findSearchParams(search)}` as Route;
 }

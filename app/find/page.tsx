@@ -7,7 +7,7 @@ import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { FIND_PARAMS_RULE, findParams, findQueryOfParams, readFindScope } from '@/lib/server/find';
 import { readFailedRetry } from '@/lib/server/failed';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
-import type { FindQuery } from '@/lib/shapes/find';
+import { describeRangeScope, isRanged, rangeScope, type FindQuery } from '@/lib/shapes/find';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Find · QueueLens' };
@@ -22,6 +22,8 @@ function queryFromParams(params: PageSearchParams): FindQuery | null | { error: 
     queue: single.get('queue') ?? undefined,
     states: single.get('states') ?? undefined,
     case: single.get('case') ?? undefined,
+    from: single.get('from') ?? undefined,
+    until: single.get('until') ?? undefined,
   });
   if (!parsed.success) return { error: `This address names no search QueueLens can run: ${FIND_PARAMS_RULE}.` };
   return findQueryOfParams(parsed.data).query;
@@ -51,8 +53,11 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
           {scope.error}
         </p>
       )}
-      <FindForm query={query} queues={scope.ok ? scope.data.queues : []} states={scope.ok ? scope.data.states : []} />
-      {query !== null && <FindResults query={query} offers={offers} />}
+      <FindForm query={query} queues={scope.ok ? scope.data.queues : []} states={scope.ok ? scope.data.states : []} times={scope.ok ? scope.data.times : {}} />
+      {query !== null && isRanged(query.range) && scope.ok && (
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">{describeRangeScope(rangeScope(query, scope.data.states, scope.data.times))}</p>
+      )}
+      {query !== null && <FindResults query={query} offers={offers} times={scope.ok ? scope.data.times : null} />}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { useChangePermission } from '@/components/shell/change-permission';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import { EVERY_MATCH_ACTIONS, EVERY_MATCH_STATES, FIND_MATCH_CAP, type EveryMatchAction, type FindQuery } from '@/lib/shapes/find';
+import { EVERY_MATCH_ACTIONS, EVERY_MATCH_STATES, FIND_MATCH_CAP, isRanged, type EveryMatchAction, type FindQuery, type FindTimes } from '@/lib/shapes/find';
 import type { MatchOffers } from './match-actions';
 
 const STEPS = { retry: retryEveryMatchStep, forget: forgetEveryMatchStep, remove: removeEveryMatchStep } as const;
@@ -66,7 +66,14 @@ function useEveryMatchRun(query: FindQuery) {
       cancelled.current = false;
       let current: EveryMatchRun = { action, looked: 0, about: 0, acted: 0, movedOn: 0, refused: 0, why: null, kept: false, ended: null, error: null };
       setRun(current);
-      const search = { text: query.text, field: query.field, ignoreCase: query.ignoreCase, queue: query.queue, states: [...query.states] };
+      const search = {
+        text: query.text,
+        field: query.field,
+        ignoreCase: query.ignoreCase,
+        queue: query.queue,
+        states: [...query.states],
+        ...(query.range !== undefined && { range: query.range }),
+      };
       let from: { cursor: string | null; taken: number } = { cursor: null, taken: 0 };
       for (;;) {
         if (cancelled.current) {
@@ -136,9 +143,11 @@ function resultText(run: EveryMatchRun): string {
   return `${opening}${skipped}${refused}${kept} The list above is as the search found it: search again to see what is left.`;
 }
 
-/** The states an action acts on that the search looks in: none means it is not offered. */
-function statesActedOn(query: FindQuery, action: EveryMatchAction) {
-  return EVERY_MATCH_STATES[action].filter((state) => query.states.length === 0 || query.states.includes(state));
+/** The states an action acts on that the search looks in (under a time range, those whose time the layout records): none means it is not offered. */
+function statesActedOn(query: FindQuery, action: EveryMatchAction, times: FindTimes | null) {
+  return EVERY_MATCH_STATES[action].filter(
+    (state) => (query.states.length === 0 || query.states.includes(state)) && (!isRanged(query.range) || times === null || times[state] !== undefined),
+  );
 }
 
 /**
@@ -149,11 +158,11 @@ function statesActedOn(query: FindQuery, action: EveryMatchAction) {
  * progress, Cancel and a result that says what was done, skipped and
  * refused. A viewer is told the list stops; the actions are an operator's.
  */
-export function EveryMatchActions({ query, offers }: { query: FindQuery; offers: MatchOffers }) {
+export function EveryMatchActions({ query, offers, times }: { query: FindQuery; offers: MatchOffers; times: FindTimes | null }) {
   const mayChange = useChangePermission().allowed;
   const { run, start, cancel } = useEveryMatchRun(query);
   const [asking, setAsking] = useState<EveryMatchAction | null>(null);
-  const offered = EVERY_MATCH_ACTIONS.filter((action) => offers[action] && statesActedOn(query, action).length > 0);
+  const offered = EVERY_MATCH_ACTIONS.filter((action) => offers[action] && statesActedOn(query, action, times).length > 0);
   if (!mayChange || offered.length === 0) return null;
   const running = run !== null && run.ended === null;
   const words = WORDS[asking ?? 'retry'];
@@ -204,8 +213,8 @@ export function EveryMatchActions({ query, offers }: { query: FindQuery; offers:
         onCancel={() => setAsking(null)}
       >
         <p>
-          The search runs again from the start, over {statesActedOn(query, asking ?? 'retry').join(', ')} jobs only, a bounded step at a time, and acts on what
-          still matches. {words.what}
+          The search runs again from the start, over {statesActedOn(query, asking ?? 'retry', times).join(', ')} jobs only, a bounded step at a time, and acts
+          on what still matches. {words.what}
         </p>
         <p>A job that moved on since it was found is left alone and counted. Cancel stops before the next step; what was done stays done.</p>
       </ConfirmDialog>

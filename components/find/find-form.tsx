@@ -1,11 +1,11 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useId } from 'react';
+import { useId, useSyncExternalStore } from 'react';
 import { QueuePickerField } from '@/components/queues/queue-picker';
 import { FILTER_INPUT, FilterField } from '@/components/ui/url-filter-form';
 import { findSearchHref } from '@/lib/routes';
-import { FIND_FIELDS, MAX_FIND_TEXT, type FindField, type FindQuery, type FindState } from '@/lib/shapes/find';
+import { FIND_FIELDS, MAX_FIND_TEXT, type FindField, type FindQuery, type FindRange, type FindState, type FindTimes } from '@/lib/shapes/find';
 
 const FIELD_LABELS: Readonly<Record<FindField, string>> = {
   any: 'Anywhere',
@@ -15,10 +15,51 @@ const FIELD_LABELS: Readonly<Record<FindField, string>> = {
   error: 'Error',
 };
 
+const noChange = () => () => {};
+
+/** Whether this render is the browser's: a range is shown in the browser's time zone, which the server does not know. */
+function useInBrowser(): boolean {
+  return useSyncExternalStore(
+    noChange,
+    () => true,
+    () => false,
+  );
+}
+
+/** Unix ms as a datetime-local input's value, in the browser's time zone. */
+function localInputValue(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '';
+  const date = new Date(ms);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  const seconds = date.getSeconds() === 0 ? '' : `:${pad(date.getSeconds())}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}${seconds}`;
+}
+
+/** A datetime-local input's value (the browser's time zone) as Unix ms; null when empty or no time. */
+function msOfLocalInput(value: FormDataEntryValue | null): number | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const ms = new Date(value).getTime();
+  return Number.isFinite(ms) ? ms : null;
+}
+
 /** The search form: its fields become the page's address on submit, so a search can be pasted to a colleague and survives a reload. */
-export function FindForm({ query, queues, states }: { query: FindQuery | null; queues: readonly string[]; states: readonly FindState[] }) {
+export function FindForm({
+  query,
+  queues,
+  states,
+  times,
+}: {
+  query: FindQuery | null;
+  queues: readonly string[];
+  states: readonly FindState[];
+  times: FindTimes;
+}) {
   const router = useRouter();
   const caseHelpId = useId();
+  const rangeHelpId = useId();
+  const inBrowser = useInBrowser();
+  const zone = inBrowser ? Intl.DateTimeFormat().resolvedOptions().timeZone : null;
+  const timed = states.filter((state) => times[state] !== undefined);
   const key = JSON.stringify(query);
   return (
     <form
@@ -32,6 +73,7 @@ export function FindForm({ query, queues, states }: { query: FindQuery | null; q
         const text = String(form.get('text') ?? '');
         if (text === '') return;
         const queue = String(form.get('queue') ?? '');
+        const range: FindRange = { from: msOfLocalInput(form.get('from')), until: msOfLocalInput(form.get('until')) };
         router.push(
           findSearchHref({
             text,
@@ -39,6 +81,7 @@ export function FindForm({ query, queues, states }: { query: FindQuery | null; q
             queue: queue === '' ? null : queue,
             states: form.getAll('states').map(String),
             ignoreCase: form.get('case') === 'ignore',
+            range,
           }),
         );
       }}
@@ -80,6 +123,34 @@ export function FindForm({ query, queues, states }: { query: FindQuery | null; q
           ))}
         </div>
       </fieldset>
+      {timed.length > 0 && (
+        <fieldset className="flex flex-col gap-1" aria-describedby={rangeHelpId}>
+          <legend className="text-xs text-zinc-600 dark:text-zinc-400">Time range (either end may be empty)</legend>
+          {/* Remounted once in the browser: the server cannot write a time in the browser's zone. */}
+          <div key={String(inBrowser)} className="flex flex-wrap items-center gap-2 text-sm">
+            <FilterField label="From">
+              {(id) => (
+                <input id={id} name="from" type="datetime-local" defaultValue={inBrowser ? localInputValue(query?.range?.from) : ''} className={FILTER_INPUT} />
+              )}
+            </FilterField>
+            <FilterField label="Until (not included)">
+              {(id) => (
+                <input
+                  id={id}
+                  name="until"
+                  type="datetime-local"
+                  defaultValue={inBrowser ? localInputValue(query?.range?.until) : ''}
+                  className={FILTER_INPUT}
+                />
+              )}
+            </FilterField>
+          </div>
+          <p id={rangeHelpId} className="max-w-md text-xs text-zinc-600 dark:text-zinc-400">
+            In your browser’s time{zone === null ? '' : ` (${zone})`}. Applies to {timed.map((state) => `${state}: ${times[state]}`).join('; ')}.
+            {timed.length < states.length && ` ${states.filter((state) => times[state] === undefined).join(' and ')}: no time, left out of a ranged search.`}
+          </p>
+        </fieldset>
+      )}
       <button type="submit" className="button-primary">
         Find
       </button>

@@ -6,7 +6,7 @@ import { formatCount, plural } from '@/components/ui/format-count';
 import { EmptyList } from '@/components/ui/section';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { foundJobHref } from '@/lib/routes';
-import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindState } from '@/lib/shapes/find';
+import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindState, type FindTimes } from '@/lib/shapes/find';
 import { EveryMatchActions } from './every-match-actions';
 import { MatchActions, type MatchOffers } from './match-actions';
 import { useFindSearch, type FindSearch } from './use-find-search';
@@ -53,7 +53,7 @@ function progressText(search: FindSearch): string {
 }
 
 /** A search's matches as they arrive, its progress, and Stop; once it ends, what can be done to them (`offers`). */
-export function FindResults({ query, offers }: { query: FindQuery; offers: MatchOffers }) {
+export function FindResults({ query, offers, times }: { query: FindQuery; offers: MatchOffers; times: FindTimes | null }) {
   const { search, stop } = useFindSearch(query);
   return (
     <div className="space-y-3">
@@ -73,7 +73,7 @@ export function FindResults({ query, offers }: { query: FindQuery; offers: Match
         </p>
       )}
       {!search.running && search.matches.length > 0 && <MatchActions query={query} matches={search.matches} offers={offers} />}
-      {search.capped && <EveryMatchActions query={query} offers={offers} />}
+      {search.capped && <EveryMatchActions query={query} offers={offers} times={times} />}
       {search.matches.length === 0 ? (
         !search.running &&
         search.error === null && (

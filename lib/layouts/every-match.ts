@@ -1,5 +1,5 @@
 import { QueueError } from '../redis/errors';
-import { EVERY_MATCH_STATES, type EveryMatchAction, type EveryMatchStep, type FindMatch, type FindQuery } from '../shapes/find';
+import { EVERY_MATCH_STATES, isRanged, type EveryMatchAction, type EveryMatchStep, type FindMatch, type FindQuery } from '../shapes/find';
 import type { TrashWrite } from '../shapes/trash';
 import { isAbsent, type QueueLayout } from './adapter';
 import { FIND_CHUNK, statesOf } from './find-steps';
@@ -92,10 +92,13 @@ export async function everyMatchStep(
   const finder = layout.finder;
   if (isAbsent(finder)) throw new QueueError(`${finder.absent}.`);
   const act = actionOrThrow(layout, action, trash);
-  // The states it acts on that the search names (every one of them when it names none) and the layout has.
-  const states = statesOf(query, EVERY_MATCH_STATES[action]).filter((state) => finder.states.includes(state));
+  // The states it acts on that the search names (every one of them when it names none) and the layout has; under a range, those that record a time.
+  const states = statesOf(query, EVERY_MATCH_STATES[action], finder.times).filter((state) => finder.states.includes(state));
   if (states.length === 0)
-    throw new QueueError(`This search looks in no state a ${action} acts on (${EVERY_MATCH_STATES[action].join(', ')}).`, { invalidRequest: true });
+    throw new QueueError(
+      `This search looks in no state a ${action} acts on (${EVERY_MATCH_STATES[action].join(', ')})${isRanged(query.range) ? ' whose time this layout records' : ''}.`,
+      { invalidRequest: true },
+    );
   const scoped: FindQuery = { ...query, states };
   const total: EveryMatchStep = {
     cursor: from.cursor,

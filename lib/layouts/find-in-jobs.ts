@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../redis/connection';
 import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
-import type { FindMatch, FindQuery, FindState } from '../shapes/find';
+import { isRanged, type FindMatch, type FindQuery, type FindState } from '../shapes/find';
 import type { QueueCounts, LayoutCounts } from './adapter';
 import { FIND_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
 import { needleOf, type FindNeedle } from './find-text';
@@ -19,10 +19,10 @@ export function findChunkReply<Row>(
   return { next: String(next ?? ''), looked: Number(looked), rows: replyRows(values, width, row) };
 }
 
-/** The find step of layouts whose jobs are hashes (StaticPHP, marko): lua/shared/find-in-jobs-1.lua. */
+/** The find step of layouts whose jobs are hashes (StaticPHP, marko) or JSON records (marko's and Horizon's failed): lua/shared/find-in-jobs-2.lua. */
 export const findInJobs = luaScript({
-  file: 'shared/find-in-jobs-1.lua',
-  keys: ['index'],
+  file: 'shared/find-in-jobs-2.lua',
+  keys: ['index', 'records'],
   args: [
     'kind',
     'position',
@@ -39,6 +39,9 @@ export const findInJobs = luaScript({
     'errorFields',
     'reservedField',
     'ignoreCase',
+    'timeFrom',
+    'timeUntil',
+    'timeScale',
     'texts',
   ],
   // The texts (the text, then its spellings), then the caller's ready-made Lua patterns.
@@ -92,10 +95,22 @@ export const PLAIN_READING: HitReading = {
   },
 };
 
-/** One chunk of `part` through lua/shared/find-in-jobs-1.lua. */
+/**
+ * The range's ends as a chunk script takes them, for a part that records a
+ * time (FindPart.timeScale): Unix ms, '' for open; and the scale, '' when
+ * there is no range (or the part records no time, which a ranged search
+ * never walks).
+ */
+export function timeArgs(part: FindPart, query: FindQuery): { timeFrom: string; timeUntil: string; timeScale: string } {
+  const range = query.range;
+  if (!isRanged(range) || part.timeScale === undefined) return { timeFrom: '', timeUntil: '', timeScale: '' };
+  return { timeFrom: String(range.from ?? ''), timeUntil: String(range.until ?? ''), timeScale: String(part.timeScale) };
+}
+
+/** One chunk of `part` through lua/shared/find-in-jobs-2.lua; `records`: the hash of failed records a part of kind 'indexed-records' indexes. */
 export async function readJobsChunk(
   connection: RedisConnection,
-  options: { jobPrefix: string; fields: JobFieldNames; reading: HitReading },
+  options: { jobPrefix: string; fields: JobFieldNames; reading: HitReading; records?: string },
   part: FindPart,
   position: string,
   query: FindQuery,
@@ -108,6 +123,7 @@ export async function readJobsChunk(
   const reply = await connection.attempt(() =>
     findInJobs.run(connection.redis, {
       index: part.key,
+      records: options.records ?? part.key,
       kind: part.kind,
       position,
       count: FIND_CHUNK,
@@ -123,6 +139,7 @@ export async function readJobsChunk(
       errorFields: fields.errors.join(','),
       reservedField: fields.reserved,
       ignoreCase: query.ignoreCase ? 1 : 0,
+      ...timeArgs(part, query),
       texts: texts.length,
       needles: [...texts, ...(patterns ?? [])],
     }),

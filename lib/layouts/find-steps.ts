@@ -1,6 +1,6 @@
 import { QueueError } from '../redis/errors';
 import { bytesToText } from '../shapes/display-text';
-import { FIND_STATES, type FindMatch, type FindQuery, type FindState, type FindStep } from '../shapes/find';
+import { FIND_STATES, isRanged, type FindMatch, type FindQuery, type FindRange, type FindState, type FindStep, type FindTimes } from '../shapes/find';
 import { indexOfNeedle, type FindNeedle } from './find-text';
 
 /**
@@ -25,6 +25,12 @@ export interface FindPart {
    * Stream ids and SCAN cursors need no such care.
    */
   readonly byOffset?: boolean;
+  /**
+   * Its index records a time: a sorted set's score, or a stream entry id's
+   * ms, times this is Unix ms (1000: Unix seconds; -1000: Horizon's
+   * -microtime; 1: a stream's ms). Left out where it records none.
+   */
+  readonly timeScale?: number;
 }
 
 /** One bounded chunk of a part: the matches, how many jobs were looked at, and where the next chunk starts (null: the part is done). */
@@ -38,6 +44,8 @@ export interface FindChunk {
 export interface FindPlan {
   /** the states the layout has */
   readonly states: readonly FindState[];
+  /** the time each state's index records, where it records one: a ranged search looks in those states alone */
+  readonly times: FindTimes;
   /** every queue, in any order (the walker sorts them) */
   queues(): Promise<readonly string[]>;
   partsOf(queue: string): Promise<FindPart[]>;
@@ -57,6 +65,8 @@ interface FindCursor {
   at: string;
   looked: number;
   about: number;
+  /** the range the search began with (rangeKey): a position read under one range is no position under another */
+  r?: string;
 }
 
 /** Parts a step may pass over unread (empty queues, unwanted states) before it answers with no matches, so that one step stays bounded. */
@@ -74,7 +84,8 @@ function decodeCursorOrThrow(text: string): FindCursor {
       Number.isInteger(value.p) &&
       typeof value.at === 'string' &&
       Number.isInteger(value.looked) &&
-      Number.isInteger(value.about)
+      Number.isInteger(value.about) &&
+      (value.r === undefined || typeof value.r === 'string')
     ) {
       return value as FindCursor;
     }
@@ -88,9 +99,23 @@ function unreadableCursor(): QueueError {
   return new QueueError('The search cursor cannot be read: start the search again.', { invalidRequest: true });
 }
 
-/** The states a query looks in on a layout: those it names that the layout has, or every one the layout has. */
-export function statesOf(query: FindQuery, layoutStates: readonly FindState[]): FindState[] {
-  return FIND_STATES.filter((state) => layoutStates.includes(state) && (query.states.length === 0 || query.states.includes(state)));
+/**
+ * The states a query looks in on a layout: those it names that the layout
+ * has, or every one the layout has; under a time range, only those whose
+ * index records a time (`times`): a job with no time is neither in a range
+ * nor out of it, so a ranged search leaves its state out and the page and
+ * the CLI say so (lib/shapes/find.ts rangeScope).
+ */
+export function statesOf(query: FindQuery, layoutStates: readonly FindState[], times: FindTimes): FindState[] {
+  const ranged = isRanged(query.range);
+  return FIND_STATES.filter(
+    (state) => layoutStates.includes(state) && (query.states.length === 0 || query.states.includes(state)) && (!ranged || times[state] !== undefined),
+  );
+}
+
+/** A range as a cursor remembers it ('' for none). */
+function rangeKey(range: FindRange | undefined): string {
+  return isRanged(range) ? `${range.from ?? ''}..${range.until ?? ''}` : '';
 }
 
 /**
@@ -100,15 +125,17 @@ export function statesOf(query: FindQuery, layoutStates: readonly FindState[]): 
  * that a list read by offset goes on where its next unread job now is.
  */
 export async function findStep(plan: FindPlan, query: FindQuery, cursorText: string | null, taken = 0): Promise<FindStep> {
-  const states = statesOf(query, plan.states);
+  const states = statesOf(query, plan.states, plan.times);
   const wanted = (part: FindPart) => part.states.some((state) => states.includes(state));
   const start = async (): Promise<FindCursor> => {
     const queues = await queuesOf(plan, query);
-    return { q: queues[0] ?? null, p: 0, at: '', looked: 0, about: await plan.about(query, states) };
+    return { q: queues[0] ?? null, p: 0, at: '', looked: 0, about: await plan.about(query, states), r: rangeKey(query.range) };
   };
   const cursor = cursorText === null ? await start() : decodeCursorOrThrow(cursorText);
   // A cursor comes back from the browser: one scoped to a queue walks that queue alone.
   if (query.queue !== null && cursor.q !== null && cursor.q !== query.queue) throw unreadableCursor();
+  // A ranged walk starts a stream at the range and reads other indexes otherwise: its positions mean nothing under another range.
+  if ((cursor.r ?? '') !== rangeKey(query.range)) throw unreadableCursor();
   if (taken > 0 && cursor.at !== '') {
     // A cursor inside a part is in the part its step read: the jobs taken came out of it.
     const parts = cursor.q === null ? plan.sharedParts : await plan.partsOf(cursor.q);

@@ -1,4 +1,4 @@
-import type { FindQuery, FindState, FindStep } from '../shapes/find';
+import type { FindQuery, FindState, FindStep, FindTimes } from '../shapes/find';
 import type { DelayedTimeline } from '../shapes/delayed-timeline';
 import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
 import type { LevelView } from '../shapes/priority-levels';
@@ -605,6 +605,8 @@ export interface KeyTableReader {
 export interface JobFinder {
   /** the states the layout's jobs can be found in */
   readonly states: readonly FindState[];
+  /** the time each state's index records, as a page names it ("when it failed"); a ranged search looks only in these states */
+  readonly times: FindTimes;
   /**
    * one step from `cursor` (null: the first); throws QueueError (invalidRequest) for a cursor it cannot read.
    * `taken`: how many of the step before's matches have been taken out of where they were found since (lib/layouts/find-steps.ts findStep)

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { EveryMatchAction, EveryMatchStep, FindMatch, FindQuery } from '../shapes/find';
+import type { EveryMatchAction, EveryMatchStep, FindMatch, FindQuery, FindRange, FindState } from '../shapes/find';
 import type { QueueLayout } from './adapter';
 import { everyMatchStep } from './every-match';
 import type { JobFinder } from './pages';
@@ -48,6 +48,56 @@ export async function expectIgnoreCaseRules(finder: JobFinder, push: (text: stri
   expect(await found(ignoringCase('50% (x).*[y]'))).toEqual([{ id: magic, match: '50% (X).*[Y]' }]);
   expect(await found(ignoringCase('café CRÈME'))).toEqual([]);
   expect(await found(ignoringCase('cafÉ CRèME'))).toEqual([{ id: accented, match: 'CAFÉ crème' }]);
+}
+
+/** Noon of a day in the past, Unix ms: jobs placed at set times around it make a range's tests deterministic. */
+export const NOON = Date.parse('2026-03-10T12:00:00Z');
+export const HOUR = 3_600_000;
+
+/** A job a test placed: its id as a match names it, its state, and the time its state's index records (null: a state that records none). */
+export interface PlacedJob {
+  id: string;
+  state: FindState;
+  ms: number | null;
+}
+
+/**
+ * What every finder does with a time range, over jobs the caller placed
+ * (each holding `text` in its payload) at known times, an hour either side
+ * of NOON in each state that records one and once in each that does not:
+ * a range finds the timed jobs inside it and no other, open on either side;
+ * a state that records no time is left out of a ranged search (and named so
+ * by finder.times), found by the same search without a range; a cursor from
+ * one range is refused under another.
+ */
+export async function expectRangeRules(finder: JobFinder, text: string, placed: readonly PlacedJob[]): Promise<void> {
+  const timed = [...new Set(placed.filter((job) => job.ms !== null).map((job) => job.state))].sort();
+  expect(Object.keys(finder.times).sort()).toEqual(timed);
+  const ranged = async (range: FindRange) => statesById((await findAll(finder, payloadQuery(text, { range }))).matches);
+  const inside = (range: FindRange) =>
+    Object.fromEntries(
+      placed
+        .filter((job) => job.ms !== null && (range.from === null || job.ms >= range.from) && (range.until === null || job.ms < range.until))
+        .map((job) => [job.id, job.state]),
+    );
+  const ranges: FindRange[] = [
+    { from: NOON, until: null },
+    { from: null, until: NOON },
+    { from: NOON - 2 * HOUR, until: NOON + 2 * HOUR },
+    { from: NOON - HOUR / 2, until: NOON + HOUR / 2 },
+    // half-open: a job at `until` is out, one at `from` in
+    { from: NOON - HOUR, until: NOON + HOUR },
+  ];
+  for (const range of ranges) expect({ range, found: await ranged(range) }).toEqual({ range, found: inside(range) });
+  // Every range above was worth asking: each finds some timed job and misses another, or finds none.
+  expect(Object.keys(inside(ranges[0]!)).length).toBeGreaterThan(0);
+  expect(Object.keys(inside(ranges[1]!)).length).toBeGreaterThan(0);
+  // Without a range, every placed job is found, those with no time too.
+  expect(statesById((await findAll(finder, payloadQuery(text))).matches)).toEqual(Object.fromEntries(placed.map((job) => [job.id, job.state])));
+  // A cursor from one range means nothing under another.
+  const first = await finder.step(payloadQuery(text, { range: ranges[0] }), null);
+  if (first.cursor !== null) await expect(finder.step(payloadQuery(text, { range: ranges[1] }), first.cursor)).rejects.toThrow(/cursor/);
+  await expect(finder.step(payloadQuery(text), (await finder.step(payloadQuery(text, { range: ranges[2] }), null)).cursor)).rejects.toThrow(/cursor/);
 }
 
 /** Every step of doing `action` to every match of `query`, as the page repeats them: the totals and how many steps it took. */

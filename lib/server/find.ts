@@ -4,11 +4,15 @@ import {
   FIND_FIELDS,
   FIND_STATES,
   MAX_FIND_TEXT,
+  findTimeText,
+  isRanged,
+  parseFindTime,
   type EveryMatchAction,
   type EveryMatchStep,
   type FindQuery,
   type FindState,
   type FindStep,
+  type FindTimes,
 } from '@/lib/shapes/find';
 import type { Access } from '@/lib/auth/credentials';
 import type { Connection } from '@/lib/dashboard/connections';
@@ -22,28 +26,55 @@ import { pickerNames } from '@/lib/shapes/queue-picker';
 import { getLayout, readCapability, readLayout, type ReadResult } from './queue';
 import { dashboardTrashWrite, keepsTrash } from './trash';
 
-/** A search as a URL (the page's and GET /api/find's, as findSearchParams writes it): `states` comma-joined, empty for every state; `case=ignore` folds ASCII letters. */
-export const findParams = z.object({
-  text: z.string().min(1).max(MAX_FIND_TEXT),
-  field: z.enum(FIND_FIELDS).default('any'),
-  queue: z.string().max(1000).optional(),
-  states: z
-    .string()
-    .max(100)
-    .default('')
-    .transform((text) => text.split(',').filter((state) => state !== ''))
-    .pipe(z.array(z.enum(FIND_STATES))),
-  case: z.enum(['exact', 'ignore']).default('exact'),
-  cursor: z.string().max(4000).optional(),
-});
+/** A range's end in an address: a UTC minute or second (`2026-12-05T12:00Z`), as Unix ms. */
+const findTime = z
+  .string()
+  .max(40)
+  .transform((text, context) => {
+    const ms = parseFindTime(text);
+    if (ms === null) context.addIssue({ code: 'custom', message: `${text} is no UTC time such as 2026-12-05T12:00Z` });
+    return ms ?? 0;
+  });
 
-export const FIND_PARAMS_RULE = `text is 1 to ${MAX_FIND_TEXT} characters; field is one of ${FIND_FIELDS.join(', ')}; states are among ${FIND_STATES.join(', ')}; case is exact or ignore`;
+/**
+ * A search as a URL (the page's and GET /api/find's, as findSearchParams
+ * writes it): `states` comma-joined, empty for every state; `case=ignore`
+ * folds ASCII letters; `from` and `until` a time range, each a UTC time
+ * (`2026-12-05T12:00Z`), either left out.
+ */
+export const findParams = z
+  .object({
+    text: z.string().min(1).max(MAX_FIND_TEXT),
+    field: z.enum(FIND_FIELDS).default('any'),
+    queue: z.string().max(1000).optional(),
+    states: z
+      .string()
+      .max(100)
+      .default('')
+      .transform((text) => text.split(',').filter((state) => state !== ''))
+      .pipe(z.array(z.enum(FIND_STATES))),
+    case: z.enum(['exact', 'ignore']).default('exact'),
+    from: findTime.optional(),
+    until: findTime.optional(),
+    cursor: z.string().max(4000).optional(),
+  })
+  .refine((params) => params.from === undefined || params.until === undefined || params.from < params.until, { message: 'from is before until' });
+
+export const FIND_PARAMS_RULE = `text is 1 to ${MAX_FIND_TEXT} characters; field is one of ${FIND_FIELDS.join(', ')}; states are among ${FIND_STATES.join(', ')}; case is exact or ignore; from and until are UTC times such as 2026-12-05T12:00Z, from before until`;
 
 /** The search a parsed address names, and the cursor of the step it asks for (null: the first). */
 export function findQueryOfParams(params: z.infer<typeof findParams>): { query: FindQuery; cursor: string | null } {
-  const { text, field, queue, states, cursor } = params;
+  const { text, field, queue, states, cursor, from, until } = params;
+  const range = { from: from ?? null, until: until ?? null };
   return {
-    query: { text, field, queue: queue === undefined || queue === '' ? null : queue, states, ignoreCase: params.case === 'ignore' },
+    query: {
+      text,
+      field,
+      queue: queue === undefined || queue === '' ? null : queue,
+      states,
+      ignoreCase: params.case === 'ignore',
+      ...(isRanged(range) && { range }),
+    },
     cursor: cursor ?? null,
   };
 }
@@ -59,11 +90,12 @@ export function readFindStep(query: FindQuery, cursor: string | null): Promise<R
  * from the overview's latest tick: counting every queue for them cost each
  * load of the page a read of every queue.
  */
-export function readFindScope(): Promise<ReadResult<{ states: readonly FindState[]; queues: string[] }>> {
+export function readFindScope(): Promise<ReadResult<{ states: readonly FindState[]; times: FindTimes; queues: string[] }>> {
   return readLayout(async (layout, connection) => {
     const { latest, failure } = await overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
     if (latest === null) throw failure?.error ?? new Error('the overview was never read');
-    return { states: isAbsent(layout.finder) ? [] : layout.finder.states, queues: pickerNames(latest.value.queues.map((row) => row.queue).sort()) };
+    const finder = isAbsent(layout.finder) ? null : layout.finder;
+    return { states: finder?.states ?? [], times: finder?.times ?? {}, queues: pickerNames(latest.value.queues.map((row) => row.queue).sort()) };
   });
 }
 
@@ -74,6 +106,11 @@ export const everyMatchInput = z.object({
   ignoreCase: z.boolean().default(false),
   queue: z.string().min(1).max(1000).nullable().default(null),
   states: z.array(z.enum(FIND_STATES)).max(FIND_STATES.length).default([]),
+  /** the search's time range, Unix ms, either open (null) */
+  range: z
+    .object({ from: z.number().int().min(0).nullable(), until: z.number().int().min(0).nullable() })
+    .refine((range) => range.from === null || range.until === null || range.from < range.until, { message: 'from is before until' })
+    .optional(),
   /** null: the first step */
   cursor: z.string().max(4000).nullable(),
   /** the step before's `taken` */
@@ -89,19 +126,21 @@ export async function runEveryMatchStep(
   connection: Connection,
   access: Access,
 ): Promise<EveryMatchStep & { kept: boolean }> {
-  const { text, field, ignoreCase, queue, states, cursor, taken } = input;
+  const { text, field, ignoreCase, queue, states, range, cursor, taken } = input;
   const trash = dashboardTrashWrite(access);
-  const step = await everyMatchStep(await getLayout(connection), action, { text, field, ignoreCase, queue, states }, { cursor, taken }, trash);
+  const query = { text, field, ignoreCase, queue, states, ...(range !== undefined && { range }) };
+  const step = await everyMatchStep(await getLayout(connection), action, query, { cursor, taken }, trash);
   return { ...step, kept: action !== 'retry' && step.acted > 0 && (await keepsTrash(connection, trash)) };
 }
 
 /** How the audit log names the search an every-match step acted on, and whether the step began it. */
-export function describeEveryMatchSearch({ text, field, ignoreCase, queue, states, cursor }: EveryMatchInput): string {
+export function describeEveryMatchSearch({ text, field, ignoreCase, queue, states, range, cursor }: EveryMatchInput): string {
   const scope = [
     field,
     ...(ignoreCase ? ['ignoring case'] : []),
     ...(queue === null ? [] : [`queue ${queue}`]),
     ...(states.length > 0 ? [states.join(', ')] : []),
+    ...(isRanged(range) ? [describeRange(range)] : []),
   ];
   return `every match of “${text}” (${scope.join(', ')}), ${cursor === null ? 'from the start' : 'going on'}`;
 }
@@ -113,4 +152,11 @@ export function describeEveryMatchStep(done: string, step: EveryMatchStep): stri
     ...(step.refused > 0 ? [`${step.refused} refused${step.why === null ? '' : ` (${step.why})`}`] : []),
   ];
   return `${done} ${step.acted} of ${step.matched} found${besides.length > 0 ? `, ${besides.join(', ')}` : ''}; looked at ${step.looked} of about ${step.about}${step.cursor === null ? ', done' : ''}`;
+}
+
+/** A range as the audit log and the CLI name it: `from 2026-12-05T12:00Z until 2026-12-05T13:00Z` (UTC), an open side left out. */
+export function describeRange(range: { from: number | null; until: number | null }): string {
+  return [range.from === null ? '' : `from ${findTimeText(range.from)}`, range.until === null ? '' : `until ${findTimeText(range.until)}`]
+    .filter(Boolean)
+    .join(' ');
 }

@@ -29,6 +29,76 @@ export interface FindQuery {
   queue: string | null;
   /** the states to look in; empty means every state the layout has */
   states: readonly FindState[];
+  /**
+   * Only jobs whose state's time (JobFinder.times: when it failed, when it
+   * is due, …) is at or after `from` and before `until`, in Unix ms, either
+   * open (null). A ranged search looks only in the states whose index
+   * records a time; left out: no range.
+   */
+  range?: FindRange;
+}
+
+/** A time range, half-open: from ≤ time < until, Unix ms; null is open on that side. */
+export interface FindRange {
+  from: number | null;
+  until: number | null;
+}
+
+/** A range that bounds nothing is no range. */
+export function isRanged(range: FindRange | undefined): range is FindRange {
+  return range !== undefined && (range.from !== null || range.until !== null);
+}
+
+/**
+ * The time each state's index records, as the page names it ("when it
+ * failed"); a state left out records none, so a ranged search leaves it out.
+ */
+export type FindTimes = Readonly<Partial<Record<FindState, string>>>;
+
+/**
+ * What a ranged search does with each state it would look in: `applies` the
+ * states whose time it filters by (each with the time's name), `leftOut`
+ * those that record no time and so are not searched. Both empty without a
+ * range. The page and the CLI print it, so no job is dropped unsaid.
+ */
+export function rangeScope(
+  query: Pick<FindQuery, 'states' | 'range'>,
+  layoutStates: readonly FindState[],
+  times: FindTimes,
+): { applies: { state: FindState; time: string }[]; leftOut: FindState[] } {
+  if (!isRanged(query.range)) return { applies: [], leftOut: [] };
+  const looked = FIND_STATES.filter((state) => layoutStates.includes(state) && (query.states.length === 0 || query.states.includes(state)));
+  return {
+    applies: looked.flatMap((state) => (times[state] === undefined ? [] : [{ state, time: times[state] }])),
+    leftOut: looked.filter((state) => times[state] === undefined),
+  };
+}
+
+/** rangeScope in words: "The time range applies to …; ready records no time here and is left out." */
+export function describeRangeScope(scope: ReturnType<typeof rangeScope>): string {
+  const applies = scope.applies.map(({ state, time }) => `${state} (${time})`).join(', ');
+  const sentences = [scope.applies.length > 0 ? `The time range applies to ${applies}.` : 'No state this search looks in records a time: it finds nothing.'];
+  if (scope.leftOut.length > 0)
+    sentences.push(
+      `${scope.leftOut.join(' and ')} ${scope.leftOut.length === 1 ? 'records' : 'record'} no time on this layout and ${scope.leftOut.length === 1 ? 'is' : 'are'} left out of a ranged search.`,
+    );
+  return sentences.join(' ');
+}
+
+/** A range in the address and the CLI: a UTC minute or second, `2026-12-05T12:00Z` or `2026-12-05T12:00:30Z`. */
+export const FIND_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z$/;
+
+/** `text` as Unix ms when it is a time as FIND_TIME_PATTERN spells it (a real date, 1970 or later); null otherwise. */
+export function parseFindTime(text: string): number | null {
+  if (!FIND_TIME_PATTERN.test(text)) return null;
+  const ms = Date.parse(text);
+  // Date.parse rolls 2026-02-30 over to March: a date that does not round-trip is no date.
+  return Number.isFinite(ms) && ms >= 0 && findTimeText(ms) === text.replace(/(T\d{2}:\d{2}):00Z$/, '$1Z') ? ms : null;
+}
+
+/** Unix ms as the address spells a range's end: UTC, to the minute, or the second where it has one. */
+export function findTimeText(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace(/:00$/, '') + 'Z';
 }
 
 /** Matches a page lists at most; a search that finds more stops listing, and an operator may act on every match (components/find/every-match-actions.tsx). */

@@ -1,20 +1,40 @@
 -- Find's bounded reading and byte matching (exact, or with ASCII letters in
 -- either case), shared by the scripts that look through one index a chunk
--- at a time (lua/shared/find-in-jobs-1.lua, lua/laravel/find-payloads-1.lua).
+-- at a time (lua/shared/find-in-jobs-2.lua, lua/laravel/find-payloads-1.lua).
+
+-- A time range's test: whether an index's number (a sorted set's score, a
+-- stream id's ms) times `scale` (1000 for Unix seconds, -1000 for Horizon's
+-- -microtime, 1 for ms) is at or after `from` and before `till`, Unix ms
+-- given as text, '' for open. nil when the range is open on both sides.
+local function timeTestOf(from, till, scale)
+  local low, high, by = tonumber(from), tonumber(till), tonumber(scale) or 1
+  if not low and not high then return nil end
+  return function(number)
+    local ms = tonumber(number) * by
+    return (not low or ms >= low) and (not high or ms < high)
+  end
+end
 
 -- One chunk of a list (from an offset) or a sorted set (from a ZSCAN
--- cursor, '' to start): its members, and where the next chunk starts ('' once
--- the index is done). ZSCAN's COUNT is a hint: a small set comes back whole.
-local function findChunkOf(kind, index, position, count)
+-- cursor, '' to start): its members, where the next chunk starts ('' once
+-- the index is done), and how many it read. ZSCAN's COUNT is a hint: a small
+-- set comes back whole. With `inTime` (timeTestOf), a sorted set's members
+-- whose score is out of the range are read but not returned: ZSCAN gives
+-- the scores with the members, and its cursor, unlike a rank or a score,
+-- is not moved by the members a promotion or an every-match action takes
+-- out while the walk goes on.
+local function findChunkOf(kind, index, position, count, inTime)
   if kind == 'list' then
     local start = tonumber(position) or 0
     local members = rcall('LRANGE', index, start, start + count - 1)
-    return members, #members == count and tostring(start + count) or ''
+    return members, #members == count and tostring(start + count) or '', #members
   end
   local scan = rcall('ZSCAN', index, position == '' and '0' or position, 'COUNT', count)
   local members = {}
-  for i = 1, #scan[2], 2 do members[#members + 1] = scan[2][i] end
-  return members, scan[1] ~= '0' and scan[1] or ''
+  for i = 1, #scan[2], 2 do
+    if not inTime or inTime(scan[2][i + 1]) then members[#members + 1] = scan[2][i] end
+  end
+  return members, scan[1] ~= '0' and scan[1] or '', #scan[2] / 2
 end
 
 -- Bytes that are magic in a Lua pattern outside a class: each is written

@@ -14,6 +14,11 @@
   lua/laravel/find-job-3.lua's needles find, and a payload that is no JSON
   names no id.
 
+  Under a time range, a sorted set's members whose score (the second a
+  delayed job is due, or a reservation expires) is out of it are read but
+  not returned; a ready list records no time, and its caller walks none
+  under a range.
+
   KEYS[1] index      {prefix}queues:{queue} (list) or its :delayed or
                      :reserved sorted set
 
@@ -28,7 +33,11 @@
   ARGV[7] text       the text as typed: what a decoded name must contain
   ARGV[8] ignoreCase '1': ASCII letters of the text and its spellings match
                      in either case; '0': byte for byte
-  ARGV[9], ...       the text as the payload's JSON may spell it (escaped as
+  ARGV[9] timeFrom   the range's start, Unix ms ('' for open)
+  ARGV[10] timeUntil the range's end, Unix ms, not in it ('' for open)
+  ARGV[11] timeScale a score times this is Unix ms (1000: seconds); ''
+                     when neither end is given
+  ARGV[12], ...      the text as the payload's JSON may spell it (escaped as
                      PHP's json_encode or Redis's cjson writes it, then as
                      typed), tried in that order
 
@@ -44,8 +53,9 @@ local rcall = redis.call
 local index = KEYS[1]
 local kind, position, count, field, window = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 local id, text, ignoreCase = ARGV[6], ARGV[7], ARGV[8] == '1'
+local inTime = timeTestOf(ARGV[9], ARGV[10], ARGV[11])
 local spellings = {}
-for i = 9, #ARGV do spellings[#spellings + 1] = ARGV[i] end
+for i = 12, #ARGV do spellings[#spellings + 1] = ARGV[i] end
 local spellingMatchers, nameMatchers = textMatchers(spellings, ignoreCase), textMatchers({text}, ignoreCase)
 -- An id is equal or nothing, whatever the case rule.
 local idMatchers = textMatchers(id ~= '' and {'"id":"' .. id .. '"', '"uuid":"' .. id .. '"'} or {}, false)
@@ -55,7 +65,7 @@ local DECODE_LIMIT = 65536
 local wrongKey = firstWrongTypedKey({index, kind})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local members, nextPosition = findChunkOf(kind, index, position, count)
+local members, nextPosition, read = findChunkOf(kind, index, position, count, inTime)
 
 local function textOf(value)
   return type(value) == 'string' and value or nil
@@ -95,7 +105,7 @@ local function wants(name)
   return field == 'any' or field == name
 end
 
-local reply = {nextPosition, #members}
+local reply = {nextPosition, read}
 local function hit(jobId, name, matched, value)
   local row = {jobId or '', name or '', matched, value}
   for _, cell in ipairs(row) do reply[#reply + 1] = cell end

@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
 import type { FindMatch, FindState } from '../../shapes/find';
-import { aboutFromCounts, readJobsChunk, type HitReading } from '../find-in-jobs';
+import { aboutFromCounts, readJobsChunk, timeArgs, type HitReading } from '../find-in-jobs';
 import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart, type FindPlan } from '../find-steps';
 import { needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
@@ -10,12 +10,19 @@ import type { LaravelKeys } from './keys';
 import { isLaravelJobId, NO_ID, type LaravelQueues } from './pages';
 import { findPayloads } from './scripts';
 
-/** Where each state's payloads are: the ready list, the delayed and reserved sets (Laravel keeps no failed job in Redis). */
+/**
+ * Where each state's payloads are: the ready list, the delayed and reserved
+ * sets (Laravel keeps no failed job in Redis), and what a sorted set's score
+ * is in ms. A ready list records no time (a payload's `createdAt` is inside
+ * its JSON, which a ranged walk would have to decode whole to read).
+ */
 const STRUCTURES = {
-  ready: { kind: 'list', keyOf: (keys: LaravelKeys, queue: string) => keys.ready(queue) },
-  delayed: { kind: 'zset', keyOf: (keys: LaravelKeys, queue: string) => keys.delayed(queue) },
-  reserved: { kind: 'zset', keyOf: (keys: LaravelKeys, queue: string) => keys.reserved(queue) },
+  ready: { kind: 'list', keyOf: (keys: LaravelKeys, queue: string) => keys.ready(queue), timeScale: undefined },
+  delayed: { kind: 'zset', keyOf: (keys: LaravelKeys, queue: string) => keys.delayed(queue), timeScale: 1000 },
+  reserved: { kind: 'zset', keyOf: (keys: LaravelKeys, queue: string) => keys.reserved(queue), timeScale: 1000 },
 } as const;
+
+const LARAVEL_TIMES = { delayed: 'when it is due', reserved: 'when its reservation expires' } as const;
 
 type LaravelState = keyof typeof STRUCTURES;
 
@@ -129,7 +136,7 @@ const HORIZON_READING: HitReading = {
   },
 };
 
-/** One chunk of Horizon's failed list: its ids, each record's queue, name, payload and exception matched inside Redis (lua/shared/find-in-jobs-1.lua). */
+/** One chunk of Horizon's failed list: its ids, each record's queue, name, payload and exception matched inside Redis (lua/shared/find-in-jobs-2.lua). */
 function readHorizonChunk(
   connection: RedisConnection,
   horizon: HorizonKeys,
@@ -163,6 +170,7 @@ async function readQueueChunk(
       id: isLaravelJobId(query.text) ? query.text : '',
       text: query.text,
       ignoreCase: query.ignoreCase ? 1 : 0,
+      ...timeArgs(part, query),
       spellings: jsonSpellings(query.text),
     }),
   );
@@ -195,16 +203,24 @@ export function laravelFinder(
 ): JobFinder {
   const plan: FindPlan = {
     states: horizon === null ? LARAVEL_STATES : [...LARAVEL_STATES, 'failed'],
+    times: horizon === null ? LARAVEL_TIMES : { ...LARAVEL_TIMES, failed: 'when it failed' },
     queues: () => queues.names(),
     // A part's key is its queue's name, its kind the state: the chunk reader builds the structure's key and names the queue in each row.
     partsOf: async (queue) =>
-      LARAVEL_STATES.map((state) => ({ states: [state], key: queues.known(queue), kind: state, byOffset: STRUCTURES[state].kind === 'list' })),
-    sharedParts: horizon === null ? [] : [{ states: ['failed'], key: horizon.failedIndex, kind: HORIZON_FAILED_KIND }],
+      LARAVEL_STATES.map((state) => ({
+        states: [state],
+        key: queues.known(queue),
+        kind: state,
+        byOffset: STRUCTURES[state].kind === 'list',
+        ...(STRUCTURES[state].timeScale !== undefined && { timeScale: STRUCTURES[state].timeScale }),
+      })),
+    // Horizon scores its failed jobs by -microtime(true), the newest lowest.
+    sharedParts: horizon === null ? [] : [{ states: ['failed'], key: horizon.failedIndex, kind: HORIZON_FAILED_KIND, timeScale: -1000 }],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
     readChunk: (part, position, query, states) =>
       horizon !== null && part.kind === HORIZON_FAILED_KIND
         ? readHorizonChunk(connection, horizon, part, position, query, states)
         : readQueueChunk(connection, keys, part, position, query),
   };
-  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
+  return { states: plan.states, times: plan.times, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }

@@ -7,7 +7,7 @@ import { detectLayouts } from '../detect';
 import type { JobSnapshot } from '../pages';
 import { LARAVEL_FAILED_ELSEWHERE } from './absent';
 import { HORIZON_RECORD_GONE, HorizonKeys } from './horizon';
-import { findAll } from '../test-find';
+import { expectRangeRules, findAll, HOUR, NOON, type PlacedJob } from '../test-find';
 import { present, testLaravelFactory } from './test-laravel';
 import { horizonFails } from './test-horizon';
 
@@ -88,6 +88,44 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     const anyCase = await findAll(finder, { ...query, text: 'FAILURE 1', states: ['failed'], ignoreCase: true });
     expect(anyCase.matches.map((match) => [match.id, match.field, match.snippet.match])).toEqual([[ids[1], 'error', 'failure 1']]);
     expect((await findAll(finder, { ...query, text: 'FAILURE 1', states: ['failed'] })).matches).toEqual([]);
+  });
+
+  it('takes a time range where Laravel records a time: when due, when a reservation expires, when Horizon recorded the failure; a ready job has none', async () => {
+    const open = await openLaravel();
+    const { laravel, redis, layout } = open;
+    const keys = new HorizonKeys(open.horizonPrefix!);
+    const placed: PlacedJob[] = [];
+    for (const ms of [NOON - HOUR, NOON + HOUR]) {
+      // Failed now (Horizon expires a record a week after it failed: one written as failed in March would be gone), then scored as failed at `ms`.
+      const now = Number((await redis.time())[0]);
+      const id = await horizonFails(redis, keys, await realPayload(open, 'ranged-7'), { exception: 'RuntimeException: timeout', at: now });
+      await redis.zadd(keys.failedIndex, 'XX', String(-ms / 1000), id);
+      placed.push({ id, state: 'failed', ms });
+    }
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await laravel.push('ranged-7'));
+    const [reservedEarly, reservedLate, delayedEarly, delayedLate] = ids as [string, string, string, string];
+    // Both pops before any expiry is set (a pop puts an expired reservation back in line); the harness's release pops the job it names.
+    expect(await laravel.pop(600)).toMatchObject({ id: reservedEarly });
+    expect(await laravel.pop(600)).toMatchObject({ id: reservedLate });
+    expect(await laravel.release(delayedEarly, 3600)).toBe(true);
+    expect(await laravel.release(delayedLate, 3600)).toBe(true);
+    const rescore = async (key: string, id: string, ms: number) => {
+      const member = (await redis.zrange(key, 0, '-1')).find((payload) => payload.includes(`"${id}"`))!;
+      expect(await redis.zadd(key, 'XX', 'CH', ms / 1000, member)).toBe(1);
+    };
+    await rescore(layout.keys.reserved('default'), reservedEarly, NOON - HOUR);
+    await rescore(layout.keys.reserved('default'), reservedLate, NOON + HOUR);
+    await rescore(layout.keys.delayed('default'), delayedEarly, NOON - HOUR);
+    await rescore(layout.keys.delayed('default'), delayedLate, NOON + HOUR);
+    placed.push(
+      { id: reservedEarly, state: 'reserved', ms: NOON - HOUR },
+      { id: reservedLate, state: 'reserved', ms: NOON + HOUR },
+      { id: delayedEarly, state: 'delayed', ms: NOON - HOUR },
+      { id: delayedLate, state: 'delayed', ms: NOON + HOUR },
+      { id: await laravel.push('ranged-7'), state: 'ready', ms: null },
+    );
+    await expectRangeRules(present(layout.finder), 'ranged-7', placed);
   });
 
   it('marks a queue failing on the overview from Horizon’s newest failures, counted over its own window', async () => {

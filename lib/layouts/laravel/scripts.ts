@@ -73,7 +73,7 @@ export const expireHorizonHash = luaScript({
 export const findPayloads = luaScript({
   file: 'laravel/find-payloads-1.lua',
   keys: ['index'],
-  args: ['kind', 'position', 'count', 'field', 'window', 'id', 'text', 'ignoreCase'],
+  args: ['kind', 'position', 'count', 'field', 'window', 'id', 'text', 'ignoreCase', 'timeFrom', 'timeUntil', 'timeScale'],
   rest: 'spellings',
   // A payload window is bytes written by somebody else's code, cut anywhere.
   bytes: true,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIND_CHUNK } from '../find-steps';
-import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { base64CaseFoldedPatterns, base64Spellings } from './finder';
 import { isAbsent, type QueueLayout } from '../adapter';
 import type { JobFinder } from '../pages';
@@ -123,5 +123,27 @@ describe('Find on marko', () => {
     expect(await redis.hlen(keys.failedJobs)).toBe(3);
     // marko retries its failed jobs itself: a retry is refused with the layout's sentence, before anything is read.
     await expect(actOnEveryMatch(layout, 'retry', payloadQuery('hay'))).rejects.toThrow(/marko/i);
+  });
+
+  it('takes a time range where marko records a time: when due, when a reservation expires, when it failed (its index); a ready job has none', async () => {
+    const { layout, worker, redis, keys } = await openMarko();
+    const job = { className: 'App\\Jobs\\Ship', data: { order: 'ranged-7' } };
+    const placed: PlacedJob[] = [{ id: await worker.push('ship', job), state: 'ready', ms: null }];
+    // Both popped before either's expiry is set: a pop puts an expired reservation back in line.
+    await worker.push('held', job);
+    await worker.push('held', job);
+    const held = [(await worker.pop('held'))!.id, (await worker.pop('held'))!.id];
+    for (const ms of [NOON - HOUR, NOON + HOUR]) {
+      const seconds = ms / 1000;
+      placed.push({ id: await worker.later(0, 'ship', job, seconds), state: 'delayed', ms });
+      const reserved = held.shift()!;
+      await redis.zadd(keys.reserved('held'), 'XX', seconds, reserved);
+      placed.push({ id: reserved, state: 'reserved', ms });
+      await worker.push('lost', job);
+      const failed = (await worker.pop('lost'))!.id;
+      await worker.fail('lost', failed, 'timeout', seconds);
+      placed.push({ id: failed, state: 'failed', ms });
+    }
+    await expectRangeRules(finderOf(layout), 'ranged-7', placed);
   });
 });

@@ -1,4 +1,5 @@
 import type { RedisConnection } from '../../redis/connection';
+import { isRanged } from '../../shapes/find';
 import { aboutFromCounts, readJobsChunk, type FindHit, type HitReading } from '../find-in-jobs';
 import { findStep, snippetOf, type FindPlan } from '../find-steps';
 import { asciiCased } from '../find-text';
@@ -89,17 +90,25 @@ export function markoFinder(
 ): JobFinder {
   const jobs = { jobPrefix: keys.jobsPrefix, fields: { queue: 'queue', name: '', payload: 'payload', errors: [], reserved: '' }, reading: markoReading };
   const records = { ...jobs, fields: { ...jobs.fields, errors: ['exception'] } };
+  // A ranged search walks the failed records by their index (scored by the second each failed), each record read by its id.
+  const indexedRecords = { ...records, records: keys.failedJobs };
   const plan: FindPlan = {
     states: ['ready', 'delayed', 'reserved', 'failed'],
+    // A ready job's hash records no time it was pushed (marko keeps none).
+    times: { delayed: 'when it is due', reserved: 'when its reservation expires', failed: 'when it failed' },
     queues: queueNames,
     partsOf: async (name) => [
       { states: ['ready'], key: keys.ready(name), kind: 'list', byOffset: true },
-      { states: ['delayed'], key: keys.delayed(name), kind: 'zset' },
-      { states: ['reserved'], key: keys.reserved(name), kind: 'zset' },
+      { states: ['delayed'], key: keys.delayed(name), kind: 'zset', timeScale: 1000 },
+      { states: ['reserved'], key: keys.reserved(name), kind: 'zset', timeScale: 1000 },
     ],
-    sharedParts: [{ states: ['failed'], key: keys.failedJobs, kind: 'records' }],
+    sharedParts: [{ states: ['failed'], key: keys.failedJobs, kind: 'records', timeScale: 1000 }],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
-    readChunk: (part, position, query, states) => readJobsChunk(connection, part.kind === 'records' ? records : jobs, part, position, query, states),
+    readChunk: (part, position, query, states) => {
+      if (part.kind !== 'records') return readJobsChunk(connection, jobs, part, position, query, states);
+      if (!isRanged(query.range)) return readJobsChunk(connection, records, part, position, query, states);
+      return readJobsChunk(connection, indexedRecords, { ...part, key: keys.failedIndex, kind: 'indexed-records' }, position, query, states);
+    },
   };
-  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
+  return { states: plan.states, times: plan.times, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }

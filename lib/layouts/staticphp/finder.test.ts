@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isAbsent } from '../adapter';
 import { readJobsChunk, type HitReading } from '../find-in-jobs';
 import { FIND_CHUNK } from '../find-steps';
-import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { staticphpLayout } from './layout';
 import { testQueueFactory } from './test-redis';
 
@@ -146,5 +146,43 @@ describe('Find on StaticPHP', () => {
     // A second run finds nothing left to retry; a search scoped to states a retry does not act on is refused.
     expect(await actOnEveryMatch(layout, 'retry', payloadQuery('bulk-order-'))).toMatchObject({ matched: 0, acted: 0 });
     await expect(actOnEveryMatch(layout, 'retry', payloadQuery('bulk-order-', { states: ['ready'] }))).rejects.toThrow('looks in no state a retry acts on');
+  });
+
+  it('takes a time range in every state, by the time each index records: a stream entry’s ms, the delayed and failed sets’ seconds', async () => {
+    const { queue, finder } = await openFinder();
+    const placed: PlacedJob[] = [];
+    let next = 1;
+    // Placed by hand, so each time is known: a stream's ids are the ms Redis added each entry, which a push cannot set.
+    const place = async (state: PlacedJob['state'], ms: number) => {
+      const id = String(next++);
+      await queue.redis.hset(queue.keys.job(id), 'queue', 'timed', 'name', 'App\\Jobs\\Ship', 'payload', '{"order":"ranged-7"}', 'error', 'boom');
+      if (state === 'ready' || state === 'reserved') {
+        const entry = await queue.redis.xadd(queue.keys.stream('timed', 0), `${ms}-${id}`, 'job', id);
+        await queue.redis.hset(queue.keys.job(id), 'entry', entry!, 'reserved_until', state === 'reserved' ? String(ms / 1000 + 300) : '0');
+      }
+      if (state === 'delayed') await queue.redis.zadd(queue.keys.delayed('timed'), ms / 1000, id);
+      if (state === 'failed') await queue.redis.zadd(queue.keys.failed, ms / 1000, id);
+      placed.push({ id, state, ms });
+    };
+    await queue.redis.sadd(queue.keys.queues, 'timed');
+    await queue.redis.zadd(queue.keys.levels('timed'), 0, '0');
+    // A stream's ids only grow: its entries are placed in time order.
+    for (const ms of [NOON - HOUR, NOON + HOUR]) for (const state of ['ready', 'reserved', 'delayed', 'failed'] as const) await place(state, ms);
+    await expectRangeRules(finder, 'ranged-7', placed);
+  });
+
+  it('retries every failed match inside a time range alone', async () => {
+    const { queue } = await openFinder();
+    const layout = staticphpLayout(queue);
+    const [early, late] = await queue.pushMany(
+      ['early', 'late'].map((order) => ({ queue: 'mail', name: 'App\\Jobs\\Ship', payload: { order: `range-order-${order}` } })),
+    );
+    for (let i = 0; i < 2; i++) await queue.fail((await queue.reserve(['mail'], 'w1', 300))!, 'timeout');
+    await queue.redis.zadd(queue.keys.failed, 'XX', (NOON - HOUR) / 1000, String(early));
+    await queue.redis.zadd(queue.keys.failed, 'XX', (NOON + HOUR) / 1000, String(late));
+
+    const done = await actOnEveryMatch(layout, 'retry', { ...payloadQuery('range-order-'), field: 'any', range: { from: NOON, until: null } });
+    expect(done).toMatchObject({ matched: 1, acted: 1, movedOn: 0 });
+    expect(await queue.redis.zrange(queue.keys.failed, '0', '-1')).toEqual([String(early)]);
   });
 });

@@ -4,11 +4,16 @@ import { findStep, type FindPlan } from '../find-steps';
 import type { JobFinder } from '../pages';
 import type { RedisQueue } from './redis-queue';
 
+/** A held job is still its stream entry, whose id is the ms Redis added it: a push, or a promotion, release or requeue into the line. */
+const IN_LINE = 'when it joined the line';
+
 /**
  * Find on StaticPHP: each queue's level streams (an entry is ready, or held
  * while its hash's reserved_until is set) and its delayed set, then the
  * failed set; each job read from its hash. Errors are `error` (failed) and
- * `last_error` (why the previous attempt did not stick).
+ * `last_error` (why the previous attempt did not stick). Every state records
+ * a time: a stream entry's id, the delayed set's score (the second it is
+ * due), the failed set's (the second it failed).
  */
 export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutCounts>): JobFinder {
   const options = {
@@ -18,17 +23,18 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
   };
   const plan: FindPlan = {
     states: ['ready', 'delayed', 'reserved', 'failed'],
+    times: { ready: IN_LINE, reserved: IN_LINE, delayed: 'when it is due', failed: 'when it failed' },
     queues: () => queue.attempt(() => queue.queueNames()),
     partsOf: async (name) => {
       const levels = await queue.attempt(() => queue.redis.zrange(queue.keys.levels(name), '0', '-1'));
       return [
-        ...levels.map((level) => ({ states: ['ready', 'reserved'] as const, key: queue.keys.stream(name, level), kind: 'stream' })),
-        { states: ['delayed'], key: queue.keys.delayed(name), kind: 'zset' },
+        ...levels.map((level) => ({ states: ['ready', 'reserved'] as const, key: queue.keys.stream(name, level), kind: 'stream', timeScale: 1 })),
+        { states: ['delayed'], key: queue.keys.delayed(name), kind: 'zset', timeScale: 1000 },
       ];
     },
-    sharedParts: [{ states: ['failed'], key: queue.keys.failed, kind: 'zset' }],
+    sharedParts: [{ states: ['failed'], key: queue.keys.failed, kind: 'zset', timeScale: 1000 }],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
     readChunk: (part, position, query, states) => readJobsChunk(queue, options, part, position, query, states),
   };
-  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
+  return { states: plan.states, times: plan.times, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }

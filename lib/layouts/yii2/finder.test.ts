@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIND_CHUNK } from '../find-steps';
 import { isAbsent } from '../adapter';
-import { expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { yii2Layout } from './layout';
 import { testChannelFactory } from './test-channel';
 import { driverPush, driverReserve } from './test-drivers';
@@ -46,6 +46,19 @@ describe.each(['yii2', 'yii2-ng'] as const)('Find on %s', (driver) => {
     expect(statesById(url.matches)).toEqual({ [delayed]: 'delayed' });
     const byName = await findAll(finder, { ...payloadQuery('Jobs\\Ship'), field: 'name', states: ['reserved'] });
     expect(statesById(byName.matches)).toEqual({ [reserved]: 'reserved' });
+  });
+
+  it('takes a time range where yii2 records a time: when due, when a reservation expires; a waiting message has none', async () => {
+    const { queue, keys, channel, finder } = await openFinder(driver);
+    const placed: PlacedJob[] = [{ id: await driverPush(channel, phpMessage('ranged-7')), state: 'ready', ms: null }];
+    for (const ms of [NOON - HOUR, NOON + HOUR])
+      for (const state of ['delayed', 'reserved'] as const) {
+        const id = String(await queue.redis.incr(keys.messageId));
+        await queue.redis.hset(keys.messages, id, phpMessage('ranged-7'));
+        await queue.redis.zadd(state === 'delayed' ? keys.delayed : keys.reserved, ms / 1000, id);
+        placed.push({ id, state, ms });
+      }
+    await expectRangeRules(finder, 'ranged-7', placed);
   });
 
   it('ignores the case of ASCII letters in a decoded message only when asked', async () => {

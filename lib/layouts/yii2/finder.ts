@@ -15,7 +15,7 @@ const MESSAGE_BYTES = 64 * 1024;
 export const findMessages = luaScript({
   file: 'yii2/find-messages-3.lua',
   keys: ['messages', 'reserved', 'delayed'],
-  args: ['cursor', 'count', 'limit', 'states'],
+  args: ['cursor', 'count', 'limit', 'states', 'timeFrom', 'timeUntil'],
   bytes: true,
   reply: (reply) => findChunkReply(reply, 4, (at) => ({ id: String(at(0)), state: String(at(1)) as FindState, length: Number(at(2)), head: at(3) as Buffer })),
 });
@@ -64,10 +64,12 @@ function matchOf(row: ReturnType<typeof findMessages.reply>['rows'][number], que
 export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Keys[], counts: () => Promise<LayoutCounts>): JobFinder {
   const plan: FindPlan = {
     states: ['ready', 'delayed', 'reserved'],
+    // Neither driver records when a message was pushed: a waiting one has no time.
+    times: { delayed: 'when it is due', reserved: 'when its reservation expires' },
     queues: async () => keysOf.map((keys) => keys.channel),
     partsOf: async (channel) => {
       const keys = keysOf.find((candidate) => candidate.channel === channel);
-      return keys ? [{ states: ['ready', 'delayed', 'reserved'], key: channel, kind: 'messages' }] : [];
+      return keys ? [{ states: ['ready', 'delayed', 'reserved'], key: channel, kind: 'messages', timeScale: 1000 }] : [];
     },
     sharedParts: [],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
@@ -80,6 +82,8 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
           count: FIND_CHUNK,
           limit: MESSAGE_BYTES,
           states: `,${states.join(',')},`,
+          timeFrom: String(query.range?.from ?? ''),
+          timeUntil: String(query.range?.until ?? ''),
         }),
       );
       const needle = needleOf(query);
@@ -90,5 +94,5 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
       };
     },
   };
-  return { states: plan.states, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
+  return { states: plan.states, times: plan.times, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
 }

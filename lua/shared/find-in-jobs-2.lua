@@ -8,16 +8,27 @@
   under ignoreCase, each text as a pattern with its ASCII letters in either
   case (lua/includes/find.lua), built once per call. An id is always equal.
 
+  Under a time range, a stream is read from the range's first ms to its
+  last (XRANGE), and a sorted set's members out of the range are read but
+  not returned (lua/includes/find.lua findChunkOf says why); a list records
+  no time, and its caller walks none under a range.
+
   Job keys are built from ids read out of the index and the prefix in ARGV,
   which is why the layout needs one server (or a hash-tagged prefix).
 
   KEYS[1] index            a stream of ready ids (field `job`), a list of
                            ready ids, a sorted set of ids, or a hash of
                            failed records (id -> JSON)
+  KEYS[2] records          kind 'indexed-records': the hash of failed
+                           records (id -> JSON) whose ids KEYS[1], a sorted
+                           set scored by the time each failed, indexes;
+                           any other kind: not read (KEYS[1] again)
 
-  ARGV[1] kind             'stream' | 'list' | 'zset' | 'records'
+  ARGV[1] kind             'stream' | 'list' | 'zset' | 'records' |
+                           'indexed-records'
   ARGV[2] position         stream: the last entry id read ('' to start);
-                           list: an offset; zset, records: a SCAN cursor
+                           list: an offset; zset, records, indexed-records:
+                           a SCAN cursor
   ARGV[3] count            ids to read at most
   ARGV[4] jobPrefix        a job's hash is jobPrefix .. id (not for records)
   ARGV[5] state            the index's state; a stream's entries are
@@ -33,11 +44,16 @@
   ARGV[14] reservedField   set (not '' or '0') while a stream entry is held
   ARGV[15] ignoreCase      '1': ASCII letters of the texts match in either
                            case; '0': byte for byte
-  ARGV[16] texts           how many of the values from ARGV[17] on are
+  ARGV[16] timeFrom        the range's start, Unix ms ('' for open)
+  ARGV[17] timeUntil       the range's end, Unix ms, not in it ('' for open)
+  ARGV[18] timeScale       a score times this is Unix ms (1000 for seconds,
+                           -1000 for Horizon's -microtime); '' when neither
+                           end is given
+  ARGV[19] texts           how many of the values from ARGV[20] on are
                            texts; the values after them are Lua patterns as
                            given (marko's base64 spellings with the text's
                            letters in either case, built by the caller)
-  ARGV[17], ...            the text, then other spellings of it that match
+  ARGV[20], ...            the text, then other spellings of it that match
                            as the text (its base64 at each alignment, a
                            Horizon payload's JSON escapes of it), then the
                            patterns
@@ -57,23 +73,28 @@ local indexState, states, onlyQueue, field, window = ARGV[5], ARGV[6], ARGV[7], 
 local queueField, nameField, payloadField, reservedField = ARGV[10], ARGV[11], ARGV[12], ARGV[14]
 local errorFields = {}
 for name in string.gmatch(ARGV[13], '[^,]+') do errorFields[#errorFields + 1] = name end
-local ignoreCase, textCount = ARGV[15] == '1', tonumber(ARGV[16])
+local ignoreCase, timeFrom, timeUntil, textCount = ARGV[15] == '1', ARGV[16], ARGV[17], tonumber(ARGV[19])
+local inTime = timeTestOf(timeFrom, timeUntil, ARGV[18])
 local texts = {}
-for i = 17, 16 + textCount do texts[#texts + 1] = ARGV[i] end
+for i = 20, 19 + textCount do texts[#texts + 1] = ARGV[i] end
 local matchers = textMatchers(texts, ignoreCase)
-for i = 17 + textCount, #ARGV do matchers[#matchers + 1] = {pattern = ARGV[i]} end
+for i = 20 + textCount, #ARGV do matchers[#matchers + 1] = {pattern = ARGV[i]} end
 -- A record larger than this is matched as raw bytes, not decoded (cjson would hold Redis).
 local DECODE_LIMIT = 262144
 local NAME_HEAD = 1024
 
-local indexType = ({stream = 'stream', list = 'list', zset = 'zset', records = 'hash'})[kind]
-local wrongKey = firstWrongTypedKey({index, indexType})
+local indexType = ({stream = 'stream', list = 'list', zset = 'zset', records = 'hash', ['indexed-records'] = 'zset'})[kind]
+local wrongKey = firstWrongTypedKey({index, indexType, KEYS[2], kind == 'indexed-records' and 'hash' or indexType})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
--- ids read this step, and where the next step starts
-local ids, nextPosition, recordValues = {}, '', {}
+-- ids read this step, where the next step starts, and how many the index gave
+local ids, nextPosition, recordValues, read = {}, '', {}, 0
 if kind == 'stream' then
-  local entries = rcall('XRANGE', index, position == '' and '-' or '(' .. position, '+', 'COUNT', count)
+  -- A stream entry's id is the ms it was added: a range is read from its first ms to the last entry before its end's ms.
+  local first = position ~= '' and '(' .. position or (timeFrom ~= '' and timeFrom or '-')
+  local last = timeUntil ~= '' and '(' .. timeUntil .. '-0' or '+'
+  -- No entry is before 0-0, and XRANGE refuses it as an exclusive end.
+  local entries = timeUntil == '0' and {} or rcall('XRANGE', index, first, last, 'COUNT', count)
   for _, entry in ipairs(entries) do
     local values = entry[2]
     for i = 1, #values, 2 do
@@ -81,6 +102,20 @@ if kind == 'stream' then
     end
   end
   if #entries == count then nextPosition = entries[#entries][1] end
+  read = #ids
+elseif kind == 'indexed-records' then
+  local indexed
+  indexed, nextPosition, read = findChunkOf('zset', index, position, count, inTime)
+  if #indexed > 0 then
+    local values = rcall('HMGET', KEYS[2], unpack(indexed))
+    -- An index entry whose record is gone is no failed job: it is counted as read, not matched.
+    for i, id in ipairs(indexed) do
+      if values[i] then
+        ids[#ids + 1] = id
+        recordValues[id] = values[i]
+      end
+    end
+  end
 elseif kind == 'records' then
   local scan = rcall('HSCAN', index, position == '' and '0' or position, 'COUNT', count)
   if scan[1] ~= '0' then nextPosition = scan[1] end
@@ -89,8 +124,9 @@ elseif kind == 'records' then
     ids[#ids + 1] = scanned[i]
     recordValues[scanned[i]] = scanned[i + 1]
   end
+  read = #ids
 else
-  ids, nextPosition = findChunkOf(kind, index, position, count)
+  ids, nextPosition, read = findChunkOf(kind, index, position, count, inTime)
 end
 
 local function wanted(name)
@@ -103,7 +139,7 @@ end
 
 -- The job's fields as {queue, name, payload, errors..., reserved}; nil when it is gone.
 local function jobOf(id)
-  if kind == 'records' then
+  if kind == 'records' or kind == 'indexed-records' then
     local record = recordValues[id]
     if #record <= DECODE_LIMIT then
       local ok, decoded = pcall(cjson.decode, record)
@@ -133,7 +169,7 @@ local function jobOf(id)
   }
 end
 
-local reply = {nextPosition, #ids}
+local reply = {nextPosition, read}
 local function hit(id, state, job, name, value, at, stop)
   local cut, from = windowAround(value, at, stop, window)
   local head = job.name or string.sub(job.payload, 1, NAME_HEAD)
