@@ -290,6 +290,11 @@ test.describe('Find', () => {
     await findInPayloads(page, MARKER);
     expect(await foundStates(page)).toEqual({ [ready]: 'ready', [reserved]: 'reserved', [delayed]: 'delayed' });
     await expect(page.getByRole('table', { name: 'Jobs found' }).getByRole('row').nth(1)).toContainText('stdClass');
+
+    // yii2 records no time a job joined its line: the form says so, and a range over ready jobs alone finds nothing, in words.
+    await page.goto(`/find?text=${encodeURIComponent(MARKER)}&field=payload&states=ready&from=2026-03-10T12:00Z`);
+    await expect(page.getByRole('search', { name: 'Find jobs' })).toContainText('ready records no time on this layout and is left out of a ranged search.');
+    await expect(page.getByRole('status').filter({ hasText: 'No state this search looks in records a time: it finds nothing.' })).toBeVisible();
   });
 
   test('finds a marko job by a piece of its signed payload, decoded, in every state', async ({ page }) => {

@@ -35,6 +35,8 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
   const named = queryFromParams(await searchParams);
   const query = named !== null && 'error' in named ? null : named;
   const [scope, retry, unforgotten, repairs] = await Promise.all([readFindScope(), readFailedRetry(), absentCapability('failedJobs'), offeredLineRepairs()]);
+  // The form says what a range applies to on this layout; the page adds a word only when this search's states record no time at all.
+  const searchScope = query !== null && isRanged(query.range) && scope.ok ? rangeScope(query, scope.data.states, scope.data.times) : null;
   const offers: MatchOffers = { retry: retry.ok && retry.data.here, forget: unforgotten === null, remove: repairs.remove === null };
   return (
     <div className="space-y-5">
@@ -54,8 +56,10 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
         </p>
       )}
       <FindForm query={query} queues={scope.ok ? scope.data.queues : []} states={scope.ok ? scope.data.states : []} times={scope.ok ? scope.data.times : {}} />
-      {query !== null && isRanged(query.range) && scope.ok && (
-        <p className="text-sm text-zinc-700 dark:text-zinc-300">{describeRangeScope(rangeScope(query, scope.data.states, scope.data.times))}</p>
+      {searchScope !== null && searchScope.applies.length === 0 && (
+        <p role="status" className="text-sm text-amber-800 dark:text-amber-300">
+          {describeRangeScope(searchScope)}
+        </p>
       )}
       {query !== null && <FindResults query={query} offers={offers} times={scope.ok ? scope.data.times : null} />}
     </div>

@@ -5,7 +5,17 @@ import { useId, useSyncExternalStore } from 'react';
 import { QueuePickerField } from '@/components/queues/queue-picker';
 import { FILTER_INPUT, FilterField } from '@/components/ui/url-filter-form';
 import { findSearchHref } from '@/lib/routes';
-import { FIND_FIELDS, MAX_FIND_TEXT, type FindField, type FindQuery, type FindRange, type FindState, type FindTimes } from '@/lib/shapes/find';
+import {
+  describeRangeScope,
+  FIND_FIELDS,
+  MAX_FIND_TEXT,
+  rangeScope,
+  type FindField,
+  type FindQuery,
+  type FindRange,
+  type FindState,
+  type FindTimes,
+} from '@/lib/shapes/find';
 
 const FIELD_LABELS: Readonly<Record<FindField, string>> = {
   any: 'Anywhere',
@@ -16,6 +26,9 @@ const FIELD_LABELS: Readonly<Record<FindField, string>> = {
 };
 
 const noChange = () => () => {};
+
+/** Any range at all: what a range would apply to whatever its ends, for the form's hint. */
+const ANY_RANGE: FindRange = { from: 0, until: null };
 
 /** Whether this render is the browser's: a range is shown in the browser's time zone, which the server does not know. */
 function useInBrowser(): boolean {
@@ -146,8 +159,7 @@ export function FindForm({
             </FilterField>
           </div>
           <p id={rangeHelpId} className="max-w-md text-xs text-zinc-600 dark:text-zinc-400">
-            In your browser’s time{zone === null ? '' : ` (${zone})`}. Applies to {timed.map((state) => `${state}: ${times[state]}`).join('; ')}.
-            {timed.length < states.length && ` ${states.filter((state) => times[state] === undefined).join(' and ')}: no time, left out of a ranged search.`}
+            In your browser’s time{zone === null ? '' : ` (${zone})`}. {describeRangeScope(rangeScope({ states: [], range: ANY_RANGE }, states, times))}
           </p>
         </fieldset>
       )}
