@@ -16,10 +16,11 @@
  *    loop on its own connection, during one more pass and for as long with
  *    no search; then one more pass with SLOWLOG at threshold 0 (read and
  *    reset every SLOWLOG_READ_MS): the longest single call of the search;
- * 4. StaticPHP: the failed jobs found by an error substring retried (half)
- *    and forgotten (half) 200 ids a call, as Find's actions send them
- *    (retryJobs, forgetJobs), while a worker reserves and completes jobs;
- *    then every job accounted for once.
+ * 4. StaticPHP: every failed match of the name forgotten, then every
+ *    failed match of the error (the rest) retried, as Find's "… every
+ *    match" run does it (lib/layouts/every-match.ts, one step after another;
+ *    the served app adds a request and an audit entry a step), while a
+ *    worker reserves and completes jobs; then every job accounted for once.
  * Prints figures; asserts nothing.
  *
  * Run: npx tsx bench/find.ts [--jobs 100000] [--queues 50] [--rounds 3] [--layout staticphp --layout yii2 …]
@@ -31,7 +32,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
-import { isAbsent, retriesFailedJobs, type QueueLayout } from '../lib/layouts/adapter';
+import { isAbsent, type QueueLayout } from '../lib/layouts/adapter';
 import type { JobFinder } from '../lib/layouts/pages';
 import { FIND_CHUNK } from '../lib/layouts/find-steps';
 import { staticphpLayout } from '../lib/layouts/staticphp/layout';
@@ -47,7 +48,9 @@ import { readSettings } from '../lib/redis/config';
 import { expandIncludes } from '../lib/redis/lua-script';
 import { execPipeline } from '../lib/redis/pipeline';
 import { parseInfo } from '../lib/redis/server-info';
-import type { FindQuery } from '../lib/shapes/find';
+import { everyMatchStep } from '../lib/layouts/every-match';
+import type { EveryMatchAction, FindQuery } from '../lib/shapes/find';
+import type { TrashWrite } from '../lib/shapes/trash';
 import { durationOf, redisWorkDuring, spreadOf, type RedisProbe, type RedisWork, type Spread } from './measure';
 import { startPrivateRedis, type PrivateRedis } from './private-redis';
 import { atExit } from './processes';
@@ -69,8 +72,6 @@ const ERROR_TEXT = 'upstream answered 503';
 const MATCHES_NOTHING = '*\u0000no such member\u0000*';
 /** The viewer's pause between two overview reads. */
 const VIEWER_PAUSE_MS = 20;
-/** Ids a retry or a forget of Find's actions sends in one call (components/failed/use-failed-actions.ts IDS_PER_CALL). */
-const IDS_PER_CALL = 200;
 /** SLOWLOG's threshold while acting on the matches. */
 const ACTING_SLOWLOG_MICROS = 1_000;
 const root = new URL('..', import.meta.url);
@@ -532,11 +533,14 @@ async function measure(probe: RedisProbe, subject: Subject, rounds: number): Pro
   return figures;
 }
 
-/** Acting on the failed jobs an error search found (StaticPHP), while a worker runs; and the accounting after. */
+/**
+ * Acting on every failed match of two searches (StaticPHP) as Find's page does it, one `everyMatchStep` after
+ * another, while a worker runs: forget every failed match of the name, then retry every failed match of the
+ * error (the rest); and the accounting after.
+ */
 interface ActingFigures {
-  found: number;
-  retried: { ids: number; requeued: number; notFailed: number; missing: number; seconds: number; slow: SlowCalls | null };
-  forgotten: { ids: number; forgotten: number; seconds: number; slow: SlowCalls | null };
+  retried: EveryMatchRun;
+  forgotten: EveryMatchRun;
   workerCompleted: number;
   stillFailed: number;
   /** retried ids neither in a stream nor completed, or in both, or twice */
@@ -546,6 +550,63 @@ interface ActingFigures {
   duplicateEntries: number;
   completedTwice: number;
   keptInTrash: number;
+}
+
+/** One every-match run: the ids the search found before it, what its steps did, and how long they took. */
+interface EveryMatchRun {
+  found: readonly string[];
+  steps: number;
+  acted: number;
+  movedOn: number;
+  refused: number;
+  seconds: number;
+  slow: SlowCalls | null;
+}
+
+/** Every id `findQuery` finds, walked to its end as `queuelens find` walks it. */
+async function foundIds(finder: JobFinder, findQuery: FindQuery): Promise<string[]> {
+  const found: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const step = await finder.step(findQuery, cursor);
+    found.push(...step.matches.map((match) => match.id));
+    cursor = step.cursor;
+  } while (cursor !== null);
+  return found;
+}
+
+/** Does `action` to every match of `findQuery` as the page's run does, step after step until the cursor ends, with SLOWLOG watching. */
+async function everyMatchRun(
+  admin: Redis,
+  layout: QueueLayout,
+  action: EveryMatchAction,
+  findQuery: FindQuery,
+  found: readonly string[],
+  trash: TrashWrite,
+): Promise<EveryMatchRun> {
+  const run: EveryMatchRun = { found, steps: 0, acted: 0, movedOn: 0, refused: 0, seconds: 0, slow: null };
+  // SLOWLOG at 1 ms: it catches every call over the 2 ms bound without logging the millions of commands inside the scripts, which would slow them.
+  run.slow = await slowCallsDuring(
+    admin,
+    'bench-find',
+    async () => {
+      run.seconds = (
+        await timed(async () => {
+          let from: { cursor: string | null; taken: number } = { cursor: null, taken: 0 };
+          do {
+            const step = await everyMatchStep(layout, action, findQuery, from, trash);
+            run.steps++;
+            run.acted += step.acted;
+            run.movedOn += step.movedOn;
+            run.refused += step.refused;
+            from = { cursor: step.cursor, taken: step.taken };
+          } while (from.cursor !== null);
+        })
+      ).seconds;
+    },
+    ACTING_SLOWLOG_MICROS,
+  );
+  return run;
 }
 
 /** Every stream entry's job id of every queue, counted, read 1,000 entries a call. */
@@ -568,16 +629,10 @@ async function streamIdCounts(queue: RedisQueue): Promise<Map<string, number>> {
 }
 
 async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject & { queue: RedisQueue; layout: QueueLayout }): Promise<ActingFigures> {
-  const failedJobs = subject.layout.failedJobs;
-  if (isAbsent(failedJobs) || !retriesFailedJobs(failedJobs)) throw new Error('StaticPHP retries its failed jobs');
-  const found = [] as string[];
-  let cursor: string | null = null;
-  do {
-    const step = await subject.finder.step(query(ERROR_TEXT, 'error', ['failed']), cursor);
-    found.push(...step.matches.map((match) => match.id));
-    cursor = step.cursor;
-  } while (cursor !== null);
-  const [toRetry, toForget] = [found.slice(0, Math.floor(found.length / 2)), found.slice(Math.floor(found.length / 2))];
+  const [byName, byError] = [query(NAME_TEXT, 'name', ['failed']), query(ERROR_TEXT, 'error', ['failed'])];
+  const toForget = await foundIds(subject.finder, byName);
+  const forgetting = new Set(toForget);
+  const toRetry = (await foundIds(subject.finder, byError)).filter((id) => !forgetting.has(id));
 
   // A worker of the layout, on a connection of its own, completing whatever it reserves meanwhile.
   const workerQueue = await RedisQueue.connect(
@@ -594,41 +649,11 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
     }
   })();
 
-  const trash = { ...trashSettingsFromEnv({}), dashboardPrefix: 'queuelens-bench:', who: 'bench', via: 'dashboard' };
-  const retried: ActingFigures['retried'] = { ids: toRetry.length, requeued: 0, notFailed: 0, missing: 0, seconds: 0, slow: null };
-  const forgotten: ActingFigures['forgotten'] = { ids: toForget.length, forgotten: 0, seconds: 0, slow: null };
+  const trash = { ...trashSettingsFromEnv({}), dashboardPrefix: 'queuelens-bench:', who: 'bench', via: 'dashboard' } as const;
+  let forgotten: EveryMatchRun, retried: EveryMatchRun;
   try {
-    // SLOWLOG at 1 ms: it catches every call over the 2 ms bound without logging the millions of commands inside the scripts, which would slow them.
-    retried.slow = await slowCallsDuring(
-      admin,
-      'bench-find',
-      async () => {
-        retried.seconds = (
-          await timed(async () => {
-            for (let at = 0; at < toRetry.length; at += IDS_PER_CALL) {
-              const outcome = await failedJobs.retryFailed.ids(toRetry.slice(at, at + IDS_PER_CALL));
-              retried.requeued += outcome.requeued.length;
-              retried.notFailed += outcome.notFailed.length;
-              retried.missing += outcome.missing.length;
-            }
-          })
-        ).seconds;
-      },
-      ACTING_SLOWLOG_MICROS,
-    );
-    forgotten.slow = await slowCallsDuring(
-      admin,
-      'bench-find',
-      async () => {
-        forgotten.seconds = (
-          await timed(async () => {
-            for (let at = 0; at < toForget.length; at += IDS_PER_CALL)
-              forgotten.forgotten += await failedJobs.forgetFailedIds(toForget.slice(at, at + IDS_PER_CALL), trash);
-          })
-        ).seconds;
-      },
-      ACTING_SLOWLOG_MICROS,
-    );
+    forgotten = await everyMatchRun(admin, subject.layout, 'forget', byName, toForget, trash);
+    retried = await everyMatchRun(admin, subject.layout, 'retry', byError, toRetry, trash);
   } finally {
     working = false;
     await worker;
@@ -651,7 +676,6 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
   const forgottenExists = await exists(toForget);
   const trashKeys = queue.trashKeys(trash.dashboardPrefix);
   return {
-    found: found.length,
     retried,
     forgotten,
     workerCompleted: completed.size,
@@ -745,20 +769,19 @@ function observedTable(name: LayoutName, figures: readonly QueryFigures[]): stri
 }
 
 function actingTable({ retried, forgotten }: ActingFigures): string {
-  const row = (action: string, ids: number, done: number, seconds: number, slow: SlowCalls | null) => [
+  const row = (action: string, run: EveryMatchRun) => [
     action,
-    formatCount(ids),
-    formatCount(done),
-    formatCount(ids - done),
-    seconds.toFixed(2),
-    formatCount(ids / seconds),
-    slow === null
-      ? '—'
-      : `${(slow.longestMicros / 1000).toFixed(2)} ms (${slow.longestCall || 'none over 1 ms'}); ${slow.over2ms} of ${formatCount(Math.ceil(ids / IDS_PER_CALL))} over 2 ms`,
+    formatCount(run.found.length),
+    formatCount(run.acted),
+    `${formatCount(run.movedOn)} / ${formatCount(run.refused)}`,
+    formatCount(run.steps),
+    run.seconds.toFixed(2),
+    formatCount(run.acted / run.seconds),
+    run.slow === null ? '—' : `${(run.slow.longestMicros / 1000).toFixed(2)} ms (${run.slow.longestCall || 'none over 1 ms'}); ${run.slow.over2ms} over 2 ms`,
   ];
-  return markdownTable(['action', 'ids', 'done', 'skipped', 'seconds', 'jobs/s', 'longest call'], 'lrrrrrl', [
-    row(`retry, ${IDS_PER_CALL} a call`, retried.ids, retried.requeued, retried.seconds, retried.slow),
-    row(`forget, ${IDS_PER_CALL} a call`, forgotten.ids, forgotten.forgotten, forgotten.seconds, forgotten.slow),
+  return markdownTable(['every failed match of', 'found before', 'done', 'moved on / refused', 'steps', 'seconds', 'jobs/s', 'longest call'], 'lrrrrrrl', [
+    row(`\`${NAME_TEXT}\` (name), forgotten`, forgotten),
+    row(`\`${ERROR_TEXT}\` (error), retried`, retried),
   ]);
 }
 
@@ -800,11 +823,13 @@ async function main(): Promise<void> {
         );
         if (name === 'staticphp') {
           const acting = await actOnMatches(redis, admin, subject as Awaited<ReturnType<typeof staticphpSubject>>);
-          console.log(`  acting: ${JSON.stringify(acting)}; load ${loads()}`);
+          console.log(
+            `  acting: ${JSON.stringify(acting, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
+          );
           reports.push(
             actingTable(acting),
             '',
-            `Found by \`${ERROR_TEXT}\` in failed: ${formatCount(acting.found)}. A worker completed ${formatCount(acting.workerCompleted)} jobs meanwhile. ` +
+            `A worker completed ${formatCount(acting.workerCompleted)} jobs meanwhile. ` +
               `Afterwards: ${acting.stillFailed} still failed, ${acting.retriedUnaccounted} retried jobs not exactly once in a stream or done, ` +
               `${acting.forgottenLingering} forgotten jobs lingering, ${acting.duplicateEntries} ids in two stream entries, ${acting.completedTwice} completed twice; ` +
               `the trash keeps ${formatCount(acting.keptInTrash)}.`,
