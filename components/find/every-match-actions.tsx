@@ -7,7 +7,16 @@ import { useChangePermission } from '@/components/shell/change-permission';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import { EVERY_MATCH_ACTIONS, EVERY_MATCH_STATES, FIND_MATCH_CAP, isRanged, type EveryMatchAction, type FindQuery, type FindTimes } from '@/lib/shapes/find';
+import {
+  EVERY_MATCH_ACTIONS,
+  EVERY_MATCH_STATES,
+  FIND_MATCH_CAP,
+  isRanged,
+  type EveryMatchAction,
+  type FindQuery,
+  type FindTimes,
+  type TrashFull,
+} from '@/lib/shapes/find';
 import type { MatchOffers } from './match-actions';
 
 const STEPS = { retry: retryEveryMatchStep, forget: forgetEveryMatchStep, remove: removeEveryMatchStep } as const;
@@ -46,6 +55,8 @@ interface EveryMatchRun {
   refused: number;
   why: string | null;
   kept: boolean;
+  /** waiting for the operator: the Trash is too full to keep the next step's jobs in full */
+  paused: TrashFull | null;
   ended: 'done' | 'cancelled' | 'failed' | null;
   error: string | null;
 }
@@ -59,12 +70,26 @@ interface EveryMatchRun {
 function useEveryMatchRun(query: FindQuery) {
   const [run, setRun] = useState<EveryMatchRun | null>(null);
   const cancelled = useRef(false);
+  /** answers a pause: true goes on, dropping the Trash's oldest jobs; false stops */
+  const decide = useRef<((goOn: boolean) => void) | null>(null);
   const queryClient = useQueryClient();
 
   const start = useCallback(
     async (action: EveryMatchAction) => {
       cancelled.current = false;
-      let current: EveryMatchRun = { action, looked: 0, about: 0, acted: 0, movedOn: 0, refused: 0, why: null, kept: false, ended: null, error: null };
+      let current: EveryMatchRun = {
+        action,
+        looked: 0,
+        about: 0,
+        acted: 0,
+        movedOn: 0,
+        refused: 0,
+        why: null,
+        kept: false,
+        paused: null,
+        ended: null,
+        error: null,
+      };
       setRun(current);
       const search = {
         text: query.text,
@@ -75,6 +100,7 @@ function useEveryMatchRun(query: FindQuery) {
         ...(query.range !== undefined && { range: query.range }),
       };
       let from: { cursor: string | null; taken: number } = { cursor: null, taken: 0 };
+      let dropOldest = false;
       for (;;) {
         if (cancelled.current) {
           current = { ...current, ended: 'cancelled' };
@@ -82,13 +108,26 @@ function useEveryMatchRun(query: FindQuery) {
         }
         let step: Awaited<ReturnType<(typeof STEPS)[EveryMatchAction]>>;
         try {
-          step = await STEPS[action]({ ...search, ...from }, getTabConnection());
+          step = await STEPS[action]({ ...search, ...from, dropOldest }, getTabConnection());
         } catch (error) {
           step = { ok: false, error: error instanceof Error ? error.message : String(error) };
         }
         if (!step.ok) {
           current = { ...current, ended: 'failed', error: step.error };
           break;
+        }
+        if (step.trashFull !== null) {
+          setRun({ ...current, paused: step.trashFull });
+          const goOn = await new Promise<boolean>((resolve) => (decide.current = resolve));
+          decide.current = null;
+          current = { ...current, paused: null };
+          if (!goOn || cancelled.current) {
+            current = { ...current, ended: 'cancelled' };
+            break;
+          }
+          dropOldest = true;
+          setRun(current);
+          continue;
         }
         current = {
           ...current,
@@ -115,12 +154,15 @@ function useEveryMatchRun(query: FindQuery) {
 
   const cancel = useCallback(() => {
     cancelled.current = true;
+    decide.current?.(false);
   }, []);
+
+  const dropOldest = useCallback(() => decide.current?.(true), []);
 
   // Leaving the page, or a new search, asks for no next step: a run goes on only while its page shows it.
   useEffect(() => cancel, [cancel]);
 
-  return { run, start, cancel };
+  return { run, start, cancel, dropOldest };
 }
 
 function lookedText(run: EveryMatchRun): string {
@@ -160,7 +202,7 @@ function statesActedOn(query: FindQuery, action: EveryMatchAction, times: FindTi
  */
 export function EveryMatchActions({ query, offers, times }: { query: FindQuery; offers: MatchOffers; times: FindTimes | null }) {
   const mayChange = useChangePermission().allowed;
-  const { run, start, cancel } = useEveryMatchRun(query);
+  const { run, start, cancel, dropOldest } = useEveryMatchRun(query);
   const [asking, setAsking] = useState<EveryMatchAction | null>(null);
   const offered = EVERY_MATCH_ACTIONS.filter((action) => offers[action] && statesActedOn(query, action, times).length > 0);
   if (!mayChange || offered.length === 0) return null;
@@ -182,7 +224,23 @@ export function EveryMatchActions({ query, offers, times }: { query: FindQuery; 
           ))}
         </div>
       )}
-      {running && (
+      {running && run.paused !== null && (
+        <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 dark:border-amber-800 dark:bg-amber-950">
+          <p>
+            Paused after {plural(run.acted, 'job')}: the Trash holds {formatCount(run.paused.held)} jobs and keeps at most {formatCount(run.paused.max)}{' '}
+            (QUEUELENS_TRASH_MAX). Going on drops the oldest jobs it holds for good: they could no longer be restored.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <button type="button" onClick={cancel} className="button-secondary">
+              Stop here
+            </button>
+            <button type="button" onClick={dropOldest} className="button-danger">
+              Go on, dropping the oldest
+            </button>
+          </div>
+        </div>
+      )}
+      {running && run.paused === null && (
         <div className="flex flex-wrap items-center gap-3 rounded-md border border-blue-200 bg-blue-50 px-4 py-3 dark:border-blue-900 dark:bg-blue-950">
           <label className="flex min-w-0 flex-1 flex-col gap-1">
             <span role="status" aria-live="polite">
@@ -217,6 +275,7 @@ export function EveryMatchActions({ query, offers, times }: { query: FindQuery; 
           on what still matches. {words.what}
         </p>
         <p>A job that moved on since it was found is left alone and counted. Cancel stops before the next step; what was done stays done.</p>
+        {asking !== 'retry' && <p>If the Trash fills up, the run pauses and asks before it drops the oldest jobs the Trash holds.</p>}
       </ConfirmDialog>
     </section>
   );

@@ -13,11 +13,12 @@ import {
   type FindState,
   type FindStep,
   type FindTimes,
+  type TrashFull,
 } from '@/lib/shapes/find';
 import type { Access } from '@/lib/auth/credentials';
 import type { Connection } from '@/lib/dashboard/connections';
 import { isAbsent } from '@/lib/layouts/adapter';
-import { everyMatchStep } from '@/lib/layouts/every-match';
+import { EVERY_MATCH_STEP_MAX, everyMatchStep } from '@/lib/layouts/every-match';
 import { FIND_CHUNK } from '@/lib/layouts/find-steps';
 import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
 import { dashboardPrefixFromEnv } from '@/lib/dashboard/keys';
@@ -115,22 +116,40 @@ export const everyMatchInput = z.object({
   cursor: z.string().max(4000).nullable(),
   /** the step before's `taken` */
   taken: z.number().int().min(0).max(FIND_CHUNK).default(0),
+  /** a forget or remove goes on when the Trash is full, dropping its oldest jobs: the operator said so */
+  dropOldest: z.boolean().default(false),
 });
 
 export type EveryMatchInput = z.output<typeof everyMatchInput>;
 
-/** One step of `action` on every match of the input's search, on the action's connection; `kept`: what it took is in the trash. */
+/**
+ * One step of `action` on every match of the input's search, on the action's
+ * connection; `kept`: what it took is in the trash. A forget or remove that
+ * the Trash has no room to keep in full does not start unless `dropOldest`:
+ * it answers `trashFull`, and the page asks the operator.
+ */
 export async function runEveryMatchStep(
   action: EveryMatchAction,
   input: EveryMatchInput,
   connection: Connection,
   access: Access,
-): Promise<EveryMatchStep & { kept: boolean }> {
-  const { text, field, ignoreCase, queue, states, range, cursor, taken } = input;
+): Promise<EveryMatchStep & { kept: boolean; trashFull: TrashFull | null }> {
+  const { text, field, ignoreCase, queue, states, range, cursor, taken, dropOldest } = input;
   const trash = dashboardTrashWrite(access);
+  const layout = await getLayout(connection);
+  const keeps = action !== 'retry' && (await keepsTrash(connection, trash));
+  if (keeps && !dropOldest && !isAbsent(layout.trash)) {
+    const { total, maxEntries } = await layout.trash.list(trash, 0, 0);
+    if (maxEntries - total < EVERY_MATCH_STEP_MAX) return { ...notStarted(cursor, taken), kept: false, trashFull: { held: total, max: maxEntries } };
+  }
   const query = { text, field, ignoreCase, queue, states, ...(range !== undefined && { range }) };
-  const step = await everyMatchStep(await getLayout(connection), action, query, { cursor, taken }, trash);
-  return { ...step, kept: action !== 'retry' && step.acted > 0 && (await keepsTrash(connection, trash)) };
+  const step = await everyMatchStep(layout, action, query, { cursor, taken }, trash);
+  return { ...step, kept: keeps && step.acted > 0, trashFull: null };
+}
+
+/** A step that did nothing: the next one starts where it would have. */
+function notStarted(cursor: string | null, taken: number): EveryMatchStep {
+  return { cursor, taken, looked: 0, about: 0, matched: 0, acted: 0, movedOn: 0, refused: 0, why: null, queues: [] };
 }
 
 /** How the audit log names the search an every-match step acted on, and whether the step began it. */
@@ -146,7 +165,8 @@ export function describeEveryMatchSearch({ text, field, ignoreCase, queue, state
 }
 
 /** What an every-match step did, for the audit log. */
-export function describeEveryMatchStep(done: string, step: EveryMatchStep): string {
+export function describeEveryMatchStep(done: string, step: EveryMatchStep & { trashFull: TrashFull | null }): string {
+  if (step.trashFull !== null) return `not started: the Trash holds ${step.trashFull.held} of ${step.trashFull.max} jobs, too full to keep a step's in full`;
   const besides = [
     ...(step.movedOn > 0 ? [`${step.movedOn} had moved on`] : []),
     ...(step.refused > 0 ? [`${step.refused} refused${step.why === null ? '' : ` (${step.why})`}`] : []),

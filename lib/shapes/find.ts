@@ -166,3 +166,13 @@ export interface EveryMatchStep {
   /** the queues of the jobs acted on */
   queues: string[];
 }
+
+/**
+ * A forget or remove step that did not start because the Trash is too full
+ * to keep all it might take: going on would drop the oldest jobs it holds
+ * for good. `held` of `max` jobs; the operator decides.
+ */
+export interface TrashFull {
+  held: number;
+  max: number;
+}
