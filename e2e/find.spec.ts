@@ -248,7 +248,7 @@ test.describe('Find', () => {
     expect(audited.reduce((sum, entry) => sum + Number(/^retried (\d+) /.exec(entry.detail)?.[1]), 0)).toBe(failing);
   });
 
-  test('forgetting every match pauses when the Trash is too full to keep a step in full, and drops its oldest only when told', async ({ page }) => {
+  test('forgetting every match pauses when the Trash is too full to keep a step in full, and drops its oldest only when told', async ({ page }, testInfo) => {
     test.slow();
     const full = keys.fixedQueueName(`${QUEUE}-trash-full`);
     const marker = MARKER.replace('order-', 'trash-full-');
@@ -273,6 +273,7 @@ test.describe('Find', () => {
       // Stop here: nothing forgotten, nothing dropped.
       await forgetEvery();
       await expect(paused).toBeVisible();
+      await screenshots(page, testInfo, 'Find: every match paused by a full Trash', { region: everyMatch });
       await expectNoAxeViolations(page, 'Find: every match paused by a full Trash', EVERY_MATCH);
       await paused.getByRole('button', { name: 'Stop here' }).click();
       await expect(everyMatch.getByRole('status').filter({ hasText: /^Cancelled: forgot 0 jobs before that/ })).toBeVisible();
