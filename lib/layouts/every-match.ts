@@ -19,8 +19,12 @@ import { FIND_CHUNK, statesOf } from './find-steps';
 /** Find chunks one step reads at most, so that a sparse search is not one server call (and one audit entry) per 200 jobs looked at. */
 const CHUNKS_PER_STEP = 10;
 
-/** The most jobs one step acts on: it stops after the chunk that brings its matches to FIND_CHUNK, and a chunk finds at most FIND_CHUNK. */
-export const EVERY_MATCH_STEP_MAX = 2 * FIND_CHUNK;
+/**
+ * About the most jobs one step acts on: it stops after the chunk that brings
+ * its matches to FIND_CHUNK, and a chunk finds FIND_CHUNK or, from a SCAN
+ * (whose COUNT is a hint), a few more. A margin over that, not a bound.
+ */
+export const EVERY_MATCH_STEP_MAX = 3 * FIND_CHUNK;
 
 /** What one call of an action did to a chunk's matches. */
 interface Acted {

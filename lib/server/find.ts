@@ -100,6 +100,9 @@ export function readFindScope(): Promise<ReadResult<{ states: readonly FindState
   });
 }
 
+/** Far more than a chunk ever holds, so that a forged `taken` is refused. */
+const MAX_TAKEN = 10 * FIND_CHUNK;
+
 /** A search as an action on every match takes it (the page's query as a value, not an address), and where its steps are. */
 export const everyMatchInput = z.object({
   text: z.string().min(1).max(MAX_FIND_TEXT),
@@ -114,8 +117,12 @@ export const everyMatchInput = z.object({
     .optional(),
   /** null: the first step */
   cursor: z.string().max(4000).nullable(),
-  /** the step before's `taken` */
-  taken: z.number().int().min(0).max(FIND_CHUNK).default(0),
+  /**
+   * the step before's `taken`: what its last chunk's matches took out. Not
+   * bounded by FIND_CHUNK: a SCAN's COUNT is a hint, and a chunk of a sorted
+   * set or hash may hold a few more (only a list's offset, read exactly, uses it)
+   */
+  taken: z.number().int().min(0).max(MAX_TAKEN).default(0),
   /** a forget or remove goes on when the Trash is full, dropping its oldest jobs: the operator said so */
   dropOldest: z.boolean().default(false),
 });
