@@ -10,7 +10,8 @@ import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { FIND_MATCH_CAP, type FindState } from '@/lib/shapes/find';
-import { plural } from '@/components/ui/format-count';
+import { formatCount, plural } from '@/components/ui/format-count';
+import { EVERY_MATCH_STEP_MAX } from '@/lib/layouts/every-match';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, YII2_CONNECTIONS, e2eDashboardPrefix } from './support';
 import { layoutTrashKeys } from '@/lib/layouts/trash';
@@ -255,9 +256,11 @@ test.describe('Find', () => {
     const failing = FIND_MATCH_CAP + 10;
     await queue.pushMany(Array.from({ length: failing }, () => ({ queue: full, name: 'App\\Jobs\\Ship', payload: { order: marker } })));
     for (let i = 0; i < failing; i++) await queue.fail((await queue.reserve([full], 'worker-find', 300))!, 'boom');
-    // Somebody else's forgets from an hour ago fill the Trash to 500 short of its 10,000 (the e2e server's default): less than a step may take.
+    // Somebody else's forgets from an hour ago fill the Trash of 10,000 (the e2e server's default) to leave less room than a step may take.
+    const room = EVERY_MATCH_STEP_MAX - 100;
+    const held = 10_000 - room;
     const index = queue.trashKeys(e2eDashboardPrefix()).index;
-    const others = Array.from({ length: 9_500 - (await queue.redis.zcard(index)) }, (_, i) => `others-${i}`);
+    const others = Array.from({ length: held - (await queue.redis.zcard(index)) }, (_, i) => `others-${i}`);
     await queue.redis.zadd(index, ...others.flatMap((member) => [Date.now() - 3_600_000, member]));
     try {
       await findInPayloads(page, marker);
@@ -268,7 +271,9 @@ test.describe('Find', () => {
         await expect(dialog).toContainText('If the Trash fills up, the run pauses and asks');
         await dialog.getByRole('button', { name: 'Forget every failed match' }).click();
       };
-      const paused = everyMatch.getByRole('alert').filter({ hasText: 'Paused after 0 jobs: the Trash holds 9,500 jobs and keeps at most 10,000' });
+      const paused = everyMatch
+        .getByRole('alert')
+        .filter({ hasText: `Paused after 0 jobs: the Trash holds ${formatCount(held)} jobs and keeps at most 10,000` });
 
       // Stop here: nothing forgotten, nothing dropped.
       await forgetEvery();
@@ -278,15 +283,15 @@ test.describe('Find', () => {
       await paused.getByRole('button', { name: 'Stop here' }).click();
       await expect(everyMatch.getByRole('status').filter({ hasText: /^Cancelled: forgot 0 jobs before that/ })).toBeVisible();
       expect(await queue.redis.zcount(queue.keys.failed, '-inf', '+inf')).toBeGreaterThanOrEqual(failing);
-      expect(await queue.redis.zcard(index)).toBe(9_500);
+      expect(await queue.redis.zcard(index)).toBe(held);
 
       // Go on: every match forgotten and kept, the Trash's oldest dropped to make room.
       await forgetEvery();
       await paused.getByRole('button', { name: 'Go on, dropping the oldest' }).click();
       await expect(everyMatch.getByRole('status').filter({ hasText: `Forgot ${plural(failing, 'job')}: every failed match. Done` })).toBeVisible();
       expect(await queue.redis.zcard(index)).toBeLessThanOrEqual(10_000);
-      // The oldest were the others' (all at one score, so dropped in member order): 10,010 held, 10 of them dropped.
-      expect((await queue.redis.zmscore(index, others)).filter((score) => score !== null)).toHaveLength(others.length - (failing - 500));
+      // The oldest were the others' (all at one score, so dropped in member order): those past the room left.
+      expect((await queue.redis.zmscore(index, others)).filter((score) => score !== null)).toHaveLength(others.length - (failing - room));
     } finally {
       await queue.redis.zrem(index, ...others);
     }
