@@ -2,7 +2,7 @@ import type { RedisConnection } from '../redis/connection';
 import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
 import { isRanged, type FindMatch, type FindQuery, type FindState } from '../shapes/find';
 import type { QueueCounts, LayoutCounts } from './adapter';
-import { FIND_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
+import { FIND_JOBS_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
 import { needleOf, type FindNeedle } from './find-text';
 
 /**
@@ -126,7 +126,7 @@ export async function readJobsChunk(
       records: options.records ?? part.key,
       kind: part.kind,
       position,
-      count: FIND_CHUNK,
+      count: FIND_JOBS_CHUNK,
       jobPrefix: options.jobPrefix,
       state: part.states[0]!,
       states: `,${states.join(',')},`,

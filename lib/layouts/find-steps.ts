@@ -49,6 +49,18 @@ export interface FindPlan {
   /** every queue, in any order (the walker sorts them) */
   queues(): Promise<readonly string[]>;
   partsOf(queue: string): Promise<FindPart[]>;
+  /**
+   * Where a queue's parts depend on what Redis holds (StaticPHP's levels):
+   * `read` asks once, when the walk comes to the queue, and the cursor
+   * keeps the answer, from which `partsOf` builds the parts at every later
+   * step of that queue without asking again. The parts also stay in place
+   * for the queue's walk: a level added meanwhile moves no `p`. Left out
+   * where `partsOf` asks Redis nothing.
+   */
+  readonly remembered?: {
+    read(queue: string): Promise<string[]>;
+    partsOf(queue: string, remembered: readonly string[]): FindPart[];
+  };
   /** parts over every queue (a failed set whose entries name their queue) */
   readonly sharedParts: readonly FindPart[];
   /** about how many jobs the scoped search looks at: the layout's figures when it begins */
@@ -67,6 +79,8 @@ interface FindCursor {
   about: number;
   /** the range the search began with (rangeKey): a position read under one range is no position under another */
   r?: string;
+  /** what FindPlan.remembered read of queue `q`, once its walk began */
+  k?: string[];
 }
 
 /** Parts a step may pass over unread (empty queues, unwanted states) before it answers with no matches, so that one step stays bounded. */
@@ -85,7 +99,8 @@ function decodeCursorOrThrow(text: string): FindCursor {
       typeof value.at === 'string' &&
       Number.isInteger(value.looked) &&
       Number.isInteger(value.about) &&
-      (value.r === undefined || typeof value.r === 'string')
+      (value.r === undefined || typeof value.r === 'string') &&
+      (value.k === undefined || (Array.isArray(value.k) && value.k.every((item) => typeof item === 'string')))
     ) {
       return value as FindCursor;
     }
@@ -138,18 +153,18 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
   if ((cursor.r ?? '') !== rangeKey(query.range)) throw unreadableCursor();
   if (taken > 0 && cursor.at !== '') {
     // A cursor inside a part is in the part its step read: the jobs taken came out of it.
-    const parts = cursor.q === null ? plan.sharedParts : await plan.partsOf(cursor.q);
+    const parts = await partsAt(plan, cursor);
     if (parts[cursor.p]?.byOffset === true) cursor.at = String(Math.max(0, Number(cursor.at) - taken));
   }
   let queues: string[] | null = null;
   for (let skipped = 0; skipped < SKIPS_PER_STEP; skipped++) {
-    const parts = cursor.q === null ? plan.sharedParts : await plan.partsOf(cursor.q);
+    const parts = await partsAt(plan, cursor);
     const part = parts[cursor.p];
     if (part === undefined) {
       if (cursor.q === null) return { matches: [], looked: cursor.looked, about: cursor.about, cursor: null };
       queues ??= await queuesOf(plan, query);
       const current = cursor.q;
-      Object.assign(cursor, { q: queues.find((queue) => queue > current) ?? null, p: 0, at: '' });
+      Object.assign(cursor, { q: queues.find((queue) => queue > current) ?? null, p: 0, at: '', k: undefined });
       continue;
     }
     if (!wanted(part)) {
@@ -162,6 +177,15 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     return { matches: chunk.matches, looked, about: Math.max(cursor.about, looked), cursor: encodeCursor(next) };
   }
   return { matches: [], looked: cursor.looked, about: cursor.about, cursor: encodeCursor(cursor) };
+}
+
+/** The parts of the cursor's queue (or the shared ones), read once a queue where the plan remembers them: the cursor then keeps what was read. */
+async function partsAt(plan: FindPlan, cursor: FindCursor): Promise<FindPart[]> {
+  if (cursor.q === null) return [...plan.sharedParts];
+  const remembered = plan.remembered;
+  if (remembered === undefined) return plan.partsOf(cursor.q);
+  cursor.k ??= await remembered.read(cursor.q);
+  return remembered.partsOf(cursor.q, cursor.k);
 }
 
 async function queuesOf(plan: FindPlan, query: FindQuery): Promise<string[]> {
@@ -189,5 +213,14 @@ export function snippetOf(window: Buffer, needle: FindNeedle): FindMatch['snippe
 /** Bytes shown on either side of a match. */
 export const SNIPPET_BYTES = 60;
 
-/** Ids one chunk reads at most: with payloads of a few KB, about a millisecond of Redis. */
+/** Ids one chunk of an index reads at most where the script matches what the index itself holds (yii2's messages, Laravel's payloads): under a millisecond of Redis. */
 export const FIND_CHUNK = 200;
+
+/**
+ * Ids one chunk reads at most where the script reads each job's hash too
+ * (StaticPHP, marko, Horizon's failed jobs): with payloads of a few KB, half
+ * a millisecond of Redis, so that no step comes near 2 ms and another
+ * reader waits behind less (issue 27; 200 a chunk was a millisecond on
+ * average and up to 3 ms).
+ */
+export const FIND_JOBS_CHUNK = 100;

@@ -137,6 +137,13 @@ local function findIn(value)
   return firstMatchIn(value, matchers)
 end
 
+-- The fields each job's HMGET asks for, built once: queue, payload,
+-- reserved, then the name where it is a field of its own, then the errors.
+local hashFields = {queueField, payloadField, reservedField ~= '' and reservedField or queueField}
+if nameField ~= '' then hashFields[#hashFields + 1] = nameField end
+local firstError = #hashFields + 1
+for _, name in ipairs(errorFields) do hashFields[#hashFields + 1] = name end
+
 -- The job's fields as {queue, name, payload, errors..., reserved}; nil when it is gone.
 local function jobOf(id)
   if kind == 'records' or kind == 'indexed-records' then
@@ -152,15 +159,10 @@ local function jobOf(id)
     end
     return {queue = '', payload = record, errors = {}}
   end
-  -- queue, payload, reserved, then the name where it is a field of its own, then the errors
-  local names = {queueField, payloadField, reservedField ~= '' and reservedField or queueField}
-  if nameField ~= '' then names[#names + 1] = nameField end
-  local firstError = #names + 1
-  for _, name in ipairs(errorFields) do names[#names + 1] = name end
-  local values = rcall('HMGET', jobPrefix .. id, unpack(names))
+  local values = rcall('HMGET', jobPrefix .. id, unpack(hashFields))
   if not values[1] then return nil end
   local errors = {}
-  for i = firstError, #names do errors[#errors + 1] = values[i] or nil end
+  for i = firstError, #hashFields do errors[#errors + 1] = values[i] or nil end
   local reserved = reservedField ~= '' and values[3] or ''
   return {
     queue = values[1], payload = values[2] or '', errors = errors,

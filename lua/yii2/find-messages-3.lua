@@ -3,13 +3,25 @@
   HSCANs `count` entries of `<ch>.messages` from `cursor`, tells each id's
   state from the indexes (reserved, else delayed, else ready: the line is a
   list on the stock driver and a sorted set on ng, and a message in neither
-  index is waiting in it), and returns the ids in a wanted state with their
-  message's first `limit` bytes. Read only. The messages are PHP-serialized
-  or JSON, so the dashboard decodes and matches them as the job page reads
-  them; the bytes are cut here so a 20 MB message crosses the network as
-  `limit` bytes. Under a time range, only the reserved and delayed ids
-  whose score (the second the reservation expires, or the job is due) is in
-  it: a waiting message records no time (yii2 keeps none of a push).
+  index is waiting in it), and returns the ids in a wanted state whose
+  message could match, with their message's first `limit` bytes. Read
+  only. The messages are PHP-serialized or JSON, so the dashboard decodes
+  and matches them as the job page reads them; the bytes are cut here so a
+  20 MB message crosses the network as `limit` bytes. Under a time range,
+  only the reserved and delayed ids whose score (the second the reservation
+  expires, or the job is due) is in it: a waiting message records no time
+  (yii2 keeps none of a push).
+
+  Which messages could match is a superset of what the decoding matches,
+  so that a pass does not ship every message to be decoded: the id equal
+  to the text; or, in the first `limit` bytes, the text itself (a PHP
+  serialization keeps its strings' bytes as they are, and its class and
+  data are read from those bytes); or, for a message that may be JSON (a
+  `{` first, or first after the TTR prefix), which the dashboard parses and
+  writes again (escapes, spaces and numbers change), the caller's `anchor`:
+  a piece of the text that any JSON spelling of it holds as it is ('' when
+  the text has none: every JSON message is sent). The states and the range
+  are looked up only for the messages that could match.
 
   KEYS[1] <ch>.messages    hash, id -> "<ttr>;<serialized job>"
   KEYS[2] <ch>.reserved    sorted set
@@ -17,10 +29,19 @@
 
   ARGV[1] cursor           HSCAN cursor ('0' to start)
   ARGV[2] count
-  ARGV[3] limit            bytes of each message returned at most
+  ARGV[3] limit            bytes of each message returned (and matched) at most
   ARGV[4] states           the states wanted, as ',ready,delayed,'
   ARGV[5] timeFrom         the range's start, Unix ms ('' for open)
   ARGV[6] timeUntil        the range's end, Unix ms, not in it ('' for open)
+  ARGV[7] id               an id equal to this could match ('' for none)
+  ARGV[8] every            '1': every message could match (the text may
+                           read otherwise than its bytes); '0': as above
+  ARGV[9] text             the text, as a message's bytes hold it ('' for
+                           none: only the id can match)
+  ARGV[10] anchor          a piece of the text every JSON spelling holds
+                           ('' for none)
+  ARGV[11] ignoreCase      '1': ASCII letters of the text and the anchor
+                           match in either case; '0': byte for byte
 
   Returns {next cursor ('0' once done), looked, id, state, length, head, ...},
   or {ErrorCode, key} when a key is of another type.
@@ -32,29 +53,48 @@ local rcall = redis.call
 local messages, reserved, delayed = KEYS[1], KEYS[2], KEYS[3]
 local cursor, count, limit, states = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local inTime = timeTestOf(ARGV[5], ARGV[6], 1000)
+local wantedId, every, text, anchor, ignoreCase = ARGV[7], ARGV[8] == '1', ARGV[9], ARGV[10], ARGV[11] == '1'
+local textMatcher = textMatchers({text}, ignoreCase)
+local anchorMatcher = anchor ~= '' and textMatchers({anchor}, ignoreCase) or nil
 
 local wrongKey = firstWrongTypedKey({messages, 'hash', reserved, 'zset', delayed, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+
+-- Whether the dashboard may read `head` as JSON: it sniffs a `{` after the TTR prefix (a few digits and `;`), or first.
+local function mayBeJson(head)
+  return string.byte(head, 1) == 123 or string.find(string.sub(head, 1, 22), '^%d+;{') ~= nil
+end
+
+local function couldMatch(id, head)
+  if every or id == wantedId then return true end
+  if text == '' then return false end
+  if firstMatchIn(head, textMatcher) then return true end
+  if not mayBeJson(head) then return false end
+  return anchorMatcher == nil or firstMatchIn(head, anchorMatcher) ~= nil
+end
 
 local scan = rcall('HSCAN', messages, cursor, 'COUNT', count)
 local entries = scan[2]
 local reply = {scan[1], #entries / 2}
 for i = 1, #entries, 2 do
   local id, message = entries[i], entries[i + 1]
-  local state = 'ready'
-  local score = rcall('ZSCORE', reserved, id)
-  if score then
-    state = 'reserved'
-  else
-    score = rcall('ZSCORE', delayed, id)
-    if score then state = 'delayed' end
-  end
-  local timely = not inTime or (score and inTime(score))
-  if timely and string.find(states, ',' .. state .. ',', 1, true) then
-    reply[#reply + 1] = id
-    reply[#reply + 1] = state
-    reply[#reply + 1] = #message
-    reply[#reply + 1] = string.sub(message, 1, limit)
+  local head = #message > limit and string.sub(message, 1, limit) or message
+  if couldMatch(id, head) then
+    local state = 'ready'
+    local score = rcall('ZSCORE', reserved, id)
+    if score then
+      state = 'reserved'
+    else
+      score = rcall('ZSCORE', delayed, id)
+      if score then state = 'delayed' end
+    end
+    local timely = not inTime or (score and inTime(score))
+    if timely and string.find(states, ',' .. state .. ',', 1, true) then
+      reply[#reply + 1] = id
+      reply[#reply + 1] = state
+      reply[#reply + 1] = #message
+      reply[#reply + 1] = head
+    end
   end
 end
 return reply

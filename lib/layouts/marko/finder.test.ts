@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIND_CHUNK } from '../find-steps';
+import { FIND_JOBS_CHUNK } from '../find-steps';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { base64CaseFoldedPatterns, base64Spellings } from './finder';
 import { isAbsent, type QueueLayout } from '../adapter';
@@ -74,11 +74,11 @@ describe('Find on marko', () => {
 
   it('reads a bounded chunk of a ready list per step and resumes from the cursor', async () => {
     const { layout, worker } = await openMarko();
-    const count = FIND_CHUNK + 30;
+    const count = FIND_JOBS_CHUNK + 30;
     for (let i = 0; i < count; i++) await worker.push('bulk', { className: 'App\\Jobs\\Noise', data: { n: i === count - 1 ? 'last-one' : 'hay' } });
     const finder = finderOf(layout);
     const first = await finder.step(payloadQuery('last-one'), null);
-    expect(first.looked).toBeLessThanOrEqual(FIND_CHUNK);
+    expect(first.looked).toBeLessThanOrEqual(FIND_JOBS_CHUNK);
     const { matches, looked } = await findAll(finder, payloadQuery('last-one'));
     expect(looked).toBe(count);
     expect(matches).toHaveLength(1);

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isAbsent } from '../adapter';
 import { readJobsChunk, type HitReading } from '../find-in-jobs';
-import { FIND_CHUNK } from '../find-steps';
+import { FIND_JOBS_CHUNK } from '../find-steps';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { staticphpLayout } from './layout';
 import { testQueueFactory } from './test-redis';
@@ -78,18 +78,43 @@ describe('Find on StaticPHP', () => {
 
   it('reads a bounded chunk per step and resumes from the cursor, finding each job once', async () => {
     const { queue, finder } = await openFinder();
-    const count = FIND_CHUNK * 2 + 7;
+    const count = FIND_JOBS_CHUNK * 2 + 7;
     await queue.pushMany(
       Array.from({ length: count }, (_, i) => ({ queue: 'bulk', name: 'App\\Jobs\\Noise', payload: { tag: i % 50 === 0 ? 'needle' : 'hay' } })),
     );
     const first = await finder.step(payloadQuery('needle'), null);
-    expect(first.looked).toBe(FIND_CHUNK);
+    expect(first.looked).toBe(FIND_JOBS_CHUNK);
     expect(first.cursor).not.toBeNull();
     const { matches, steps, looked } = await findAll(finder, payloadQuery('needle'));
     expect(looked).toBe(count);
     expect(steps).toBeGreaterThanOrEqual(3);
     expect(new Set(matches.map((match) => match.id)).size).toBe(matches.length);
     expect(matches).toHaveLength(Math.ceil(count / 50));
+  });
+
+  it('asks for a queue’s levels once, when its walk begins, and walks the levels it found though one is added meanwhile', async () => {
+    const { queue, finder } = await openFinder();
+    const count = FIND_JOBS_CHUNK + 5;
+    const job = (i: number, priority: number) => ({ queue: 'levels', name: 'App\\Jobs\\Noise', payload: { tag: `needle-${i}` }, options: { priority } });
+    await queue.pushMany(Array.from({ length: count * 2 }, (_, i) => job(i, i < count ? 0 : 5)));
+    const levels = vi.spyOn(queue.redis, 'zrange');
+    try {
+      const first = await finder.step(payloadQuery('needle'), null);
+      expect(first.looked).toBe(FIND_JOBS_CHUNK);
+      // A higher level sorts first; the walk goes on over the two it found.
+      await queue.push('levels', 'App\\Jobs\\Noise', { tag: 'needle-late' }, { priority: 9 });
+      let step = first;
+      const ids = new Set(first.matches.map((match) => match.id));
+      while (step.cursor !== null) {
+        step = await finder.step(payloadQuery('needle'), step.cursor);
+        for (const match of step.matches) ids.add(match.id);
+      }
+      expect(ids.size).toBe(count * 2);
+      expect(step.looked).toBe(count * 2);
+      expect(levels.mock.calls.filter(([key]) => key === queue.keys.levels('levels'))).toHaveLength(1);
+    } finally {
+      levels.mockRestore();
+    }
   });
 
   it('matches bytes that are no UTF-8 byte for byte and shows them escaped; refuses a cursor it did not write', async () => {

@@ -1,6 +1,6 @@
 import type { LayoutCounts } from '../adapter';
 import { aboutFromCounts, PLAIN_READING, readJobsChunk } from '../find-in-jobs';
-import { findStep, type FindPlan } from '../find-steps';
+import { findStep, type FindPart, type FindPlan } from '../find-steps';
 import type { JobFinder } from '../pages';
 import type { RedisQueue } from './redis-queue';
 
@@ -21,17 +21,18 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
     fields: { queue: 'queue', name: 'name', payload: 'payload', errors: ['error', 'last_error'], reserved: 'reserved_until' },
     reading: PLAIN_READING,
   };
+  const levelsOf = (name: string) => queue.attempt(() => queue.redis.zrange(queue.keys.levels(name), '0', '-1'));
+  const partsOf = (name: string, levels: readonly string[]): FindPart[] => [
+    ...levels.map((level) => ({ states: ['ready', 'reserved'] as const, key: queue.keys.stream(name, level), kind: 'stream', timeScale: 1 })),
+    { states: ['delayed'], key: queue.keys.delayed(name), kind: 'zset', timeScale: 1000 },
+  ];
   const plan: FindPlan = {
     states: ['ready', 'delayed', 'reserved', 'failed'],
     times: { ready: IN_LINE, reserved: IN_LINE, delayed: 'when it is due', failed: 'when it failed' },
     queues: () => queue.attempt(() => queue.queueNames()),
-    partsOf: async (name) => {
-      const levels = await queue.attempt(() => queue.redis.zrange(queue.keys.levels(name), '0', '-1'));
-      return [
-        ...levels.map((level) => ({ states: ['ready', 'reserved'] as const, key: queue.keys.stream(name, level), kind: 'stream', timeScale: 1 })),
-        { states: ['delayed'], key: queue.keys.delayed(name), kind: 'zset', timeScale: 1000 },
-      ];
-    },
+    partsOf: async (name) => partsOf(name, await levelsOf(name)),
+    // A queue's levels are asked once, when the walk comes to it, not with each step.
+    remembered: { read: levelsOf, partsOf },
     sharedParts: [{ states: ['failed'], key: queue.keys.failed, kind: 'zset', timeScale: 1000 }],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
     readChunk: (part, position, query, states) => readJobsChunk(queue, options, part, position, query, states),

@@ -6,6 +6,7 @@ import { yii2Layout } from './layout';
 import { testChannelFactory } from './test-channel';
 import { driverPush, driverReserve } from './test-drivers';
 import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
+import { findMessages, jsonAnchor } from './finder';
 
 const openChannel = testChannelFactory();
 const cleanups: (() => Promise<void>)[] = [];
@@ -77,5 +78,77 @@ describe.each(['yii2', 'yii2-ng'] as const)('Find on %s', (driver) => {
     const { matches, looked } = await findAll(finder, payloadQuery('needle'));
     expect(looked).toBe(count);
     expect(matches.map((match) => match.id).sort()).toEqual(ids.filter((_, i) => i % 100 === 0).sort());
+  });
+});
+
+describe('the messages find-messages-3.lua sends to be decoded', () => {
+  // The messages as encoders write them: JSON with escapes (`\/`, `\u00e9`, `\"`, `\\`), spaces between tokens and a number in exponent form; PHP with UTF-8 as it is.
+  const JSON_MESSAGE =
+    '300;{"class":"App\\\\Jobs\\\\Pack", "url" : "https:\\/\\/shop.example\\/a?x=1&y=<2>", "note":"caf\\u00e9 \\"quoted\\" back\\\\slash", "count": 1e2}';
+  const PHP_MESSAGE = `300;O:13:"App\\Jobs\\Mail":1:{s:4:"note";s:${Buffer.byteLength('déjà vu')}:"déjà vu";}`;
+  const NOT_UTF8_CLASS = Buffer.concat([Buffer.from('300;O:6:"App\\'), Buffer.of(0xff), Buffer.from('X":0:{}')]);
+
+  async function seeded() {
+    const opened = await openFinder('yii2');
+    const { queue, keys } = opened;
+    const json = String(await queue.redis.incr(keys.messageId));
+    const php = String(await queue.redis.incr(keys.messageId));
+    const odd = String(await queue.redis.incr(keys.messageId));
+    await queue.redis.hset(keys.messages, json, JSON_MESSAGE, php, PHP_MESSAGE, odd, NOT_UTF8_CLASS);
+    for (let i = 0; i < 20; i++) await queue.redis.hset(keys.messages, String(await queue.redis.incr(keys.messageId)), phpMessage(`hay-${i}`));
+    return { ...opened, json, php, odd };
+  }
+
+  const idsOf = async (finder: Awaited<ReturnType<typeof seeded>>['finder'], text: string, scope: Parameters<typeof payloadQuery>[1] = {}) =>
+    (await findAll(finder, payloadQuery(text, { field: 'any', ...scope }))).matches.map((match) => match.id).sort();
+
+  it('finds in JSON what reads otherwise than its bytes: escapes undone, spaces and number forms rewritten', async () => {
+    const { finder, json } = await seeded();
+    for (const text of ['https://shop.example/a', 'x=1&y=<2>', 'café', '"quoted\\"', 'back\\\\slash', '"url":"https:', '"count":100', '100', 'Jobs\\Pack']) {
+      expect(await idsOf(finder, text), text).toEqual([json]);
+    }
+    expect(await idsOf(finder, 'SHOP.EXAMPLE/A', { ignoreCase: true })).toEqual([json]);
+    expect(await idsOf(finder, 'Jobs\\Pack', { field: 'name' })).toEqual([json]);
+  });
+
+  it('finds in PHP serializations their UTF-8, their class, a class that is no UTF-8 as it reads, and any message by its id', async () => {
+    const { finder, json, php, odd } = await seeded();
+    expect(await idsOf(finder, 'déjà')).toEqual([php]);
+    expect(await idsOf(finder, 'é')).toEqual([json, php].sort());
+    expect(await idsOf(finder, 'DÉJÀ', { ignoreCase: true })).toEqual([]);
+    expect(await idsOf(finder, 'DéJà', { ignoreCase: true })).toEqual([php]);
+    expect(await idsOf(finder, 'jobs\\mail', { field: 'name', ignoreCase: true })).toEqual([php]);
+    expect(await idsOf(finder, 'App\\\\xFFX', { field: 'name' })).toEqual([odd]);
+    expect(await idsOf(finder, json, { field: 'id' })).toEqual([json]);
+    expect(await idsOf(finder, php)).toContain(php);
+  });
+
+  it('sends back only the messages that could match', async () => {
+    const { queue, keys, php } = await seeded();
+    const run = (filter: { id: string; every: '0' | '1'; text: string; anchor: string }) =>
+      findMessages.run(queue.redis, {
+        ...keys.byName,
+        cursor: '0',
+        count: 1000,
+        limit: 65536,
+        states: ',ready,delayed,reserved,',
+        timeFrom: '',
+        timeUntil: '',
+        ignoreCase: '0',
+        ...filter,
+      });
+    const sent = async (filter: Parameters<typeof run>[0]) => (await run(filter)).rows.map((row) => row.id).sort();
+    expect((await run({ id: '', every: '1', text: '', anchor: '' })).rows).toHaveLength(23);
+    expect(await sent({ id: '', every: '0', text: 'déjà', anchor: jsonAnchor('déjà') })).toHaveLength(2); // the PHP one, and the JSON one (no anchor: é may be \u00e9)
+    expect(await sent({ id: '', every: '0', text: 'hay-7', anchor: jsonAnchor('hay-7') })).toHaveLength(1);
+    expect(await sent({ id: php, every: '0', text: '', anchor: '' })).toEqual([php]);
+  });
+
+  it('takes as the JSON anchor the longest run of characters JSON writes as they are, not a number', () => {
+    expect(jsonAnchor('https://shop.example/a')).toBe('shop.example');
+    expect(jsonAnchor('"count":100')).toBe('count');
+    expect(jsonAnchor('1e2')).toBe('');
+    expect(jsonAnchor('café')).toBe('caf');
+    expect(jsonAnchor('x=1&y=<2>')).toBe('x=1');
   });
 });

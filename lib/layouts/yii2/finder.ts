@@ -15,10 +15,53 @@ const MESSAGE_BYTES = 64 * 1024;
 export const findMessages = luaScript({
   file: 'yii2/find-messages-3.lua',
   keys: ['messages', 'reserved', 'delayed'],
-  args: ['cursor', 'count', 'limit', 'states', 'timeFrom', 'timeUntil'],
+  args: ['cursor', 'count', 'limit', 'states', 'timeFrom', 'timeUntil', 'id', 'every', 'text', 'anchor', 'ignoreCase'],
   bytes: true,
   reply: (reply) => findChunkReply(reply, 4, (at) => ({ id: String(at(0)), state: String(at(1)) as FindState, length: Number(at(2)), head: at(3) as Buffer })),
 });
+
+/**
+ * Characters a JSON encoder may not write as they are inside a string, or
+ * that are JSON structure outside one: all but printable ASCII, the quote
+ * and the backslash, the structure (`{}[]:,`), and what some encoders
+ * escape (`/` by PHP's json_encode; `<>&'` under its JSON_HEX_* flags, and
+ * by Go's). Any character may be written `\uXXXX`, but no encoder does so
+ * for the others (letters, digits, the space, `-_.@#` …).
+ */
+const NOT_AS_WRITTEN_IN_JSON = /[^\x20-\x7e]|["\\/<>&'{}[\]:,]/u;
+/** Characters a number may be written with: `1e2` reads `100` once parsed and written again. */
+const NUMBER_LIKE = /^[0-9eE.+-]*$/;
+
+/**
+ * The longest piece of `text` that every JSON message the decoding matches
+ * holds as it is in its bytes: a run of characters encoders write as they
+ * are, not all of them a number's (a match of such a piece lies inside one
+ * string or keyword, since the structure around tokens is not in it). ''
+ * when there is none: every JSON message could match.
+ */
+export function jsonAnchor(text: string): string {
+  const runs = text.split(NOT_AS_WRITTEN_IN_JSON).filter((run) => !NUMBER_LIKE.test(run));
+  return runs.reduce((longest, run) => (run.length > longest.length ? run : longest), '');
+}
+
+/**
+ * What find-messages-3.lua sends a message back for (a superset of what
+ * matchOf matches): the id equal to the text; the text in a message's bytes
+ * (a PHP serialization's class and data are its bytes); for JSON, which is
+ * read parsed and written again, the text's jsonAnchor. A class name that is
+ * no UTF-8 reads with `\xNN` escapes, which its bytes do not hold: a text
+ * with `\x` in it makes every message a candidate.
+ */
+export function messageFilter(query: FindQuery): { id: string; every: '0' | '1'; text: string; anchor: string; ignoreCase: '0' | '1' } {
+  const content = query.field !== 'id';
+  return {
+    id: query.field === 'any' || query.field === 'id' ? query.text : '',
+    every: content && /\\x/i.test(query.text) ? '1' : '0',
+    text: content ? query.text : '',
+    anchor: content ? jsonAnchor(query.text) : '',
+    ignoreCase: query.ignoreCase ? '1' : '0',
+  };
+}
 
 /**
  * A message's data as a user reads it on the job page: a PHP serialization's
@@ -84,6 +127,7 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
           states: `,${states.join(',')},`,
           timeFrom: String(query.range?.from ?? ''),
           timeUntil: String(query.range?.until ?? ''),
+          ...messageFilter(query),
         }),
       );
       const needle = needleOf(query);
