@@ -1,6 +1,7 @@
 #!/bin/bash
 # Lighthouse's mobile performance score of QueueLens pages, RUNS runs each (default 3), the median run's
-# figures with the machine's load at its start (docs/benchmarks.md, "Lighthouse on a phone"). Needs a running
+# figures with the machine's load at its start and Lighthouse's CPU benchmark index (docs/benchmarks.md, "Lighthouse
+# on a phone": the score moves with the machine, and the index tells one machine from another). Needs a running
 # production server and Chromium; REPORT_DIR keeps every run's JSON report for its diagnostics:
 #   BASE_URL=http://127.0.0.1:3918 QUEUELENS_SECRET=… bench/lighthouse-phone.sh / /failed /jobs/99
 set -euo pipefail
@@ -27,7 +28,7 @@ for path in "$@"; do
     const median = runs[Math.floor(runs.length / 2)];
     const figure = (id) => median.report.audits[id].displayValue;
     const scores = runs.map(score).join(", ");
-    console.log(`| ${path} | ${score(median)} (${scores}) | ${figure("first-contentful-paint")} | ${figure("largest-contentful-paint")} | ${figure("total-blocking-time")} | ${figure("cumulative-layout-shift")} | ${figure("speed-index")} | ${median.load} |`);
+    console.log(`| ${path} | ${score(median)} (${scores}) | ${figure("first-contentful-paint")} | ${figure("largest-contentful-paint")} | ${figure("total-blocking-time")} | ${figure("cumulative-layout-shift")} | ${figure("speed-index")} | ${median.load} | ${Math.round(median.report.environment.benchmarkIndex)} |`);
   ' "$path" "${reports[@]}"
 done
 [ -n "${REPORT_DIR:-}" ] || rm -rf "$out"
