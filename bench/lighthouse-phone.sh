@@ -14,9 +14,13 @@ for path in "$@"; do
   for run in $(seq 1 "$runs"); do
     report="$out/$(echo "$path" | tr -c 'a-zA-Z0-9\n' '_')-$run.json"
     cut -d' ' -f1-3 /proc/loadavg >"$report.load"
-    CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium} npx -y lighthouse@12.8.2 "$BASE_URL$path" --quiet --only-categories=performance \
-      --extra-headers="{\"authorization\":\"Bearer $QUEUELENS_SECRET\"}" \
-      --chrome-flags="--headless=new --no-sandbox --disable-gpu" --output=json --output-path="$report" >/dev/null
+    # Now and then Lighthouse loses the trace of a load (NO_NAVSTART) and exits with an error: that run is made again, twice at most.
+    for attempt in 1 2 3; do
+      CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium} npx -y lighthouse@12.8.2 "$BASE_URL$path" --quiet --only-categories=performance \
+        --extra-headers="{\"authorization\":\"Bearer $QUEUELENS_SECRET\"}" \
+        --chrome-flags="--headless=new --no-sandbox --disable-gpu" --output=json --output-path="$report" >/dev/null && break
+      [ "$attempt" -lt 3 ] || exit 1
+    done
     reports+=("$report")
   done
   node -e '
