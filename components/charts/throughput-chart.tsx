@@ -81,8 +81,11 @@ function loadUPlot(): Promise<typeof uPlot> {
   return uPlotModule;
 }
 
-/** How far below (or above) the screen a chart starts loading: about a screen's scroll, so it is drawn by the time it is reached. */
-const LOAD_AHEAD = '600px';
+/**
+ * How far below the screen a chart starts loading: two screens' height, so that it is drawn before it is scrolled
+ * to, and a chart in a desktop's first screens (and its test's) loads at once; one three phone screens down waits.
+ */
+const LOAD_AHEAD = '0px 0px 200% 0px';
 
 // The table under the chart lists the newest samples: enough to read the recent trend, few enough to read at all.
 const TABLE_ROWS = 60;
