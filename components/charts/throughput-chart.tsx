@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatUtc } from '@/components/ui/format-moment';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
@@ -44,7 +44,7 @@ interface Palette {
 const LIGHT: Palette = { text: '#3f3f46', grid: '#e4e4e7', processed: '#2563eb', pushed: '#16a34a', failed: '#dc2626', pending: '#71717a' };
 const DARK: Palette = { text: '#d4d4d8', grid: '#3f3f46', processed: '#60a5fa', pushed: '#4ade80', failed: '#f87171', pending: '#a1a1aa' };
 
-function options(width: number, palette: Palette, rates: readonly RateSeries[]): uPlot.Options {
+function options(UPlot: typeof uPlot, width: number, palette: Palette, rates: readonly RateSeries[]): uPlot.Options {
   const axis = { stroke: palette.text, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
   return {
     width,
@@ -53,7 +53,7 @@ function options(width: number, palette: Palette, rates: readonly RateSeries[]):
     legend: { live: true },
     cursor: { drag: { x: false, y: false } },
     // Ticks fall on UTC minutes, hours and days, whatever the browser's zone.
-    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+    tzDate: (seconds) => UPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
     scales: { x: { time: true }, rate: { auto: true, range: (_chart, min, max) => [0, Math.max(1, max, min)] }, jobs: { auto: true } },
     series: [
       { label: 'Time', value: (_chart, seconds: number | null) => (seconds === null ? '—' : utcLegendMoment(seconds)) },
@@ -67,6 +67,25 @@ function options(width: number, palette: Palette, rates: readonly RateSeries[]):
     ],
   };
 }
+
+/**
+ * uPlot's module, fetched once and only when a chart is about to be seen. Evaluating it costs a phone a
+ * few hundred milliseconds (it makes the page's first Intl formatters, which load the locale's data), and
+ * the overview draws its chart below the queues table: a page that loaded it with the rest of its code
+ * answered that much later to its first tap (issue 29). Its script is added by Next's nonced loader,
+ * which the policy's 'strict-dynamic' trusts.
+ */
+let uPlotModule: Promise<typeof uPlot> | undefined;
+function loadUPlot(): Promise<typeof uPlot> {
+  uPlotModule ??= import('uplot').then((loaded) => loaded.default);
+  return uPlotModule;
+}
+
+/**
+ * How far below the screen a chart starts loading: two screens' height, so that it is drawn before it is scrolled
+ * to, and a chart in a desktop's first screens (and its test's) loads at once; one three phone screens down waits.
+ */
+const LOAD_AHEAD = '0px 0px 200% 0px';
 
 // The table under the chart lists the newest samples: enough to read the recent trend, few enough to read at all.
 const TABLE_ROWS = 60;
@@ -140,13 +159,31 @@ export function ThroughputChart({ points, label, rates }: { points: readonly His
     const element = container.current;
     if (!element) return;
     const series = shown.split(',') as RateSeries[];
-    const made = new uPlot(options(element.clientWidth, dark ? DARK : LIGHT, series), columnsOf(latest.current, series), element);
-    chart.current = made;
-    const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
-    resize.observe(element);
+    let made: uPlot | null = null;
+    let resize: ResizeObserver | null = null;
+    let gone = false;
+    const draw = (UPlot: typeof uPlot) => {
+      if (gone) return;
+      made = new UPlot(options(UPlot, element.clientWidth, dark ? DARK : LIGHT, series), columnsOf(latest.current, series), element);
+      chart.current = made;
+      const drawn = made;
+      resize = new ResizeObserver(() => drawn.setSize({ width: element.clientWidth, height: HEIGHT }));
+      resize.observe(element);
+    };
+    const near = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        near.disconnect();
+        loadUPlot().then(draw, (error: unknown) => console.error('The throughput chart could not load uPlot', error));
+      },
+      { rootMargin: LOAD_AHEAD },
+    );
+    near.observe(element);
     return () => {
-      resize.disconnect();
-      made.destroy();
+      gone = true;
+      near.disconnect();
+      resize?.disconnect();
+      made?.destroy();
       chart.current = null;
     };
   }, [dark, shown]);

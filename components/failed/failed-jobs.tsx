@@ -146,7 +146,7 @@ function PageLink({ page, disabled, label }: { page: number; disabled: boolean; 
     );
   }
   return (
-    <Link href={pageHref(page)} className="button-secondary">
+    <Link prefetch={false} href={pageHref(page)} className="button-secondary">
       {label}
     </Link>
   );
@@ -190,7 +190,7 @@ function SearchResults({ filter, retry }: { filter: FailedFilter; retry: FailedR
           </button>
         )}
         {everyState !== null && (
-          <Link href={everyState} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+          <Link prefetch={false} href={everyState} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
             Look in every state, not only failed
           </Link>
         )}
@@ -204,7 +204,7 @@ function SearchResults({ filter, retry }: { filter: FailedFilter; retry: FailedR
         <div className="rounded-md border border-dashed border-zinc-300 bg-white px-6 py-8 text-center dark:border-zinc-700 dark:bg-zinc-900">
           <p className="font-semibold">No failed job matches this filter{search.cancelled ? ' among those searched' : ''}.</p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-            <Link href={failedHref} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+            <Link prefetch={false} href={failedHref} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
               Show every failed job
             </Link>
             , or change the filter above.

@@ -68,7 +68,7 @@ const FailedRow = memo(function FailedRow({ row, selected, onSelect, withAttempt
       )}
       <th scope="row" className="px-3 py-2 text-left font-mono font-normal">
         {row.exact ? (
-          <Link href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
+          <Link prefetch={false} href={jobHref(row.id)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-300">
             {row.id}
           </Link>
         ) : (
@@ -79,7 +79,7 @@ const FailedRow = memo(function FailedRow({ row, selected, onSelect, withAttempt
         {row.queue === '' ? (
           '—'
         ) : (
-          <Link href={queueHref(row.queue)} className="underline-offset-2 hover:underline">
+          <Link prefetch={false} href={queueHref(row.queue)} className="underline-offset-2 hover:underline">
             {row.queue}
           </Link>
         )}

@@ -24,7 +24,7 @@ export function AttentionSummary({ attention, now }: { attention: OverviewAttent
               const view = describeMark(row.queue, mark, now);
               return (
                 <span key={mark.kind}>
-                  <Link href={view.href} className="underline underline-offset-2">
+                  <Link prefetch={false} href={view.href} className="underline underline-offset-2">
                     {view.title.toLowerCase()}
                   </Link>
                   {index < row.marks.length - 1 && ', '}

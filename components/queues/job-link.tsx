@@ -10,7 +10,7 @@ import { jobHref } from '@/lib/routes';
 export function JobLink({ id }: { id: JobIdAsRead }) {
   if (typeof id === 'string') return <BeyondExactId id={id} />;
   return (
-    <Link href={jobHref(id)} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
+    <Link prefetch={false} href={jobHref(id)} className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400">
       #{id}
     </Link>
   );

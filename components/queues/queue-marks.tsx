@@ -14,7 +14,7 @@ export function QueueMarks({ queue, marks, now }: { queue: string; marks: readon
           <li key={mark.kind} className="flex flex-wrap items-baseline gap-x-1.5 gap-y-0.5 text-zinc-800 dark:text-zinc-200">
             <Badge tone="bad">{view.title}</Badge>
             <span>{view.detail}</span>
-            <Link href={view.href} className="whitespace-nowrap text-blue-700 underline underline-offset-2 dark:text-blue-400">
+            <Link prefetch={false} href={view.href} className="whitespace-nowrap text-blue-700 underline underline-offset-2 dark:text-blue-400">
               {view.action}
             </Link>
           </li>

@@ -140,7 +140,12 @@ export function QueuesTable({
           {COLUMNS.map(({ key, label }) => (
             <Cell key={key} numeric label={label}>
               {key === 'reserved' ? (
-                <Link href={reservationsHref} className={FIGURE_LINK} aria-label={`${formatCount(totals.reserved)} reserved in all queues: the reservations`}>
+                <Link
+                  prefetch={false}
+                  href={reservationsHref}
+                  className={FIGURE_LINK}
+                  aria-label={`${formatCount(totals.reserved)} reserved in all queues: the reservations`}
+                >
                   {formatCount(totals.reserved)}
                 </Link>
               ) : (
@@ -153,7 +158,7 @@ export function QueuesTable({
               {totals.failedRecently === null ? (
                 <Absent label="unknown" />
               ) : (
-                <Link href={failedHref} className={FIGURE_LINK}>
+                <Link prefetch={false} href={failedHref} className={FIGURE_LINK}>
                   {failedFigure(totals.failedRecently)}
                 </Link>
               )}
@@ -170,6 +175,7 @@ export function QueuesTable({
         >
           <RowHeaderCell labelledBy={`${idPrefix}-${index}`}>
             <Link
+              prefetch={false}
               id={`${idPrefix}-${index}`}
               href={queueHref(row.queue)}
               className="font-mono text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
@@ -197,6 +203,7 @@ export function QueuesTable({
                 <Absent label="unknown" />
               ) : key === 'reserved' ? (
                 <Link
+                  prefetch={false}
                   href={reservationsOfQueueHref(row.queue)}
                   className={FIGURE_LINK}
                   aria-label={`${formatCount(row.reserved)} reserved in ${row.queue}: its reservations`}
@@ -211,6 +218,7 @@ export function QueuesTable({
           {failed && row.failedRecently && (
             <Cell numeric label={failed.heading}>
               <Link
+                prefetch={false}
                 href={failedOfQueueHref(row.queue)}
                 className={FIGURE_LINK}
                 aria-label={`${failedFigure(row.failedRecently)} failed in ${row.queue} in the last ${row.failedRecently.minutes} min: its failed jobs`}

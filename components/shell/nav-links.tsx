@@ -22,7 +22,13 @@ function isCurrent(pathname: string, href: string): boolean {
   return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
 }
 
-/** The main navigation; the page on screen is marked for sight and for screen readers. */
+/**
+ * The main navigation; the page on screen is marked for sight and for screen readers.
+ *
+ * Its links, like those of the lists and tables, are not prefetched: every page is read from Redis at each
+ * request, so a prefetch gains little, and the ten of the header with a page's dense lists of links were
+ * a phone's longest tasks after hydration (issue 29, docs/benchmarks.md).
+ */
 export function NavLinks() {
   const pathname = usePathname();
   return (
@@ -33,6 +39,7 @@ export function NavLinks() {
           return (
             <li key={href}>
               <Link
+                prefetch={false}
                 href={href}
                 aria-current={current ? 'page' : undefined}
                 className={`rounded-md px-3 py-1.5 ${

@@ -25,7 +25,7 @@ export interface HeaderSession {
  */
 export function SiteHeader({ session }: { session: HeaderSession | null }) {
   const brand = (
-    <Link href={overviewHref} className="rounded-md text-lg font-semibold tracking-tight">
+    <Link prefetch={false} href={overviewHref} className="rounded-md text-lg font-semibold tracking-tight">
       QueueLens
     </Link>
   );
@@ -65,7 +65,7 @@ export function SiteHeader({ session }: { session: HeaderSession | null }) {
             <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.access.role}</span>
             {session.access.role === 'viewer' && ' (can look, not change)'}
           </p>
-          <Link href={sessionsHref} className="text-sm text-blue-700 underline dark:text-blue-400">
+          <Link prefetch={false} href={sessionsHref} className="text-sm text-blue-700 underline dark:text-blue-400">
             Sessions
           </Link>
           {session.access.via === 'session' && (

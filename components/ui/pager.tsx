@@ -42,7 +42,7 @@ export function Pager({
                 {label}
               </span>
             ) : (
-              <Link href={hrefOf(page)} rel={rel} className="button-secondary">
+              <Link prefetch={false} href={hrefOf(page)} rel={rel} className="button-secondary">
                 {label}
               </Link>
             )}

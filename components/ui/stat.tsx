@@ -22,7 +22,7 @@ export function Stat({ label, value, href, note }: { label: string; value: numbe
   );
   if (!href) return tile;
   return (
-    <Link href={href} className="group block rounded-md">
+    <Link prefetch={false} href={href} className="group block rounded-md">
       {tile}
     </Link>
   );

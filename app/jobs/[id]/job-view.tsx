@@ -122,7 +122,7 @@ function HeldJobControls({ id, hash }: { id: number; hash: JobHash }) {
           }}
         />
       </ChangeControls>
-      <Link href={reservationOfJobHref(held)} className="text-sm text-blue-700 underline underline-offset-2 dark:text-blue-400">
+      <Link prefetch={false} href={reservationOfJobHref(held)} className="text-sm text-blue-700 underline underline-offset-2 dark:text-blue-400">
         Its holder’s row in the reservations
       </Link>
     </div>
@@ -183,7 +183,7 @@ function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: N
     <Section title="It failed">
       <p className="text-sm">
         Failed <UtcMoment seconds={failed.at} now={snapshot.now} />: {snapshot.statusText}.{' '}
-        <Link href={failedHref} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+        <Link prefetch={false} href={failedHref} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
           The failed jobs
         </Link>{' '}
         list it.
@@ -329,7 +329,11 @@ function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
       <ul aria-label={`Queues holding a job ${id}`} className="list-disc space-y-1 pl-5 text-sm">
         {holders.map((holder) => (
           <li key={holder}>
-            <Link href={jobOfQueueHref(id, holder)} className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]">
+            <Link
+              prefetch={false}
+              href={jobOfQueueHref(id, holder)}
+              className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]"
+            >
               Job {id} of <span className="font-mono">{holder}</span>
             </Link>
           </li>
@@ -372,6 +376,7 @@ export function JobView({
       <div className="space-y-2">
         <p className="text-sm">
           <Link
+            prefetch={false}
             href={shownQueue ? queueHref(shownQueue) : overviewHref}
             className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400 [overflow-wrap:anywhere]"
           >
