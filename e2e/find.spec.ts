@@ -290,6 +290,12 @@ test.describe('Find', () => {
       await paused.getByRole('button', { name: 'Go on, dropping the oldest' }).click();
       await expect(everyMatch.getByRole('status').filter({ hasText: `Forgot ${plural(failing, 'job')}: every failed match. Done` })).toBeVisible();
       expect(await queue.redis.zcard(index)).toBeLessThanOrEqual(10_000);
+      // The audit log names the step that did not start, and each step that dropped the Trash's oldest.
+      const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 100 })).entries.filter(
+        (entry) => entry.action === 'forget every failed match of a search (one step)' && entry.target.includes(marker),
+      );
+      expect(audited.filter((entry) => entry.detail.startsWith('not started: the Trash holds'))).toHaveLength(2);
+      expect(audited.filter((entry) => entry.target.startsWith('the Trash’s oldest dropped to make room: ')).length).toBeGreaterThan(0);
       // The oldest were the others' (all at one score, so dropped in member order): those past the room left.
       expect((await queue.redis.zmscore(index, others)).filter((score) => score !== null)).toHaveLength(others.length - (failing - room));
     } finally {

@@ -159,8 +159,8 @@ function notStarted(cursor: string | null, taken: number): EveryMatchStep {
   return { cursor, taken, looked: 0, about: 0, matched: 0, acted: 0, movedOn: 0, refused: 0, why: null, queues: [] };
 }
 
-/** How the audit log names the search an every-match step acted on, and whether the step began it. */
-export function describeEveryMatchSearch({ text, field, ignoreCase, queue, states, range, cursor }: EveryMatchInput): string {
+/** How the audit log names the search an every-match step acted on, whether the step began it, and whether the operator let it drop the Trash's oldest. */
+export function describeEveryMatchSearch({ text, field, ignoreCase, queue, states, range, cursor, dropOldest }: EveryMatchInput): string {
   const scope = [
     field,
     ...(ignoreCase ? ['ignoring case'] : []),
@@ -168,7 +168,8 @@ export function describeEveryMatchSearch({ text, field, ignoreCase, queue, state
     ...(states.length > 0 ? [states.join(', ')] : []),
     ...(isRanged(range) ? [describeRange(range)] : []),
   ];
-  return `every match of “${text}” (${scope.join(', ')}), ${cursor === null ? 'from the start' : 'going on'}`;
+  // First, so that a long text cut at the audit's 256 characters does not cut it.
+  return `${dropOldest ? 'the Trash’s oldest dropped to make room: ' : ''}every match of “${text}” (${scope.join(', ')}), ${cursor === null ? 'from the start' : 'going on'}`;
 }
 
 /** What an every-match step did, for the audit log. */
