@@ -49,7 +49,7 @@ import { expandIncludes } from '../lib/redis/lua-script';
 import { execPipeline } from '../lib/redis/pipeline';
 import { parseInfo } from '../lib/redis/server-info';
 import { everyMatchStep } from '../lib/layouts/every-match';
-import type { EveryMatchAction, FindQuery } from '../lib/shapes/find';
+import type { EveryMatchAction, FindQuery, FindStep } from '../lib/shapes/find';
 import type { TrashWrite } from '../lib/shapes/trash';
 import { durationOf, redisWorkDuring, spreadOf, type RedisProbe, type RedisWork, type Spread } from './measure';
 import { startPrivateRedis, type PrivateRedis } from './private-redis';
@@ -303,16 +303,23 @@ interface SearchPass {
 async function searchPass(finder: JobFinder, findQuery: FindQuery): Promise<SearchPass> {
   const started = performance.now();
   let [firstMs, matches, looked, steps] = [null as number | null, 0, 0, 0];
-  let cursor: string | null = null;
-  do {
-    const step = await finder.step(findQuery, cursor);
+  await walkSearch(finder, findQuery, (step) => {
     steps += 1;
     if (step.matches.length > 0) firstMs ??= performance.now() - started;
     matches += step.matches.length;
     looked = step.looked;
+  });
+  return { firstMs, fullMs: performance.now() - started, matches, looked, steps };
+}
+
+/** Walks `findQuery` to its end, one step after another as the page and `queuelens find` do, handing each step to `seen`. */
+async function walkSearch(finder: JobFinder, findQuery: FindQuery, seen: (step: FindStep) => void): Promise<void> {
+  let cursor: string | null = null;
+  do {
+    const step = await finder.step(findQuery, cursor);
+    seen(step);
     cursor = step.cursor;
   } while (cursor !== null);
-  return { firstMs, fullMs: performance.now() - started, matches, looked, steps };
 }
 
 /** The floor: every index the search walks, FIND_CHUNK at a time, one call after another, moving nothing a MATCH can hold back. */
@@ -563,15 +570,10 @@ interface EveryMatchRun {
   slow: SlowCalls | null;
 }
 
-/** Every id `findQuery` finds, walked to its end as `queuelens find` walks it. */
+/** Every id `findQuery` finds. */
 async function foundIds(finder: JobFinder, findQuery: FindQuery): Promise<string[]> {
   const found: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const step = await finder.step(findQuery, cursor);
-    found.push(...step.matches.map((match) => match.id));
-    cursor = step.cursor;
-  } while (cursor !== null);
+  await walkSearch(finder, findQuery, (step) => found.push(...step.matches.map((match) => match.id)));
   return found;
 }
 

@@ -27,6 +27,15 @@ const FIELD_LABELS: Readonly<Record<FindField, string>> = {
 
 const noChange = () => () => {};
 
+/** One end of the time range, in the browser's time zone; `ms` undefined or null leaves it empty. */
+function RangeEndField({ label, name, ms }: { label: string; name: 'from' | 'until'; ms: number | null | undefined }) {
+  return (
+    <FilterField label={label}>
+      {(id) => <input id={id} name={name} type="datetime-local" defaultValue={localInputValue(ms)} className={FILTER_INPUT} />}
+    </FilterField>
+  );
+}
+
 /** Any range at all: what a range would apply to whatever its ends, for the form's hint. */
 const ANY_RANGE: FindRange = { from: 0, until: null };
 
@@ -141,22 +150,8 @@ export function FindForm({
           <legend className="text-xs text-zinc-600 dark:text-zinc-400">Time range (either end may be empty)</legend>
           {/* Remounted once in the browser: the server cannot write a time in the browser's zone. */}
           <div key={String(inBrowser)} className="flex flex-wrap items-center gap-2 text-sm">
-            <FilterField label="From">
-              {(id) => (
-                <input id={id} name="from" type="datetime-local" defaultValue={inBrowser ? localInputValue(query?.range?.from) : ''} className={FILTER_INPUT} />
-              )}
-            </FilterField>
-            <FilterField label="Until (not included)">
-              {(id) => (
-                <input
-                  id={id}
-                  name="until"
-                  type="datetime-local"
-                  defaultValue={inBrowser ? localInputValue(query?.range?.until) : ''}
-                  className={FILTER_INPUT}
-                />
-              )}
-            </FilterField>
+            <RangeEndField label="From" name="from" ms={inBrowser ? query?.range?.from : undefined} />
+            <RangeEndField label="Until (not included)" name="until" ms={inBrowser ? query?.range?.until : undefined} />
           </div>
           <p id={rangeHelpId} className="max-w-md text-xs text-zinc-600 dark:text-zinc-400">
             In your browser’s time{zone === null ? '' : ` (${zone})`}. {describeRangeScope(rangeScope({ states: [], range: ANY_RANGE }, states, times))}

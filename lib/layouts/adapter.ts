@@ -236,7 +236,7 @@ export interface ThroughputSource {
  * refuses, per id, leaving the trash as it was.
  */
 export interface TrashBin {
-  /** newest first; `filter` narrows to a queue, a place and an operator (every row without one) */
+  /** newest first; `filter` narrows to a queue, a place and an operator (every row without one); a `limit` of 0 reads the counts alone */
   list(settings: TrashSettings, offset: number, limit: number, filter?: TrashFilter): Promise<TrashPage>;
   /** at most BATCH_SIZE ids, as listed; what became of each */
   restore(settings: TrashSettings, ids: readonly string[]): Promise<RestoredJob[]>;

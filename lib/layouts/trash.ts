@@ -143,13 +143,15 @@ async function newestEntries(connection: RedisConnection, shelves: readonly Tras
   const single = shelves.length === 1;
   const [start, skip] = single ? [offset, 0] : [0, offset];
   const pipeline = connection.redis.pipeline();
-  for (const { keys } of shelves) pipeline.zrevrange(keys.index, start, offset + count - 1, 'WITHSCORES').zcount(keys.index, `(${liveSince}`, '+inf');
+  for (const { keys } of shelves) pipeline.zcount(keys.index, `(${liveSince}`, '+inf');
+  // No range for a count of 0: ZREVRANGE's stop of offset - 1 would be -1, the whole index.
+  if (count > 0) for (const { keys } of shelves) pipeline.zrevrange(keys.index, start, offset + count - 1, 'WITHSCORES');
   const replies = await execPipeline(pipeline);
   const entries = shelves
-    .flatMap((shelf, at) => pairsOf(replies[at * 2] as string[]).map(([id, score]) => ({ shelf, id, trashedMs: Number(score) })))
+    .flatMap((shelf, at) => pairsOf((replies[shelves.length + at] ?? []) as string[]).map(([id, score]) => ({ shelf, id, trashedMs: Number(score) })))
     .sort((a, b) => b.trashedMs - a.trashedMs)
     .slice(skip, skip + count);
-  return { entries, total: shelves.reduce((sum, _, at) => sum + Number(replies[at * 2 + 1]), 0) };
+  return { entries, total: shelves.reduce((sum, _, at) => sum + Number(replies[at]), 0) };
 }
 
 /**
@@ -185,7 +187,8 @@ async function filteredEntries(connection: RedisConnection, shelves: readonly Tr
  * shelf's index read once without one, walked whole with one), then every
  * row's where-hash in one pipeline, then its job's columns in another (a
  * layout keeps a job by what it was taken from). An entry whose keys
- * expired before the next forget trimmed the index is left out.
+ * expired before the next forget trimmed the index is left out. A `limit` of
+ * 0 reads no row: the counts alone, in two round trips.
  */
 export async function readTrashPage(
   connection: RedisConnection,
@@ -195,7 +198,7 @@ export async function readTrashPage(
   limit: number,
   filter: TrashFilter = NO_TRASH_FILTER,
 ): Promise<TrashPage> {
-  const count = Math.min(Math.max(limit, 1), TRASH_PAGE_LIMIT);
+  const count = Math.min(Math.max(limit, 0), TRASH_PAGE_LIMIT);
   return connection.attempt(async () => {
     // The server's clock, which the scripts stamp and expire by.
     const [now] = await connection.redis.time();

@@ -90,6 +90,8 @@ describe('the StaticPHP trash', () => {
     }
     const page = await readTrashPage(queue, trash, 0, 10);
     expect(page.rows.map((row) => row.id)).toEqual(ids.slice(2).reverse().map(String));
+    // A limit of 0 reads the counts alone, as acting on every match asks before each forget.
+    expect(await readTrashPage(queue, trash, 0, 0)).toMatchObject({ rows: [], total: 3, maxEntries: 3 });
     const keys = queue.trashKeys(trash.dashboardPrefix);
     expect(await queue.redis.exists(keys.job(String(ids[0])), keys.where(String(ids[1])))).toBe(0);
   });
