@@ -114,6 +114,44 @@ test.describe('Find', () => {
     expect(await queue.redis.hget(queue.keys.job(ids.failed), 'attempts')).toBe('0');
   });
 
+  test('acting on the jobs it lists re-checks each against the search: one that failed again with another error is left alone and counted', async ({
+    page,
+  }) => {
+    keys.fixedQueueName(QUEUE);
+    const error = `Timeout ${MARKER}`;
+    const failNext = async (why: string) => {
+      const job = (await queue.reserve([QUEUE], 'worker-find', 300))!;
+      await queue.fail(job, why);
+      return String(job.id);
+    };
+    await queue.pushMany([0, 1].map((i) => ({ queue: QUEUE, name: 'App\\Jobs\\Ship', payload: { order: i } })));
+    const stillMatching = await failNext(error);
+    const failedAgain = await failNext(error);
+
+    await page.goto('/find');
+    const form = page.getByRole('search', { name: 'Find jobs' });
+    await form.getByRole('searchbox', { name: 'Text' }).fill(error);
+    await form.getByRole('combobox', { name: 'Look in' }).selectOption('error');
+    await form.getByRole('button', { name: 'Find' }).click();
+    expect(await foundStates(page)).toEqual({ [stillMatching]: 'failed', [failedAgain]: 'failed' });
+
+    // Meanwhile a colleague retries one, and it fails again, for another reason: still failed, no longer a match.
+    await queue.retryFailed([Number(failedAgain)]);
+    expect(await failNext('Out of memory')).toBe(failedAgain);
+    await page.getByRole('button', { name: 'Forget 2 failed…' }).click();
+    await page.getByRole('dialog', { name: 'Forget 2 jobs found?' }).getByRole('button', { name: 'Forget 2 jobs' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Forgot 1 job, 1 no longer matched the search' })).toBeVisible();
+    expect(await queue.redis.zscore(queue.keys.failed, stillMatching)).toBeNull();
+    expect(await queue.redis.zscore(queue.keys.failed, failedAgain)).not.toBeNull();
+    expect(await queue.redis.hget(queue.keys.job(failedAgain), 'error')).toBe('Out of memory');
+    const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 50 })).entries.filter((entry) =>
+      entry.target.includes(error),
+    );
+    expect(audited).toEqual([
+      expect.objectContaining({ action: 'forget failed jobs', result: 'ok', detail: 'forgot 1, 0 no longer failed, 1 no longer matched the search' }),
+    ]);
+  });
+
   test.describe('in a browser an hour east of UTC', () => {
     test.use({ timezoneId: 'Europe/Berlin' });
 

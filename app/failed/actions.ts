@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { isAbsent, type FailedJobs, type FailedRetries } from '@/lib/layouts/adapter';
 import { QueueError } from '@/lib/redis/errors';
 import { BATCH_SIZE, EDITABLE_PAYLOAD_BYTES, type RetryOutcome } from '@/lib/shapes/failed-jobs';
+import type { Connection } from '@/lib/dashboard/connections';
+import { describeFoundBy, foundBy, stillMatching } from '@/lib/server/find';
 import { describeJobs, queueAction, queueReadAction, queuesFailingRecently } from '@/lib/server/action';
 import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
 
@@ -32,18 +34,41 @@ function presentOrRefused<T extends object>(part: T): Exclude<T, { absent: strin
   return part as Exclude<T, { absent: string }>;
 }
 
-/** Requeues these failed jobs; ids no longer failed are reported, not requeued. */
+/**
+ * Failed jobs by id, as the failed list or a search listed them; `search`:
+ * the search that did, whose text each must still hold (a job retried and
+ * failed again with another error does not), counted `unmatched` if not.
+ */
+const listedIds = z.object({ ids: jobIds, search: foundBy.optional() });
+
+/** The listed ids still to act on: every one, or those that still match the search that listed them. */
+async function stillListed({ ids, search }: z.output<typeof listedIds>, connection: Connection): Promise<{ acting: string[]; unmatched: number }> {
+  const acting = search === undefined ? ids : await stillMatching(connection, search, 'failed', ids);
+  return { acting, unmatched: ids.length - acting.length };
+}
+
+const describeListed = ({ ids, search }: z.output<typeof listedIds>) => `${describeJobs(ids)}${search === undefined ? '' : ` ${describeFoundBy(search)}`}`;
+const unmatchedText = (unmatched: number) => (unmatched > 0 ? `, ${unmatched} no longer matched the search` : '');
+
+/** Requeues these failed jobs; ids no longer failed (or matching) are reported, not requeued. */
 export const retryJobs = queueAction(
   'failedJobs',
-  z.object({ ids: jobIds, maxAttempts }),
-  ({ ids, maxAttempts }, failed) => retriedHere(failed).ids(ids, { maxAttempts }),
+  listedIds.extend({ maxAttempts }),
+  async (input, failed, connection) => {
+    const retry = retriedHere(failed);
+    const { acting, unmatched } = await stillListed(input, connection);
+    const outcome = acting.length === 0 ? NOTHING_RETRIED : await retry.ids(acting, { maxAttempts: input.maxAttempts });
+    return { ...outcome, unmatched };
+  },
   {
     action: 'retry failed jobs',
-    target: ({ ids }) => describeJobs(ids),
-    outcome: describeRetry,
+    target: describeListed,
+    outcome: (outcome) => `${describeRetry(outcome)}${unmatchedText(outcome.unmatched)}`,
   },
   (_input, outcome) => outcome?.queues ?? null,
 );
+
+const NOTHING_RETRIED: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [], queues: [] };
 
 /**
  * Replaces a failed job's payload with the operator's edit and retries it,
@@ -72,21 +97,22 @@ export const editAndRetryJob = queueAction(
 );
 
 /**
- * Forgets these failed jobs; ids no longer failed are left alone. `kept`
+ * Forgets these failed jobs; ids no longer failed (or matching) are left alone. `kept`
  * says the layout moved them into its trash, where an Undo finds them.
  */
 export const forgetJobs = queueAction(
   'failedJobs',
-  z.object({ ids: jobIds }),
-  async ({ ids }, failed, connection, access) => {
+  listedIds,
+  async (input, failed, connection, access) => {
     const trash = dashboardTrashWrite(access);
-    const forgotten = await failed.forgetFailedIds(ids, trash);
-    return { forgotten, notFailed: ids.length - forgotten, kept: await keepsTrash(connection, trash) };
+    const { acting, unmatched } = await stillListed(input, connection);
+    const forgotten = acting.length === 0 ? 0 : await failed.forgetFailedIds(acting, trash);
+    return { forgotten, notFailed: acting.length - forgotten, unmatched, kept: await keepsTrash(connection, trash) };
   },
   {
     action: 'forget failed jobs',
-    target: ({ ids }) => describeJobs(ids),
-    outcome: ({ forgotten, notFailed }) => `forgot ${forgotten}, ${notFailed} no longer failed`,
+    target: describeListed,
+    outcome: ({ forgotten, notFailed, unmatched }) => `forgot ${forgotten}, ${notFailed} no longer failed${unmatchedText(unmatched)}`,
   },
   queuesFailingRecently,
 );

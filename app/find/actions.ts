@@ -3,20 +3,24 @@
 import { z } from 'zod';
 import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
 import { describeJobs, queueAction } from '@/lib/server/action';
-import { describeEveryMatchSearch, describeEveryMatchStep, everyMatchInput, runEveryMatchStep } from '@/lib/server/find';
+import {
+  describeEveryMatchSearch,
+  describeEveryMatchStep,
+  describeFoundBy,
+  describeFoundOutcome,
+  everyMatchInput,
+  foundBy,
+  runEveryMatchStep,
+  stillMatching,
+} from '@/lib/server/find';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
-import { FIND_FIELDS, MAX_FIND_TEXT, type EveryMatchAction } from '@/lib/shapes/find';
+import type { EveryMatchAction } from '@/lib/shapes/find';
 import type { AuditedAction } from '@/lib/dashboard/audit-entry';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 
-const foundJobs = z.object({
-  /** the search that found them, for the audit log */
-  text: z.string().min(1).max(MAX_FIND_TEXT),
-  field: z.enum(FIND_FIELDS),
-  // A caller that names no case rule searched case-sensitively.
-  ignoreCase: z.boolean().default(false),
+const foundJobs = foundBy.extend({
   jobs: z
     .array(z.object({ queue: z.string().min(1).max(1000), id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _') }))
     .min(1)
@@ -24,32 +28,34 @@ const foundJobs = z.object({
 });
 
 /**
- * Removes a batch of the live jobs a search found (at most BATCH_SIZE), each
- * through the layout's remove, which re-checks it where it was found: one
- * that moved on meanwhile is counted, not changed. One audit entry names the
- * search and the counts; `kept` are the ids an Undo restores.
+ * Removes a batch of the live jobs a search found (at most BATCH_SIZE):
+ * those that still match it, each through the layout's remove, which
+ * re-checks it where it was found. One that no longer matches or moved on
+ * meanwhile is counted, not changed. One audit entry names the search and
+ * the counts; `kept` are the ids an Undo restores.
  */
 export const removeFoundJobs = queueAction(
   'lineRepairs',
   foundJobs,
-  async ({ jobs }, repairs, connection, access) => {
+  async ({ jobs, ...search }, repairs, connection, access) => {
     const trash = dashboardTrashWrite(access);
     const remove = lineRepairOrThrow(repairs, 'remove');
+    const matching = new Set(await stillMatching(connection, search, 'live', [...new Set(jobs.map((job) => job.id))]));
     const kept: string[] = [];
     let removed = 0;
     for (const { queue, id } of jobs) {
-      if (!(await remove(queue, id, trash))) continue;
+      if (!matching.has(id) || !(await remove(queue, id, trash))) continue;
       removed++;
       const as = await keptAs(connection, trash, queue, id);
       if (as !== null) kept.push(as);
     }
-    return { removed, movedOn: jobs.length - removed, kept };
+    const unmatched = jobs.filter((job) => !matching.has(job.id)).length;
+    return { removed, unmatched, movedOn: jobs.length - removed - unmatched, kept };
   },
   {
     action: 'remove jobs found by a search',
-    target: ({ text, field, ignoreCase, jobs }) =>
-      `${describeJobs(jobs.map((job) => job.id))} found by “${text}” (${field}${ignoreCase ? ', ignoring case' : ''})`,
-    outcome: ({ removed, movedOn }) => `${removed} removed${movedOn > 0 ? `, ${movedOn} had moved on` : ''}`,
+    target: ({ jobs, ...search }) => `${describeJobs(jobs.map((job) => job.id))} ${describeFoundBy(search)}`,
+    outcome: ({ removed, unmatched, movedOn }) => describeFoundOutcome(`${removed} removed`, unmatched, movedOn),
   },
   ({ jobs }) => jobs.map((job) => job.queue),
 );

@@ -22,6 +22,11 @@ export function describeForget(forgotten: number, notFailed: number): string {
   return parts.join(', ');
 }
 
+/** A summary with the listed jobs a search re-check left alone: "Retried 3 jobs, 1 no longer matched the search". */
+export function withUnmatched(summary: string, unmatched: number): string {
+  return unmatched > 0 ? `${summary}, ${formatCount(unmatched)} no longer matched the search` : summary;
+}
+
 /** "Stopped after retrying 400 of 1,000 jobs" */
 export function describeStop(verb: string, handled: number, total: number): string {
   return `Stopped after ${verb} ${handled.toLocaleString('en')} of ${plural(total, 'job')}`;

@@ -5,12 +5,18 @@ import { useCallback } from 'react';
 import { forgetJobs, forgetOldestStep, retryJobs, retryOldestStep } from '@/app/failed/actions';
 import { useToast } from '@/components/ui/toaster';
 import { useUndoToast } from '@/components/trash/use-restore';
-import { describeForget, describeRetry, describeStop } from './outcome-messages';
+import { describeForget, describeRetry, describeStop, withUnmatched } from './outcome-messages';
 import { useBulkRun, type BulkOutcome, type BulkStep } from './use-bulk-run';
 import { getTabConnection } from '@/lib/queries/tab-connection';
+import type { FindQuery } from '@/lib/shapes/find';
 
 /** Ids per action call; the driver runs each call as one script over at most this many. */
 const IDS_PER_CALL = 200;
+
+/** The search that listed the ids an action takes (Find's), which each must still match. */
+type ListedBy = Pick<FindQuery, 'text' | 'field' | 'ignoreCase'>;
+
+const listedBy = (search: ListedBy | undefined) => search && { text: search.text, field: search.field, ignoreCase: search.ignoreCase };
 
 /**
  * The failed-job mutations with their toasts, progress and refreshes. Every
@@ -40,44 +46,48 @@ export function useFailedActions() {
     [toast, refresh, undoToast],
   );
 
-  /** Retries these ids, IDS_PER_CALL per call. */
+  /** Retries these ids, IDS_PER_CALL per call; `search`: the search that listed them, which each must still match. */
   const retryIds = useCallback(
-    async (ids: readonly string[], maxAttempts: number | undefined) => {
-      const counts = { requeued: 0, notFailed: 0, missing: 0, refused: [] as string[] };
+    async (ids: readonly string[], maxAttempts: number | undefined, search?: ListedBy) => {
+      const counts = { requeued: 0, notFailed: 0, missing: 0, unmatched: 0, refused: [] as string[] };
       let next = 0;
       const outcome = await run('Retrying', ids.length, async (): Promise<BulkStep> => {
         const batch = ids.slice(next, (next += IDS_PER_CALL));
         if (batch.length === 0) return { ok: true, handled: 0, finished: true };
-        const result = await retryJobs({ ids: [...batch], maxAttempts }, getTabConnection());
+        const result = await retryJobs({ ids: [...batch], maxAttempts, search: listedBy(search) }, getTabConnection());
         if (!result.ok) return result;
         counts.requeued += result.requeued.length;
         counts.notFailed += result.notFailed.length;
         counts.missing += result.missing.length;
+        counts.unmatched += result.unmatched;
         counts.refused.push(...result.refused.map((refusal) => refusal.why));
         return { ok: true, handled: batch.length, finished: next >= ids.length };
       });
-      finish(outcome, 'retrying', ids.length, describeRetry(counts.requeued, counts.notFailed, counts.missing, counts.refused));
+      const summary = describeRetry(counts.requeued, counts.notFailed, counts.missing, counts.refused);
+      finish(outcome, 'retrying', ids.length, withUnmatched(summary, counts.unmatched));
     },
     [run, finish],
   );
 
-  /** Forgets these ids, IDS_PER_CALL per call. */
+  /** Forgets these ids, IDS_PER_CALL per call; `search`: the search that listed them, which each must still match. */
   const forgetIds = useCallback(
-    async (ids: readonly string[]) => {
-      const counts = { forgotten: 0, notFailed: 0 };
+    async (ids: readonly string[], search?: ListedBy) => {
+      const counts = { forgotten: 0, notFailed: 0, unmatched: 0 };
       let kept = false;
       let next = 0;
       const outcome = await run('Forgetting', ids.length, async (): Promise<BulkStep> => {
         const batch = ids.slice(next, (next += IDS_PER_CALL));
         if (batch.length === 0) return { ok: true, handled: 0, finished: true };
-        const result = await forgetJobs({ ids: [...batch] }, getTabConnection());
+        const result = await forgetJobs({ ids: [...batch], search: listedBy(search) }, getTabConnection());
         if (!result.ok) return result;
         counts.forgotten += result.forgotten;
         counts.notFailed += result.notFailed;
+        counts.unmatched += result.unmatched;
         kept = result.kept;
         return { ok: true, handled: batch.length, finished: next >= ids.length };
       });
-      finish(outcome, 'forgetting', ids.length, describeForget(counts.forgotten, counts.notFailed), kept && counts.forgotten > 0 ? ids : undefined);
+      const summary = withUnmatched(describeForget(counts.forgotten, counts.notFailed), counts.unmatched);
+      finish(outcome, 'forgetting', ids.length, summary, kept && counts.forgotten > 0 ? ids : undefined);
     },
     [run, finish],
   );

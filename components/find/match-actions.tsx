@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { removeFoundJobs } from '@/app/find/actions';
 import { BulkProgressBar } from '@/components/failed/bulk-progress-bar';
-import { describeStop } from '@/components/failed/outcome-messages';
+import { describeStop, withUnmatched } from '@/components/failed/outcome-messages';
 import { useBulkRun, type BulkStep } from '@/components/failed/use-bulk-run';
 import { useFailedActions } from '@/components/failed/use-failed-actions';
 import { useChangePermission } from '@/components/shell/change-permission';
@@ -48,6 +48,7 @@ function useRemoveMatches(query: FindQuery) {
   const remove = async (matches: readonly FindMatch[]) => {
     const kept: string[] = [];
     let removed = 0;
+    let unmatched = 0;
     let next = 0;
     const outcome = await run('Removing', matches.length, async (): Promise<BulkStep> => {
       const batch = matches.slice(next, next + BATCH_SIZE);
@@ -57,10 +58,12 @@ function useRemoveMatches(query: FindQuery) {
       const result = await removeFoundJobs({ text: query.text, field: query.field, ignoreCase: query.ignoreCase, jobs }, getTabConnection());
       if (!result.ok) return result;
       removed += result.removed;
+      unmatched += result.unmatched;
       kept.push(...result.kept);
       return { ok: true, handled: batch.length, finished: next >= matches.length };
     });
-    const summary = `Removed ${plural(removed, 'job')}${removed < outcome.handled ? `; ${formatCount(outcome.handled - removed)} had moved on` : ''}`;
+    const movedOn = outcome.handled - removed - unmatched;
+    const summary = withUnmatched(`Removed ${plural(removed, 'job')}${movedOn > 0 ? `, ${formatCount(movedOn)} had moved on` : ''}`, unmatched);
     if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
     else if (outcome.cancelled) toast.success(`${describeStop('removing', outcome.handled, matches.length)}. ${summary}.`);
     else undoToast(summary, kept, kept.length > 0);
@@ -96,8 +99,13 @@ export function MatchActions({ query, matches, offers }: { query: FindQuery; mat
       void failedActions.retryIds(
         failed.map((match) => match.id),
         undefined,
+        query,
       );
-    if (action === 'forget') void failedActions.forgetIds(failed.map((match) => match.id));
+    if (action === 'forget')
+      void failedActions.forgetIds(
+        failed.map((match) => match.id),
+        query,
+      );
     if (action === 'remove') void removal.remove(live);
   };
 

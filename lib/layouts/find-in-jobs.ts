@@ -107,29 +107,41 @@ export function timeArgs(part: FindPart, query: FindQuery): { timeFrom: string; 
   return { timeFrom: String(range.from ?? ''), timeUntil: String(range.until ?? ''), timeScale: String(part.timeScale) };
 }
 
-/** One chunk of `part` through lua/shared/find-in-jobs-2.lua; `records`: the hash of failed records a part of kind 'indexed-records' indexes. */
-export async function readJobsChunk(
-  connection: RedisConnection,
-  options: { jobPrefix: string; fields: JobFieldNames; reading: HitReading; records?: string },
-  part: FindPart,
-  position: string,
-  query: FindQuery,
-  states: readonly FindState[],
-): Promise<FindChunk> {
+/** How a layout's jobs are read for Find: where their hashes are, their fields, how a hit reads. */
+export interface JobsReading {
+  jobPrefix: string;
+  fields: JobFieldNames;
+  reading: HitReading;
+  /** the hash of failed records a part of kind 'indexed-records' indexes */
+  records?: string;
+}
+
+/** What one call of lua/shared/find-in-jobs-2.lua reads: an index from a position, or ids listed in `position`. */
+interface JobsRead {
+  index: string;
+  kind: string;
+  position: string;
+  state: FindState;
+  states: readonly FindState[];
+  time: ReturnType<typeof timeArgs>;
+}
+
+/** One call of lua/shared/find-in-jobs-2.lua, its hits read as the layout reads them. */
+async function findInJobsOnce(connection: RedisConnection, options: JobsReading, read: JobsRead, query: FindQuery): Promise<FindChunk> {
   const needle = needleOf(query);
   const { fields, reading } = options;
   const patterns = query.ignoreCase ? (reading.caseFoldedPatterns?.(needle.bytes) ?? null) : null;
   const texts = [needle.bytes, ...(patterns === null ? reading.spellings(needle.bytes) : [])];
   const reply = await connection.attempt(() =>
     findInJobs.run(connection.redis, {
-      index: part.key,
-      records: options.records ?? part.key,
-      kind: part.kind,
-      position,
+      index: read.index,
+      records: options.records ?? read.index,
+      kind: read.kind,
+      position: read.position,
       count: FIND_JOBS_CHUNK,
       jobPrefix: options.jobPrefix,
-      state: part.states[0]!,
-      states: `,${states.join(',')},`,
+      state: read.state,
+      states: `,${read.states.join(',')},`,
       onlyQueue: query.queue ?? '',
       field: query.field,
       window: SNIPPET_BYTES,
@@ -139,13 +151,54 @@ export async function readJobsChunk(
       errorFields: fields.errors.join(','),
       reservedField: fields.reserved,
       ignoreCase: query.ignoreCase ? 1 : 0,
-      ...timeArgs(part, query),
+      ...read.time,
       texts: texts.length,
       needles: [...texts, ...(patterns ?? [])],
     }),
   );
   const matches = reply.rows.flatMap((hit) => reading.matchOf(hit, needle) ?? []);
   return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next };
+}
+
+/** One chunk of `part` through lua/shared/find-in-jobs-2.lua. */
+export function readJobsChunk(
+  connection: RedisConnection,
+  options: JobsReading,
+  part: FindPart,
+  position: string,
+  query: FindQuery,
+  states: readonly FindState[],
+): Promise<FindChunk> {
+  const read = { index: part.key, kind: part.kind, position, state: part.states[0]!, states, time: timeArgs(part, query) };
+  return findInJobsOnce(connection, options, read, query);
+}
+
+/**
+ * Which of `ids` (job hashes, or with `options.records` failed records)
+ * still hold what `query` looks for, as a search reads them: the script
+ * that found them, over these ids alone, FIND_JOBS_CHUNK a call. The
+ * query's queue, states and range are where a job was found, which the
+ * action's own script re-checks; this asks only whether the text is still
+ * in it (the rows' state is not read).
+ */
+export async function stillMatchingJobs(connection: RedisConnection, options: JobsReading, ids: readonly string[], query: FindQuery): Promise<Set<string>> {
+  // The script takes the ids comma-joined; no layout's id holds a comma, and one that did could not be the job found.
+  const listed = ids.filter((id) => id !== '' && !id.includes(','));
+  const matching = new Set<string>();
+  for (let at = 0; at < listed.length; at += FIND_JOBS_CHUNK) {
+    const chunk = listed.slice(at, at + FIND_JOBS_CHUNK);
+    const read = {
+      index: options.records ?? `${options.jobPrefix}${chunk[0]}`,
+      kind: options.records === undefined ? 'ids' : 'listed-records',
+      position: chunk.join(','),
+      state: 'failed' as const,
+      states: ['failed' as const],
+      time: { timeFrom: '', timeUntil: '', timeScale: '' },
+    };
+    const found = await findInJobsOnce(connection, options, read, { ...query, queue: null });
+    for (const match of found.matches) matching.add(match.id);
+  }
+  return matching;
 }
 
 /** About how many jobs a search scoped to `query`'s queue and `states` looks at, from the layout's figures. */

@@ -612,4 +612,12 @@ export interface JobFinder {
    * `taken`: how many of the step before's matches have been taken out of where they were found since (lib/layouts/find-steps.ts findStep)
    */
   step(query: FindQuery, cursor: string | null, taken?: number): Promise<FindStep>;
+  /**
+   * Which of the jobs a search listed (all failed, or all live: ready,
+   * delayed or reserved) still hold what `query` looks for, read as the
+   * search read them, before an action on them: a failed job retried and
+   * failed again with another error is no longer a match. Where they are
+   * is the action's own script's re-check.
+   */
+  stillMatching(query: FindQuery, of: 'failed' | 'live', ids: readonly string[]): Promise<Set<string>>;
 }

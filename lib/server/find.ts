@@ -18,6 +18,7 @@ import {
 import type { Access } from '@/lib/auth/credentials';
 import type { Connection } from '@/lib/dashboard/connections';
 import { isAbsent } from '@/lib/layouts/adapter';
+import { QueueError } from '@/lib/redis/errors';
 import { EVERY_MATCH_STEP_MAX, everyMatchStep } from '@/lib/layouts/every-match';
 import { FIND_CHUNK } from '@/lib/layouts/find-steps';
 import { overviewTickOf } from '@/lib/dashboard/every-queue-overview';
@@ -98,6 +99,38 @@ export function readFindScope(): Promise<ReadResult<{ states: readonly FindState
     const finder = isAbsent(layout.finder) ? null : layout.finder;
     return { states: finder?.states ?? [], times: finder?.times ?? {}, queues: pickerNames(latest.value.queues.map((row) => row.queue).sort()) };
   });
+}
+
+/** The search a page's listed matches were found by, as an action on them names it: for the audit log, and to re-check them. */
+export const foundBy = z.object({
+  text: z.string().min(1).max(MAX_FIND_TEXT),
+  field: z.enum(FIND_FIELDS),
+  // A caller that names no case rule searched case-sensitively.
+  ignoreCase: z.boolean().default(false),
+});
+
+export type FoundBy = z.output<typeof foundBy>;
+
+/** How the audit log names the search a batch of listed matches was found by. */
+export function describeFoundBy({ text, field, ignoreCase }: FoundBy): string {
+  return `found by “${text}” (${field}${ignoreCase ? ', ignoring case' : ''})`;
+}
+
+/** An audited outcome ("3 removed") with what a re-check left alone: jobs no longer matching, and jobs that had moved on. */
+export function describeFoundOutcome(done: string, unmatched: number, movedOn: number): string {
+  return [done, ...(unmatched > 0 ? [`${unmatched} no longer matched`] : []), ...(movedOn > 0 ? [`${movedOn} had moved on`] : [])].join(', ');
+}
+
+/**
+ * Of `ids`, matches `search` listed (all failed, or all live), those that
+ * still match it, in their order: read again just before the action, which
+ * then re-checks where each is (lib/layouts/pages.ts JobFinder.stillMatching).
+ */
+export async function stillMatching(connection: Connection, search: FoundBy, of: 'failed' | 'live', ids: readonly string[]): Promise<string[]> {
+  const finder = (await getLayout(connection)).finder;
+  if (isAbsent(finder)) throw new QueueError(`${finder.absent}.`);
+  const matching = await finder.stillMatching({ ...search, queue: null, states: [] }, of, ids);
+  return ids.filter((id) => matching.has(id));
 }
 
 /** Far more than a chunk ever holds, so that a forged `taken` is refused. */

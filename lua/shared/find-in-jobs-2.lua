@@ -18,17 +18,22 @@
 
   KEYS[1] index            a stream of ready ids (field `job`), a list of
                            ready ids, a sorted set of ids, or a hash of
-                           failed records (id -> JSON)
-  KEYS[2] records          kind 'indexed-records': the hash of failed
-                           records (id -> JSON) whose ids KEYS[1], a sorted
-                           set scored by the time each failed, indexes;
-                           any other kind: not read (KEYS[1] again)
+                           failed records (id -> JSON); kind 'ids': the first
+                           listed job's hash
+  KEYS[2] records          kinds 'indexed-records' and 'listed-records': the
+                           hash of failed records (id -> JSON) whose ids
+                           KEYS[1], a sorted set scored by the time each
+                           failed, indexes, or ARGV[2] lists; any other
+                           kind: not read (KEYS[1] again)
 
   ARGV[1] kind             'stream' | 'list' | 'zset' | 'records' |
-                           'indexed-records'
+                           'indexed-records'; or, to re-check the jobs a
+                           search listed before acting on them, 'ids' (job
+                           hashes) | 'listed-records'
   ARGV[2] position         stream: the last entry id read ('' to start);
                            list: an offset; zset, records, indexed-records:
-                           a SCAN cursor
+                           a SCAN cursor; ids, listed-records: the ids,
+                           comma-joined (never a next position)
   ARGV[3] count            ids to read at most
   ARGV[4] jobPrefix        a job's hash is jobPrefix .. id (not for records)
   ARGV[5] state            the index's state; a stream's entries are
@@ -83,13 +88,33 @@ for i = 20 + textCount, #ARGV do matchers[#matchers + 1] = {pattern = ARGV[i]} e
 local DECODE_LIMIT = 262144
 local NAME_HEAD = 1024
 
-local indexType = ({stream = 'stream', list = 'list', zset = 'zset', records = 'hash', ['indexed-records'] = 'zset'})[kind]
-local wrongKey = firstWrongTypedKey({index, indexType, KEYS[2], kind == 'indexed-records' and 'hash' or indexType})
+local isRecords = kind == 'records' or kind == 'indexed-records' or kind == 'listed-records'
+local indexType = ({stream = 'stream', list = 'list', zset = 'zset', records = 'hash', ['indexed-records'] = 'zset', ids = 'hash', ['listed-records'] = 'hash'})[kind]
+local wrongKey = firstWrongTypedKey({index, indexType, KEYS[2], isRecords and 'hash' or indexType})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
 -- ids read this step, where the next step starts, and how many the index gave
 local ids, nextPosition, recordValues, read = {}, '', {}, 0
-if kind == 'stream' then
+
+-- `indexed` ids whose record KEYS[2] holds, each record kept by its id: an
+-- id whose record is gone is no failed job, counted as read, not matched.
+local function keepRecorded(indexed)
+  if #indexed == 0 then return end
+  local values = rcall('HMGET', KEYS[2], unpack(indexed))
+  for i, id in ipairs(indexed) do
+    if values[i] then
+      ids[#ids + 1] = id
+      recordValues[id] = values[i]
+    end
+  end
+end
+
+if kind == 'ids' or kind == 'listed-records' then
+  local listed = {}
+  for id in string.gmatch(position, '[^,]+') do listed[#listed + 1] = id end
+  read = #listed
+  if kind == 'ids' then ids = listed else keepRecorded(listed) end
+elseif kind == 'stream' then
   -- A stream entry's id is the ms it was added: a range is read from its first ms to the last entry before its end's ms.
   local first = position ~= '' and '(' .. position or (timeFrom ~= '' and timeFrom or '-')
   local last = timeUntil ~= '' and '(' .. timeUntil .. '-0' or '+'
@@ -106,16 +131,7 @@ if kind == 'stream' then
 elseif kind == 'indexed-records' then
   local indexed
   indexed, nextPosition, read = findChunkOf('zset', index, position, count, inTime)
-  if #indexed > 0 then
-    local values = rcall('HMGET', KEYS[2], unpack(indexed))
-    -- An index entry whose record is gone is no failed job: it is counted as read, not matched.
-    for i, id in ipairs(indexed) do
-      if values[i] then
-        ids[#ids + 1] = id
-        recordValues[id] = values[i]
-      end
-    end
-  end
+  keepRecorded(indexed)
 elseif kind == 'records' then
   local scan = rcall('HSCAN', index, position == '' and '0' or position, 'COUNT', count)
   if scan[1] ~= '0' then nextPosition = scan[1] end
@@ -146,7 +162,7 @@ for _, name in ipairs(errorFields) do hashFields[#hashFields + 1] = name end
 
 -- The job's fields as {queue, name, payload, errors..., reserved}; nil when it is gone.
 local function jobOf(id)
-  if kind == 'records' or kind == 'indexed-records' then
+  if isRecords then
     local record = recordValues[id]
     if #record <= DECODE_LIMIT then
       local ok, decoded = pcall(cjson.decode, record)

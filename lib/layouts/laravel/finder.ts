@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
 import type { FindMatch, FindState } from '../../shapes/find';
-import { aboutFromCounts, readJobsChunk, timeArgs, type HitReading } from '../find-in-jobs';
+import { aboutFromCounts, readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
 import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart, type FindPlan } from '../find-steps';
 import { needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
@@ -145,8 +145,13 @@ function readHorizonChunk(
   query: Parameters<FindPlan['readChunk']>[2],
   states: readonly FindState[],
 ): Promise<FindChunk> {
+  return readJobsChunk(connection, horizonJobs(horizon), { ...part, kind: 'zset' }, position, query, states);
+}
+
+/** Horizon's job hashes as Find reads them. */
+function horizonJobs(horizon: HorizonKeys) {
   const fields = { queue: 'queue', name: 'name', payload: 'payload', errors: ['exception'], reserved: '' };
-  return readJobsChunk(connection, { jobPrefix: horizon.prefix, fields, reading: HORIZON_READING }, { ...part, kind: 'zset' }, position, query, states);
+  return { jobPrefix: horizon.prefix, fields, reading: HORIZON_READING };
 }
 
 /** One chunk of one queue's ready list, delayed or reserved set (lua/laravel/find-payloads-1.lua). */
@@ -222,5 +227,14 @@ export function laravelFinder(
         ? readHorizonChunk(connection, horizon, part, position, query, states)
         : readQueueChunk(connection, keys, part, position, query),
   };
-  return { states: plan.states, times: plan.times, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
+  return {
+    states: plan.states,
+    times: plan.times,
+    step: (query, cursor, taken) => findStep(plan, query, cursor, taken),
+    // A failed job is Horizon's hash, its exception written when it fails. A live
+    // one is its payload bytes, which only a release rewrites (its attempts),
+    // and the remove finds the job by its id where it was found.
+    stillMatching: async (query, of, ids) =>
+      horizon !== null && of === 'failed' ? stillMatchingJobs(connection, horizonJobs(horizon), ids, query) : new Set(ids),
+  };
 }

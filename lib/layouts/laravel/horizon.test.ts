@@ -68,7 +68,7 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
   });
 
   it('is searched by Find: its failed records by their exception, payload and id, beside the queues', async () => {
-    const { layout, laravel, ids } = await openWithFailures(2);
+    const { layout, laravel, ids, redis, keys } = await openWithFailures(2);
     const waiting = await laravel.push('failure 1 is not this one');
     const finder = present(layout.finder);
     expect(finder.states).toEqual(['ready', 'delayed', 'reserved', 'failed']);
@@ -88,6 +88,13 @@ describe('Laravel Horizon’s failed jobs, written as Horizon’s RedisJobReposi
     const anyCase = await findAll(finder, { ...query, text: 'FAILURE 1', states: ['failed'], ignoreCase: true });
     expect(anyCase.matches.map((match) => [match.id, match.field, match.snippet.match])).toEqual([[ids[1], 'error', 'failure 1']]);
     expect((await findAll(finder, { ...query, text: 'FAILURE 1', states: ['failed'] })).matches).toEqual([]);
+
+    // Listed failed jobs re-checked before an action, each read from its record again: one whose record is gone is no match.
+    expect(await finder.stillMatching(query, 'failed', ids)).toEqual(new Set([ids[1]]));
+    await redis.del(keys.job(ids[1]!));
+    expect(await finder.stillMatching(query, 'failed', ids)).toEqual(new Set());
+    // A live job is its payload, found by its id where it was found by the remove itself.
+    expect(await finder.stillMatching(query, 'live', [waiting])).toEqual(new Set([waiting]));
   });
 
   it('takes a time range where Laravel records a time: when due, when a reservation expires, when Horizon recorded the failure; a ready job has none', async () => {

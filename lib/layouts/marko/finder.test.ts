@@ -125,6 +125,33 @@ describe('Find on marko', () => {
     await expect(actOnEveryMatch(layout, 'retry', payloadQuery('hay'))).rejects.toThrow(/marko/i);
   });
 
+  it('re-checks the jobs a search listed before an action: a failed record written again with another exception no longer matches', async () => {
+    const { layout, worker, keys, redis } = await openMarko();
+    const job = (order: string) => ({ className: 'App\\Jobs\\Ship', data: { order } });
+    const failedIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const id = await worker.push('f', job(`order-${i}`));
+      expect((await worker.pop('f'))!.id).toBe(id);
+      await worker.fail('f', id, 'Timeout talking to the carrier');
+      failedIds.push(id);
+    }
+    const [kept, failedAgain] = failedIds as [string, string];
+    const query = { ...payloadQuery('carrier'), field: 'error' as const };
+    const finder = finderOf(layout);
+    expect(await finder.stillMatching(query, 'failed', failedIds)).toEqual(new Set(failedIds));
+    // The job was retried and failed again: marko's storeFailedJob() writes its record anew, under its id.
+    const record = JSON.parse((await redis.hget(keys.failedJobs, failedAgain))!) as Record<string, unknown>;
+    await redis.hset(keys.failedJobs, failedAgain, JSON.stringify({ ...record, exception: 'Out of memory' }));
+    expect(await finder.stillMatching(query, 'failed', failedIds)).toEqual(new Set([kept]));
+
+    // A live job by its signed payload, decoded; one that left its hash is no match.
+    const ready = await worker.push('r', job('order-12345'));
+    const done = await worker.push('r', job('order-12345'));
+    expect((await worker.pop('r'))!.id).toBe(ready);
+    expect(await worker.complete('r', ready)).toBe(true);
+    expect(await finder.stillMatching(payloadQuery('order-12345'), 'live', [ready, done])).toEqual(new Set([done]));
+  });
+
   it('takes a time range where marko records a time: when due, when a reservation expires, when it failed (its index); a ready job has none', async () => {
     const { layout, worker, redis, keys } = await openMarko();
     const job = { className: 'App\\Jobs\\Ship', data: { order: 'ranged-7' } };

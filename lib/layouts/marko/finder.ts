@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
 import { isRanged } from '../../shapes/find';
-import { aboutFromCounts, readJobsChunk, type FindHit, type HitReading } from '../find-in-jobs';
+import { aboutFromCounts, readJobsChunk, stillMatchingJobs, type FindHit, type HitReading } from '../find-in-jobs';
 import { findStep, snippetOf, type FindPlan } from '../find-steps';
 import { asciiCased } from '../find-text';
 import type { JobFinder } from '../pages';
@@ -110,5 +110,11 @@ export function markoFinder(
       return readJobsChunk(connection, indexedRecords, { ...part, key: keys.failedIndex, kind: 'indexed-records' }, position, query, states);
     },
   };
-  return { states: plan.states, times: plan.times, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
+  return {
+    states: plan.states,
+    times: plan.times,
+    step: (query, cursor, taken) => findStep(plan, query, cursor, taken),
+    // A failed job is its record (written anew each time it fails), a live one its hash.
+    stillMatching: (query, of, ids) => stillMatchingJobs(connection, of === 'failed' ? { ...records, records: keys.failedJobs } : jobs, ids, query),
+  };
 }

@@ -173,6 +173,38 @@ describe('Find on StaticPHP', () => {
     await expect(actOnEveryMatch(layout, 'retry', payloadQuery('bulk-order-', { states: ['ready'] }))).rejects.toThrow('looks in no state a retry acts on');
   });
 
+  it('re-checks the jobs a search listed before an action: one retried and failed again with another error, or gone, no longer matches', async () => {
+    const { queue, finder } = await openFinder();
+    const failNext = async (error: string) => {
+      const job = (await queue.reserve(['mail'], 'w1', 300))!;
+      await queue.fail(job, error);
+      return String(job.id);
+    };
+    const listedFailed: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await queue.push('mail', 'App\\Jobs\\Ship', { order: `order-${i}` });
+      listedFailed.push(await failNext('Timeout talking to the carrier'));
+    }
+    const [kept, failedAgain, gone] = listedFailed as [string, string, string];
+    const query = { ...payloadQuery('TIMEOUT', { ignoreCase: true }), field: 'error' as const };
+    expect((await findAll(finder, query)).matches.map((match) => match.id).sort()).toEqual([...listedFailed].sort());
+
+    await queue.retryFailed([Number(failedAgain)]);
+    expect(await failNext('Out of memory')).toBe(failedAgain);
+    await queue.forgetFailedIds([Number(gone)]);
+    expect(await finder.stillMatching(query, 'failed', listedFailed)).toEqual(new Set([kept]));
+    expect(await finder.stillMatching({ ...query, ignoreCase: false }, 'failed', listedFailed)).toEqual(new Set());
+
+    // Live jobs by their payload, more than one script call's worth; an id that is no job's is no match.
+    const live = (
+      await queue.pushMany(
+        Array.from({ length: FIND_JOBS_CHUNK + 20 }, (_, i) => ({ queue: 'bulk', name: 'App\\Jobs\\Ship', payload: { order: `bulk-${i}` } })),
+      )
+    ).map(String);
+    const matching = await finder.stillMatching(payloadQuery('bulk-'), 'live', [...live, '999999999']);
+    expect([...matching].sort()).toEqual([...live].sort());
+  });
+
   it('takes a time range in every state, by the time each index records: a stream entry’s ms, the delayed and failed sets’ seconds', async () => {
     const { queue, finder } = await openFinder();
     const placed: PlacedJob[] = [];

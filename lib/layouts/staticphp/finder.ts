@@ -1,5 +1,5 @@
 import type { LayoutCounts } from '../adapter';
-import { aboutFromCounts, PLAIN_READING, readJobsChunk } from '../find-in-jobs';
+import { aboutFromCounts, PLAIN_READING, readJobsChunk, stillMatchingJobs } from '../find-in-jobs';
 import { findStep, type FindPart, type FindPlan } from '../find-steps';
 import type { JobFinder } from '../pages';
 import type { RedisQueue } from './redis-queue';
@@ -37,5 +37,11 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
     readChunk: (part, position, query, states) => readJobsChunk(queue, options, part, position, query, states),
   };
-  return { states: plan.states, times: plan.times, step: (query, cursor, taken) => findStep(plan, query, cursor, taken) };
+  return {
+    states: plan.states,
+    times: plan.times,
+    step: (query, cursor, taken) => findStep(plan, query, cursor, taken),
+    // Every state's job is its hash, a failed one's error included.
+    stillMatching: (query, _of, ids) => stillMatchingJobs(queue, options, ids, query),
+  };
 }
