@@ -117,14 +117,14 @@ test.describe('Find', () => {
   test('acting on the jobs it lists re-checks each against the search: one that failed again with another error is left alone and counted', async ({
     page,
   }) => {
-    keys.fixedQueueName(QUEUE);
+    const recheckQueue = keys.fixedQueueName(`${QUEUE}-recheck`);
     const error = `Timeout ${MARKER}`;
     const failNext = async (why: string) => {
-      const job = (await queue.reserve([QUEUE], 'worker-find', 300))!;
+      const job = (await queue.reserve([recheckQueue], 'worker-find', 300))!;
       await queue.fail(job, why);
       return String(job.id);
     };
-    await queue.pushMany([0, 1].map((i) => ({ queue: QUEUE, name: 'App\\Jobs\\Ship', payload: { order: i } })));
+    await queue.pushMany([0, 1].map((i) => ({ queue: recheckQueue, name: 'App\\Jobs\\Ship', payload: { order: i } })));
     const stillMatching = await failNext(error);
     const failedAgain = await failNext(error);
 

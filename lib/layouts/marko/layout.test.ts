@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAbsent, retriesFailedJobs } from '../adapter';
+import { readFailedQueues } from './scripts';
 import { readMarkoCounts } from './counts';
 import { markoLayout } from './layout';
 import { MAIL_JOB as MAIL, testMarkoFactory } from './test-layout';
@@ -88,6 +89,30 @@ describe('the marko layout, on keys written as its README describes them', () =>
       ['mail', 0],
     ]);
     expect(newest.failedByQueue).toEqual({ looked: 2, total: 4, complete: false });
+  });
+
+  it('reads the failed records for their queues about 512 KiB a script call, whatever their count, and counts every one', async () => {
+    const { redis, keys, queue } = await openMarko();
+    const record = (id: string, name: string) => JSON.stringify({ id, queue: name, payload: 'x'.repeat(200_000), exception: 'e' });
+    for (let i = 0; i < 7; i++) {
+      await redis.hset(keys.failedJobs, `f${i}`, record(`f${i}`, i % 2 === 0 ? 'imports' : 'mail'));
+      await redis.zadd(keys.failedIndex, i, `f${i}`);
+    }
+    // A call stops after the record that passes the budget: the third of 200 KB.
+    const call = await readFailedQueues.run(redis, {
+      failedJobs: keys.failedJobs,
+      failedIndex: keys.failedIndex,
+      start: 0,
+      count: 250,
+      byteBudget: 512 * 1024,
+    });
+    expect(call.looked).toBe(3);
+    const counts = await readMarkoCounts(queue, keys, ['imports', 'mail']);
+    expect(counts.queues.map((row) => [row.queue, row.statistics.failed])).toEqual([
+      ['imports', 4],
+      ['mail', 3],
+    ]);
+    expect(counts.failedByQueue).toEqual({ looked: 7, total: 7, complete: true });
   });
 
   it('follows a worker through push, later, pop, crash, release and fail', async () => {

@@ -4,7 +4,7 @@ import { changedFlag, flatBytesReply as flatBytes, flatReply as flat, luaScript,
 export const readFailedQueues = luaScript({
   file: 'marko/read-failed-queues-2.lua',
   keys: ['failedJobs', 'failedIndex'],
-  args: ['start', 'count'],
+  args: ['start', 'count', 'byteBudget'],
   reply: (reply) => {
     const [looked, missing, ...pairs] = flat(reply);
     return { looked: Number(looked), missing: Number(missing), byQueue: rows(pairs, 2, (at) => ({ queue: String(at(0)), count: Number(at(1)) })) };
