@@ -9,7 +9,10 @@
  *    the page and `queuelens find` drive it: ms to the first match and to
  *    the full pass, against the floor (the same indexes walked from here
  *    with the same chunk size, by XRANGE, LRANGE, or ZSCAN / HSCAN with a
- *    MATCH that matches nothing), median of --rounds interleaved rounds;
+ *    MATCH that matches nothing) and, where the search reads each job's
+ *    hash (StaticPHP, marko), against the floor over those keys too (each
+ *    hash HSCANned with that MATCH, pipelined a chunk at a time), median of
+ *    --rounds interleaved rounds;
  * 2. Redis CPU for each (INFO cpu used_cpu_sys + used_cpu_user) and this
  *    process' (the finder's decoding and matching);
  * 3. another viewer reading the layout's counts (the overview's read) in a
@@ -108,6 +111,12 @@ function optionsFromArgs() {
 interface FloorPart {
   kind: 'stream' | 'zset' | 'hash' | 'list';
   key: string;
+  /**
+   * Where the index's ids are jobs whose hashes the search reads (StaticPHP,
+   * marko): the hashes' prefix. The floor over the same keys (floorPass's
+   * `withJobs`) visits each of them too.
+   */
+  jobPrefix?: string;
 }
 
 interface NamedQuery {
@@ -192,12 +201,14 @@ async function staticphpSubject(redis: PrivateRedis, jobs: number, queues: numbe
     searching: queue.redis as Redis,
     overview: () => viewer.counts(),
     floorParts: async () => {
+      const jobPrefix = queue.keys.job('');
       const parts: FloorPart[] = [];
       for (const name of [...(await queue.queueNames())].sort()) {
-        for (const level of await queue.redis.zrange(queue.keys.levels(name), '0', '-1')) parts.push({ kind: 'stream', key: queue.keys.stream(name, level) });
-        parts.push({ kind: 'zset', key: queue.keys.delayed(name) });
+        for (const level of await queue.redis.zrange(queue.keys.levels(name), '0', '-1'))
+          parts.push({ kind: 'stream', key: queue.keys.stream(name, level), jobPrefix });
+        parts.push({ kind: 'zset', key: queue.keys.delayed(name), jobPrefix });
       }
-      return [...parts, { kind: 'zset', key: queue.keys.failed }];
+      return [...parts, { kind: 'zset', key: queue.keys.failed, jobPrefix }];
     },
     queries: queriesOf(plan, true),
     queue,
@@ -247,10 +258,11 @@ async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): 
     overview: () => viewer.counts(),
     floorParts: async () => [
       ...[...plan.queues].sort().flatMap((name): FloorPart[] => [
-        { kind: 'list', key: layout.keys.ready(name) },
-        { kind: 'zset', key: layout.keys.delayed(name) },
-        { kind: 'zset', key: layout.keys.reserved(name) },
+        { kind: 'list', key: layout.keys.ready(name), jobPrefix: layout.keys.jobsPrefix },
+        { kind: 'zset', key: layout.keys.delayed(name), jobPrefix: layout.keys.jobsPrefix },
+        { kind: 'zset', key: layout.keys.reserved(name), jobPrefix: layout.keys.jobsPrefix },
       ]),
+      // The failed records are the hash's values: the same key.
       { kind: 'hash', key: layout.keys.failedJobs },
     ],
     queries: queriesOf(plan, true),
@@ -322,24 +334,50 @@ async function walkSearch(finder: JobFinder, findQuery: FindQuery, seen: (step: 
   } while (cursor !== null);
 }
 
-/** The floor: every index the search walks, FIND_CHUNK at a time, one call after another, moving nothing a MATCH can hold back. */
-async function floorPass(redis: Redis, parts: readonly FloorPart[]): Promise<number> {
+/**
+ * The floor: every index the search walks, FIND_CHUNK at a time, one call
+ * after another, moving nothing a MATCH can hold back. `withJobs`: the floor
+ * over every key the search reads, the job hashes too: each chunk's ids
+ * read from the index, and an HSCAN with the same MATCH of each id's hash,
+ * pipelined a chunk at a time.
+ */
+async function floorPass(redis: Redis, parts: readonly FloorPart[], withJobs = false): Promise<number> {
+  const visitJobs = async (prefix: string | undefined, ids: readonly string[]) => {
+    if (!withJobs || prefix === undefined || ids.length === 0) return;
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.hscan(`${prefix}${id}`, '0', 'MATCH', MATCHES_NOTHING, 'COUNT', 100);
+    await pipeline.exec();
+  };
   return durationOf(async () => {
-    for (const { kind, key } of parts) {
+    for (const { kind, key, jobPrefix } of parts) {
+      const readsIds = withJobs && jobPrefix !== undefined;
       if (kind === 'stream') {
         for (let start = '-'; ;) {
           const entries = await redis.xrange(key, start, '+', 'COUNT', FIND_CHUNK);
+          await visitJobs(jobPrefix, entries.map(([, fields]) => fields[fields.indexOf('job') + 1]!));
           if (entries.length < FIND_CHUNK) break;
           start = `(${entries.at(-1)![0]}`;
         }
       } else if (kind === 'list') {
-        for (let start = 0; (await redis.lrange(key, start, start + FIND_CHUNK - 1)).length === FIND_CHUNK; start += FIND_CHUNK);
+        for (let start = 0; ; start += FIND_CHUNK) {
+          const ids = await redis.lrange(key, start, start + FIND_CHUNK - 1);
+          await visitJobs(jobPrefix, ids);
+          if (ids.length < FIND_CHUNK) break;
+        }
       } else {
+        // Reading ids, a sorted set's ZSCAN has no MATCH: its members are what the job hashes are found by.
         const scan = (cursor: string) =>
-          kind === 'zset'
-            ? redis.zscan(key, cursor, 'MATCH', MATCHES_NOTHING, 'COUNT', FIND_CHUNK)
-            : redis.hscan(key, cursor, 'MATCH', MATCHES_NOTHING, 'COUNT', FIND_CHUNK);
-        for (let cursor = (await scan('0'))[0]; cursor !== '0'; cursor = (await scan(cursor))[0]);
+          kind === 'hash'
+            ? redis.hscan(key, cursor, 'MATCH', MATCHES_NOTHING, 'COUNT', FIND_CHUNK)
+            : readsIds
+              ? redis.zscan(key, cursor, 'COUNT', FIND_CHUNK)
+              : redis.zscan(key, cursor, 'MATCH', MATCHES_NOTHING, 'COUNT', FIND_CHUNK);
+        for (let cursor = '0'; ; ) {
+          const [next, members] = await scan(cursor);
+          await visitJobs(jobPrefix, members.filter((_, at) => at % 2 === 0));
+          if (next === '0') break;
+          cursor = next;
+        }
       }
     }
   });
@@ -490,6 +528,8 @@ interface QueryFigures {
   first: number | null;
   full: number;
   floor: number;
+  /** the floor over the job hashes too, where the search reads them (null: it reads none) */
+  jobsFloor: number | null;
   searchCpu: number;
   nodeCpu: number;
   floorCpu: number;
@@ -504,12 +544,15 @@ async function measure(probe: RedisProbe, subject: Subject, rounds: number): Pro
   const parts = await subject.floorParts();
   const passes = new Map(subject.queries.map((named) => [named, [] as { pass: SearchPass; cpuMs: number; nodeCpuMs: number }[]]));
   const floors: { value: number; cpuMs: number }[] = [];
+  const readsJobs = parts.some((part) => part.jobPrefix !== undefined);
+  const jobsFloors: number[] = [];
   // One unmeasured pass of each: scripts loaded, code compiled.
   for (const named of subject.queries) await searchPass(subject.finder, named.query);
   for (let round = 0; round < rounds; round++) {
     for (const named of subject.queries) {
       // A floor before every search, so that a busy moment of the machine falls on both alike.
       floors.push(await withCpu(admin, () => floorPass(subject.searching, parts)));
+      if (readsJobs) jobsFloors.push(await floorPass(subject.searching, parts, true));
       const { value, cpuMs, nodeCpuMs } = await withCpu(admin, () => searchPass(subject.finder, named.query));
       passes.get(named)!.push({ pass: value, cpuMs, nodeCpuMs });
     }
@@ -531,6 +574,7 @@ async function measure(probe: RedisProbe, subject: Subject, rounds: number): Pro
       first: firsts.length > 0 ? median(firsts) : null,
       full,
       floor,
+      jobsFloor: readsJobs ? median(jobsFloors) : null,
       searchCpu: median(runs.map((run) => run.cpuMs)),
       nodeCpu: median(runs.map((run) => run.nodeCpuMs)),
       floorCpu,
@@ -707,11 +751,13 @@ function figuresTable(name: LayoutName, jobs: number, figures: readonly QueryFig
       'full pass ms',
       'floor ms',
       'full ÷ floor',
+      'floor with job hashes ms',
+      'full ÷ that',
       'Redis CPU ms (floor)',
       'this process CPU ms',
       'steps',
     ],
-    'lrlrrrrrrrrr',
+    'lrlrrrrrrrrrrr',
     figures.map((row) => [
       name,
       formatCount(jobs),
@@ -722,6 +768,8 @@ function figuresTable(name: LayoutName, jobs: number, figures: readonly QueryFig
       ms(row.full),
       ms(row.floor),
       `${(row.full / row.floor).toFixed(2)}×`,
+      row.jobsFloor === null ? '—' : ms(row.jobsFloor),
+      row.jobsFloor === null ? '—' : `${(row.full / row.jobsFloor).toFixed(2)}×`,
       `${ms(row.searchCpu)} (${ms(row.floorCpu)})`,
       ms(row.nodeCpu),
       formatCount(row.pass.steps),

@@ -116,7 +116,7 @@ test.describe('Find', () => {
 
   test('acting on the jobs it lists re-checks each against the search: one that failed again with another error is left alone and counted', async ({
     page,
-  }) => {
+  }, testInfo) => {
     const recheckQueue = keys.fixedQueueName(`${QUEUE}-recheck`);
     const error = `Timeout ${MARKER}`;
     const failNext = async (why: string) => {
@@ -141,6 +141,7 @@ test.describe('Find', () => {
     await page.getByRole('button', { name: 'Forget 2 failed…' }).click();
     await page.getByRole('dialog', { name: 'Forget 2 jobs found?' }).getByRole('button', { name: 'Forget 2 jobs' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Forgot 1 job, 1 no longer matched the search' })).toBeVisible();
+    await screenshots(page, testInfo, 'Find: a listed match that no longer matches, left alone');
     expect(await queue.redis.zscore(queue.keys.failed, stillMatching)).toBeNull();
     expect(await queue.redis.zscore(queue.keys.failed, failedAgain)).not.toBeNull();
     expect(await queue.redis.hget(queue.keys.job(failedAgain), 'error')).toBe('Out of memory');
@@ -417,8 +418,8 @@ test.describe('Find', () => {
     const keys = new MarkoKeys(MARKO_CONNECTION.prefix());
     expect(await queue.redis.exists(keys.job(ready), keys.job(reserved), keys.job(delayed))).toBe(0);
     // One audit entry for the batch, naming the search and the counts.
-    const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 50 })).entries.filter((entry) =>
-      entry.target.includes(MARKER),
+    const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 50 })).entries.filter(
+      (entry) => entry.connection === MARKO_CONNECTION.name && entry.target.includes(MARKER),
     );
     expect(audited).toEqual([expect.objectContaining({ action: 'remove jobs found by a search', result: 'ok', detail: '3 removed' })]);
     await removed.getByRole('button', { name: 'Undo' }).click();
