@@ -5,7 +5,7 @@ import { isAbsent, type FailedJobs, type FailedRetries } from '@/lib/layouts/ada
 import { QueueError } from '@/lib/redis/errors';
 import { BATCH_SIZE, EDITABLE_PAYLOAD_BYTES, type RetryOutcome } from '@/lib/shapes/failed-jobs';
 import type { Connection } from '@/lib/dashboard/connections';
-import { describeFoundBy, foundBy, stillMatching } from '@/lib/server/find';
+import { describeFoundBy, describeFoundOutcome, foundBy, stillMatching } from '@/lib/server/find';
 import { describeJobs, queueAction, queueReadAction, queuesFailingRecently } from '@/lib/server/action';
 import { dashboardTrashWrite, keepsTrash } from '@/lib/server/trash';
 
@@ -48,7 +48,6 @@ async function stillListed({ ids, search }: z.output<typeof listedIds>, connecti
 }
 
 const describeListed = ({ ids, search }: z.output<typeof listedIds>) => `${describeJobs(ids)}${search === undefined ? '' : ` ${describeFoundBy(search)}`}`;
-const unmatchedText = (unmatched: number) => (unmatched > 0 ? `, ${unmatched} no longer matched the search` : '');
 
 /** Requeues these failed jobs; ids no longer failed (or matching) are reported, not requeued. */
 export const retryJobs = queueAction(
@@ -63,7 +62,7 @@ export const retryJobs = queueAction(
   {
     action: 'retry failed jobs',
     target: describeListed,
-    outcome: (outcome) => `${describeRetry(outcome)}${unmatchedText(outcome.unmatched)}`,
+    outcome: (outcome) => describeFoundOutcome(describeRetry(outcome), outcome.unmatched),
   },
   (_input, outcome) => outcome?.queues ?? null,
 );
@@ -112,7 +111,7 @@ export const forgetJobs = queueAction(
   {
     action: 'forget failed jobs',
     target: describeListed,
-    outcome: ({ forgotten, notFailed, unmatched }) => `forgot ${forgotten}, ${notFailed} no longer failed${unmatchedText(unmatched)}`,
+    outcome: ({ forgotten, notFailed, unmatched }) => describeFoundOutcome(`forgot ${forgotten}, ${notFailed} no longer failed`, unmatched),
   },
   queuesFailingRecently,
 );

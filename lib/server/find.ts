@@ -116,9 +116,9 @@ export function describeFoundBy({ text, field, ignoreCase }: FoundBy): string {
   return `found by “${text}” (${field}${ignoreCase ? ', ignoring case' : ''})`;
 }
 
-/** An audited outcome ("3 removed") with what a re-check left alone: jobs no longer matching, and jobs that had moved on. */
-export function describeFoundOutcome(done: string, unmatched: number, movedOn: number): string {
-  return [done, ...(unmatched > 0 ? [`${unmatched} no longer matched`] : []), ...(movedOn > 0 ? [`${movedOn} had moved on`] : [])].join(', ');
+/** An audited outcome ("3 removed") with what the re-checks left alone: jobs no longer matching the search, and jobs that had moved on. */
+export function describeFoundOutcome(done: string, unmatched: number, movedOn = 0): string {
+  return [done, ...(unmatched > 0 ? [`${unmatched} no longer matched the search`] : []), ...(movedOn > 0 ? [`${movedOn} had moved on`] : [])].join(', ');
 }
 
 /**
