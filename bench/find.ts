@@ -354,7 +354,10 @@ async function floorPass(redis: Redis, parts: readonly FloorPart[], withJobs = f
       if (kind === 'stream') {
         for (let start = '-'; ;) {
           const entries = await redis.xrange(key, start, '+', 'COUNT', FIND_CHUNK);
-          await visitJobs(jobPrefix, entries.map(([, fields]) => fields[fields.indexOf('job') + 1]!));
+          await visitJobs(
+            jobPrefix,
+            entries.map(([, fields]) => fields[fields.indexOf('job') + 1]!),
+          );
           if (entries.length < FIND_CHUNK) break;
           start = `(${entries.at(-1)![0]}`;
         }
@@ -372,9 +375,12 @@ async function floorPass(redis: Redis, parts: readonly FloorPart[], withJobs = f
             : readsIds
               ? redis.zscan(key, cursor, 'COUNT', FIND_CHUNK)
               : redis.zscan(key, cursor, 'MATCH', MATCHES_NOTHING, 'COUNT', FIND_CHUNK);
-        for (let cursor = '0'; ; ) {
+        for (let cursor = '0'; ;) {
           const [next, members] = await scan(cursor);
-          await visitJobs(jobPrefix, members.filter((_, at) => at % 2 === 0));
+          await visitJobs(
+            jobPrefix,
+            members.filter((_, at) => at % 2 === 0),
+          );
           if (next === '0') break;
           cursor = next;
         }
