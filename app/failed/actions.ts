@@ -49,6 +49,9 @@ async function stillListed({ ids, search }: z.output<typeof listedIds>, connecti
 
 const describeListed = ({ ids, search }: z.output<typeof listedIds>) => `${describeJobs(ids)}${search === undefined ? '' : ` ${describeFoundBy(search)}`}`;
 
+/** A retry of no id: every listed one no longer matched its search. */
+const NOTHING_RETRIED: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [], queues: [] };
+
 /** Requeues these failed jobs; ids no longer failed (or matching) are reported, not requeued. */
 export const retryJobs = queueAction(
   'failedJobs',
@@ -66,8 +69,6 @@ export const retryJobs = queueAction(
   },
   (_input, outcome) => outcome?.queues ?? null,
 );
-
-const NOTHING_RETRIED: RetryOutcome = { requeued: [], notFailed: [], missing: [], refused: [], queues: [] };
 
 /**
  * Replaces a failed job's payload with the operator's edit and retries it,
