@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
@@ -12,6 +11,7 @@ import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { FIND_MATCH_CAP, type FindState } from '@/lib/shapes/find';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { EVERY_MATCH_STEP_MAX } from '@/lib/layouts/every-match';
+import { findInPayloads, foundStates } from './find-page';
 import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, YII2_CONNECTIONS, e2eDashboardPrefix } from './support';
 import { layoutTrashKeys } from '@/lib/layouts/trash';
@@ -22,27 +22,6 @@ const MARKER = `order-${Date.now()}-<b>`;
 const QUEUE = 'find-e2e';
 /** The part of the page that acts on every match of a search. */
 const EVERY_MATCH = 'section[aria-label="Every match"]';
-
-/** Searches `text` in the payloads from the page's form, as a user does. */
-async function findInPayloads(page: Page, text: string): Promise<void> {
-  await page.goto('/find');
-  const form = page.getByRole('search', { name: 'Find jobs' });
-  await form.getByRole('searchbox', { name: 'Text' }).fill(text);
-  await form.getByRole('combobox', { name: 'Look in' }).selectOption('payload');
-  await form.getByRole('button', { name: 'Find' }).click();
-}
-
-/** The results table's rows: each job's id and state. */
-async function foundStates(page: Page): Promise<Record<string, string>> {
-  await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Done.');
-  const rows = page.getByRole('table', { name: 'Jobs found' }).getByRole('row');
-  const found: Record<string, string> = {};
-  for (const row of (await rows.all()).slice(1)) {
-    const cells = await row.getByRole('cell').allTextContents();
-    found[cells[0]!] = cells[1]!;
-  }
-  return found;
-}
 
 test.describe('Find', () => {
   let queue: RedisQueue;
