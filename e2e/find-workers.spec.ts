@@ -119,7 +119,8 @@ function markoRemoval(): RemovalCase {
     },
     async take() {
       const popped = await worker().pop(name);
-      if (popped !== null) expect(await worker().complete(name, popped.id)).toBe(true);
+      // A job removed while this worker held it is gone: marko's delete() then answers false, as the driver's does.
+      if (popped !== null) await worker().complete(name, popped.id);
       return popped?.id ?? null;
     },
     trashed: () => queue.redis.zrange(layoutTrashKeys(prefix, e2eDashboardPrefix()).index, '0', '-1'),
