@@ -28,8 +28,8 @@ let queue: RedisQueue;
 let keys: SpecKeys;
 
 const JOBS = 40;
-/** The test worker's pause between two jobs: the removal meets it part-way through the line. */
-const WORKER_PAUSE_MS = 20;
+/** The test worker's pause between two jobs: the removal meets it part-way through the line (40 jobs take it 2 s at least). */
+const WORKER_PAUSE_MS = 50;
 
 /** The ids that occur more than once. */
 const repeated = (ids: readonly string[]) => ids.filter((id, at) => ids.indexOf(id) !== at);
@@ -214,6 +214,9 @@ test.describe('Find: acting on the matches while a worker runs, each job account
         const removed = Number(/^Removed (\d+)/.exec((await outcome.textContent()) ?? '')?.[1]);
         const trashed = (await layout.trashed()).filter((id) => pushed.includes(id));
         expect(trashed).toHaveLength(removed);
+        // Both took part: the worker ran the jobs at the head of the line, the removal took the rest.
+        expect(worker.ran.length).toBeGreaterThan(0);
+        expect(removed).toBeGreaterThan(0);
         expect(repeated(worker.ran)).toEqual([]);
         expect(new Set([...worker.ran, ...trashed])).toEqual(new Set(pushed));
         // A job the worker held when the removal reached it is removed and still run (removing a reservation does not stop its
