@@ -76,8 +76,13 @@ interface RemovalCase {
   cleanUp(): Promise<void>;
 }
 
+/**
+ * yii2, on a redis-ng channel: a stock channel's worker holds its
+ * moving_lock a second at a time, and the removal waits each lock out as the
+ * driver's own remove does, so the worker would run every job first.
+ */
 function yii2Removal(): RemovalCase {
-  const connection = YII2_CONNECTIONS.stock;
+  const connection = YII2_CONNECTIONS.ng;
   const channel: Yii2Channel = {
     get connection() {
       return queue;
@@ -88,7 +93,7 @@ function yii2Removal(): RemovalCase {
   };
   const trash = yii2TrashKeys(channel.keys, e2eDashboardPrefix());
   return {
-    title: 'yii2-queue: live matches removed while a worker reserves and acknowledges',
+    title: 'yii2-queue-redis-ng: live matches removed while a worker reserves and acknowledges',
     connection: connection.name,
     async push(marker) {
       const ids: string[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIND_CHUNK } from '../find-steps';
 import { isAbsent } from '../adapter';
-import { expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
+import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { yii2Layout } from './layout';
 import { testChannelFactory } from './test-channel';
 import { driverPush, driverReserve } from './test-drivers';
@@ -25,10 +25,21 @@ async function openFinder(driver: 'yii2' | 'yii2-ng') {
     driver === 'yii2' ? { layout: 'yii2', channels: [opened.channel] } : { layout: 'yii2-ng', channels: [opened.channel], ng: DEFAULT_YII2_NG_SETTINGS },
   );
   if (isAbsent(layout.finder)) throw new Error(layout.finder.absent);
-  return { ...opened, channel, finder: layout.finder };
+  return { ...opened, channel, layout, finder: layout.finder };
 }
 
 describe.each(['yii2', 'yii2-ng'] as const)('Find on %s', (driver) => {
+  it('removes every live match through the channel’s remove, each once, and nothing else', async () => {
+    const { queue, keys, channel, layout } = await openFinder(driver);
+    const matching: string[] = [];
+    for (let i = 0; i < 30; i++) matching.push(await driverPush(channel, phpMessage(`bulk-order-${i}`)));
+    const other = await driverPush(channel, phpMessage('order-99'));
+    expect(await driverReserve(channel)).toBe(matching[0]);
+
+    expect(await actOnEveryMatch(layout, 'remove', payloadQuery('bulk-order-'))).toMatchObject({ matched: 30, acted: 30, movedOn: 0 });
+    expect(await queue.redis.hkeys(keys.messages)).toEqual([other]);
+  });
+
   it('finds a job by a piece of its message, decoded, in each state: ready, reserved and delayed', async () => {
     const { queue, keys, channel, finder } = await openFinder(driver);
     const reserved = await driverPush(channel, phpMessage('order-12345'));
