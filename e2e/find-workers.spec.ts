@@ -3,17 +3,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from './test';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
-import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { layoutTrashKeys } from '@/lib/layouts/trash';
-import { Yii2Keys } from '@/lib/layouts/yii2/keys';
-import { yii2TrashKeys, type Yii2Channel } from '@/lib/layouts/yii2/repairs';
+import { yii2TrashKeys } from '@/lib/layouts/yii2/repairs';
 import { driverAcknowledge, driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { settingsFromEnv } from '@/lib/redis/config';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { findInPayloads, foundStates } from './find-page';
 import { showConnection } from './layout-pages';
 import { SpecKeys, withSpecKeys } from './spec-keys';
+import { e2eYii2Channel } from './yii2-channel';
 import { MARKO_CONNECTION, YII2_CONNECTIONS, e2eDashboardPrefix, e2ePrefix } from './support';
 
 /*
@@ -83,14 +82,7 @@ interface RemovalCase {
  */
 function yii2Removal(): RemovalCase {
   const connection = YII2_CONNECTIONS.ng;
-  const channel: Yii2Channel = {
-    get connection() {
-      return queue;
-    },
-    driver: connection.layout,
-    keys: new Yii2Keys(connection.channel()),
-    ng: DEFAULT_YII2_NG_SETTINGS,
-  };
+  const channel = e2eYii2Channel(connection, () => queue);
   const trash = yii2TrashKeys(channel.keys, e2eDashboardPrefix());
   return {
     title: 'yii2-queue-redis-ng: live matches removed while a worker reserves and acknowledges',

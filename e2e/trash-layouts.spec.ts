@@ -7,17 +7,16 @@ import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-ha
 import { horizonFails } from '@/lib/layouts/laravel/test-horizon';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
-import { DEFAULT_YII2_NG_SETTINGS } from '@/lib/layouts/settings';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { layoutTrashKeys } from '@/lib/layouts/trash';
-import { Yii2Keys } from '@/lib/layouts/yii2/keys';
-import { yii2TrashKeys, type Yii2Channel } from '@/lib/layouts/yii2/repairs';
+import { yii2TrashKeys } from '@/lib/layouts/yii2/repairs';
 import { driverAcknowledge, driverPush, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { settingsFromEnv } from '@/lib/redis/config';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { jobHref, trashHref } from '@/lib/routes';
 import { showConnection } from './layout-pages';
 import { SpecKeys, withSpecKeys } from './spec-keys';
+import { e2eYii2Channel } from './yii2-channel';
 import { LARAVEL_CONNECTION, MARKO_CONNECTION, YII2_CONNECTIONS, e2eDashboardPrefix, e2ePrefix } from './support';
 
 /*
@@ -107,14 +106,7 @@ function staticphpCase(): LayoutCase {
 
 /** A yii2 channel (stock or redis-ng): messages pushed, reserved and acknowledged as the driver does (lib/layouts/yii2/test-drivers.ts). */
 function yii2Case(connection: (typeof YII2_CONNECTIONS)['stock' | 'ng']): LayoutCase {
-  const channel: Yii2Channel = {
-    get connection() {
-      return queue;
-    },
-    driver: connection.layout,
-    keys: new Yii2Keys(connection.channel()),
-    ng: DEFAULT_YII2_NG_SETTINGS,
-  };
+  const channel = e2eYii2Channel(connection, () => queue);
   return {
     title: connection.layout === 'yii2' ? 'yii2-queue' : 'yii2-queue-redis-ng',
     connection: connection.name,
