@@ -7,8 +7,12 @@ import { assertScriptSucceeded, changedFlag } from './lua-script';
 const REPAIR_BATCH_SIZE = 200;
 
 /**
- * A refusal worth waiting out: scripts answering `code` are sent again every
- * `everyMs` until `forMs` has passed (yii2's moving_lock, held a second).
+ * A refusal worth waiting out: scripts answering `code` are sent again until
+ * `forMs` has passed (yii2's moving_lock, held a second). A refusal that
+ * says when it ends, as `{code, key, ms left}`, is tried again then, ahead
+ * of whoever would take it next (a stock worker at its next reserve), and
+ * not at all when that is past `forMs`; one that does not (no expiry) every
+ * `everyMs`.
  */
 export interface RefusalToWaitOut {
   code: number;
@@ -71,9 +75,20 @@ async function repliesWaitingOut<Repair>(
     const answered = await execPipeline(pipeline);
     pending.forEach((index, n) => (replies[index] = answered[n]));
     pending = pending.filter((index) => waitOut !== undefined && isRefusal(replies[index], waitOut.code));
-    if (pending.length === 0 || Date.now() >= deadline) return replies;
-    await new Promise((resolve) => setTimeout(resolve, waitOut!.everyMs));
+    if (pending.length === 0) return replies;
+    const wait = nextTryIn(
+      pending.map((index) => replies[index]),
+      waitOut!,
+    );
+    if (Date.now() + wait > deadline) return replies;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
+}
+
+/** Milliseconds until the first of these refusals may have ended: the soonest end any of them gives (and a millisecond), else everyMs. */
+function nextTryIn(refusals: readonly unknown[], waitOut: RefusalToWaitOut): number {
+  const ends = refusals.map((reply) => (reply as unknown[])[2]).filter((left): left is number => typeof left === 'number' && left >= 0);
+  return ends.length === 0 ? waitOut.everyMs : Math.min(...ends) + 1;
 }
 
 /** A script's `{code, key}` refusal with this code. */

@@ -91,6 +91,14 @@ local function movingLockFree(lockKey)
   return rcall('EXISTS', lockKey) == 0
 end
 
+-- The refusal while the lock is held, with the milliseconds it has left
+-- (-1: no expiry, a stock clear() that died): the lock only ever expires, so
+-- the caller tries again when it does (lib/redis/repair-scripts.ts), ahead
+-- of a worker that takes it again at its next reserve.
+local function movingLockHeld(lockKey)
+  return {ErrorCode.MovingLockHeld, lockKey, rcall('PTTL', lockKey)}
+end
+
 -- KEYS[1..8] of the scripts that move jobs into line from one sorted set
 -- (yii2-promote-due and yii2-run-now from delayed, yii2-release from
 -- reserved), as one table with that set as `from`, and the first of them

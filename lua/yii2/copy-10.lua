@@ -62,7 +62,7 @@ local wrongKey = firstWrongTypedKey({
   keys.priorities, 'hash', keys.ranks, 'hash', keys.marker, 'zset', keys.seq, 'string', keys.movingLock, 'string',
 })
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
-if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return movingLockHeld(keys.movingLock) end
 
 local message = rcall('HGET', keys.messages, id)
 if not message then return {'gone', ''} end

@@ -46,7 +46,7 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 local nowMs = serverNowMs()
 local nowS = math.floor(nowMs / 1000)
 if rcall('ZCOUNT', keys.from, '-inf', nowS) == 0 then return {0, 0} end
-if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return movingLockHeld(keys.movingLock) end
 
 local moved = 0
 if ng then

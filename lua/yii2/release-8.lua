@@ -50,7 +50,7 @@ local expiry = tonumber(rcall('ZSCORE', keys.from, id))
 if not expiry then return {0} end
 local nowMs = serverNowMs()
 if not takesLive and expiry > math.floor(nowMs / 1000) then return {ErrorCode.LiveReservation, keys.from} end
-if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return movingLockHeld(keys.movingLock) end
 
 joinLineNow(keys, ng, id, nowMs, ng and ng.retryKeepsPlace)
 rcall('ZREM', keys.from, id)

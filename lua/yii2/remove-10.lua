@@ -8,8 +8,9 @@
   Like the stock remove() it waits for moving_lock, so that no stock mover
   is between reading this id and pushing it back into the list; the stock
   remove spins for the lock, a script cannot, so it refuses while the lock
-  is held and the caller tries again (see movingLockFree). The LREM walks the whole list (O(N)), as both drivers' own
-  remove does: ids have no index into the list.
+  is held, saying when it expires, and the caller tries again then (see
+  movingLockHeld). The LREM walks the whole list (O(N)), as both drivers'
+  own remove does: ids have no index into the list.
 
   Removing a reserved job does not stop the worker running it; that worker's
   acknowledge is then a no-op.
@@ -60,7 +61,7 @@ local wrongKey = firstWrongTypedKey({
 })
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 if rcall('HEXISTS', messagesKey, id) == 0 then return {0} end
-if not movingLockFree(lockKey) then return {ErrorCode.MovingLockHeld, lockKey} end
+if not movingLockFree(lockKey) then return movingLockHeld(lockKey) end
 
 if keepSeconds > 0 then
   local dueAt = rcall('ZSCORE', delayedKey, id)

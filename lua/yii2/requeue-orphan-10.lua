@@ -50,7 +50,7 @@ if rcall('ZSCORE', keys.prioritized, id) or rcall('ZSCORE', keys.delayed, id) or
   or rcall('LPOS', keys.waiting, id) then
   return {0}
 end
-if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return movingLockHeld(keys.movingLock) end
 
 joinLineNow(keys, ng, id, serverNow() * 1000, ng and ng.delayKeepsPlace)
 return {1}

@@ -54,7 +54,7 @@ local wrongKey = firstWrongTypedKey({
   keys.trashIndex, 'zset',
 })
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
-if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return movingLockHeld(keys.movingLock) end
 
 -- Writes `value` into `hash` under the id, where the job had an entry there.
 local function putEntry(hash, id, value)

@@ -42,7 +42,7 @@ local due = tonumber(rcall('ZSCORE', keys.from, id))
 if not due then return {0} end
 local nowS = serverNow()
 if due <= nowS then return {1} end
-if not movingLockFree(keys.movingLock) then return {ErrorCode.MovingLockHeld, keys.movingLock} end
+if not movingLockFree(keys.movingLock) then return movingLockHeld(keys.movingLock) end
 
 joinLineNow(keys, ng, id, nowS * 1000, ng and ng.delayKeepsPlace)
 rcall('ZREM', keys.from, id)

@@ -7,7 +7,7 @@ import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '.
 import { indexOfNeedle, needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { Yii2Keys } from './keys';
-import { decodeMessage } from './message';
+import { messageOutline } from './message';
 
 /** Bytes of each message a step decodes: what the job page shows of it. */
 const MESSAGE_BYTES = 64 * 1024;
@@ -69,10 +69,10 @@ export function messageFilter(query: FindQuery): { id: string; every: '0' | '1';
  * parsed and written again, so `\/` and `\u00e9` read as `/` and `é`.
  */
 function readableBody(head: Buffer, length: number): { name: string; body: Buffer } {
-  const message = decodeMessage(head, length);
-  const body = head.subarray(message.bodyOffset);
+  const message = messageOutline(head, length);
+  const body = Buffer.from(message.body.buffer, message.body.byteOffset, message.body.byteLength);
   const name = message.className ?? '';
-  if (message.body.serializer !== 'json' || message.cut) return { name, body };
+  if (message.serializer !== 'json' || head.length < length) return { name, body };
   try {
     return { name, body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8') };
   } catch {

@@ -96,6 +96,29 @@ function jsonBody(
   return { body: { serializer: 'json', value, error }, className, editableBody: exact ? text : null };
 }
 
+/** A message's TTR prefix, the body after it, and the serializer the body's first bytes tell. */
+interface Framing {
+  ttr: number | null;
+  bodyStart: number;
+  body: Uint8Array;
+  serializer: Yii2Serializer;
+}
+
+function framingOf(bytes: Uint8Array): Framing {
+  const head = String.fromCharCode(...bytes.subarray(0, MAX_TTR_DIGITS + 1));
+  const ttrText = TTR_PREFIX.exec(head)?.[1];
+  // Without a prefix the whole value is sniffed: an operator sees what is there.
+  const bodyStart = ttrText === undefined ? 0 : ttrText.length + 1;
+  const body = bytes.subarray(bodyStart);
+  return { ttr: ttrText === undefined ? null : Number(ttrText), bodyStart, body, serializer: sniff(body) };
+}
+
+/** The class of a PHP serialization's top value: an object's or a custom serialization's. */
+function phpClassName(parse: PhpParse): string | null {
+  const top = parse.value;
+  return top?.type === 'object' || top?.type === 'custom' ? top.className : null;
+}
+
 /**
  * One message of `<ch>.messages` decoded for a page: its TTR prefix, the
  * serializer that wrote it, the job's class and its data as a tree. `bytes`
@@ -106,20 +129,12 @@ function jsonBody(
  */
 export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
   const cut = bytes.length < length;
-  const head = String.fromCharCode(...bytes.subarray(0, MAX_TTR_DIGITS + 1));
-  const ttrText = TTR_PREFIX.exec(head)?.[1];
-  const ttr = ttrText === undefined ? null : Number(ttrText);
-  // Without a prefix the whole value is sniffed: an operator sees what is there.
-  const bodyStart = ttrText === undefined ? 0 : ttrText.length + 1;
-  const body = bytes.subarray(bodyStart);
+  const { ttr, bodyStart, body, serializer } = framingOf(bytes);
   const common = { length, cut, ttr, ttrError: ttr === null ? NO_TTR_PREFIX : null, bodyOffset: bodyStart };
-  const serializer = sniff(body);
   switch (serializer) {
     case 'php': {
       const parse = parsePhpSerialized(body);
-      const top = parse.value;
-      const className = top?.type === 'object' || top?.type === 'custom' ? top.className : null;
-      return { ...common, className, body: { serializer, parse }, editableBody: null };
+      return { ...common, className: phpClassName(parse), body: { serializer, parse }, editableBody: null };
     }
     case 'json':
       return { ...common, ...jsonBody(body, cut, length, bodyStart) };
@@ -138,6 +153,24 @@ export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
         editableBody: null,
       };
   }
+}
+
+/**
+ * What decodeMessage tells of a message for a list row or a search, without
+ * the tree a page shows: its TTR, its class, and the body's bytes (which
+ * hold a PHP serialization's strings as they are). A PHP class is read from
+ * the first value alone: the whole parse names the same class however the
+ * rest reads, since a value cut short keeps its container.
+ */
+export function messageOutline(bytes: Uint8Array, length: number): { ttr: number | null; className: string | null; body: Uint8Array; serializer: Yii2Serializer } {
+  const { ttr, bodyStart, body, serializer } = framingOf(bytes);
+  const className =
+    serializer === 'php'
+      ? phpClassName(parsePhpSerialized(body, { maxNodes: 1 }))
+      : serializer === 'json'
+        ? jsonBody(body, bytes.length < length, length, bodyStart).className
+        : null;
+  return { ttr, className, body, serializer };
 }
 
 /** What a list row shows of a job's message: its class and TTR from the first bytes, or that it is gone, or too large for a list to read. */
@@ -160,6 +193,6 @@ export interface Yii2MessageSummary {
 export function summarizeMessage(head: Uint8Array, length: number, read: boolean): Yii2MessageSummary {
   if (length < 0) return { messageLength: null, dangling: true, messageUnread: false, className: null, ttr: null };
   if (!read) return { messageLength: length, dangling: false, messageUnread: true, className: null, ttr: null };
-  const { className, ttr } = decodeMessage(head, length);
+  const { className, ttr } = messageOutline(head, length);
   return { messageLength: length, dangling: false, messageUnread: false, className, ttr };
 }

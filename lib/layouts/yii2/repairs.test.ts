@@ -97,6 +97,21 @@ describe('removing a yii2 job', () => {
       expect(await whereIs(channel, '8')).toMatchObject({ message: true, waiting: true });
     });
   });
+
+  it("tries again as a stock mover's moving_lock expires, ahead of the worker's next reserve taking it again", async () => {
+    await withChannels(['stock'], async (channel) => {
+      const { redis } = channel.connection;
+      // Expiring between two of every-100-ms polls.
+      await redis.set(channel.keys.movingLock, '1', 'PX', 330);
+      // A busy worker's reserve 50 ms after the lock expired takes it for another second.
+      const nextReserve = sleep(380).then(async () => {
+        await redis.set(channel.keys.movingLock, '1', 'EX', 1, 'NX');
+        return whereIs(channel, '7');
+      });
+      expect(await removeYii2Job(channel, '7')).toBe(true);
+      expect((await nextReserve).message).toBe(false);
+    });
+  });
 });
 
 describe('releasing an expired yii2 reservation', () => {

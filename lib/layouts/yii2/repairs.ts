@@ -54,10 +54,12 @@ export const MAX_PROMOTE_BATCH = 1000;
 
 /**
  * How long a repair waits for a stock worker's moving_lock (set for one
- * second, again by every reserve that finds it free) before giving up, and
- * how often it looks.
+ * second, again by every reserve that finds it free) before giving up: the
+ * refusal says when the lock expires and the repair tries then, so this
+ * lets one worker's reserve win it back once. How often it looks at a lock
+ * that never expires, until then.
  */
-const MOVING_LOCK_WAIT: RefusalToWaitOut = { code: ScriptErrorCode.MovingLockHeld, forMs: 1500, everyMs: 100 };
+const MOVING_LOCK_WAIT: RefusalToWaitOut = { code: ScriptErrorCode.MovingLockHeld, forMs: 2500, everyMs: 100 };
 
 /** ng's settings as its own scripts take them (ARGV 1..5): the driver, then aging in ms per point, as ng rounds it. */
 function placement({ driver, ng }: Yii2Channel) {
@@ -92,7 +94,7 @@ export function yii2TrashKeys(keys: Yii2Keys, dashboardPrefix: string): TrashKey
  * Deletes job `id` wherever it is, as redis-ng's remove does, into the
  * channel's trash with `trash` (lua/yii2/remove-10.lua): true when it had a
  * message. Throws QueueError when a key has the wrong type or a stock
- * worker kept the moving_lock longer than a second and a half.
+ * worker kept the moving_lock longer than two and a half seconds.
  */
 export function removeYii2Job(channel: Yii2Channel, id: string, trash?: TrashWrite): Promise<boolean> {
   return underMovingLock(channel, remove, {
