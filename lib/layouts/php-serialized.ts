@@ -342,11 +342,35 @@ class Reader {
     return node;
   }
 
-  private object(depth: number, start: number): PhpValue {
+  /** `:len:"Class":count:` after an `O`, up to the properties. */
+  private objectHeader(): { className: string; count: number } {
     this.expect(COLON);
     const className = this.quotedName('a class name');
     this.expect(COLON);
-    const count = this.size(COLON, 'a property count');
+    return { className, count: this.size(COLON, 'a property count') };
+  }
+
+  /**
+   * The class the first value names, as value() reads it, without reading an
+   * object's properties: value() names it once the header reads, however
+   * the properties do (a container cut short is kept).
+   */
+  topClassName(): string | null {
+    switch (this.bytes[0]) {
+      case 0x4f:
+        this.pos = 1;
+        return this.objectHeader().className;
+      case 0x43: {
+        const value = this.value(0);
+        return value.type === 'custom' ? value.className : null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  private object(depth: number, start: number): PhpValue {
+    const { className, count } = this.objectHeader();
     const node = { type: 'object' as const, className, count, properties: [] as PhpProperty[], cut: false };
     this.pairs(
       node,
@@ -406,5 +430,20 @@ export function parsePhpSerialized(bytes: Uint8Array, limits: PhpParseLimits = {
   } catch (stop) {
     if (!(stop instanceof ParseStop)) throw stop;
     return { value: stop.partial, error: stop.message, bytesRead: stop.at };
+  }
+}
+
+/**
+ * The class of the value `bytes` begins with (an object's or a custom
+ * serialization's), as parsePhpSerialized's tree names it, read without
+ * the rest: for a list row or a search, which need only the class.
+ */
+export function phpClassName(bytes: Uint8Array): string | null {
+  try {
+    return new Reader(bytes, DEFAULT_PHP_PARSE_LIMITS).topClassName();
+  } catch (stop) {
+    if (!(stop instanceof ParseStop)) throw stop;
+    const partial = stop.partial;
+    return partial?.type === 'custom' ? partial.className : null;
   }
 }

@@ -7,7 +7,7 @@ import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '.
 import { indexOfNeedle, needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { Yii2Keys } from './keys';
-import { messageOutline } from './message';
+import { messageOutline, type Yii2MessageOutline } from './message';
 
 /** Bytes of each message a step decodes: what the job page shows of it. */
 const MESSAGE_BYTES = 64 * 1024;
@@ -68,16 +68,9 @@ export function messageFilter(query: FindQuery): { id: string; every: '0' | '1';
  * strings are its own bytes, so its body is matched as stored; JSON is
  * parsed and written again, so `\/` and `\u00e9` read as `/` and `é`.
  */
-function readableBody(head: Buffer, length: number): { name: string; body: Buffer } {
-  const message = messageOutline(head, length);
-  const body = Buffer.from(message.body.buffer, message.body.byteOffset, message.body.byteLength);
-  const name = message.className ?? '';
-  if (message.serializer !== 'json' || head.length < length) return { name, body };
-  try {
-    return { name, body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8') };
-  } catch {
-    return { name, body };
-  }
+function readableBody(message: Yii2MessageOutline): Buffer {
+  if (message.json !== undefined) return Buffer.from(JSON.stringify(message.json), 'utf8');
+  return Buffer.from(message.body.buffer, message.body.byteOffset, message.body.byteLength);
 }
 
 /**
@@ -86,7 +79,8 @@ function readableBody(head: Buffer, length: number): { name: string; body: Buffe
  * nothing, whatever the case rule.
  */
 function matchOf(row: ReturnType<typeof findMessages.reply>['rows'][number], queue: string, query: FindQuery, needle: FindNeedle): FindMatch | null {
-  const { name, body } = readableBody(row.head, row.length);
+  const message = messageOutline(row.head, row.length);
+  const name = message.className ?? '';
   const found = (field: FindMatch['field'], value: Buffer): FindMatch | null => {
     const at = indexOfNeedle(value, needle);
     if (at < 0) return null;
@@ -96,7 +90,7 @@ function matchOf(row: ReturnType<typeof findMessages.reply>['rows'][number], que
   };
   const wants = (field: FindMatch['field']) => query.field === 'any' || query.field === field;
   if (wants('id') && row.id === query.text) return found('id', Buffer.from(row.id));
-  return (wants('name') ? found('name', Buffer.from(name, 'utf8')) : null) ?? (wants('payload') ? found('payload', body) : null);
+  return (wants('name') ? found('name', Buffer.from(name, 'utf8')) : null) ?? (wants('payload') ? found('payload', readableBody(message)) : null);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMessage, NO_TTR_PREFIX } from './message';
+import { decodeMessage, messageOutline, NO_TTR_PREFIX } from './message';
 import { YII2_FIXTURES } from './test-fixtures';
 import { readYii2Messages } from './test-messages';
 
@@ -86,5 +86,51 @@ describe('decodeMessage on what no driver should have stored', () => {
         value: { type: 'object', cut: true, properties: [{ name: 'blob', value: { type: 'string', length, binary: true, cut: true } }] },
       },
     });
+  });
+});
+
+describe('messageOutline', () => {
+  /** Every driver's messages, and what none should store: a custom serialization whole, cut and unclosed, an enum, headers that do not read. */
+  const messages = [
+    ...YII2_FIXTURES.flatMap((name) => [...readYii2Messages(name).values()]),
+    ...[
+      '300;C:11:"ArrayObject":21:{x:i:0;a:0:{};m:a:0:{}}',
+      '300;C:11:"ArrayObject":21:{x:i:0;a:0:{};m:a:0:{}x',
+      '300;E:7:"Foo:Bar";',
+      '300;O:8:"stdClass":0:{}',
+      '300;O:x:"stdClass":0:{}',
+      '300;O:9:"stdClass":0:{}',
+      '300;O:8:"stdClass":-1:{}',
+      '300;O:8:"stdClass":2:{s:1:"a";O:3:"Sub":0:{}',
+      '300;{"class":"app\\\\Job","data":[1]}',
+      '300;{"data":[1],"class":"app\\\\Late"}',
+      '{"class":"app\\\\NoTtr"}',
+    ].map((text) => Buffer.from(text)),
+  ];
+
+  it('names the class decodeMessage names, and its TTR, for every message read whole or in part', () => {
+    let compared = 0;
+    for (const message of messages) {
+      for (let read = 0; read <= message.length; read++) {
+        const head = message.subarray(0, read);
+        const decoded = decodeMessage(head, message.length);
+        const outline = messageOutline(head, message.length);
+        expect({ className: outline.className, ttr: outline.ttr }, `${JSON.stringify(head.toString('latin1'))}`).toEqual({
+          className: decoded.className,
+          ttr: decoded.ttr,
+        });
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('gives a whole JSON body parsed and the bytes after the TTR prefix', () => {
+    const message = Buffer.from('300;{"class":"app\\\\Job","n":1}');
+    const json = messageOutline(message, message.length);
+    expect(json).toMatchObject({ ttr: 300, className: 'app\\Job', json: { class: 'app\\Job', n: 1 } });
+    expect(Buffer.from(json.body).toString()).toBe('{"class":"app\\\\Job","n":1}');
+    const cut = messageOutline(message, message.length + 1);
+    expect(cut).toMatchObject({ className: 'app\\Job', json: undefined });
   });
 });

@@ -1,5 +1,5 @@
 import { bytesToText } from '../../shapes/display-text';
-import { parsePhpSerialized, type PhpParse } from '../php-serialized';
+import { parsePhpSerialized, phpClassName, type PhpParse } from '../php-serialized';
 
 /**
  * Which serializer wrote a message, sniffed from its first bytes: Redis
@@ -114,7 +114,7 @@ function framingOf(bytes: Uint8Array): Framing {
 }
 
 /** The class of a PHP serialization's top value: an object's or a custom serialization's. */
-function phpClassName(parse: PhpParse): string | null {
+function topClassName(parse: PhpParse): string | null {
   const top = parse.value;
   return top?.type === 'object' || top?.type === 'custom' ? top.className : null;
 }
@@ -134,7 +134,7 @@ export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
   switch (serializer) {
     case 'php': {
       const parse = parsePhpSerialized(body);
-      return { ...common, className: phpClassName(parse), body: { serializer, parse }, editableBody: null };
+      return { ...common, className: topClassName(parse), body: { serializer, parse }, editableBody: null };
     }
     case 'json':
       return { ...common, ...jsonBody(body, cut, length, bodyStart) };
@@ -155,22 +155,26 @@ export function decodeMessage(bytes: Uint8Array, length: number): Yii2Message {
   }
 }
 
+export interface Yii2MessageOutline {
+  ttr: number | null;
+  className: string | null;
+  /** the bytes after the TTR prefix */
+  body: Uint8Array;
+  /** a JSON body's value, when it was read whole and parsed; undefined otherwise */
+  json: unknown;
+}
+
 /**
  * What decodeMessage tells of a message for a list row or a search, without
  * the tree a page shows: its TTR, its class, and the body's bytes (which
- * hold a PHP serialization's strings as they are). A PHP class is read from
- * the first value alone: the whole parse names the same class however the
- * rest reads, since a value cut short keeps its container.
+ * hold a PHP serialization's strings as they are).
  */
-export function messageOutline(bytes: Uint8Array, length: number): { ttr: number | null; className: string | null; body: Uint8Array; serializer: Yii2Serializer } {
+export function messageOutline(bytes: Uint8Array, length: number): Yii2MessageOutline {
   const { ttr, bodyStart, body, serializer } = framingOf(bytes);
-  const className =
-    serializer === 'php'
-      ? phpClassName(parsePhpSerialized(body, { maxNodes: 1 }))
-      : serializer === 'json'
-        ? jsonBody(body, bytes.length < length, length, bodyStart).className
-        : null;
-  return { ttr, className, body, serializer };
+  if (serializer === 'php') return { ttr, className: phpClassName(body), body, json: undefined };
+  if (serializer !== 'json') return { ttr, className: null, body, json: undefined };
+  const json = jsonBody(body, bytes.length < length, length, bodyStart);
+  return { ttr, className: json.className, body, json: json.body.serializer === 'json' ? json.body.value : undefined };
 }
 
 /** What a list row shows of a job's message: its class and TTR from the first bytes, or that it is gone, or too large for a list to read. */
