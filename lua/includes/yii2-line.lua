@@ -87,8 +87,15 @@ end
 -- would put the id in two places). It need not hold the lock itself: the
 -- script is atomic, and a mover that starts after it reads what it left. ng
 -- never sets the lock, so under ng alone it is always free.
-local function movingLockFree(lockKey)
-  return rcall('EXISTS', lockKey) == 0
+--
+-- A removal does take it, as the stock remove() does, under a value of its
+-- own (`holder`, lua/yii2/remove-10.lua): held by that value, the lock is
+-- free to the removals that follow it (no mover can be moving: none won
+-- it), so that a bulk removal is not starved by a busy worker that takes it
+-- back at every reserve.
+local function movingLockFree(lockKey, holder)
+  local value = rcall('GET', lockKey)
+  return not value or (holder ~= nil and holder ~= '' and value == holder)
 end
 
 -- The refusal while the lock is held, with the milliseconds it has left

@@ -9,7 +9,13 @@
   is between reading this id and pushing it back into the list; the stock
   remove spins for the lock, a script cannot, so it refuses while the lock
   is held, saying when it expires, and the caller tries again then (see
-  movingLockHeld). The LREM walks the whole list (O(N)), as both drivers'
+  movingLockHeld). And like the stock remove() it then takes the lock for a
+  second (SET PX 1000, on a stock channel), under `holder`, the value this
+  QueueLens process writes: the removals after it find the lock theirs and
+  go on, while workers still reserve (they need the lock only to move due
+  and expired jobs, which waits for that second, as after the driver's own
+  remove). A busy worker takes a free lock at every reserve; without this,
+  a bulk removal would get in only at the instant each lock expires. The LREM walks the whole list (O(N)), as both drivers'
   own remove does: ids have no index into the list.
 
   Removing a reserved job does not stop the worker running it; that worker's
@@ -40,6 +46,8 @@
   ARGV[6] who                the operator, as the audit log names them
   ARGV[7] via                where it was done (dashboard, cli)
   ARGV[8] channel            as the trash records where it was
+  ARGV[9] holder             the lock's value while this QueueLens holds it
+                             ('' on ng, which never takes the lock)
 
   Returns {1} when the job had a message and is gone now, {0} when its
   message was already gone (nothing is touched then, as ng's remove), or
@@ -61,7 +69,9 @@ local wrongKey = firstWrongTypedKey({
 })
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 if rcall('HEXISTS', messagesKey, id) == 0 then return {0} end
-if not movingLockFree(lockKey) then return movingLockHeld(lockKey) end
+local holder = ARGV[9]
+if not movingLockFree(lockKey, holder) then return movingLockHeld(lockKey) end
+if holder ~= '' and rcall('EXISTS', lockKey) == 0 then rcall('SET', lockKey, holder, 'PX', 1000) end
 
 if keepSeconds > 0 then
   local dueAt = rcall('ZSCORE', delayedKey, id)

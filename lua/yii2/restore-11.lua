@@ -11,7 +11,9 @@
 
   It waits for the stock moving_lock to be free (see movingLockFree): a
   stock mover between reading due ids and dropping them from the delayed
-  set would drop a restored due id without pushing it.
+  set would drop a restored due id without pushing it. A lock this
+  QueueLens's removal took (`holder`) is free to it: an Undo just after a
+  removal need not wait out the second the removal holds it.
 
   KEYS[1]  <ch>.messages      hash
   KEYS[2]  <ch>.waiting       list (the stock line)
@@ -28,7 +30,9 @@
   ARGV[1..5] the driver (yii2 or yii2-ng) and ng's placing settings, as
              ngSettingsFrom reads them (lua/includes/yii2-line.lua)
   ARGV[6] trash prefix       for the trash's per-job keys
-  ARGV[7..] job ids          a bounded batch
+  ARGV[7] holder             the moving_lock's value while this QueueLens
+                             holds it (lua/yii2/remove-10.lua)
+  ARGV[8..] job ids          a bounded batch
 
   Returns {id, outcome, queue, id, outcome, queue, …}: queue is the one the
   trash entry names ('' when it is gone); outcome is restored, gone (not in
@@ -54,7 +58,7 @@ local wrongKey = firstWrongTypedKey({
   keys.trashIndex, 'zset',
 })
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
-if not movingLockFree(keys.movingLock) then return movingLockHeld(keys.movingLock) end
+if not movingLockFree(keys.movingLock, ARGV[7]) then return movingLockHeld(keys.movingLock) end
 
 -- Writes `value` into `hash` under the id, where the job had an entry there.
 local function putEntry(hash, id, value)
@@ -81,4 +85,4 @@ local function putBack(id, jobKeyThere, whereKey)
   return 'restored'
 end
 
-return restoreEach(keys.trashIndex, trashPrefix, 7, putBack)
+return restoreEach(keys.trashIndex, trashPrefix, 8, putBack)

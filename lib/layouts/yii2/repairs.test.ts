@@ -98,6 +98,32 @@ describe('removing a yii2 job', () => {
     });
   });
 
+  it("takes a stock channel's moving_lock for a second, as the driver's remove does, and the removals after it go on under it while workers reserve", async () => {
+    await withChannels(['stock'], async (channel) => {
+      const { redis } = channel.connection;
+      expect(await removeYii2Job(channel, '7')).toBe(true);
+      const holder = await redis.get(channel.keys.movingLock);
+      expect(holder).toMatch(/^queuelens [0-9a-f]{16}$/);
+      expect(await redis.pttl(channel.keys.movingLock)).toBeGreaterThan(0);
+      expect(await redis.pttl(channel.keys.movingLock)).toBeLessThanOrEqual(1000);
+      // A worker still reserves (the lock keeps it from moving due and expired jobs only), and cannot take the lock.
+      expect(await stockReserve(channel)).toBe('8');
+      expect(await redis.get(channel.keys.movingLock)).toBe(holder);
+      expect(await removeYii2Job(channel, '5')).toBe(true);
+      expect(await whereIs(channel, '5')).toEqual(GONE);
+      // Another QueueLens's lock is a lock like a worker's.
+      await redis.set(channel.keys.movingLock, 'queuelens 0000000000000000');
+      await expect(removeYii2Job(channel, '9')).rejects.toThrow(`${channel.keys.movingLock} is held`);
+    });
+  });
+
+  it('takes no moving_lock on an ng channel, which never uses one', async () => {
+    await withChannels(['ng-aging'], async (channel) => {
+      expect(await removeYii2Job(channel, '5')).toBe(true);
+      expect(await channel.connection.redis.exists(channel.keys.movingLock)).toBe(0);
+    });
+  });
+
   it("tries again as a stock mover's moving_lock expires, ahead of the worker's next reserve taking it again", async () => {
     await withChannels(['stock'], async (channel) => {
       const { redis } = channel.connection;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ScriptErrorCode } from '../../redis/errors';
 import { runRepairScripts, runWaitingOut, type PipelinedScript, type RefusalToWaitOut } from '../../redis/repair-scripts';
 import type { RedisConnection } from '../../redis/connection';
@@ -61,6 +62,16 @@ export const MAX_PROMOTE_BATCH = 1000;
  */
 const MOVING_LOCK_WAIT: RefusalToWaitOut = { code: ScriptErrorCode.MovingLockHeld, forMs: 2500, everyMs: 100 };
 
+/**
+ * What this process writes in a stock moving_lock it takes to remove jobs,
+ * as the driver's own remove() takes it: its removals know the lock as
+ * theirs, another QueueLens's do not (lua/yii2/remove-10.lua).
+ */
+const MOVING_LOCK_HOLDER = `queuelens ${randomBytes(8).toString('hex')}`;
+
+/** The holder a channel's scripts are given: none on ng, which never takes the lock. */
+const movingLockHolder = (channel: Yii2Channel) => (channel.driver === 'yii2' ? MOVING_LOCK_HOLDER : '');
+
 /** ng's settings as its own scripts take them (ARGV 1..5): the driver, then aging in ms per point, as ng rounds it. */
 function placement({ driver, ng }: Yii2Channel) {
   return {
@@ -102,13 +113,14 @@ export function removeYii2Job(channel: Yii2Channel, id: string, trash?: TrashWri
     ...trashArguments(trashedPrefixOf(channel.keys), trash),
     id,
     channel: channel.keys.channel,
+    holder: movingLockHolder(channel),
   });
 }
 
 /** Puts these removed jobs of the channel back as they were (lua/yii2/restore-11.lua), a batch per call, waiting out a stock mover's lock. */
 export function restoreYii2Jobs(channel: Yii2Channel, settings: TrashSettings, ids: readonly string[]): Promise<RestoredJob[]> {
   const trash = yii2TrashKeys(channel.keys, settings.dashboardPrefix);
-  const call = { ...channel.keys.byName, ...placement(channel), trashIndex: trash.index, trashPrefix: trash.prefix };
+  const call = { ...channel.keys.byName, ...placement(channel), trashIndex: trash.index, trashPrefix: trash.prefix, holder: movingLockHolder(channel) };
   return restoreInBatches(channel.connection, ids, (batch) => runWaitingOut(channel.connection, restore, { ...call, ids: batch }, MOVING_LOCK_WAIT));
 }
 

@@ -208,14 +208,14 @@ export const doctorReadMessages = luaScript({
 export const remove = luaScript({
   file: 'yii2/remove-10.lua',
   keys: ['messages', 'waiting', 'prioritized', 'delayed', 'reserved', 'attempts', 'priorities', 'ranks', 'movingLock', 'trashIndex'],
-  args: ['id', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'channel'],
+  args: ['id', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'channel', 'holder'],
   reply: changedFlag,
 });
 
 export const restore = luaScript({
   file: 'yii2/restore-11.lua',
   keys: ['messages', 'waiting', 'prioritized', 'delayed', 'attempts', 'priorities', 'ranks', 'marker', 'seq', 'movingLock', 'trashIndex'],
-  args: [...PLACEMENT, 'trashPrefix'],
+  args: [...PLACEMENT, 'trashPrefix', 'holder'],
   rest: 'ids',
   reply: restoredJobsReply,
 });
