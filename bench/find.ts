@@ -23,7 +23,11 @@
  *    failed match of the error (the rest) retried, as Find's "… every
  *    match" run does it (lib/layouts/every-match.ts, one step after another;
  *    the served app adds a request and an audit entry a step), while a
- *    worker reserves and completes jobs; then every job accounted for once.
+ *    worker reserves and completes jobs; then every job accounted for once;
+ * 5. yii2 (the stock driver): every live match of the name removed the same
+ *    way, while a stock worker reserves and acknowledges jobs of every
+ *    channel in turn (taking each channel's moving_lock at every reserve
+ *    that finds it free); then every job found accounted for.
  * Prints figures; asserts nothing.
  *
  * Run: npx tsx bench/find.ts [--jobs 100000] [--queues 50] [--rounds 3] [--layout staticphp --layout yii2 …]
@@ -43,6 +47,9 @@ import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { yii2Layout } from '../lib/layouts/yii2/layout';
 import { yii2Settings } from '../lib/layouts/yii2/test-fixtures';
 import { Yii2Keys } from '../lib/layouts/yii2/keys';
+import { yii2TrashKeys } from '../lib/layouts/yii2/repairs';
+import { driverAcknowledge, driverReserve } from '../lib/layouts/yii2/test-drivers';
+import { DEFAULT_YII2_NG_SETTINGS } from '../lib/layouts/settings';
 import { markoLayout } from '../lib/layouts/marko/layout';
 import { laravelLayout } from '../lib/layouts/laravel/layout';
 import { trashSettingsFromEnv } from '../lib/dashboard/trash-settings';
@@ -220,17 +227,19 @@ async function staticphpSubject(redis: PrivateRedis, jobs: number, queues: numbe
   };
 }
 
-async function yii2Subject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
+async function yii2Subject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { layout: QueueLayout }> {
   const plan = findSeedPlan(jobs, queues, 0);
   const [connection, viewerConnection] = [await connectionOf(redis, 'yii2', 'bench-find'), await connectionOf(redis, 'yii2', 'bench-viewer')];
   const { seconds } = await timed(() => seedYii2(connection.redis, plan));
   const settings = yii2Settings('yii2', plan.queues);
+  const layout = yii2Layout(connection, settings);
   const viewer = yii2Layout(viewerConnection, settings);
   return {
     name: 'yii2',
     plan,
     seedSeconds: seconds,
-    finder: finderOf(yii2Layout(connection, settings)),
+    layout,
+    finder: finderOf(layout),
     searching: connection.redis as Redis,
     overview: () => viewer.counts({ everyQueue: true }),
     floorParts: async () => plan.queues.map((channel) => ({ kind: 'hash', key: new Yii2Keys(channel).messages })),
@@ -745,6 +754,80 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
   };
 }
 
+/**
+ * Removing every live match of the name on yii2's stock driver (Find's
+ * *Remove every live match…*), while a stock worker reserves and
+ * acknowledges jobs of every channel in turn, taking each channel's
+ * moving_lock at every reserve that finds it free; and the accounting after.
+ */
+interface Yii2RemovalFigures {
+  removed: EveryMatchRun;
+  workerRan: number;
+  /** found jobs the worker ran and the removal did not take */
+  ranOnly: number;
+  /** found jobs the removal took while the worker held them (removing a reservation does not stop its worker) */
+  ranAndRemoved: number;
+  /** found jobs whose message is still there, neither run nor removed */
+  left: number;
+  /** found jobs gone, neither run nor in the trash */
+  lost: number;
+  ranTwice: number;
+}
+
+async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<Yii2RemovalFigures> {
+  const byName = query(NAME_TEXT, 'name');
+  const found: { queue: string; id: string }[] = [];
+  await walkSearch(subject.finder, byName, (step) => found.push(...step.matches.map(({ queue, id }) => ({ queue, id }))));
+  const jobKey = (queue: string, id: string) => `${queue}/${id}`;
+
+  const workerConnection = await connectionOf(redis, 'yii2', 'bench-find-worker');
+  const channels = [...subject.plan.queues].sort().map((name) => ({ connection: workerConnection, driver: 'yii2' as const, keys: new Yii2Keys(name), ng: DEFAULT_YII2_NG_SETTINGS }));
+  const ran = new Map<string, number>();
+  let working = true;
+  const worker = (async () => {
+    while (working) {
+      for (const channel of channels) {
+        const id = await driverReserve(channel);
+        if (id === null) continue;
+        await driverAcknowledge(channel, id);
+        const key = jobKey(channel.keys.channel, id);
+        ran.set(key, (ran.get(key) ?? 0) + 1);
+      }
+    }
+  })();
+
+  // The trash keeps every removed job, so that one missing from it is lost, not evicted.
+  const trash = { ...trashSettingsFromEnv({}), maxEntries: 10_000_000, maxBytes: 2 ** 40, dashboardPrefix: 'queuelens-bench:', who: 'bench', via: 'dashboard' } as const;
+  let removed: EveryMatchRun;
+  try {
+    removed = await everyMatchRun(admin, subject.layout, 'remove', byName, found.map((job) => jobKey(job.queue, job.id)), trash);
+  } finally {
+    working = false;
+    await worker;
+    await workerConnection.close();
+  }
+
+  // On the layout's own database (admin's is 0).
+  const pipeline = subject.searching.pipeline();
+  for (const { queue, id } of found) {
+    const keys = new Yii2Keys(queue);
+    pipeline.hexists(keys.messages, id);
+    pipeline.zscore(yii2TrashKeys(keys, trash.dashboardPrefix).index, id);
+  }
+  const replies = await execPipeline(pipeline);
+  const figures = { removed, workerRan: ran.size, ranOnly: 0, ranAndRemoved: 0, left: 0, lost: 0, ranTwice: 0 };
+  found.forEach(({ queue, id }, n) => {
+    const [exists, trashed] = [replies[2 * n] === 1, replies[2 * n + 1] !== null];
+    const runs = ran.get(jobKey(queue, id)) ?? 0;
+    if (runs > 1) figures.ranTwice++;
+    if (runs > 0 && trashed) figures.ranAndRemoved++;
+    else if (runs > 0) figures.ranOnly++;
+    else if (exists) figures.left++;
+    else if (!trashed) figures.lost++;
+  });
+  return figures;
+}
+
 function figuresTable(name: LayoutName, jobs: number, figures: readonly QueryFigures[]): string {
   return markdownTable(
     [
@@ -824,7 +907,7 @@ function observedTable(name: LayoutName, figures: readonly QueryFigures[]): stri
   );
 }
 
-function actingTable({ retried, forgotten }: ActingFigures): string {
+function actingTable(rows: readonly (readonly [string, EveryMatchRun])[]): string {
   const row = (action: string, run: EveryMatchRun) => [
     action,
     formatCount(run.found.length),
@@ -835,10 +918,11 @@ function actingTable({ retried, forgotten }: ActingFigures): string {
     formatCount(run.acted / run.seconds),
     run.slow === null ? '—' : `${(run.slow.longestMicros / 1000).toFixed(2)} ms (${run.slow.longestCall || 'none over 1 ms'}); ${run.slow.over2ms} over 2 ms`,
   ];
-  return markdownTable(['every failed match of', 'found before', 'done', 'moved on / refused', 'steps', 'seconds', 'jobs/s', 'longest call'], 'lrrrrrrl', [
-    row(`\`${NAME_TEXT}\` (name), forgotten`, forgotten),
-    row(`\`${ERROR_TEXT}\` (error), retried`, retried),
-  ]);
+  return markdownTable(
+    ['every match of', 'found before', 'done', 'moved on / refused', 'steps', 'seconds', 'jobs/s', 'longest call'],
+    'lrrrrrrl',
+    rows.map(([action, run]) => row(action, run)),
+  );
 }
 
 const SUBJECTS: Record<LayoutName, (redis: PrivateRedis, jobs: number, queues: number) => Promise<Subject>> = {
@@ -886,12 +970,27 @@ async function main(): Promise<void> {
             `  acting: ${JSON.stringify(acting, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
           );
           reports.push(
-            actingTable(acting),
+            actingTable([
+              [`\`${NAME_TEXT}\` (name), failed, forgotten`, acting.forgotten],
+              [`\`${ERROR_TEXT}\` (error), failed, retried`, acting.retried],
+            ]),
             '',
             `A worker completed ${formatCount(acting.workerCompleted)} jobs meanwhile. ` +
               `Afterwards: ${acting.stillFailed} still failed, ${acting.retriedUnaccounted} retried jobs not exactly once in a stream or done, ` +
               `${acting.forgottenLingering} forgotten jobs lingering, ${acting.duplicateEntries} ids in two stream entries, ${acting.completedTwice} completed twice; ` +
               `the trash keeps ${formatCount(acting.keptInTrash)}.`,
+            '',
+          );
+        }
+        if (name === 'yii2') {
+          const removal = await removeOnYii2(redis, admin, subject as Awaited<ReturnType<typeof yii2Subject>>);
+          console.log(`  removing: ${JSON.stringify({ ...removal, removed: { ...removal.removed, found: removal.removed.found.length } })}; load ${loads()}`);
+          reports.push(
+            actingTable([[`\`${NAME_TEXT}\` (name), live, removed (stock driver)`, removal.removed]]),
+            '',
+            `A stock worker ran ${formatCount(removal.workerRan)} jobs meanwhile. Of the jobs found: ${formatCount(removal.ranOnly)} run and not removed, ` +
+              `${formatCount(removal.ranAndRemoved)} removed while the worker held them, ${removal.left} left neither run nor removed, ` +
+              `${removal.lost} lost (gone, neither run nor in the trash), ${removal.ranTwice} run twice.`,
             '',
           );
         }
