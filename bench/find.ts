@@ -24,6 +24,8 @@
  *    match" run does it (lib/layouts/every-match.ts, one step after another;
  *    the served app adds a request and an audit entry a step), while a
  *    worker reserves and completes jobs; then every job accounted for once;
+ *    marko: every failed match of the name forgotten and every live one
+ *    removed, while a worker that follows marko's pop runs;
  * 5. yii2 (the stock driver): every live match of the name removed the same
  *    way, while a stock worker reserves and acknowledges jobs of every
  *    channel in turn (taking each channel's moving_lock at every reserve
@@ -51,6 +53,9 @@ import { yii2TrashKeys } from '../lib/layouts/yii2/repairs';
 import { driverAcknowledge, driverReserve } from '../lib/layouts/yii2/test-drivers';
 import { DEFAULT_YII2_NG_SETTINGS } from '../lib/layouts/settings';
 import { markoLayout } from '../lib/layouts/marko/layout';
+import { MarkoKeys } from '../lib/layouts/marko/keys';
+import { MarkoTestWorker } from '../lib/layouts/marko/test-worker';
+import { layoutTrashKeys } from '../lib/layouts/trash';
 import { laravelLayout } from '../lib/layouts/laravel/layout';
 import { trashSettingsFromEnv } from '../lib/dashboard/trash-settings';
 import { RedisConnection } from '../lib/redis/connection';
@@ -251,7 +256,7 @@ async function yii2Subject(redis: PrivateRedis, jobs: number, queues: number): P
   };
 }
 
-async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
+async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { layout: QueueLayout }> {
   const plan = findSeedPlan(jobs, queues, FAILED_SHARE);
   const [connection, viewerConnection] = [await connectionOf(redis, 'marko', 'bench-find'), await connectionOf(redis, 'marko', 'bench-viewer')];
   const { seconds } = await timed(() => seedMarko(connection.redis, PREFIX.marko, plan));
@@ -262,6 +267,7 @@ async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): 
     name: 'marko',
     plan,
     seedSeconds: seconds,
+    layout,
     finder: finderOf(layout),
     searching: connection.redis as Redis,
     overview: () => viewer.counts(),
@@ -754,6 +760,132 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
   };
 }
 
+/** Where each job a removal run found ended up, once its worker stopped. */
+interface RemovalAccount {
+  /** run by the worker, not removed */
+  ranOnly: number;
+  /** removed while the worker held it (removing a reservation does not stop its worker) */
+  ranAndRemoved: number;
+  /** still there, neither run nor removed */
+  left: number;
+  /** gone, neither run nor in the trash */
+  lost: number;
+  ranTwice: number;
+}
+
+/** Each job found, by the key `ran` counts it under: whether it is still there and whether the trash keeps it. */
+function accountRemoval(found: readonly { key: string; exists: boolean; trashed: boolean }[], ran: ReadonlyMap<string, number>): RemovalAccount {
+  const account = { ranOnly: 0, ranAndRemoved: 0, left: 0, lost: 0, ranTwice: 0 };
+  for (const { key, exists, trashed } of found) {
+    const runs = ran.get(key) ?? 0;
+    if (runs > 1) account.ranTwice++;
+    if (runs > 0 && trashed) account.ranAndRemoved++;
+    else if (runs > 0) account.ranOnly++;
+    else if (exists) account.left++;
+    else if (!trashed) account.lost++;
+  }
+  return account;
+}
+
+function removalLine(worker: string, ran: number, { ranOnly, ranAndRemoved, left, lost, ranTwice }: RemovalAccount): string {
+  return (
+    `${worker} ran ${formatCount(ran)} jobs meanwhile. Of the live jobs found: ${formatCount(ranOnly)} run and not removed, ` +
+    `${formatCount(ranAndRemoved)} removed while the worker held them, ${left} left neither run nor removed, ` +
+    `${lost} lost (gone, neither run nor in the trash), ${ranTwice} run twice.`
+  );
+}
+
+/** The trash of the removal runs keeps every job, so that one missing from it is lost, not evicted. */
+const KEEP_EVERY_REMOVAL = {
+  ...trashSettingsFromEnv({}),
+  maxEntries: 10_000_000,
+  maxBytes: 2 ** 40,
+  dashboardPrefix: 'queuelens-bench:',
+  who: 'bench',
+  via: 'dashboard',
+} as const;
+
+/**
+ * marko (QueueLens does not retry its failed jobs: their payloads are signed
+ * with the application's key): every failed match of the name forgotten,
+ * then every live match of the name removed, while a worker that follows
+ * marko's pop (lib/layouts/marko/test-worker.ts) pops and completes jobs of
+ * every queue in turn; and the accounting after.
+ */
+interface MarkoActingFigures {
+  forgotten: EveryMatchRun;
+  removed: EveryMatchRun;
+  workerCompleted: number;
+  /** forgotten ids still failed, with a hash, waiting, or completed */
+  forgottenLingering: number;
+  removal: RemovalAccount;
+}
+
+async function actOnMarko(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<MarkoActingFigures> {
+  const [failedByName, liveByName] = [query(NAME_TEXT, 'name', ['failed']), query(NAME_TEXT, 'name', ['ready', 'delayed', 'reserved'])];
+  const queueOf = new Map<string, string>();
+  const foundIdsOf = async (findQuery: FindQuery) => {
+    const ids: string[] = [];
+    await walkSearch(subject.finder, findQuery, (step) =>
+      step.matches.forEach((match) => {
+        ids.push(match.id);
+        queueOf.set(match.id, match.queue);
+      }),
+    );
+    return ids;
+  };
+  const [toForget, toRemove] = [await foundIdsOf(failedByName), await foundIdsOf(liveByName)];
+
+  const workerConnection = await connectionOf(redis, 'marko', 'bench-find-worker');
+  const worker = new MarkoTestWorker(workerConnection.redis, PREFIX.marko);
+  const completed = new Map<string, number>();
+  let working = true;
+  const names = [...subject.plan.queues].sort();
+  const running = (async () => {
+    while (working) {
+      for (const name of names) {
+        const popped = await worker.pop(name);
+        // A job removed while the worker held it: marko's delete() answers false, as the driver's does.
+        if (popped !== null && (await worker.complete(name, popped.id))) completed.set(popped.id, (completed.get(popped.id) ?? 0) + 1);
+      }
+    }
+  })();
+
+  let forgotten: EveryMatchRun, removed: EveryMatchRun;
+  try {
+    forgotten = await everyMatchRun(admin, subject.layout, 'forget', failedByName, toForget, KEEP_EVERY_REMOVAL);
+    removed = await everyMatchRun(admin, subject.layout, 'remove', liveByName, toRemove, KEEP_EVERY_REMOVAL);
+  } finally {
+    working = false;
+    await running;
+    await workerConnection.close();
+  }
+
+  // On the layout's own database (admin's is 0): where each job found is now.
+  const keys = new MarkoKeys(PREFIX.marko);
+  const trashIndex = layoutTrashKeys(PREFIX.marko, KEEP_EVERY_REMOVAL.dashboardPrefix).index;
+  const pipeline = subject.searching.pipeline();
+  const found = [...toForget, ...toRemove];
+  for (const id of found) {
+    const queue = queueOf.get(id)!;
+    pipeline.exists(keys.job(id)).lpos(keys.ready(queue), id).zscore(keys.delayed(queue), id).zscore(keys.reserved(queue), id);
+    pipeline.zscore(keys.failedIndex, id).hexists(keys.failedJobs, id).zscore(trashIndex, id);
+  }
+  const replies = await execPipeline(pipeline);
+  const places = found.map((id, n) => {
+    const [hash, ready, delayed, reserved, failedIndexed, failedRecord, trashed] = replies.slice(7 * n, 7 * n + 7);
+    const waiting = ready !== null || delayed !== null || reserved !== null;
+    return { key: id, exists: hash === 1 || waiting, failed: failedIndexed !== null || failedRecord === 1, trashed: trashed !== null };
+  });
+  return {
+    forgotten,
+    removed,
+    workerCompleted: completed.size,
+    forgottenLingering: places.slice(0, toForget.length).filter((place) => place.exists || place.failed || completed.has(place.key)).length,
+    removal: accountRemoval(places.slice(toForget.length), completed),
+  };
+}
+
 /**
  * Removing every live match of the name on yii2's stock driver (Find's
  * *Remove every live match…*), while a stock worker reserves and
@@ -763,28 +895,23 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
 interface Yii2RemovalFigures {
   removed: EveryMatchRun;
   workerRan: number;
-  /** found jobs the worker ran and the removal did not take */
-  ranOnly: number;
-  /** found jobs the removal took while the worker held them (removing a reservation does not stop its worker) */
-  ranAndRemoved: number;
-  /** found jobs whose message is still there, neither run nor removed */
-  left: number;
-  /** found jobs gone, neither run nor in the trash */
-  lost: number;
-  ranTwice: number;
+  removal: RemovalAccount;
 }
 
 async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<Yii2RemovalFigures> {
   const byName = query(NAME_TEXT, 'name');
   const found: { queue: string; id: string }[] = [];
   await walkSearch(subject.finder, byName, (step) => found.push(...step.matches.map(({ queue, id }) => ({ queue, id }))));
+  // yii2 counts ids per channel.
   const jobKey = (queue: string, id: string) => `${queue}/${id}`;
 
   const workerConnection = await connectionOf(redis, 'yii2', 'bench-find-worker');
-  const channels = [...subject.plan.queues].sort().map((name) => ({ connection: workerConnection, driver: 'yii2' as const, keys: new Yii2Keys(name), ng: DEFAULT_YII2_NG_SETTINGS }));
+  const channels = [...subject.plan.queues]
+    .sort()
+    .map((name) => ({ connection: workerConnection, driver: 'yii2' as const, keys: new Yii2Keys(name), ng: DEFAULT_YII2_NG_SETTINGS }));
   const ran = new Map<string, number>();
   let working = true;
-  const worker = (async () => {
+  const running = (async () => {
     while (working) {
       for (const channel of channels) {
         const id = await driverReserve(channel);
@@ -796,14 +923,19 @@ async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject 
     }
   })();
 
-  // The trash keeps every removed job, so that one missing from it is lost, not evicted.
-  const trash = { ...trashSettingsFromEnv({}), maxEntries: 10_000_000, maxBytes: 2 ** 40, dashboardPrefix: 'queuelens-bench:', who: 'bench', via: 'dashboard' } as const;
   let removed: EveryMatchRun;
   try {
-    removed = await everyMatchRun(admin, subject.layout, 'remove', byName, found.map((job) => jobKey(job.queue, job.id)), trash);
+    removed = await everyMatchRun(
+      admin,
+      subject.layout,
+      'remove',
+      byName,
+      found.map((job) => jobKey(job.queue, job.id)),
+      KEEP_EVERY_REMOVAL,
+    );
   } finally {
     working = false;
-    await worker;
+    await running;
     await workerConnection.close();
   }
 
@@ -811,21 +943,11 @@ async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject 
   const pipeline = subject.searching.pipeline();
   for (const { queue, id } of found) {
     const keys = new Yii2Keys(queue);
-    pipeline.hexists(keys.messages, id);
-    pipeline.zscore(yii2TrashKeys(keys, trash.dashboardPrefix).index, id);
+    pipeline.hexists(keys.messages, id).zscore(yii2TrashKeys(keys, KEEP_EVERY_REMOVAL.dashboardPrefix).index, id);
   }
   const replies = await execPipeline(pipeline);
-  const figures = { removed, workerRan: ran.size, ranOnly: 0, ranAndRemoved: 0, left: 0, lost: 0, ranTwice: 0 };
-  found.forEach(({ queue, id }, n) => {
-    const [exists, trashed] = [replies[2 * n] === 1, replies[2 * n + 1] !== null];
-    const runs = ran.get(jobKey(queue, id)) ?? 0;
-    if (runs > 1) figures.ranTwice++;
-    if (runs > 0 && trashed) figures.ranAndRemoved++;
-    else if (runs > 0) figures.ranOnly++;
-    else if (exists) figures.left++;
-    else if (!trashed) figures.lost++;
-  });
-  return figures;
+  const places = found.map(({ queue, id }, n) => ({ key: jobKey(queue, id), exists: replies[2 * n] === 1, trashed: replies[2 * n + 1] !== null }));
+  return { removed, workerRan: ran.size, removal: accountRemoval(places, ran) };
 }
 
 function figuresTable(name: LayoutName, jobs: number, figures: readonly QueryFigures[]): string {
@@ -982,15 +1104,30 @@ async function main(): Promise<void> {
             '',
           );
         }
+        if (name === 'marko') {
+          const acting = await actOnMarko(redis, admin, subject as Awaited<ReturnType<typeof markoSubject>>);
+          console.log(
+            `  acting: ${JSON.stringify(acting, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
+          );
+          reports.push(
+            actingTable([
+              [`\`${NAME_TEXT}\` (name), failed, forgotten`, acting.forgotten],
+              [`\`${NAME_TEXT}\` (name), live, removed`, acting.removed],
+            ]),
+            '',
+            `${removalLine('A worker', acting.workerCompleted, acting.removal)} Forgotten jobs lingering: ${acting.forgottenLingering}.`,
+            '',
+          );
+        }
         if (name === 'yii2') {
           const removal = await removeOnYii2(redis, admin, subject as Awaited<ReturnType<typeof yii2Subject>>);
-          console.log(`  removing: ${JSON.stringify({ ...removal, removed: { ...removal.removed, found: removal.removed.found.length } })}; load ${loads()}`);
+          console.log(
+            `  removing: ${JSON.stringify(removal, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
+          );
           reports.push(
             actingTable([[`\`${NAME_TEXT}\` (name), live, removed (stock driver)`, removal.removed]]),
             '',
-            `A stock worker ran ${formatCount(removal.workerRan)} jobs meanwhile. Of the jobs found: ${formatCount(removal.ranOnly)} run and not removed, ` +
-              `${formatCount(removal.ranAndRemoved)} removed while the worker held them, ${removal.left} left neither run nor removed, ` +
-              `${removal.lost} lost (gone, neither run nor in the trash), ${removal.ranTwice} run twice.`,
+            removalLine('A stock worker', removal.workerRan, removal.removal),
             '',
           );
         }

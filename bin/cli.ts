@@ -31,6 +31,7 @@ import {
   MAX_FIND_TEXT,
   parseFindTime,
   rangeScope,
+  unseenMatches,
   type FindField,
   type FindQuery,
   type FindState,
@@ -263,10 +264,11 @@ const commands: Record<string, Command> = {
       if (isRanged(query.range)) (values.json ? console.error : console.log)(describeRangeScope(rangeScope(query, finder.states, finder.times)));
       let cursor: string | null = null;
       let found = 0;
+      const seen = new Set<string>();
       // Step by step, printing each step's matches as they come: a search of a million jobs shows its first match at once.
       do {
         const step: FindStep = await finder.step(query, cursor);
-        for (const match of step.matches) {
+        for (const match of unseenMatches(seen, step.matches)) {
           found += 1;
           const snippet = `${match.field}: ${match.snippet.before}[${match.snippet.match}]${match.snippet.after}`;
           console.log(values.json ? JSON.stringify(match) : [match.id, match.state, match.queue, match.name, snippet.replace(/[\r\n\t]/g, ' ')].join('\t'));

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { fetchApi } from '@/lib/queries/api';
 import { findSearchParams } from '@/lib/routes';
-import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindStep } from '@/lib/shapes/find';
+import { FIND_MATCH_CAP, unseenMatches, type FindMatch, type FindQuery, type FindStep } from '@/lib/shapes/find';
 
 export interface FindSearch {
   matches: FindMatch[];
@@ -46,6 +46,7 @@ export function useFindSearch(query: FindQuery | null) {
     void (async () => {
       let cursor: string | null = null;
       const matches: FindMatch[] = [];
+      const seen = new Set<string>();
       for (;;) {
         let step: FindStep;
         try {
@@ -56,7 +57,7 @@ export function useFindSearch(query: FindQuery | null) {
           if (abort.signal.aborted) return setSearch((current) => ({ ...current, running: false, stopped: true }));
           return setSearch((current) => ({ ...current, running: false, error: error instanceof Error ? error.message : String(error) }));
         }
-        matches.push(...step.matches);
+        matches.push(...unseenMatches(seen, step.matches));
         cursor = step.cursor;
         const capped = matches.length >= FIND_MATCH_CAP;
         const done = cursor === null;

@@ -19,10 +19,11 @@ export interface FindPart {
   readonly key: string;
   readonly kind: string;
   /**
-   * Its positions are offsets (a list read with LRANGE): a job taken out of
-   * a chunk already read moves every later one a place towards the head, so
-   * the next chunk starts that many places earlier (findStep's `taken`).
-   * Stream ids and SCAN cursors need no such care.
+   * Its positions are offsets (a list read with LRANGE, from its tail:
+   * lua/includes/find.lua): a job taken out of a chunk already read moves
+   * every unread one a place towards the tail, so the next chunk starts
+   * that many places earlier (findStep's `taken`). Stream ids and SCAN
+   * cursors need no such care.
    */
   readonly byOffset?: boolean;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRangeScope, findTimeText, parseFindTime, rangeScope } from './find';
+import { describeRangeScope, findTimeText, parseFindTime, rangeScope, unseenMatches, type FindMatch } from './find';
 
 describe('a Find time range', () => {
   it('reads a UTC minute or second as Unix ms and writes it back the same; refuses any other spelling and a date that does not exist', () => {
@@ -30,5 +30,23 @@ describe('a Find time range', () => {
     expect(describeRangeScope(rangeScope({ states: ['ready'], range }, ['ready'], times))).toBe(
       'No state this search looks in records a time: it finds nothing. ready records no time on this layout and is left out of a ranged search.',
     );
+  });
+});
+
+describe('the matches a step adds', () => {
+  const match = (queue: string, state: FindMatch['state'], id: string): FindMatch => ({
+    id,
+    queue,
+    state,
+    name: 'Ship',
+    field: 'payload',
+    snippet: { before: '', match: 'order', after: '' },
+  });
+
+  it('leaves out a job an earlier step listed, in its queue and state, and never one that names no id', () => {
+    const seen = new Set<string>();
+    expect(unseenMatches(seen, [match('a', 'ready', '1'), match('a', 'ready', '2'), match('a', 'ready', '')])).toHaveLength(3);
+    const next = [match('a', 'ready', '2'), match('b', 'ready', '2'), match('a', 'delayed', '2'), match('a', 'ready', ''), match('a', 'ready', '3')];
+    expect(unseenMatches(seen, next)).toEqual(next.slice(1));
   });
 });

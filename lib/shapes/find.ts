@@ -119,6 +119,23 @@ export interface FindMatch {
   snippet: { before: string; match: string; after: string };
 }
 
+/**
+ * The matches of a step not listed by an earlier one (`seen` keeps what was
+ * listed): a list is walked from its tail, and a job pushed meanwhile moves
+ * the unread ones a place, so a job read already may come again
+ * (lua/includes/find.lua). A job is its queue, state and id; one that names
+ * no id is never taken for another.
+ */
+export function unseenMatches(seen: Set<string>, matches: readonly FindMatch[]): FindMatch[] {
+  return matches.filter((match) => {
+    if (match.id === '') return true;
+    const key = JSON.stringify([match.queue, match.state, match.id]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** What one step answers: the matches it found, how far the search is, and where the next step starts (null: done). */
 export interface FindStep {
   matches: FindMatch[];

@@ -15,9 +15,14 @@ local function timeTestOf(from, till, scale)
   end
 end
 
--- One chunk of a list (from an offset) or a sorted set (from a ZSCAN
--- cursor, '' to start): its members, where the next chunk starts ('' once
--- the index is done), and how many it read. ZSCAN's COUNT is a hint: a small
+-- One chunk of a list or a sorted set (from a ZSCAN cursor, '' to start):
+-- its members, where the next chunk starts ('' once the index is done), and
+-- how many it read. A list is read from its tail, its position the places
+-- before the tail already read: every driver pushes onto the tail and its
+-- workers pop the head, and a pop moves no place counted from the tail, so
+-- a walk while workers run misses no job that was waiting when it began (a
+-- push meanwhile moves the unread ones a place away, and a job read already
+-- may be read again). ZSCAN's COUNT is a hint: a small
 -- set comes back whole. With `inTime` (timeTestOf), a sorted set's members
 -- whose score is out of the range are read but not returned: ZSCAN gives
 -- the scores with the members, and its cursor, unlike a rank or a score,
@@ -25,9 +30,9 @@ end
 -- out while the walk goes on.
 local function findChunkOf(kind, index, position, count, inTime)
   if kind == 'list' then
-    local start = tonumber(position) or 0
-    local members = rcall('LRANGE', index, start, start + count - 1)
-    return members, #members == count and tostring(start + count) or '', #members
+    local read = tonumber(position) or 0
+    local members = rcall('LRANGE', index, -(read + count), -(read + 1))
+    return members, #members == count and tostring(read + count) or '', #members
   end
   local scan = rcall('ZSCAN', index, position == '' and '0' or position, 'COUNT', count)
   local members = {}

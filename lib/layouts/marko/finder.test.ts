@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIND_JOBS_CHUNK } from '../find-steps';
+import { everyMatchStep } from '../every-match';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { base64CaseFoldedPatterns, base64Spellings } from './finder';
 import { isAbsent, type QueueLayout } from '../adapter';
@@ -123,6 +124,34 @@ describe('Find on marko', () => {
     expect(await redis.hlen(keys.failedJobs)).toBe(3);
     // marko retries its failed jobs itself: a retry is refused with the layout's sentence, before anything is read.
     await expect(actOnEveryMatch(layout, 'retry', payloadQuery('hay'))).rejects.toThrow(/marko/i);
+  });
+
+  it('removes every live match of a ready list while a worker pops its head between the steps: no job that was waiting is missed', async () => {
+    const { layout, worker, redis, keys } = await openMarko();
+    // One job in three does not match, so that the walk's place in the list moves on.
+    const matching: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const id = await worker.push('walk', { className: 'App\\Jobs\\Ship', data: { order: i % 3 === 0 ? 'hay' : `walk-order-${i}` } });
+      if (i % 3 !== 0) matching.push(id);
+    }
+    const ran: string[] = [];
+    let removed = 0;
+    let from: { cursor: string | null; taken: number } = { cursor: null, taken: 0 };
+    do {
+      const step = await everyMatchStep(layout, 'remove', payloadQuery('walk-order-'), from);
+      removed += step.acted;
+      from = { cursor: step.cursor, taken: step.taken };
+      // The worker takes jobs from the head meanwhile: each takes a place the walk counted from the head.
+      for (let n = 0; n < 30; n++) {
+        const popped = await worker.pop('walk');
+        if (popped !== null && (await worker.complete('walk', popped.id))) ran.push(popped.id);
+      }
+    } while (from.cursor !== null);
+    expect((await redis.lrange(keys.ready('walk'), 0, -1)).filter((id) => matching.includes(id))).toEqual([]);
+    // Both took part, and each match went one way.
+    const ranMatching = ran.filter((id) => matching.includes(id));
+    expect(ranMatching.length).toBeGreaterThan(0);
+    expect(removed + ranMatching.length).toBe(matching.length);
   });
 
   it('re-checks the jobs a search listed before an action: a failed record written again with another exception no longer matches', async () => {
