@@ -695,6 +695,27 @@ async function streamIdCounts(queue: RedisQueue): Promise<Map<string, number>> {
   return counts;
 }
 
+/**
+ * Runs `work` while a worker runs beside it, `takeOne` after `takeOne` (each
+ * taking and finishing a job, or finding none), and stops the worker once
+ * `work` is done: `work`'s result.
+ */
+async function whileAWorkerRuns<T>(takeOne: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+  let working = true;
+  const worker = (async () => {
+    while (working) await takeOne();
+  })();
+  try {
+    return await work();
+  } finally {
+    working = false;
+    await worker;
+  }
+}
+
+/** Counts one more run of `key` in `ran`. */
+const countRun = (ran: Map<string, number>, key: string) => ran.set(key, (ran.get(key) ?? 0) + 1);
+
 async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject & { queue: RedisQueue; layout: QueueLayout }): Promise<ActingFigures> {
   const [byName, byError] = [query(NAME_TEXT, 'name', ['failed']), query(ERROR_TEXT, 'error', ['failed'])];
   const toForget = await foundIds(subject.finder, byName);
@@ -706,26 +727,17 @@ async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject 
     readSettings({ hostname: '127.0.0.1', port: redis.port, database: DATABASE.staticphp, prefix: PREFIX.staticphp, group: 'workers' }),
   );
   const completed = new Map<string, number>();
-  let working = true;
   const names = [...(await subject.queue.queueNames())].sort();
-  const worker = (async () => {
-    while (working) {
-      const job = await workerQueue.reserve(names, 'bench-find-worker:1', 3_600);
-      if (job === null) continue;
-      if (await workerQueue.complete(job)) completed.set(String(job.id), (completed.get(String(job.id)) ?? 0) + 1);
-    }
-  })();
+  const takeOne = async () => {
+    const job = await workerQueue.reserve(names, 'bench-find-worker:1', 3_600);
+    if (job !== null && (await workerQueue.complete(job))) countRun(completed, String(job.id));
+  };
 
   const trash = { ...trashSettingsFromEnv({}), dashboardPrefix: 'queuelens-bench:', who: 'bench', via: 'dashboard' } as const;
-  let forgotten: EveryMatchRun, retried: EveryMatchRun;
-  try {
-    forgotten = await everyMatchRun(admin, subject.layout, 'forget', byName, toForget, trash);
-    retried = await everyMatchRun(admin, subject.layout, 'retry', byError, toRetry, trash);
-  } finally {
-    working = false;
-    await worker;
-    await workerQueue.close();
-  }
+  const [forgotten, retried] = await whileAWorkerRuns(takeOne, async (): Promise<[EveryMatchRun, EveryMatchRun]> => [
+    await everyMatchRun(admin, subject.layout, 'forget', byName, toForget, trash),
+    await everyMatchRun(admin, subject.layout, 'retry', byError, toRetry, trash),
+  ]).finally(() => workerQueue.close());
 
   const queue = subject.queue;
   const inStreams = await streamIdCounts(queue);
@@ -839,27 +851,18 @@ async function actOnMarko(redis: PrivateRedis, admin: Redis, subject: Subject & 
   const workerConnection = await connectionOf(redis, 'marko', 'bench-find-worker');
   const worker = new MarkoTestWorker(workerConnection.redis, PREFIX.marko);
   const completed = new Map<string, number>();
-  let working = true;
-  const names = [...subject.plan.queues].sort();
-  const running = (async () => {
-    while (working) {
-      for (const name of names) {
-        const popped = await worker.pop(name);
-        // A job removed while the worker held it: marko's delete() answers false, as the driver's does.
-        if (popped !== null && (await worker.complete(name, popped.id))) completed.set(popped.id, (completed.get(popped.id) ?? 0) + 1);
-      }
+  const takeOne = async () => {
+    for (const name of [...subject.plan.queues].sort()) {
+      const popped = await worker.pop(name);
+      // A job removed while the worker held it: marko's delete() answers false, as the driver's does.
+      if (popped !== null && (await worker.complete(name, popped.id))) countRun(completed, popped.id);
     }
-  })();
+  };
 
-  let forgotten: EveryMatchRun, removed: EveryMatchRun;
-  try {
-    forgotten = await everyMatchRun(admin, subject.layout, 'forget', failedByName, toForget, KEEP_EVERY_REMOVAL);
-    removed = await everyMatchRun(admin, subject.layout, 'remove', liveByName, toRemove, KEEP_EVERY_REMOVAL);
-  } finally {
-    working = false;
-    await running;
-    await workerConnection.close();
-  }
+  const [forgotten, removed] = await whileAWorkerRuns(takeOne, async (): Promise<[EveryMatchRun, EveryMatchRun]> => [
+    await everyMatchRun(admin, subject.layout, 'forget', failedByName, toForget, KEEP_EVERY_REMOVAL),
+    await everyMatchRun(admin, subject.layout, 'remove', liveByName, toRemove, KEEP_EVERY_REMOVAL),
+  ]).finally(() => workerConnection.close());
 
   // On the layout's own database (admin's is 0): where each job found is now.
   const keys = new MarkoKeys(PREFIX.marko);
@@ -910,34 +913,25 @@ async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject 
     .sort()
     .map((name) => ({ connection: workerConnection, driver: 'yii2' as const, keys: new Yii2Keys(name), ng: DEFAULT_YII2_NG_SETTINGS }));
   const ran = new Map<string, number>();
-  let working = true;
-  const running = (async () => {
-    while (working) {
-      for (const channel of channels) {
-        const id = await driverReserve(channel);
-        if (id === null) continue;
-        await driverAcknowledge(channel, id);
-        const key = jobKey(channel.keys.channel, id);
-        ran.set(key, (ran.get(key) ?? 0) + 1);
-      }
+  const takeOne = async () => {
+    for (const channel of channels) {
+      const id = await driverReserve(channel);
+      if (id === null) continue;
+      await driverAcknowledge(channel, id);
+      countRun(ran, jobKey(channel.keys.channel, id));
     }
-  })();
+  };
 
-  let removed: EveryMatchRun;
-  try {
-    removed = await everyMatchRun(
+  const removed = await whileAWorkerRuns(takeOne, () =>
+    everyMatchRun(
       admin,
       subject.layout,
       'remove',
       byName,
       found.map((job) => jobKey(job.queue, job.id)),
       KEEP_EVERY_REMOVAL,
-    );
-  } finally {
-    working = false;
-    await running;
-    await workerConnection.close();
-  }
+    ),
+  ).finally(() => workerConnection.close());
 
   // On the layout's own database (admin's is 0).
   const pipeline = subject.searching.pipeline();
@@ -1047,6 +1041,46 @@ function actingTable(rows: readonly (readonly [string, EveryMatchRun])[]): strin
   );
 }
 
+/** Each layout's every-match runs under a worker (Laravel's worker is PHP, a process a job here: not run): its figures, and its report. */
+const ACTING: Partial<Record<LayoutName, (redis: PrivateRedis, admin: Redis, subject: Subject) => Promise<{ figures: object; report: string[] }>>> = {
+  staticphp: async (redis, admin, subject) => {
+    const acting = await actOnMatches(redis, admin, subject as Awaited<ReturnType<typeof staticphpSubject>>);
+    const report = [
+      actingTable([
+        [`\`${NAME_TEXT}\` (name), failed, forgotten`, acting.forgotten],
+        [`\`${ERROR_TEXT}\` (error), failed, retried`, acting.retried],
+      ]),
+      '',
+      `A worker completed ${formatCount(acting.workerCompleted)} jobs meanwhile. ` +
+        `Afterwards: ${acting.stillFailed} still failed, ${acting.retriedUnaccounted} retried jobs not exactly once in a stream or done, ` +
+        `${acting.forgottenLingering} forgotten jobs lingering, ${acting.duplicateEntries} ids in two stream entries, ${acting.completedTwice} completed twice; ` +
+        `the trash keeps ${formatCount(acting.keptInTrash)}.`,
+    ];
+    return { figures: acting, report };
+  },
+  marko: async (redis, admin, subject) => {
+    const acting = await actOnMarko(redis, admin, subject as Awaited<ReturnType<typeof markoSubject>>);
+    const report = [
+      actingTable([
+        [`\`${NAME_TEXT}\` (name), failed, forgotten`, acting.forgotten],
+        [`\`${NAME_TEXT}\` (name), live, removed`, acting.removed],
+      ]),
+      '',
+      `${removalLine('A worker', acting.workerCompleted, acting.removal)} Forgotten jobs lingering: ${acting.forgottenLingering}.`,
+    ];
+    return { figures: acting, report };
+  },
+  yii2: async (redis, admin, subject) => {
+    const removal = await removeOnYii2(redis, admin, subject as Awaited<ReturnType<typeof yii2Subject>>);
+    const report = [
+      actingTable([[`\`${NAME_TEXT}\` (name), live, removed (stock driver)`, removal.removed]]),
+      '',
+      removalLine('A stock worker', removal.workerRan, removal.removal),
+    ];
+    return { figures: removal, report };
+  },
+};
+
 const SUBJECTS: Record<LayoutName, (redis: PrivateRedis, jobs: number, queues: number) => Promise<Subject>> = {
   staticphp: staticphpSubject,
   yii2: yii2Subject,
@@ -1086,50 +1120,13 @@ async function main(): Promise<void> {
           workLines(figures),
           '',
         );
-        if (name === 'staticphp') {
-          const acting = await actOnMatches(redis, admin, subject as Awaited<ReturnType<typeof staticphpSubject>>);
+        const acting = ACTING[name];
+        if (acting !== undefined) {
+          const { figures: done, report } = await acting(redis, admin, subject);
           console.log(
-            `  acting: ${JSON.stringify(acting, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
+            `  acting: ${JSON.stringify(done, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
           );
-          reports.push(
-            actingTable([
-              [`\`${NAME_TEXT}\` (name), failed, forgotten`, acting.forgotten],
-              [`\`${ERROR_TEXT}\` (error), failed, retried`, acting.retried],
-            ]),
-            '',
-            `A worker completed ${formatCount(acting.workerCompleted)} jobs meanwhile. ` +
-              `Afterwards: ${acting.stillFailed} still failed, ${acting.retriedUnaccounted} retried jobs not exactly once in a stream or done, ` +
-              `${acting.forgottenLingering} forgotten jobs lingering, ${acting.duplicateEntries} ids in two stream entries, ${acting.completedTwice} completed twice; ` +
-              `the trash keeps ${formatCount(acting.keptInTrash)}.`,
-            '',
-          );
-        }
-        if (name === 'marko') {
-          const acting = await actOnMarko(redis, admin, subject as Awaited<ReturnType<typeof markoSubject>>);
-          console.log(
-            `  acting: ${JSON.stringify(acting, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
-          );
-          reports.push(
-            actingTable([
-              [`\`${NAME_TEXT}\` (name), failed, forgotten`, acting.forgotten],
-              [`\`${NAME_TEXT}\` (name), live, removed`, acting.removed],
-            ]),
-            '',
-            `${removalLine('A worker', acting.workerCompleted, acting.removal)} Forgotten jobs lingering: ${acting.forgottenLingering}.`,
-            '',
-          );
-        }
-        if (name === 'yii2') {
-          const removal = await removeOnYii2(redis, admin, subject as Awaited<ReturnType<typeof yii2Subject>>);
-          console.log(
-            `  removing: ${JSON.stringify(removal, (key, value: unknown) => (key === 'found' && Array.isArray(value) ? value.length : value))}; load ${loads()}`,
-          );
-          reports.push(
-            actingTable([[`\`${NAME_TEXT}\` (name), live, removed (stock driver)`, removal.removed]]),
-            '',
-            removalLine('A stock worker', removal.workerRan, removal.removal),
-            '',
-          );
+          reports.push(...report, '');
         }
       } finally {
         await subject.close();
