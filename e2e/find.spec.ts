@@ -120,6 +120,9 @@ test.describe('Find', () => {
     await page.getByRole('button', { name: 'Forget 2 failed…' }).click();
     await page.getByRole('dialog', { name: 'Forget 2 jobs found?' }).getByRole('button', { name: 'Forget 2 jobs' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Forgot 1 job, 1 no longer matched the search' })).toBeVisible();
+    // The rows stay as found, and the page says so, with the way to see where the jobs are now.
+    const asFound = page.getByRole('note').filter({ hasText: 'listed as the search found them' });
+    await expect(asFound).toBeVisible();
     await screenshots(page, testInfo, 'Find: a listed match that no longer matches, left alone');
     expect(await queue.redis.zscore(queue.keys.failed, stillMatching)).toBeNull();
     expect(await queue.redis.zscore(queue.keys.failed, failedAgain)).not.toBeNull();
@@ -130,6 +133,11 @@ test.describe('Find', () => {
     expect(audited).toEqual([
       expect.objectContaining({ action: 'forget failed jobs', result: 'ok', detail: 'forgot 1, 0 no longer failed, 1 no longer matched the search' }),
     ]);
+
+    // Searched again: one job was forgotten, the other fails with another error now.
+    await asFound.getByRole('button', { name: 'Search again' }).click();
+    await expect(asFound).toBeHidden();
+    await expect(page.getByText(`No job matches “${error}”.`)).toBeVisible();
   });
 
   test.describe('in a browser an hour east of UTC', () => {

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useState } from 'react';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { EmptyList } from '@/components/ui/section';
@@ -54,7 +55,14 @@ function progressText(search: FindSearch): string {
 
 /** A search's matches as they arrive, its progress, and Stop; once it ends, what can be done to them (`offers`). */
 export function FindResults({ query, offers, times }: { query: FindQuery; offers: MatchOffers; times: FindTimes | null }) {
-  const { search, stop } = useFindSearch(query);
+  const { search, stop, again } = useFindSearch(query);
+  // The search an action was taken on: its rows are as found before it, until the search runs again.
+  const queryKey = JSON.stringify(query);
+  const [actedOn, setActedOn] = useState<string | null>(null);
+  const searchAgain = () => {
+    setActedOn(null);
+    again();
+  };
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
@@ -72,7 +80,17 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
           {search.error}
         </p>
       )}
-      {!search.running && search.matches.length > 0 && <MatchActions query={query} matches={search.matches} offers={offers} />}
+      {!search.running && search.matches.length > 0 && (
+        <MatchActions query={query} matches={search.matches} offers={offers} onActed={() => setActedOn(queryKey)} />
+      )}
+      {actedOn === queryKey && !search.running && (
+        <p role="note" className="flex flex-wrap items-center gap-3 text-sm">
+          The jobs below are listed as the search found them, before that action.
+          <button type="button" className="button-secondary" onClick={searchAgain}>
+            Search again
+          </button>
+        </p>
+      )}
       {search.capped && <EveryMatchActions query={query} offers={offers} times={times} />}
       {search.matches.length === 0 ? (
         !search.running &&

@@ -79,7 +79,18 @@ function useRemoveMatches(query: FindQuery) {
  * each job is re-checked where it was found (a job that moved on meanwhile
  * is counted, not changed). A viewer sees the counts only.
  */
-export function MatchActions({ query, matches, offers }: { query: FindQuery; matches: readonly FindMatch[]; offers: MatchOffers }) {
+export function MatchActions({
+  query,
+  matches,
+  offers,
+  onActed,
+}: {
+  query: FindQuery;
+  matches: readonly FindMatch[];
+  offers: MatchOffers;
+  /** called once an action on the listed matches has ended, whatever it did: the rows are now as found before it */
+  onActed: () => void;
+}) {
   const mayChange = useChangePermission().allowed;
   const failedActions = useFailedActions();
   const removal = useRemoveMatches(query);
@@ -92,21 +103,14 @@ export function MatchActions({ query, matches, offers }: { query: FindQuery; mat
   const verbs = { retry: 'Retry', forget: 'Forget', remove: 'Remove' } as const;
   const offered = (['retry', 'forget', 'remove'] as const).filter((action) => mayChange && offers[action] && (action === 'remove' ? live : failed).length > 0);
 
-  const act = () => {
+  const act = async () => {
     const action = asking;
     setAsking(null);
-    if (action === 'retry')
-      void failedActions.retryIds(
-        failed.map((match) => match.id),
-        undefined,
-        query,
-      );
-    if (action === 'forget')
-      void failedActions.forgetIds(
-        failed.map((match) => match.id),
-        query,
-      );
-    if (action === 'remove') void removal.remove(live);
+    const ids = failed.map((match) => match.id);
+    if (action === 'retry') await failedActions.retryIds(ids, undefined, query);
+    if (action === 'forget') await failedActions.forgetIds(ids, query);
+    if (action === 'remove') await removal.remove(live);
+    if (action !== null) onActed();
   };
 
   return (
@@ -125,7 +129,7 @@ export function MatchActions({ query, matches, offers }: { query: FindQuery; mat
         open={asking !== null}
         title={`${verbs[asking ?? 'retry']} ${plural(chosen.length, 'job')} found?`}
         confirmLabel={`${verbs[asking ?? 'retry']} ${plural(chosen.length, 'job')}`}
-        onConfirm={act}
+        onConfirm={() => void act()}
         onCancel={() => setAsking(null)}
       >
         <p>

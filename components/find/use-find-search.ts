@@ -27,11 +27,13 @@ function stepPath(query: FindQuery, cursor: string | null): string {
 /**
  * Runs `query` (null: no search) one step per request, each with the cursor
  * the last returned, so the server holds nothing between steps: a closed
- * tab or Stop simply asks for no next step.
+ * tab or Stop simply asks for no next step. `again` runs it anew from the
+ * start.
  */
 export function useFindSearch(query: FindQuery | null) {
   const [search, setSearch] = useState<FindSearch>(IDLE);
   const [controller, setController] = useState<AbortController | null>(null);
+  const [runs, setRuns] = useState(0);
   const queryKey = query === null ? null : JSON.stringify(query);
 
   useEffect(() => {
@@ -76,8 +78,9 @@ export function useFindSearch(query: FindQuery | null) {
       }
     })();
     return () => abort.abort();
-  }, [queryKey]);
+  }, [queryKey, runs]);
 
   const stop = useCallback(() => controller?.abort(), [controller]);
-  return { search, stop };
+  const again = useCallback(() => setRuns((count) => count + 1), []);
+  return { search, stop, again };
 }
