@@ -200,7 +200,18 @@ function statesActedOn(query: FindQuery, action: EveryMatchAction, times: FindTi
  * progress, Cancel and a result that says what was done, skipped and
  * refused. A viewer is told the list stops; the actions are an operator's.
  */
-export function EveryMatchActions({ query, offers, times }: { query: FindQuery; offers: MatchOffers; times: FindTimes | null }) {
+export function EveryMatchActions({
+  query,
+  offers,
+  times,
+  onActed,
+}: {
+  query: FindQuery;
+  offers: MatchOffers;
+  times: FindTimes | null;
+  /** called once a run has ended, whatever it did: the listed rows are now as found before it */
+  onActed: () => void;
+}) {
   const mayChange = useChangePermission().allowed;
   const { run, start, cancel, dropOldest } = useEveryMatchRun(query);
   const [asking, setAsking] = useState<EveryMatchAction | null>(null);
@@ -266,7 +277,7 @@ export function EveryMatchActions({ query, offers, times }: { query: FindQuery; 
         onConfirm={() => {
           const action = asking;
           setAsking(null);
-          if (action !== null) void start(action);
+          if (action !== null) void start(action).then(onActed);
         }}
         onCancel={() => setAsking(null)}
       >

@@ -91,7 +91,7 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
           </button>
         </p>
       )}
-      {search.capped && <EveryMatchActions query={query} offers={offers} times={times} />}
+      {search.capped && <EveryMatchActions query={query} offers={offers} times={times} onActed={() => setActedOn(queryKey)} />}
       {search.matches.length === 0 ? (
         !search.running &&
         search.error === null && (
