@@ -258,6 +258,8 @@ test.describe('Find', () => {
     const result = everyMatch.getByRole('status').filter({ hasText: `Retried ${plural(failing - first, 'job')}: every failed match. Done` });
     await expect(result).toBeVisible();
     await screenshots(page, testInfo, 'Find: every match retried', { region: everyMatch });
+    // The 500 rows listed are as the search found them, and the page says so.
+    await expect(page.getByRole('note').filter({ hasText: 'listed as the search found them' })).toBeVisible();
     await expectNoAxeViolations(page, 'Find: every match retried', EVERY_MATCH);
 
     // Each matching failed job retried, the others still failed, the ready match (a retry's only in the failed set) not failed.
