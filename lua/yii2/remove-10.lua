@@ -15,8 +15,9 @@
   go on, while workers still reserve (they need the lock only to move due
   and expired jobs, which waits for that second, as after the driver's own
   remove). A busy worker takes a free lock at every reserve; without this,
-  a bulk removal would get in only at the instant each lock expires. The LREM walks the whole list (O(N)), as both drivers'
-  own remove does: ids have no index into the list.
+  a bulk removal would get in only at the instant each lock expires. The
+  LREM walks the whole list (O(N)), as both drivers' own remove does: ids
+  have no index into the list.
 
   Removing a reserved job does not stop the worker running it; that worker's
   acknowledge is then a no-op.
