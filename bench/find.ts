@@ -636,10 +636,16 @@ interface EveryMatchRun {
 }
 
 /** Every id `findQuery` finds. */
-async function foundIds(finder: JobFinder, findQuery: FindQuery): Promise<string[]> {
-  const found: string[] = [];
-  await walkSearch(finder, findQuery, (step) => found.push(...step.matches.map((match) => match.id)));
+/** Every job `findQuery` finds: its queue and id. */
+async function foundJobs(finder: JobFinder, findQuery: FindQuery): Promise<{ queue: string; id: string }[]> {
+  const found: { queue: string; id: string }[] = [];
+  await walkSearch(finder, findQuery, (step) => found.push(...step.matches.map(({ queue, id }) => ({ queue, id }))));
   return found;
+}
+
+/** Every id `findQuery` finds. */
+async function foundIds(finder: JobFinder, findQuery: FindQuery): Promise<string[]> {
+  return (await foundJobs(finder, findQuery)).map((job) => job.id);
 }
 
 /** Does `action` to every match of `findQuery` as the page's run does, step after step until the cursor ends, with SLOWLOG watching. */
@@ -835,24 +841,17 @@ interface MarkoActingFigures {
 
 async function actOnMarko(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<MarkoActingFigures> {
   const [failedByName, liveByName] = [query(NAME_TEXT, 'name', ['failed']), query(NAME_TEXT, 'name', ['ready', 'delayed', 'reserved'])];
-  const queueOf = new Map<string, string>();
-  const foundIdsOf = async (findQuery: FindQuery) => {
-    const ids: string[] = [];
-    await walkSearch(subject.finder, findQuery, (step) =>
-      step.matches.forEach((match) => {
-        ids.push(match.id);
-        queueOf.set(match.id, match.queue);
-      }),
-    );
-    return ids;
-  };
-  const [toForget, toRemove] = [await foundIdsOf(failedByName), await foundIdsOf(liveByName)];
+  const [forgetting, removing] = [await foundJobs(subject.finder, failedByName), await foundJobs(subject.finder, liveByName)];
+  // marko's ids are uuids, one job each across queues.
+  const queueOf = new Map([...forgetting, ...removing].map(({ queue, id }) => [id, queue]));
+  const [toForget, toRemove] = [forgetting.map((job) => job.id), removing.map((job) => job.id)];
 
   const workerConnection = await connectionOf(redis, 'marko', 'bench-find-worker');
   const worker = new MarkoTestWorker(workerConnection.redis, PREFIX.marko);
   const completed = new Map<string, number>();
+  const names = [...subject.plan.queues].sort();
   const takeOne = async () => {
-    for (const name of [...subject.plan.queues].sort()) {
+    for (const name of names) {
       const popped = await worker.pop(name);
       // A job removed while the worker held it: marko's delete() answers false, as the driver's does.
       if (popped !== null && (await worker.complete(name, popped.id))) countRun(completed, popped.id);
@@ -903,8 +902,7 @@ interface Yii2RemovalFigures {
 
 async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<Yii2RemovalFigures> {
   const byName = query(NAME_TEXT, 'name');
-  const found: { queue: string; id: string }[] = [];
-  await walkSearch(subject.finder, byName, (step) => found.push(...step.matches.map(({ queue, id }) => ({ queue, id }))));
+  const found = await foundJobs(subject.finder, byName);
   // yii2 counts ids per channel.
   const jobKey = (queue: string, id: string) => `${queue}/${id}`;
 
