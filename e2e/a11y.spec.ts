@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
@@ -23,28 +22,16 @@ import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import { axeViolations } from './axe';
 import { showConnection } from './layout-pages';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 import { LARAVEL_CONNECTION, MARKO_CONNECTION, YII2_CONNECTIONS } from './support';
 
-// WCAG 2.2 A and AA, and axe's best practices.
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
 const WIDTHS = [
   { name: 'desktop', width: 1400, height: 900 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 const THEMES = ['light', 'dark'] as const;
-
-/** axe's violations on the page as it is now, one line each: the rule, how many elements, the first of them. */
-async function axeViolations(page: Page, include?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
-  if (include) builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations.map(
-    (violation) =>
-      `${violation.id} (${violation.nodes.length}): ${violation.nodes[0]?.target.join(' ')} — ${violation.nodes[0]?.failureSummary?.split('\n')[1]?.trim() ?? ''}`,
-  );
-}
 
 /** How far the page runs wider than the window, in CSS pixels: 0 when nothing needs a sideways scroll. */
 function pageOverflow(page: Page): Promise<number> {

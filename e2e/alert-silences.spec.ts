@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { alertKeys, dashboardKeys } from '@/lib/dashboard/keys';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { alertsHref } from '@/lib/routes';
+import { axeViolations } from './axe';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 import { e2eDashboardPrefix, e2eSecrets } from './support';
@@ -97,10 +97,8 @@ test.describe('alert silences', () => {
       for (const width of [1400, 390]) {
         await page.setViewportSize({ width, height: 900 });
         await page.screenshot({ path: `test-results/alerts-page-${colorScheme}-${width}.png`, fullPage: true });
-        const { violations } = await new AxeBuilder({ page })
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'])
-          .analyze();
-        if (violations.length > 0) found[`${colorScheme} ${width}`] = violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`);
+        const violations = await axeViolations(page);
+        if (violations.length > 0) found[`${colorScheme} ${width}`] = violations;
         if (width === 390) expect.soft(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
       }
     }

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './test';
 import { parseConnections } from '@/lib/dashboard/connections';
 import { patternUnder, deleteKeysUnder } from '@/lib/redis/scan-keys';
@@ -8,6 +7,7 @@ import { connectHref } from '@/lib/routes';
 import { seedDemoMarkoQueue } from '../bin/demo-marko';
 import { seedDemoQueues } from '../bin/demo-staticphp';
 import { seedDemoYii2Channel } from '../bin/demo-yii2';
+import { axeViolations } from './axe';
 import { screenshots } from './layout-pages';
 import { connectE2eQueue, e2ePrefix, e2eSecrets } from './support';
 
@@ -72,10 +72,7 @@ test.describe('the Connect page', () => {
     const [connection] = parseConnections(JSON.stringify({ connections: [JSON.parse(copied)] }), 'the copied entry');
     expect(connection!.layout).toEqual({ layout: 'marko', prefix: place.marko, retryAfter: null, queues: null });
 
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'])
-      .analyze();
-    expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshots(page, testInfo, 'Connect page with three finds');
   });
 

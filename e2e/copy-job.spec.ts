@@ -11,7 +11,8 @@ import type { Yii2Channel } from '@/lib/layouts/yii2/repairs';
 import { driverAcknowledge, driverReserve } from '@/lib/layouts/yii2/test-drivers';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
-import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
+import { expectNoAxeViolations } from './axe';
+import { screenshots, showConnection } from './layout-pages';
 import { LARAVEL_CONNECTION, MARKO_CONNECTION, YII2_CONNECTIONS, connectE2eQueue, e2eDashboardPrefix } from './support';
 
 /** Run a copy… on the layouts QueueLens does not push for: yii2 copies the message, edited where it is JSON; marko says why it cannot. */

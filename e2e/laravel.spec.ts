@@ -8,7 +8,8 @@ import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-ha
 import { horizonCountsFinished, horizonFails } from '@/lib/layouts/laravel/test-horizon';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
-import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
+import { expectNoAxeViolations } from './axe';
+import { jobIds, screenshots, showConnection } from './layout-pages';
 import { LARAVEL_CONNECTION, connectE2eQueue, e2eDashboardPrefix } from './support';
 
 async function showLaravel(page: Page): Promise<void> {

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { CONNECTION_COOKIE } from '@/lib/queries/tab-connection';
 import { APP_PORT } from './support';
@@ -37,26 +36,4 @@ export async function screenshots(page: Page, testInfo: TestInfo, what: string, 
 export async function jobIds(page: Page, table: string): Promise<string[]> {
   const links = page.getByRole('table', { name: table }).getByRole('link', { name: /^#/ });
   return (await links.allTextContents()).map((text) => text.slice(1));
-}
-
-/**
- * axe's WCAG 2.2 A/AA and best-practice violations on the page, light and
- * dark, at a desktop's and a phone's width: none expected. `include` (a CSS
- * selector) checks that part alone, for a page too large for axe to finish
- * in a test's time (Find listing 500 rows).
- */
-export async function expectNoAxeViolations(page: Page, what: string, include?: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    for (const width of [1400, 390]) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width, height: 900 });
-      const builder = new AxeBuilder({ page });
-      if (include !== undefined) builder.include(include);
-      const { violations } = await builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze();
-      expect(
-        violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`),
-        `${what}, ${colorScheme}, ${width} px`,
-      ).toEqual([]);
-    }
-  }
 }

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { MarkoKeys } from '@/lib/layouts/marko/keys';
@@ -8,29 +7,13 @@ import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { layoutKeyHref } from '@/lib/routes';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import { axeViolations, expectNoAxeViolations } from './axe';
 import { screenshots, showConnection } from './layout-pages';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { MARKO_CONNECTION, YII2_CONNECTIONS, connectE2eQueue } from './support';
 
 // The doctor and keys pages of the layouts without StaticPHP's own (yii2 stock, redis-ng, marko):
 // something broken by hand, found by the check, repaired from the page, gone.
-
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
-
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    for (const width of [1400, 390]) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width, height: 900 });
-      const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(
-        violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`),
-        `${what}, ${colorScheme}, ${width} px`,
-      ).toEqual([]);
-    }
-  }
-  await page.setViewportSize({ width: 1400, height: 900 });
-}
 
 const checkStatus = (page: Page) => page.getByRole('status').filter({ hasText: /Check|Stopped/ });
 
@@ -93,8 +76,7 @@ test.describe('the doctor and keys pages of yii2 and marko connections', () => {
     await screenshots(page, testInfo, 'doctor of a redis-ng channel with an orphan');
 
     await page.getByRole('button', { name: `Repair ${subject}` }).click();
-    const { violations } = await new AxeBuilder({ page }).include('dialog[open]').analyze();
-    expect(violations.map((violation) => violation.id)).toEqual([]);
+    expect(await axeViolations(page, 'dialog[open]')).toEqual([]);
     await confirmRepair(page, `Repair ${subject}?`);
     await expect(page.getByText('Repaired 1 finding.')).toBeVisible();
     await expect(orphans).toHaveCount(0);

@@ -7,7 +7,8 @@ import { loadYii2Fixture, type Yii2Expected } from '@/lib/layouts/yii2/test-fixt
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { delayedOfQueueHref, queueHref, reservationsOfQueueHref } from '@/lib/routes';
-import { expectNoAxeViolations, jobIds, screenshots, showConnection } from './layout-pages';
+import { expectNoAxeViolations } from './axe';
+import { jobIds, screenshots, showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue } from './support';
 
 /** A job whose data holds markup: the page must show it as text. */

@@ -5,7 +5,8 @@ import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { settingsFromEnv } from '@/lib/redis/config';
 import { delayedOfQueueHref, jobHref, layoutHref, queueHref } from '@/lib/routes';
-import { expectNoAxeViolations, screenshots, showConnection } from './layout-pages';
+import { expectNoAxeViolations } from './axe';
+import { screenshots, showConnection } from './layout-pages';
 import { REDIS_DOWN_CONNECTIONS, RESTARTABLE_REDIS_PORT, e2ePrefix, restartableRedis } from './support';
 
 /** What only StaticPHP's reservations page says: a yii2 or marko connection must never show it. */

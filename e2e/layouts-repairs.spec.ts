@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { Yii2Keys } from '@/lib/layouts/yii2/keys';
 import { loadYii2Fixture } from '@/lib/layouts/yii2/test-fixtures';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import { axeViolations, expectNoAxeViolations } from './axe';
 import { showConnection } from './layout-pages';
 import { YII2_CONNECTIONS, connectE2eQueue, e2eDashboardPrefix } from './support';
 import { yii2TrashKeys } from '@/lib/layouts/yii2/repairs';
@@ -44,24 +44,11 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     for (const path of paths) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      for (const colorScheme of ['light', 'dark'] as const) {
-        for (const width of [1400, 390]) {
-          await page.emulateMedia({ colorScheme });
-          await page.setViewportSize({ width, height: 900 });
-          const { violations } = await new AxeBuilder({ page })
-            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'])
-            .analyze();
-          expect(
-            violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`),
-            `${path}, ${colorScheme}, ${width} px`,
-          ).toEqual([]);
-        }
-      }
+      await expectNoAxeViolations(page, path);
     }
     await page.goto('/jobs/9');
     await page.getByRole('button', { name: `Remove job… 9 on ${channel}` }).click();
-    const { violations } = await new AxeBuilder({ page }).include('dialog[open]').analyze();
-    expect(violations.map((violation) => violation.id)).toEqual([]);
+    expect(await axeViolations(page, 'dialog[open]')).toEqual([]);
     await page.getByRole('dialog', { name: 'Remove job 9?' }).getByRole('button', { name: 'Cancel' }).click();
   });
 

@@ -1,6 +1,7 @@
 import { expect, test } from './test';
 import { rowNames } from './overview-table';
-import { expectNoAxeViolations, screenshots } from './layout-pages';
+import { expectNoAxeViolations } from './axe';
+import { screenshots } from './layout-pages';
 import { OVERVIEW_PAGE_ROWS } from '@/lib/queries/overview';
 import { QUEUE_PICKER_OPTIONS } from '@/lib/shapes/queue-picker';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { MARKO_RETRY } from '@/lib/layouts/marko/failed';
@@ -7,6 +6,7 @@ import { MARKO_MOVES_DUE_JOBS } from '@/lib/layouts/marko/absent';
 import { MarkoTestWorker } from '@/lib/layouts/marko/test-worker';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
+import { axeViolations } from './axe';
 import { jobIds, screenshots, showConnection } from './layout-pages';
 import { MARKO_CONNECTION, connectE2eQueue, e2eDashboardPrefix } from './support';
 import { dashboardKeys, trashKeys } from '@/lib/dashboard/keys';
@@ -98,9 +98,7 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await page.getByRole('button', { name: 'Copy 2 retry commands' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`marko queue:retry ${ids[59]}\nmarko queue:retry ${ids[58]}`);
 
-    const violations = (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice']).analyze())
-      .violations;
-    expect(violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ')}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshots(page, testInfo, 'failed page of a marko connection, two selected');
 
     await page.getByRole('link', { name: 'Older' }).click();

@@ -1,11 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { jobHref, trashHref } from '@/lib/routes';
 import { connectE2eQueue, e2eDashboardPrefix, e2eSecrets } from './support';
 import { deleteKeysButSessions } from './spec-keys';
-import { expectNoAxeViolations, screenshots } from './layout-pages';
+import { axeViolations, expectNoAxeViolations } from './axe';
+import { screenshots } from './layout-pages';
 
 /** Fails `count` jobs on `queueName` from their reservations; their ids. */
 async function failJobs(queue: RedisQueue, count: number, queueName = 'trash-e2e'): Promise<number[]> {
@@ -31,8 +31,6 @@ function toast(page: Page, text: string) {
     .filter({ hasText: text })
     .or(page.getByRole('alert').filter({ hasText: text }));
 }
-
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
 
 test.describe('the trash', () => {
   test.describe.configure({ mode: 'serial' });
@@ -153,11 +151,7 @@ test.describe('the trash', () => {
     ] as const) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
-      const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(
-        violations.map((violation) => violation.id),
-        `${colorScheme}, ${width} px`,
-      ).toEqual([]);
+      expect(await axeViolations(page), `${colorScheme}, ${width} px`).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${colorScheme}, ${width} px`).toBe(true);
       await page.screenshot({ path: testInfo.outputPath(`trash-${colorScheme}-${width}.png`), fullPage: true });
     }
