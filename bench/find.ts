@@ -29,15 +29,17 @@
  * 5. yii2 (the stock driver): every live match of the name removed the same
  *    way, while a stock worker reserves and acknowledges jobs of every
  *    channel in turn (taking each channel's moving_lock at every reserve
- *    that finds it free); then every job found accounted for.
+ *    that finds it free); then every job found accounted for. Laravel: the
+ *    same, while the real RedisQueue (one PHP process) pops and deletes
+ *    jobs of every queue in turn.
  * Prints figures; asserts nothing.
  *
  * Run: npx tsx bench/find.ts [--jobs 100000] [--queues 50] [--rounds 3] [--layout staticphp --layout yii2 …]
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
@@ -57,6 +59,7 @@ import { MarkoKeys } from '../lib/layouts/marko/keys';
 import { MarkoTestWorker } from '../lib/layouts/marko/test-worker';
 import { layoutTrashKeys } from '../lib/layouts/trash';
 import { laravelLayout } from '../lib/layouts/laravel/layout';
+import { LaravelHarness } from '../lib/layouts/laravel/php-harness';
 import { trashSettingsFromEnv } from '../lib/dashboard/trash-settings';
 import { RedisConnection } from '../lib/redis/connection';
 import { readSettings } from '../lib/redis/config';
@@ -288,7 +291,7 @@ async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): 
   };
 }
 
-async function laravelSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
+async function laravelSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { layout: QueueLayout }> {
   const plan = findSeedPlan(jobs, queues, 0);
   const [connection, viewerConnection] = [await connectionOf(redis, 'laravel', 'bench-find'), await connectionOf(redis, 'laravel', 'bench-viewer')];
   const templateClient = redis.connect(0);
@@ -301,6 +304,7 @@ async function laravelSubject(redis: PrivateRedis, jobs: number, queues: number)
     name: 'laravel',
     plan,
     seedSeconds: seconds,
+    layout,
     finder: finderOf(layout),
     searching: connection.redis as Redis,
     overview: () => viewer.counts(),
@@ -635,7 +639,6 @@ interface EveryMatchRun {
   slow: SlowCalls | null;
 }
 
-/** Every id `findQuery` finds. */
 /** Every job `findQuery` finds: its queue and id. */
 async function foundJobs(finder: JobFinder, findQuery: FindQuery): Promise<{ queue: string; id: string }[]> {
   const found: { queue: string; id: string }[] = [];
@@ -888,19 +891,21 @@ async function actOnMarko(redis: PrivateRedis, admin: Redis, subject: Subject & 
   };
 }
 
+/** A removal of every live match under a worker: the run, how many jobs the worker ran, and where each job found ended. */
+interface RemovalFigures {
+  removed: EveryMatchRun;
+  workerRan: number;
+  removal: RemovalAccount;
+}
+
 /**
  * Removing every live match of the name on yii2's stock driver (Find's
  * *Remove every live match…*), while a stock worker reserves and
  * acknowledges jobs of every channel in turn, taking each channel's
  * moving_lock at every reserve that finds it free; and the accounting after.
  */
-interface Yii2RemovalFigures {
-  removed: EveryMatchRun;
-  workerRan: number;
-  removal: RemovalAccount;
-}
 
-async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<Yii2RemovalFigures> {
+async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<RemovalFigures> {
   const byName = query(NAME_TEXT, 'name');
   const found = await foundJobs(subject.finder, byName);
   // yii2 counts ids per channel.
@@ -939,6 +944,34 @@ async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject 
   }
   const replies = await execPipeline(pipeline);
   const places = found.map(({ queue, id }, n) => ({ key: jobKey(queue, id), exists: replies[2 * n] === 1, trashed: replies[2 * n + 1] !== null }));
+  return { removed, workerRan: ran.size, removal: accountRemoval(places, ran) };
+}
+
+/**
+ * Removing every live match of the name on Laravel (Find's *Remove every
+ * live match…*), while the real Illuminate\Queue\RedisQueue, one PHP
+ * process (lib/layouts/laravel/php/queue-harness.php `work`), pops and
+ * deletes a job of every queue in turn; and the accounting after. A
+ * Laravel job has no key of its own: one still there is one the search
+ * still finds.
+ */
+async function removeOnLaravel(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<RemovalFigures> {
+  const byName = query(NAME_TEXT, 'name');
+  const found = await foundIds(subject.finder, byName);
+  const stopFile = join(mkdtempSync(join(tmpdir(), 'bench-find-laravel-')), 'stop');
+  const harness = new LaravelHarness(PREFIX.laravel, [...subject.plan.queues].sort().join(','), { port: redis.port, database: DATABASE.laravel });
+  const working = harness.work(stopFile);
+  const removed = await everyMatchRun(admin, subject.layout, 'remove', byName, found, KEEP_EVERY_REMOVAL).finally(() => writeFileSync(stopFile, ''));
+  const ran = new Map<string, number>();
+  for (const [, id] of await working) countRun(ran, id);
+  rmSync(dirname(stopFile), { recursive: true, force: true });
+
+  const left = new Set(await foundIds(subject.finder, byName));
+  const trashIndex = layoutTrashKeys(PREFIX.laravel, KEEP_EVERY_REMOVAL.dashboardPrefix).index;
+  const pipeline = subject.searching.pipeline();
+  for (const id of found) pipeline.zscore(trashIndex, id);
+  const trashed = await execPipeline(pipeline);
+  const places = found.map((id, n) => ({ key: id, exists: left.has(id), trashed: trashed[n] !== null }));
   return { removed, workerRan: ran.size, removal: accountRemoval(places, ran) };
 }
 
@@ -1039,7 +1072,7 @@ function actingTable(rows: readonly (readonly [string, EveryMatchRun])[]): strin
   );
 }
 
-/** Each layout's every-match runs under a worker (Laravel's worker is PHP, a process a job here: not run): its figures, and its report. */
+/** Each layout's every-match runs under a worker of its own: its figures, and its report. */
 const ACTING: Partial<Record<LayoutName, (redis: PrivateRedis, admin: Redis, subject: Subject) => Promise<{ figures: object; report: string[] }>>> = {
   staticphp: async (redis, admin, subject) => {
     const acting = await actOnMatches(redis, admin, subject as Awaited<ReturnType<typeof staticphpSubject>>);
@@ -1074,6 +1107,15 @@ const ACTING: Partial<Record<LayoutName, (redis: PrivateRedis, admin: Redis, sub
       actingTable([[`\`${NAME_TEXT}\` (name), live, removed (stock driver)`, removal.removed]]),
       '',
       removalLine('A stock worker', removal.workerRan, removal.removal),
+    ];
+    return { figures: removal, report };
+  },
+  laravel: async (redis, admin, subject) => {
+    const removal = await removeOnLaravel(redis, admin, subject as Awaited<ReturnType<typeof laravelSubject>>);
+    const report = [
+      actingTable([[`\`${NAME_TEXT}\` (name), live, removed`, removal.removed]]),
+      '',
+      removalLine('The real RedisQueue, popping and deleting,', removal.workerRan, removal.removal),
     ];
     return { figures: removal, report };
   },

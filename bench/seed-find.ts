@@ -146,9 +146,7 @@ interface LaravelTemplates {
 export async function laravelTemplates(redis: QueueClient, port: number): Promise<LaravelTemplates> {
   const prefix = `bench-find-template-${randomUUID()}:`;
   const keys = new LaravelKeys(prefix);
-  const harness = new LaravelHarness(prefix, 'template');
-  const saved = process.env.REDIS_PORT;
-  process.env.REDIS_PORT = String(port);
+  const harness = new LaravelHarness(prefix, 'template', { port });
   try {
     await harness.push(TEMPLATE_TEXT, `App\\Jobs\\${TEMPLATE_CLASS}`);
     await harness.push(TEMPLATE_TEXT, `App\\Jobs\\${TEMPLATE_CLASS}`);
@@ -162,8 +160,6 @@ export async function laravelTemplates(redis: QueueClient, port: number): Promis
     const reservedIds = JSON.parse(reserved) as { uuid: string; id: string };
     return { pushed, reserved: reserved.replaceAll(reservedIds.uuid, uuid).replaceAll(reservedIds.id, id), uuid, id };
   } finally {
-    if (saved === undefined) delete process.env.REDIS_PORT;
-    else process.env.REDIS_PORT = saved;
     await redis.del(keys.ready('template'), keys.delayed('template'), keys.reserved('template'), keys.notify('template'));
   }
 }

@@ -38,16 +38,26 @@ local function holds(payload)
   return string.find(payload, idNeedle, 1, true) or string.find(payload, uuidNeedle, 1, true)
 end
 
+-- Read a chunk at a time, so that a job near the front costs only the
+-- payloads before it: each element read becomes a Lua string, and reading
+-- all `limit` of a structure of 1 KB payloads at once took 5 ms.
+local CHUNK = 100
 local now = serverNow()
 for _, place in ipairs({{'reserved', reservedKey}, {'delayed', delayedKey}}) do
-  local scored = rcall('ZRANGE', place[2], 0, limit - 1, 'WITHSCORES')
-  for i = 1, #scored, 2 do
-    if holds(scored[i]) then return {place[1], scored[i + 1], scored[i], now} end
+  for first = 0, limit - 1, CHUNK do
+    local scored = rcall('ZRANGE', place[2], first, math.min(first + CHUNK, limit) - 1, 'WITHSCORES')
+    for i = 1, #scored, 2 do
+      if holds(scored[i]) then return {place[1], scored[i + 1], scored[i], now} end
+    end
+    if #scored < 2 * CHUNK then break end
   end
 end
-local ready = rcall('LRANGE', readyKey, 0, limit - 1)
-for i, payload in ipairs(ready) do
-  if holds(payload) then return {'ready', i - 1, payload, now} end
+for first = 0, limit - 1, CHUNK do
+  local ready = rcall('LRANGE', readyKey, first, math.min(first + CHUNK, limit) - 1)
+  for i, payload in ipairs(ready) do
+    if holds(payload) then return {'ready', first + i - 1, payload, now} end
+  end
+  if #ready < CHUNK then break end
 end
 local complete = rcall('ZCARD', reservedKey) <= limit and rcall('ZCARD', delayedKey) <= limit and rcall('LLEN', readyKey) <= limit
 return {'none', complete and 1 or 0, now}

@@ -9,7 +9,8 @@
 
   A job's id and name are read as lib/layouts/laravel/payload.ts reads them
   (`id`, else `uuid`; `displayName`, else `data.commandName`), only for the
-  payloads that match: cjson decodes one up to DECODE_LIMIT bytes; a longer
+  payloads that match: from its ends where it has the shape Laravel's PHP
+  writes; else cjson decodes one up to DECODE_LIMIT bytes; a longer
   one gives the first `"id":"…"` (`"uuid":"…"`, …) string in it, the element
   lua/laravel/find-job-3.lua's needles find, and a payload that is no JSON
   names no id.
@@ -71,26 +72,58 @@ local function textOf(value)
   return type(value) == 'string' and value or nil
 end
 
--- The first `"key":"…"` string in `payload`, decoded; nil when there is none.
-local function firstStringOf(payload, key)
-  local opening = '"' .. key .. '":"'
-  local start = string.find(payload, opening, 1, true)
-  if not start then return nil end
-  local at = start + #opening
+-- JSON's two-character escapes, as the byte each stands for.
+local SHORT_ESCAPES = {['"'] = '"', ['\\'] = '\\', ['/'] = '/', b = '\b', f = '\f', n = '\n', r = '\r', t = '\t'}
+
+-- A JSON string's bytes between its quotes, decoded: short escapes here
+-- (a class name's `\\`), cjson for the rest (`\uXXXX`, or no JSON).
+local function decodedString(quoted)
+  if not string.find(quoted, '\\[^"\\/bfnrt]') then return (string.gsub(quoted, '\\(.)', SHORT_ESCAPES)) end
+  local ok, value = pcall(cjson.decode, '"' .. quoted .. '"')
+  return ok and textOf(value) or nil
+end
+
+-- The JSON string whose opening quote is `payload`'s byte `quote`, decoded;
+-- nil when it does not end.
+local function stringAt(payload, quote)
+  local at = quote + 1
   while true do
     local stop = string.find(payload, '["\\]', at)
     if not stop then return nil end
-    if string.byte(payload, stop) == 34 then
-      local ok, value = pcall(cjson.decode, string.sub(payload, start + #opening - 1, stop))
-      return ok and textOf(value) or nil
-    end
+    if string.byte(payload, stop) == 34 then return decodedString(string.sub(payload, quote + 1, stop - 1)) end
     -- an escape: its next byte is never the string's end
     at = stop + 2
   end
 end
 
+-- The first `"key":"…"` string in `payload`, decoded; nil when there is none.
+local function firstStringOf(payload, key)
+  local opening = '"' .. key .. '":"'
+  local start = string.find(payload, opening, 1, true)
+  return start and stringAt(payload, start + #opening - 1)
+end
+
+-- The id and name of a payload as Laravel's PHP writes it (every ready and
+-- delayed one): Queue::createPayloadArray begins it {"uuid":"…",
+-- "displayName":"…", and RedisQueue ends it ,"id":"…","attempts":N}. A
+-- JSON object's first and last keys are its top level's, so a payload of
+-- that shape names its job there and cjson decodes none of it (Find by name
+-- decoded every payload that held the text). nil for any other shape: the
+-- copy the pop re-encoded (cjson orders the keys as it likes), another
+-- producer's.
+local SHAPED_TAIL = 96 -- bytes that hold RedisQueue's ending: its id is Str::random(32)
+local function fieldsOfLaravelShape(payload)
+  local nameQuote = select(2, string.find(payload, '^{"uuid":"[%x%-]*","displayName":"'))
+  local jobId = nameQuote and string.match(string.sub(payload, -SHAPED_TAIL), ',"id":"(%w+)","attempts":%d+}$')
+  if not jobId then return nil end
+  local name = stringAt(payload, nameQuote)
+  return name and jobId, name
+end
+
 -- The job's id and name (nil when it has none).
 local function fieldsOf(payload)
+  local shapedId, shapedName = fieldsOfLaravelShape(payload)
+  if shapedId then return shapedId, shapedName end
   if #payload > DECODE_LIMIT then
     return firstStringOf(payload, 'id') or firstStringOf(payload, 'uuid'),
       firstStringOf(payload, 'displayName') or firstStringOf(payload, 'commandName')

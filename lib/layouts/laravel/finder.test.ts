@@ -7,6 +7,7 @@ import type { JobFinder } from '../pages';
 import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
 import { NO_ID } from './pages';
+import { readLaravelPayload } from './payload';
 import { LaravelHarness } from './php-harness';
 import { present, testLaravelFactory } from './test-laravel';
 
@@ -178,6 +179,41 @@ describe('Find on Laravel', () => {
     ]);
     const emoji = await findAll(finder, payloadQuery('"😀"'));
     expect(emoji.matches.map((match) => match.snippet.match)).toEqual(['"😀"']);
+  });
+
+  it('names each job by its top-level id and name as the job page reads them, whether it is of the shape Laravel’s PHP writes or not', async () => {
+    const laravel = await openLaravel('mail');
+    const { layout, redis, laravel: driver } = laravel;
+    await driver.push('zz-needle', 'App\\Jobs\\SendMail');
+    const [real] = await redis.lrange(layout.keys.ready('mail'), 0, -1);
+    const tail = (id: string) => `,"id":"${id}","attempts":0}`;
+    const shaped = (name: string, data: string, id: string) =>
+      `{"uuid":"0c5a2e3b-7f1d-4a7e-9b1e-2f3c4d5e6f70","displayName":${name},"job":"x","data":${data}${tail(id)}`;
+    const payloads = [
+      real!,
+      // An inner `id` and `displayName` before the top level's: the shape's ends name the job, not the first of each.
+      shaped('"App\\\\Jobs\\\\Caf\\u00e9"', '{"id":"inner","displayName":"Inner","command":"zz-needle"}', 'Outer1'),
+      // An id Str::random never writes, a name that is no string, no displayName: decoded whole.
+      shaped('"Odd"', '{"command":"zz-needle"}', 'a-b'),
+      shaped('null', '{"commandName":"App\\\\Jobs\\\\Named","command":"zz-needle"}', 'Nulled2'),
+      `{"uuid":"u-9","data":{"commandName":"Only","command":"zz-needle"}${tail('NoDisplay3')}`,
+      // The pop's cjson copy: its keys in another order.
+      `{"attempts":1,"id":"Popped4","data":{"command":"zz-needle"},"displayName":"Popped","uuid":"u-4"}`,
+    ];
+    await redis.del(layout.keys.ready('mail'), layout.keys.notify('mail'));
+    await redis.rpush(layout.keys.ready('mail'), ...payloads);
+
+    const { matches } = await findAll(finderOf(laravel), payloadQuery('zz-needle', { field: 'any' }));
+    const read = payloads.map((payload) => readLaravelPayload(Buffer.from(payload)));
+    expect(read.map(({ id, name }) => [id, name])).toEqual([
+      [read[0]!.id, 'App\\Jobs\\SendMail'],
+      ['Outer1', 'App\\Jobs\\Café'],
+      ['a-b', 'Odd'],
+      ['Nulled2', 'App\\Jobs\\Named'],
+      ['NoDisplay3', 'Only'],
+      ['Popped4', 'Popped'],
+    ]);
+    expect(matches.map(({ id, name }) => [id, name]).sort()).toEqual(read.map(({ id, name }) => [id, name]).sort());
   });
 
   it('refuses a queue key of another type with its name', async () => {

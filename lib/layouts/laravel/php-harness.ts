@@ -32,15 +32,24 @@ function hasPhpRedis(): boolean {
 
 const run = promisify(execFile);
 
+/** Where the harness's Redis is, when not where REDIS_HOST and REDIS_PORT say (127.0.0.1:6379, database 0). */
+export interface HarnessRedis {
+  port: number;
+  database?: number;
+}
+
 /** The real Illuminate\Queue\RedisQueue on one queue under one prefix (lib/layouts/laravel/php/queue-harness.php). */
 export class LaravelHarness {
   constructor(
     readonly prefix: string,
     readonly queue: string,
+    private readonly redis?: HarnessRedis,
   ) {}
 
   private async call(...args: string[]): Promise<unknown> {
-    const { stdout } = await run('php', [HARNESS, this.prefix, this.queue, ...args]);
+    const env = this.redis && { ...process.env, REDIS_PORT: String(this.redis.port), REDIS_DB: String(this.redis.database ?? 0) };
+    // A worker's list of the jobs it ran outgrows execFile's 1 MB.
+    const { stdout } = await run('php', [HARNESS, this.prefix, this.queue, ...args], { env, maxBuffer: 256 * 1024 * 1024 });
     return JSON.parse(stdout);
   }
   /** a job whose command carries `name`, of class HarnessJob, App\Jobs\SendMail or ExpiringJob (retryUntil 90 s after the push); its id */
@@ -56,4 +65,6 @@ export class LaravelHarness {
   delete = (id: string) => this.call('delete', id) as Promise<boolean>;
   /** pops and deletes every job that can run now, as a worker would; each with the payload it popped, decoded */
   drain = () => this.call('drain', '60') as Promise<{ id: string; attempts: number; name: string; payload: Record<string, unknown> }[]>;
+  /** a worker over every queue of `queue` (names with commas between them) until the file `stopFile` exists; each job it ran, as [queue, id] */
+  work = (stopFile: string) => this.call('work', stopFile) as Promise<[string, string][]>;
 }

@@ -18,8 +18,14 @@
  *   size             RedisQueue::size()
  *   drain [RETRY]    pops and deletes every job: prints [{id, name, attempts,
  *                    payload}], payload being the popped payload decoded
+ *   work STOPFILE    a worker over every queue QUEUE names (commas between
+ *                    them), until the file STOPFILE exists: pops a job of
+ *                    each in turn and deletes it, as a worker that ran it
+ *                    (its command is never unserialized: any class will
+ *                    do), resting 0.1 s after a round that found none;
+ *                    prints [[queue, id], ...] of every job it ran
  *
- * Environment: REDIS_HOST, REDIS_PORT (default 127.0.0.1:6379).
+ * Environment: REDIS_HOST, REDIS_PORT, REDIS_DB (default 127.0.0.1:6379, 0).
  * Output: one line of JSON.
  */
 require '/usr/share/php/Illuminate/autoload.php';
@@ -69,7 +75,7 @@ function queueWith($prefix, $queueName, $retryAfter)
         'default' => [
             'host' => getenv('REDIS_HOST') ?: '127.0.0.1',
             'port' => (int) (getenv('REDIS_PORT') ?: 6379),
-            'database' => 0,
+            'database' => (int) (getenv('REDIS_DB') ?: 0),
             'prefix' => $prefix,
         ],
     ]);
@@ -135,6 +141,22 @@ switch ($command) {
         while (($job = $queue->pop()) !== null) {
             $ran[] = summary($job) + ['payload' => json_decode($job->getRawBody(), true)];
             $job->delete();
+        }
+        echo json_encode($ran), "\n";
+        break;
+    case 'work':
+        $ran = [];
+        $queues = explode(',', $queueName);
+        while (!file_exists($arg)) {
+            $found = false;
+            foreach ($queues as $name) {
+                $job = $queue->pop($name);
+                if ($job === null) continue;
+                $job->delete();
+                $ran[] = [$name, $job->getJobId()];
+                $found = true;
+            }
+            if (!$found) usleep(100000);
         }
         echo json_encode($ran), "\n";
         break;
