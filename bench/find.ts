@@ -904,7 +904,6 @@ interface RemovalFigures {
  * acknowledges jobs of every channel in turn, taking each channel's
  * moving_lock at every reserve that finds it free; and the accounting after.
  */
-
 async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<RemovalFigures> {
   const byName = query(NAME_TEXT, 'name');
   const found = await foundJobs(subject.finder, byName);
