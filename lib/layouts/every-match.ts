@@ -2,7 +2,7 @@ import { QueueError } from '../redis/errors';
 import { EVERY_MATCH_STATES, isRanged, type EveryMatchAction, type EveryMatchStep, type FindMatch, type FindQuery } from '../shapes/find';
 import type { TrashWrite } from '../shapes/trash';
 import { isAbsent, type QueueLayout } from './adapter';
-import { FIND_CHUNK, statesOf } from './find-steps';
+import { FIND_CHUNK, statesOf, type FoundMatch } from './find-steps';
 
 /**
  * Acting on every match of a search, however many there are: each step
@@ -35,7 +35,7 @@ interface Acted {
   queues: readonly string[];
 }
 
-type Act = (matches: readonly FindMatch[]) => Promise<Acted>;
+type Act = (matches: readonly FoundMatch[]) => Promise<Acted>;
 
 /** Why a match is found but never acted on: the layout could not open it by its id either (a Laravel payload that names none). */
 function unusable(matches: readonly FindMatch[]): { usable: FindMatch[]; refused: number; why: string | null } {
@@ -77,7 +77,7 @@ function actionOrThrow(layout: Pick<QueueLayout, 'failedJobs' | 'lineRepairs'>, 
   if (isAbsent(remove)) throw new QueueError(`${remove.absent}.`);
   return async (matches) => {
     const removed: FindMatch[] = [];
-    for (const match of matches) if (await remove(match.queue, match.id, trash)) removed.push(match);
+    for (const match of matches) if (await remove(match.queue, match.id, trash, match.bytes)) removed.push(match);
     return { acted: removed.length, movedOn: matches.length - removed.length, refused: 0, why: null, queues: queuesOf(removed) };
   };
 }
@@ -121,7 +121,8 @@ export async function everyMatchStep(
   };
   const queues = new Set<string>();
   for (let chunk = 0; chunk < CHUNKS_PER_STEP; chunk++) {
-    const step = await finder.step(scoped, total.cursor, total.taken);
+    // The matches' bytes, where the layout keeps a job as one value: a removal takes them as the step read them.
+    const step = await finder.step(scoped, total.cursor, total.taken, { bytes: action === 'remove' });
     // A step finds only the states asked for; checked again, as a job in another state is never this action's.
     const wanted = step.matches.filter((match) => states.includes(match.state));
     const { usable, refused, why } = unusable(wanted);

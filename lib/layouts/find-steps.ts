@@ -34,9 +34,27 @@ export interface FindPart {
   readonly timeScale?: number;
 }
 
+/**
+ * How a step reads. `bytes`, for an every-match removal on the server: each
+ * match carries its job's exact bytes where the layout keeps a job as one
+ * value (a Laravel payload), so that the removal acts on the bytes the
+ * search matched and does not look the job up by its id again.
+ */
+export interface FindStepOptions {
+  bytes?: boolean;
+}
+
+/** A match as the server holds it: with its job's bytes where a step asked for them (never sent to a browser). */
+export type FoundMatch = FindMatch & { bytes?: Buffer };
+
+/** A step as the server holds it (its matches FoundMatch). */
+export interface FoundStep extends FindStep {
+  matches: FoundMatch[];
+}
+
 /** One bounded chunk of a part: the matches, how many jobs were looked at, and where the next chunk starts (null: the part is done). */
 export interface FindChunk {
-  matches: FindMatch[];
+  matches: FoundMatch[];
   looked: number;
   next: string | null;
 }
@@ -67,7 +85,7 @@ export interface FindPlan {
   /** about how many jobs the scoped search looks at: the layout's figures when it begins */
   about(query: FindQuery, states: readonly FindState[]): Promise<number>;
   /** one bounded Redis call over `part` from `position` ('' to start) */
-  readChunk(part: FindPart, position: string, query: FindQuery, states: readonly FindState[]): Promise<FindChunk>;
+  readChunk(part: FindPart, position: string, query: FindQuery, states: readonly FindState[], options: FindStepOptions): Promise<FindChunk>;
 }
 
 /** Where a search is: a queue (by name) and its part, or a shared part; the position in it; and the progress so far. */
@@ -140,7 +158,7 @@ function rangeKey(range: FindRange | undefined): string {
  * taken out of the index it read (acting on every match removes them), so
  * that a list read by offset goes on where its next unread job now is.
  */
-export async function findStep(plan: FindPlan, query: FindQuery, cursorText: string | null, taken = 0): Promise<FindStep> {
+export async function findStep(plan: FindPlan, query: FindQuery, cursorText: string | null, taken = 0, options: FindStepOptions = {}): Promise<FoundStep> {
   const states = statesOf(query, plan.states, plan.times);
   const wanted = (part: FindPart) => part.states.some((state) => states.includes(state));
   const start = async (): Promise<FindCursor> => {
@@ -172,7 +190,7 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
       Object.assign(cursor, { p: cursor.p + 1, at: '' });
       continue;
     }
-    const chunk = await plan.readChunk(part, cursor.at, query, states);
+    const chunk = await plan.readChunk(part, cursor.at, query, states, options);
     const looked = cursor.looked + chunk.looked;
     const next = chunk.next === null ? { ...cursor, p: cursor.p + 1, at: '', looked } : { ...cursor, at: chunk.next, looked };
     return { matches: chunk.matches, looked, about: Math.max(cursor.about, looked), cursor: encodeCursor(next) };

@@ -1,4 +1,4 @@
-import type { FindQuery, FindState, FindStep, FindTimes } from '../shapes/find';
+import type { FindQuery, FindState, FindTimes } from '../shapes/find';
 import type { DelayedTimeline } from '../shapes/delayed-timeline';
 import type { FailedFilter, FailedPage, FailedRowView, FailedSearchChunk } from '../shapes/failed-jobs';
 import type { LevelView } from '../shapes/priority-levels';
@@ -8,6 +8,7 @@ import type { DisplayValue } from '../shapes/display-text';
 import type { JobLocation } from '../shapes/job-location';
 import type { TrashWrite } from '../shapes/trash';
 import type { KeyContents } from './key-layout';
+import type { FindStepOptions, FoundStep } from './find-steps';
 import type { PhpParse } from './php-serialized';
 import type { JobIdAsRead } from '../shapes/job-ids';
 import type { ClaimRepairOutcome, SeenReservation, SeenTombstone } from '../shapes/claim-repairs';
@@ -461,8 +462,11 @@ export interface JobSnapshotReader {
  * is not safe while the layout's workers run is Absent, saying why.
  */
 export interface LineRepairs {
-  /** deletes the job wherever it is, as the driver's own remove does; with `trash` (where the layout keeps one) it is moved there whole instead */
-  remove: ((queue: string, id: string, trash?: TrashWrite) => Promise<boolean>) | Absent;
+  /**
+   * deletes the job wherever it is, as the driver's own remove does; with `trash` (where the layout keeps one) it is moved there whole instead.
+   * `bytes`: the job as a Find step just read it (FoundMatch.bytes), which a layout that keeps a job as one value removes as they are, not looking the job up by its id again
+   */
+  remove: ((queue: string, id: string, trash?: TrashWrite, bytes?: Buffer) => Promise<boolean>) | Absent;
   /** puts a reservation whose time ran out back in line where the driver's mover would; refuses a live one */
   releaseExpired: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */
@@ -611,7 +615,7 @@ export interface JobFinder {
    * one step from `cursor` (null: the first); throws QueueError (invalidRequest) for a cursor it cannot read.
    * `taken`: how many of the step before's matches have been taken out of where they were found since (lib/layouts/find-steps.ts findStep)
    */
-  step(query: FindQuery, cursor: string | null, taken?: number): Promise<FindStep>;
+  step(query: FindQuery, cursor: string | null, taken?: number, options?: FindStepOptions): Promise<FoundStep>;
   /**
    * Which of the jobs a search listed (all failed, or all live: ready,
    * delayed or reserved) still hold what `query` looks for, read as the

@@ -38,14 +38,19 @@
   ARGV[10] timeUntil the range's end, Unix ms, not in it ('' for open)
   ARGV[11] timeScale a score times this is Unix ms (1000: seconds); ''
                      when neither end is given
-  ARGV[12], ...      the text as the payload's JSON may spell it (escaped as
+  ARGV[12] wholeUpTo a match's whole payload is sent too when it is at most
+                     this many bytes ('0': never): an every-match removal
+                     then removes those bytes as they are, without looking
+                     the job up by its id again (lib/layouts/every-match.ts)
+  ARGV[13], ...      the text as the payload's JSON may spell it (escaped as
                      PHP's json_encode or Redis's cjson writes it, then as
                      typed), tried in that order
 
   Returns {next position ('' once the index is done), looked,
-           id ('' when none), name ('' when none), field, value, ...}
+           id ('' when none), name ('' when none), field, value, whole, ...}
   where value is the id, the decoded name, or the payload's bytes around the
-  match; or {ErrorCode, key} when KEYS[1] is of another type.
+  match, and whole the payload ('' when not asked for or longer); or
+  {ErrorCode, key} when KEYS[1] is of another type.
 ]]
 local rcall = redis.call
 -- @include layout
@@ -55,8 +60,9 @@ local index = KEYS[1]
 local kind, position, count, field, window = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 local id, text, ignoreCase = ARGV[6], ARGV[7], ARGV[8] == '1'
 local inTime = timeTestOf(ARGV[9], ARGV[10], ARGV[11])
+local wholeUpTo = tonumber(ARGV[12])
 local spellings = {}
-for i = 12, #ARGV do spellings[#spellings + 1] = ARGV[i] end
+for i = 13, #ARGV do spellings[#spellings + 1] = ARGV[i] end
 local spellingMatchers, nameMatchers = textMatchers(spellings, ignoreCase), textMatchers({text}, ignoreCase)
 -- An id is equal or nothing, whatever the case rule.
 local idMatchers = textMatchers(id ~= '' and {'"id":"' .. id .. '"', '"uuid":"' .. id .. '"'} or {}, false)
@@ -139,22 +145,23 @@ local function wants(name)
 end
 
 local reply = {nextPosition, read}
-local function hit(jobId, name, matched, value)
-  local row = {jobId or '', name or '', matched, value}
+local function hit(payload, jobId, name, matched, value)
+  local whole = #payload <= wholeUpTo and payload or ''
+  local row = {jobId or '', name or '', matched, value, whole}
   for _, cell in ipairs(row) do reply[#reply + 1] = cell end
 end
 
 local function matchIn(payload)
   if wants('id') and firstMatchIn(payload, idMatchers) then
     local jobId, name = fieldsOf(payload)
-    if jobId == id then return hit(jobId, name, 'id', id) end
+    if jobId == id then return hit(payload, jobId, name, 'id', id) end
   end
   if not (wants('name') or wants('payload')) then return end
   local at, stop = firstMatchIn(payload, spellingMatchers)
   if not at then return end
   local jobId, name = fieldsOf(payload)
-  if wants('name') and firstMatchIn(name, nameMatchers) then return hit(jobId, name, 'name', name) end
-  if wants('payload') then hit(jobId, name, 'payload', (windowAround(payload, at, stop, window))) end
+  if wants('name') and firstMatchIn(name, nameMatchers) then return hit(payload, jobId, name, 'name', name) end
+  if wants('payload') then hit(payload, jobId, name, 'payload', (windowAround(payload, at, stop, window))) end
 end
 
 for _, payload in ipairs(members) do matchIn(payload) end

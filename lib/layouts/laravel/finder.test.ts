@@ -6,7 +6,7 @@ import { FIND_CHUNK } from '../find-steps';
 import type { JobFinder } from '../pages';
 import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
-import { NO_ID } from './pages';
+import { JOB_SEARCH_LIMIT, NO_ID } from './pages';
 import { readLaravelPayload } from './payload';
 import { LaravelHarness } from './php-harness';
 import { present, testLaravelFactory } from './test-laravel';
@@ -244,6 +244,37 @@ describe('Find on Laravel', () => {
     expect(removed.steps).toBeGreaterThanOrEqual(2);
     expect(await redis.lrange(layout.keys.ready('bulk'), 0, -1)).toEqual([...ready.filter((_, i) => i % 3 === 0), 'not json: s:6:"needle"']);
     expect(await redis.zcard(layout.keys.delayed('bulk'))).toBe(0);
+  });
+
+  it('removes every match by the bytes its step read: a job further down the list than a look-up by id reaches, and not a copy that changed since', async () => {
+    const laravel = await openLaravel('deep');
+    const { layout, redis, laravel: driver } = laravel;
+    await driver.push('hay');
+    const [template] = await redis.lrange(layout.keys.ready('deep'), 0, 0);
+    await redis.del(layout.keys.ready('deep'), layout.keys.notify('deep'));
+    const payloadOf = (i: number, needle: boolean) =>
+      template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', needle ? 's:6:\\"needle\\"' : 's:3:\\"hay\\"');
+    // The needle deeper than the 2,000 elements the job page and a removal by id look through.
+    const ready = Array.from({ length: JOB_SEARCH_LIMIT + 100 }, (_, i) => payloadOf(i, i === JOB_SEARCH_LIMIT + 50));
+    await redis.rpush(layout.keys.ready('deep'), ...ready);
+    const remove = present(present(layout.lineRepairs).remove);
+    expect(await remove('deep', `job${JOB_SEARCH_LIMIT + 50}`)).toBe(false);
+
+    expect(await actOnEveryMatch(layout, 'remove', payloadQuery('s:6:"needle"'))).toMatchObject({ matched: 1, acted: 1, movedOn: 0 });
+    expect(await redis.llen(layout.keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT + 99);
+
+    // A delayed copy whose bytes changed between the step and the removal (a release rewrites attempts) is another job to the removal: left.
+    const delayed = payloadOf(9_000, true);
+    await redis.zadd(layout.keys.delayed('deep'), 4102444800, delayed);
+    const finder = finderOf(laravel);
+    const [found] = (await finder.step(payloadQuery('s:6:"needle"', { states: ['delayed'] }), null, 0, { bytes: true })).matches;
+    expect(found?.bytes?.toString()).toBe(delayed);
+    await redis.zrem(layout.keys.delayed('deep'), delayed);
+    await redis.zadd(layout.keys.delayed('deep'), 4102444800, delayed.replace('"attempts":0', '"attempts":1'));
+    expect(await remove('deep', found!.id, undefined, found!.bytes)).toBe(false);
+    expect(await redis.zcard(layout.keys.delayed('deep'))).toBe(1);
+    // A step not asked for bytes sends none.
+    expect((await finder.step(payloadQuery('s:6:"needle"', { states: ['delayed'] }), null)).matches[0]?.bytes).toBeUndefined();
   });
 
   it('reads a bounded chunk of the ready list or a sorted set per step, and resumes from the cursor', async () => {

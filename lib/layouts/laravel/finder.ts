@@ -1,7 +1,17 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { FindMatch, FindState } from '../../shapes/find';
+import type { FindState } from '../../shapes/find';
 import { aboutFromCounts, readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
-import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart, type FindPlan } from '../find-steps';
+import {
+  FIND_CHUNK,
+  findStep,
+  SNIPPET_BYTES,
+  snippetOf,
+  type FindChunk,
+  type FindPart,
+  type FindPlan,
+  type FindStepOptions,
+  type FoundMatch,
+} from '../find-steps';
 import { needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { LaravelCounts } from './counts';
@@ -120,12 +130,28 @@ const UNUSABLE_ID = 'the payload’s id is not letters, digits and dashes: it is
 type PayloadHit = ReturnType<typeof findPayloads.reply>['rows'][number];
 
 /** The row of one hit as the user reads it; null when the text is not in it once its JSON escapes are read (a spelling that matched only as bytes). */
-function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: FindNeedle): FindMatch | null {
+function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: FindNeedle): FoundMatch | null {
   const snippet = snippetOf(hit.field === 'payload' ? readableJson(hit.value) : hit.value, needle);
   if (snippet === null) return null;
   const idNote = hit.id === '' ? NO_ID : isLaravelJobId(hit.id) ? null : UNUSABLE_ID;
-  return { id: hit.id, ...(idNote !== null && { idNote }), queue, state, name: hit.name, field: hit.field, snippet };
+  return {
+    id: hit.id,
+    ...(idNote !== null && { idNote }),
+    queue,
+    state,
+    name: hit.name,
+    field: hit.field,
+    snippet,
+    ...(hit.whole.length > 0 && { bytes: hit.whole }),
+  };
 }
+
+/**
+ * The longest payload a step asked for bytes sends whole (FindStepOptions):
+ * a step's 200 of them stay within a few MB; a longer one's removal looks
+ * it up by its id, as a removal from its page does.
+ */
+const WHOLE_PAYLOAD_BYTES = 64 * 1024;
 
 /** A Horizon record's payload is JSON as the queue's is; its exception and name are plain text. */
 const HORIZON_READING: HitReading = {
@@ -161,6 +187,7 @@ async function readQueueChunk(
   part: FindPart,
   position: string,
   query: Parameters<FindPlan['readChunk']>[2],
+  options: FindStepOptions,
 ): Promise<FindChunk> {
   const state = part.kind as LaravelState;
   const structure = STRUCTURES[state];
@@ -176,6 +203,7 @@ async function readQueueChunk(
       text: query.text,
       ignoreCase: query.ignoreCase ? 1 : 0,
       ...timeArgs(part, query),
+      wholeUpTo: options.bytes === true ? WHOLE_PAYLOAD_BYTES : 0,
       spellings: jsonSpellings(query.text),
     }),
   );
@@ -222,15 +250,15 @@ export function laravelFinder(
     // Horizon scores its failed jobs by -microtime(true), the newest lowest.
     sharedParts: horizon === null ? [] : [{ states: ['failed'], key: horizon.failedIndex, kind: HORIZON_FAILED_KIND, timeScale: -1000 }],
     about: async (query, states) => aboutFromCounts(await counts(), query, states),
-    readChunk: (part, position, query, states) =>
+    readChunk: (part, position, query, states, options) =>
       horizon !== null && part.kind === HORIZON_FAILED_KIND
         ? readHorizonChunk(connection, horizon, part, position, query, states)
-        : readQueueChunk(connection, keys, part, position, query),
+        : readQueueChunk(connection, keys, part, position, query, options),
   };
   return {
     states: plan.states,
     times: plan.times,
-    step: (query, cursor, taken) => findStep(plan, query, cursor, taken),
+    step: (query, cursor, taken, options) => findStep(plan, query, cursor, taken, options),
     // A failed job is Horizon's hash, its exception written when it fails. A live
     // one is its payload bytes, which only a release rewrites (its attempts),
     // and the remove finds the job by its id where it was found.

@@ -17,7 +17,8 @@ export type LaravelLineRepairs = LineRepairs & {
 
 /**
  * The repairs of Laravel's line, reservations, delayed and job pages. Each
- * reads the job's payload by its id (lua/laravel/find-job-3.lua), then runs
+ * reads the job's payload by its id (lua/laravel/find-job-3.lua), or takes
+ * the bytes a Find step just read (an every-match removal), then runs
  * one script of lua/laravel/ that acts on exactly those bytes and nothing
  * else: a payload that moved on (popped and re-encoded, deleted by its
  * worker) is no longer there and the repair answers false. A remove with
@@ -43,8 +44,9 @@ export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKey
     );
   };
   return {
-    async remove(queue, id, trash) {
-      const payload = await payloadIn(queue, id);
+    async remove(queue, id, trash, bytes) {
+      // Bytes a Find step just read are the job as it matched: the script removes them wherever they are, or answers that they moved on.
+      const payload = bytes ?? (await payloadIn(queue, id));
       if (payload === null) return false;
       return connection.attempt(() =>
         remove.run(redis, {

@@ -73,16 +73,18 @@ export const expireHorizonHash = luaScript({
 export const findPayloads = luaScript({
   file: 'laravel/find-payloads-1.lua',
   keys: ['index'],
-  args: ['kind', 'position', 'count', 'field', 'window', 'id', 'text', 'ignoreCase', 'timeFrom', 'timeUntil', 'timeScale'],
+  args: ['kind', 'position', 'count', 'field', 'window', 'id', 'text', 'ignoreCase', 'timeFrom', 'timeUntil', 'timeScale', 'wholeUpTo'],
   rest: 'spellings',
   // A payload window is bytes written by somebody else's code, cut anywhere.
   bytes: true,
   reply: (reply) =>
-    findChunkReply(reply, 4, (at) => ({
+    findChunkReply(reply, 5, (at) => ({
       id: String(at(0)),
       name: String(at(1)),
       field: String(at(2)) as 'id' | 'name' | 'payload',
       value: at(3) as Buffer,
+      /** the whole payload, where it was asked for and is short enough; empty otherwise */
+      whole: at(4) as Buffer,
     })),
 });
 

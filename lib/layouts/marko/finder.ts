@@ -113,7 +113,7 @@ export function markoFinder(
   return {
     states: plan.states,
     times: plan.times,
-    step: (query, cursor, taken) => findStep(plan, query, cursor, taken),
+    step: (query, cursor, taken, options) => findStep(plan, query, cursor, taken, options),
     // A failed job is its record (written anew each time it fails), a live one its hash.
     stillMatching: (query, of, ids) => stillMatchingJobs(connection, of === 'failed' ? { ...records, records: keys.failedJobs } : jobs, ids, query),
   };

@@ -40,7 +40,7 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
   return {
     states: plan.states,
     times: plan.times,
-    step: (query, cursor, taken) => findStep(plan, query, cursor, taken),
+    step: (query, cursor, taken, options) => findStep(plan, query, cursor, taken, options),
     // Every state's job is its hash, a failed one's error included.
     stillMatching: (query, _of, ids) => stillMatchingJobs(queue, options, ids, query),
   };

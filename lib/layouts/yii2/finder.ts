@@ -135,7 +135,7 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
   return {
     states: plan.states,
     times: plan.times,
-    step: (query, cursor, taken) => findStep(plan, query, cursor, taken),
+    step: (query, cursor, taken, options) => findStep(plan, query, cursor, taken, options),
     // A message is written once under its id and never rewritten (a retry counts attempts in a hash of its own).
     stillMatching: async (_query, _of, ids) => new Set(ids),
   };
