@@ -124,6 +124,9 @@ test.describe('Find', () => {
     // The rows stay as found, and the page says so, with the way to see where the jobs are now.
     const asFound = page.getByRole('note').filter({ hasText: 'listed as the search found them' });
     await expect(asFound).toBeVisible();
+    // Counted still, but not offered again: what is left to act on is Search again's to say.
+    await expect(page.getByText('2 matches: 2 failed')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^(Retry|Forget) 2 failed…$/ })).toHaveCount(0);
     await screenshots(page, testInfo, 'Find: a listed match that no longer matches, left alone');
     expect(await queue.redis.zscore(queue.keys.failed, stillMatching)).toBeNull();
     expect(await queue.redis.zscore(queue.keys.failed, failedAgain)).not.toBeNull();

@@ -53,6 +53,8 @@ function progressText(search: FindSearch): string {
   return `${looked}; ${found} so far…`;
 }
 
+const NOTHING_OFFERED: MatchOffers = { retry: false, forget: false, remove: false };
+
 /** A search's matches as they arrive, its progress, and Stop; once it ends, what can be done to them (`offers`). */
 export function FindResults({ query, offers, times }: { query: FindQuery; offers: MatchOffers; times: FindTimes | null }) {
   const { search, stop, again } = useFindSearch(query);
@@ -81,7 +83,8 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
         </p>
       )}
       {!search.running && search.matches.length > 0 && (
-        <MatchActions query={query} matches={search.matches} offers={offers} onActed={() => setActedOn(queryKey)} />
+        // Rows as found before an action are counted, not offered again: Search again shows what is left to act on.
+        <MatchActions query={query} matches={search.matches} offers={actedOn === queryKey ? NOTHING_OFFERED : offers} onActed={() => setActedOn(queryKey)} />
       )}
       {actedOn === queryKey && !search.running && (
         <p role="note" className="flex flex-wrap items-center gap-3 text-sm">
