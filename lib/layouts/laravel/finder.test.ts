@@ -43,6 +43,15 @@ async function jobsInEveryState(laravel: Laravel) {
   return { reserved, reservedCafe, released, ready, noise, later };
 }
 
+/** Copies of a payload the real driver pushed to `queue` (left empty again), each with its own id `job{i}` and its command carrying `needle` or `hay`. */
+async function payloadCopies({ layout, redis, laravel: driver }: Laravel, queue: string) {
+  await driver.push('hay');
+  const [template] = await redis.lrange(layout.keys.ready(queue), 0, 0);
+  await redis.del(layout.keys.ready(queue), layout.keys.notify(queue));
+  return (i: number, needle: boolean) =>
+    template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', needle ? 's:6:\\"needle\\"' : 's:3:\\"hay\\"');
+}
+
 describe('Find on Laravel', () => {
   it('finds a piece of the command as the user reads it, though Laravel’s JSON escapes it, in each state, and shows it unescaped', async () => {
     const laravel = await openLaravel('mail');
@@ -228,13 +237,9 @@ describe('Find on Laravel', () => {
 
   it('removes every live match of the ready list read by offset, over more than one step: none skipped, each once; an element naming no id is refused', async () => {
     const laravel = await openLaravel('bulk');
-    const { layout, redis, laravel: driver } = laravel;
-    await driver.push('hay');
-    const [template] = await redis.lrange(layout.keys.ready('bulk'), 0, 0);
-    await redis.del(layout.keys.ready('bulk'), layout.keys.notify('bulk'));
+    const { layout, redis } = laravel;
     // Two payloads in three carry the needle, so each chunk read by offset loses most of its jobs before the next is read.
-    const payloadOf = (i: number, needle: boolean) =>
-      template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', needle ? 's:6:\\"needle\\"' : 's:3:\\"hay\\"');
+    const payloadOf = await payloadCopies(laravel, 'bulk');
     const ready = Array.from({ length: 450 }, (_, i) => payloadOf(i, i % 3 !== 0));
     await redis.rpush(layout.keys.ready('bulk'), ...ready, 'not json: s:6:"needle"');
     await redis.zadd(layout.keys.delayed('bulk'), ...Array.from({ length: 30 }, (_, i) => [4102444800, payloadOf(1000 + i, true)]).flat());
@@ -248,12 +253,8 @@ describe('Find on Laravel', () => {
 
   it('removes every match by the bytes its step read: a job further down the list than a look-up by id reaches, and not a copy that changed since', async () => {
     const laravel = await openLaravel('deep');
-    const { layout, redis, laravel: driver } = laravel;
-    await driver.push('hay');
-    const [template] = await redis.lrange(layout.keys.ready('deep'), 0, 0);
-    await redis.del(layout.keys.ready('deep'), layout.keys.notify('deep'));
-    const payloadOf = (i: number, needle: boolean) =>
-      template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', needle ? 's:6:\\"needle\\"' : 's:3:\\"hay\\"');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'deep');
     // The needle deeper than the 2,000 elements the job page and a removal by id look through.
     const ready = Array.from({ length: JOB_SEARCH_LIMIT + 100 }, (_, i) => payloadOf(i, i === JOB_SEARCH_LIMIT + 50));
     await redis.rpush(layout.keys.ready('deep'), ...ready);
@@ -279,14 +280,11 @@ describe('Find on Laravel', () => {
 
   it('reads a bounded chunk of the ready list or a sorted set per step, and resumes from the cursor', async () => {
     const laravel = await openLaravel('bulk');
-    const { layout, redis, laravel: driver } = laravel;
+    const { layout, redis } = laravel;
     const count = FIND_CHUNK + 30;
-    await driver.push('hay');
-    const [template] = await redis.lrange(layout.keys.ready('bulk'), 0, 0);
-    await redis.del(layout.keys.ready('bulk'), layout.keys.notify('bulk'));
-    // Copies of a real payload, each with its own id; every 50th carries the needle.
-    const payloadOf = (i: number) =>
-      template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', i % 50 === 0 ? 's:6:\\"needle\\"' : 's:3:\\"hay\\"');
+    // Every 50th carries the needle.
+    const copyOf = await payloadCopies(laravel, 'bulk');
+    const payloadOf = (i: number) => copyOf(i, i % 50 === 0);
     const ids = Array.from({ length: count }, (_, i) => `job${i}`);
     await redis.rpush(layout.keys.ready('bulk'), ...ids.map((_, i) => payloadOf(i)));
     await redis.zadd(layout.keys.delayed('bulk'), ...ids.flatMap((_, i) => [4102444800, payloadOf(count + i)]));
