@@ -1071,6 +1071,14 @@ function actingTable(rows: readonly (readonly [string, EveryMatchRun])[]): strin
   );
 }
 
+/** A removal of every live match of the name (`how`: the driver, where it says more) and what `worker` ran meanwhile, as the report gives it. */
+function removalReport(how: string, worker: string, removal: RemovalFigures): { figures: object; report: string[] } {
+  return {
+    figures: removal,
+    report: [actingTable([[`\`${NAME_TEXT}\` (name), live, removed${how}`, removal.removed]]), '', removalLine(worker, removal.workerRan, removal.removal)],
+  };
+}
+
 /** Each layout's every-match runs under a worker of its own: its figures, and its report. */
 const ACTING: Partial<Record<LayoutName, (redis: PrivateRedis, admin: Redis, subject: Subject) => Promise<{ figures: object; report: string[] }>>> = {
   staticphp: async (redis, admin, subject) => {
@@ -1100,24 +1108,10 @@ const ACTING: Partial<Record<LayoutName, (redis: PrivateRedis, admin: Redis, sub
     ];
     return { figures: acting, report };
   },
-  yii2: async (redis, admin, subject) => {
-    const removal = await removeOnYii2(redis, admin, subject as Awaited<ReturnType<typeof yii2Subject>>);
-    const report = [
-      actingTable([[`\`${NAME_TEXT}\` (name), live, removed (stock driver)`, removal.removed]]),
-      '',
-      removalLine('A stock worker', removal.workerRan, removal.removal),
-    ];
-    return { figures: removal, report };
-  },
-  laravel: async (redis, admin, subject) => {
-    const removal = await removeOnLaravel(redis, admin, subject as Awaited<ReturnType<typeof laravelSubject>>);
-    const report = [
-      actingTable([[`\`${NAME_TEXT}\` (name), live, removed`, removal.removed]]),
-      '',
-      removalLine('The real RedisQueue, popping and deleting,', removal.workerRan, removal.removal),
-    ];
-    return { figures: removal, report };
-  },
+  yii2: async (redis, admin, subject) =>
+    removalReport(' (stock driver)', 'A stock worker', await removeOnYii2(redis, admin, subject as Awaited<ReturnType<typeof yii2Subject>>)),
+  laravel: async (redis, admin, subject) =>
+    removalReport('', 'The real RedisQueue, popping and deleting,', await removeOnLaravel(redis, admin, subject as Awaited<ReturnType<typeof laravelSubject>>)),
 };
 
 const SUBJECTS: Record<LayoutName, (redis: PrivateRedis, jobs: number, queues: number) => Promise<Subject>> = {

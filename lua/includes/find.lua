@@ -22,8 +22,9 @@ end
 -- workers pop the head, and a pop moves no place counted from the tail, so
 -- a walk while workers run misses no job that was waiting when it began (a
 -- push meanwhile moves the unread ones a place away, and a job read already
--- may be read again). ZSCAN's COUNT is a hint: a small set comes back whole. With `inTime` (timeTestOf), a sorted set's members
--- whose score is out of the range are read but not returned: ZSCAN gives
+-- may be read again). ZSCAN's COUNT is a hint: a small set comes back
+-- whole. With `inTime` (timeTestOf), a sorted set's members whose score is
+-- out of the range are read but not returned: ZSCAN gives
 -- the scores with the members, and its cursor, unlike a rank or a score,
 -- is not moved by the members a promotion or an every-match action takes
 -- out while the walk goes on.
