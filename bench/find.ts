@@ -18,7 +18,10 @@
  * 3. another viewer reading the layout's counts (the overview's read) in a
  *    loop on its own connection, during one more pass and for as long with
  *    no search; then one more pass with SLOWLOG at threshold 0 (read and
- *    reset every SLOWLOG_READ_MS): the longest single call of the search;
+ *    reset every SLOWLOG_READ_MS): the longest single call of the search,
+ *    and then as many calls of a script of fixed cost (the search's median
+ *    call), timed the same way: what goes over 2 ms on this machine
+ *    whatever a script does;
  * 4. StaticPHP: every failed match of the name forgotten, then every
  *    failed match of the error (the rest) retried, as Find's "… every
  *    match" run does it (lib/layouts/every-match.ts, one step after another;
@@ -465,6 +468,8 @@ interface SlowCalls {
   inScripts: number;
   longestMicros: number;
   longestCall: string;
+  /** the middle call's time, µs (0 when none was sent) */
+  medianMicros: number;
   over1ms: number;
   over2ms: number;
   /** whether SLOWLOG filled up between two reads, so that some calls went unseen */
@@ -484,7 +489,8 @@ const SLOWLOG_ENTRIES = 100_000;
  * counted, as SLOWLOG logs them too.
  */
 async function slowCallsDuring(admin: Redis, client: string, body: () => Promise<unknown>, thresholdMicros = 0): Promise<SlowCalls> {
-  const calls: SlowCalls = { sent: 0, inScripts: 0, longestMicros: 0, longestCall: '', over1ms: 0, over2ms: 0, lost: false };
+  const calls: SlowCalls = { sent: 0, inScripts: 0, longestMicros: 0, longestCall: '', medianMicros: 0, over1ms: 0, over2ms: 0, lost: false };
+  const durations: number[] = [];
   const take = async () => {
     const [[, logged]] = ((await admin.multi().slowlog('GET', SLOWLOG_ENTRIES).slowlog('RESET').exec()) ?? []) as [[Error | null, SlowlogEntry[]]];
     if (logged.length >= SLOWLOG_ENTRIES) calls.lost = true;
@@ -495,6 +501,7 @@ async function slowCallsDuring(admin: Redis, client: string, body: () => Promise
       }
       if (clientName !== client) continue;
       calls.sent += 1;
+      durations.push(micros);
       if (micros > 1_000) calls.over1ms += 1;
       if (micros > 2_000) calls.over2ms += 1;
       if (micros > calls.longestMicros) Object.assign(calls, { longestMicros: micros, longestCall: describeCall(args) });
@@ -512,7 +519,32 @@ async function slowCallsDuring(admin: Redis, client: string, body: () => Promise
   await running;
   await admin.config('SET', 'slowlog-log-slower-than', '10000');
   await take();
-  return calls;
+  return { ...calls, medianMicros: durations.sort((a, b) => a - b)[durations.length >> 1] ?? 0 };
+}
+
+/** A script whose every call costs the same: a loop of `ARGV[1]` additions, no allocation, no key. */
+const FIXED_COST_LUA = 'local sum = 0 for i = 1, tonumber(ARGV[1]) do sum = sum + i % 7 end return sum';
+
+/**
+ * The machine's own share of the longest calls: `calls` calls of a script
+ * that costs `micros` each, one after another on `client` (named
+ * `clientName`), timed as a search's are. What goes over 2 ms here is the
+ * machine (the hypervisor, an interrupt, the other core's work), not a
+ * script's size: a search's count is read against it.
+ */
+async function fixedCostCalls(admin: Redis, client: Redis, clientName: string, micros: number, calls: number): Promise<SlowCalls> {
+  const sha = String(await client.script('LOAD', FIXED_COST_LUA));
+  let loops = 10_000;
+  // A few rounds of scaling the loop by the median it took: a call's cost is close to linear in it.
+  for (let round = 0; round < 3; round++) {
+    const trial = await slowCallsDuring(admin, clientName, async () => {
+      for (let call = 0; call < 50; call++) await client.evalsha(sha, 0, loops);
+    });
+    loops = Math.max(1, Math.round((loops * micros) / Math.max(1, trial.medianMicros)));
+  }
+  return slowCallsDuring(admin, clientName, async () => {
+    for (let call = 0; call < calls; call++) await client.evalsha(sha, 0, loops);
+  });
 }
 
 /** The search once more with another viewer reading the overview, and that viewer for as long without a search; then once more under SLOWLOG. */
@@ -522,6 +554,8 @@ interface Observed {
   /** this process' event-loop delay while the viewer read during the search, p99 ms: the viewer shares the loop with the finder's decoding */
   loopDelayP99: number;
   slow: SlowCalls;
+  /** as many calls of a fixed-cost script, each the search's median call: what goes over 2 ms on this machine anyway */
+  machine: SlowCalls;
   /** what Redis did in the SLOWLOG pass: its costliest commands (a script's time includes the commands it ran), and its wait for a CPU */
   work: RedisWork;
 }
@@ -537,11 +571,13 @@ async function observedSearch(probe: RedisProbe, subject: Subject, findQuery: Fi
   loop.disable();
   let slow: SlowCalls | undefined;
   const work = await redisWorkDuring(probe, async () => (slow = await slowCallsDuring(probe.admin, 'bench-find', () => searchPass(subject.finder, findQuery))));
+  const machine = await fixedCostCalls(probe.admin, subject.searching, 'bench-find', slow!.medianMicros, slow!.sent);
   return {
     viewerAlone: spreadOf(viewerAlone),
     viewerDuring: spreadOf(viewerDuring),
     loopDelayP99: loop.percentile(99) / 1e6,
     slow: slow!,
+    machine,
     work: { ...work, byCommand: work.byCommand.filter((row) => !OUR_COMMANDS.has(row.command.split('|')[0]!)) },
   };
 }
@@ -1033,18 +1069,20 @@ function observedTable(name: LayoutName, figures: readonly QueryFigures[]): stri
       'calls sent (+ inside scripts)',
       'longest call',
       'calls > 1 ms / > 2 ms',
+      'a fixed script, as many calls of the median call: > 2 ms, longest',
       'viewer overview alone, median / p95 ms',
       'during the search',
       'ratio (median / p95)',
       'event-loop delay p99 ms',
     ],
-    'llrlrrrrr',
+    'llrlrrrrrr',
     figures.map(({ what, observed: o }) => [
       name,
       what,
       `${formatCount(o.slow.sent)} (+ ${formatCount(o.slow.inScripts)})${o.slow.lost ? ', some lost: SLOWLOG filled up' : ''}`,
       `${(o.slow.longestMicros / 1000).toFixed(2)} ms (${o.slow.longestCall})`,
       `${o.slow.over1ms} / ${o.slow.over2ms}`,
+      `${(o.slow.medianMicros / 1000).toFixed(2)} ms: ${o.machine.over2ms}, ${(o.machine.longestMicros / 1000).toFixed(2)} ms`,
       `${ms(o.viewerAlone.medianMs)} / ${ms(o.viewerAlone.p95Ms)}`,
       `${ms(o.viewerDuring.medianMs)} / ${ms(o.viewerDuring.p95Ms)}`,
       `${(o.viewerDuring.medianMs / o.viewerAlone.medianMs).toFixed(2)}× / ${(o.viewerDuring.p95Ms / o.viewerAlone.p95Ms).toFixed(2)}×`,

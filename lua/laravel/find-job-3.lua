@@ -1,63 +1,162 @@
 --[[
-  LARAVEL FIND JOB: where one job of one queue is, and its payload's exact
-  bytes, from one consistent read. Laravel's jobs have no key of their own:
-  each element of the ready list and the delayed and reserved sets is the
-  whole payload, so the job is found by its id inside the payload. The
-  reserved and delayed sets are looked at first (a job is in one place at a
-  time; the pop script re-encodes the copy it reserves), then the ready
-  list from its head. Bounded: at most `searchLimit` elements of each, so a
-  job further down a long structure is reported unsearched. Reads only.
+  LARAVEL FIND JOB: one bounded step of looking one job of one queue up by
+  its id, with its payload's exact bytes where it is found. Laravel's jobs
+  have no key of their own: each element of the ready list and the
+  reserved and delayed sets is the whole payload, so the job is found by
+  its id inside the payloads. The caller repeats the step from where the
+  last one stopped until the job is found or every structure is walked, so
+  that no call reads more than `budget` payloads or about `byteBudget`
+  bytes (each element read becomes a Lua string: 2,000 payloads of 1 KB
+  read in one call held Redis for 5 ms). Reads only.
+
+  The walk: the reserved set, the delayed set, the ready list from its
+  head, at most `limit` elements of each (one further down a longer
+  structure is reported unsearched); then, when the walk took more than
+  one step, the reserved set again. Every single move of a job between two
+  steps is then met: a release (reserved to delayed) moves it ahead of the
+  walk, a migrate (delayed or expired reserved to the list's tail) too, and
+  a pop (the list's head to the reserved set) into the set looked at
+  again. A step goes on into the next structure when it has budget left,
+  so a small queue is looked at whole in one consistent call, which needs
+  no second look.
+
+  The ready list is walked by its last element read (`anchor`), not by an
+  offset: a pop between two steps moves every element towards the head,
+  and an offset would skip as many. The next step starts after wherever
+  the anchor is now (LPOS, no further than where it was); an anchor no
+  longer there was popped, with all before it, so the walk goes on from
+  the head. The sets are walked with ZSCAN, whose cursor no removal moves.
 
   The needles are `"id":"{id}"` and `"uuid":"{id}"`, built by the caller from
   an id of letters, digits and dashes; inside `data.command` every quote is
   escaped, so only a key of the payload's JSON matches.
 
   KEYS[1] {prefix}queues:{queue}            list, ready payloads
-  KEYS[2] {prefix}queues:{queue}:delayed    sorted set, payloads scored by the second they may run
-  KEYS[3] {prefix}queues:{queue}:reserved   sorted set, payloads scored by the second the reservation expires
+  KEYS[2] {prefix}queues:{queue}:reserved   sorted set, payloads scored by the second the reservation expires
+  KEYS[3] {prefix}queues:{queue}:delayed    sorted set, payloads scored by the second they may run
 
   ARGV[1] `"id":"{id}"`
   ARGV[2] `"uuid":"{id}"`
-  ARGV[3] searchLimit   elements of each structure looked at, at most
+  ARGV[3] limit        elements of each structure looked at, at most
+  ARGV[4] budget       elements this step reads, at most
+  ARGV[5] byteBudget   bytes this step reads, about: it stops after the
+                       batch that reaches them
+  ARGV[6] structure    where the step starts: 1 the reserved set, 2 the
+                       delayed set, 3 the ready list, 4 the reserved set again
+  ARGV[7] looked       elements of that structure the steps before read
+  ARGV[8] position     the ready list: the anchor's index when it was read
+                       ('' at the start); a set: the ZSCAN cursor ('' at the start)
+  ARGV[9] anchor       the ready list: the last element read ('' at the start)
+  ARGV[10] cut         '1' when a structure walked before was longer than `limit`
 
-  Returns {place, at, payload, now}: place 'ready' (at: its index from the
-  head), 'delayed' or 'reserved' (at: its score); or {'none', complete, now}
-  (complete 1 when every element was looked at), or {ErrorCode, key}.
+  Returns {'ready', index from the head, payload, now} or
+  {'reserved' | 'delayed', score, payload, now} where it is found;
+  {'more', structure, looked, position, anchor, cut} when the step's budget
+  ran out first; {'none', complete (1 when no structure was cut), now} once
+  every structure is walked; or {ErrorCode, key}.
 ]]
 local rcall = redis.call
 -- @include layout
 -- @include server-time
 
-local readyKey, delayedKey, reservedKey = KEYS[1], KEYS[2], KEYS[3]
-local idNeedle, uuidNeedle, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local readyKey, reservedKey, delayedKey = KEYS[1], KEYS[2], KEYS[3]
+local idNeedle, uuidNeedle = ARGV[1], ARGV[2]
+local limit, budget, byteBudget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local structure, looked, position, anchor, cut = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10] == '1'
 
-local wrongKey = firstWrongTypedKey({readyKey, 'list', delayedKey, 'zset', reservedKey, 'zset'})
+local wrongKey = firstWrongTypedKey({readyKey, 'list', reservedKey, 'zset', delayedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
+
+-- Elements one command reads at most, and at first: the first read tells
+-- how large the payloads are, and each later one reads no more than the
+-- byte budget left would hold of payloads that size.
+local BATCH, FIRST_BATCH = 25, 1
+local readCount, readBytes = 0, 0
+
+local function batchSize(leftInStructure)
+  local size = readCount == 0 and FIRST_BATCH or BATCH
+  if readBytes > 0 then size = math.floor((byteBudget - readBytes) * readCount / readBytes) end
+  return math.max(1, math.min(BATCH, size, budget - readCount, leftInStructure))
+end
 
 local function holds(payload)
   return string.find(payload, idNeedle, 1, true) or string.find(payload, uuidNeedle, 1, true)
 end
 
--- Read a chunk at a time, so that a job near the front costs only the
--- payloads before it: each element read becomes a Lua string, and reading
--- all `limit` of a structure of 1 KB payloads at once took 5 ms.
-local CHUNK = 100
-local now = serverNow()
-for _, place in ipairs({{'reserved', reservedKey}, {'delayed', delayedKey}}) do
-  for first = 0, limit - 1, CHUNK do
-    local scored = rcall('ZRANGE', place[2], first, math.min(first + CHUNK, limit) - 1, 'WITHSCORES')
-    for i = 1, #scored, 2 do
-      if holds(scored[i]) then return {place[1], scored[i + 1], scored[i], now} end
+local function spent()
+  return readCount >= budget or readBytes >= byteBudget
+end
+
+local function account(payload)
+  readCount = readCount + 1
+  readBytes = readBytes + #payload
+end
+
+-- Where the next ready element to read is now: after the anchor, or the head when it is gone.
+local function readyStart()
+  if anchor == '' then return 0 end
+  local at = rcall('LPOS', readyKey, anchor, 'MAXLEN', tonumber(position) + 1)
+  return at and at + 1 or 0
+end
+
+-- Each walk answers 'found' (with where and the payload), 'spent' (this
+-- step's budget ran out: `position` and `anchor` say where to go on) or
+-- 'done' (the structure is walked, or `limit` of it: then `cut`).
+
+local function walkReady()
+  local first = readyStart()
+  while true do
+    if looked >= limit then
+      cut = cut or rcall('LLEN', readyKey) > first
+      return 'done'
     end
-    if #scored < 2 * CHUNK then break end
+    if spent() then return 'spent' end
+    local wanted = batchSize(limit - looked)
+    local batch = rcall('LRANGE', readyKey, first, first + wanted - 1)
+    for i, payload in ipairs(batch) do
+      account(payload)
+      if holds(payload) then return 'found', first + i - 1, payload end
+    end
+    if #batch == 0 then return 'done' end
+    looked, first = looked + #batch, first + #batch
+    position, anchor = tostring(first - 1), batch[#batch]
+    if #batch < wanted then return 'done' end
   end
 end
-for first = 0, limit - 1, CHUNK do
-  local ready = rcall('LRANGE', readyKey, first, math.min(first + CHUNK, limit) - 1)
-  for i, payload in ipairs(ready) do
-    if holds(payload) then return {'ready', first + i - 1, payload, now} end
-  end
-  if #ready < CHUNK then break end
+
+local function walkSet(key)
+  local cursor = position == '' and '0' or position
+  repeat
+    if looked >= limit then
+      cut = true
+      return 'done'
+    end
+    if spent() then
+      position = cursor
+      return 'spent'
+    end
+    local scan = rcall('ZSCAN', key, cursor, 'COUNT', batchSize(limit - looked))
+    cursor = scan[1]
+    local members = scan[2]
+    for i = 1, #members, 2 do
+      account(members[i])
+      if holds(members[i]) then return 'found', members[i + 1], members[i] end
+    end
+    looked = looked + #members / 2
+  until cursor == '0'
+  return 'done'
 end
-local complete = rcall('ZCARD', reservedKey) <= limit and rcall('ZCARD', delayedKey) <= limit and rcall('LLEN', readyKey) <= limit
-return {'none', complete and 1 or 0, now}
+
+-- A walk begun by this very call reads every structure in it consistently: no second look.
+local wholeInOneCall = structure == 1 and looked == 0 and position == ''
+local PLACES = {{'reserved', reservedKey}, {'delayed', delayedKey}, {'ready', readyKey}, {'reserved', reservedKey}}
+local READY, SECOND_LOOK = 3, 4
+while structure <= #PLACES and not (wholeInOneCall and structure == SECOND_LOOK) do
+  local place = PLACES[structure]
+  local state, at, payload
+  if structure == READY then state, at, payload = walkReady() else state, at, payload = walkSet(place[2]) end
+  if state == 'found' then return {place[1], at, payload, serverNow()} end
+  if state == 'spent' then return {'more', structure, looked, position, anchor, cut and '1' or '0'} end
+  structure, looked, position, anchor = structure + 1, 0, '', ''
+end
+return {'none', cut and 0 or 1, serverNow()}

@@ -18,7 +18,7 @@ import { readScoredTimeline } from '../scored-timeline';
 import { LARAVEL_COPY_AS_IS, LARAVEL_NO_HOLDER } from './absent';
 import type { LaravelKeys } from './keys';
 import { commandOf, readLaravelPayload, type LaravelPayload } from './payload';
-import { findJob, type FoundLaravelJob } from './scripts';
+import { findJob, JOB_LOOK_UP_START, type FoundLaravelJob, type JobLookUpCursor, type JobLookUpStep } from './scripts';
 import { horizonFailedSnapshot, type HorizonFailedJobs } from './horizon';
 
 /**
@@ -48,8 +48,18 @@ export function laravelQueues(connection: RedisConnection, keys: LaravelKeys, na
   };
 }
 
-/** Elements of each structure a job's page (and a repair) looks through for its id: a reserved or delayed set, or the ready list from its head. */
+/** Elements of each structure a job's page (and a repair) looks through for its id: a reserved or delayed set, the ready list from its head. */
 export const JOB_SEARCH_LIMIT = 2_000;
+
+/**
+ * What one step of a look-up reads at most: about half a millisecond of
+ * Redis for payloads of 1 KB (each becomes a Lua string), and a step of
+ * large payloads stops once it has read this many bytes.
+ */
+const LOOK_UP_STEP = { budget: 100, byteBudget: 128 * 1024 } as const;
+
+/** Steps a look-up takes at most: 80 walk 2,000 payloads of 1 KB in each structure and the second look; a queue of payloads of megabytes is reported unsearched past this. */
+const LOOK_UP_MAX_STEPS = 200;
 
 /** Laravel's job ids: RedisQueue's 32 random letters and digits, or a UUID. Anything else is refused before it reaches a script. */
 const JOB_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -64,17 +74,46 @@ export function assertLaravelJobId(id: string): string {
   return id;
 }
 
-/** Finds job `id` in `queue` (one script, JOB_SEARCH_LIMIT elements of each structure at most), with its payload's exact bytes. */
-export function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, queue: string, id: string): Promise<FoundLaravelJob> {
+/**
+ * Finds job `id` in `queue`, with its payload's exact bytes: bounded steps
+ * of lua/laravel/find-job-3.lua (LOOK_UP_STEP each) through the reserved
+ * and delayed sets and the ready list from its head, JOB_SEARCH_LIMIT
+ * elements of each at most, then the reserved set again (a job popped
+ * meanwhile). A queue that small is read whole in one step. Past
+ * LOOK_UP_MAX_STEPS it answers unsearched.
+ */
+export async function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, queue: string, id: string): Promise<FoundLaravelJob> {
   assertLaravelJobId(id);
+  let cursor = JOB_LOOK_UP_START;
+  for (let steps = 0; steps < LOOK_UP_MAX_STEPS; steps++) {
+    const step = await lookUpStep(connection, keys, queue, id, cursor);
+    if (step.place !== 'more') return step;
+    cursor = step.next;
+  }
+  return { place: 'none', complete: false, now: await serverNow(connection) };
+}
+
+/** One step of looking job `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes. */
+export function lookUpStep(
+  connection: RedisConnection,
+  keys: LaravelKeys,
+  queue: string,
+  id: string,
+  cursor: JobLookUpCursor,
+  { budget, byteBudget }: { budget: number; byteBudget: number } = LOOK_UP_STEP,
+): Promise<JobLookUpStep> {
   return connection.attempt(() =>
     findJob.run(connection.redis, {
       ready: keys.ready(queue),
-      delayed: keys.delayed(queue),
       reserved: keys.reserved(queue),
+      delayed: keys.delayed(queue),
       idNeedle: `"id":"${id}"`,
       uuidNeedle: `"uuid":"${id}"`,
-      searchLimit: JOB_SEARCH_LIMIT,
+      limit: JOB_SEARCH_LIMIT,
+      budget,
+      byteBudget,
+      ...cursor,
+      cut: cursor.cut ? '1' : '0',
     }),
   );
 }
@@ -247,7 +286,7 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob): JobSnaps
     return {
       ...empty,
       status: 'unsearched',
-      statusText: `it is in none of the first ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} elements of its queue’s ready list, delayed and reserved sets: further down a long one, or gone`,
+      statusText: `it is in none of the first ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} elements of its queue’s ready list, nor in ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} of each of its reserved and delayed sets: further down a long one, or gone`,
       places: [],
     };
   }

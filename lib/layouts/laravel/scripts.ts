@@ -8,15 +8,34 @@ export type FoundLaravelJob =
   | { place: 'delayed' | 'reserved'; score: number; payload: Buffer; now: number }
   | { place: 'none'; complete: boolean; now: number };
 
+/** Where a look-up's next step starts (find-job-3.lua's `structure` … `cut`). */
+export interface JobLookUpCursor {
+  structure: number;
+  looked: number;
+  position: string;
+  anchor: Buffer | string;
+  cut: boolean;
+}
+
+export const JOB_LOOK_UP_START: JobLookUpCursor = { structure: 1, looked: 0, position: '', anchor: '', cut: false };
+
+/** One step of a look-up: the answer, or where the next step starts. */
+export type JobLookUpStep = FoundLaravelJob | { place: 'more'; next: JobLookUpCursor };
+
 export const findJob = luaScript({
   file: 'laravel/find-job-3.lua',
-  keys: ['ready', 'delayed', 'reserved'],
-  args: ['idNeedle', 'uuidNeedle', 'searchLimit'],
-  // The payload's exact bytes: a repair hands them back to the script that removes or moves them.
+  keys: ['ready', 'reserved', 'delayed'],
+  args: ['idNeedle', 'uuidNeedle', 'limit', 'budget', 'byteBudget', 'structure', 'looked', 'position', 'anchor', 'cut'],
+  // The payload's exact bytes: a repair hands them back to the script that removes or moves them; the anchor goes back as it was read.
   bytes: true,
-  reply: (reply): FoundLaravelJob => {
-    const [place, at, third, fourth] = flatBytesReply(reply);
+  reply: (reply): JobLookUpStep => {
+    const [place, at, third, fourth, fifth, sixth] = flatBytesReply(reply);
     const name = String(place);
+    if (name === 'more')
+      return {
+        place: 'more',
+        next: { structure: Number(at), looked: Number(third), position: String(fourth), anchor: fifth as Buffer, cut: String(sixth) === '1' },
+      };
     if (name === 'none') return { place: 'none', complete: Number(at) === 1, now: Number(third) };
     const now = Number(fourth);
     if (name === 'ready') return { place: 'ready', position: Number(at), payload: third as Buffer, now };

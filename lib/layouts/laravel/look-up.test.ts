@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { findLaravelJob, JOB_SEARCH_LIMIT, lookUpStep } from './pages';
+import { JOB_LOOK_UP_START, type JobLookUpCursor, type JobLookUpStep } from './scripts';
+import { present, testLaravelFactory } from './test-laravel';
+
+const openLaravel = testLaravelFactory();
+
+type Laravel = Awaited<ReturnType<typeof openLaravel>>;
+
+/** Payloads shaped as the real driver pushed one, each with an id of its own (`job{i}`) and `padding` bytes more in its command. */
+async function payloadCopies({ layout, redis, laravel: driver }: Laravel, queue: string) {
+  await driver.push('hay');
+  const [template] = await redis.lrange(layout.keys.ready(queue), 0, 0);
+  await redis.del(layout.keys.ready(queue), layout.keys.notify(queue));
+  return (i: number, padding = 0) =>
+    template!.replace(/"id":"\w+"/, `"id":"job${i}"`).replace('s:3:\\"hay\\"', `s:${3 + padding}:\\"hay${'y'.repeat(padding)}\\"`);
+}
+
+/** One step of looking `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes. */
+function step({ layout }: Laravel, queue: string, id: string, cursor: JobLookUpCursor, budget = 200, byteBudget = 256 * 1024): Promise<JobLookUpStep> {
+  return lookUpStep(layout.connection, layout.keys, queue, id, cursor, { budget, byteBudget });
+}
+
+function nextOf(step: JobLookUpStep): JobLookUpCursor {
+  if (step.place !== 'more') throw new Error(`the step answered ${step.place}, not more`);
+  return step.next;
+}
+
+describe('Looking a Laravel job up by its id', () => {
+  it('reads a bounded step at a time, and finds a job far down the ready list at its place with its exact bytes', async () => {
+    const laravel = await openLaravel('deep');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'deep');
+    const ready = Array.from({ length: 1_600 }, (_, i) => payloadOf(i));
+    await redis.rpush(layout.keys.ready('deep'), ...ready);
+
+    const first = nextOf(await step(laravel, 'deep', 'job1500', JOB_LOOK_UP_START));
+    expect(first).toMatchObject({ structure: 3, looked: 200, position: '199' });
+    expect(first.anchor.toString()).toBe(ready[199]);
+
+    const found = await findLaravelJob(layout.connection, layout.keys, 'deep', 'job1500');
+    expect(found).toMatchObject({ place: 'ready', position: 1_500 });
+    expect(found.place === 'ready' && found.payload.toString()).toBe(ready[1_500]);
+  });
+
+  it('skips no job when workers pop between two steps: it goes on after its last element, wherever that is now, or from the head once it was popped', async () => {
+    const laravel = await openLaravel('busy');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'busy');
+    await redis.rpush(layout.keys.ready('busy'), ...Array.from({ length: 900 }, (_, i) => payloadOf(i)));
+    const key = layout.keys.ready('busy');
+
+    let cursor = nextOf(await step(laravel, 'busy', 'job650', JOB_LOOK_UP_START));
+    // 100 popped: the element read last (199) is at 99 now, and job200, unread, at 100; an offset would go on from 200 and skip 100 jobs.
+    await redis.lpop(key, 100);
+    cursor = nextOf(await step(laravel, 'busy', 'job650', cursor));
+    expect(cursor.anchor.toString()).toBe(payloadOf(399));
+    // The element read last popped too, with every one before it: the walk goes on from the head, where job450, unread, is now.
+    await redis.lpop(key, 350);
+    expect(await step(laravel, 'busy', 'job450', cursor)).toMatchObject({ place: 'ready', position: 0 });
+    expect(await step(laravel, 'busy', 'job640', cursor)).toMatchObject({ place: 'ready', position: 190 });
+  });
+
+  it('finds a job in a long reserved or delayed set with its score', async () => {
+    const laravel = await openLaravel('sets');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'sets');
+    await redis.zadd(layout.keys.reserved('sets'), ...Array.from({ length: 700 }, (_, i) => [1_000 + i, payloadOf(i)]).flat());
+    await redis.zadd(layout.keys.delayed('sets'), ...Array.from({ length: 700 }, (_, i) => [5_000 + i, payloadOf(1_000 + i)]).flat());
+
+    expect(await findLaravelJob(layout.connection, layout.keys, 'sets', 'job650')).toMatchObject({ place: 'reserved', score: 1_650 });
+    expect(await findLaravelJob(layout.connection, layout.keys, 'sets', 'job1650')).toMatchObject({ place: 'delayed', score: 5_650 });
+    const gone = await findLaravelJob(layout.connection, layout.keys, 'sets', 'job9999');
+    expect(gone).toMatchObject({ place: 'none', complete: true });
+  });
+
+  it('meets a job that a pop moves from the list to the reserved set between two steps, in its second look at the set', async () => {
+    const laravel = await openLaravel('popped');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'popped');
+    await redis.rpush(layout.keys.ready('popped'), ...Array.from({ length: 600 }, (_, i) => payloadOf(i)));
+
+    let looking = await step(laravel, 'popped', 'job500', JOB_LOOK_UP_START);
+    // A pop takes job500 once the walk has passed the reserved set (as Laravel's, with its attempts counted).
+    await redis.lrem(layout.keys.ready('popped'), 1, payloadOf(500));
+    await redis.zadd(layout.keys.reserved('popped'), 4_102_444_800, payloadOf(500).replace('"attempts":0', '"attempts":1'));
+    while (looking.place === 'more') looking = await step(laravel, 'popped', 'job500', looking.next);
+    expect(looking).toMatchObject({ place: 'reserved', score: 4_102_444_800 });
+  });
+
+  it('looks at a small queue whole in one step, and says unsearched where a structure is longer than it looks', async () => {
+    const laravel = await openLaravel('small');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'small');
+    await redis.rpush(layout.keys.ready('small'), payloadOf(1), payloadOf(2));
+    await redis.zadd(layout.keys.reserved('small'), 100, payloadOf(3));
+    await redis.zadd(layout.keys.delayed('small'), 200, payloadOf(4));
+    expect(await step(laravel, 'small', 'job4', JOB_LOOK_UP_START)).toMatchObject({ place: 'delayed', score: 200 });
+    expect(await step(laravel, 'small', 'job9', JOB_LOOK_UP_START)).toMatchObject({ place: 'none', complete: true });
+
+    await redis.rpush(layout.keys.ready('small'), ...Array.from({ length: JOB_SEARCH_LIMIT }, (_, i) => payloadOf(10 + i)));
+    expect(await findLaravelJob(layout.connection, layout.keys, 'small', 'job9')).toMatchObject({ place: 'none', complete: false });
+    expect(await present(layout.jobSnapshot).read('job9', 'small')).toMatchObject({ status: 'unsearched' });
+  });
+
+  it('stops a step of large payloads at about its byte budget, having read the first one to learn their size', async () => {
+    const laravel = await openLaravel('large');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'large');
+    await redis.rpush(layout.keys.ready('large'), ...Array.from({ length: 40 }, (_, i) => payloadOf(i, 100 * 1024)));
+
+    // The first one read tells their size: four more fit the budget, then one (the budget then holds less than one).
+    const large = nextOf(await step(laravel, 'large', 'job30', JOB_LOOK_UP_START, 200, 600 * 1024));
+    expect(large).toMatchObject({ structure: 3, looked: 6 });
+    expect(await findLaravelJob(layout.connection, layout.keys, 'large', 'job30')).toMatchObject({ place: 'ready', position: 30 });
+  });
+});
