@@ -46,7 +46,7 @@ import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
-import { isAbsent, type QueueLayout } from '../lib/layouts/adapter';
+import { isAbsent, type LayoutCounts, type QueueLayout } from '../lib/layouts/adapter';
 import type { JobFinder } from '../lib/layouts/pages';
 import { FIND_CHUNK } from '../lib/layouts/find-steps';
 import { staticphpLayout } from '../lib/layouts/staticphp/layout';
@@ -151,7 +151,7 @@ interface Subject {
   /** Redis connection the searches use (named bench-find) */
   searching: Redis;
   /** the overview's read, by another viewer on a connection of its own (named bench-viewer) */
-  overview(): Promise<unknown>;
+  overview(): Promise<LayoutCounts>;
   floorParts(): Promise<FloorPart[]>;
   queries: NamedQuery[];
   close(): Promise<void>;
@@ -334,10 +334,10 @@ interface SearchPass {
   steps: number;
 }
 
-async function searchPass(finder: JobFinder, findQuery: FindQuery): Promise<SearchPass> {
+async function searchPass(finder: JobFinder, findQuery: FindQuery, counts: LayoutCounts): Promise<SearchPass> {
   const started = performance.now();
   let [firstMs, matches, looked, steps] = [null as number | null, 0, 0, 0];
-  await walkSearch(finder, findQuery, (step) => {
+  await walkSearch(finder, findQuery, counts, (step) => {
     steps += 1;
     if (step.matches.length > 0) firstMs ??= performance.now() - started;
     matches += step.matches.length;
@@ -346,11 +346,16 @@ async function searchPass(finder: JobFinder, findQuery: FindQuery): Promise<Sear
   return { firstMs, fullMs: performance.now() - started, matches, looked, steps };
 }
 
-/** Walks `findQuery` to its end, one step after another as the page and `queuelens find` do, handing each step to `seen`. */
-async function walkSearch(finder: JobFinder, findQuery: FindQuery, seen: (step: FindStep) => void): Promise<void> {
+/**
+ * Walks `findQuery` to its end, one step after another as the page does,
+ * handing each step to `seen`; the first step tells "about M" from
+ * `counts` where given, as the served app's does from the overview's latest
+ * tick (else from the layout's counts, as `queuelens find` does).
+ */
+async function walkSearch(finder: JobFinder, findQuery: FindQuery, counts: LayoutCounts | null, seen: (step: FindStep) => void): Promise<void> {
   let cursor: string | null = null;
   do {
-    const step = await finder.step(findQuery, cursor);
+    const step = await finder.step(findQuery, cursor, 0, counts === null ? {} : { counts });
     seen(step);
     cursor = step.cursor;
   } while (cursor !== null);
@@ -563,14 +568,17 @@ interface Observed {
 /** Commands of ours (reading SLOWLOG) left out of a pass's command figures. */
 const OUR_COMMANDS = new Set(['slowlog', 'config', 'multi', 'exec', 'info']);
 
-async function observedSearch(probe: RedisProbe, subject: Subject, findQuery: FindQuery, aloneMs: number): Promise<Observed> {
+async function observedSearch(probe: RedisProbe, subject: Subject, counts: LayoutCounts, findQuery: FindQuery, aloneMs: number): Promise<Observed> {
   const viewerAlone = await viewerWhile(subject.overview, sleep(Math.max(2_000, aloneMs)));
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
-  const viewerDuring = await viewerWhile(subject.overview, searchPass(subject.finder, findQuery));
+  const viewerDuring = await viewerWhile(subject.overview, searchPass(subject.finder, findQuery, counts));
   loop.disable();
   let slow: SlowCalls | undefined;
-  const work = await redisWorkDuring(probe, async () => (slow = await slowCallsDuring(probe.admin, 'bench-find', () => searchPass(subject.finder, findQuery))));
+  const work = await redisWorkDuring(
+    probe,
+    async () => (slow = await slowCallsDuring(probe.admin, 'bench-find', () => searchPass(subject.finder, findQuery, counts))),
+  );
   const machine = await fixedCostCalls(probe.admin, subject.searching, 'bench-find', slow!.medianMicros, slow!.sent);
   return {
     viewerAlone: spreadOf(viewerAlone),
@@ -607,14 +615,16 @@ async function measure(probe: RedisProbe, subject: Subject, rounds: number): Pro
   const floors: { value: number; cpuMs: number }[] = [];
   const readsJobs = parts.some((part) => part.jobPrefix !== undefined);
   const jobsFloors: number[] = [];
+  // The counts a served app's sampler holds when a search begins, read once before any pass.
+  const counts = await subject.overview();
   // One unmeasured pass of each: scripts loaded, code compiled.
-  for (const named of subject.queries) await searchPass(subject.finder, named.query);
+  for (const named of subject.queries) await searchPass(subject.finder, named.query, counts);
   for (let round = 0; round < rounds; round++) {
     for (const named of subject.queries) {
       // A floor before every search, so that a busy moment of the machine falls on both alike.
       floors.push(await withCpu(admin, () => floorPass(subject.searching, parts)));
       if (readsJobs) jobsFloors.push(await floorPass(subject.searching, parts, true));
-      const { value, cpuMs, nodeCpuMs } = await withCpu(admin, () => searchPass(subject.finder, named.query));
+      const { value, cpuMs, nodeCpuMs } = await withCpu(admin, () => searchPass(subject.finder, named.query, counts));
       passes.get(named)!.push({ pass: value, cpuMs, nodeCpuMs });
     }
     console.log(`  ${subject.name}: round ${round + 1} of ${rounds} done; load ${loads()}`);
@@ -626,7 +636,7 @@ async function measure(probe: RedisProbe, subject: Subject, rounds: number): Pro
     const runs = passes.get(named)!;
     const full = median(runs.map((run) => run.pass.fullMs));
     const firsts = runs.flatMap((run) => (run.pass.firstMs === null ? [] : [run.pass.firstMs]));
-    const observed = await observedSearch(probe, subject, named.query, full);
+    const observed = await observedSearch(probe, subject, counts, named.query, full);
     console.log(`  ${subject.name}: ${named.what} observed: ${JSON.stringify(observed)}; load ${loads()}`);
     figures.push({
       what: named.what,
@@ -678,7 +688,7 @@ interface EveryMatchRun {
 /** Every job `findQuery` finds: its queue and id. */
 async function foundJobs(finder: JobFinder, findQuery: FindQuery): Promise<{ queue: string; id: string }[]> {
   const found: { queue: string; id: string }[] = [];
-  await walkSearch(finder, findQuery, (step) => found.push(...step.matches.map(({ queue, id }) => ({ queue, id }))));
+  await walkSearch(finder, findQuery, null, (step) => found.push(...step.matches.map(({ queue, id }) => ({ queue, id }))));
   return found;
 }
 

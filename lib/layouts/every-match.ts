@@ -1,7 +1,7 @@
 import { QueueError } from '../redis/errors';
 import { EVERY_MATCH_STATES, isRanged, type EveryMatchAction, type EveryMatchStep, type FindMatch, type FindQuery } from '../shapes/find';
 import type { TrashWrite } from '../shapes/trash';
-import { isAbsent, type QueueLayout } from './adapter';
+import { isAbsent, type LayoutCounts, type QueueLayout } from './adapter';
 import { FIND_CHUNK, statesOf, type FoundMatch } from './find-steps';
 
 /**
@@ -84,7 +84,8 @@ function actionOrThrow(layout: Pick<QueueLayout, 'failedJobs' | 'lineRepairs'>, 
 
 /**
  * One step of doing `action` to every job `query` finds in the states the
- * action acts on, from `from.cursor` (null: the start) and `from.taken` (the
+ * action acts on, from `from.cursor` (null: the start, which tells "about M"
+ * from `from.counts` where the caller holds them) and `from.taken` (the
  * step before's): up to CHUNKS_PER_STEP find chunks, or fewer once a chunk's
  * worth of jobs was acted on. The caller repeats it with the cursor and
  * `taken` it returns until the cursor is null.
@@ -93,7 +94,7 @@ export async function everyMatchStep(
   layout: Pick<QueueLayout, 'finder' | 'failedJobs' | 'lineRepairs'>,
   action: EveryMatchAction,
   query: FindQuery,
-  from: { cursor: string | null; taken: number },
+  from: { cursor: string | null; taken: number; counts?: LayoutCounts },
   trash?: TrashWrite,
 ): Promise<EveryMatchStep> {
   const finder = layout.finder;
@@ -122,7 +123,10 @@ export async function everyMatchStep(
   const queues = new Set<string>();
   for (let chunk = 0; chunk < CHUNKS_PER_STEP; chunk++) {
     // The matches' bytes, where the layout keeps a job as one value: a removal takes them as the step read them.
-    const step = await finder.step(scoped, total.cursor, total.taken, { bytes: action === 'remove' });
+    const step = await finder.step(scoped, total.cursor, total.taken, {
+      bytes: action === 'remove',
+      ...(from.counts !== undefined && { counts: from.counts }),
+    });
     // A step finds only the states asked for; checked again, as a job in another state is never this action's.
     const wanted = step.matches.filter((match) => states.includes(match.state));
     const { usable, refused, why } = unusable(wanted);

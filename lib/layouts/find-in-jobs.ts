@@ -1,7 +1,6 @@
 import type { RedisConnection } from '../redis/connection';
 import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
 import { isRanged, type FindMatch, type FindQuery, type FindState } from '../shapes/find';
-import type { QueueCounts, LayoutCounts } from './adapter';
 import { FIND_JOBS_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
 import { needleOf, type FindNeedle } from './find-text';
 
@@ -199,16 +198,4 @@ export async function stillMatchingJobs(connection: RedisConnection, options: Jo
     for (const match of found.matches) matching.add(match.id);
   }
   return matching;
-}
-
-/** About how many jobs a search scoped to `query`'s queue and `states` looks at, from the layout's figures. */
-export function aboutFromCounts(counts: LayoutCounts<QueueCounts>, query: FindQuery, states: readonly FindState[]): number {
-  const rows = counts.queues.filter((row) => query.queue === null || row.queue === query.queue);
-  const sum = (pick: (row: QueueCounts) => number) => rows.reduce((total, row) => total + pick(row), 0);
-  return (
-    (states.includes('ready') ? sum((row) => row.pending) : 0) +
-    (states.includes('delayed') ? sum((row) => row.delayed) : 0) +
-    (states.includes('reserved') ? sum((row) => row.reserved) : 0) +
-    (states.includes('failed') ? (counts.failed ?? 0) : 0)
-  );
 }

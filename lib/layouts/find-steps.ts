@@ -1,4 +1,5 @@
 import { QueueError } from '../redis/errors';
+import type { LayoutCounts, QueueCounts } from './adapter';
 import { bytesToText } from '../shapes/display-text';
 import { FIND_STATES, isRanged, type FindMatch, type FindQuery, type FindRange, type FindState, type FindStep, type FindTimes } from '../shapes/find';
 import { indexOfNeedle, type FindNeedle } from './find-text';
@@ -42,6 +43,13 @@ export interface FindPart {
  */
 export interface FindStepOptions {
   bytes?: boolean;
+  /**
+   * The layout's counts, where the caller holds them already (the served
+   * app: the overview's latest tick, which every viewer shares): the first
+   * step tells "about M" from them and reads none of its own. Left out, it
+   * reads the layout's counts of every queue.
+   */
+  counts?: LayoutCounts;
 }
 
 /** A match as the server holds it: with its job's bytes where a step asked for them (never sent to a browser). */
@@ -82,8 +90,8 @@ export interface FindPlan {
   };
   /** parts over every queue (a failed set whose entries name their queue) */
   readonly sharedParts: readonly FindPart[];
-  /** about how many jobs the scoped search looks at: the layout's figures when it begins */
-  about(query: FindQuery, states: readonly FindState[]): Promise<number>;
+  /** the layout's counts of every queue, read when a search begins and no caller holds them (FindStepOptions.counts): about how many jobs it looks at */
+  counts(): Promise<LayoutCounts>;
   /** one bounded Redis call over `part` from `position` ('' to start) */
   readChunk(part: FindPart, position: string, query: FindQuery, states: readonly FindState[], options: FindStepOptions): Promise<FindChunk>;
 }
@@ -163,7 +171,8 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
   const wanted = (part: FindPart) => part.states.some((state) => states.includes(state));
   const start = async (): Promise<FindCursor> => {
     const queues = await queuesOf(plan, query);
-    return { q: queues[0] ?? null, p: 0, at: '', looked: 0, about: await plan.about(query, states), r: rangeKey(query.range) };
+    const about = aboutFromCounts(options.counts ?? (await plan.counts()), query, states);
+    return { q: queues[0] ?? null, p: 0, at: '', looked: 0, about, r: rangeKey(query.range) };
   };
   const cursor = cursorText === null ? await start() : decodeCursorOrThrow(cursorText);
   // A cursor comes back from the browser: one scoped to a queue walks that queue alone.
@@ -196,6 +205,18 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     return { matches: chunk.matches, looked, about: Math.max(cursor.about, looked), cursor: encodeCursor(next) };
   }
   return { matches: [], looked: cursor.looked, about: cursor.about, cursor: encodeCursor(cursor) };
+}
+
+/** About how many jobs a search scoped to `query`'s queue and `states` looks at, from the layout's figures. */
+function aboutFromCounts(counts: LayoutCounts<QueueCounts>, query: FindQuery, states: readonly FindState[]): number {
+  const rows = counts.queues.filter((row) => query.queue === null || row.queue === query.queue);
+  const sum = (pick: (row: QueueCounts) => number) => rows.reduce((total, row) => total + pick(row), 0);
+  return (
+    (states.includes('ready') ? sum((row) => row.pending) : 0) +
+    (states.includes('delayed') ? sum((row) => row.delayed) : 0) +
+    (states.includes('reserved') ? sum((row) => row.reserved) : 0) +
+    (states.includes('failed') ? (counts.failed ?? 0) : 0)
+  );
 }
 
 /** The parts of the cursor's queue (or the shared ones), read once a queue where the plan remembers them: the cursor then keeps what was read. */

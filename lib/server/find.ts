@@ -17,7 +17,7 @@ import {
 } from '@/lib/shapes/find';
 import type { Access } from '@/lib/auth/credentials';
 import type { Connection } from '@/lib/dashboard/connections';
-import { isAbsent } from '@/lib/layouts/adapter';
+import { isAbsent, type LayoutCounts } from '@/lib/layouts/adapter';
 import { QueueError } from '@/lib/redis/errors';
 import { EVERY_MATCH_STEP_MAX, everyMatchStep } from '@/lib/layouts/every-match';
 import { FIND_CHUNK } from '@/lib/layouts/find-steps';
@@ -83,7 +83,21 @@ export function findQueryOfParams(params: z.infer<typeof findParams>): { query: 
 
 /** One step of a search, for GET /api/find: the browser asks for the next while its tab is open, so an abandoned search stops. */
 export function readFindStep(query: FindQuery, cursor: string | null): Promise<ReadResult<FindStep>> {
-  return readCapability('finder', (finder) => finder.step(query, cursor));
+  return readCapability('finder', async (finder, connection) =>
+    finder.step(query, cursor, 0, cursor === null ? { counts: await sharedCounts(connection) } : {}),
+  );
+}
+
+/**
+ * The counts a search's first step tells "about M" from: the overview's
+ * latest tick, which every viewer shares, so that beginning a search does
+ * not read every queue's counts again (a read of every queue, 10,000 of
+ * them on some connections); undefined before the overview was ever read,
+ * and the step reads its own.
+ */
+async function sharedCounts(connection: Connection): Promise<LayoutCounts | undefined> {
+  const { latest } = await overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
+  return latest === null ? undefined : { queues: latest.value.queues, failed: latest.value.failed };
 }
 
 /**
@@ -183,7 +197,8 @@ export async function runEveryMatchStep(
     if (maxEntries - total < EVERY_MATCH_STEP_MAX) return { ...notStarted(cursor, taken), kept: false, trashFull: { held: total, max: maxEntries } };
   }
   const query = { text, field, ignoreCase, queue, states, ...(range !== undefined && { range }) };
-  const step = await everyMatchStep(layout, action, query, { cursor, taken }, trash);
+  const counts = cursor === null ? await sharedCounts(connection) : undefined;
+  const step = await everyMatchStep(layout, action, query, { cursor, taken, ...(counts !== undefined && { counts }) }, trash);
   return { ...step, kept: keeps && step.acted > 0, trashFull: null };
 }
 

@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
 import type { FindState } from '../../shapes/find';
-import { aboutFromCounts, readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
+import { readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
 import {
   FIND_CHUNK,
   findStep,
@@ -249,7 +249,7 @@ export function laravelFinder(
       })),
     // Horizon scores its failed jobs by -microtime(true), the newest lowest.
     sharedParts: horizon === null ? [] : [{ states: ['failed'], key: horizon.failedIndex, kind: HORIZON_FAILED_KIND, timeScale: -1000 }],
-    about: async (query, states) => aboutFromCounts(await counts(), query, states),
+    counts,
     readChunk: (part, position, query, states, options) =>
       horizon !== null && part.kind === HORIZON_FAILED_KIND
         ? readHorizonChunk(connection, horizon, part, position, query, states)

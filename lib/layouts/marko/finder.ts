@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
 import { isRanged } from '../../shapes/find';
-import { aboutFromCounts, readJobsChunk, stillMatchingJobs, type FindHit, type HitReading } from '../find-in-jobs';
+import { readJobsChunk, stillMatchingJobs, type FindHit, type HitReading } from '../find-in-jobs';
 import { findStep, snippetOf, type FindPlan } from '../find-steps';
 import { asciiCased } from '../find-text';
 import type { JobFinder } from '../pages';
@@ -103,7 +103,7 @@ export function markoFinder(
       { states: ['reserved'], key: keys.reserved(name), kind: 'zset', timeScale: 1000 },
     ],
     sharedParts: [{ states: ['failed'], key: keys.failedJobs, kind: 'records', timeScale: 1000 }],
-    about: async (query, states) => aboutFromCounts(await counts(), query, states),
+    counts,
     readChunk: (part, position, query, states) => {
       if (part.kind !== 'records') return readJobsChunk(connection, jobs, part, position, query, states);
       if (!isRanged(query.range)) return readJobsChunk(connection, records, part, position, query, states);

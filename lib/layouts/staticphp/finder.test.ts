@@ -16,6 +16,16 @@ async function openFinder() {
 }
 
 describe('Find on StaticPHP', () => {
+  it('tells "about M" from the counts its caller holds (the served app: the overview’s latest tick), else from the layout’s own', async () => {
+    const { queue, finder } = await openFinder();
+    await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-1' });
+    await queue.push('mail', 'App\\Jobs\\Ship', { order: 'order-2' }, { delaySeconds: 3600 });
+    const held = { queues: [{ queue: 'mail', pending: 40, delayed: 2, reserved: 1, total: 43 }], failed: 7 };
+    expect((await finder.step(payloadQuery('order'), null, 0, { counts: held })).about).toBe(50);
+    expect((await finder.step(payloadQuery('order', { states: ['ready'] }), null, 0, { counts: held })).about).toBe(40);
+    expect((await finder.step(payloadQuery('order'), null)).about).toBe(2);
+  });
+
   it('finds a job by a piece of its payload in each state: ready, held, delayed and failed', async () => {
     const { queue, finder } = await openFinder();
     const push = (delaySeconds = 0, marker = 'order-12345') => queue.push('mail', 'App\\Jobs\\Ship', { order: marker }, { delaySeconds });

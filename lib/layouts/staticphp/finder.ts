@@ -1,5 +1,5 @@
 import type { LayoutCounts } from '../adapter';
-import { aboutFromCounts, PLAIN_READING, readJobsChunk, stillMatchingJobs } from '../find-in-jobs';
+import { PLAIN_READING, readJobsChunk, stillMatchingJobs } from '../find-in-jobs';
 import { findStep, type FindPart, type FindPlan } from '../find-steps';
 import type { JobFinder } from '../pages';
 import type { RedisQueue } from './redis-queue';
@@ -34,7 +34,7 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
     // A queue's levels are asked once, when the walk comes to it, not with each step.
     remembered: { read: levelsOf, partsOf },
     sharedParts: [{ states: ['failed'], key: queue.keys.failed, kind: 'zset', timeScale: 1000 }],
-    about: async (query, states) => aboutFromCounts(await counts(), query, states),
+    counts,
     readChunk: (part, position, query, states) => readJobsChunk(queue, options, part, position, query, states),
   };
   return {

@@ -2,7 +2,7 @@ import type { RedisConnection } from '../../redis/connection';
 import { luaScript } from '../../redis/lua-script';
 import type { FindMatch, FindQuery, FindState } from '../../shapes/find';
 import type { LayoutCounts } from '../adapter';
-import { aboutFromCounts, findChunkReply } from '../find-in-jobs';
+import { findChunkReply } from '../find-in-jobs';
 import { FIND_CHUNK, findStep, SNIPPET_BYTES, snippetOf, type FindPlan } from '../find-steps';
 import { indexOfNeedle, needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
@@ -109,7 +109,7 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
       return keys ? [{ states: ['ready', 'delayed', 'reserved'], key: channel, kind: 'messages', timeScale: 1000 }] : [];
     },
     sharedParts: [],
-    about: async (query, states) => aboutFromCounts(await counts(), query, states),
+    counts,
     readChunk: async (part, position, query, states) => {
       const keys = keysOf.find((candidate) => candidate.channel === part.key)!;
       const reply = await connection.attempt(() =>
