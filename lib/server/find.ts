@@ -17,7 +17,7 @@ import {
 } from '@/lib/shapes/find';
 import type { Access } from '@/lib/auth/credentials';
 import type { Connection } from '@/lib/dashboard/connections';
-import { isAbsent, type LayoutCounts } from '@/lib/layouts/adapter';
+import { isAbsent, type LayoutCounts, type QueueLayout } from '@/lib/layouts/adapter';
 import { QueueError } from '@/lib/redis/errors';
 import { EVERY_MATCH_STEP_MAX, everyMatchStep } from '@/lib/layouts/every-match';
 import { FIND_CHUNK } from '@/lib/layouts/find-steps';
@@ -96,8 +96,13 @@ export function readFindStep(query: FindQuery, cursor: string | null): Promise<R
  * and the step reads its own.
  */
 async function sharedCounts(connection: Connection): Promise<LayoutCounts | undefined> {
-  const { latest } = await overviewTickOf(connection, await getLayout(connection), dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
+  const { latest } = await latestOverview(connection, await getLayout(connection));
   return latest === null ? undefined : { queues: latest.value.queues, failed: latest.value.failed };
+}
+
+/** The overview's latest tick on `connection`, read again only when older than two sampler ticks. */
+function latestOverview(connection: Connection, layout: QueueLayout) {
+  return overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
 }
 
 /**
@@ -108,7 +113,7 @@ async function sharedCounts(connection: Connection): Promise<LayoutCounts | unde
  */
 export function readFindScope(): Promise<ReadResult<{ states: readonly FindState[]; times: FindTimes; queues: string[] }>> {
   return readLayout(async (layout, connection) => {
-    const { latest, failure } = await overviewTickOf(connection, layout, dashboardPrefixFromEnv()).current(sampleMsFromEnv() * 2);
+    const { latest, failure } = await latestOverview(connection, layout);
     if (latest === null) throw failure?.error ?? new Error('the overview was never read');
     const finder = isAbsent(layout.finder) ? null : layout.finder;
     return { states: finder?.states ?? [], times: finder?.times ?? {}, queues: pickerNames(latest.value.queues.map((row) => row.queue).sort()) };
