@@ -123,10 +123,7 @@ export async function everyMatchStep(
   const queues = new Set<string>();
   for (let chunk = 0; chunk < CHUNKS_PER_STEP; chunk++) {
     // The matches' bytes, where the layout keeps a job as one value: a removal takes them as the step read them.
-    const step = await finder.step(scoped, total.cursor, total.taken, {
-      bytes: action === 'remove',
-      ...(from.counts !== undefined && { counts: from.counts }),
-    });
+    const step = await finder.step(scoped, total.cursor, total.taken, { bytes: action === 'remove', counts: from.counts });
     // A step finds only the states asked for; checked again, as a job in another state is never this action's.
     const wanted = step.matches.filter((match) => states.includes(match.state));
     const { usable, refused, why } = unusable(wanted);

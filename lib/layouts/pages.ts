@@ -613,7 +613,8 @@ export interface JobFinder {
   readonly times: FindTimes;
   /**
    * one step from `cursor` (null: the first); throws QueueError (invalidRequest) for a cursor it cannot read.
-   * `taken`: how many of the step before's matches have been taken out of where they were found since (lib/layouts/find-steps.ts findStep)
+   * `taken`: how many of the step before's matches have been taken out of where they were found since (lib/layouts/find-steps.ts findStep);
+   * `options`: the matches' bytes for a removal, and the counts the caller holds for "about M" (FindStepOptions)
    */
   step(query: FindQuery, cursor: string | null, taken?: number, options?: FindStepOptions): Promise<FoundStep>;
   /**

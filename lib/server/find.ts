@@ -203,7 +203,7 @@ export async function runEveryMatchStep(
   }
   const query = { text, field, ignoreCase, queue, states, ...(range !== undefined && { range }) };
   const counts = cursor === null ? await sharedCounts(connection) : undefined;
-  const step = await everyMatchStep(layout, action, query, { cursor, taken, ...(counts !== undefined && { counts }) }, trash);
+  const step = await everyMatchStep(layout, action, query, { cursor, taken, counts }, trash);
   return { ...step, kept: keeps && step.acted > 0, trashFull: null };
 }
 
