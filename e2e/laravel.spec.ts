@@ -4,6 +4,7 @@ import { dashboardKeys, trashKeys } from '@/lib/dashboard/keys';
 import { LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
 import { HORIZON_FAILED, HorizonKeys } from '@/lib/layouts/laravel/horizon';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
+import { JOB_SEARCH_LIMIT } from '@/lib/layouts/laravel/pages';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import { horizonCountsFinished, horizonFails } from '@/lib/layouts/laravel/test-horizon';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
@@ -169,6 +170,30 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     expect(await queue.redis.lrangeBuffer(keys.ready('default'), 0, -1)).toEqual([expect.anything(), secondBytes]);
     // The real pop takes what is there: the first job, the restored one, then nothing (the delayed one is an hour away).
     expect((await laravel.drain()).map((job) => job.id)).toEqual([ids.first, ids.second]);
+  });
+
+  test('a job beyond what the job page searches says so, offers no change, and links to Find, which finds it', async ({ page }, testInfo) => {
+    // 2,000 jobs ahead of it (copies of a real payload, each its own id), then the one pushed by the real driver.
+    const deep = new LaravelHarness(prefix, 'deep');
+    await deep.push('template');
+    const template = JSON.parse((await queue.redis.lpop(keys.ready('deep')))!) as Record<string, unknown>;
+    const ahead = Array.from({ length: JOB_SEARCH_LIMIT }, (_, n) => JSON.stringify({ ...template, id: `ahead${n}`, uuid: `ahead-${n}` }));
+    await queue.redis.rpush(keys.ready('deep'), ...ahead);
+    const id = await deep.push('beyond');
+
+    await showLaravel(page);
+    await page.goto(`/jobs/${id}?queue=deep`);
+    const where = page.getByRole('region', { name: 'Where it is now' });
+    await expect(where).toContainText(/^Where it is now\s*unsearched: it is in none of the first 2,000 elements/i);
+    await expect(page.getByRole('region', { name: 'Its data' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Remove job…/ })).toHaveCount(0);
+    await screenshots(page, testInfo, 'job page of a Laravel job beyond the 2,000 searched');
+    await expectNoAxeViolations(page, 'job page of a Laravel job beyond the 2,000 searched');
+
+    await where.getByRole('link', { name: 'Search its whole queue on Find' }).click();
+    const found = page.getByRole('table', { name: 'Jobs found' });
+    await expect(found.getByRole('row').filter({ has: page.getByRole('link', { name: id }) })).toContainText('ready');
+    expect(new URL(page.url()).searchParams.get('queue')).toBe('deep');
   });
 
   test('Move due jobs now does what the pop’s migrate does, for a queue no worker pops; the real pop then runs each once', async ({ page }) => {

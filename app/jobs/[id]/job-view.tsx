@@ -16,7 +16,7 @@ import { isJobIdAcrossQueues, type JobHash, type JobIdAcrossQueues, type JobSnap
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { PushJob } from '../../queues/[queue]/push-job';
 import { RemoveJobButton } from '../../queues/[queue]/remove-job-button';
-import { failedHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
+import { failedHref, findSearchHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
 import { ReservationActions } from '@/app/reservations/reservation-actions';
 import { FailedJobActions } from './failed-job-actions';
 import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
@@ -308,6 +308,27 @@ function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
   );
 }
 
+/**
+ * A job the page's bounded look-up did not reach, so nothing of it was read:
+ * no figures, data or removal to offer, only the way to Find, which looks
+ * through the whole queue in steps.
+ */
+function UnsearchedJob({ snapshot }: { snapshot: JobSnapshot }) {
+  const search = findSearchHref({ text: snapshot.id, field: 'id', queue: snapshot.queue, states: [] });
+  return (
+    <Section title="Where it is now">
+      <Where snapshot={snapshot} />
+      <p className="text-sm">
+        Nothing of it was read, so there is nothing to show or change here.{' '}
+        <Link prefetch={false} href={search} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+          Search its whole queue on Find
+        </Link>
+        : it looks at every job, in short steps.
+      </p>
+    </Section>
+  );
+}
+
 /** An id asked for without its queue, on a connection whose queues each count their own ids: the queues holding it to pick from, or that none does. */
 function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
   const { id, holders, searched } = across;
@@ -418,6 +439,8 @@ export function JobView({
           </p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{snapshot.statusText}.</p>
         </div>
+      ) : snapshot.status === 'unsearched' && snapshot.message === null ? (
+        <UnsearchedJob snapshot={snapshot} />
       ) : (
         <>
           <Section title="Where it is now">
