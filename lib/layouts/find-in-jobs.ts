@@ -1,7 +1,7 @@
 import type { RedisConnection } from '../redis/connection';
 import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
 import { isRanged, type FindMatch, type FindQuery, type FindState } from '../shapes/find';
-import { FIND_JOBS_CHUNK, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
+import { chunkCount, FIND_JOBS_CHUNK, JOBS_CHUNK_BUDGET, nextChunkSize, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
 import { needleOf, type FindNeedle } from './find-text';
 
 /**
@@ -13,9 +13,9 @@ export function findChunkReply<Row>(
   reply: unknown,
   width: number,
   row: (at: (offset: number) => unknown) => Row,
-): { next: string; looked: number; rows: Row[] } {
-  const [next, looked, ...values] = flatBytesReply(reply);
-  return { next: String(next ?? ''), looked: Number(looked), rows: replyRows(values, width, row) };
+): { next: string; looked: number; bytes: number; rows: Row[] } {
+  const [next, looked, bytes, ...values] = flatBytesReply(reply);
+  return { next: String(next ?? ''), looked: Number(looked), bytes: Number(bytes), rows: replyRows(values, width, row) };
 }
 
 /** The find step of layouts whose jobs are hashes (StaticPHP, marko) or JSON records (marko's and Horizon's failed): lua/shared/find-in-jobs-2.lua. */
@@ -125,8 +125,8 @@ interface JobsRead {
   time: ReturnType<typeof timeArgs>;
 }
 
-/** One call of lua/shared/find-in-jobs-2.lua, its hits read as the layout reads them. */
-async function findInJobsOnce(connection: RedisConnection, options: JobsReading, read: JobsRead, query: FindQuery): Promise<FindChunk> {
+/** One call of lua/shared/find-in-jobs-2.lua over `count` ids, its hits read as the layout reads them. */
+async function findInJobsOnce(connection: RedisConnection, options: JobsReading, read: JobsRead, query: FindQuery, count: number): Promise<FindChunk> {
   const needle = needleOf(query);
   const { fields, reading } = options;
   const patterns = query.ignoreCase ? (reading.caseFoldedPatterns?.(needle.bytes) ?? null) : null;
@@ -137,7 +137,7 @@ async function findInJobsOnce(connection: RedisConnection, options: JobsReading,
       records: options.records ?? read.index,
       kind: read.kind,
       position: read.position,
-      count: FIND_JOBS_CHUNK,
+      count,
       jobPrefix: options.jobPrefix,
       state: read.state,
       states: `,${read.states.join(',')},`,
@@ -156,10 +156,11 @@ async function findInJobsOnce(connection: RedisConnection, options: JobsReading,
     }),
   );
   const matches = reply.rows.flatMap((hit) => reading.matchOf(hit, needle) ?? []);
-  return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next };
+  const size = nextChunkSize(JOBS_CHUNK_BUDGET, count, reply.looked, reply.bytes);
+  return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next, size };
 }
 
-/** One chunk of `part` through lua/shared/find-in-jobs-2.lua. */
+/** One chunk of `part` through lua/shared/find-in-jobs-2.lua, of `size` ids as the chunk before sized it (FindPlan.readChunk). */
 export function readJobsChunk(
   connection: RedisConnection,
   options: JobsReading,
@@ -167,9 +168,10 @@ export function readJobsChunk(
   position: string,
   query: FindQuery,
   states: readonly FindState[],
+  size: number | undefined,
 ): Promise<FindChunk> {
   const read = { index: part.key, kind: part.kind, position, state: part.states[0]!, states, time: timeArgs(part, query) };
-  return findInJobsOnce(connection, options, read, query);
+  return findInJobsOnce(connection, options, read, query, chunkCount(JOBS_CHUNK_BUDGET, size));
 }
 
 /**
@@ -194,7 +196,7 @@ export async function stillMatchingJobs(connection: RedisConnection, options: Jo
       states: ['failed' as const],
       time: { timeFrom: '', timeUntil: '', timeScale: '' },
     };
-    const found = await findInJobsOnce(connection, options, read, { ...query, queue: null });
+    const found = await findInJobsOnce(connection, options, read, { ...query, queue: null }, chunk.length);
     for (const match of found.matches) matching.add(match.id);
   }
   return matching;

@@ -60,11 +60,16 @@ export interface FoundStep extends FindStep {
   matches: FoundMatch[];
 }
 
-/** One bounded chunk of a part: the matches, how many jobs were looked at, and where the next chunk starts (null: the part is done). */
+/**
+ * One bounded chunk of a part: the matches, how many jobs were looked at,
+ * where the next chunk starts (null: the part is done), and how many ids the
+ * next chunk reads (nextChunkSize).
+ */
 export interface FindChunk {
   matches: FoundMatch[];
   looked: number;
   next: string | null;
+  size: number;
 }
 
 /** What a layout tells the walker: its queues, each queue's parts, the parts over every queue, and how to read one chunk. */
@@ -92,8 +97,15 @@ export interface FindPlan {
   readonly sharedParts: readonly FindPart[];
   /** the layout's counts of every queue, read when a search begins and no caller holds them (FindStepOptions.counts): about how many jobs it looks at */
   counts(): Promise<LayoutCounts>;
-  /** one bounded Redis call over `part` from `position` ('' to start) */
-  readChunk(part: FindPart, position: string, query: FindQuery, states: readonly FindState[], options: FindStepOptions): Promise<FindChunk>;
+  /** one bounded Redis call over `part` from `position` ('' to start), of `size` ids as the chunk before sized it (undefined: the search's first) */
+  readChunk(
+    part: FindPart,
+    position: string,
+    query: FindQuery,
+    states: readonly FindState[],
+    options: FindStepOptions,
+    size: number | undefined,
+  ): Promise<FindChunk>;
 }
 
 /** Where a search is: a queue (by name) and its part, or a shared part; the position in it; and the progress so far. */
@@ -108,6 +120,8 @@ interface FindCursor {
   r?: string;
   /** what FindPlan.remembered read of queue `q`, once its walk began */
   k?: string[];
+  /** how many ids the next chunk reads, as the last one sized it (FindChunk.size); the next part's first chunk too, its jobs most likely alike */
+  n?: number;
 }
 
 /** Parts a step may pass over unread (empty queues, unwanted states) before it answers with no matches, so that one step stays bounded. */
@@ -127,7 +141,8 @@ function decodeCursorOrThrow(text: string): FindCursor {
       Number.isInteger(value.looked) &&
       Number.isInteger(value.about) &&
       (value.r === undefined || typeof value.r === 'string') &&
-      (value.k === undefined || (Array.isArray(value.k) && value.k.every((item) => typeof item === 'string')))
+      (value.k === undefined || (Array.isArray(value.k) && value.k.every((item) => typeof item === 'string'))) &&
+      (value.n === undefined || Number.isInteger(value.n))
     ) {
       return value as FindCursor;
     }
@@ -199,9 +214,9 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
       Object.assign(cursor, { p: cursor.p + 1, at: '' });
       continue;
     }
-    const chunk = await plan.readChunk(part, cursor.at, query, states, options);
+    const chunk = await plan.readChunk(part, cursor.at, query, states, options, cursor.n);
     const looked = cursor.looked + chunk.looked;
-    const next = chunk.next === null ? { ...cursor, p: cursor.p + 1, at: '', looked } : { ...cursor, at: chunk.next, looked };
+    const next = chunk.next === null ? { ...cursor, p: cursor.p + 1, at: '', looked, n: chunk.size } : { ...cursor, at: chunk.next, looked, n: chunk.size };
     return { matches: chunk.matches, looked, about: Math.max(cursor.about, looked), cursor: encodeCursor(next) };
   }
   return { matches: [], looked: cursor.looked, about: cursor.about, cursor: encodeCursor(cursor) };
@@ -257,6 +272,36 @@ export const SNIPPET_BYTES = 60;
 export const FIND_CHUNK = 200;
 
 /**
+ * How a chunk reader sizes its chunks: at most `max` ids a call, and about
+ * `bytes` bytes of job data, so that a call over large jobs reads fewer of
+ * them (a chunk of 200 payloads of a megabyte would hold Redis for tens of
+ * milliseconds).
+ */
+export interface ChunkBudget {
+  readonly max: number;
+  readonly bytes: number;
+}
+
+/**
+ * Ids the first chunk of a search reads: a few, whatever the budget, since
+ * nothing yet says how large the jobs are; the chunks after it are sized
+ * by the bytes it read.
+ */
+export const FIRST_CHUNK = 10;
+
+/** Ids this chunk reads: `size` as the chunk before sized it (FIRST_CHUNK for a search's first), within 1 and the budget's max. */
+export function chunkCount(budget: ChunkBudget, size: number | undefined): number {
+  return Math.max(1, Math.min(budget.max, size ?? FIRST_CHUNK));
+}
+
+/** Ids the next chunk reads: as many as fit the budget's bytes at the bytes per job this one read (`looked` jobs, `bytes` bytes); `count` again when it looked at none. */
+export function nextChunkSize(budget: ChunkBudget, count: number, looked: number, bytes: number): number {
+  if (looked === 0) return count;
+  if (bytes === 0) return budget.max;
+  return Math.max(1, Math.min(budget.max, Math.floor((budget.bytes * looked) / bytes)));
+}
+
+/**
  * Ids one chunk reads at most where the script reads each job's hash too
  * (StaticPHP, marko, Horizon's failed jobs): with payloads of a few KB, a
  * quarter of a millisecond of Redis, so that a step stays under 2 ms even
@@ -267,3 +312,13 @@ export const FIND_CHUNK = 200;
  * viewer at most 1.13×, for a pass 20–40 % longer.
  */
 export const FIND_JOBS_CHUNK = 50;
+
+/**
+ * Chunks where the script reads each job's hash (FIND_JOBS_CHUNK): with the
+ * fields Find reads of a job at a few hundred bytes, a chunk of 50 reads
+ * 5–30 KB; larger jobs (a failed one's trace, a big payload) read fewer.
+ */
+export const JOBS_CHUNK_BUDGET: ChunkBudget = { max: FIND_JOBS_CHUNK, bytes: 16 * 1024 };
+
+/** Chunks where the script matches the index's own values (FIND_CHUNK): 200 payloads of about 600 bytes, fewer of larger ones. */
+export const VALUES_CHUNK_BUDGET: ChunkBudget = { max: FIND_CHUNK, bytes: 128 * 1024 };

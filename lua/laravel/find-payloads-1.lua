@@ -46,11 +46,12 @@
                      PHP's json_encode or Redis's cjson writes it, then as
                      typed), tried in that order
 
-  Returns {next position ('' once the index is done), looked,
+  Returns {next position ('' once the index is done), looked, bytes,
            id ('' when none), name ('' when none), field, value, whole, ...}
-  where value is the id, the decoded name, or the payload's bytes around the
-  match, and whole the payload ('' when not asked for or longer); or
-  {ErrorCode, key} when KEYS[1] is of another type.
+  where bytes is the payloads' bytes the call read (the caller sizes its
+  next chunk by them), value is the id, the decoded name, or the payload's
+  bytes around the match, and whole the payload ('' when not asked for or
+  longer); or {ErrorCode, key} when KEYS[1] is of another type.
 ]]
 local rcall = redis.call
 -- @include layout
@@ -144,7 +145,9 @@ local function wants(name)
   return field == 'any' or field == name
 end
 
-local reply = {nextPosition, read}
+local bytesRead = 0
+for _, payload in ipairs(members) do bytesRead = bytesRead + #payload end
+local reply = {nextPosition, read, bytesRead}
 local function hit(payload, jobId, name, matched, value)
   local whole = #payload <= wholeUpTo and payload or ''
   local row = {jobId or '', name or '', matched, value, whole}

@@ -63,8 +63,10 @@
                            Horizon payload's JSON escapes of it), then the
                            patterns
 
-  Returns {next position ('' once the index is done), looked,
+  Returns {next position ('' once the index is done), looked, bytes,
            id, state, queue, name or payload head, field, from, window, ...}
+  where `bytes` is how many bytes of job data the call read (the fields
+  asked for, a record whole): the caller sizes its next chunk by them
   where `from` is the 1-based byte of the value the window starts at;
   or {ErrorCode, key} when KEYS[1] is of another type.
 ]]
@@ -160,10 +162,14 @@ if nameField ~= '' then hashFields[#hashFields + 1] = nameField end
 local firstError = #hashFields + 1
 for _, name in ipairs(errorFields) do hashFields[#hashFields + 1] = name end
 
+-- Bytes of job data read so far (the reply's third cell).
+local bytesRead = 0
+
 -- The job's fields as {queue, name, payload, errors..., reserved}; nil when it is gone.
 local function jobOf(id)
   if isRecords then
     local record = recordValues[id]
+    bytesRead = bytesRead + #record
     if #record <= DECODE_LIMIT then
       local ok, decoded = pcall(cjson.decode, record)
       if ok and type(decoded) == 'table' then
@@ -176,6 +182,9 @@ local function jobOf(id)
     return {queue = '', payload = record, errors = {}}
   end
   local values = rcall('HMGET', jobPrefix .. id, unpack(hashFields))
+  for i = 1, #hashFields do
+    if values[i] then bytesRead = bytesRead + #values[i] end
+  end
   if not values[1] then return nil end
   local errors = {}
   for i = firstError, #hashFields do errors[#errors + 1] = values[i] or nil end
@@ -187,7 +196,7 @@ local function jobOf(id)
   }
 end
 
-local reply = {nextPosition, read}
+local reply = {nextPosition, read, 0}
 local function hit(id, state, job, name, value, at, stop)
   local cut, from = windowAround(value, at, stop, window)
   local head = job.name or string.sub(job.payload, 1, NAME_HEAD)
@@ -224,4 +233,5 @@ for _, id in ipairs(ids) do
     end
   end
 end
+reply[3] = bytesRead
 return reply

@@ -43,7 +43,9 @@
   ARGV[11] ignoreCase      '1': ASCII letters of the text and the anchor
                            match in either case; '0': byte for byte
 
-  Returns {next cursor ('0' once done), looked, id, state, length, head, ...},
+  Returns {next cursor ('0' once done), looked, bytes, id, state, length,
+  head, ...}, where bytes is the messages' bytes HSCAN read (the caller
+  sizes its next chunk by them),
   or {ErrorCode, key} when a key is of another type.
 ]]
 local rcall = redis.call
@@ -75,7 +77,8 @@ end
 
 local scan = rcall('HSCAN', messages, cursor, 'COUNT', count)
 local entries = scan[2]
-local reply = {scan[1], #entries / 2}
+local reply = {scan[1], #entries / 2, 0}
+for i = 2, #entries, 2 do reply[3] = reply[3] + #entries[i] end
 for i = 1, #entries, 2 do
   local id, message = entries[i], entries[i + 1]
   local head = #message > limit and string.sub(message, 1, limit) or message

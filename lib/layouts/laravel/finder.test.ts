@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FindQuery } from '../../shapes/find';
 import type { TrashWrite } from '../../shapes/trash';
 import { isAbsent } from '../adapter';
-import { FIND_CHUNK } from '../find-steps';
+import { FIND_CHUNK, FIRST_CHUNK } from '../find-steps';
 import type { JobFinder } from '../pages';
 import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
@@ -291,9 +291,11 @@ describe('Find on Laravel', () => {
     const finder = finderOf(laravel);
     const query = payloadQuery('s:6:"needle"');
 
+    // A few first, then as many payloads of this size as FIND_CHUNK allows.
     const first = await finder.step(query, null);
-    expect(first.looked).toBe(FIND_CHUNK);
+    expect(first.looked).toBe(FIRST_CHUNK);
     expect(first.about).toBe(count * 2);
+    expect((await finder.step(query, first.cursor)).looked - first.looked).toBe(FIND_CHUNK);
     const { matches, looked, steps } = await findAll(finder, query);
     expect(looked).toBe(count * 2);
     expect(steps).toBeGreaterThanOrEqual(4);

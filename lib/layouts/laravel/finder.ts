@@ -2,8 +2,10 @@ import type { RedisConnection } from '../../redis/connection';
 import type { FindState } from '../../shapes/find';
 import { readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
 import {
-  FIND_CHUNK,
+  chunkCount,
   findStep,
+  nextChunkSize,
+  VALUES_CHUNK_BUDGET,
   SNIPPET_BYTES,
   snippetOf,
   type FindChunk,
@@ -170,8 +172,9 @@ function readHorizonChunk(
   position: string,
   query: Parameters<FindPlan['readChunk']>[2],
   states: readonly FindState[],
+  size: number | undefined,
 ): Promise<FindChunk> {
-  return readJobsChunk(connection, horizonJobs(horizon), { ...part, kind: 'zset' }, position, query, states);
+  return readJobsChunk(connection, horizonJobs(horizon), { ...part, kind: 'zset' }, position, query, states, size);
 }
 
 /** Horizon's job hashes as Find reads them. */
@@ -188,15 +191,17 @@ async function readQueueChunk(
   position: string,
   query: Parameters<FindPlan['readChunk']>[2],
   options: FindStepOptions,
+  size: number | undefined,
 ): Promise<FindChunk> {
   const state = part.kind as LaravelState;
   const structure = STRUCTURES[state];
+  const count = chunkCount(VALUES_CHUNK_BUDGET, size);
   const reply = await connection.attempt(() =>
     findPayloads.run(connection.redis, {
       index: structure.keyOf(keys, part.key),
       kind: structure.kind,
       position,
-      count: FIND_CHUNK,
+      count,
       field: query.field,
       window: SNIPPET_BYTES,
       id: isLaravelJobId(query.text) ? query.text : '',
@@ -212,6 +217,7 @@ async function readQueueChunk(
     matches: reply.rows.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
     looked: reply.looked,
     next: reply.next === '' ? null : reply.next,
+    size: nextChunkSize(VALUES_CHUNK_BUDGET, count, reply.looked, reply.bytes),
   };
 }
 
@@ -250,10 +256,10 @@ export function laravelFinder(
     // Horizon scores its failed jobs by -microtime(true), the newest lowest.
     sharedParts: horizon === null ? [] : [{ states: ['failed'], key: horizon.failedIndex, kind: HORIZON_FAILED_KIND, timeScale: -1000 }],
     counts,
-    readChunk: (part, position, query, states, options) =>
+    readChunk: (part, position, query, states, options, size) =>
       horizon !== null && part.kind === HORIZON_FAILED_KIND
-        ? readHorizonChunk(connection, horizon, part, position, query, states)
-        : readQueueChunk(connection, keys, part, position, query, options),
+        ? readHorizonChunk(connection, horizon, part, position, query, states, size)
+        : readQueueChunk(connection, keys, part, position, query, options, size),
   };
   return {
     states: plan.states,

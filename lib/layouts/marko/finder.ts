@@ -104,10 +104,10 @@ export function markoFinder(
     ],
     sharedParts: [{ states: ['failed'], key: keys.failedJobs, kind: 'records', timeScale: 1000 }],
     counts,
-    readChunk: (part, position, query, states) => {
-      if (part.kind !== 'records') return readJobsChunk(connection, jobs, part, position, query, states);
-      if (!isRanged(query.range)) return readJobsChunk(connection, records, part, position, query, states);
-      return readJobsChunk(connection, indexedRecords, { ...part, key: keys.failedIndex, kind: 'indexed-records' }, position, query, states);
+    readChunk: (part, position, query, states, _options, size) => {
+      if (part.kind !== 'records') return readJobsChunk(connection, jobs, part, position, query, states, size);
+      if (!isRanged(query.range)) return readJobsChunk(connection, records, part, position, query, states, size);
+      return readJobsChunk(connection, indexedRecords, { ...part, key: keys.failedIndex, kind: 'indexed-records' }, position, query, states, size);
     },
   };
   return {

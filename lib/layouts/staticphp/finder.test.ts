@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isAbsent } from '../adapter';
 import { readJobsChunk, type HitReading } from '../find-in-jobs';
-import { FIND_JOBS_CHUNK } from '../find-steps';
+import { FIND_JOBS_CHUNK, FIRST_CHUNK, JOBS_CHUNK_BUDGET } from '../find-steps';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { staticphpLayout } from './layout';
 import { testQueueFactory } from './test-redis';
@@ -69,7 +69,7 @@ describe('Find on StaticPHP', () => {
     };
     const part = { states: ['delayed'] as const, key: queue.keys.delayed('raw'), kind: 'zset' };
     const luaHits = async (text: string) => {
-      const chunk = await readJobsChunk(queue, options, part, '', payloadQuery(text, { ignoreCase: true }), part.states);
+      const chunk = await readJobsChunk(queue, options, part, '', payloadQuery(text, { ignoreCase: true }), part.states, undefined);
       return chunk.matches.map((match) => match.id);
     };
     for (const [id, payload] of [
@@ -92,14 +92,42 @@ describe('Find on StaticPHP', () => {
     await queue.pushMany(
       Array.from({ length: count }, (_, i) => ({ queue: 'bulk', name: 'App\\Jobs\\Noise', payload: { tag: i % 50 === 0 ? 'needle' : 'hay' } })),
     );
+    // A few first, then FIND_JOBS_CHUNK of jobs this small.
     const first = await finder.step(payloadQuery('needle'), null);
-    expect(first.looked).toBe(FIND_JOBS_CHUNK);
-    expect(first.cursor).not.toBeNull();
+    expect(first.looked).toBe(FIRST_CHUNK);
+    expect((await finder.step(payloadQuery('needle'), first.cursor)).looked - first.looked).toBe(FIND_JOBS_CHUNK);
     const { matches, steps, looked } = await findAll(finder, payloadQuery('needle'));
     expect(looked).toBe(count);
     expect(steps).toBeGreaterThanOrEqual(3);
     expect(new Set(matches.map((match) => match.id)).size).toBe(matches.length);
     expect(matches).toHaveLength(Math.ceil(count / 50));
+  });
+
+  it('reads fewer large jobs a step, sized by the bytes the step before read, and as many small ones again after them', async () => {
+    const { queue, finder } = await openFinder();
+    // 8 KB payloads in "a-large", walked first; then 120 small jobs in "b-small".
+    const large = 'x'.repeat(8 * 1024);
+    await queue.pushMany(Array.from({ length: 30 }, (_, i) => ({ queue: 'a-large', name: 'App\\Jobs\\Noise', payload: { tag: `needle-${i}`, large } })));
+    await queue.pushMany(Array.from({ length: 120 }, (_, i) => ({ queue: 'b-small', name: 'App\\Jobs\\Noise', payload: { tag: `needle-${30 + i}` } })));
+    const perStep: number[] = [];
+    const found = new Set<string>();
+    let step = await finder.step(payloadQuery('needle'), null);
+    for (let before = 0; ; step = await finder.step(payloadQuery('needle'), step.cursor)) {
+      perStep.push(step.looked - before);
+      before = step.looked;
+      for (const match of step.matches) found.add(match.id);
+      if (step.cursor === null) break;
+    }
+    expect(found.size).toBe(150);
+    // The first step reads FIRST_CHUNK large jobs; each step after it over "a-large" no more than fit JOBS_CHUNK_BUDGET's bytes.
+    expect(perStep[0]).toBe(FIRST_CHUNK);
+    const overLarge = perStep.slice(0, perStep.findIndex((_, at) => perStep.slice(0, at + 1).reduce((sum, looked) => sum + looked, 0) >= 30) + 1);
+    expect(overLarge.reduce((sum, looked) => sum + looked, 0)).toBe(30);
+    // 16 KiB a step: two 8 KB jobs at most.
+    expect(JOBS_CHUNK_BUDGET.bytes).toBe(16 * 1024);
+    expect(Math.max(...overLarge.slice(1))).toBeLessThanOrEqual(2);
+    // Small jobs: FIND_JOBS_CHUNK a step again once one step has read them.
+    expect(perStep.slice(overLarge.length)).toContain(FIND_JOBS_CHUNK);
   });
 
   it('asks for a queue’s levels once, when its walk begins, and walks the levels it found though one is added meanwhile', async () => {
@@ -110,7 +138,7 @@ describe('Find on StaticPHP', () => {
     const levels = vi.spyOn(queue.redis, 'zrange');
     try {
       const first = await finder.step(payloadQuery('needle'), null);
-      expect(first.looked).toBe(FIND_JOBS_CHUNK);
+      expect(first.looked).toBe(FIRST_CHUNK);
       // A higher level sorts first; the walk goes on over the two it found.
       await queue.push('levels', 'App\\Jobs\\Noise', { tag: 'needle-late' }, { priority: 9 });
       let step = first;

@@ -35,7 +35,7 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
     remembered: { read: levelsOf, partsOf },
     sharedParts: [{ states: ['failed'], key: queue.keys.failed, kind: 'zset', timeScale: 1000 }],
     counts,
-    readChunk: (part, position, query, states) => readJobsChunk(queue, options, part, position, query, states),
+    readChunk: (part, position, query, states, _options, size) => readJobsChunk(queue, options, part, position, query, states, size),
   };
   return {
     states: plan.states,
