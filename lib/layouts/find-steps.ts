@@ -314,11 +314,14 @@ export function nextChunkSize(budget: ChunkBudget, count: number, looked: number
 export const FIND_JOBS_CHUNK = 50;
 
 /**
- * Chunks where the script reads each job's hash (FIND_JOBS_CHUNK): with the
- * fields Find reads of a job at a few hundred bytes, a chunk of 50 reads
- * 5–30 KB; larger jobs (a failed one's trace, a big payload) read fewer.
+ * Chunks where the script reads each job's hash (FIND_JOBS_CHUNK): 50 jobs
+ * of up to about 650 bytes of the fields Find reads (a live job of the
+ * benchmark's 68, a failed one with its trace 438), fewer of larger ones, a
+ * job of megabytes alone. Measured (docs/benchmarks.md, Find): 16 KiB, which
+ * read the benchmark's failed jobs 37 a chunk, made no fewer calls over
+ * 2 ms at a million jobs, in more calls.
  */
-export const JOBS_CHUNK_BUDGET: ChunkBudget = { max: FIND_JOBS_CHUNK, bytes: 16 * 1024 };
+export const JOBS_CHUNK_BUDGET: ChunkBudget = { max: FIND_JOBS_CHUNK, bytes: 32 * 1024 };
 
 /** Chunks where the script matches the index's own values (FIND_CHUNK): 200 payloads of about 600 bytes, fewer of larger ones. */
 export const VALUES_CHUNK_BUDGET: ChunkBudget = { max: FIND_CHUNK, bytes: 128 * 1024 };

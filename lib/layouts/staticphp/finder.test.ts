@@ -123,9 +123,9 @@ describe('Find on StaticPHP', () => {
     expect(perStep[0]).toBe(FIRST_CHUNK);
     const overLarge = perStep.slice(0, perStep.findIndex((_, at) => perStep.slice(0, at + 1).reduce((sum, looked) => sum + looked, 0) >= 30) + 1);
     expect(overLarge.reduce((sum, looked) => sum + looked, 0)).toBe(30);
-    // 16 KiB a step: two 8 KB jobs at most.
-    expect(JOBS_CHUNK_BUDGET.bytes).toBe(16 * 1024);
-    expect(Math.max(...overLarge.slice(1))).toBeLessThanOrEqual(2);
+    // 32 KiB a step: four 8 KB jobs at most.
+    expect(JOBS_CHUNK_BUDGET.bytes).toBe(32 * 1024);
+    expect(Math.max(...overLarge.slice(1))).toBeLessThanOrEqual(4);
     // Small jobs: FIND_JOBS_CHUNK a step again once one step has read them.
     expect(perStep.slice(overLarge.length)).toContain(FIND_JOBS_CHUNK);
   });
