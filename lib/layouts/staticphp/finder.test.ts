@@ -121,7 +121,9 @@ describe('Find on StaticPHP', () => {
     expect(found.size).toBe(150);
     // The first step reads FIRST_CHUNK large jobs; each step after it over "a-large" no more than fit JOBS_CHUNK_BUDGET's bytes.
     expect(perStep[0]).toBe(FIRST_CHUNK);
-    const overLarge = perStep.slice(0, perStep.findIndex((_, at) => perStep.slice(0, at + 1).reduce((sum, looked) => sum + looked, 0) >= 30) + 1);
+    // A step reads one part: those over "a-large" began before its 30 jobs were read.
+    const readBefore = perStep.map((_, at) => perStep.slice(0, at).reduce((sum, looked) => sum + looked, 0));
+    const overLarge = perStep.filter((_, at) => readBefore[at]! < 30);
     expect(overLarge.reduce((sum, looked) => sum + looked, 0)).toBe(30);
     // 32 KiB a step: four 8 KB jobs at most.
     expect(JOBS_CHUNK_BUDGET.bytes).toBe(32 * 1024);
