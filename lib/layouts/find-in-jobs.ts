@@ -1,7 +1,7 @@
 import type { RedisConnection } from '../redis/connection';
 import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
 import { isRanged, type FindMatch, type FindQuery, type FindState } from '../shapes/find';
-import { chunkCount, FIND_JOBS_CHUNK, JOBS_CHUNK_BUDGET, nextChunkSize, SNIPPET_BYTES, snippetOf, type FindChunk, type FindPart } from './find-steps';
+import { FIND_JOBS_CHUNK, JOBS_CHUNK_BUDGET, readSizedChunk, SNIPPET_BYTES, snippetOf, type ChunkRead, type FindChunk, type FindPart } from './find-steps';
 import { needleOf, type FindNeedle } from './find-text';
 
 /**
@@ -126,7 +126,7 @@ interface JobsRead {
 }
 
 /** One call of lua/shared/find-in-jobs-2.lua over `count` ids, its hits read as the layout reads them. */
-async function findInJobsOnce(connection: RedisConnection, options: JobsReading, read: JobsRead, query: FindQuery, count: number): Promise<FindChunk> {
+async function findInJobsOnce(connection: RedisConnection, options: JobsReading, read: JobsRead, query: FindQuery, count: number): Promise<ChunkRead> {
   const needle = needleOf(query);
   const { fields, reading } = options;
   const patterns = query.ignoreCase ? (reading.caseFoldedPatterns?.(needle.bytes) ?? null) : null;
@@ -156,8 +156,7 @@ async function findInJobsOnce(connection: RedisConnection, options: JobsReading,
     }),
   );
   const matches = reply.rows.flatMap((hit) => reading.matchOf(hit, needle) ?? []);
-  const size = nextChunkSize(JOBS_CHUNK_BUDGET, count, reply.looked, reply.bytes);
-  return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next, size };
+  return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next, bytes: reply.bytes };
 }
 
 /** One chunk of `part` through lua/shared/find-in-jobs-2.lua, of `size` ids as the chunk before sized it (FindPlan.readChunk). */
@@ -171,7 +170,7 @@ export function readJobsChunk(
   size: number | undefined,
 ): Promise<FindChunk> {
   const read = { index: part.key, kind: part.kind, position, state: part.states[0]!, states, time: timeArgs(part, query) };
-  return findInJobsOnce(connection, options, read, query, chunkCount(JOBS_CHUNK_BUDGET, size));
+  return readSizedChunk(JOBS_CHUNK_BUDGET, size, (count) => findInJobsOnce(connection, options, read, query, count));
 }
 
 /**

@@ -290,15 +290,29 @@ export interface ChunkBudget {
 export const FIRST_CHUNK = 10;
 
 /** Ids this chunk reads: `size` as the chunk before sized it (FIRST_CHUNK for a search's first), within 1 and the budget's max. */
-export function chunkCount(budget: ChunkBudget, size: number | undefined): number {
+function chunkCount(budget: ChunkBudget, size: number | undefined): number {
   return Math.max(1, Math.min(budget.max, size ?? FIRST_CHUNK));
 }
 
 /** Ids the next chunk reads: as many as fit the budget's bytes at the bytes per job this one read (`looked` jobs, `bytes` bytes); `count` again when it looked at none. */
-export function nextChunkSize(budget: ChunkBudget, count: number, looked: number, bytes: number): number {
+function nextChunkSize(budget: ChunkBudget, count: number, looked: number, bytes: number): number {
   if (looked === 0) return count;
   if (bytes === 0) return budget.max;
   return Math.max(1, Math.min(budget.max, Math.floor((budget.bytes * looked) / bytes)));
+}
+
+/** What one call of a find script read: a FindChunk but for the next chunk's size, and the bytes of job data the script says it read. */
+export type ChunkRead = Omit<FindChunk, 'size'> & { bytes: number };
+
+/**
+ * One chunk of a part, read by `read` over as many ids as `size` (the chunk
+ * before's FindChunk.size) and `budget` allow, and sized for the next chunk
+ * by the bytes it read.
+ */
+export async function readSizedChunk(budget: ChunkBudget, size: number | undefined, read: (count: number) => Promise<ChunkRead>): Promise<FindChunk> {
+  const count = chunkCount(budget, size);
+  const { bytes, ...chunk } = await read(count);
+  return { ...chunk, size: nextChunkSize(budget, count, chunk.looked, bytes) };
 }
 
 /**

@@ -2,9 +2,8 @@ import type { RedisConnection } from '../../redis/connection';
 import type { FindState } from '../../shapes/find';
 import { readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
 import {
-  chunkCount,
   findStep,
-  nextChunkSize,
+  readSizedChunk,
   VALUES_CHUNK_BUDGET,
   SNIPPET_BYTES,
   snippetOf,
@@ -195,30 +194,31 @@ async function readQueueChunk(
 ): Promise<FindChunk> {
   const state = part.kind as LaravelState;
   const structure = STRUCTURES[state];
-  const count = chunkCount(VALUES_CHUNK_BUDGET, size);
-  const reply = await connection.attempt(() =>
-    findPayloads.run(connection.redis, {
-      index: structure.keyOf(keys, part.key),
-      kind: structure.kind,
-      position,
-      count,
-      field: query.field,
-      window: SNIPPET_BYTES,
-      id: isLaravelJobId(query.text) ? query.text : '',
-      text: query.text,
-      ignoreCase: query.ignoreCase ? 1 : 0,
-      ...timeArgs(part, query),
-      wholeUpTo: options.bytes === true ? WHOLE_PAYLOAD_BYTES : 0,
-      spellings: jsonSpellings(query.text),
-    }),
-  );
-  const needle = needleOf(query);
-  return {
-    matches: reply.rows.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
-    looked: reply.looked,
-    next: reply.next === '' ? null : reply.next,
-    size: nextChunkSize(VALUES_CHUNK_BUDGET, count, reply.looked, reply.bytes),
-  };
+  return readSizedChunk(VALUES_CHUNK_BUDGET, size, async (count) => {
+    const reply = await connection.attempt(() =>
+      findPayloads.run(connection.redis, {
+        index: structure.keyOf(keys, part.key),
+        kind: structure.kind,
+        position,
+        count,
+        field: query.field,
+        window: SNIPPET_BYTES,
+        id: isLaravelJobId(query.text) ? query.text : '',
+        text: query.text,
+        ignoreCase: query.ignoreCase ? 1 : 0,
+        ...timeArgs(part, query),
+        wholeUpTo: options.bytes === true ? WHOLE_PAYLOAD_BYTES : 0,
+        spellings: jsonSpellings(query.text),
+      }),
+    );
+    const needle = needleOf(query);
+    return {
+      matches: reply.rows.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
+      looked: reply.looked,
+      next: reply.next === '' ? null : reply.next,
+      bytes: reply.bytes,
+    };
+  });
 }
 
 /** The part of a search that walks Horizon's failed list. */

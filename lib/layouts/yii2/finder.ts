@@ -3,7 +3,7 @@ import { luaScript } from '../../redis/lua-script';
 import type { FindMatch, FindQuery, FindState } from '../../shapes/find';
 import type { LayoutCounts } from '../adapter';
 import { findChunkReply } from '../find-in-jobs';
-import { chunkCount, findStep, nextChunkSize, SNIPPET_BYTES, snippetOf, VALUES_CHUNK_BUDGET, type FindPlan } from '../find-steps';
+import { findStep, readSizedChunk, SNIPPET_BYTES, snippetOf, VALUES_CHUNK_BUDGET, type FindPlan } from '../find-steps';
 import { indexOfNeedle, needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { Yii2Keys } from './keys';
@@ -110,29 +110,29 @@ export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Key
     },
     sharedParts: [],
     counts,
-    readChunk: async (part, position, query, states, _options, size) => {
-      const keys = keysOf.find((candidate) => candidate.channel === part.key)!;
-      const count = chunkCount(VALUES_CHUNK_BUDGET, size);
-      const reply = await connection.attempt(() =>
-        findMessages.run(connection.redis, {
-          ...keys.byName,
-          cursor: position === '' ? '0' : position,
-          count,
-          limit: MESSAGE_BYTES,
-          states: `,${states.join(',')},`,
-          timeFrom: String(query.range?.from ?? ''),
-          timeUntil: String(query.range?.until ?? ''),
-          ...messageFilter(query),
-        }),
-      );
-      const needle = needleOf(query);
-      return {
-        matches: reply.rows.flatMap((row) => matchOf(row, part.key, query, needle) ?? []),
-        looked: reply.looked,
-        next: reply.next === '0' ? null : reply.next,
-        size: nextChunkSize(VALUES_CHUNK_BUDGET, count, reply.looked, reply.bytes),
-      };
-    },
+    readChunk: (part, position, query, states, _options, size) =>
+      readSizedChunk(VALUES_CHUNK_BUDGET, size, async (count) => {
+        const keys = keysOf.find((candidate) => candidate.channel === part.key)!;
+        const reply = await connection.attempt(() =>
+          findMessages.run(connection.redis, {
+            ...keys.byName,
+            cursor: position === '' ? '0' : position,
+            count,
+            limit: MESSAGE_BYTES,
+            states: `,${states.join(',')},`,
+            timeFrom: String(query.range?.from ?? ''),
+            timeUntil: String(query.range?.until ?? ''),
+            ...messageFilter(query),
+          }),
+        );
+        const needle = needleOf(query);
+        return {
+          matches: reply.rows.flatMap((row) => matchOf(row, part.key, query, needle) ?? []),
+          looked: reply.looked,
+          next: reply.next === '0' ? null : reply.next,
+          bytes: reply.bytes,
+        };
+      }),
   };
   return {
     states: plan.states,
