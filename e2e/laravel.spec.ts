@@ -172,14 +172,19 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     expect((await laravel.drain()).map((job) => job.id)).toEqual([ids.first, ids.second]);
   });
 
-  test('a job beyond what the job page searches says so, offers no change, and links to Find, which finds it', async ({ page }, testInfo) => {
-    // 2,000 jobs ahead of it (copies of a real payload, each its own id), then the one pushed by the real driver.
+  test('a job beyond what the job page searches from the head says so and links to Find, whose row opens it where it was found; Remove there and on the line takes it', async ({
+    page,
+  }, testInfo) => {
+    // 2,000 jobs ahead of two (copies of a real payload, each its own id), each pushed by the real driver.
     const deep = new LaravelHarness(prefix, 'deep');
     await deep.push('template');
     const template = JSON.parse((await queue.redis.lpop(keys.ready('deep')))!) as Record<string, unknown>;
     const ahead = Array.from({ length: JOB_SEARCH_LIMIT }, (_, n) => JSON.stringify({ ...template, id: `ahead${n}`, uuid: `ahead-${n}` }));
     await queue.redis.rpush(keys.ready('deep'), ...ahead);
     const id = await deep.push('beyond');
+    const next = await deep.push('beyond too');
+    const readyIds = async () =>
+      (await queue.redis.lrange(keys.ready('deep'), JOB_SEARCH_LIMIT, -1)).map((payload) => (JSON.parse(payload) as { id: string }).id);
 
     await showLaravel(page);
     await page.goto(`/jobs/${id}?queue=deep`);
@@ -192,8 +197,45 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
 
     await where.getByRole('link', { name: 'Search its whole queue on Find' }).click();
     const found = page.getByRole('table', { name: 'Jobs found' });
-    await expect(found.getByRole('row').filter({ has: page.getByRole('link', { name: id }) })).toContainText('ready');
+    const row = found.getByRole('row').filter({ has: page.getByRole('link', { name: id }) });
+    await expect(row).toContainText('ready');
     expect(new URL(page.url()).searchParams.get('queue')).toBe('deep');
+
+    // Find saw it one place from the list's tail: its page looks there, reads it whole, and offers Remove.
+    await row.getByRole('link', { name: id }).click();
+    await expect(where).toContainText('ready at place 2,001 of the ready list');
+    await expect(page.getByRole('region', { name: 'Its data' })).toContainText('beyond');
+    await screenshots(page, testInfo, 'job page of a Laravel job opened from Find where it was found');
+    await expectNoAxeViolations(page, 'job page of a Laravel job opened from Find where it was found');
+    // Run a copy looks where the page found it too: the copy goes onto the tail, as Laravel's push puts one.
+    await page.getByRole('button', { name: 'Run a copy…' }).click();
+    await page
+      .getByRole('dialog', { name: `Run a copy of job ${id}` })
+      .getByRole('button', { name: 'Run the copy' })
+      .click();
+    const copied = page.getByRole('status').filter({ hasText: `is a copy of job ${id} on deep` });
+    await expect(copied).toBeVisible();
+    const copyId = /Job (\w+) is a copy/.exec((await copied.textContent()) ?? '')![1]!;
+    expect(await readyIds()).toEqual([id, next, copyId]);
+    await queue.redis.rpop(keys.ready('deep'));
+    await page.getByRole('button', { name: `Remove job… ${id} on deep` }).click();
+    await page
+      .getByRole('dialog', { name: `Remove job ${id}?` })
+      .getByRole('button', { name: `Remove job ${id}` })
+      .click();
+    await expect(page.getByRole('status').filter({ hasText: `Job ${id} was removed from deep.` })).toBeVisible();
+    expect(await readyIds()).toEqual([next]);
+
+    // The line's page 81 shows place 2,001 on: its Remove looks where the row is.
+    await page.goto('/queues/deep?page=81');
+    await page.getByRole('button', { name: `Remove job… ${next} on deep` }).click();
+    await page
+      .getByRole('dialog', { name: `Remove job ${next}?` })
+      .getByRole('button', { name: `Remove job ${next}` })
+      .click();
+    await expect(page.getByRole('status').filter({ hasText: `Job ${next} was removed from deep.` })).toBeVisible();
+    expect(await readyIds()).toEqual([]);
+    expect(await queue.redis.llen(keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT);
   });
 
   test('Move due jobs now does what the pop’s migrate does, for a queue no worker pops; the real pop then runs each once', async ({ page }) => {

@@ -1,6 +1,7 @@
 import type { Route } from 'next';
 import type { KeyAddress } from './layouts/key-layout';
 import { findTimeText, MAX_FIND_TEXT, type FindRange } from './shapes/find';
+import { listPlaceParam, type ListPlace } from './shapes/job-location';
 
 // Links are built here so every page spells them the same way. `as Route`
 // because typedRoutes cannot check a path built at runtime, and because the
@@ -86,9 +87,15 @@ export function jobHref(id: number | string): Route {
   return `/jobs/${encodeURIComponent(String(id))}` as Route;
 }
 
-/** A job of a layout whose ids count per queue (yii2's channels): its decimal id and its queue. */
-export function jobOfQueueHref(id: string, queue: string): Route {
-  return `/jobs/${id}?${new URLSearchParams({ queue })}` as Route;
+/**
+ * A job by its id in its queue (yii2's ids count per channel; other layouts
+ * look in that queue alone), and `near` where the page linking to it saw it
+ * in the queue's list (a Laravel job deeper than its page's look-up reaches
+ * from the head is looked for there).
+ */
+export function jobOfQueueHref(id: string, queue: string, near?: ListPlace): Route {
+  const params = new URLSearchParams({ queue, ...(near === undefined ? {} : { near: listPlaceParam(near) }) });
+  return `${jobHref(id)}?${params}` as Route;
 }
 
 export const layoutHref = '/layout' as Route;
@@ -188,9 +195,4 @@ export function findEveryStateHref(filter: { queue?: string; name?: string; erro
   const [field, text] = filter.error ? ['error', filter.error] : filter.name ? ['name', filter.name] : [null, ''];
   if (field === null || text.length > MAX_FIND_TEXT) return null;
   return findSearchHref({ text, field, queue: filter.queue ?? null, states: [] });
-}
-
-/** A job found on the Find page: its page by id, with its queue (a yii2 id counts per channel; other layouts ignore it). */
-export function foundJobHref(id: string, queue: string): Route {
-  return `${jobHref(id)}?${new URLSearchParams({ queue })}` as Route;
 }

@@ -13,6 +13,7 @@ import {
   runEveryMatchStep,
   stillMatching,
 } from '@/lib/server/find';
+import { listPlaceInput } from '@/lib/server/layout-pages';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
 import type { EveryMatchAction } from '@/lib/shapes/find';
@@ -22,7 +23,13 @@ import type { AuditedAction } from '@/lib/dashboard/audit-entry';
 
 const foundJobs = foundBy.extend({
   jobs: z
-    .array(z.object({ queue: z.string().min(1).max(1000), id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _') }))
+    .array(
+      z.object({
+        queue: z.string().min(1).max(1000),
+        id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _'),
+        near: listPlaceInput.optional(),
+      }),
+    )
     .min(1)
     .max(BATCH_SIZE),
 });
@@ -43,8 +50,8 @@ export const removeFoundJobs = queueAction(
     const matching = new Set(await stillMatching(connection, search, 'live', [...new Set(jobs.map((job) => job.id))]));
     const kept: string[] = [];
     let removed = 0;
-    for (const { queue, id } of jobs) {
-      if (!matching.has(id) || !(await remove(queue, id, trash))) continue;
+    for (const { queue, id, near } of jobs) {
+      if (!matching.has(id) || !(await remove(queue, id, trash, { near }))) continue;
       removed++;
       const as = await keptAs(connection, trash, queue, id);
       if (as !== null) kept.push(as);

@@ -6,7 +6,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { EmptyList } from '@/components/ui/section';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import { foundJobHref } from '@/lib/routes';
+import { jobOfQueueHref } from '@/lib/routes';
 import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindState, type FindTimes } from '@/lib/shapes/find';
 import { EveryMatchActions } from './every-match-actions';
 import { MatchActions, type MatchOffers } from './match-actions';
@@ -31,7 +31,7 @@ function Snippet({ match }: { match: FindMatch }) {
 function FoundJobId({ match }: { match: FindMatch }) {
   if (match.idNote === undefined)
     return (
-      <Link href={foundJobHref(match.id, match.queue)} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
+      <Link href={jobOfQueueHref(match.id, match.queue, match.near)} className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
         {match.id}
       </Link>
     );

@@ -54,7 +54,7 @@ function useRemoveMatches(query: FindQuery) {
       const batch = matches.slice(next, next + BATCH_SIZE);
       if (batch.length === 0) return { ok: true, handled: 0, finished: true };
       next += batch.length;
-      const jobs = batch.map(({ queue, id }) => ({ queue, id }));
+      const jobs = batch.map(({ queue, id, near }) => ({ queue, id, near }));
       const result = await removeFoundJobs({ text: query.text, field: query.field, ignoreCase: query.ignoreCase, jobs }, getTabConnection());
       if (!result.ok) return result;
       removed += result.removed;

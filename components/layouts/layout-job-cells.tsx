@@ -3,11 +3,15 @@ import { BeyondExactId } from '@/components/queues/job-link';
 import { Absent } from '@/components/ui/table';
 import { JobName } from '@/components/ui/job-name';
 import { jobHref, jobOfQueueHref } from '@/lib/routes';
+import type { ListPlace } from '@/lib/shapes/job-location';
 
 /** A job's id as a link to its page, in its queue; a long one (marko's UUIDs) wraps rather than widening a phone's table. */
-export function QueueJobLink({ id, queue }: { id: string; queue: string }) {
+export function QueueJobLink({ id, queue, near }: { id: string; queue: string; near?: ListPlace }) {
   return (
-    <Link href={jobOfQueueHref(id, queue)} className="font-mono text-blue-700 underline-offset-2 [overflow-wrap:anywhere] hover:underline dark:text-blue-400">
+    <Link
+      href={jobOfQueueHref(id, queue, near)}
+      className="font-mono text-blue-700 underline-offset-2 [overflow-wrap:anywhere] hover:underline dark:text-blue-400"
+    >
       #{id}
     </Link>
   );
@@ -18,9 +22,22 @@ export function QueueJobLink({ id, queue }: { id: string; queue: string }) {
  * cannot be acted on (`idNote` says why), a link naming no queue where ids
  * name a job on the whole connection (StaticPHP), else one in its queue.
  */
-export function JobIdCell({ id, queue, idNote, ofConnection = false }: { id: string; queue: string; idNote?: string; ofConnection?: boolean }) {
+export function JobIdCell({
+  id,
+  queue,
+  idNote,
+  ofConnection = false,
+  near,
+}: {
+  id: string;
+  queue: string;
+  idNote?: string;
+  ofConnection?: boolean;
+  /** where the row is in its queue's list, for the job's page to look there first */
+  near?: ListPlace;
+}) {
   if (idNote !== undefined) return <BeyondExactId id={id} />;
-  if (!ofConnection) return <QueueJobLink id={id} queue={queue} />;
+  if (!ofConnection) return <QueueJobLink id={id} queue={queue} near={near} />;
   return (
     <Link href={jobHref(id)} className="font-mono text-blue-700 underline-offset-2 [overflow-wrap:anywhere] hover:underline dark:text-blue-400">
       #{id}

@@ -8,6 +8,7 @@ import type { ForgetOptions, RetryOutcome } from '../shapes/failed-jobs';
 import type { RestoredJob, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
+import type { ListPlace } from '../shapes/job-location';
 import type {
   ClaimRepairs,
   DueTimelineReader,
@@ -256,8 +257,8 @@ export type CopyOutcome = { copied: true; id: string } | { copied: false; refuse
  * JobMessage.editable).
  */
 export interface JobCopies {
-  /** copies job `id` of `queue`, `delaySeconds` from now; `edited` replaces the part JobMessage.editable showed */
-  copy(queue: string, id: string, options: { delaySeconds: number; edited?: string }): Promise<CopyOutcome>;
+  /** copies job `id` of `queue`, `delaySeconds` from now; `edited` replaces the part JobMessage.editable showed; `near`: where the page saw it (SeenJob.near) */
+  copy(queue: string, id: string, options: { delaySeconds: number; edited?: string; near?: ListPlace }): Promise<CopyOutcome>;
 }
 
 /**

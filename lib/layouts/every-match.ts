@@ -77,7 +77,7 @@ function actionOrThrow(layout: Pick<QueueLayout, 'failedJobs' | 'lineRepairs'>, 
   if (isAbsent(remove)) throw new QueueError(`${remove.absent}.`);
   return async (matches) => {
     const removed: FindMatch[] = [];
-    for (const match of matches) if (await remove(match.queue, match.id, trash, match.bytes)) removed.push(match);
+    for (const match of matches) if (await remove(match.queue, match.id, trash, { bytes: match.bytes })) removed.push(match);
     return { acted: removed.length, movedOn: matches.length - removed.length, refused: 0, why: null, queues: queuesOf(removed) };
   };
 }

@@ -5,7 +5,7 @@ import type { LevelView } from '../shapes/priority-levels';
 import type { QueueStats } from '../shapes/queue-counts';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../shapes/display-text';
-import type { JobLocation } from '../shapes/job-location';
+import type { JobLocation, ListPlace } from '../shapes/job-location';
 import type { TrashWrite } from '../shapes/trash';
 import type { KeyContents } from './key-layout';
 import type { FindStepOptions, FoundStep } from './find-steps';
@@ -395,6 +395,8 @@ export interface JobSnapshot {
   hash?: JobHash;
   /** set once the job is gone on a layout that hands out ids in order from one counter: the highest so far, so an id above it was never a job */
   lastId?: number;
+  /** set where the job was found in its queue's list by searching it (Laravel): where, for a repair to look there first (SeenJob.near) */
+  near?: ListPlace;
 }
 
 /**
@@ -450,7 +452,20 @@ export function isJobNotFound(read: JobSnapshot | JobIdAcrossQueues): boolean {
  * QueueError for a bad id or an unknown queue.
  */
 export interface JobSnapshotReader {
-  read(id: string, queue?: string): Promise<JobSnapshot | JobIdAcrossQueues>;
+  /** `near`: where a page saw the job in `queue`'s list, which a layout that searches its list for a job (Laravel) looks around first */
+  read(id: string, queue?: string, near?: ListPlace): Promise<JobSnapshot | JobIdAcrossQueues>;
+}
+
+/**
+ * What a page knew of a job it asks a repair to change: `bytes`, the job as
+ * a Find step just read it (FoundMatch.bytes), which a layout that keeps a
+ * job as one value removes as they are, not looking the job up by its id
+ * again; `near`, where the page saw it in its queue's list, where such a
+ * layout looks for it first (a job deeper than its look-up's bound).
+ */
+export interface SeenJob {
+  bytes?: Buffer;
+  near?: ListPlace;
 }
 
 /**
@@ -462,11 +477,8 @@ export interface JobSnapshotReader {
  * is not safe while the layout's workers run is Absent, saying why.
  */
 export interface LineRepairs {
-  /**
-   * deletes the job wherever it is, as the driver's own remove does; with `trash` (where the layout keeps one) it is moved there whole instead.
-   * `bytes`: the job as a Find step just read it (FoundMatch.bytes), which a layout that keeps a job as one value removes as they are, not looking the job up by its id again
-   */
-  remove: ((queue: string, id: string, trash?: TrashWrite, bytes?: Buffer) => Promise<boolean>) | Absent;
+  /** deletes the job wherever it is, as the driver's own remove does; with `trash` (where the layout keeps one) it is moved there whole instead; `seen`: what the page knew of it (SeenJob) */
+  remove: ((queue: string, id: string, trash?: TrashWrite, seen?: SeenJob) => Promise<boolean>) | Absent;
   /** puts a reservation whose time ran out back in line where the driver's mover would; refuses a live one */
   releaseExpired: ((queue: string, id: string) => Promise<boolean>) | Absent;
   /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */

@@ -20,7 +20,7 @@ export const queryKeys = {
   },
   jobs: {
     all: ['jobs'] as const,
-    snapshot: (id: string, queue: string) => ['jobs', 'snapshot', id, queue] as const,
+    snapshot: (id: string, queue: string, near: string) => ['jobs', 'snapshot', id, queue, near] as const,
   },
   reservations: {
     all: ['reservations'] as const,

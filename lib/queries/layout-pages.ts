@@ -1,4 +1,5 @@
 import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '../layouts/pages';
+import { listPlaceParam, type ListPlace } from '../shapes/job-location';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 
@@ -20,7 +21,11 @@ export function dueTimelineQuery(queue: string) {
   return liveQueryOptions<DueTimeline>(queryKeys.queues.delayed(queue), `/api/queues/${encodeURIComponent(queue)}/delayed`);
 }
 
-/** GET /api/jobs/{id}?queue=: one job by its id, where it is and its data decoded (a job hash's fields where the layout keeps one); without a queue on a connection of several, the queues holding the id when not exactly one does. */
-export function jobSnapshotQuery(id: string, queue?: string) {
-  return liveQueryOptions<JobSnapshot | JobIdAcrossQueues>(queryKeys.jobs.snapshot(id, queue ?? ''), `/api/jobs/${id}${search({ queue })}`);
+/** GET /api/jobs/{id}?queue=&near=: one job by its id, where it is and its data decoded (a job hash's fields where the layout keeps one); without a queue on a connection of several, the queues holding the id when not exactly one does. `near`: where a page saw it in its queue's list. */
+export function jobSnapshotQuery(id: string, queue?: string, near?: ListPlace) {
+  const nearParam = near === undefined ? undefined : listPlaceParam(near);
+  return liveQueryOptions<JobSnapshot | JobIdAcrossQueues>(
+    queryKeys.jobs.snapshot(id, queue ?? '', nearParam ?? ''),
+    `/api/jobs/${id}${search({ queue, near: nearParam })}`,
+  );
 }

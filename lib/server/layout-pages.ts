@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '@/lib/layouts/pages';
+import { listPlaceParam, parseListPlace, type ListPlace } from '@/lib/shapes/job-location';
 import { readCapability, readLargeValues, type HeldRead, type ReadResult } from './queue';
 
 /** `?page=N` of a paged list, from 1. */
@@ -8,8 +9,13 @@ export const pageParams = z.object({
   page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
 });
 
+/** Where a page saw a job in its queue's list (ListPlace), as an action's input names it. */
+export const listPlaceInput = z.object({ from: z.enum(['head', 'tail']), index: z.number().int().min(0).max(999_999_999) });
+
 export const jobSnapshotParams = z.object({
   queue: z.string().min(1).max(1000).optional(),
+  // Where a page saw the job in its queue's list (listPlaceParam): a hint, so one that cannot be read is left out, not refused.
+  near: z.string().max(20).optional().transform(parseListPlace),
 });
 
 /** One page of a queue's line, for GET /api/queues/{queue} and the queue page's prefetch. */
@@ -22,9 +28,15 @@ export function readDueTimelinePage(queue: string): Promise<ReadResult<DueTimeli
   return readCapability('dueTimeline', (timeline) => timeline.read(queue), ['due', queue]);
 }
 
-/** One job by its id (of `queue`; without one, looked up in each of the connection's queues), for GET /api/jobs/{id}, the job page's prefetch and "Go to job". */
-export function readJobSnapshotPage(id: string, queue?: string): Promise<ReadResult<JobSnapshot | JobIdAcrossQueues>> {
-  return readCapability('jobSnapshot', (snapshot) => snapshot.read(id, queue), ['job-snapshot', id, queue ?? '']);
+/** One job by its id (of `queue`, looked for `near` where a page saw it; without a queue, looked up in each of the connection's queues), for GET /api/jobs/{id}, the job page's prefetch and "Go to job". */
+export function readJobSnapshotPage(id: string, queue?: string, near?: ListPlace): Promise<ReadResult<JobSnapshot | JobIdAcrossQueues>> {
+  const nearKey = near === undefined ? '' : listPlaceParam(near);
+  return readCapability('jobSnapshot', (snapshot) => snapshot.read(id, queue, queue === undefined ? undefined : near), [
+    'job-snapshot',
+    id,
+    queue ?? '',
+    nearKey,
+  ]);
 }
 
 /** The whole stored bytes of one field of a job hash, for GET /api/jobs/{id}/fields/{field}: a large read held until released; null when the job or the field is gone. */

@@ -26,9 +26,14 @@
   ARGV[2] new id                            32 letters and digits
   ARGV[3] new uuid
   ARGV[4] delay                             whole seconds, 0 for none
-  ARGV[5] ready elements looked through     from the head: the page found the
-                                            job within them, and Laravel's
-                                            pops only move it nearer the head
+  ARGV[5] readyAt                           the index from the head the look-up
+                                            found the payload at in the ready
+                                            list, just before ('' when it found
+                                            it in a set): it is looked for there
+                                            and up to MOVED_SINCE places nearer
+                                            the head, where Laravel's pops move
+                                            it (an LPOS from the head would read
+                                            as far as the job is deep)
 
   Returns {'copied', new id}, {'gone'} when those bytes are nowhere any more,
   {'not-json'} when they are no JSON object Laravel's pop could re-encode,
@@ -39,13 +44,23 @@ local rcall = redis.call
 -- @include server-time
 
 local readyKey, delayedKey, reservedKey, notifyKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local payload, newId, newUuid, delay, searchLimit = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]) or 0, ARGV[5]
+local payload, newId, newUuid, delay, readyAt = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]) or 0, tonumber(ARGV[5])
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', delayedKey, 'zset', reservedKey, 'zset', notifyKey, 'list'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
--- Bounded as the job page's search is: an LPOS over a ready list of a million payloads would hold Redis for milliseconds.
-local there = rcall('ZSCORE', delayedKey, payload) or rcall('ZSCORE', reservedKey, payload) or rcall('LPOS', readyKey, payload, 'MAXLEN', searchLimit)
+-- Places a ready job may have moved towards the head between the look-up and this call (as many pops).
+local MOVED_SINCE = 25
+
+local function readyNearFound()
+  if not readyAt then return false end
+  for _, element in ipairs(rcall('LRANGE', readyKey, math.max(0, readyAt - MOVED_SINCE), readyAt)) do
+    if element == payload then return true end
+  end
+  return false
+end
+
+local there = rcall('ZSCORE', delayedKey, payload) or rcall('ZSCORE', reservedKey, payload) or readyNearFound()
 if not there then return {'gone'} end
 
 -- Laravel's pop reads `attempts` as a number; a payload it could not re-encode is not copied.

@@ -27,6 +27,20 @@
   longer there was popped, with all before it, so the walk goes on from
   the head. The sets are walked with ZSCAN, whose cursor no removal moves.
 
+  Where the caller saw the job in the ready list (`nearFrom`, `nearIndex`:
+  a page of the list counts from its head, Find from its tail), the list is
+  walked instead from NEAR_AFTER places nearer the tail than that place,
+  `limit` elements away from the tail, so that a job deeper than `limit` is
+  found where it was seen. That walk counts its place from the tail
+  (`position`, the places nearer the tail already read), which a pop does
+  not move: a push meanwhile moves the unread elements a place away, and
+  one read already is read again, but none is skipped; a pop of the job
+  itself is met by the second look. A job seen at head index h, and as
+  many pops since as the list then held before it (k), is now k places
+  further from the tail than LLEN - 1 - h tells; one seen at tail offset
+  t, with p pushes since, p places further. Either is found while k or p
+  is under `limit` - NEAR_AFTER.
+
   The needles are `"id":"{id}"` and `"uuid":"{id}"`, built by the caller from
   an id of letters, digits and dashes; inside `data.command` every quote is
   escaped, so only a key of the payload's JSON matches.
@@ -45,9 +59,14 @@
                        delayed set, 3 the ready list, 4 the reserved set again
   ARGV[7] looked       elements of that structure the steps before read
   ARGV[8] position     the ready list: the anchor's index when it was read
-                       ('' at the start); a set: the ZSCAN cursor ('' at the start)
+                       ('' at the start), or near a place seen, the places
+                       from the tail already read; a set: the ZSCAN cursor
+                       ('' at the start)
   ARGV[9] anchor       the ready list: the last element read ('' at the start)
   ARGV[10] cut         '1' when a structure walked before was longer than `limit`
+  ARGV[11] nearFrom    'head' | 'tail': where the caller saw the job in the
+                       ready list, counted from; '' when it did not
+  ARGV[12] nearIndex   that place, 0 at the head (or the tail)
 
   Returns {'ready', index from the head, payload, now} or
   {'reserved' | 'delayed', score, payload, now} where it is found;
@@ -63,6 +82,7 @@ local readyKey, reservedKey, delayedKey = KEYS[1], KEYS[2], KEYS[3]
 local idNeedle, uuidNeedle = ARGV[1], ARGV[2]
 local limit, budget, byteBudget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local structure, looked, position, anchor, cut = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10] == '1'
+local nearFrom, nearIndex = ARGV[11], tonumber(ARGV[12])
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', reservedKey, 'zset', delayedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
@@ -103,7 +123,38 @@ end
 -- step's budget ran out: `position` and `anchor` say where to go on) or
 -- 'done' (the structure is walked, or `limit` of it: then `cut`).
 
+-- Places nearer the tail than where the job was seen that a walk near it reads too (a removal behind it moves it that way).
+local NEAR_AFTER = 100
+
+-- The walk near a place seen, from the tail: `position` counts what it read.
+local function walkReadyNear()
+  local length = rcall('LLEN', readyKey)
+  local read = tonumber(position)
+  if not read then
+    local seen = nearFrom == 'tail' and nearIndex or length - 1 - nearIndex
+    read = math.max(0, seen - NEAR_AFTER)
+  end
+  cut = cut or read > 0
+  while true do
+    if looked >= limit then
+      cut = cut or length > read
+      return 'done'
+    end
+    if spent() then return 'spent' end
+    local wanted = batchSize(limit - looked)
+    local batch = rcall('LRANGE', readyKey, -(read + wanted), -(read + 1))
+    for i = #batch, 1, -1 do
+      account(batch[i])
+      if holds(batch[i]) then return 'found', length - 1 - (read + #batch - i), batch[i] end
+    end
+    looked, read = looked + #batch, read + #batch
+    position = tostring(read)
+    if #batch < wanted then return 'done' end
+  end
+end
+
 local function walkReady()
+  if nearFrom ~= '' then return walkReadyNear() end
   local first = readyStart()
   while true do
     if looked >= limit then

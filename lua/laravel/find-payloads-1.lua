@@ -47,11 +47,14 @@
                      typed), tried in that order
 
   Returns {next position ('' once the index is done), looked, bytes,
-           id ('' when none), name ('' when none), field, value, whole, ...}
+           id ('' when none), name ('' when none), field, value, whole,
+           place, ...}
   where bytes is the payloads' bytes the call read (the caller sizes its
   next chunk by them), value is the id, the decoded name, or the payload's
   bytes around the match, and whole the payload ('' when not asked for or
-  longer); or {ErrorCode, key} when KEYS[1] is of another type.
+  longer), and place, in a list, the payload's index from its tail ('' in
+  a set: the job page looks a job up near it, lua/laravel/find-job-3.lua);
+  or {ErrorCode, key} when KEYS[1] is of another type.
 ]]
 local rcall = redis.call
 -- @include layout
@@ -148,24 +151,31 @@ end
 local bytesRead = 0
 for _, payload in ipairs(members) do bytesRead = bytesRead + #payload end
 local reply = {nextPosition, read, bytesRead}
-local function hit(payload, jobId, name, matched, value)
+-- The i-th member's index from the list's tail: findChunkOf reads members head to tail, the last `position` places from the tail.
+local function placeOf(i)
+  return kind == 'list' and (tonumber(position) or 0) + #members - i or ''
+end
+
+local function hit(i, jobId, name, matched, value)
+  local payload = members[i]
   local whole = #payload <= wholeUpTo and payload or ''
-  local row = {jobId or '', name or '', matched, value, whole}
+  local row = {jobId or '', name or '', matched, value, whole, placeOf(i)}
   for _, cell in ipairs(row) do reply[#reply + 1] = cell end
 end
 
-local function matchIn(payload)
+local function matchIn(i)
+  local payload = members[i]
   if wants('id') and firstMatchIn(payload, idMatchers) then
     local jobId, name = fieldsOf(payload)
-    if jobId == id then return hit(payload, jobId, name, 'id', id) end
+    if jobId == id then return hit(i, jobId, name, 'id', id) end
   end
   if not (wants('name') or wants('payload')) then return end
   local at, stop = firstMatchIn(payload, spellingMatchers)
   if not at then return end
   local jobId, name = fieldsOf(payload)
-  if wants('name') and firstMatchIn(name, nameMatchers) then return hit(payload, jobId, name, 'name', name) end
-  if wants('payload') then hit(payload, jobId, name, 'payload', (windowAround(payload, at, stop, window))) end
+  if wants('name') and firstMatchIn(name, nameMatchers) then return hit(i, jobId, name, 'name', name) end
+  if wants('payload') then hit(i, jobId, name, 'payload', (windowAround(payload, at, stop, window))) end
 end
 
-for _, payload in ipairs(members) do matchIn(payload) end
+for i = 1, #members do matchIn(i) end
 return reply

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useDialogAction } from '@/components/ui/use-dialog-action';
 import { getTabConnection } from '@/lib/queries/tab-connection';
+import type { ListPlace } from '@/lib/shapes/job-location';
 import { copyJob } from './copy-action';
 import { ChangesOf } from './edit-and-retry';
 import { NO_ANSWER, useRefreshJobViews } from './forget-failed-job';
@@ -27,7 +28,20 @@ function editProblem(text: string): string | null {
  * it (`editable`, the stored text; else `asStored` says why not), then one
  * atomic script of the layout.
  */
-export function CopyJob({ queue, id, editable, asStored }: { queue: string; id: string; editable: string | null; asStored: string }) {
+export function CopyJob({
+  queue,
+  id,
+  near,
+  editable,
+  asStored,
+}: {
+  queue: string;
+  id: string;
+  /** where the page found the job in its queue's list (JobSnapshot.near) */
+  near?: ListPlace;
+  editable: string | null;
+  asStored: string;
+}) {
   const { open, setOpen, busy: copying, run, toast } = useDialogAction(NO_ANSWER, useRefreshJobViews());
   const ids = { delay: useId(), message: useId(), problem: useId() };
   const [delay, setDelay] = useState('0');
@@ -38,7 +52,7 @@ export function CopyJob({ queue, id, editable, asStored }: { queue: string; id: 
   const send = () =>
     run(async () => {
       const edited = editable !== null && message !== editable ? message : undefined;
-      const result = await copyJob({ queue, id, delaySeconds: delaySeconds ?? 0, edited }, getTabConnection());
+      const result = await copyJob({ queue, id, delaySeconds: delaySeconds ?? 0, edited, near }, getTabConnection());
       if (result.ok) toast.success(`Job ${result.id} is a copy of job ${id} on ${queue}${delaySeconds ? `, due in ${delaySeconds} s` : ''}`);
       else toast.error(result.error);
     });

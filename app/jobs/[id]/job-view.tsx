@@ -23,6 +23,7 @@ import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
 import { JOB_HASH_RETRY } from '@/lib/shapes/job-hash';
 import { ForgetFailedJob } from './forget-failed-job';
 import { CopyJob } from './copy-job';
+import type { ListPlace } from '@/lib/shapes/job-location';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
 function Facts({ snapshot }: { snapshot: JobSnapshot }) {
@@ -289,6 +290,7 @@ function CopyOfJob({ snapshot, copies }: { snapshot: JobSnapshot; copies: string
       <CopyJob
         queue={snapshot.queue}
         id={snapshot.id}
+        near={snapshot.near}
         editable={snapshot.message.editable ?? null}
         asStored={snapshot.message.copiedAsStored ?? 'Its message is copied as stored'}
       />
@@ -303,7 +305,7 @@ function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
       title="Remove it"
       description="Takes the job out wherever it is, as the driver’s own remove does; kept in the trash where QueueLens keeps one for this layout."
     >
-      <RemoveJobButton queue={snapshot.queue} id={snapshot.id} leaveTo={queueHref(snapshot.queue)} />
+      <RemoveJobButton queue={snapshot.queue} id={snapshot.id} near={snapshot.near} leaveTo={queueHref(snapshot.queue)} />
     </Section>
   );
 }
@@ -374,12 +376,15 @@ function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
 export function JobView({
   id,
   queue,
+  near,
   repairs,
   pushes,
   copies,
 }: {
   id: string;
   queue?: string;
+  /** where the page that linked here saw the job in its queue's list */
+  near?: ListPlace;
   repairs: LineRepairOffer;
   pushes: boolean;
   /** null where the layout runs a copy of a job (jobCopies), else why not */
@@ -387,7 +392,7 @@ export function JobView({
 }) {
   const permission = useChangePermission();
   const mayChange = permission.allowed && repairs.remove === null;
-  const view = useLiveQuery(jobSnapshotQuery(id, queue));
+  const view = useLiveQuery(jobSnapshotQuery(id, queue, near));
   const answer = view.data;
   const across = answer !== undefined && isJobIdAcrossQueues(answer) ? answer : null;
   const snapshot = answer === undefined || isJobIdAcrossQueues(answer) ? undefined : answer;

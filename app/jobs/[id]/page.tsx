@@ -37,9 +37,9 @@ export default async function JobPage({ params, searchParams }: Props) {
   if (id === null) return <NotAJobId segment={segment} rule={numbered ? NUMBERED_ID_RULE : TEXT_ID_RULE} />;
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
-  const queue = jobSnapshotParams.safeParse(await searchParams).data?.queue;
+  const { queue, near } = jobSnapshotParams.safeParse(await searchParams).data ?? {};
   const [read, repairs, unpushed, uncopied] = await Promise.all([
-    readJobSnapshotPage(id, queue),
+    readJobSnapshotPage(id, queue, near),
     offeredLineRepairs(),
     absentCapability('runner'),
     absentCapability('jobCopies'),
@@ -47,10 +47,10 @@ export default async function JobPage({ params, searchParams }: Props) {
   // Answered 404 with ./not-found.tsx, which says what was looked for (and shows the job should it come back).
   if (read.ok && isJobNotFound(read.data)) notFound();
   const queryClient = getQueryClient();
-  await prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue), async () => read);
+  await prefetchLiveQuery(queryClient, jobSnapshotQuery(id, queue, near), async () => read);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <JobView id={id} queue={queue} repairs={repairs} pushes={unpushed === null} copies={uncopied} />
+      <JobView id={id} queue={queue} near={near} repairs={repairs} pushes={unpushed === null} copies={uncopied} />
     </HydrationBoundary>
   );
 }

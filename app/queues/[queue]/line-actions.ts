@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
 import { inputQueue, queueAction } from '@/lib/server/action';
+import { listPlaceInput } from '@/lib/server/layout-pages';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -18,10 +19,10 @@ const changedOrNot =
 /** Deletes a job wherever it is, into the trash where the layout keeps one (`keptAs`: the id an Undo restores); `changed` false when it was gone already. */
 export const removeLineJob = queueAction(
   'lineRepairs',
-  job,
-  async ({ queue, id }, repairs, connection, access) => {
+  job.extend({ near: listPlaceInput.optional() }),
+  async ({ queue, id, near }, repairs, connection, access) => {
     const trash = dashboardTrashWrite(access);
-    const changed = await lineRepairOrThrow(repairs, 'remove')(queue, id, trash);
+    const changed = await lineRepairOrThrow(repairs, 'remove')(queue, id, trash, { near });
     return { changed, keptAs: changed ? await keptAs(connection, trash, queue, id) : null };
   },
   {

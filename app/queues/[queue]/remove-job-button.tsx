@@ -4,16 +4,19 @@ import type { Route } from 'next';
 import { useRouter } from 'next/navigation';
 import { LineRepairButton } from '@/components/layouts/line-repair-button';
 import { getTabConnection } from '@/lib/queries/tab-connection';
+import type { ListPlace } from '@/lib/shapes/job-location';
 import { removeLineJob } from './line-actions';
 
 /**
  * Removes a job of a layout whose line QueueLens repairs (the job page, the
  * queue page's line), asked first: its message and every entry of it go, as
  * the driver's own remove does, into the trash where the layout keeps one
- * (the toast then offers Undo). From a page about the job itself the
- * operator is taken to `leaveTo`, not left on a page saying it is gone.
+ * (the toast then offers Undo). `near`: where the page saw it in its
+ * queue's list, where a layout that searches its list for a job looks
+ * first. From a page about the job itself the operator is taken to
+ * `leaveTo`, not left on a page saying it is gone.
  */
-export function RemoveJobButton({ queue, id, leaveTo }: { queue: string; id: string; leaveTo?: Route }) {
+export function RemoveJobButton({ queue, id, near, leaveTo }: { queue: string; id: string; near?: ListPlace; leaveTo?: Route }) {
   const router = useRouter();
   return (
     <LineRepairButton
@@ -37,7 +40,7 @@ export function RemoveJobButton({ queue, id, leaveTo }: { queue: string; id: str
           </>
         ),
       }}
-      action={() => removeLineJob({ queue, id }, getTabConnection())}
+      action={() => removeLineJob({ queue, id, near }, getTabConnection())}
       done={`Job ${id} was removed from ${queue}`}
       unchanged={`Job ${id} was gone already.`}
       onChanged={leaveTo === undefined ? undefined : () => router.push(leaveTo)}

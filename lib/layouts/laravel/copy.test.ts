@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { copy } from './scripts';
+import { JOB_SEARCH_LIMIT } from './pages';
 import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();
@@ -48,7 +49,7 @@ describe('Run a copy of a Laravel job', () => {
     expect(await redis.zrangeBuffer(keys.reserved('mail'), '0', '-1')).toEqual([original]);
   });
 
-  it('looks for a ready payload only as deep in the list as it is told (the job page’s search depth), so the script stays short on a long list', async () => {
+  it('looks for a ready payload where the look-up found it and a few places nearer the head, where pops move it, so the script reads a few payloads however deep it is', async () => {
     const { layout, redis, laravel } = await openLaravel('mail');
     const { keys } = layout;
     await laravel.push('first');
@@ -64,8 +65,28 @@ describe('Run a copy of a Laravel job', () => {
       newUuid: '00000000-0000-4000-8000-000000000001',
       delaySeconds: 0,
     };
-    expect(await copy.run(redis, { ...call, searchLimit: 1 })).toEqual({ outcome: 'gone' });
-    expect(await copy.run(redis, { ...call, searchLimit: 2 })).toEqual({ outcome: 'copied', id: 'c'.repeat(32) });
+    // Not at the head, nor found in a set, nor 26 or more places further from the head than it is.
+    expect(await copy.run(redis, { ...call, readyAt: 0 })).toEqual({ outcome: 'gone' });
+    expect(await copy.run(redis, { ...call, readyAt: '' })).toEqual({ outcome: 'gone' });
+    expect(await copy.run(redis, { ...call, readyAt: 27 })).toEqual({ outcome: 'gone' });
+    // Found at 1; a pop since moved it to 0.
+    await redis.lpop(keys.ready('mail'));
+    expect(await copy.run(redis, { ...call, readyAt: 1 })).toEqual({ outcome: 'copied', id: 'c'.repeat(32) });
+  });
+
+  it('copies a job deeper than a look-up from the head reaches, found where the page saw it', async () => {
+    const { layout, redis, laravel } = await openLaravel('deep');
+    const { keys } = layout;
+    const id = await laravel.push('deep');
+    const [template] = await redis.lrange(keys.ready('deep'), 0, 0);
+    await redis.lpush(keys.ready('deep'), ...Array.from({ length: JOB_SEARCH_LIMIT }, (_, i) => template!.replace(id, `ahead${i}`)));
+    const copies = present(layout.jobCopies);
+    expect(await copies.copy('deep', id, { delaySeconds: 0 })).toMatchObject({ copied: false });
+    const copied = await copies.copy('deep', id, { delaySeconds: 0, near: { from: 'tail', index: 0 } });
+    expect(copied).toMatchObject({ copied: true });
+    const [last] = await redis.lrange(keys.ready('deep'), -1, -1);
+    expect(JSON.parse(last!)).toMatchObject({ id: (copied as { id: string }).id, attempts: 0 });
+    expect(await redis.llen(keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT + 2);
   });
 
   it('refuses an edit, and a job that is gone', async () => {

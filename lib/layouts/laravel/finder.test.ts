@@ -94,9 +94,11 @@ describe('Find on Laravel', () => {
       [ready, 'ready'],
     ] as const) {
       const { matches } = await findAll(finder, { ...payloadQuery(id), field: 'any' });
-      expect(matches).toEqual([{ id, queue: 'mail', state, name: expect.any(String), field: 'id', snippet: { before: '', match: id, after: '' } }]);
+      // The ready job is one place from the list's tail (the job pushed after it, `noise`, is at the tail); a set's member has no place in a list.
+      const near = state === 'ready' ? { near: { from: 'tail', index: 1 } } : {};
+      expect(matches).toEqual([{ id, queue: 'mail', state, name: expect.any(String), field: 'id', snippet: { before: '', match: id, after: '' }, ...near }]);
       // The job page opens it by that id, where Find found it.
-      const snapshot = await present(laravel.layout.jobSnapshot).read(id, 'mail');
+      const snapshot = await present(laravel.layout.jobSnapshot).read(id, 'mail', matches[0]!.near);
       expect(snapshot).toMatchObject({ id, status: 'placed', places: [{ state }] });
     }
     // An id is equal or nothing: a piece of one finds no job by id.
@@ -251,6 +253,31 @@ describe('Find on Laravel', () => {
     expect(await redis.zcard(layout.keys.delayed('bulk'))).toBe(0);
   });
 
+  it('tells where in the list it found a job, so that its page and a removal from the list find one deeper than a look-up from the head reaches', async () => {
+    const laravel = await openLaravel('far');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'far');
+    const deep = JOB_SEARCH_LIMIT + 500;
+    await redis.rpush(layout.keys.ready('far'), ...Array.from({ length: JOB_SEARCH_LIMIT + 1_000 }, (_, i) => payloadOf(i, i === deep)));
+    await redis.zadd(layout.keys.delayed('far'), 4102444800, payloadOf(9_000, true));
+    const { matches } = await findAll(finderOf(laravel), payloadQuery('s:6:"needle"'));
+    // 499 places from the tail; a set's member has no place in a list.
+    expect(matches.map(({ id, state, near }) => ({ id, state, near }))).toEqual([
+      { id: `job${deep}`, state: 'ready', near: { from: 'tail', index: 499 } },
+      { id: 'job9000', state: 'delayed', near: undefined },
+    ]);
+    const [found] = matches;
+    const snapshots = present(layout.jobSnapshot);
+    expect(await snapshots.read(found!.id, 'far')).toMatchObject({ status: 'unsearched' });
+    expect(await snapshots.read(found!.id, 'far', found!.near)).toMatchObject({ status: 'placed', near: { from: 'head', index: deep } });
+
+    const remove = present(present(layout.lineRepairs).remove);
+    expect(await remove('far', found!.id)).toBe(false);
+    expect(await remove('far', found!.id, undefined, { near: found!.near })).toBe(true);
+    expect(await redis.lpos(layout.keys.ready('far'), payloadOf(deep, true))).toBeNull();
+    expect(await redis.llen(layout.keys.ready('far'))).toBe(JOB_SEARCH_LIMIT + 999);
+  });
+
   it('removes every match by the bytes its step read: a job further down the list than a look-up by id reaches, and not a copy that changed since', async () => {
     const laravel = await openLaravel('deep');
     const { layout, redis } = laravel;
@@ -272,7 +299,7 @@ describe('Find on Laravel', () => {
     expect(found?.bytes?.toString()).toBe(delayed);
     await redis.zrem(layout.keys.delayed('deep'), delayed);
     await redis.zadd(layout.keys.delayed('deep'), 4102444800, delayed.replace('"attempts":0', '"attempts":1'));
-    expect(await remove('deep', found!.id, undefined, found!.bytes)).toBe(false);
+    expect(await remove('deep', found!.id, undefined, { bytes: found!.bytes })).toBe(false);
     expect(await redis.zcard(layout.keys.delayed('deep'))).toBe(1);
     // A step not asked for bytes sends none.
     expect((await finder.step(payloadQuery('s:6:"needle"', { states: ['delayed'] }), null)).matches[0]?.bytes).toBeUndefined();

@@ -143,6 +143,7 @@ function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: FindN
     name: hit.name,
     field: hit.field,
     snippet,
+    ...(hit.tailIndex !== null && { near: { from: 'tail', index: hit.tailIndex } }),
     ...(hit.whole.length > 0 && { bytes: hit.whole }),
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findLaravelJob, JOB_SEARCH_LIMIT, lookUpStep } from './pages';
 import { JOB_LOOK_UP_START, type JobLookUpCursor, type JobLookUpStep } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
+import type { ListPlace } from '../../shapes/job-location';
 
 const openLaravel = testLaravelFactory();
 
@@ -101,6 +102,69 @@ describe('Looking a Laravel job up by its id', () => {
     await redis.rpush(layout.keys.ready('small'), ...Array.from({ length: JOB_SEARCH_LIMIT }, (_, i) => payloadOf(10 + i)));
     expect(await findLaravelJob(layout.connection, layout.keys, 'small', 'job9')).toMatchObject({ place: 'none', complete: false });
     expect(await present(layout.jobSnapshot).read('job9', 'small')).toMatchObject({ status: 'unsearched' });
+  });
+
+  it('finds a job deeper than its bound near where a page saw it, from the head or the tail, after pops and pushes moved it', async () => {
+    const laravel = await openLaravel('long');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'long');
+    const key = layout.keys.ready('long');
+    await redis.rpush(key, ...Array.from({ length: 6_000 }, (_, i) => payloadOf(i)));
+    const find = (id: string, near?: ListPlace) => findLaravelJob(layout.connection, layout.keys, 'long', id, near);
+    expect(await find('job4000')).toMatchObject({ place: 'none', complete: false });
+
+    // Seen at head index 4,000 (the line's page); 1,500 popped since: it is at 2,500 now, and the walk from the tail reads around where it must be.
+    await redis.lpop(key, 1_500);
+    const fromHead = await find('job4000', { from: 'head', index: 4_000 });
+    expect(fromHead).toMatchObject({ place: 'ready', position: 2_500 });
+    expect(fromHead.place === 'ready' && fromHead.payload.toString()).toBe(payloadOf(4_000));
+
+    // Seen 3,499 places from the tail (Find); 1,500 pushed since: 4,999 from the tail now, still 1,000 from the head.
+    await redis.rpush(key, ...Array.from({ length: 1_500 }, (_, i) => payloadOf(10_000 + i)));
+    expect(await find('job2500', { from: 'tail', index: 3_499 })).toMatchObject({ place: 'ready', position: 1_000 });
+    // A removal behind it brought it a place nearer the tail than where it was seen.
+    await redis.lrem(key, 1, payloadOf(10_500));
+    expect(await find('job2500', { from: 'tail', index: 4_999 })).toMatchObject({ place: 'ready', position: 1_000 });
+
+    // Not within the walk's reach of that place: unsearched, and the page says where it looked.
+    expect(await find('job2500', { from: 'tail', index: 8_000 })).toMatchObject({ place: 'none', complete: false });
+    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', index: 8_000 })).toMatchObject({
+      status: 'unsearched',
+      statusText: expect.stringContaining('around place 8,001 from its tail'),
+    });
+    // Found near a place, its page hands a repair the place it is at now.
+    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', index: 4_998 })).toMatchObject({
+      status: 'placed',
+      near: { from: 'head', index: 1_000 },
+    });
+  });
+
+  it('reads a bounded step at a time near a place, and skips no job when workers pop and push between two steps', async () => {
+    const laravel = await openLaravel('near');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'near');
+    const key = layout.keys.ready('near');
+    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
+    const near = { from: 'tail', index: 2_000 } as const;
+    const nearStep = (id: string, cursor: JobLookUpCursor) =>
+      lookUpStep(layout.connection, layout.keys, 'near', id, cursor, { budget: 200, byteBudget: 256 * 1024 }, near);
+
+    let cursor = JOB_LOOK_UP_START;
+    for (let i = 0; i < 3 && cursor.structure < 3; i++) cursor = nextOf(await nearStep('job1000', cursor));
+    // The sets are empty: the first step reads 200 of the list, nearest the tail first, from 100 places nearer the tail than the place seen.
+    expect(cursor).toMatchObject({ structure: 3, looked: 200, position: '2100' });
+    // Pops move no place counted from the tail; pushes move the unread ones away from it, and the walk reads a few again.
+    await redis.lpop(key, 500);
+    await redis.rpush(key, ...Array.from({ length: 50 }, (_, i) => payloadOf(9_000 + i)));
+    const found = await (async () => {
+      for (let steps = 0; steps < 20; steps++) {
+        const answer = await nearStep('job2700', cursor);
+        if (answer.place !== 'more') return answer;
+        cursor = answer.next;
+      }
+      throw new Error('no answer in 20 steps');
+    })();
+    expect(found).toMatchObject({ place: 'ready', position: 2_200 });
   });
 
   it('stops a step of large payloads at about its byte budget, having read the first one to learn their size', async () => {

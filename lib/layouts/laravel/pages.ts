@@ -2,6 +2,7 @@ import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import { toDisplayValue } from '../../shapes/display-text';
+import type { ListPlace } from '../../shapes/job-location';
 import { assertListQueueKnown, findQueues } from '../list-queues';
 import {
   PAGE_ROWS,
@@ -77,23 +78,24 @@ export function assertLaravelJobId(id: string): string {
 /**
  * Finds job `id` in `queue`, with its payload's exact bytes: bounded steps
  * of lua/laravel/find-job-3.lua (LOOK_UP_STEP each) through the reserved
- * and delayed sets and the ready list from its head, JOB_SEARCH_LIMIT
- * elements of each at most, then the reserved set again (a job popped
- * meanwhile). A queue that small is read whole in one step. Past
- * LOOK_UP_MAX_STEPS it answers unsearched.
+ * and delayed sets and the ready list from its head (or, `near` a place a
+ * page saw it at, around that place), JOB_SEARCH_LIMIT elements of each at
+ * most, then the reserved set again (a job popped meanwhile). A queue that
+ * small is read whole in one step. Past LOOK_UP_MAX_STEPS it answers
+ * unsearched.
  */
-export async function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, queue: string, id: string): Promise<FoundLaravelJob> {
+export async function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, queue: string, id: string, near?: ListPlace): Promise<FoundLaravelJob> {
   assertLaravelJobId(id);
   let cursor = JOB_LOOK_UP_START;
   for (let steps = 0; steps < LOOK_UP_MAX_STEPS; steps++) {
-    const step = await lookUpStep(connection, keys, queue, id, cursor);
+    const step = await lookUpStep(connection, keys, queue, id, cursor, LOOK_UP_STEP, near);
     if (step.place !== 'more') return step;
     cursor = step.next;
   }
   return { place: 'none', complete: false, now: await serverNow(connection) };
 }
 
-/** One step of looking job `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes. */
+/** One step of looking job `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes; its ready list near `near` where given. */
 export function lookUpStep(
   connection: RedisConnection,
   keys: LaravelKeys,
@@ -101,6 +103,7 @@ export function lookUpStep(
   id: string,
   cursor: JobLookUpCursor,
   { budget, byteBudget }: { budget: number; byteBudget: number } = LOOK_UP_STEP,
+  near?: ListPlace,
 ): Promise<JobLookUpStep> {
   return connection.attempt(() =>
     findJob.run(connection.redis, {
@@ -114,6 +117,8 @@ export function lookUpStep(
       byteBudget,
       ...cursor,
       cut: cursor.cut ? '1' : '0',
+      nearFrom: near?.from ?? '',
+      nearIndex: near?.index ?? 0,
     }),
   );
 }
@@ -260,7 +265,7 @@ function messageOf(bytes: Buffer, payload: LaravelPayload = readLaravelPayload(b
 function placeOf(found: Exclude<FoundLaravelJob, { place: 'none' }>): JobPlace {
   switch (found.place) {
     case 'ready':
-      return { state: 'ready', sentence: `ready at place ${found.position + 1} of the ready list (1 runs next)`, at: null };
+      return { state: 'ready', sentence: `ready at place ${(found.position + 1).toLocaleString('en-US')} of the ready list (1 runs next)`, at: null };
     case 'delayed':
       return {
         state: 'delayed',
@@ -279,14 +284,21 @@ function placeOf(found: Exclude<FoundLaravelJob, { place: 'none' }>): JobPlace {
 const GONE =
   'no structure of its queue holds it: Laravel deletes a job when it completes, and a failed one goes to the application’s failed_jobs table (not in Redis)';
 
-function snapshotOf(id: string, queue: string, found: FoundLaravelJob): JobSnapshot {
+/** What a look-up that did not find a job read of its ready list: from the head, or around where a page saw it. */
+function readyListSearched(near: ListPlace | undefined): string {
+  const limit = JOB_SEARCH_LIMIT.toLocaleString('en-US');
+  if (near === undefined) return `the first ${limit} elements of its queue’s ready list`;
+  return `${limit} elements of its queue’s ready list around place ${(near.index + 1).toLocaleString('en-US')} from its ${near.from}, where it was seen`;
+}
+
+function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: ListPlace): JobSnapshot {
   const empty = { id, queue, now: found.now, attempts: 0, priority: null, name: null, message: null };
   if (found.place === 'none') {
     if (found.complete) return { ...empty, status: 'gone', statusText: GONE, places: [] };
     return {
       ...empty,
       status: 'unsearched',
-      statusText: `it is in none of the first ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} elements of its queue’s ready list, nor in ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} of each of its reserved and delayed sets: further down a long one, or gone`,
+      statusText: `it is in none of ${readyListSearched(near)}, nor in ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} of each of its reserved and delayed sets: further down a long one, or gone`,
       places: [],
     };
   }
@@ -302,6 +314,7 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob): JobSnaps
     priority: null,
     name: payload.name,
     message: messageOf(found.payload, payload),
+    ...(found.place === 'ready' ? { near: { from: 'head', index: found.position } } : {}),
   };
 }
 
@@ -319,11 +332,11 @@ export function laravelJobSnapshot(
   const failedOr = async <Read extends JobSnapshot | JobIdAcrossQueues>(read: Read, queue: string, now: number): Promise<Read | JobSnapshot> =>
     (horizon && (await horizonFailedSnapshot(horizon, connection, read.id, queue, now, (payload) => messageOf(payload)))) ?? read;
   return {
-    async read(id, queue): Promise<JobSnapshot | JobIdAcrossQueues> {
+    async read(id, queue, near): Promise<JobSnapshot | JobIdAcrossQueues> {
       assertLaravelJobId(id);
       if (queue !== undefined) {
-        const found = await findLaravelJob(connection, keys, queues.known(queue), id);
-        const snapshot = snapshotOf(id, queue, found);
+        const found = await findLaravelJob(connection, keys, queues.known(queue), id, near);
+        const snapshot = snapshotOf(id, queue, found, near);
         return snapshot.status === 'gone' ? failedOr(snapshot, queue, found.now) : snapshot;
       }
       // Ids are random per job, not per queue: look in each queue, and open the one that holds it.

@@ -1,8 +1,9 @@
 import type { RedisConnection } from '../../redis/connection';
+import type { ListPlace } from '../../shapes/job-location';
 import type { LineRepairs } from '../pages';
 import { trashArguments } from '../trash';
 import type { LaravelKeys } from './keys';
-import { findLaravelJob, JOB_SEARCH_LIMIT, type LaravelQueues } from './pages';
+import { findLaravelJob, type LaravelQueues } from './pages';
 import { BATCH_SIZE } from '../../shapes/failed-jobs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { JobCopies } from '../adapter';
@@ -17,8 +18,9 @@ export type LaravelLineRepairs = LineRepairs & {
 
 /**
  * The repairs of Laravel's line, reservations, delayed and job pages. Each
- * reads the job's payload by its id (lua/laravel/find-job-3.lua), or takes
- * the bytes a Find step just read (an every-match removal), then runs
+ * reads the job's payload by its id (lua/laravel/find-job-3.lua; a remove
+ * near where the page saw it), or takes the bytes a Find step just read (an
+ * every-match removal), then runs
  * one script of lua/laravel/ that acts on exactly those bytes and nothing
  * else: a payload that moved on (popped and re-encoded, deleted by its
  * worker) is no longer there and the repair answers false. A remove with
@@ -30,9 +32,9 @@ export type LaravelLineRepairs = LineRepairs & {
  */
 export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): LaravelLineRepairs {
   const redis = connection.redis;
-  /** the job's payload in `from` (any structure when left out), or null when it is not there */
-  const payloadIn = async (queue: string, id: string, from?: 'delayed' | 'reserved') => {
-    const found = await findLaravelJob(connection, keys, queues.known(queue), id);
+  /** the job's payload in `from` (any structure when left out), or null when it is not there; looked for `near` where a page saw it */
+  const payloadIn = async (queue: string, id: string, from?: 'delayed' | 'reserved', near?: ListPlace) => {
+    const found = await findLaravelJob(connection, keys, queues.known(queue), id, near);
     return found.place === 'none' || (from !== undefined && found.place !== from) ? null : found.payload;
   };
   const moveBack = async (queue: string, id: string, from: 'delayed' | 'reserved') => {
@@ -44,9 +46,9 @@ export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKey
     );
   };
   return {
-    async remove(queue, id, trash, bytes) {
+    async remove(queue, id, trash, seen) {
       // Bytes a Find step just read are the job as it matched: the script removes them wherever they are, or answers that they moved on.
-      const payload = bytes ?? (await payloadIn(queue, id));
+      const payload = seen?.bytes ?? (await payloadIn(queue, id, undefined, seen?.near));
       if (payload === null) return false;
       return connection.attempt(() =>
         remove.run(redis, {
@@ -85,17 +87,18 @@ function randomJobId(): string {
 }
 
 /**
- * Run a copy on Laravel's queues: the job's payload read by its id, then
+ * Run a copy on Laravel's queues: the job's payload read by its id (near
+ * where the page saw it), then
  * lua/laravel/copy-4.lua builds the copy from those exact bytes (new id and
  * uuid, 0 attempts) and pushes it as RedisQueue::pushRaw or later() would.
  * Payloads are not edited (LARAVEL_COPY_AS_IS).
  */
 export function laravelJobCopies(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): JobCopies {
   return {
-    async copy(queue, id, { delaySeconds, edited }) {
+    async copy(queue, id, { delaySeconds, edited, near }) {
       if (edited !== undefined)
         return { copied: false, refused: `Job ${id} was not copied: ${LARAVEL_COPY_AS_IS.charAt(0).toLowerCase()}${LARAVEL_COPY_AS_IS.slice(1)}` };
-      const found = await findLaravelJob(connection, keys, queues.known(queue), id);
+      const found = await findLaravelJob(connection, keys, queues.known(queue), id, near);
       if (found.place === 'none') return { copied: false, refused: `Job ${id} was not copied: ${COPY_REFUSALS.gone}` };
       const made = await connection.attempt(() =>
         copy.run(connection.redis, {
@@ -107,7 +110,7 @@ export function laravelJobCopies(connection: RedisConnection, keys: LaravelKeys,
           newId: randomJobId(),
           newUuid: randomUUID(),
           delaySeconds,
-          searchLimit: JOB_SEARCH_LIMIT,
+          readyAt: found.place === 'ready' ? found.position : '',
         }),
       );
       return made.outcome === 'copied' ? { copied: true, id: made.id } : { copied: false, refused: `Job ${id} was not copied: ${COPY_REFUSALS[made.outcome]}` };

@@ -25,7 +25,7 @@ export type JobLookUpStep = FoundLaravelJob | { place: 'more'; next: JobLookUpCu
 export const findJob = luaScript({
   file: 'laravel/find-job-3.lua',
   keys: ['ready', 'reserved', 'delayed'],
-  args: ['idNeedle', 'uuidNeedle', 'limit', 'budget', 'byteBudget', 'structure', 'looked', 'position', 'anchor', 'cut'],
+  args: ['idNeedle', 'uuidNeedle', 'limit', 'budget', 'byteBudget', 'structure', 'looked', 'position', 'anchor', 'cut', 'nearFrom', 'nearIndex'],
   // The payload's exact bytes: a repair hands them back to the script that removes or moves them; the anchor goes back as it was read.
   bytes: true,
   reply: (reply): JobLookUpStep => {
@@ -97,13 +97,15 @@ export const findPayloads = luaScript({
   // A payload window is bytes written by somebody else's code, cut anywhere.
   bytes: true,
   reply: (reply) =>
-    findChunkReply(reply, 5, (at) => ({
+    findChunkReply(reply, 6, (at) => ({
       id: String(at(0)),
       name: String(at(1)),
       field: String(at(2)) as 'id' | 'name' | 'payload',
       value: at(3) as Buffer,
       /** the whole payload, where it was asked for and is short enough; empty otherwise */
       whole: at(4) as Buffer,
+      /** in a list, the payload's index from its tail; null in a set */
+      tailIndex: String(at(5)) === '' ? null : Number(at(5)),
     })),
 });
 
@@ -193,7 +195,7 @@ export type LaravelCopyOutcome = { outcome: 'copied'; id: string } | { outcome: 
 export const copy = luaScript({
   file: 'laravel/copy-4.lua',
   keys: ['ready', 'delayed', 'reserved', 'notify'],
-  args: ['payload', 'newId', 'newUuid', 'delaySeconds', 'searchLimit'],
+  args: ['payload', 'newId', 'newUuid', 'delaySeconds', 'readyAt'],
   reply: (reply): LaravelCopyOutcome => {
     const [outcome, id] = (reply as unknown[]).map(String);
     return outcome === 'copied' ? { outcome, id: id! } : { outcome: outcome as 'gone' | 'not-json' };

@@ -12,5 +12,5 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (id === null) return apiBadRequest('a job id is a whole number from 1, or letters, digits and -_.: up to 200 characters');
   const query = jobSnapshotParams.safeParse(Object.fromEntries(request.nextUrl.searchParams));
   if (!query.success) return apiBadRequest('queue must be a queue name of at most 1000 characters');
-  return apiResponse(await readJobSnapshotPage(id, query.data.queue));
+  return apiResponse(await readJobSnapshotPage(id, query.data.queue, query.data.near));
 }
