@@ -238,6 +238,34 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     expect(await queue.redis.llen(keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT);
   });
 
+  test('a delayed job among more than the job page’s look-up reads of its set opens from the delayed page and runs now, looked for at its score', async ({
+    page,
+  }) => {
+    // 2,500 copies delayed past 2100 (the set larger than the 2,000 a look-up walks, in ZSCAN's order), and the real driver's, due in an hour.
+    const later = new LaravelHarness(prefix, 'later');
+    await later.push('template');
+    const template = JSON.parse((await queue.redis.lpop(keys.ready('later')))!) as Record<string, unknown>;
+    await queue.redis.del(keys.notify('later'));
+    const copies = Array.from({ length: 2_500 }, (_, n) => [String(4_102_444_800 + n), JSON.stringify({ ...template, id: `later${n}`, uuid: `later-${n}` })]);
+    await queue.redis.zadd(keys.delayed('later'), ...copies.flat());
+    const id = await later.later(3600);
+    const [, score] = await queue.redis.zrange(keys.delayed('later'), '0', '0', 'WITHSCORES');
+
+    await showLaravel(page);
+    await page.goto('/queues/later/delayed');
+    const link = page.getByRole('table', { name: 'Next jobs due' }).getByRole('link', { name: `#${id}` });
+    await expect(link).toHaveAttribute('href', `/jobs/${id}?queue=later&near=s${score}`);
+    await link.click();
+    await expect(page.getByRole('region', { name: 'Where it is now' })).toContainText('delayed until');
+    await expect(page.getByRole('region', { name: 'Its data' })).toContainText('later 3600');
+
+    await page.goBack();
+    await page.getByRole('button', { name: `Run now job ${id}` }).click();
+    await expect(page.getByRole('status').filter({ hasText: `Job ${id} is due now` })).toBeVisible();
+    expect((await queue.redis.lrange(keys.ready('later'), 0, -1)).map((payload) => (JSON.parse(payload) as { id: string }).id)).toEqual([id]);
+    expect(await queue.redis.zcard(keys.delayed('later'))).toBe(2_500);
+  });
+
   test('Move due jobs now does what the pop’s migrate does, for a queue no worker pops; the real pop then runs each once', async ({ page }) => {
     const due = [await laravel.later(-20), await laravel.later(-10)];
     await showLaravel(page);

@@ -1,7 +1,7 @@
 import type { Route } from 'next';
 import type { KeyAddress } from './layouts/key-layout';
 import { findTimeText, MAX_FIND_TEXT, type FindRange } from './shapes/find';
-import { listPlaceParam, type ListPlace } from './shapes/job-location';
+import { seenPlaceParam, type SeenPlace } from './shapes/job-location';
 
 // Links are built here so every page spells them the same way. `as Route`
 // because typedRoutes cannot check a path built at runtime, and because the
@@ -93,8 +93,8 @@ export function jobHref(id: number | string): Route {
  * in the queue's list (a Laravel job deeper than its page's look-up reaches
  * from the head is looked for there).
  */
-export function jobOfQueueHref(id: string, queue: string, near?: ListPlace): Route {
-  const params = new URLSearchParams({ queue, ...(near === undefined ? {} : { near: listPlaceParam(near) }) });
+export function jobOfQueueHref(id: string, queue: string, near?: SeenPlace): Route {
+  const params = new URLSearchParams({ queue, ...(near === undefined ? {} : { near: seenPlaceParam(near) }) });
   return `${jobHref(id)}?${params}` as Route;
 }
 

@@ -13,7 +13,7 @@ import {
   runEveryMatchStep,
   stillMatching,
 } from '@/lib/server/find';
-import { listPlaceInput } from '@/lib/server/layout-pages';
+import { seenPlaceInput } from '@/lib/server/layout-pages';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
 import type { EveryMatchAction } from '@/lib/shapes/find';
@@ -27,7 +27,7 @@ const foundJobs = foundBy.extend({
       z.object({
         queue: z.string().min(1).max(1000),
         id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _'),
-        near: listPlaceInput.optional(),
+        near: seenPlaceInput.optional(),
       }),
     )
     .min(1)

@@ -34,6 +34,7 @@ import { reservationsQuery, reservationsSearch, type ReservationsScope } from '@
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import { reservationRowId, reservationsHref } from '@/lib/routes';
 import { reclaimLiveJob, releaseExpiredJob } from '../queues/[queue]/line-actions';
+import type { SeenPlace } from '@/lib/shapes/job-location';
 import { ReservationActions } from './reservation-actions';
 import { ReservationsFilter } from './reservations-filter';
 
@@ -118,7 +119,7 @@ function StoredDeadline({ seconds, now }: { seconds: number | null; now: number 
 }
 
 /** An expired reservation goes back in line at once; a live one is ended only after the operator is told its job may run twice. */
-function LineRepair({ queue, id, expired, repairs }: { queue: string; id: string; expired: boolean; repairs: LineRepairOffer }) {
+function LineRepair({ queue, id, near, expired, repairs }: { queue: string; id: string; near?: SeenPlace; expired: boolean; repairs: LineRepairOffer }) {
   const subject = `job ${id} on ${queue}`;
   const whyNot = expired ? repairs.releaseExpired : repairs.reclaim;
   if (whyNot !== null) return <span className="text-xs text-zinc-600 dark:text-zinc-400">{whyNot}</span>;
@@ -128,7 +129,7 @@ function LineRepair({ queue, id, expired, repairs }: { queue: string; id: string
         label="Put back in line"
         busyLabel="Putting back…"
         subject={subject}
-        action={() => releaseExpiredJob({ queue, id }, getTabConnection())}
+        action={() => releaseExpiredJob({ queue, id, near }, getTabConnection())}
         done={`Job ${id} is back in line on ${queue}, where its driver would have put it.`}
         unchanged={`Job ${id} is no longer reserved: a worker took it back first.`}
       />
@@ -150,7 +151,7 @@ function LineRepair({ queue, id, expired, repairs }: { queue: string; id: string
           </p>
         ),
       }}
-      action={() => reclaimLiveJob({ queue, id }, getTabConnection())}
+      action={() => reclaimLiveJob({ queue, id, near }, getTabConnection())}
       done={`Job ${id}'s reservation ended: it goes back in line (under drivers that move jobs only as they reserve, at their next reserve).`}
       unchanged={`Job ${id} is no longer reserved.`}
     />
@@ -160,7 +161,7 @@ function LineRepair({ queue, id, expired, repairs }: { queue: string; id: string
 /** A row's repairs: the claim repairs where the row carries its claim, else the line repairs. */
 function RowRepair({ row, queue, repairs }: { row: ExpiringReservation; queue: string; repairs: ReservationRepairOffer }) {
   const { claim } = row;
-  if (claim === undefined) return <LineRepair queue={queue} id={row.id} expired={row.expired} repairs={repairs.line} />;
+  if (claim === undefined) return <LineRepair queue={queue} id={row.id} near={row.near} expired={row.expired} repairs={repairs.line} />;
   if (repairs.claims !== null) return <span className="text-xs text-zinc-600 dark:text-zinc-400">{repairs.claims}</span>;
   return (
     <ReservationActions
@@ -284,7 +285,7 @@ function ReservationsTable({
           >
             <Cell>
               {claim === undefined ? (
-                <QueueJobLink id={row.id} queue={rowQueue} />
+                <QueueJobLink id={row.id} queue={rowQueue} near={row.near} />
               ) : claim.jobId === null ? (
                 <Absent label="no job id" />
               ) : (

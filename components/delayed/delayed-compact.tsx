@@ -90,7 +90,7 @@ export function DueSoonest({ queue, actionOf }: { queue: string; actionOf?: (tim
           {timeline.next.map((job) => (
             <tr key={job.id}>
               <Cell>
-                <JobIdCell id={job.id} queue={queue} idNote={job.idNote} ofConnection={timeline.idsOfConnection} />
+                <JobIdCell id={job.id} queue={queue} idNote={job.idNote} ofConnection={timeline.idsOfConnection} near={job.near} />
               </Cell>
               <Cell label="Name">
                 <JobNameAndNote name={job.name} note={job.note} />

@@ -3,10 +3,10 @@ import { BeyondExactId } from '@/components/queues/job-link';
 import { Absent } from '@/components/ui/table';
 import { JobName } from '@/components/ui/job-name';
 import { jobHref, jobOfQueueHref } from '@/lib/routes';
-import type { ListPlace } from '@/lib/shapes/job-location';
+import type { SeenPlace } from '@/lib/shapes/job-location';
 
 /** A job's id as a link to its page, in its queue; a long one (marko's UUIDs) wraps rather than widening a phone's table. */
-export function QueueJobLink({ id, queue, near }: { id: string; queue: string; near?: ListPlace }) {
+export function QueueJobLink({ id, queue, near }: { id: string; queue: string; near?: SeenPlace }) {
   return (
     <Link
       href={jobOfQueueHref(id, queue, near)}
@@ -34,7 +34,7 @@ export function JobIdCell({
   idNote?: string;
   ofConnection?: boolean;
   /** where the row is in its queue's list, for the job's page to look there first */
-  near?: ListPlace;
+  near?: SeenPlace;
 }) {
   if (idNote !== undefined) return <BeyondExactId id={id} />;
   if (!ofConnection) return <QueueJobLink id={id} queue={queue} near={near} />;

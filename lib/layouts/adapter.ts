@@ -8,7 +8,7 @@ import type { ForgetOptions, RetryOutcome } from '../shapes/failed-jobs';
 import type { RestoredJob, TrashFilter, TrashPage, TrashSettings, TrashWrite } from '../shapes/trash';
 import type { RedisConnection } from '../redis/connection';
 import type { LayoutDoctor } from './layout-doctor';
-import type { ListPlace } from '../shapes/job-location';
+import type { SeenPlace } from '../shapes/job-location';
 import type {
   ClaimRepairs,
   DueTimelineReader,
@@ -258,7 +258,7 @@ export type CopyOutcome = { copied: true; id: string } | { copied: false; refuse
  */
 export interface JobCopies {
   /** copies job `id` of `queue`, `delaySeconds` from now; `edited` replaces the part JobMessage.editable showed; `near`: where the page saw it (SeenJob.near) */
-  copy(queue: string, id: string, options: { delaySeconds: number; edited?: string; near?: ListPlace }): Promise<CopyOutcome>;
+  copy(queue: string, id: string, options: { delaySeconds: number; edited?: string; near?: SeenPlace }): Promise<CopyOutcome>;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { LevelView } from '../shapes/priority-levels';
 import type { QueueStats } from '../shapes/queue-counts';
 import type { Absent } from './adapter';
 import type { DisplayValue } from '../shapes/display-text';
-import type { JobLocation, ListPlace } from '../shapes/job-location';
+import type { JobLocation, SeenPlace } from '../shapes/job-location';
 import type { TrashWrite } from '../shapes/trash';
 import type { KeyContents } from './key-layout';
 import type { FindStepOptions, FoundStep } from './find-steps';
@@ -35,8 +35,13 @@ export interface PageRequest {
   page: number;
 }
 
+/** A row of a list page that says where its job is, where the layout finds a job by searching its structures (SeenPlace: Laravel), for the job's page and repairs to look there first; left out elsewhere. */
+export interface SeenRow {
+  near?: SeenPlace;
+}
+
 /** One waiting job as a line shows it. */
-export interface LineJob {
+export interface LineJob extends SeenRow {
   /** 1 runs next */
   place: number;
   id: string;
@@ -150,7 +155,7 @@ export interface Claim {
 }
 
 /** One reservation as a page lists it. */
-export interface ExpiringReservation {
+export interface ExpiringReservation extends SeenRow {
   id: string;
   name: string | null;
   attempts: number;
@@ -278,7 +283,7 @@ export interface ClaimRepairs {
 }
 
 /** One delayed job as a layout-neutral timeline lists it. */
-export interface DueJob {
+export interface DueJob extends SeenRow {
   id: string;
   name: string | null;
   attempts: number;
@@ -395,8 +400,8 @@ export interface JobSnapshot {
   hash?: JobHash;
   /** set once the job is gone on a layout that hands out ids in order from one counter: the highest so far, so an id above it was never a job */
   lastId?: number;
-  /** set where the job was found in its queue's list by searching it (Laravel): where, for a repair to look there first (SeenJob.near) */
-  near?: ListPlace;
+  /** set where the job was found by searching its queue's structures (Laravel): where it is, for a repair to look there first (SeenJob.near) */
+  near?: SeenPlace;
 }
 
 /**
@@ -452,20 +457,21 @@ export function isJobNotFound(read: JobSnapshot | JobIdAcrossQueues): boolean {
  * QueueError for a bad id or an unknown queue.
  */
 export interface JobSnapshotReader {
-  /** `near`: where a page saw the job in `queue`'s list, which a layout that searches its list for a job (Laravel) looks around first */
-  read(id: string, queue?: string, near?: ListPlace): Promise<JobSnapshot | JobIdAcrossQueues>;
+  /** `near`: where a page saw the job in `queue`, where a layout that searches its structures for a job (Laravel) looks first */
+  read(id: string, queue?: string, near?: SeenPlace): Promise<JobSnapshot | JobIdAcrossQueues>;
 }
 
 /**
  * What a page knew of a job it asks a repair to change: `bytes`, the job as
  * a Find step just read it (FoundMatch.bytes), which a layout that keeps a
  * job as one value removes as they are, not looking the job up by its id
- * again; `near`, where the page saw it in its queue's list, where such a
- * layout looks for it first (a job deeper than its look-up's bound).
+ * again; `near`, where the page saw it in its queue, where a layout that
+ * searches its structures for a job looks first (a job deeper than its
+ * look-up's bound).
  */
 export interface SeenJob {
   bytes?: Buffer;
-  near?: ListPlace;
+  near?: SeenPlace;
 }
 
 /**
@@ -480,11 +486,11 @@ export interface LineRepairs {
   /** deletes the job wherever it is, as the driver's own remove does; with `trash` (where the layout keeps one) it is moved there whole instead; `seen`: what the page knew of it (SeenJob) */
   remove: ((queue: string, id: string, trash?: TrashWrite, seen?: SeenJob) => Promise<boolean>) | Absent;
   /** puts a reservation whose time ran out back in line where the driver's mover would; refuses a live one */
-  releaseExpired: ((queue: string, id: string) => Promise<boolean>) | Absent;
+  releaseExpired: ((queue: string, id: string, seen?: SeenJob) => Promise<boolean>) | Absent;
   /** ends a live reservation now, so the driver's next move puts the job back in line: if its worker is still running it, it runs twice */
-  reclaim: ((queue: string, id: string) => Promise<boolean>) | Absent;
+  reclaim: ((queue: string, id: string, seen?: SeenJob) => Promise<boolean>) | Absent;
   /** makes a delayed job due now (the driver's next move puts it in line), or moves it into line itself; `said` is what happened where the layout can tell more (the level it joined) */
-  runDelayedNow: ((queue: string, id: string) => Promise<boolean | RepairSaid>) | Absent;
+  runDelayedNow: ((queue: string, id: string, seen?: SeenJob) => Promise<boolean | RepairSaid>) | Absent;
   /** moves due delayed jobs into the line, a bounded batch per call; `gone` counts due ids whose job was deleted, only taken off the delayed set (where the layout tells them apart) */
   moveDueJobs: ((queue: string) => Promise<{ moved: number; stillDue: number; gone?: number }>) | Absent;
 }

@@ -1,5 +1,5 @@
 import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '../layouts/pages';
-import { listPlaceParam, type ListPlace } from '../shapes/job-location';
+import { seenPlaceParam, type SeenPlace } from '../shapes/job-location';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 
@@ -22,8 +22,8 @@ export function dueTimelineQuery(queue: string) {
 }
 
 /** GET /api/jobs/{id}?queue=&near=: one job by its id, where it is and its data decoded (a job hash's fields where the layout keeps one); without a queue on a connection of several, the queues holding the id when not exactly one does. `near`: where a page saw it in its queue's list. */
-export function jobSnapshotQuery(id: string, queue?: string, near?: ListPlace) {
-  const nearParam = near === undefined ? undefined : listPlaceParam(near);
+export function jobSnapshotQuery(id: string, queue?: string, near?: SeenPlace) {
+  const nearParam = near === undefined ? undefined : seenPlaceParam(near);
   return liveQueryOptions<JobSnapshot | JobIdAcrossQueues>(
     queryKeys.jobs.snapshot(id, queue ?? '', nearParam ?? ''),
     `/api/jobs/${id}${search({ queue, near: nearParam })}`,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '@/lib/layouts/pages';
-import { listPlaceParam, parseListPlace, type ListPlace } from '@/lib/shapes/job-location';
+import { seenPlaceParam, parseSeenPlace, type SeenPlace } from '@/lib/shapes/job-location';
 import { readCapability, readLargeValues, type HeldRead, type ReadResult } from './queue';
 
 /** `?page=N` of a paged list, from 1. */
@@ -9,13 +9,16 @@ export const pageParams = z.object({
   page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
 });
 
-/** Where a page saw a job in its queue's list (ListPlace), as an action's input names it. */
-export const listPlaceInput = z.object({ from: z.enum(['head', 'tail']), index: z.number().int().min(0).max(999_999_999) });
+/** Where a page saw a job in its queue's list (SeenPlace), as an action's input names it. */
+export const seenPlaceInput = z.union([
+  z.object({ from: z.enum(['head', 'tail']), at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+  z.object({ from: z.literal('score'), at: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER) }),
+]);
 
 export const jobSnapshotParams = z.object({
   queue: z.string().min(1).max(1000).optional(),
-  // Where a page saw the job in its queue's list (listPlaceParam): a hint, so one that cannot be read is left out, not refused.
-  near: z.string().max(20).optional().transform(parseListPlace),
+  // Where a page saw the job in its queue's list (seenPlaceParam): a hint, so one that cannot be read is left out, not refused.
+  near: z.string().max(20).optional().transform(parseSeenPlace),
 });
 
 /** One page of a queue's line, for GET /api/queues/{queue} and the queue page's prefetch. */
@@ -29,8 +32,8 @@ export function readDueTimelinePage(queue: string): Promise<ReadResult<DueTimeli
 }
 
 /** One job by its id (of `queue`, looked for `near` where a page saw it; without a queue, looked up in each of the connection's queues), for GET /api/jobs/{id}, the job page's prefetch and "Go to job". */
-export function readJobSnapshotPage(id: string, queue?: string, near?: ListPlace): Promise<ReadResult<JobSnapshot | JobIdAcrossQueues>> {
-  const nearKey = near === undefined ? '' : listPlaceParam(near);
+export function readJobSnapshotPage(id: string, queue?: string, near?: SeenPlace): Promise<ReadResult<JobSnapshot | JobIdAcrossQueues>> {
+  const nearKey = near === undefined ? '' : seenPlaceParam(near);
   return readCapability('jobSnapshot', (snapshot) => snapshot.read(id, queue, queue === undefined ? undefined : near), [
     'job-snapshot',
     id,

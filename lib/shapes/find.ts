@@ -4,7 +4,7 @@
  * API route and the CLI share.
  */
 
-import type { ListPlace } from './job-location';
+import type { SeenPlace } from './job-location';
 
 /** What part of a job the text is looked for in; `any` is every one of them. */
 export const FIND_FIELDS = ['any', 'id', 'name', 'payload', 'error'] as const;
@@ -120,7 +120,7 @@ export interface FindMatch {
   /** the match with some bytes either side, as text (bytes that are no UTF-8 as \xNN escapes) */
   snippet: { before: string; match: string; after: string };
   /** where it was found in its queue's list, where the layout searches its list to look a job up (Laravel): its page and a removal look there */
-  near?: ListPlace;
+  near?: SeenPlace;
 }
 
 /**

@@ -1,30 +1,30 @@
 /**
- * Where a page saw a job in a queue's list of waiting jobs: its index, 0
- * first, from the head (the end workers take jobs from: a page of the line,
- * the job page) or from the tail (the end pushes append to: Find walks lists
- * from there). A layout that looks a job up by searching its list
- * (Laravel's, whose jobs have no key) starts near it, so that a job deeper
- * than its look-up's bound is found where it was seen.
+ * Where a page saw a job, for a layout that finds a job by searching its
+ * queue's structures (Laravel's, whose jobs have no key of their own) to
+ * look there first, so that a job deeper than its look-up's bound is found:
+ * in the list of waiting jobs, its index `at` (0 first) from the head (the
+ * end workers take jobs from: a page of the line, the job page) or from the
+ * tail (the end pushes append to: Find walks lists from there); or in a
+ * sorted set (delayed, reserved), its score `at`.
  */
-export interface ListPlace {
-  from: 'head' | 'tail';
-  index: number;
+export interface SeenPlace {
+  from: 'head' | 'tail' | 'score';
+  at: number;
 }
 
-/** A line row's place (1 runs next) as a ListPlace. */
-export function placeInLine(place: number): ListPlace {
-  return { from: 'head', index: place - 1 };
+const PARAM_PREFIXES = { head: 'h', tail: 't', score: 's' } as const;
+
+/** A SeenPlace as a URL's `near` parameter: `h`, `t` or `s`, then the number. */
+export function seenPlaceParam(place: SeenPlace): string {
+  return `${PARAM_PREFIXES[place.from]}${place.at}`;
 }
 
-/** A ListPlace as a URL's `near` parameter: `h` or `t`, then the index. */
-export function listPlaceParam(place: ListPlace): string {
-  return `${place.from === 'head' ? 'h' : 't'}${place.index}`;
-}
-
-/** A `near` parameter (listPlaceParam) read back; undefined for anything else. */
-export function parseListPlace(text: string | undefined): ListPlace | undefined {
-  const match = text === undefined ? null : /^([ht])(\d{1,9})$/.exec(text);
-  return match ? { from: match[1] === 'h' ? 'head' : 'tail', index: Number(match[2]) } : undefined;
+/** A `near` parameter (seenPlaceParam) read back; undefined for anything else. */
+export function parseSeenPlace(text: string | undefined): SeenPlace | undefined {
+  const match = text === undefined ? null : /^(?:([ht])(\d{1,15})|s(-?\d{1,15}))$/.exec(text);
+  if (match === null) return undefined;
+  if (match[3] !== undefined) return { from: 'score', at: Number(match[3]) };
+  return { from: match[1] === 'h' ? 'head' : 'tail', at: Number(match[2]) };
 }
 
 /** Where a job is now, read from the structures that hold ids, not only from its hash. */

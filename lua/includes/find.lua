@@ -16,9 +16,10 @@ local function timeTestOf(from, till, scale)
 end
 
 -- One chunk of a list or a sorted set (from a ZSCAN cursor, '' to start):
--- its members, where the next chunk starts ('' once the index is done), and
--- how many it read. A list is read from its tail, its position the places
--- before the tail already read: every driver pushes onto the tail and its
+-- its members, where the next chunk starts ('' once the index is done), how
+-- many it read, and a set's members' scores (as ZSCAN gives them). A list
+-- is read from its tail, its position the places before the tail already
+-- read: every driver pushes onto the tail and its
 -- workers pop the head, and a pop moves no place counted from the tail, so
 -- a walk while workers run misses no job that was waiting when it began (a
 -- push meanwhile moves the unread ones a place away, and a job read already
@@ -35,11 +36,14 @@ local function findChunkOf(kind, index, position, count, inTime)
     return members, #members == count and tostring(read + count) or '', #members
   end
   local scan = rcall('ZSCAN', index, position == '' and '0' or position, 'COUNT', count)
-  local members = {}
+  local members, scores = {}, {}
   for i = 1, #scan[2], 2 do
-    if not inTime or inTime(scan[2][i + 1]) then members[#members + 1] = scan[2][i] end
+    if not inTime or inTime(scan[2][i + 1]) then
+      members[#members + 1] = scan[2][i]
+      scores[#members] = scan[2][i + 1]
+    end
   end
-  return members, scan[1] ~= '0' and scan[1] or '', #scan[2] / 2
+  return members, scan[1] ~= '0' and scan[1] or '', #scan[2] / 2, scores
 end
 
 -- Bytes that are magic in a Lua pattern outside a class: each is written

@@ -39,7 +39,11 @@
   many pops since as the list then held before it (k), is now k places
   further from the tail than LLEN - 1 - h tells; one seen at tail offset
   t, with p pushes since, p places further. Either is found while k or p
-  is under `limit` - NEAR_AFTER.
+  is under `limit` - NEAR_AFTER. Where the caller saw it in a sorted set at
+  a score (`nearFrom` 'score': a delayed job's due second, a reservation's
+  end), each set's walk first reads the members at that score (up to
+  SAME_SCORE of them, within the step's budget), so that a job of a set
+  larger than `limit`, which ZSCAN reads in no order, is found.
 
   The needles are `"id":"{id}"` and `"uuid":"{id}"`, built by the caller from
   an id of letters, digits and dashes; inside `data.command` every quote is
@@ -65,8 +69,9 @@
   ARGV[9] anchor       the ready list: the last element read ('' at the start)
   ARGV[10] cut         '1' when a structure walked before was longer than `limit`
   ARGV[11] nearFrom    'head' | 'tail': where the caller saw the job in the
-                       ready list, counted from; '' when it did not
-  ARGV[12] nearIndex   that place, 0 at the head (or the tail)
+                       ready list, counted from; 'score': its score in a
+                       set; '' when it saw none
+  ARGV[12] nearIndex   that place, 0 at the head (or the tail); or the score
 
   Returns {'ready', index from the head, payload, now} or
   {'reserved' | 'delayed', score, payload, now} where it is found;
@@ -154,7 +159,7 @@ local function walkReadyNear()
 end
 
 local function walkReady()
-  if nearFrom ~= '' then return walkReadyNear() end
+  if nearFrom == 'head' or nearFrom == 'tail' then return walkReadyNear() end
   local first = readyStart()
   while true do
     if looked >= limit then
@@ -175,7 +180,26 @@ local function walkReady()
   end
 end
 
+-- Members of one score the look at a seen score reads at most (jobs delayed alike in one second share theirs).
+local SAME_SCORE = 50
+
+-- The member at the score the caller saw, if any: its payload and score.
+local function atSeenScore(key)
+  local members = rcall('ZRANGEBYSCORE', key, nearIndex, nearIndex, 'WITHSCORES', 'LIMIT', 0, SAME_SCORE)
+  for i = 1, #members, 2 do
+    if spent() then return nil end
+    account(members[i])
+    if holds(members[i]) then return members[i], members[i + 1] end
+  end
+end
+
 local function walkSet(key)
+  if position == '' and nearFrom == 'score' then
+    local member, score = atSeenScore(key)
+    if member then return 'found', score, member end
+    -- The walk's start, the look at the score done ('' would look again).
+    position = '0'
+  end
   local cursor = position == '' and '0' or position
   repeat
     if looked >= limit then

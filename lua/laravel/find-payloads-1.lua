@@ -52,8 +52,10 @@
   where bytes is the payloads' bytes the call read (the caller sizes its
   next chunk by them), value is the id, the decoded name, or the payload's
   bytes around the match, and whole the payload ('' when not asked for or
-  longer), and place, in a list, the payload's index from its tail ('' in
-  a set: the job page looks a job up near it, lua/laravel/find-job-3.lua);
+  longer), and place where it was found, as the job page's `near` names it
+  (lib/shapes/job-location.ts): `t` and its index from a list's tail, or
+  `s` and its score in a set (the job page looks it up there,
+  lua/laravel/find-job-3.lua);
   or {ErrorCode, key} when KEYS[1] is of another type.
 ]]
 local rcall = redis.call
@@ -76,7 +78,7 @@ local DECODE_LIMIT = 65536
 local wrongKey = firstWrongTypedKey({index, kind})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
-local members, nextPosition, read = findChunkOf(kind, index, position, count, inTime)
+local members, nextPosition, read, scores = findChunkOf(kind, index, position, count, inTime)
 
 local function textOf(value)
   return type(value) == 'string' and value or nil
@@ -151,9 +153,12 @@ end
 local bytesRead = 0
 for _, payload in ipairs(members) do bytesRead = bytesRead + #payload end
 local reply = {nextPosition, read, bytesRead}
--- The i-th member's index from the list's tail: findChunkOf reads members head to tail, the last `position` places from the tail.
+-- Where the i-th member is: its index from the list's tail (findChunkOf
+-- reads members head to tail, the last `position` places from the tail), or
+-- its score.
 local function placeOf(i)
-  return kind == 'list' and (tonumber(position) or 0) + #members - i or ''
+  if kind == 'list' then return 't' .. ((tonumber(position) or 0) + #members - i) end
+  return 's' .. scores[i]
 end
 
 local function hit(i, jobId, name, matched, value)

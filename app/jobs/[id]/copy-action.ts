@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { QueueError } from '@/lib/redis/errors';
 import { inputQueue, queueAction } from '@/lib/server/action';
-import { listPlaceInput } from '@/lib/server/layout-pages';
+import { seenPlaceInput } from '@/lib/server/layout-pages';
 import { EDITABLE_PAYLOAD_BYTES } from '@/lib/shapes/failed-jobs';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
@@ -18,7 +18,7 @@ const copy = z.object({
     .max(10 * 365 * 86_400),
   // Only where the job's snapshot offered its payload to edit (JobMessage.editable); the layout's script checks it again.
   edited: z.string().min(2).max(EDITABLE_PAYLOAD_BYTES).optional(),
-  near: listPlaceInput.optional(),
+  near: seenPlaceInput.optional(),
 });
 
 /**

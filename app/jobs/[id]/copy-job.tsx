@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useDialogAction } from '@/components/ui/use-dialog-action';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import type { ListPlace } from '@/lib/shapes/job-location';
+import type { SeenPlace } from '@/lib/shapes/job-location';
 import { copyJob } from './copy-action';
 import { ChangesOf } from './edit-and-retry';
 import { NO_ANSWER, useRefreshJobViews } from './forget-failed-job';
@@ -38,7 +38,7 @@ export function CopyJob({
   queue: string;
   id: string;
   /** where the page found the job in its queue's list (JobSnapshot.near) */
-  near?: ListPlace;
+  near?: SeenPlace;
   editable: string | null;
   asStored: string;
 }) {

@@ -23,7 +23,7 @@ import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
 import { JOB_HASH_RETRY } from '@/lib/shapes/job-hash';
 import { ForgetFailedJob } from './forget-failed-job';
 import { CopyJob } from './copy-job';
-import type { ListPlace } from '@/lib/shapes/job-location';
+import type { SeenPlace } from '@/lib/shapes/job-location';
 
 /** The facts a page gives of a job beside its data: label and value, as a description list. */
 function Facts({ snapshot }: { snapshot: JobSnapshot }) {
@@ -384,7 +384,7 @@ export function JobView({
   id: string;
   queue?: string;
   /** where the page that linked here saw the job in its queue's list */
-  near?: ListPlace;
+  near?: SeenPlace;
   repairs: LineRepairOffer;
   pushes: boolean;
   /** null where the layout runs a copy of a job (jobCopies), else why not */

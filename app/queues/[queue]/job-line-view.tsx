@@ -29,7 +29,6 @@ import { delayedOfQueueHref, failedOfQueueHref, queueHref, reservationsOfQueueHr
 import { PushJob } from './push-job';
 import { RemoveJobButton } from './remove-job-button';
 import { RunNowAction } from './run-now';
-import { placeInLine } from '@/lib/shapes/job-location';
 
 const LEVELS = 'Priority levels';
 const FAILED = 'Latest failed jobs';
@@ -101,7 +100,7 @@ function SectionTable({ line, section, changes }: { line: JobLine; section: Line
             {row.place}
           </Cell>
           <Cell label="Job">
-            <JobIdCell id={row.id} queue={line.queue} idNote={row.idNote} ofConnection={line.idsOfConnection} near={placeInLine(row.place)} />
+            <JobIdCell id={row.id} queue={line.queue} idNote={row.idNote} ofConnection={line.idsOfConnection} near={row.near} />
           </Cell>
           <Cell label="Class">
             <JobNameAndNote name={row.name} note={row.note} />
@@ -121,9 +120,7 @@ function SectionTable({ line, section, changes }: { line: JobLine; section: Line
           )}
           {enqueued && <Cell label="Enqueued">{row.enqueuedAt !== undefined && <UtcMoment seconds={row.enqueuedAt / 1000} now={line.now} />}</Cell>}
           {/* An id that is not exact names no job a script could find. */}
-          {changes.remove && (
-            <Cell label="Actions">{row.idNote === undefined && <RemoveJobButton queue={line.queue} id={row.id} near={placeInLine(row.place)} />}</Cell>
-          )}
+          {changes.remove && <Cell label="Actions">{row.idNote === undefined && <RemoveJobButton queue={line.queue} id={row.id} near={row.near} />}</Cell>}
         </tr>
       ))}
     </DataTable>

@@ -3,13 +3,18 @@
 import { z } from 'zod';
 import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
 import { inputQueue, queueAction } from '@/lib/server/action';
-import { listPlaceInput } from '@/lib/server/layout-pages';
+import { seenPlaceInput } from '@/lib/server/layout-pages';
 import { dashboardTrashWrite, keptAs } from '@/lib/server/trash';
 
 // Every export of a 'use server' file is a public endpoint: only wrapped actions here.
 // The repairs of a layout whose driver QueueLens does not run (lib/layouts/pages.ts LineRepairs).
 
-const job = z.object({ queue: z.string().min(1).max(1000), id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _') });
+const job = z.object({
+  queue: z.string().min(1).max(1000),
+  id: z.string().regex(/^[\w-]{1,100}$/, 'a job id: digits, letters, - and _'),
+  // Where the page saw the job, for a layout that searches its structures for one (SeenJob.near).
+  near: seenPlaceInput.optional(),
+});
 const jobOn = ({ queue, id }: z.infer<typeof job>) => `job ${id} on ${queue}`;
 const changedOrNot =
   (done: string, gone: string) =>
@@ -19,7 +24,7 @@ const changedOrNot =
 /** Deletes a job wherever it is, into the trash where the layout keeps one (`keptAs`: the id an Undo restores); `changed` false when it was gone already. */
 export const removeLineJob = queueAction(
   'lineRepairs',
-  job.extend({ near: listPlaceInput.optional() }),
+  job,
   async ({ queue, id, near }, repairs, connection, access) => {
     const trash = dashboardTrashWrite(access);
     const changed = await lineRepairOrThrow(repairs, 'remove')(queue, id, trash, { near });
@@ -37,7 +42,7 @@ export const removeLineJob = queueAction(
 export const releaseExpiredJob = queueAction(
   'lineRepairs',
   job,
-  async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'releaseExpired')(queue, id) }),
+  async ({ queue, id, near }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'releaseExpired')(queue, id, { near }) }),
   {
     action: 'put an expired reservation back in line',
     target: jobOn,
@@ -50,7 +55,7 @@ export const releaseExpiredJob = queueAction(
 export const reclaimLiveJob = queueAction(
   'lineRepairs',
   job,
-  async ({ queue, id }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'reclaim')(queue, id) }),
+  async ({ queue, id, near }, repairs) => ({ changed: await lineRepairOrThrow(repairs, 'reclaim')(queue, id, { near }) }),
   {
     action: 'end a live reservation',
     target: jobOn,
@@ -63,8 +68,8 @@ export const reclaimLiveJob = queueAction(
 export const runDueJobNow = queueAction(
   'lineRepairs',
   job,
-  async ({ queue, id }, repairs) => {
-    const outcome = await lineRepairOrThrow(repairs, 'runDelayedNow')(queue, id);
+  async ({ queue, id, near }, repairs) => {
+    const outcome = await lineRepairOrThrow(repairs, 'runDelayedNow')(queue, id, { near });
     return typeof outcome === 'boolean' ? { changed: outcome } : outcome;
   },
   {

@@ -4,7 +4,7 @@ import type { Route } from 'next';
 import { useRouter } from 'next/navigation';
 import { LineRepairButton } from '@/components/layouts/line-repair-button';
 import { getTabConnection } from '@/lib/queries/tab-connection';
-import type { ListPlace } from '@/lib/shapes/job-location';
+import type { SeenPlace } from '@/lib/shapes/job-location';
 import { removeLineJob } from './line-actions';
 
 /**
@@ -16,7 +16,7 @@ import { removeLineJob } from './line-actions';
  * first. From a page about the job itself the operator is taken to
  * `leaveTo`, not left on a page saying it is gone.
  */
-export function RemoveJobButton({ queue, id, near, leaveTo }: { queue: string; id: string; near?: ListPlace; leaveTo?: Route }) {
+export function RemoveJobButton({ queue, id, near, leaveTo }: { queue: string; id: string; near?: SeenPlace; leaveTo?: Route }) {
   const router = useRouter();
   return (
     <LineRepairButton

@@ -30,7 +30,7 @@ function RunNow({ timeline, job }: { timeline: DueTimeline; job: DueJob }) {
               ),
             }
       }
-      action={() => runDueJobNow({ queue, id: job.id }, getTabConnection())}
+      action={() => runDueJobNow({ queue, id: job.id, near: job.near }, getTabConnection())}
       done={`Job ${job.id} is due now: it is in line, or goes there at the driver's next move (drivers that move jobs only as they reserve).`}
       unchanged={`Job ${job.id} is no longer delayed.`}
     />

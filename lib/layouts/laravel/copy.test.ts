@@ -82,7 +82,7 @@ describe('Run a copy of a Laravel job', () => {
     await redis.lpush(keys.ready('deep'), ...Array.from({ length: JOB_SEARCH_LIMIT }, (_, i) => template!.replace(id, `ahead${i}`)));
     const copies = present(layout.jobCopies);
     expect(await copies.copy('deep', id, { delaySeconds: 0 })).toMatchObject({ copied: false });
-    const copied = await copies.copy('deep', id, { delaySeconds: 0, near: { from: 'tail', index: 0 } });
+    const copied = await copies.copy('deep', id, { delaySeconds: 0, near: { from: 'tail', at: 0 } });
     expect(copied).toMatchObject({ copied: true });
     const [last] = await redis.lrange(keys.ready('deep'), -1, -1);
     expect(JSON.parse(last!)).toMatchObject({ id: (copied as { id: string }).id, attempts: 0 });

@@ -94,8 +94,8 @@ describe('Find on Laravel', () => {
       [ready, 'ready'],
     ] as const) {
       const { matches } = await findAll(finder, { ...payloadQuery(id), field: 'any' });
-      // The ready job is one place from the list's tail (the job pushed after it, `noise`, is at the tail); a set's member has no place in a list.
-      const near = state === 'ready' ? { near: { from: 'tail', index: 1 } } : {};
+      // The ready job is one place from the list's tail (the job pushed after it, `noise`, is at the tail); a set's member is at its score.
+      const near = { near: state === 'ready' ? { from: 'tail', at: 1 } : { from: 'score', at: expect.any(Number) } };
       expect(matches).toEqual([{ id, queue: 'mail', state, name: expect.any(String), field: 'id', snippet: { before: '', match: id, after: '' }, ...near }]);
       // The job page opens it by that id, where Find found it.
       const snapshot = await present(laravel.layout.jobSnapshot).read(id, 'mail', matches[0]!.near);
@@ -186,7 +186,15 @@ describe('Find on Laravel', () => {
     ]);
     const cafe = await findAll(finder, payloadQuery('é', { field: 'name' }));
     expect(cafe.matches).toEqual([
-      { id: 'u-1', queue: 'mail', state: 'delayed', name: 'Café', field: 'name', snippet: { before: 'Caf', match: 'é', after: '' } },
+      {
+        id: 'u-1',
+        queue: 'mail',
+        state: 'delayed',
+        name: 'Café',
+        field: 'name',
+        snippet: { before: 'Caf', match: 'é', after: '' },
+        near: { from: 'score', at: 4102444800 },
+      },
     ]);
     const emoji = await findAll(finder, payloadQuery('"😀"'));
     expect(emoji.matches.map((match) => match.snippet.match)).toEqual(['"😀"']);
@@ -261,15 +269,15 @@ describe('Find on Laravel', () => {
     await redis.rpush(layout.keys.ready('far'), ...Array.from({ length: JOB_SEARCH_LIMIT + 1_000 }, (_, i) => payloadOf(i, i === deep)));
     await redis.zadd(layout.keys.delayed('far'), 4102444800, payloadOf(9_000, true));
     const { matches } = await findAll(finderOf(laravel), payloadQuery('s:6:"needle"'));
-    // 499 places from the tail; a set's member has no place in a list.
+    // 499 places from the tail; a set's member at its score.
     expect(matches.map(({ id, state, near }) => ({ id, state, near }))).toEqual([
-      { id: `job${deep}`, state: 'ready', near: { from: 'tail', index: 499 } },
-      { id: 'job9000', state: 'delayed', near: undefined },
+      { id: `job${deep}`, state: 'ready', near: { from: 'tail', at: 499 } },
+      { id: 'job9000', state: 'delayed', near: { from: 'score', at: 4102444800 } },
     ]);
     const [found] = matches;
     const snapshots = present(layout.jobSnapshot);
     expect(await snapshots.read(found!.id, 'far')).toMatchObject({ status: 'unsearched' });
-    expect(await snapshots.read(found!.id, 'far', found!.near)).toMatchObject({ status: 'placed', near: { from: 'head', index: deep } });
+    expect(await snapshots.read(found!.id, 'far', found!.near)).toMatchObject({ status: 'placed', near: { from: 'head', at: deep } });
 
     const remove = present(present(layout.lineRepairs).remove);
     expect(await remove('far', found!.id)).toBe(false);

@@ -143,7 +143,7 @@ function matchOf(hit: PayloadHit, queue: string, state: FindState, needle: FindN
     name: hit.name,
     field: hit.field,
     snippet,
-    ...(hit.tailIndex !== null && { near: { from: 'tail', index: hit.tailIndex } }),
+    ...(hit.near !== undefined && { near: hit.near }),
     ...(hit.whole.length > 0 && { bytes: hit.whole }),
   };
 }

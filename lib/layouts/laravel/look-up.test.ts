@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findLaravelJob, JOB_SEARCH_LIMIT, lookUpStep } from './pages';
 import { JOB_LOOK_UP_START, type JobLookUpCursor, type JobLookUpStep } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
-import type { ListPlace } from '../../shapes/job-location';
+import type { SeenPlace } from '../../shapes/job-location';
 
 const openLaravel = testLaravelFactory();
 
@@ -110,32 +110,32 @@ describe('Looking a Laravel job up by its id', () => {
     const payloadOf = await payloadCopies(laravel, 'long');
     const key = layout.keys.ready('long');
     await redis.rpush(key, ...Array.from({ length: 6_000 }, (_, i) => payloadOf(i)));
-    const find = (id: string, near?: ListPlace) => findLaravelJob(layout.connection, layout.keys, 'long', id, near);
+    const find = (id: string, near?: SeenPlace) => findLaravelJob(layout.connection, layout.keys, 'long', id, near);
     expect(await find('job4000')).toMatchObject({ place: 'none', complete: false });
 
     // Seen at head index 4,000 (the line's page); 1,500 popped since: it is at 2,500 now, and the walk from the tail reads around where it must be.
     await redis.lpop(key, 1_500);
-    const fromHead = await find('job4000', { from: 'head', index: 4_000 });
+    const fromHead = await find('job4000', { from: 'head', at: 4_000 });
     expect(fromHead).toMatchObject({ place: 'ready', position: 2_500 });
     expect(fromHead.place === 'ready' && fromHead.payload.toString()).toBe(payloadOf(4_000));
 
     // Seen 3,499 places from the tail (Find); 1,500 pushed since: 4,999 from the tail now, still 1,000 from the head.
     await redis.rpush(key, ...Array.from({ length: 1_500 }, (_, i) => payloadOf(10_000 + i)));
-    expect(await find('job2500', { from: 'tail', index: 3_499 })).toMatchObject({ place: 'ready', position: 1_000 });
+    expect(await find('job2500', { from: 'tail', at: 3_499 })).toMatchObject({ place: 'ready', position: 1_000 });
     // A removal behind it brought it a place nearer the tail than where it was seen.
     await redis.lrem(key, 1, payloadOf(10_500));
-    expect(await find('job2500', { from: 'tail', index: 4_999 })).toMatchObject({ place: 'ready', position: 1_000 });
+    expect(await find('job2500', { from: 'tail', at: 4_999 })).toMatchObject({ place: 'ready', position: 1_000 });
 
     // Not within the walk's reach of that place: unsearched, and the page says where it looked.
-    expect(await find('job2500', { from: 'tail', index: 8_000 })).toMatchObject({ place: 'none', complete: false });
-    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', index: 8_000 })).toMatchObject({
+    expect(await find('job2500', { from: 'tail', at: 8_000 })).toMatchObject({ place: 'none', complete: false });
+    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', at: 8_000 })).toMatchObject({
       status: 'unsearched',
       statusText: expect.stringContaining('around place 8,001 from its tail'),
     });
     // Found near a place, its page hands a repair the place it is at now.
-    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', index: 4_998 })).toMatchObject({
+    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', at: 4_998 })).toMatchObject({
       status: 'placed',
-      near: { from: 'head', index: 1_000 },
+      near: { from: 'head', at: 1_000 },
     });
   });
 
@@ -145,7 +145,7 @@ describe('Looking a Laravel job up by its id', () => {
     const payloadOf = await payloadCopies(laravel, 'near');
     const key = layout.keys.ready('near');
     await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
-    const near = { from: 'tail', index: 2_000 } as const;
+    const near = { from: 'tail', at: 2_000 } as const;
     const nearStep = (id: string, cursor: JobLookUpCursor) =>
       lookUpStep(layout.connection, layout.keys, 'near', id, cursor, { budget: 200, byteBudget: 256 * 1024 }, near);
 
@@ -165,6 +165,42 @@ describe('Looking a Laravel job up by its id', () => {
       throw new Error('no answer in 20 steps');
     })();
     expect(found).toMatchObject({ place: 'ready', position: 2_200 });
+  });
+
+  it('looks first at the score a page saw a job at, so that one of a set larger than its bound, which ZSCAN reads in no order, is found in one step', async () => {
+    const laravel = await openLaravel('sets');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'sets');
+    const key = layout.keys.delayed('sets');
+    // 3,000 delayed, each due a second after the one before; 60 more due at the same second as job2500.
+    await redis.zadd(key, ...Array.from({ length: 3_000 }, (_, i) => [4_000_000_000 + i, payloadOf(i)]).flat());
+    await redis.zadd(key, ...Array.from({ length: 60 }, (_, i) => [4_000_002_500, payloadOf(5_000 + i)]).flat());
+    const atScore = { from: 'score', at: 4_000_002_500 } as const;
+    const nearStep = (id: string, cursor: JobLookUpCursor, budget: number) =>
+      lookUpStep(layout.connection, layout.keys, 'sets', id, cursor, { budget, byteBudget: 256 * 1024 }, atScore);
+
+    // The reserved set holds none at that score; the delayed set's members at it are read first: found, with its score.
+    expect(await nearStep('job2500', JOB_LOOK_UP_START, 100)).toMatchObject({ place: 'delayed', score: 4_000_002_500 });
+    // Its page says so, for a repair to look there too; Run now finds it the same way.
+    expect(await present(layout.jobSnapshot).read('job2500', 'sets', atScore)).toMatchObject({ status: 'placed', near: atScore });
+    expect(await present(present(layout.lineRepairs).runDelayedNow)('sets', 'job2500', { near: atScore })).toBe(true);
+    expect(await redis.lrange(layout.keys.ready('sets'), 0, -1)).toEqual([payloadOf(2500)]);
+  });
+
+  it('walks the set as before when more share the score than its look reads, and a step spent on that look does not look again', async () => {
+    const laravel = await openLaravel('same');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'same');
+    // 60 due in the same second: members of one score come in byte order, job5059 the last of them, past the 50 the look reads.
+    await redis.zadd(layout.keys.delayed('same'), ...Array.from({ length: 60 }, (_, i) => [4_000_000_000, payloadOf(5_000 + i)]).flat());
+    const atScore = { from: 'score', at: 4_000_000_000 } as const;
+    const nearStep = (cursor: JobLookUpCursor, budget: number) =>
+      lookUpStep(layout.connection, layout.keys, 'same', 'job5059', cursor, { budget, byteBudget: 256 * 1024 }, atScore);
+
+    const cursor = nextOf(await nearStep(JOB_LOOK_UP_START, 10));
+    expect(cursor).toMatchObject({ structure: 2, looked: 0, position: '0' });
+    expect(await nearStep(cursor, 100)).toMatchObject({ place: 'delayed', score: 4_000_000_000 });
+    expect(await findLaravelJob(layout.connection, layout.keys, 'same', 'job5059', atScore)).toMatchObject({ place: 'delayed' });
   });
 
   it('stops a step of large payloads at about its byte budget, having read the first one to learn their size', async () => {

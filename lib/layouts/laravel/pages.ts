@@ -2,11 +2,12 @@ import { QueueError } from '../../redis/errors';
 import { execPipeline } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import { toDisplayValue } from '../../shapes/display-text';
-import type { ListPlace } from '../../shapes/job-location';
+import type { SeenPlace } from '../../shapes/job-location';
 import { assertListQueueKnown, findQueues } from '../list-queues';
 import {
   PAGE_ROWS,
   type DueTimelineReader,
+  type ExpiringReservation,
   type ExpiringReservationsReader,
   type JobIdAcrossQueues,
   type JobLineReader,
@@ -84,7 +85,7 @@ export function assertLaravelJobId(id: string): string {
  * small is read whole in one step. Past LOOK_UP_MAX_STEPS it answers
  * unsearched.
  */
-export async function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, queue: string, id: string, near?: ListPlace): Promise<FoundLaravelJob> {
+export async function findLaravelJob(connection: RedisConnection, keys: LaravelKeys, queue: string, id: string, near?: SeenPlace): Promise<FoundLaravelJob> {
   assertLaravelJobId(id);
   let cursor = JOB_LOOK_UP_START;
   for (let steps = 0; steps < LOOK_UP_MAX_STEPS; steps++) {
@@ -103,7 +104,7 @@ export function lookUpStep(
   id: string,
   cursor: JobLookUpCursor,
   { budget, byteBudget }: { budget: number; byteBudget: number } = LOOK_UP_STEP,
-  near?: ListPlace,
+  near?: SeenPlace,
 ): Promise<JobLookUpStep> {
   return connection.attempt(() =>
     findJob.run(connection.redis, {
@@ -118,7 +119,7 @@ export function lookUpStep(
       ...cursor,
       cut: cursor.cut ? '1' : '0',
       nearFrom: near?.from ?? '',
-      nearIndex: near?.index ?? 0,
+      nearIndex: near?.at ?? 0,
     }),
   );
 }
@@ -173,7 +174,7 @@ export function laravelJobLine(connection: RedisConnection, keys: LaravelKeys, q
             description: LINE_DESCRIPTION,
             total,
             offset,
-            rows: payloads.map((bytes, i) => ({ place: offset + i + 1, ...rowOf(bytes) })),
+            rows: payloads.map((bytes, i) => ({ place: offset + i + 1, ...rowOf(bytes), near: { from: 'head', at: offset + i } })),
           },
         ],
       };
@@ -206,10 +207,10 @@ export function laravelExpiringReservations(connection: RedisConnection, keys: L
         reservedSinceUnknown: RESERVED_SINCE_UNKNOWN,
         queues: asked.map((name, i) => {
           const [total, expired, flat] = replies.slice(i * 3, i * 3 + 3) as [number, number, Buffer[]];
-          const rows = [];
+          const rows: ExpiringReservation[] = [];
           for (let at = 0; at + 1 < flat.length; at += 2) {
             const expiresAt = Number(flat[at + 1]!.toString());
-            rows.push({ ...rowOf(flat[at]!), expiresAt, reservedSince: null, expired: expiresAt <= now });
+            rows.push({ ...rowOf(flat[at]!), expiresAt, reservedSince: null, expired: expiresAt <= now, near: { from: 'score', at: expiresAt } });
           }
           return { queue: name, total, live: total - expired, expired, offset, expiredMeans: EXPIRED_MEANS, rows };
         }),
@@ -234,7 +235,8 @@ export function laravelDueTimeline(connection: RedisConnection, keys: LaravelKey
         dueMovedBy: DUE_MOVED_BY,
         next: timeline.next.map(({ member, score }) => {
           const row = rowOf(member);
-          return { ...row, dueAt: score, note: row.note ?? (row.attempts > 0 ? 'released back after a run: its attempts count it' : null) };
+          const note = row.note ?? (row.attempts > 0 ? 'released back after a run: its attempts count it' : null);
+          return { ...row, dueAt: score, note, near: { from: 'score', at: score } };
         }),
       };
     },
@@ -284,21 +286,24 @@ function placeOf(found: Exclude<FoundLaravelJob, { place: 'none' }>): JobPlace {
 const GONE =
   'no structure of its queue holds it: Laravel deletes a job when it completes, and a failed one goes to the application’s failed_jobs table (not in Redis)';
 
-/** What a look-up that did not find a job read of its ready list: from the head, or around where a page saw it. */
-function readyListSearched(near: ListPlace | undefined): string {
+/** What a look-up that did not find a job read: its ready list from the head or around where a page saw it, and its sets (at the score a page saw it at, too). */
+function searched(near: SeenPlace | undefined): string {
   const limit = JOB_SEARCH_LIMIT.toLocaleString('en-US');
-  if (near === undefined) return `the first ${limit} elements of its queue’s ready list`;
-  return `${limit} elements of its queue’s ready list around place ${(near.index + 1).toLocaleString('en-US')} from its ${near.from}, where it was seen`;
+  const sets = `nor in ${limit} of each of its reserved and delayed sets`;
+  if (near === undefined) return `the first ${limit} elements of its queue’s ready list, ${sets}`;
+  if (near.from === 'score')
+    return `the first ${limit} elements of its queue’s ready list, nor at score ${near.at} of its reserved and delayed sets, where it was seen, ${sets}`;
+  return `${limit} elements of its queue’s ready list around place ${(near.at + 1).toLocaleString('en-US')} from its ${near.from}, where it was seen, ${sets}`;
 }
 
-function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: ListPlace): JobSnapshot {
+function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: SeenPlace): JobSnapshot {
   const empty = { id, queue, now: found.now, attempts: 0, priority: null, name: null, message: null };
   if (found.place === 'none') {
     if (found.complete) return { ...empty, status: 'gone', statusText: GONE, places: [] };
     return {
       ...empty,
       status: 'unsearched',
-      statusText: `it is in none of ${readyListSearched(near)}, nor in ${JOB_SEARCH_LIMIT.toLocaleString('en-US')} of each of its reserved and delayed sets: further down a long one, or gone`,
+      statusText: `it is in none of ${searched(near)}: further down a long one, or gone`,
       places: [],
     };
   }
@@ -314,7 +319,7 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: Li
     priority: null,
     name: payload.name,
     message: messageOf(found.payload, payload),
-    ...(found.place === 'ready' ? { near: { from: 'head', index: found.position } } : {}),
+    near: found.place === 'ready' ? { from: 'head', at: found.position } : { from: 'score', at: found.score },
   };
 }
 

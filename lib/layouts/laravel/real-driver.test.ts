@@ -46,7 +46,8 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     expect(written).toHaveLength(4);
 
     const line = await present(layout.jobLine).read('default', { page: 1 });
-    expect(line.sections[0]!.rows).toEqual([{ place: 1, id: c, name: 'HarnessJob', attempts: 0, priority: null, note: null }]);
+    // Each row says where it is, for its page and repairs to look there.
+    expect(line.sections[0]!.rows).toEqual([{ place: 1, id: c, name: 'HarnessJob', attempts: 0, priority: null, note: null, near: { from: 'head', at: 0 } }]);
 
     const reservations = await present(layout.expiringReservations).read({ queue: 'default', page: 1 });
     expect(reservations.queues[0]).toMatchObject({ total: 2, live: 1, expired: 1 });
@@ -57,10 +58,12 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
       { id: b, attempts: 1, expired: true },
       { id: a, attempts: 1, expired: false },
     ]);
+    for (const row of reservations.queues[0]!.rows) expect(row.near).toEqual({ from: 'score', at: row.expiresAt });
 
     const timeline = await present(layout.dueTimeline).read('default');
     expect(timeline).toMatchObject({ total: 2, overdue: 1 });
     expect(timeline.next.map((job) => job.id)).toEqual([e, d]);
+    for (const job of timeline.next) expect(job.near).toEqual({ from: 'score', at: job.dueAt });
 
     const snapshot = (await present(layout.jobSnapshot).read(c, 'default')) as JobSnapshot;
     expect(snapshot).toMatchObject({ status: 'placed', name: 'HarnessJob', attempts: 0, places: [{ state: 'ready' }] });

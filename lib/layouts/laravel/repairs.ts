@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { ListPlace } from '../../shapes/job-location';
-import type { LineRepairs } from '../pages';
+import type { SeenPlace } from '../../shapes/job-location';
+import type { LineRepairs, SeenJob } from '../pages';
 import { trashArguments } from '../trash';
 import type { LaravelKeys } from './keys';
 import { findLaravelJob, type LaravelQueues } from './pages';
@@ -12,7 +12,7 @@ import { copy, moveDue, moveToReady, reclaim, remove } from './scripts';
 
 /** Laravel's line repairs, those the doctor proposes typed as present. */
 export type LaravelLineRepairs = LineRepairs & {
-  releaseExpired(queue: string, id: string): Promise<boolean>;
+  releaseExpired(queue: string, id: string, seen?: SeenJob): Promise<boolean>;
   moveDueJobs(queue: string): Promise<{ moved: number; stillDue: number }>;
 };
 
@@ -33,12 +33,12 @@ export type LaravelLineRepairs = LineRepairs & {
 export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKeys, queues: LaravelQueues): LaravelLineRepairs {
   const redis = connection.redis;
   /** the job's payload in `from` (any structure when left out), or null when it is not there; looked for `near` where a page saw it */
-  const payloadIn = async (queue: string, id: string, from?: 'delayed' | 'reserved', near?: ListPlace) => {
+  const payloadIn = async (queue: string, id: string, from?: 'delayed' | 'reserved', near?: SeenPlace) => {
     const found = await findLaravelJob(connection, keys, queues.known(queue), id, near);
     return found.place === 'none' || (from !== undefined && found.place !== from) ? null : found.payload;
   };
-  const moveBack = async (queue: string, id: string, from: 'delayed' | 'reserved') => {
-    const payload = await payloadIn(queue, id, from);
+  const moveBack = async (queue: string, id: string, from: 'delayed' | 'reserved', near?: SeenPlace) => {
+    const payload = await payloadIn(queue, id, from, near);
     if (payload === null) return false;
     const source = from === 'delayed' ? keys.delayed(queue) : keys.reserved(queue);
     return connection.attempt(() =>
@@ -62,14 +62,14 @@ export function laravelLineRepairs(connection: RedisConnection, keys: LaravelKey
         }),
       );
     },
-    runDelayedNow: (queue, id) => moveBack(queue, id, 'delayed'),
+    runDelayedNow: (queue, id, seen) => moveBack(queue, id, 'delayed', seen?.near),
     moveDueJobs: (queue) =>
       connection.attempt(() =>
         moveDue.run(redis, { delayed: keys.delayed(queues.known(queue)), ready: keys.ready(queue), notify: keys.notify(queue), limit: BATCH_SIZE }),
       ),
-    releaseExpired: (queue, id) => moveBack(queue, id, 'reserved'),
-    async reclaim(queue, id) {
-      const payload = await payloadIn(queue, id, 'reserved');
+    releaseExpired: (queue, id, seen) => moveBack(queue, id, 'reserved', seen?.near),
+    async reclaim(queue, id, seen) {
+      const payload = await payloadIn(queue, id, 'reserved', seen?.near);
       return payload !== null && connection.attempt(() => reclaim.run(redis, { reserved: keys.reserved(queue), payload }));
     },
   };

@@ -1,4 +1,5 @@
 import { changedFlag, flatBytesReply, flatReply, luaScript, replyRows } from '../../redis/lua-script';
+import { parseSeenPlace } from '../../shapes/job-location';
 import { findChunkReply } from '../find-in-jobs';
 import { restoredJobsReply } from '../trash';
 
@@ -104,8 +105,8 @@ export const findPayloads = luaScript({
       value: at(3) as Buffer,
       /** the whole payload, where it was asked for and is short enough; empty otherwise */
       whole: at(4) as Buffer,
-      /** in a list, the payload's index from its tail; null in a set */
-      tailIndex: String(at(5)) === '' ? null : Number(at(5)),
+      /** where it was found: in a list, its index from the tail; in a set, its score */
+      near: parseSeenPlace(String(at(5))),
     })),
 });
 

@@ -125,7 +125,7 @@ function NextDue({ timeline, runNowOffered }: { timeline: DueTimeline; runNowOff
       {timeline.next.map((job) => (
         <tr key={job.id}>
           <Cell>
-            <JobIdCell id={job.id} queue={queue} idNote={job.idNote} ofConnection={timeline.idsOfConnection} />
+            <JobIdCell id={job.id} queue={queue} idNote={job.idNote} ofConnection={timeline.idsOfConnection} near={job.near} />
           </Cell>
           <Cell label="Class">
             <JobNameAndNote name={job.name} note={job.note} />
