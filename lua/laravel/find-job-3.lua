@@ -72,11 +72,12 @@
                        ready list, counted from; 'score': its score in a
                        set; '' when it saw none
   ARGV[12] nearIndex   that place, 0 at the head (or the tail); or the score
+  ARGV[13] perElement  bytes per element the steps before read (0: none yet)
 
   Returns {'ready', index from the head, payload, now} or
   {'reserved' | 'delayed', score, payload, now} where it is found;
-  {'more', structure, looked, position, anchor, cut} when the step's budget
-  ran out first; {'none', complete (1 when no structure was cut), now} once
+  {'more', structure, looked, position, anchor, cut, perElement} when the
+  step's budget ran out first; {'none', complete (1 when no structure was cut), now} once
   every structure is walked; or {ErrorCode, key}.
 ]]
 local rcall = redis.call
@@ -87,21 +88,26 @@ local readyKey, reservedKey, delayedKey = KEYS[1], KEYS[2], KEYS[3]
 local idNeedle, uuidNeedle = ARGV[1], ARGV[2]
 local limit, budget, byteBudget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local structure, looked, position, anchor, cut = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10] == '1'
-local nearFrom, nearIndex = ARGV[11], tonumber(ARGV[12])
+local nearFrom, nearIndex, perElement = ARGV[11], tonumber(ARGV[12]), tonumber(ARGV[13]) or 0
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', reservedKey, 'zset', delayedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 
--- Elements one command reads at most, and at first: the first read tells
--- how large the payloads are, and each later one reads no more than the
--- byte budget left would hold of payloads that size.
+-- Elements one command reads at most, and at first: the first read of a
+-- look-up tells how large the payloads are (the steps after it are told,
+-- `perElement`), and each later one reads no more than the byte budget
+-- left would hold of payloads that size.
 local BATCH, FIRST_BATCH = 25, 1
 local readCount, readBytes = 0, 0
 
-local function batchSize(leftInStructure)
-  local size = readCount == 0 and FIRST_BATCH or BATCH
-  if readBytes > 0 then size = math.floor((byteBudget - readBytes) * readCount / readBytes) end
-  return math.max(1, math.min(BATCH, size, budget - readCount, leftInStructure))
+-- `most`: BATCH, or where each command seeks its place afresh (the walk
+-- near a place deep in a long list: LRANGE at an index half a million deep
+-- takes a few tenths of a millisecond to find it), the step's whole budget.
+local function batchSize(leftInStructure, most)
+  local size = most
+  local known = readBytes > 0 and readBytes / readCount or perElement
+  if known > 0 then size = math.floor((byteBudget - readBytes) / known) elseif readCount == 0 then size = FIRST_BATCH end
+  return math.max(1, math.min(most, size, budget - readCount, leftInStructure))
 end
 
 local function holds(payload)
@@ -146,7 +152,7 @@ local function walkReadyNear()
       return 'done'
     end
     if spent() then return 'spent' end
-    local wanted = batchSize(limit - looked)
+    local wanted = batchSize(limit - looked, budget)
     local batch = rcall('LRANGE', readyKey, -(read + wanted), -(read + 1))
     for i = #batch, 1, -1 do
       account(batch[i])
@@ -167,7 +173,7 @@ local function walkReady()
       return 'done'
     end
     if spent() then return 'spent' end
-    local wanted = batchSize(limit - looked)
+    local wanted = batchSize(limit - looked, BATCH)
     local batch = rcall('LRANGE', readyKey, first, first + wanted - 1)
     for i, payload in ipairs(batch) do
       account(payload)
@@ -210,7 +216,7 @@ local function walkSet(key)
       position = cursor
       return 'spent'
     end
-    local scan = rcall('ZSCAN', key, cursor, 'COUNT', batchSize(limit - looked))
+    local scan = rcall('ZSCAN', key, cursor, 'COUNT', batchSize(limit - looked, BATCH))
     cursor = scan[1]
     local members = scan[2]
     for i = 1, #members, 2 do
@@ -231,7 +237,10 @@ while structure <= #PLACES and not (wholeInOneCall and structure == SECOND_LOOK)
   local state, at, payload
   if structure == READY then state, at, payload = walkReady() else state, at, payload = walkSet(place[2]) end
   if state == 'found' then return {place[1], at, payload, serverNow()} end
-  if state == 'spent' then return {'more', structure, looked, position, anchor, cut and '1' or '0'} end
+  if state == 'spent' then
+    local size = readCount > 0 and math.ceil(readBytes / readCount) or perElement
+    return {'more', structure, looked, position, anchor, cut and '1' or '0', size}
+  end
   structure, looked, position, anchor = structure + 1, 0, '', ''
 end
 return {'none', cut and 0 or 1, serverNow()}

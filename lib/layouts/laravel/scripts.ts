@@ -16,9 +16,11 @@ export interface JobLookUpCursor {
   position: string;
   anchor: Buffer | string;
   cut: boolean;
+  /** bytes per payload the steps before read (0: none yet), so that a step's first read is sized for them */
+  perElement: number;
 }
 
-export const JOB_LOOK_UP_START: JobLookUpCursor = { structure: 1, looked: 0, position: '', anchor: '', cut: false };
+export const JOB_LOOK_UP_START: JobLookUpCursor = { structure: 1, looked: 0, position: '', anchor: '', cut: false, perElement: 0 };
 
 /** One step of a look-up: the answer, or where the next step starts. */
 export type JobLookUpStep = FoundLaravelJob | { place: 'more'; next: JobLookUpCursor };
@@ -26,16 +28,23 @@ export type JobLookUpStep = FoundLaravelJob | { place: 'more'; next: JobLookUpCu
 export const findJob = luaScript({
   file: 'laravel/find-job-3.lua',
   keys: ['ready', 'reserved', 'delayed'],
-  args: ['idNeedle', 'uuidNeedle', 'limit', 'budget', 'byteBudget', 'structure', 'looked', 'position', 'anchor', 'cut', 'nearFrom', 'nearIndex'],
+  args: ['idNeedle', 'uuidNeedle', 'limit', 'budget', 'byteBudget', 'structure', 'looked', 'position', 'anchor', 'cut', 'nearFrom', 'nearIndex', 'perElement'],
   // The payload's exact bytes: a repair hands them back to the script that removes or moves them; the anchor goes back as it was read.
   bytes: true,
   reply: (reply): JobLookUpStep => {
-    const [place, at, third, fourth, fifth, sixth] = flatBytesReply(reply);
+    const [place, at, third, fourth, fifth, sixth, seventh] = flatBytesReply(reply);
     const name = String(place);
     if (name === 'more')
       return {
         place: 'more',
-        next: { structure: Number(at), looked: Number(third), position: String(fourth), anchor: fifth as Buffer, cut: String(sixth) === '1' },
+        next: {
+          structure: Number(at),
+          looked: Number(third),
+          position: String(fourth),
+          anchor: fifth as Buffer,
+          cut: String(sixth) === '1',
+          perElement: Number(seventh),
+        },
       };
     if (name === 'none') return { place: 'none', complete: Number(at) === 1, now: Number(third) };
     const now = Number(fourth);
