@@ -121,9 +121,16 @@ test.describe('Find', () => {
     await page.getByRole('button', { name: 'Forget 2 failed…' }).click();
     await page.getByRole('dialog', { name: 'Forget 2 jobs found?' }).getByRole('button', { name: 'Forget 2 jobs' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Forgot 1 job, 1 no longer matched the search' })).toBeVisible();
-    // The rows stay as found, and the page says so, with the way to see where the jobs are now.
-    const asFound = page.getByRole('note').filter({ hasText: 'listed as the search found them' });
+    // The rows stay as found, each saying what the forget did to it, and the page says so, with the way to see where the jobs are now.
+    const asFound = page.getByRole('note').filter({ hasText: 'listed as the search found them; After says what that action did to each' });
     await expect(asFound).toBeVisible();
+    const rowOf = (id: string) =>
+      page
+        .getByRole('table', { name: 'Jobs found' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: id, exact: true }) });
+    await expect(rowOf(stillMatching).getByRole('cell').last()).toHaveText('forgotten');
+    await expect(rowOf(failedAgain).getByRole('cell').last()).toHaveText('no longer matched');
     // Counted still, but not offered again: what is left to act on is Search again's to say.
     await expect(page.getByText('2 matches: 2 failed')).toBeVisible();
     await expect(page.getByRole('button', { name: /^(Retry|Forget) 2 failed…$/ })).toHaveCount(0);
@@ -384,7 +391,7 @@ test.describe('Find', () => {
     await expect(page.getByRole('status').filter({ hasText: 'No state this search looks in records a time: it finds nothing.' })).toBeVisible();
   });
 
-  test('finds a marko job by a piece of its signed payload, decoded, in every state', async ({ page }) => {
+  test('finds a marko job by a piece of its signed payload, decoded, in every state', async ({ page }, testInfo) => {
     const worker = new MarkoTestWorker(queue.redis, MARKO_CONNECTION.prefix());
     const job = { className: 'App\\Jobs\\Ship', data: { order: MARKER } };
     const reserved = await worker.push('ship', job);
@@ -410,6 +417,18 @@ test.describe('Find', () => {
     await expect(removed).toBeVisible();
     const keys = new MarkoKeys(MARKO_CONNECTION.prefix());
     expect(await queue.redis.exists(keys.job(ready), keys.job(reserved), keys.job(delayed))).toBe(0);
+    // Each live row says it was removed; the failed one, not acted on, says nothing.
+    const afterOf = (id: string) =>
+      page
+        .getByRole('table', { name: 'Jobs found' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: id, exact: true }) })
+        .getByRole('cell')
+        .last();
+    for (const id of [ready, reserved, delayed]) await expect(afterOf(id)).toHaveText('removed');
+    await expect(afterOf(failed)).toHaveText('');
+    await screenshots(page, testInfo, 'Find: each listed match says what Remove did to it');
+    await expectNoAxeViolations(page, 'Find: each listed match says what Remove did to it');
     // One audit entry for the batch, naming the search and the counts.
     const audited = (await readAuditPage(queue.redis, dashboardKeys(e2eDashboardPrefix()), { limit: 50 })).entries.filter(
       (entry) => entry.connection === MARKO_CONNECTION.name && entry.target.includes(MARKER),

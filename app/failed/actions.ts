@@ -41,10 +41,14 @@ function presentOrRefused<T extends object>(part: T): Exclude<T, { absent: strin
  */
 const listedIds = z.object({ ids: jobIds, search: foundBy.optional() });
 
-/** The listed ids still to act on: every one, or those that still match the search that listed them. */
-async function stillListed({ ids, search }: z.output<typeof listedIds>, connection: Connection): Promise<{ acting: string[]; unmatched: number }> {
+/** The listed ids still to act on: every one, or those that still match the search that listed them; `unmatchedIds` the others. */
+async function stillListed(
+  { ids, search }: z.output<typeof listedIds>,
+  connection: Connection,
+): Promise<{ acting: string[]; unmatched: number; unmatchedIds: string[] }> {
   const acting = search === undefined ? ids : await stillMatching(connection, search, 'failed', ids);
-  return { acting, unmatched: ids.length - acting.length };
+  const unmatchedIds = ids.filter((id) => !acting.includes(id));
+  return { acting, unmatched: unmatchedIds.length, unmatchedIds };
 }
 
 const describeListed = ({ ids, search }: z.output<typeof listedIds>) => `${describeJobs(ids)}${search === undefined ? '' : ` ${describeFoundBy(search)}`}`;
@@ -105,9 +109,9 @@ export const forgetJobs = queueAction(
   listedIds,
   async (input, failed, connection, access) => {
     const trash = dashboardTrashWrite(access);
-    const { acting, unmatched } = await stillListed(input, connection);
+    const { acting, unmatched, unmatchedIds } = await stillListed(input, connection);
     const forgotten = acting.length === 0 ? 0 : await failed.forgetFailedIds(acting, trash);
-    return { forgotten, notFailed: acting.length - forgotten, unmatched, kept: await keepsTrash(connection, trash) };
+    return { forgotten, notFailed: acting.length - forgotten, unmatched, unmatchedIds, kept: await keepsTrash(connection, trash) };
   },
   {
     action: 'forget failed jobs',

@@ -39,7 +39,8 @@ const foundJobs = foundBy.extend({
  * those that still match it, each through the layout's remove, which
  * re-checks it where it was found. One that no longer matches or moved on
  * meanwhile is counted, not changed. One audit entry names the search and
- * the counts; `kept` are the ids an Undo restores.
+ * the counts; `kept` are the ids an Undo restores, `outcomes` what it did to
+ * each job, in the order given.
  */
 export const removeFoundJobs = queueAction(
   'lineRepairs',
@@ -49,15 +50,15 @@ export const removeFoundJobs = queueAction(
     const remove = lineRepairOrThrow(repairs, 'remove');
     const matching = new Set(await stillMatching(connection, search, 'live', [...new Set(jobs.map((job) => job.id))]));
     const kept: string[] = [];
-    let removed = 0;
+    const outcomes: ('removed' | 'no longer matched' | 'moved on')[] = [];
     for (const { queue, id, near } of jobs) {
-      if (!matching.has(id) || !(await remove(queue, id, trash, { near }))) continue;
-      removed++;
-      const as = await keptAs(connection, trash, queue, id);
+      const removed = matching.has(id) && (await remove(queue, id, trash, { near }));
+      outcomes.push(removed ? 'removed' : matching.has(id) ? 'moved on' : 'no longer matched');
+      const as = removed ? await keptAs(connection, trash, queue, id) : null;
       if (as !== null) kept.push(as);
     }
-    const unmatched = jobs.filter((job) => !matching.has(job.id)).length;
-    return { removed, unmatched, movedOn: jobs.length - removed - unmatched, kept };
+    const count = (outcome: (typeof outcomes)[number]) => outcomes.filter((each) => each === outcome).length;
+    return { removed: count('removed'), unmatched: count('no longer matched'), movedOn: count('moved on'), kept, outcomes };
   },
   {
     action: 'remove jobs found by a search',

@@ -113,7 +113,7 @@ function SelectableFailedList({ rows, matching, retry, readAt, onChanged, pager 
     setSelected(new Map());
     setAllMatching(false);
   };
-  const act = async (action: () => Promise<void>) => {
+  const act = async (action: () => Promise<unknown>) => {
     clearSelection();
     await action();
     onChanged?.();

@@ -6,6 +6,7 @@ import { forgetJobs, forgetOldestStep, retryJobs, retryOldestStep } from '@/app/
 import { useToast } from '@/components/ui/toaster';
 import { useUndoToast } from '@/components/trash/use-restore';
 import { describeForget, describeRetry, describeStop, withUnmatched } from './outcome-messages';
+import { outcomesOf, type ListedOutcome } from './listed-outcomes';
 import { useBulkRun, type BulkOutcome, type BulkStep } from './use-bulk-run';
 import { getTabConnection } from '@/lib/queries/tab-connection';
 import type { FindQuery } from '@/lib/shapes/find';
@@ -46,10 +47,11 @@ export function useFailedActions() {
     [toast, refresh, undoToast],
   );
 
-  /** Retries these ids, IDS_PER_CALL per call; `search`: the search that listed them, which each must still match. */
+  /** Retries these ids, IDS_PER_CALL per call; `search`: the search that listed them, which each must still match. What it did to each id it reached. */
   const retryIds = useCallback(
-    async (ids: readonly string[], maxAttempts: number | undefined, search?: ListedBy) => {
+    async (ids: readonly string[], maxAttempts: number | undefined, search?: ListedBy): Promise<Map<string, ListedOutcome>> => {
       const counts = { requeued: 0, notFailed: 0, missing: 0, unmatched: 0, refused: [] as string[] };
+      const outcomes = new Map<string, ListedOutcome>();
       let next = 0;
       const outcome = await run('Retrying', ids.length, async (): Promise<BulkStep> => {
         const batch = ids.slice(next, (next += IDS_PER_CALL));
@@ -61,18 +63,27 @@ export function useFailedActions() {
         counts.missing += result.missing.length;
         counts.unmatched += result.unmatched;
         counts.refused.push(...result.refused.map((refusal) => refusal.why));
+        const named = [
+          ['retried', result.requeued],
+          ['no longer failed', result.notFailed],
+          ['gone', result.missing],
+          ['not retried', result.refused.map((refusal) => refusal.id)],
+        ] as const;
+        for (const [id, done] of outcomesOf(batch, named, 'no longer matched')) outcomes.set(id, done);
         return { ok: true, handled: batch.length, finished: next >= ids.length };
       });
       const summary = describeRetry(counts.requeued, counts.notFailed, counts.missing, counts.refused);
       finish(outcome, 'retrying', ids.length, withUnmatched(summary, counts.unmatched));
+      return outcomes;
     },
     [run, finish],
   );
 
-  /** Forgets these ids, IDS_PER_CALL per call; `search`: the search that listed them, which each must still match. */
+  /** Forgets these ids, IDS_PER_CALL per call; `search`: the search that listed them, which each must still match. What it did to each id it reached. */
   const forgetIds = useCallback(
-    async (ids: readonly string[], search?: ListedBy) => {
+    async (ids: readonly string[], search?: ListedBy): Promise<Map<string, ListedOutcome>> => {
       const counts = { forgotten: 0, notFailed: 0, unmatched: 0 };
+      const outcomes = new Map<string, ListedOutcome>();
       let kept = false;
       let next = 0;
       const outcome = await run('Forgetting', ids.length, async (): Promise<BulkStep> => {
@@ -84,10 +95,13 @@ export function useFailedActions() {
         counts.notFailed += result.notFailed;
         counts.unmatched += result.unmatched;
         kept = result.kept;
+        const forgotten = result.notFailed === 0 ? 'forgotten' : 'forgotten or no longer failed';
+        for (const [id, done] of outcomesOf(batch, [['no longer matched', result.unmatchedIds]], forgotten)) outcomes.set(id, done);
         return { ok: true, handled: batch.length, finished: next >= ids.length };
       });
       const summary = withUnmatched(describeForget(counts.forgotten, counts.notFailed), counts.unmatched);
       finish(outcome, 'forgetting', ids.length, summary, kept && counts.forgotten > 0 ? ids : undefined);
+      return outcomes;
     },
     [run, finish],
   );

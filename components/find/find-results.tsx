@@ -9,7 +9,8 @@ import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
 import { jobOfQueueHref } from '@/lib/routes';
 import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindState, type FindTimes } from '@/lib/shapes/find';
 import { EveryMatchActions } from './every-match-actions';
-import { MatchActions, type MatchOffers } from './match-actions';
+import { matchKey, MatchActions, type MatchOffers } from './match-actions';
+import type { ListedOutcome } from '@/components/failed/listed-outcomes';
 import { useFindSearch, type FindSearch } from './use-find-search';
 
 const STATE_TONES: Readonly<Record<FindState, BadgeTone>> = { ready: 'info', delayed: 'neutral', reserved: 'warning', failed: 'bad' };
@@ -43,6 +44,11 @@ function FoundJobId({ match }: { match: FindMatch }) {
   );
 }
 
+/** What the action did to a row, or nothing where it did not reach it (stopped before, or not its state). */
+function outcomeBadge(outcome: ListedOutcome | undefined) {
+  return outcome === undefined ? null : <Badge tone={OUTCOME_TONES[outcome]}>{outcome}</Badge>;
+}
+
 function progressText(search: FindSearch): string {
   const looked = `Looked at ${formatCount(search.looked)} of about ${plural(Math.max(search.about, search.looked), 'job')}`;
   const found = plural(search.matches.length, 'match', 'matches');
@@ -55,12 +61,32 @@ function progressText(search: FindSearch): string {
 
 const NOTHING_OFFERED: MatchOffers = { retry: false, forget: false, remove: false };
 
+const OUTCOME_TONES: Readonly<Record<ListedOutcome, BadgeTone>> = {
+  retried: 'good',
+  forgotten: 'good',
+  removed: 'good',
+  'forgotten or no longer failed': 'good',
+  'no longer failed': 'neutral',
+  gone: 'neutral',
+  'moved on': 'neutral',
+  'no longer matched': 'neutral',
+  'not retried': 'warning',
+};
+
+/** What an action on the listed matches did to each it reached (by matchKey), on the search it was taken on (its JSON). */
+interface ActedOn {
+  query: string;
+  outcomes: ReadonlyMap<string, ListedOutcome>;
+}
+
 /** A search's matches as they arrive, its progress, and Stop; once it ends, what can be done to them (`offers`). */
 export function FindResults({ query, offers, times }: { query: FindQuery; offers: MatchOffers; times: FindTimes | null }) {
   const { search, stop, again } = useFindSearch(query);
-  // The search an action was taken on: its rows are as found before it, until the search runs again.
+  // The search an action was taken on: its rows are as found before it, each saying what the action did to it, until the search runs again.
   const queryKey = JSON.stringify(query);
-  const [actedOn, setActedOn] = useState<string | null>(null);
+  const [actedOn, setActedOn] = useState<ActedOn | null>(null);
+  const acted = actedOn?.query === queryKey ? actedOn.outcomes : null;
+  const onActed = (outcomes: ReadonlyMap<string, ListedOutcome> = new Map()) => setActedOn({ query: queryKey, outcomes });
   const searchAgain = () => {
     setActedOn(null);
     again();
@@ -84,17 +110,19 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
       )}
       {!search.running && search.matches.length > 0 && (
         // Rows as found before an action are counted, not offered again: Search again shows what is left to act on.
-        <MatchActions query={query} matches={search.matches} offers={actedOn === queryKey ? NOTHING_OFFERED : offers} onActed={() => setActedOn(queryKey)} />
+        <MatchActions query={query} matches={search.matches} offers={acted !== null ? NOTHING_OFFERED : offers} onActed={onActed} />
       )}
-      {actedOn === queryKey && !search.running && (
+      {acted !== null && !search.running && (
         <p role="note" className="flex flex-wrap items-center gap-3 text-sm">
-          The jobs below are listed as the search found them, before that action.
+          {acted.size > 0
+            ? 'The jobs below are listed as the search found them; After says what that action did to each.'
+            : 'The jobs below are listed as the search found them, before that action.'}
           <button type="button" className="button-secondary" onClick={searchAgain}>
             Search again
           </button>
         </p>
       )}
-      {search.capped && <EveryMatchActions query={query} offers={offers} times={times} onActed={() => setActedOn(queryKey)} />}
+      {search.capped && <EveryMatchActions query={query} offers={offers} times={times} onActed={() => onActed()} />}
       {search.matches.length === 0 ? (
         !search.running &&
         search.error === null && (
@@ -114,6 +142,7 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
               <HeaderCell>Queue</HeaderCell>
               <HeaderCell>Name</HeaderCell>
               <HeaderCell>Match</HeaderCell>
+              {acted !== null && acted.size > 0 && <HeaderCell>After</HeaderCell>}
             </>
           }
         >
@@ -131,6 +160,7 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
               <Cell>
                 <Snippet match={match} />
               </Cell>
+              {acted !== null && acted.size > 0 && <Cell>{outcomeBadge(acted.get(matchKey(match)))}</Cell>}
             </tr>
           ))}
         </DataTable>

@@ -13,6 +13,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { useToast } from '@/components/ui/toaster';
 import { getTabConnection } from '@/lib/queries/tab-connection';
+import type { ListedOutcome } from '@/components/failed/listed-outcomes';
 import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
 import { FIND_STATES, type FindMatch, type FindQuery, type FindState } from '@/lib/shapes/find';
 
@@ -28,6 +29,11 @@ export interface MatchOffers {
 
 type MatchAction = 'retry' | 'forget' | 'remove';
 
+/** A listed match as the outcomes of an action on the list name it: its queue and id (a yii2 id counts per channel). */
+export function matchKey(match: Pick<FindMatch, 'queue' | 'id'>): string {
+  return `${match.queue}\u0000${match.id}`;
+}
+
 /** "412 matches: 400 failed, 12 delayed". */
 function countsText(matches: readonly FindMatch[]): string {
   const parts = FIND_STATES.flatMap((state) => {
@@ -39,13 +45,15 @@ function countsText(matches: readonly FindMatch[]): string {
 
 const LIVE_STATES: readonly FindState[] = ['ready', 'delayed', 'reserved'];
 
-/** Removes the found jobs that are live (ready, delayed or reserved), BATCH_SIZE a call, with progress; the toast's Undo restores what the trash kept. */
+/** Removes the found jobs that are live (ready, delayed or reserved), BATCH_SIZE a call, with progress; the toast's Undo restores what the trash kept. What it did to each id it reached. */
 function useRemoveMatches(query: FindQuery) {
   const toast = useToast();
   const undoToast = useUndoToast();
   const queryClient = useQueryClient();
   const { progress, run, cancel } = useBulkRun();
-  const remove = async (matches: readonly FindMatch[]) => {
+  const remove = async (matches: readonly FindMatch[]): Promise<Map<string, ListedOutcome>> => {
+    // By matchKey: ids of a layout whose ids count per queue (yii2) repeat across its queues.
+    const outcomes = new Map<string, ListedOutcome>();
     const kept: string[] = [];
     let removed = 0;
     let unmatched = 0;
@@ -60,6 +68,7 @@ function useRemoveMatches(query: FindQuery) {
       removed += result.removed;
       unmatched += result.unmatched;
       kept.push(...result.kept);
+      batch.forEach((match, i) => outcomes.set(matchKey(match), result.outcomes[i]!));
       return { ok: true, handled: batch.length, finished: next >= matches.length };
     });
     const movedOn = outcome.handled - removed - unmatched;
@@ -68,6 +77,7 @@ function useRemoveMatches(query: FindQuery) {
     else if (outcome.cancelled) toast.success(`${describeStop('removing', outcome.handled, matches.length)}. ${summary}.`);
     else undoToast(summary, kept, kept.length > 0);
     await queryClient.invalidateQueries();
+    return outcomes;
   };
   return { progress, cancel, remove };
 }
@@ -88,8 +98,8 @@ export function MatchActions({
   query: FindQuery;
   matches: readonly FindMatch[];
   offers: MatchOffers;
-  /** called once an action on the listed matches has ended, whatever it did: the rows are now as found before it */
-  onActed: () => void;
+  /** called once an action on the listed matches has ended, whatever it did, with what it did to each it reached (by matchKey): the rows are now as found before it */
+  onActed: (outcomes: ReadonlyMap<string, ListedOutcome>) => void;
 }) {
   const mayChange = useChangePermission().allowed;
   const failedActions = useFailedActions();
@@ -106,11 +116,12 @@ export function MatchActions({
   const act = async () => {
     const action = asking;
     setAsking(null);
+    if (action === null) return;
+    if (action === 'remove') return onActed(await removal.remove(live));
     const ids = failed.map((match) => match.id);
-    if (action === 'retry') await failedActions.retryIds(ids, undefined, query);
-    if (action === 'forget') await failedActions.forgetIds(ids, query);
-    if (action === 'remove') await removal.remove(live);
-    if (action !== null) onActed();
+    const byId = action === 'retry' ? await failedActions.retryIds(ids, undefined, query) : await failedActions.forgetIds(ids, query);
+    // A failed job's id names it on the whole connection.
+    onActed(new Map(failed.flatMap((match) => (byId.has(match.id) ? [[matchKey(match), byId.get(match.id)!] as const] : []))));
   };
 
   return (
