@@ -139,10 +139,10 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
             <>
               <HeaderCell>Job</HeaderCell>
               <HeaderCell>State</HeaderCell>
+              {acted !== null && acted.size > 0 && <HeaderCell>After</HeaderCell>}
               <HeaderCell>Queue</HeaderCell>
               <HeaderCell>Name</HeaderCell>
               <HeaderCell>Match</HeaderCell>
-              {acted !== null && acted.size > 0 && <HeaderCell>After</HeaderCell>}
             </>
           }
         >
@@ -155,12 +155,12 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
               <Cell>
                 <Badge tone={STATE_TONES[match.state]}>{match.state}</Badge>
               </Cell>
+              {acted !== null && acted.size > 0 && <Cell>{outcomeBadge(acted.get(matchKey(match)))}</Cell>}
               <Cell>{match.queue === '' ? <Absent label="no queue recorded" /> : match.queue}</Cell>
               <Cell code>{match.name === '' ? <Absent label="no name read" /> : match.name}</Cell>
               <Cell>
                 <Snippet match={match} />
               </Cell>
-              {acted !== null && acted.size > 0 && <Cell>{outcomeBadge(acted.get(matchKey(match)))}</Cell>}
             </tr>
           ))}
         </DataTable>
