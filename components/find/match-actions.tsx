@@ -45,7 +45,7 @@ function countsText(matches: readonly FindMatch[]): string {
 
 const LIVE_STATES: readonly FindState[] = ['ready', 'delayed', 'reserved'];
 
-/** Removes the found jobs that are live (ready, delayed or reserved), BATCH_SIZE a call, with progress; the toast's Undo restores what the trash kept. What it did to each id it reached. */
+/** Removes the found jobs that are live (ready, delayed or reserved), BATCH_SIZE a call, with progress; the toast's Undo restores what the trash kept. What it did to each job it reached, by matchKey. */
 function useRemoveMatches(query: FindQuery) {
   const toast = useToast();
   const undoToast = useUndoToast();
