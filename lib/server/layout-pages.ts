@@ -9,10 +9,10 @@ export const pageParams = z.object({
   page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
 });
 
-/** Where a page saw a job in its queue's list (SeenPlace), as an action's input names it. */
+/** Where a page saw a job in its queue (SeenPlace), as an action's input names it: a place in a list, or any score a set may hold (another producer may write one that is no whole second). */
 export const seenPlaceInput = z.union([
   z.object({ from: z.enum(['head', 'tail']), at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
-  z.object({ from: z.literal('score'), at: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER) }),
+  z.object({ from: z.literal('score'), at: z.number().finite() }),
 ]);
 
 export const jobSnapshotParams = z.object({

@@ -185,6 +185,15 @@ describe('Looking a Laravel job up by its id', () => {
     expect(await present(layout.jobSnapshot).read('job2500', 'sets', atScore)).toMatchObject({ status: 'placed', near: atScore });
     expect(await present(present(layout.lineRepairs).runDelayedNow)('sets', 'job2500', { near: atScore })).toBe(true);
     expect(await redis.lrange(layout.keys.ready('sets'), 0, -1)).toEqual([payloadOf(2500)]);
+    // A score another producer wrote that is no whole second is looked at as it is.
+    await redis.zadd(key, '4000000000.25', payloadOf(7_000));
+    const fractional = { from: 'score', at: 4_000_000_000.25 } as const;
+    expect(
+      await lookUpStep(layout.connection, layout.keys, 'sets', 'job7000', JOB_LOOK_UP_START, { budget: 100, byteBudget: 256 * 1024 }, fractional),
+    ).toMatchObject({
+      place: 'delayed',
+      score: 4_000_000_000.25,
+    });
   });
 
   it('walks the set as before when more share the score than its look reads, and a step spent on that look does not look again', async () => {

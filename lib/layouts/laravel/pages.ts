@@ -79,9 +79,10 @@ export function assertLaravelJobId(id: string): string {
 /**
  * Finds job `id` in `queue`, with its payload's exact bytes: bounded steps
  * of lua/laravel/find-job-3.lua (LOOK_UP_STEP each) through the reserved
- * and delayed sets and the ready list from its head (or, `near` a place a
- * page saw it at, around that place), JOB_SEARCH_LIMIT elements of each at
- * most, then the reserved set again (a job popped meanwhile). A queue that
+ * and delayed sets (each at the score a page saw it at first, where `near`
+ * gives one) and the ready list from its head (or around the place in it a
+ * page saw it at), JOB_SEARCH_LIMIT elements of each at most, then the
+ * reserved set again (a job popped meanwhile). A queue that
  * small is read whole in one step. Past LOOK_UP_MAX_STEPS it answers
  * unsearched.
  */
@@ -96,7 +97,7 @@ export async function findLaravelJob(connection: RedisConnection, keys: LaravelK
   return { place: 'none', complete: false, now: await serverNow(connection) };
 }
 
-/** One step of looking job `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes; its ready list near `near` where given. */
+/** One step of looking job `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes; looking `near` where a page saw it first, where given. */
 export function lookUpStep(
   connection: RedisConnection,
   keys: LaravelKeys,
