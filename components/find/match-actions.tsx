@@ -55,8 +55,6 @@ function useRemoveMatches(query: FindQuery) {
     // By matchKey: ids of a layout whose ids count per queue (yii2) repeat across its queues.
     const outcomes = new Map<string, ListedOutcome>();
     const kept: string[] = [];
-    let removed = 0;
-    let unmatched = 0;
     let next = 0;
     const outcome = await run('Removing', matches.length, async (): Promise<BulkStep> => {
       const batch = matches.slice(next, next + BATCH_SIZE);
@@ -65,13 +63,12 @@ function useRemoveMatches(query: FindQuery) {
       const jobs = batch.map(({ queue, id, near }) => ({ queue, id, near }));
       const result = await removeFoundJobs({ text: query.text, field: query.field, ignoreCase: query.ignoreCase, jobs }, getTabConnection());
       if (!result.ok) return result;
-      removed += result.removed;
-      unmatched += result.unmatched;
       kept.push(...result.kept);
       batch.forEach((match, i) => outcomes.set(matchKey(match), result.outcomes[i]!));
       return { ok: true, handled: batch.length, finished: next >= matches.length };
     });
-    const movedOn = outcome.handled - removed - unmatched;
+    const tally = (wanted: ListedOutcome) => [...outcomes.values()].filter((done) => done === wanted).length;
+    const [removed, unmatched, movedOn] = [tally('removed'), tally('no longer matched'), tally('moved on')];
     const summary = withUnmatched(`Removed ${plural(removed, 'job')}${movedOn > 0 ? `, ${formatCount(movedOn)} had moved on` : ''}`, unmatched);
     if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
     else if (outcome.cancelled) toast.success(`${describeStop('removing', outcome.handled, matches.length)}. ${summary}.`);
