@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { isLocalHost, readSettings, settingsFromEnv } from '../lib/redis/config';
 import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '../lib/redis/scan-keys';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { describeMachine, formatCount, markdownTable } from './report';
 
 const N = Number(process.env.BENCH_JOBS ?? 20_000);
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     }
   };
   const drain = (workers: number) => async () => {
-    await inParallel(workers, workers, async (slot) => {
+    await inFlight(workers, workers, async (slot) => {
       for (let job = await queue.reserve([QUEUE], `bench:${slot}`, 60); job; job = await queue.reserve([QUEUE], `bench:${slot}`, 60)) {
         await queue.complete(job);
       }
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
 
   // The worker's loop: each complete and the next reserve in one script, one round trip a job.
   const drainSettling = (workers: number) => async () => {
-    await inParallel(workers, workers, async (slot) => {
+    await inFlight(workers, workers, async (slot) => {
       let job = await queue.reserve([QUEUE], `bench:${slot}`, 60);
       while (job) job = (await queue.settleAndReserve(job, { outcome: 'complete' }, [QUEUE], `bench:${slot}`, 60)).next;
     });
@@ -116,8 +116,8 @@ async function main(): Promise<void> {
       ],
       [
         'push, 100 in flight',
-        await bestOf(clean, () => inParallel(N, 100, (n) => queue.push(QUEUE, 'noop', { n })), clean),
-        await bestOf(clean, () => inParallel(N, 100, bullAdd), clean),
+        await bestOf(clean, async () => void (await inFlight(N, 100, (n) => queue.push(QUEUE, 'noop', { n }))), clean),
+        await bestOf(clean, async () => void (await inFlight(N, 100, bullAdd)), clean),
         '≥ 1.15× BullMQ',
       ],
       ['reserve + complete, 1 worker', await bestOf(fill, drain(1), clean), bullOneWorker, '≥ 80 % of PING / 2'],

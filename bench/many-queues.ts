@@ -35,7 +35,7 @@ import { parseInfo } from '../lib/redis/server-info';
 import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { spreadOf } from './measure';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { seedTenantQueues, tenantNames } from './tenant-queues';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
@@ -207,7 +207,7 @@ async function overviewInBrowser(app: ServedApp, headers: Record<string, string>
 
 /** The same queues in BullMQ on `connection`: `jobsPerQueue` jobs each, every fifth delayed by an hour, as the StaticPHP seed has them. */
 async function seedBullQueues(connection: Redis, names: readonly string[], jobsPerQueue: number): Promise<void> {
-  await inParallel(names.length, BULL_SEED_IN_FLIGHT, async (index) => {
+  await inFlight(names.length, BULL_SEED_IN_FLIGHT, async (index) => {
     const queue = new Queue(names[index]!, { connection, prefix: BULL_PREFIX });
     try {
       await queue.addBulk(

@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { formatCount } from './report';
 import { failureText, heldCount, heldJob, holderOf, waitingCount, waitingJob, type SeedJob, type SeedPlan, type SeedStep } from './seed-plan';
 
@@ -23,7 +23,7 @@ function bullPriority(priority: number): number | undefined {
 }
 
 async function addAll(queues: ReadonlyMap<string, Queue>, count: number, jobAt: (n: number) => SeedJob): Promise<void> {
-  await inParallel(Math.ceil(count / ADD_STEP), STEPS_IN_FLIGHT, async (step) => {
+  await inFlight(Math.ceil(count / ADD_STEP), STEPS_IN_FLIGHT, async (step) => {
     const perQueue = new Map<string, SeedJob[]>();
     for (let n = step * ADD_STEP; n < Math.min(count, (step + 1) * ADD_STEP); n++) {
       const job = jobAt(n);
@@ -55,7 +55,7 @@ export async function seedBullMQ(connection: Redis, plan: SeedPlan, step: SeedSt
   try {
     await step('BullMQ: add the jobs to fail or hold (addBulk)', heldCount(plan), () => addAll(queues, heldCount(plan), (n) => heldJob(plan, n)));
     await step(`BullMQ: take them (getNextJob), fail ${formatCount(plan.failed)}`, heldCount(plan), () =>
-      inParallel(heldCount(plan), TAKES_IN_FLIGHT, async (n) => {
+      inFlight(heldCount(plan), TAKES_IN_FLIGHT, async (n) => {
         const token = holderOf(n);
         const job = await workers[n % workers.length]!.getNextJob(token, { block: false });
         if (!job) throw new Error(`Seeding: ${plan.queues[n % plan.queues.length]} had nothing left to take`);

@@ -21,7 +21,7 @@ import { MarkoKeys } from '../lib/layouts/marko/keys';
 import { serializeJob, signPayload } from '../lib/layouts/marko/test-worker';
 import { LaravelKeys } from '../lib/layouts/laravel/keys';
 import { LaravelHarness } from '../lib/layouts/laravel/php-harness';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { failureText, heldCount, heldJob, seedPlan, waitingCount, waitingJob, type SeedJob, type SeedPlan } from './seed-plan';
 
 /** The states a seeded job is left in. */
@@ -61,7 +61,7 @@ async function writePlanned(
 ): Promise<void> {
   const nowS = Number((await redis.time())[0]);
   const total = plannedTotal(plan);
-  await inParallel(Math.ceil(total / JOBS_PER_PIPELINE), PIPELINES_IN_FLIGHT, async (batch) => {
+  await inFlight(Math.ceil(total / JOBS_PER_PIPELINE), PIPELINES_IN_FLIGHT, async (batch) => {
     const pipeline = redis.pipeline();
     for (let index = batch * JOBS_PER_PIPELINE; index < Math.min(total, (batch + 1) * JOBS_PER_PIPELINE); index++) {
       const { job, state } = plannedJob(plan, index);

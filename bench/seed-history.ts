@@ -3,7 +3,7 @@ import type { ThroughputKeys } from '../lib/dashboard/keys';
 import type { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import type { QueueStats } from '../lib/shapes/queue-counts';
 import { execPipeline } from '../lib/redis/pipeline';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 
 /** What the overview reads: the last 15 minutes of the 5-second series. */
 const RANGE = '15m';
@@ -76,7 +76,7 @@ export async function seedHistory({ redis }: RedisQueue, keys: ThroughputKeys, s
     { queue: null, figuresAt: (pointIndex) => totalOf(perQueue(pointIndex)) },
     ...stats.map((row, queueIndex) => ({ queue: row.queue, figuresAt: (pointIndex: number) => figuresOf(row, queueIndex, pointIndex) })),
   ];
-  await inParallel(Math.ceil(series.length / SERIES_PER_PIPELINE), PIPELINES_IN_FLIGHT, async (batch) => {
+  await inFlight(Math.ceil(series.length / SERIES_PER_PIPELINE), PIPELINES_IN_FLIGHT, async (batch) => {
     const writes = redis.pipeline();
     for (const { queue, figuresAt } of series.slice(batch * SERIES_PER_PIPELINE, (batch + 1) * SERIES_PER_PIPELINE)) {
       const key = keys.series(RESOLUTION, queue);

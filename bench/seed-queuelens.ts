@@ -1,5 +1,5 @@
 import type { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { formatCount } from './report';
 import { failureText, heldCount, heldJob, holderOf, waitingCount, waitingJob, type SeedJob, type SeedPlan, type SeedStep } from './seed-plan';
 
@@ -15,7 +15,7 @@ const RESERVES_IN_FLIGHT = 200;
 export const HOLD_SECONDS = 3600;
 
 async function pushAll(queue: RedisQueue, count: number, jobAt: (n: number) => SeedJob): Promise<void> {
-  await inParallel(Math.ceil(count / PUSH_BATCH), PUSHES_IN_FLIGHT, async (batch) => {
+  await inFlight(Math.ceil(count / PUSH_BATCH), PUSHES_IN_FLIGHT, async (batch) => {
     const start = batch * PUSH_BATCH;
     await queue.pushMany(
       Array.from({ length: Math.min(PUSH_BATCH, count - start) }, (_, offset) => {
@@ -37,7 +37,7 @@ export async function seedQueueLens(queue: RedisQueue, plan: SeedPlan, step: See
   const started = process.hrtime.bigint();
   await step('QueueLens: push the jobs to fail or hold (pushMany)', heldCount(plan), () => pushAll(queue, heldCount(plan), (n) => heldJob(plan, n)));
   await step(`QueueLens: reserve them, fail ${formatCount(plan.failed)}`, heldCount(plan), () =>
-    inParallel(heldCount(plan), RESERVES_IN_FLIGHT, async (n) => {
+    inFlight(heldCount(plan), RESERVES_IN_FLIGHT, async (n) => {
       const name = plan.queues[n % plan.queues.length]!;
       const job = await queue.reserve([name], holderOf(n), HOLD_SECONDS);
       if (!job) throw new Error(`Seeding: ${name} had nothing left to reserve`);

@@ -1,5 +1,5 @@
 import type { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { formatCount } from './report';
 
 /** Jobs one pushMany writes: big enough to seed 100,000 jobs in seconds, small enough for one Redis call. */
@@ -17,7 +17,7 @@ export function tenantNames(count: number): string[] {
  */
 export async function seedTenantQueues(queue: RedisQueue, names: readonly string[], jobsPerQueue: number, troubled: readonly string[]): Promise<void> {
   const jobs = names.length * jobsPerQueue;
-  await inParallel(Math.ceil(jobs / PUSH_BATCH), 4, async (batch) => {
+  await inFlight(Math.ceil(jobs / PUSH_BATCH), 4, async (batch) => {
     const start = batch * PUSH_BATCH;
     await queue.pushMany(
       Array.from({ length: Math.min(PUSH_BATCH, jobs - start) }, (_, offset) => {

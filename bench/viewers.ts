@@ -30,7 +30,7 @@ import { parseInfo } from '../lib/redis/server-info';
 import { readSettings } from '../lib/redis/config';
 import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { durationOf, spreadOf, type Spread } from './measure';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { schedulerTimes } from './proc';
 import { startPrivateRedis } from './private-redis';
 import { atExit, freeBenchPort } from './processes';
@@ -423,7 +423,7 @@ async function main(): Promise<void> {
     if (parts.has('reservations')) {
       console.log(`\n/reservations with ${formatCount(HELD_RESERVATIONS)} more reservations (one queue, ten holders)`);
       await queue.pushMany(Array.from({ length: HELD_RESERVATIONS }, (_, n) => ({ queue: HELD_QUEUE, name: `bench.held.${n}`, payload: {} })));
-      await inParallel(HELD_RESERVATIONS, 50, (n) => queue.reserve([HELD_QUEUE], `bench-holder-${n % 10}:1`, 3600));
+      await inFlight(HELD_RESERVATIONS, 50, (n) => queue.reserve([HELD_QUEUE], `bench-holder-${n % 10}:1`, 3600));
       const pending = (await queue.stats()).reduce((sum, row) => sum + row.reserved, 0);
       const reservationRows: string[][] = [];
       for (const path of ['/reservations', `/reservations?queue=${HELD_QUEUE}`, `/reservations?queue=${HELD_QUEUE}&page=20`]) {

@@ -37,7 +37,7 @@ import { readSettings } from '../lib/redis/config';
 import { execPipeline } from '../lib/redis/pipeline';
 import { RedisQueue } from '../lib/layouts/staticphp/redis-queue';
 import { durationOf, spreadOf, type Spread } from './measure';
-import { inParallel } from './parallel';
+import { inFlight } from '../lib/redis/in-flight';
 import { startPrivateRedis } from './private-redis';
 import { atExit } from './processes';
 import { describeMachine, formatCount, markdownTable } from './report';
@@ -81,7 +81,7 @@ async function writeBatches(
 ): Promise<void> {
   const batches = Math.ceil((to - from + 1) / BATCH);
   const pipelines = Math.ceil(batches / COMMANDS_PER_PIPELINE);
-  await inParallel(pipelines, PIPELINES_IN_FLIGHT, async (n) => {
+  await inFlight(pipelines, PIPELINES_IN_FLIGHT, async (n) => {
     const pipeline = queue.redis.pipeline();
     for (let batch = n * COMMANDS_PER_PIPELINE; batch < Math.min(batches, (n + 1) * COMMANDS_PER_PIPELINE); batch++) {
       const first = from + batch * BATCH;

@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { lineRepairOrThrow } from '@/lib/layouts/line-repairs';
+import { lineRepairOrThrow, removeEach } from '@/lib/layouts/line-repairs';
 import { describeJobs, queueAction } from '@/lib/server/action';
 import {
   describeEveryMatchSearch,
@@ -37,8 +37,9 @@ const foundJobs = foundBy.extend({
 /**
  * Removes a batch of the live jobs a search found (at most BATCH_SIZE):
  * those that still match it, each through the layout's remove, which
- * re-checks it where it was found. One that no longer matches or moved on
- * meanwhile is counted, not changed. One audit entry names the search and
+ * re-checks it where it was found, a few in flight at once. One that no
+ * longer matches or moved on meanwhile is counted, not changed, and one the
+ * layout refused is counted with the first refusal's why. One audit entry names the search and
  * the counts; `kept` are the ids an Undo restores, `outcomes` what it did to
  * each job, in the order given.
  */
@@ -47,23 +48,32 @@ export const removeFoundJobs = queueAction(
   foundJobs,
   async ({ jobs, ...search }, repairs, connection, access) => {
     const trash = dashboardTrashWrite(access);
-    const remove = lineRepairOrThrow(repairs, 'remove');
     const matching = new Set(await stillMatching(connection, search, 'live', [...new Set(jobs.map((job) => job.id))]));
+    const reached = jobs.filter((job) => matching.has(job.id));
+    const removals = await removeEach(
+      lineRepairOrThrow(repairs, 'remove'),
+      reached.map(({ queue, id, near }) => ({ queue, id, seen: { near } })),
+      trash,
+    );
+    const removalOf = new Map(reached.map((job, index) => [job, removals[index]!]));
+    const outcomes = jobs.map((job) => {
+      const removal = removalOf.get(job);
+      return removal === undefined ? 'no longer matched' : typeof removal === 'object' ? 'not removed' : removal;
+    });
     const kept: string[] = [];
-    const outcomes: ('removed' | 'no longer matched' | 'moved on')[] = [];
-    for (const { queue, id, near } of jobs) {
-      const removed = matching.has(id) && (await remove(queue, id, trash, { near }));
-      outcomes.push(removed ? 'removed' : matching.has(id) ? 'moved on' : 'no longer matched');
-      const as = removed ? await keptAs(connection, trash, queue, id) : null;
+    for (const job of reached.filter((_, index) => removals[index] === 'removed')) {
+      const as = await keptAs(connection, trash, job.queue, job.id);
       if (as !== null) kept.push(as);
     }
     const count = (outcome: (typeof outcomes)[number]) => outcomes.filter((each) => each === outcome).length;
-    return { removed: count('removed'), unmatched: count('no longer matched'), movedOn: count('moved on'), kept, outcomes };
+    const why = removals.find((removal) => typeof removal === 'object')?.refused ?? null;
+    return { removed: count('removed'), unmatched: count('no longer matched'), movedOn: count('moved on'), refused: count('not removed'), why, kept, outcomes };
   },
   {
     action: 'remove jobs found by a search',
     target: ({ jobs, ...search }) => `${describeJobs(jobs.map((job) => job.id))} ${describeFoundBy(search)}`,
-    outcome: ({ removed, unmatched, movedOn }) => describeFoundOutcome(`${removed} removed`, unmatched, movedOn),
+    outcome: ({ removed, unmatched, movedOn, refused, why }) =>
+      describeFoundOutcome(`${removed} removed${refused > 0 ? `, ${refused} not removed (${why})` : ''}`, unmatched, movedOn),
   },
   ({ jobs }) => jobs.map((job) => job.queue),
 );

@@ -10,6 +10,8 @@ export type ListedOutcome =
   | 'no longer failed'
   | 'gone'
   | 'not retried'
+  /** the layout refused to remove it (a Laravel job too deep in a long list to take out within a bounded call) */
+  | 'not removed'
   | 'moved on'
   | 'no longer matched'
   /** a forget answers how many it forgot, not which: where some of a batch were no longer failed, the others cannot be told apart */

@@ -71,6 +71,7 @@ const OUTCOME_TONES: Readonly<Record<ListedOutcome, BadgeTone>> = {
   'moved on': 'neutral',
   'no longer matched': 'neutral',
   'not retried': 'warning',
+  'not removed': 'warning',
 };
 
 /** What an action on the listed matches did to each it reached (by matchKey), on the search it was taken on (its JSON). */

@@ -55,6 +55,7 @@ function useRemoveMatches(query: FindQuery) {
     // By matchKey: ids of a layout whose ids count per queue (yii2) repeat across its queues.
     const outcomes = new Map<string, ListedOutcome>();
     const kept: string[] = [];
+    let why: string | null = null;
     let next = 0;
     const outcome = await run('Removing', matches.length, async (): Promise<BulkStep> => {
       const batch = matches.slice(next, next + BATCH_SIZE);
@@ -64,12 +65,16 @@ function useRemoveMatches(query: FindQuery) {
       const result = await removeFoundJobs({ text: query.text, field: query.field, ignoreCase: query.ignoreCase, jobs }, getTabConnection());
       if (!result.ok) return result;
       kept.push(...result.kept);
+      why ??= result.why;
       batch.forEach((match, i) => outcomes.set(matchKey(match), result.outcomes[i]!));
       return { ok: true, handled: batch.length, finished: next >= matches.length };
     });
     const tally = (wanted: ListedOutcome) => [...outcomes.values()].filter((done) => done === wanted).length;
-    const [removed, unmatched, movedOn] = [tally('removed'), tally('no longer matched'), tally('moved on')];
-    const summary = withUnmatched(`Removed ${plural(removed, 'job')}${movedOn > 0 ? `, ${formatCount(movedOn)} had moved on` : ''}`, unmatched);
+    const [removed, unmatched, movedOn, refused] = [tally('removed'), tally('no longer matched'), tally('moved on'), tally('not removed')];
+    const summary = withUnmatched(
+      `Removed ${plural(removed, 'job')}${movedOn > 0 ? `, ${formatCount(movedOn)} had moved on` : ''}${refused > 0 ? `, ${formatCount(refused)} not removed (${why})` : ''}`,
+      unmatched,
+    );
     if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);
     else if (outcome.cancelled) toast.success(`${describeStop('removing', outcome.handled, matches.length)}. ${summary}.`);
     else undoToast(summary, kept, kept.length > 0);

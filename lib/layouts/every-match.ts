@@ -3,6 +3,7 @@ import { EVERY_MATCH_STATES, isRanged, type EveryMatchAction, type EveryMatchSte
 import type { TrashWrite } from '../shapes/trash';
 import { isAbsent, type LayoutCounts, type QueueLayout } from './adapter';
 import { FIND_CHUNK, statesOf, type FoundMatch } from './find-steps';
+import { removeEach } from './line-repairs';
 
 /**
  * Acting on every match of a search, however many there are: each step
@@ -76,9 +77,19 @@ function actionOrThrow(layout: Pick<QueueLayout, 'failedJobs' | 'lineRepairs'>, 
   const remove = repairs.remove;
   if (isAbsent(remove)) throw new QueueError(`${remove.absent}.`);
   return async (matches) => {
-    const removed: FindMatch[] = [];
-    for (const match of matches) if (await remove(match.queue, match.id, trash, { bytes: match.bytes })) removed.push(match);
-    return { acted: removed.length, movedOn: matches.length - removed.length, refused: 0, why: null, queues: queuesOf(removed) };
+    const outcomes = await removeEach(
+      remove,
+      matches.map(({ queue, id, bytes, near }) => ({ queue, id, seen: { bytes, near } })),
+      trash,
+    );
+    const refusals = outcomes.filter((outcome) => typeof outcome === 'object');
+    return {
+      acted: outcomes.filter((outcome) => outcome === 'removed').length,
+      movedOn: outcomes.filter((outcome) => outcome === 'moved on').length,
+      refused: refusals.length,
+      why: refusals[0]?.refused ?? null,
+      queues: queuesOf(matches.filter((_, index) => outcomes[index] === 'removed')),
+    };
   };
 }
 

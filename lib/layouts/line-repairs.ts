@@ -1,6 +1,8 @@
 import { QueueError } from '../redis/errors';
+import { inFlight } from '../redis/in-flight';
+import type { TrashWrite } from '../shapes/trash';
 import { isAbsent, type Absent } from './adapter';
-import type { LineRepairName, LineRepairOffer, LineRepairs } from './pages';
+import type { LineRepairName, LineRepairOffer, LineRepairs, SeenJob } from './pages';
 
 const LINE_REPAIR_NAMES: readonly LineRepairName[] = ['remove', 'releaseExpired', 'reclaim', 'runDelayedNow', 'moveDueJobs'];
 
@@ -18,4 +20,33 @@ export function lineRepairOrThrow<Name extends LineRepairName>(repairs: LineRepa
   const repair: LineRepairs[Name] = repairs[name];
   if (isAbsent(repair)) throw new QueueError(`${repair.absent}.`);
   return repair as Exclude<LineRepairs[Name], Absent>;
+}
+
+/** What a removal did to one job: removed, no longer where it was seen (moved on), or refused, saying why. */
+export type RemovalOutcome = 'removed' | 'moved on' | { refused: string };
+
+/** Removals of one batch kept in flight on the connection: a batch costs a few round trips, not one a job. */
+const REMOVALS_IN_FLIGHT = 16;
+
+/**
+ * `remove` of each of `jobs`, in flight a few at a time, their outcomes in
+ * the jobs' order. Each is still its own script that re-checks its job. A
+ * job the layout refused (a key of the wrong type, a Laravel job too deep in
+ * a long list, a yii2 lock kept) is refused on its own and the rest go on;
+ * a Redis that cannot be reached ends the batch.
+ */
+export function removeEach(
+  remove: Exclude<LineRepairs['remove'], Absent>,
+  jobs: readonly { queue: string; id: string; seen?: SeenJob }[],
+  trash: TrashWrite | undefined,
+): Promise<RemovalOutcome[]> {
+  return inFlight(jobs.length, REMOVALS_IN_FLIGHT, async (index): Promise<RemovalOutcome> => {
+    const { queue, id, seen } = jobs[index]!;
+    try {
+      return (await remove(queue, id, trash, seen)) ? 'removed' : 'moved on';
+    } catch (error) {
+      if (error instanceof QueueError && !error.unreachable) return { refused: error.message };
+      throw error;
+    }
+  });
 }

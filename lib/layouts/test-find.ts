@@ -105,8 +105,8 @@ export async function actOnEveryMatch(
   layout: Pick<QueueLayout, 'finder' | 'failedJobs' | 'lineRepairs'>,
   action: EveryMatchAction,
   query: FindQuery,
-): Promise<Pick<EveryMatchStep, 'looked' | 'matched' | 'acted' | 'movedOn' | 'refused'> & { steps: number }> {
-  const totals = { looked: 0, matched: 0, acted: 0, movedOn: 0, refused: 0, steps: 0 };
+): Promise<Pick<EveryMatchStep, 'looked' | 'matched' | 'acted' | 'movedOn' | 'refused' | 'why'> & { steps: number }> {
+  const totals = { looked: 0, matched: 0, acted: 0, movedOn: 0, refused: 0, why: null as string | null, steps: 0 };
   let from: { cursor: string | null; taken: number } = { cursor: null, taken: 0 };
   for (;;) {
     const step = await everyMatchStep(layout, action, query, from);
@@ -116,6 +116,7 @@ export async function actOnEveryMatch(
       acted: totals.acted + step.acted,
       movedOn: totals.movedOn + step.movedOn,
       refused: totals.refused + step.refused,
+      why: totals.why ?? step.why,
       steps: totals.steps + 1,
     });
     if (step.cursor === null) return totals;

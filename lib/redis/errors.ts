@@ -35,6 +35,7 @@ export enum ScriptErrorCode {
   WrongKeyType = -2,
   MovingLockHeld = -3,
   LiveReservation = -4,
+  BeyondReach = -5,
 }
 
 export function scriptErrorMessage(code: number, key: string): string {
@@ -47,6 +48,8 @@ export function scriptErrorMessage(code: number, key: string): string {
       return `${key} is held: a stock yii2 worker is moving due and expired jobs right now (or, when it never expires, a clear() died halfway). Nothing was changed; try again in a second, or let the doctor delete a lock that never expires.`;
     case ScriptErrorCode.LiveReservation:
       return `The reservation in ${key} has not run out yet: its worker may still be running the job. Nothing was changed; reclaim it instead if you know the worker is gone (the job may then run twice).`;
+    case ScriptErrorCode.BeyondReach:
+      return `The job is not near either end of ${key}, which is longer than a removal looks: removing one from deeper in a long list would hold Redis for milliseconds, so nothing was changed. It may also have been popped meanwhile; remove it once the workers bring it nearer the head.`;
     default:
       return `A queue script failed with unknown code ${code} on ${key}.`;
   }

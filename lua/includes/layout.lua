@@ -37,6 +37,8 @@ local ErrorCode = {
   MovingLockHeld = -3,
   -- yii2 repairs: the reservation has not expired; reclaiming it is a separate, confirmed step.
   LiveReservation = -4,
+  -- Laravel remove: the payload is not near either end of a long ready list (LREM walks the list from an end).
+  BeyondReach = -5,
 }
 
 -- Returns the first key whose type is neither absent nor the expected one.

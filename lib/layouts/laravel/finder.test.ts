@@ -9,6 +9,7 @@ import { jsonSpellings, readableJson } from './finder';
 import { JOB_SEARCH_LIMIT, NO_ID } from './pages';
 import { readLaravelPayload } from './payload';
 import { LaravelHarness } from './php-harness';
+import { READY_REMOVAL_REACH } from './repairs';
 import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();
@@ -311,6 +312,39 @@ describe('Find on Laravel', () => {
     expect(await redis.zcard(layout.keys.delayed('deep'))).toBe(1);
     // A step not asked for bytes sends none.
     expect((await finder.step(payloadQuery('s:6:"needle"', { states: ['delayed'] }), null)).matches[0]?.bytes).toBeUndefined();
+  });
+
+  it('removes a ready job only near an end of a long list, from that end, and refuses one deeper, changing nothing', async () => {
+    const laravel = await openLaravel('long');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'long');
+    const length = 2 * READY_REMOVAL_REACH + 2_000;
+    // Needles near the head, in the middle (beyond reach of both ends) and near the tail.
+    const [nearHead, middle, nearTail] = [READY_REMOVAL_REACH - 1, length / 2, length - READY_REMOVAL_REACH];
+    const needles = new Set([nearHead, middle, nearTail]);
+    const ready = layout.keys.ready('long');
+    for (let from = 0; from < length; from += 2_000)
+      await redis.rpush(ready, ...Array.from({ length: 2_000 }, (_, i) => payloadOf(from + i, needles.has(from + i))));
+
+    const step = await actOnEveryMatch(layout, 'remove', payloadQuery('s:6:"needle"'));
+    // Found from the tail: the one near it is removed, the middle one refused, and the one after the refusal removed still.
+    expect(step).toMatchObject({
+      matched: 3,
+      acted: 2,
+      movedOn: 0,
+      refused: 1,
+      why: expect.stringMatching(/not near either end of .*long.*nothing was changed/),
+    });
+    expect(await redis.llen(ready)).toBe(length - 2);
+    expect(await redis.lpos(ready, payloadOf(middle, true))).toBe(middle - 1);
+
+    const remove = present(present(layout.lineRepairs).remove);
+    const seen = (await findAll(finderOf(laravel), payloadQuery('s:6:"needle"'))).matches[0]!;
+    await expect(remove('long', seen.id, undefined, { near: seen.near })).rejects.toThrow(/not near either end/);
+    // Once the workers bring it within reach of the head, it goes.
+    await redis.ltrim(ready, middle - READY_REMOVAL_REACH, -1);
+    expect(await remove('long', seen.id, undefined, { near: seen.near })).toBe(true);
+    expect(await redis.lpos(ready, payloadOf(middle, true))).toBeNull();
   });
 
   it('reads a bounded chunk of the ready list or a sorted set per step, and resumes from the cursor', async () => {

@@ -6,6 +6,7 @@ import { patternUnder } from '../../redis/scan-keys';
 import { trashArguments } from '../trash';
 import { findLaravelJob } from './pages';
 import { remove } from './scripts';
+import { READY_REMOVAL_REACH } from './repairs';
 import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();
@@ -168,7 +169,9 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     const call = { ready: layout.keys.ready('default'), delayed: layout.keys.delayed('default'), reserved: layout.keys.reserved('default') };
     const trash = { dashboardPrefix: `${prefix}ql:`, keepSeconds: 3600, maxEntries: 100, maxBytes: 1 << 30, who: 'alice', via: 'dashboard' };
     const kept = trashArguments(prefix, trash);
-    expect(await remove.run(redis, { ...call, payload: (seen as { payload: Buffer }).payload, id, queue: 'default', ...kept })).toBe(false);
+    expect(
+      await remove.run(redis, { ...call, payload: (seen as { payload: Buffer }).payload, id, queue: 'default', ...kept, reach: READY_REMOVAL_REACH }),
+    ).toBe(false);
     expect((await layout.counts()).queues[0]).toMatchObject({ reserved: 1, total: 1 });
     expect(await redis.exists(kept.trashIndex)).toBe(0);
   });

@@ -56,7 +56,7 @@ export const findJob = luaScript({
 export const remove = luaScript({
   file: 'laravel/remove-4.lua',
   keys: ['ready', 'delayed', 'reserved', 'trashIndex'],
-  args: ['payload', 'id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via'],
+  args: ['payload', 'id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'reach'],
   reply: changedFlag,
 });
 
