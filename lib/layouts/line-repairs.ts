@@ -22,6 +22,16 @@ export function lineRepairOrThrow<Name extends LineRepairName>(repairs: LineRepa
   return repair as Exclude<LineRepairs[Name], Absent>;
 }
 
+/**
+ * Elements of a ready list a removal looks at from each end for the job
+ * (lua/includes/list-removal.lua: Laravel's payload bytes, marko's id). Its
+ * worst case, a Laravel payload this far from the head of a list of a
+ * million (a walk from the tail that misses, one from the head, then the
+ * LREM), took 0.30–0.74 ms a call (docs/benchmarks.md): a removal stays
+ * under a millisecond in a list of any length.
+ */
+export const READY_REMOVAL_REACH = 5000;
+
 /** What a removal did to one job: removed, no longer where it was seen (moved on), or refused, saying why. */
 export type RemovalOutcome = 'removed' | 'moved on' | { refused: string };
 

@@ -11,14 +11,11 @@
   back in the delayed set. The notify token a ready job leaves only wakes a
   blocking pop once for nothing, as Laravel's own tokens often do.
 
-  LREM walks a list from one end until it meets the bytes, some 50 ns an
-  element: a job half a million deep in a list of a million would hold
-  Redis for 30 ms (55 ms from the far end, measured). So the bytes are
-  looked for within `reach` elements of the tail, where Laravel pushes and
-  Find reads first, then of the head (LPOS MAXLEN), and taken from the end
-  they are near: at most three walks of `reach`. Bytes further from both
-  ends of a longer list are refused (BeyondReach), the list unchanged: they
-  may be there, or popped.
+  A ready job's bytes are taken from the end of the list they are near,
+  looked for within `reach` of each (lua/includes/list-removal.lua: LREM
+  from the head held Redis 55 ms for a job at the end of a list of a
+  million). Bytes further from both ends of a longer list are refused
+  (BeyondReach), nothing changed: they may be there, or popped.
 
   With a trash (keepSeconds > 0) the payload's exact bytes are kept in
   QueueLens's trash (lua/includes/trash.lua trashRecord: a hash of one field,
@@ -53,6 +50,7 @@
 local rcall = redis.call
 -- @include layout
 -- @include trash
+-- @include list-removal
 
 local readyKey, delayedKey, reservedKey, trashIndexKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local payload, id, queue, trashPrefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -69,17 +67,11 @@ local from
 if rcall('ZREM', delayedKey, payload) > 0 then from = 'delayed' end
 if rcall('ZREM', reservedKey, payload) > 0 then from = from or 'reserved' end
 if not from then
-  -- LREM's count says from which end it walks: -1 from the tail, 1 from the head.
-  local fromEnd = (rcall('LPOS', readyKey, payload, 'RANK', -1, 'MAXLEN', reach) and -1)
-    or (rcall('LPOS', readyKey, payload, 'MAXLEN', reach) and 1)
-  if fromEnd then
-    rcall('LREM', readyKey, fromEnd, payload)
-    from = 'ready'
-  elseif rcall('LLEN', readyKey) > 2 * reach then
-    return {ErrorCode.BeyondReach, readyKey}
-  end
+  local taken = removeNearAnEnd(readyKey, payload, reach)
+  if taken == nil then return {ErrorCode.BeyondReach, readyKey} end
+  if taken == 0 then return {0} end
+  from = 'ready'
 end
-if not from then return {0} end
 if keepSeconds <= 0 then return {1} end
 
 local now, nowMs = trashNow()

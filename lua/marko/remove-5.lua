@@ -9,8 +9,13 @@
   not at all. A reserved job's worker finds it gone: marko's delete() and
   release() then answer false, as they do for any unknown id. The queue is
   the caller's: the hash's field names are not documented, so the hash is
-  not read. A notify token the job leaves only wakes a blocking pop once for
-  nothing (note §4.5).
+  not read. Where marko's delete() walks the whole ready list (LREM count
+  0), the id is taken from the end of the list it is near, looked for
+  within `reach` of each (lua/includes/list-removal.lua), also for a job
+  in a set, which marko never also lists. A job with a hash, in no set and
+  not within reach of either end of a longer list, is refused
+  (BeyondReach), nothing changed: it may be deeper. A notify token the job
+  leaves only wakes a blocking pop once for nothing (note §4.5).
 
   KEYS[1] {prefix}queues:{queue}            list, ready ids
   KEYS[2] {prefix}queues:{queue}:delayed    sorted set, scored by the second it is due
@@ -26,13 +31,16 @@
   ARGV[6] max bytes                         the trash's bound in bytes (MEMORY USAGE); the oldest go first
   ARGV[7] who                               the operator, as the audit log names them
   ARGV[8] via                               where it was done (dashboard, cli)
+  ARGV[9] reach                             ids of the ready list looked at from each end
 
   Returns {1} when the job was anywhere in the queue or had a hash, {0}
-  when it was gone already, or {ErrorCode, key}.
+  when it was gone already, or {ErrorCode, key}: BeyondReach (KEYS[1]) as
+  above.
 ]]
 local rcall = redis.call
 -- @include layout
 -- @include trash
+-- @include list-removal
 
 local readyKey, delayedKey, reservedKey, jobKey, trashIndexKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, queue, trashPrefix = ARGV[1], ARGV[2], ARGV[3]
@@ -44,7 +52,14 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 local dueAt = rcall('ZSCORE', delayedKey, id)
 local from = 'ready'
 if dueAt then from = 'delayed' elseif rcall('ZSCORE', reservedKey, id) then from = 'reserved' end
-local removed = rcall('LREM', readyKey, 0, id) + rcall('ZREM', delayedKey, id) + rcall('ZREM', reservedKey, id)
+local fromSets = rcall('ZREM', delayedKey, id) + rcall('ZREM', reservedKey, id)
+local listed = removeNearAnEnd(readyKey, id, tonumber(ARGV[9]))
+if listed == nil then
+  -- A job taken from a set, or one whose hash is gone, loses nothing deeper in the list.
+  if fromSets == 0 and rcall('EXISTS', jobKey) == 1 then return {ErrorCode.BeyondReach, readyKey} end
+  listed = 0
+end
+local removed = fromSets + listed
 if rcall('EXISTS', jobKey) == 0 then
   if removed > 0 then return {1} end
   return {0}

@@ -9,7 +9,7 @@ import { jsonSpellings, readableJson } from './finder';
 import { JOB_SEARCH_LIMIT, NO_ID } from './pages';
 import { readLaravelPayload } from './payload';
 import { LaravelHarness } from './php-harness';
-import { READY_REMOVAL_REACH } from './repairs';
+import { READY_REMOVAL_REACH } from '../line-repairs';
 import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();

@@ -6,7 +6,7 @@ import { patternUnder } from '../../redis/scan-keys';
 import { trashArguments } from '../trash';
 import { findLaravelJob } from './pages';
 import { remove } from './scripts';
-import { READY_REMOVAL_REACH } from './repairs';
+import { READY_REMOVAL_REACH } from '../line-repairs';
 import { present, testLaravelFactory } from './test-laravel';
 
 const openLaravel = testLaravelFactory();

@@ -1,6 +1,7 @@
 import type { RedisConnection } from '../../redis/connection';
 import type { SeenPlace } from '../../shapes/job-location';
 import type { LineRepairs, SeenJob } from '../pages';
+import { READY_REMOVAL_REACH } from '../line-repairs';
 import { trashArguments } from '../trash';
 import type { LaravelKeys } from './keys';
 import { findLaravelJob, type LaravelQueues } from './pages';
@@ -9,15 +10,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { JobCopies } from '../adapter';
 import { LARAVEL_COPY_AS_IS } from './absent';
 import { copy, moveDue, moveToReady, reclaim, remove } from './scripts';
-
-/**
- * Elements of a ready list a removal looks at from each end for the job's
- * bytes (lua/laravel/remove-4.lua). Its worst case, bytes this far from the
- * head of a list of a million (a walk from the tail that misses, one from
- * the head, then the LREM), took 0.30–0.74 ms a call (docs/benchmarks.md):
- * a removal stays under a millisecond in a list of any length.
- */
-export const READY_REMOVAL_REACH = 5000;
 
 /** Laravel's line repairs, those the doctor proposes typed as present. */
 export type LaravelLineRepairs = LineRepairs & {

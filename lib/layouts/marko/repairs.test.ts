@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineRepairOffer, lineRepairOrThrow } from '../line-repairs';
+import { lineRepairOffer, lineRepairOrThrow, READY_REMOVAL_REACH } from '../line-repairs';
 import type { LineRepairs } from '../pages';
 import { MARKO_MOVES_DUE_JOBS } from './absent';
 import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
@@ -24,6 +24,33 @@ describe('marko’s line repairs, with a worker popping the way marko’s pop do
     expect(await worker.complete('mail', second)).toBe(false);
     expect(await remove('mail', second)).toBe(false);
     expect(await worker.pop('mail')).toBeNull();
+  });
+
+  it('takes an id from the end of a long ready list it is near, and refuses one deeper than a removal looks, changing nothing', async () => {
+    const { layout, worker, redis, keys } = await openMarko();
+    const remove = lineRepairOrThrow(present<LineRepairs>(layout.lineRepairs), 'remove');
+    const ready = keys.ready('mail');
+    const filler = (from: number) => Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, i) => `filler-${from + i}`);
+    const nearHead = await worker.push('mail', MAIL_JOB);
+    await redis.rpush(ready, ...filler(0));
+    const middle = await worker.push('mail', MAIL_JOB);
+    await redis.rpush(ready, ...filler(READY_REMOVAL_REACH + 1_000));
+    const nearTail = await worker.push('mail', MAIL_JOB);
+    const delayed = await worker.later(600, 'mail', MAIL_JOB);
+    const length = await redis.llen(ready);
+    expect(await redis.lpos(ready, middle)).toBe(READY_REMOVAL_REACH + 1_001);
+
+    await expect(remove('mail', middle)).rejects.toThrow(/not near either end of .*mail.*nothing was changed/);
+    expect(await redis.llen(ready)).toBe(length);
+    expect(await redis.exists(keys.job(middle))).toBe(1);
+    for (const id of [nearHead, nearTail, delayed]) expect(await remove('mail', id)).toBe(true);
+    expect(await redis.llen(ready)).toBe(length - 2);
+    // Gone (no hash, in no set): nothing deeper to lose, so false rather than refused.
+    expect(await remove('mail', nearHead)).toBe(false);
+    // Once the workers bring it within reach of the head, it goes.
+    await redis.ltrim(ready, 1_001, -1);
+    expect(await remove('mail', middle)).toBe(true);
+    expect(await redis.lpos(ready, middle)).toBeNull();
   });
 
   it('puts an expired reservation back so the next pop takes it again with its attempts; refuses a live one, and answers false when it is no longer reserved', async () => {

@@ -1,6 +1,7 @@
 import { QueueError } from '../../redis/errors';
 import type { RedisConnection } from '../../redis/connection';
 import { absentMembers } from '../adapter';
+import { READY_REMOVAL_REACH } from '../line-repairs';
 import { trashArguments } from '../trash';
 import type { LineRepairs } from '../pages';
 import { MARKO_LINE_REPAIRS_ABSENT } from './absent';
@@ -32,6 +33,7 @@ export function markoLineRepairs(connection: RedisConnection, keys: MarkoKeys, q
           id,
           queue,
           ...trashArguments(keys.prefix, trash),
+          reach: READY_REMOVAL_REACH,
         }),
       ),
     releaseExpired: (queue, id) => run(() => releaseExpired.run(redis, { reserved: keys.reserved(known(queue)), delayed: keys.delayed(queue), id })),

@@ -81,7 +81,7 @@ export const dropIndexEntry = luaScript({
 export const remove = luaScript({
   file: 'marko/remove-5.lua',
   keys: ['ready', 'delayed', 'reserved', 'job', 'trashIndex'],
-  args: ['id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via'],
+  args: ['id', 'queue', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'reach'],
   reply: changedFlag,
 });
 
