@@ -15,9 +15,12 @@
   go on, while workers still reserve (they need the lock only to move due
   and expired jobs, which waits for that second, as after the driver's own
   remove). A busy worker takes a free lock at every reserve; without this,
-  a bulk removal would get in only at the instant each lock expires. The
-  LREM walks the whole list (O(N)), as both drivers' own remove does: ids
-  have no index into the list.
+  a bulk removal would get in only at the instant each lock expires. Both
+  drivers' own remove walks the whole stock list (LREM count 0: 18 ms for
+  a million ids, measured); this takes the id from the end of the list it
+  is near, looked for within `reach` of each (lua/includes/list-removal.lua),
+  and refuses a job in no set further from both ends of a longer list
+  (BeyondReach) before it changes anything, the lock included.
 
   Removing a reserved job does not stop the worker running it; that worker's
   acknowledge is then a no-op.
@@ -49,15 +52,17 @@
   ARGV[8] channel            as the trash records where it was
   ARGV[9] holder             the lock's value while this QueueLens holds it
                              ('' on ng, which never takes the lock)
+  ARGV[10] reach             ids of the stock list looked at from each end
 
   Returns {1} when the job had a message and is gone now, {0} when its
   message was already gone (nothing is touched then, as ng's remove), or
-  {ErrorCode, key}.
+  {ErrorCode, key}: BeyondReach (KEYS[2]) as above.
 ]]
 local rcall = redis.call
 -- @include layout
 -- @include yii2-line
 -- @include trash
+-- @include list-removal
 
 local messagesKey, waitingKey, prioritizedKey, delayedKey, reservedKey, attemptsKey, prioritiesKey, ranksKey, lockKey, trashIndexKey =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
@@ -72,6 +77,10 @@ if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
 if rcall('HEXISTS', messagesKey, id) == 0 then return {0} end
 local holder = ARGV[9]
 if not movingLockFree(lockKey, holder) then return movingLockHeld(lockKey) end
+local listed = removeNearAnEnd(waitingKey, id, tonumber(ARGV[10]))
+if listed == nil and not (rcall('ZSCORE', prioritizedKey, id) or rcall('ZSCORE', delayedKey, id) or rcall('ZSCORE', reservedKey, id)) then
+  return {ErrorCode.BeyondReach, waitingKey}
+end
 if holder ~= '' and rcall('EXISTS', lockKey) == 0 then rcall('SET', lockKey, holder, 'PX', 1000) end
 
 if keepSeconds > 0 then
@@ -90,7 +99,6 @@ rcall('HDEL', messagesKey, id)
 rcall('ZREM', prioritizedKey, id)
 rcall('ZREM', delayedKey, id)
 rcall('ZREM', reservedKey, id)
-rcall('LREM', waitingKey, 0, id)
 rcall('HDEL', attemptsKey, id)
 rcall('HDEL', prioritiesKey, id)
 rcall('HDEL', ranksKey, id)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RedisConnection } from '../../redis/connection';
+import { READY_REMOVAL_REACH } from '../line-repairs';
 import { sleep, testQueueFactory } from '../staticphp/test-redis';
 import { promoteDueJobs, reclaimReservation, releaseExpiredReservation, removeYii2Job, runDelayedNow, type Yii2Channel } from './repairs';
 import { driverReserve, ngReserve, ngSettle, stockReserve, withFixtureChannels } from './test-drivers';
@@ -46,6 +47,26 @@ describe('removing a yii2 job', () => {
       expect(await whereIs(channel, '5')).toEqual(GONE);
       expect(await removeYii2Job(channel, '7')).toBe(false);
       expect(await stockReserve(channel)).toBe('8');
+    });
+  });
+
+  it('takes an id only near an end of a long stock list, and refuses one deeper before it changes anything, the lock included', async () => {
+    await withChannels(['stock'], async (channel) => {
+      const { redis } = channel.connection;
+      const fillers = (side: string) => Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, i) => `${side}-${i}`);
+      // The fixture's line in the middle of a list longer than twice the reach.
+      await redis.lpush(channel.keys.waiting, ...fillers('head'));
+      await redis.rpush(channel.keys.waiting, ...fillers('tail'));
+      const [before, length] = [await whereIs(channel, '7'), await redis.llen(channel.keys.waiting)];
+      await expect(removeYii2Job(channel, '7')).rejects.toThrow(/not near either end of .*waiting.*nothing was changed/);
+      expect(await whereIs(channel, '7')).toEqual(before);
+      expect([await redis.llen(channel.keys.waiting), await redis.exists(channel.keys.movingLock)]).toEqual([length, 0]);
+      // A job in a set has nothing in the list to lose: job 5 is an expired reservation.
+      expect(await removeYii2Job(channel, '5')).toBe(true);
+      // Once the tail's fillers are run, job 7 is near the tail again, and goes.
+      await redis.ltrim(channel.keys.waiting, 0, -(READY_REMOVAL_REACH + 1_001));
+      expect(await removeYii2Job(channel, '7')).toBe(true);
+      expect(await whereIs(channel, '7')).toEqual(GONE);
     });
   });
 

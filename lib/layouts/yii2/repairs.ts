@@ -23,6 +23,7 @@ import {
 import type { TrashKeys } from '../../dashboard/keys';
 import type { RestoredJob, TrashSettings, TrashWrite } from '../../shapes/trash';
 import { layoutTrashKeys, restoreInBatches, trashArguments } from '../trash';
+import { READY_REMOVAL_REACH } from '../line-repairs';
 
 /** One yii2 channel as the repairs and the doctor need it: its keys, which driver runs it, and ng's settings Redis does not store. */
 export interface Yii2Channel {
@@ -114,6 +115,7 @@ export function removeYii2Job(channel: Yii2Channel, id: string, trash?: TrashWri
     id,
     channel: channel.keys.channel,
     holder: movingLockHolder(channel),
+    reach: READY_REMOVAL_REACH,
   });
 }
 

@@ -208,7 +208,7 @@ export const doctorReadMessages = luaScript({
 export const remove = luaScript({
   file: 'yii2/remove-10.lua',
   keys: ['messages', 'waiting', 'prioritized', 'delayed', 'reserved', 'attempts', 'priorities', 'ranks', 'movingLock', 'trashIndex'],
-  args: ['id', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'channel', 'holder'],
+  args: ['id', 'trashPrefix', 'keepSeconds', 'maxEntries', 'maxBytes', 'who', 'via', 'channel', 'holder', 'reach'],
   reply: changedFlag,
 });
 
