@@ -5,6 +5,7 @@ import { LARAVEL_NO_HOLDER } from '@/lib/layouts/laravel/absent';
 import { HORIZON_FAILED, HorizonKeys } from '@/lib/layouts/laravel/horizon';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { JOB_SEARCH_LIMIT } from '@/lib/layouts/laravel/pages';
+import { READY_REMOVAL_REACH } from '@/lib/layouts/line-repairs';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import { horizonCountsFinished, horizonFails } from '@/lib/layouts/laravel/test-horizon';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
@@ -236,6 +237,54 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expect(page.getByRole('status').filter({ hasText: `Job ${next} was removed from deep.` })).toBeVisible();
     expect(await readyIds()).toEqual([]);
     expect(await queue.redis.llen(keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT);
+  });
+
+  test('a ready job deeper than a removal looks from both ends of a long list is not removed, from Find or its page, and says why', async ({
+    page,
+  }, testInfo) => {
+    // A list longer than twice the reach: one needle in its middle, one at its tail, each pushed by the real driver.
+    const long = new LaravelHarness(prefix, 'long');
+    await long.push('template');
+    const template = JSON.parse((await queue.redis.lpop(keys.ready('long')))!) as Record<string, unknown>;
+    const fillers = (from: number) =>
+      Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, n) => JSON.stringify({ ...template, id: `filler${from + n}`, uuid: `filler-${from + n}` }));
+    await queue.redis.rpush(keys.ready('long'), ...fillers(0));
+    const middle = await long.push('needle-long middle');
+    await queue.redis.rpush(keys.ready('long'), ...fillers(READY_REMOVAL_REACH + 1_000));
+    const atTail = await long.push('needle-long tail');
+    const length = await queue.redis.llen(keys.ready('long'));
+
+    await showLaravel(page);
+    await page.goto(`/find?text=needle-long&field=payload&queue=long`);
+    const found = page.getByRole('table', { name: 'Jobs found' });
+    await expect(found.getByRole('link', { name: middle })).toBeVisible();
+    await page.getByRole('button', { name: 'Remove 2 live…' }).click();
+    await page.getByRole('dialog', { name: 'Remove 2 jobs found?' }).getByRole('button', { name: 'Remove 2 jobs' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /Removed 1 job, 1 not removed \(The job is not near either end of .*long/ })).toBeVisible();
+    const afterOf = (id: string) =>
+      found
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: id, exact: true }) })
+        .getByRole('cell')
+        .nth(2);
+    await expect(afterOf(atTail)).toHaveText('removed');
+    await expect(afterOf(middle)).toHaveText('not removed');
+    expect(await queue.redis.llen(keys.ready('long'))).toBe(length - 1);
+    await screenshots(page, testInfo, 'Find: a Laravel job too deep in a long list is not removed');
+    await expectNoAxeViolations(page, 'Find: a Laravel job too deep in a long list is not removed');
+
+    // Its page, opened from Find where it was found, reads it; Remove there says why it cannot, and changes nothing.
+    await found.getByRole('link', { name: middle }).click();
+    await expect(page.getByRole('region', { name: 'Where it is now' })).toContainText(
+      `ready at place ${(READY_REMOVAL_REACH + 1_001).toLocaleString('en')} of the ready list`,
+    );
+    await page.getByRole('button', { name: `Remove job… ${middle} on long` }).click();
+    await page
+      .getByRole('dialog', { name: `Remove job ${middle}?` })
+      .getByRole('button', { name: `Remove job ${middle}` })
+      .click();
+    await expect(page.getByText(/The job is not near either end of .*long.*nothing was changed/)).toBeVisible();
+    expect(await queue.redis.llen(keys.ready('long'))).toBe(length - 1);
   });
 
   test('a delayed job among more than the job page’s look-up reads of its set opens from the delayed page and runs now, looked for at its score', async ({
