@@ -32,7 +32,7 @@ export function lineRepairOrThrow<Name extends LineRepairName>(repairs: LineRepa
  */
 export const READY_REMOVAL_REACH = 5000;
 
-/** What a removal did to one job: removed, no longer where it was seen (moved on), or refused, saying why. */
+/** What a removal did to one job: removed, no longer where it was seen (moved on), or refused, saying why (a phrase). */
 export type RemovalOutcome = 'removed' | 'moved on' | { refused: string };
 
 /** Removals of one batch kept in flight on the connection: a batch costs a few round trips, not one a job. */
@@ -55,7 +55,9 @@ export function removeEach(
     try {
       return (await remove(queue, id, trash, seen)) ? 'removed' : 'moved on';
     } catch (error) {
-      if (error instanceof QueueError && !error.unreachable) return { refused: error.message };
+      // As the other refusals' whys read: a phrase a summary puts in brackets.
+      if (error instanceof QueueError && !error.unreachable)
+        return { refused: error.message.replace(/^\w/, (first) => first.toLowerCase()).replace(/\.$/, '') };
       throw error;
     }
   });

@@ -49,7 +49,7 @@ export function scriptErrorMessage(code: number, key: string): string {
     case ScriptErrorCode.LiveReservation:
       return `The reservation in ${key} has not run out yet: its worker may still be running the job. Nothing was changed; reclaim it instead if you know the worker is gone (the job may then run twice).`;
     case ScriptErrorCode.BeyondReach:
-      return `The job is not near either end of ${key}, which is longer than a removal looks: removing one from deeper in a long list would hold Redis for milliseconds, so nothing was changed. It may also have been popped meanwhile; remove it once the workers bring it nearer the head.`;
+      return `The job is not near either end of ${key}, a list too long to walk whole without holding Redis for milliseconds: nothing was changed; remove it once the workers bring it nearer the head.`;
     default:
       return `A queue script failed with unknown code ${code} on ${key}.`;
   }
