@@ -10,7 +10,8 @@
  * - QueueLens's removal scripts (lua/laravel/remove-4.lua,
  *   lua/marko/remove-5.lua): their worst case, the element just within
  *   reach of the head (a walk from the tail that misses, one from the head,
- *   the LREM); one near the tail; and the refusal of one half the list deep.
+ *   the LREM); one near the tail; and the refusal of one half the list deep;
+ * - `LRANGE` of one element half the list deep: the seek to an index.
  * Prints figures; asserts nothing.
  *
  * Run: npx tsx bench/list-removal.ts [--length 1000000] [--calls 20]
@@ -61,7 +62,7 @@ const refusedOrDone = (call: Promise<unknown>) => call.catch((error: unknown) =>
 interface Case {
   name: string;
   /** how the command SLOWLOG names for the timed call begins (a script's first call is an EVAL, the rest EVALSHA) */
-  command: 'lrem' | 'eval';
+  command: 'lrem' | 'eval' | 'lrange';
   run(redis: Redis): Promise<unknown>;
 }
 
@@ -97,6 +98,11 @@ function cases(length: number): Case[] {
       run: laravel(READY_REMOVAL_REACH - 1),
     },
     { name: 'Laravel removal, 100 from the tail', command: 'eval', run: laravel(-100) },
+    {
+      name: `LRANGE of one payload ${formatCount(half)} from the head (the seek a Find chunk or a look-up near a place pays there)`,
+      command: 'lrange',
+      run: (redis) => redis.lrange(LARAVEL.ready, half, half),
+    },
     { name: `Laravel removal, ${formatCount(half)} from the head: refused`, command: 'eval', run: laravel(half) },
     { name: `marko removal, ${formatCount(READY_REMOVAL_REACH - 1)} from the head (its worst case)`, command: 'eval', run: marko(READY_REMOVAL_REACH - 1) },
     { name: `marko removal, ${formatCount(half)} from the head: refused`, command: 'eval', run: marko(half) },
