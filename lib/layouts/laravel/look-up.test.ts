@@ -19,7 +19,7 @@ async function payloadCopies({ layout, redis, laravel: driver }: Laravel, queue:
 
 /** One step of looking `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes. */
 function step({ layout }: Laravel, queue: string, id: string, cursor: JobLookUpCursor, budget = 200, byteBudget = 256 * 1024): Promise<JobLookUpStep> {
-  return lookUpStep(layout.connection, layout.keys, queue, id, cursor, { budget, byteBudget });
+  return lookUpStep(layout.connection, layout.keys, { queue, id }, cursor, { budget, byteBudget });
 }
 
 function nextOf(step: JobLookUpStep): JobLookUpCursor {
@@ -147,7 +147,7 @@ describe('Looking a Laravel job up by its id', () => {
     await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
     const near = { from: 'tail', at: 2_000 } as const;
     const nearStep = (id: string, cursor: JobLookUpCursor) =>
-      lookUpStep(layout.connection, layout.keys, 'near', id, cursor, { budget: 200, byteBudget: 256 * 1024 }, near);
+      lookUpStep(layout.connection, layout.keys, { queue: 'near', id, near }, cursor, { budget: 200, byteBudget: 256 * 1024 });
 
     let cursor = JOB_LOOK_UP_START;
     for (let i = 0; i < 3 && cursor.structure < 3; i++) cursor = nextOf(await nearStep('job1000', cursor));
@@ -177,7 +177,7 @@ describe('Looking a Laravel job up by its id', () => {
     await redis.zadd(key, ...Array.from({ length: 60 }, (_, i) => [4_000_002_500, payloadOf(5_000 + i)]).flat());
     const atScore = { from: 'score', at: 4_000_002_500 } as const;
     const nearStep = (id: string, cursor: JobLookUpCursor, budget: number) =>
-      lookUpStep(layout.connection, layout.keys, 'sets', id, cursor, { budget, byteBudget: 256 * 1024 }, atScore);
+      lookUpStep(layout.connection, layout.keys, { queue: 'sets', id, near: atScore }, cursor, { budget, byteBudget: 256 * 1024 });
 
     // The reserved set holds none at that score; the delayed set's members at it are read first: found, with its score.
     expect(await nearStep('job2500', JOB_LOOK_UP_START, 100)).toMatchObject({ place: 'delayed', score: 4_000_002_500 });
@@ -189,7 +189,10 @@ describe('Looking a Laravel job up by its id', () => {
     await redis.zadd(key, '4000000000.25', payloadOf(7_000));
     const fractional = { from: 'score', at: 4_000_000_000.25 } as const;
     expect(
-      await lookUpStep(layout.connection, layout.keys, 'sets', 'job7000', JOB_LOOK_UP_START, { budget: 100, byteBudget: 256 * 1024 }, fractional),
+      await lookUpStep(layout.connection, layout.keys, { queue: 'sets', id: 'job7000', near: fractional }, JOB_LOOK_UP_START, {
+        budget: 100,
+        byteBudget: 256 * 1024,
+      }),
     ).toMatchObject({
       place: 'delayed',
       score: 4_000_000_000.25,
@@ -204,7 +207,7 @@ describe('Looking a Laravel job up by its id', () => {
     await redis.zadd(layout.keys.delayed('same'), ...Array.from({ length: 60 }, (_, i) => [4_000_000_000, payloadOf(5_000 + i)]).flat());
     const atScore = { from: 'score', at: 4_000_000_000 } as const;
     const nearStep = (cursor: JobLookUpCursor, budget: number) =>
-      lookUpStep(layout.connection, layout.keys, 'same', 'job5059', cursor, { budget, byteBudget: 256 * 1024 }, atScore);
+      lookUpStep(layout.connection, layout.keys, { queue: 'same', id: 'job5059', near: atScore }, cursor, { budget, byteBudget: 256 * 1024 });
 
     const cursor = nextOf(await nearStep(JOB_LOOK_UP_START, 10));
     expect(cursor).toMatchObject({ structure: 2, looked: 0, position: '0' });

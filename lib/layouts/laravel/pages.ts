@@ -90,22 +90,27 @@ export async function findLaravelJob(connection: RedisConnection, keys: LaravelK
   assertLaravelJobId(id);
   let cursor = JOB_LOOK_UP_START;
   for (let steps = 0; steps < LOOK_UP_MAX_STEPS; steps++) {
-    const step = await lookUpStep(connection, keys, queue, id, cursor, LOOK_UP_STEP, near);
+    const step = await lookUpStep(connection, keys, { queue, id, near }, cursor);
     if (step.place !== 'more') return step;
     cursor = step.next;
   }
   return { place: 'none', complete: false, now: await serverNow(connection) };
 }
 
-/** One step of looking job `id` up in `queue` from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes; looking `near` where a page saw it first, where given. */
+/** What a look-up looks for: job `id` in `queue`, first `near` where a page saw it, where given. */
+export interface LookedFor {
+  queue: string;
+  id: string;
+  near?: SeenPlace | undefined;
+}
+
+/** One step of looking `for` a job from `cursor`, reading at most `budget` payloads and about `byteBudget` bytes. */
 export function lookUpStep(
   connection: RedisConnection,
   keys: LaravelKeys,
-  queue: string,
-  id: string,
+  { queue, id, near }: LookedFor,
   cursor: JobLookUpCursor,
   { budget, byteBudget }: { budget: number; byteBudget: number } = LOOK_UP_STEP,
-  near?: SeenPlace,
 ): Promise<JobLookUpStep> {
   return connection.attempt(() =>
     findJob.run(connection.redis, {
