@@ -26,6 +26,14 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
   const horizon = new HorizonKeys(LARAVEL_CONNECTION.horizonPrefix());
   const ids = { reserved: '', first: '', second: '', delayed: '', failed: '' };
 
+  /** Copies of a payload the real driver pushed onto `name` (and taken off again), each its own job: `count` of them, `${label}${n}` for n from `from`. */
+  async function payloadCopies(name: string): Promise<(label: string, from: number, count: number) => string[]> {
+    await new LaravelHarness(prefix, name).push('template');
+    const template = JSON.parse((await queue.redis.lpop(keys.ready(name)))!) as Record<string, unknown>;
+    return (label, from, count) =>
+      Array.from({ length: count }, (_, n) => JSON.stringify({ ...template, id: `${label}${from + n}`, uuid: `${label}-${from + n}` }));
+  }
+
   test.beforeAll(async () => {
     requireRealLaravel();
     queue = await connectE2eQueue();
@@ -177,11 +185,8 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     page,
   }, testInfo) => {
     // 2,000 jobs ahead of two (copies of a real payload, each its own id), each pushed by the real driver.
+    await queue.redis.rpush(keys.ready('deep'), ...(await payloadCopies('deep'))('ahead', 0, JOB_SEARCH_LIMIT));
     const deep = new LaravelHarness(prefix, 'deep');
-    await deep.push('template');
-    const template = JSON.parse((await queue.redis.lpop(keys.ready('deep')))!) as Record<string, unknown>;
-    const ahead = Array.from({ length: JOB_SEARCH_LIMIT }, (_, n) => JSON.stringify({ ...template, id: `ahead${n}`, uuid: `ahead-${n}` }));
-    await queue.redis.rpush(keys.ready('deep'), ...ahead);
     const id = await deep.push('beyond');
     const next = await deep.push('beyond too');
     const readyIds = async () =>
@@ -243,14 +248,11 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     page,
   }, testInfo) => {
     // A list longer than twice the reach: one needle in its middle, one at its tail, each pushed by the real driver.
+    const fillers = await payloadCopies('long');
     const long = new LaravelHarness(prefix, 'long');
-    await long.push('template');
-    const template = JSON.parse((await queue.redis.lpop(keys.ready('long')))!) as Record<string, unknown>;
-    const fillers = (from: number) =>
-      Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, n) => JSON.stringify({ ...template, id: `filler${from + n}`, uuid: `filler-${from + n}` }));
-    await queue.redis.rpush(keys.ready('long'), ...fillers(0));
+    await queue.redis.rpush(keys.ready('long'), ...fillers('filler', 0, READY_REMOVAL_REACH + 1_000));
     const middle = await long.push('needle-long middle');
-    await queue.redis.rpush(keys.ready('long'), ...fillers(READY_REMOVAL_REACH + 1_000));
+    await queue.redis.rpush(keys.ready('long'), ...fillers('filler', READY_REMOVAL_REACH + 1_000, READY_REMOVAL_REACH + 1_000));
     const atTail = await long.push('needle-long tail');
     const length = await queue.redis.llen(keys.ready('long'));
 
