@@ -297,12 +297,10 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     page,
   }) => {
     // 2,500 copies delayed past 2100 (the set larger than the 2,000 a look-up walks, in ZSCAN's order), and the real driver's, due in an hour.
-    const later = new LaravelHarness(prefix, 'later');
-    await later.push('template');
-    const template = JSON.parse((await queue.redis.lpop(keys.ready('later')))!) as Record<string, unknown>;
+    const copies = (await payloadCopies('later'))('later', 0, 2_500);
     await queue.redis.del(keys.notify('later'));
-    const copies = Array.from({ length: 2_500 }, (_, n) => [String(4_102_444_800 + n), JSON.stringify({ ...template, id: `later${n}`, uuid: `later-${n}` })]);
-    await queue.redis.zadd(keys.delayed('later'), ...copies.flat());
+    await queue.redis.zadd(keys.delayed('later'), ...copies.flatMap((payload, n) => [String(4_102_444_800 + n), payload]));
+    const later = new LaravelHarness(prefix, 'later');
     const id = await later.later(3600);
     const [, score] = await queue.redis.zrange(keys.delayed('later'), '0', '0', 'WITHSCORES');
 
