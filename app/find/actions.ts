@@ -39,9 +39,9 @@ const foundJobs = foundBy.extend({
  * those that still match it, each through the layout's remove, which
  * re-checks it where it was found, a few in flight at once. One that no
  * longer matches or moved on meanwhile is counted, not changed, and one the
- * layout refused is counted with the first refusal's why. One audit entry names the search and
- * the counts; `kept` are the ids an Undo restores, `outcomes` what it did to
- * each job, in the order given.
+ * layout refused is counted with the first refusal's why. One audit entry
+ * names the search and the counts; `kept` are the ids an Undo restores,
+ * `outcomes` what it did to each job, in the order given.
  */
 export const removeFoundJobs = queueAction(
   'lineRepairs',

@@ -24,11 +24,12 @@ export function lineRepairOrThrow<Name extends LineRepairName>(repairs: LineRepa
 
 /**
  * Elements of a ready list a removal looks at from each end for the job
- * (lua/includes/list-removal.lua: Laravel's payload bytes, marko's id). Its
- * worst case, a Laravel payload this far from the head of a list of a
- * million (a walk from the tail that misses, one from the head, then the
- * LREM), took 0.30–0.74 ms a call (docs/benchmarks.md): a removal stays
- * under a millisecond in a list of any length.
+ * (lua/includes/list-removal.lua: Laravel's payload bytes, marko's and
+ * yii2's id). Its worst case, a Laravel payload this far from the head of a
+ * list of a million (a walk from the tail that misses, one from the head,
+ * then the LREM), took 0.41–0.48 ms a call in the median, 1.8 ms at the
+ * longest under load (bench/list-removal.ts), where the drivers' own LREM
+ * walks of that list take 20–50 ms.
  */
 export const READY_REMOVAL_REACH = 5000;
 

@@ -37,7 +37,7 @@ local ErrorCode = {
   MovingLockHeld = -3,
   -- yii2 repairs: the reservation has not expired; reclaiming it is a separate, confirmed step.
   LiveReservation = -4,
-  -- Laravel remove: the payload is not near either end of a long ready list (LREM walks the list from an end).
+  -- removals (lua/includes/list-removal.lua): the job is not near either end of a long list, which LREM walks from an end.
   BeyondReach = -5,
 }
 

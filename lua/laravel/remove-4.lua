@@ -1,10 +1,11 @@
 --[[
   LARAVEL REMOVE: takes one job the operator saw out of its queue, by its
-  payload's exact bytes: one element of the ready list or the member of the delayed or reserved set. Laravel's pop and
-  migrate are scripts too, so the job is either still where it was read or
-  moved with the same bytes (a release moves the reserved payload to the
-  delayed set, a migrate moves a due or expired one to the ready list):
-  wherever those bytes are now, they go. Bytes that changed (a pop
+  payload's exact bytes: one element of the ready list or the member of
+  the delayed or reserved set. Laravel's pop and migrate are scripts too,
+  so the job is either still where it was read or moved with the same
+  bytes (a release moves the reserved payload to the delayed set, a
+  migrate moves a due or expired one to the ready list): wherever those
+  bytes are now, they go. Bytes that changed (a pop
   re-encodes the payload it reserves) are another job as far as this script
   knows, and left alone. A reserved job's worker finds its reservation
   gone: its delete is then a ZREM of nothing, and its release puts the job
