@@ -3,7 +3,7 @@ import { EVERY_MATCH_STATES, isRanged, type EveryMatchAction, type EveryMatchSte
 import type { TrashWrite } from '../shapes/trash';
 import { isAbsent, type LayoutCounts, type QueueLayout } from './adapter';
 import { FIND_CHUNK, statesOf, type FoundMatch } from './find-steps';
-import { removeEach } from './line-repairs';
+import { REMOVALS_IN_FLIGHT, removeEach } from './line-repairs';
 
 /**
  * Acting on every match of a search, however many there are: each step
@@ -77,10 +77,12 @@ function actionOrThrow(layout: Pick<QueueLayout, 'failedJobs' | 'lineRepairs'>, 
   const remove = repairs.remove;
   if (isAbsent(remove)) throw new QueueError(`${remove.absent}.`);
   return async (matches) => {
+    // Each with the bytes its step read (a Laravel payload up to 64 KiB) or its id: nothing to look up first.
     const outcomes = await removeEach(
       remove,
       matches.map(({ queue, id, bytes, near }) => ({ queue, id, seen: { bytes, near } })),
       trash,
+      REMOVALS_IN_FLIGHT,
     );
     const refusals = outcomes.filter((outcome) => typeof outcome === 'object');
     return {

@@ -37,14 +37,18 @@ export const READY_REMOVAL_REACH = 5000;
 export type RemovalOutcome = 'removed' | 'moved on' | { refused: string };
 
 /**
- * Removals of one batch kept in flight on the connection: a batch costs a
+ * Removals of one batch kept in flight on the connection, where each job
+ * comes with what its removal needs (its bytes, or an id): a batch costs a
  * few round trips, not one a job. Another client's command may wait behind
  * as many scripts: 16 removals of 0.02–0.5 ms each (bench/list-removal.ts).
+ * Jobs a removal must first look up near where a page saw them go one at a
+ * time: Laravel's look-up walks a list in steps by place, and a removal
+ * beside the job between two steps moves it past a step's edge.
  */
-const REMOVALS_IN_FLIGHT = 16;
+export const REMOVALS_IN_FLIGHT = 16;
 
 /**
- * `remove` of each of `jobs`, in flight a few at a time, their outcomes in
+ * `remove` of each of `jobs`, `limit` in flight at once, their outcomes in
  * the jobs' order. Each is still its own script that re-checks its job. A
  * job the layout refused (a key of the wrong type, a Laravel job too deep in
  * a long list, a yii2 lock kept) is refused on its own and the rest go on;
@@ -54,8 +58,9 @@ export function removeEach(
   remove: Exclude<LineRepairs['remove'], Absent>,
   jobs: readonly { queue: string; id: string; seen?: SeenJob }[],
   trash: TrashWrite | undefined,
+  limit: number,
 ): Promise<RemovalOutcome[]> {
-  return inFlight(jobs.length, REMOVALS_IN_FLIGHT, async (index): Promise<RemovalOutcome> => {
+  return inFlight(jobs.length, limit, async (index): Promise<RemovalOutcome> => {
     const { queue, id, seen } = jobs[index]!;
     try {
       return (await remove(queue, id, trash, seen)) ? 'removed' : 'moved on';
