@@ -244,6 +244,20 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     expect(await queue.redis.llen(keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT);
   });
 
+  test('Remove on 150 matches found near the tail removes each, though every removal moves the places the later ones were seen at', async ({ page }) => {
+    // 150 copies of a real payload, their ids holding the text, then 50 others at the tail: Find lists them nearest the tail first.
+    const copies = await payloadCopies('many');
+    await queue.redis.rpush(keys.ready('many'), ...copies('needlemany', 0, 150), ...copies('other', 0, 50));
+
+    await showLaravel(page);
+    await page.goto(`/find?text=needlemany&field=payload&queue=many`);
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('150 matches. Done.');
+    await page.getByRole('button', { name: 'Remove 150 live…' }).click();
+    await page.getByRole('dialog', { name: 'Remove 150 jobs found?' }).getByRole('button', { name: 'Remove 150 jobs' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Removed 150 jobs. Kept in the Trash.' })).toBeVisible();
+    expect(await queue.redis.lrange(keys.ready('many'), 0, -1)).toEqual(copies('other', 0, 50));
+  });
+
   test('a ready job deeper than a removal looks from both ends of a long list is not removed, from Find or its page, and says why', async ({
     page,
   }, testInfo) => {

@@ -56,9 +56,11 @@ function useRemoveMatches(query: FindQuery) {
     const outcomes = new Map<string, ListedOutcome>();
     const kept: string[] = [];
     let why: string | null = null;
+    // Last found first: a list is searched from its tail, and a removal nearer the tail would move the place each later one was seen at.
+    const lastFoundFirst = [...matches].reverse();
     let next = 0;
     const outcome = await run('Removing', matches.length, async (): Promise<BulkStep> => {
-      const batch = matches.slice(next, next + BATCH_SIZE);
+      const batch = lastFoundFirst.slice(next, next + BATCH_SIZE);
       if (batch.length === 0) return { ok: true, handled: 0, finished: true };
       next += batch.length;
       const jobs = batch.map(({ queue, id, near }) => ({ queue, id, near }));
