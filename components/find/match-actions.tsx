@@ -16,6 +16,7 @@ import { getTabConnection } from '@/lib/queries/tab-connection';
 import type { ListedOutcome } from '@/components/failed/listed-outcomes';
 import { BATCH_SIZE } from '@/lib/shapes/failed-jobs';
 import { FIND_STATES, type FindMatch, type FindQuery, type FindState } from '@/lib/shapes/find';
+import { furthestPlaceFirst } from '@/lib/shapes/job-location';
 
 /** What the connection's layout lets an operator do to the jobs a search found, known when the page was read. */
 export interface MatchOffers {
@@ -56,11 +57,11 @@ function useRemoveMatches(query: FindQuery) {
     const outcomes = new Map<string, ListedOutcome>();
     const kept: string[] = [];
     let why: string | null = null;
-    // Last found first: a list is searched from its tail, and a removal nearer the tail would move the place each later one was seen at.
-    const lastFoundFirst = [...matches].reverse();
+    // A job is looked up where it was seen (a Laravel list's place from its tail): no removal may move a later one's place first.
+    const ordered = furthestPlaceFirst(matches);
     let next = 0;
     const outcome = await run('Removing', matches.length, async (): Promise<BulkStep> => {
-      const batch = lastFoundFirst.slice(next, next + BATCH_SIZE);
+      const batch = ordered.slice(next, next + BATCH_SIZE);
       if (batch.length === 0) return { ok: true, handled: 0, finished: true };
       next += batch.length;
       const jobs = batch.map(({ queue, id, near }) => ({ queue, id, near }));

@@ -27,6 +27,18 @@ export function parseSeenPlace(text: string | undefined): SeenPlace | undefined 
   return { from: match[1] === 'h' ? 'head' : 'tail', at: Number(match[2]) };
 }
 
+/**
+ * `items` in an order in which removing each moves no later one's seen
+ * place: those seen in a list furthest from the end their place counts
+ * from first (a removal moves only the places counted across it), the rest
+ * as they were, after them.
+ */
+export function furthestPlaceFirst<Item extends { near?: SeenPlace | undefined }>(items: readonly Item[]): Item[] {
+  const inList = (item: Item) => item.near !== undefined && item.near.from !== 'score';
+  const listed = items.filter(inList).sort((a, b) => b.near!.at - a.near!.at);
+  return [...listed, ...items.filter((item) => !inList(item))];
+}
+
 /** Where a job is now, read from the structures that hold ids, not only from its hash. */
 export type JobLocation =
   | { state: 'ready'; level: string; entry: string }
