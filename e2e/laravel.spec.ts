@@ -244,17 +244,17 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     expect(await queue.redis.llen(keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT);
   });
 
-  test('Remove on 150 matches found near the tail removes each, though every removal moves the places the later ones were seen at', async ({ page }) => {
-    // 150 copies of a real payload, their ids holding the text, then 50 others at the tail: Find lists them nearest the tail first.
+  test('Remove on 400 matches found near the tail removes each, though every removal moves the places of those nearer the head', async ({ page }) => {
+    // 400 copies of a real payload, their ids holding the text, then 50 others at the tail: Find reads them from the tail, a chunk at a time.
     const copies = await payloadCopies('many');
-    await queue.redis.rpush(keys.ready('many'), ...copies('needlemany', 0, 150), ...copies('other', 0, 50));
+    await queue.redis.rpush(keys.ready('many'), ...copies('needlemany', 0, 400), ...copies('other', 0, 50));
 
     await showLaravel(page);
     await page.goto(`/find?text=needlemany&field=payload&queue=many`);
-    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('150 matches. Done.');
-    await page.getByRole('button', { name: 'Remove 150 live…' }).click();
-    await page.getByRole('dialog', { name: 'Remove 150 jobs found?' }).getByRole('button', { name: 'Remove 150 jobs' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Removed 150 jobs. Kept in the Trash.' })).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('400 matches. Done.');
+    await page.getByRole('button', { name: 'Remove 400 live…' }).click();
+    await page.getByRole('dialog', { name: 'Remove 400 jobs found?' }).getByRole('button', { name: 'Remove 400 jobs' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Removed 400 jobs. Kept in the Trash.' })).toBeVisible();
     expect(await queue.redis.lrange(keys.ready('many'), 0, -1)).toEqual(copies('other', 0, 50));
   });
 
