@@ -37,7 +37,7 @@ const foundJobs = foundBy.extend({
 /**
  * Removes a batch of the live jobs a search found (at most BATCH_SIZE):
  * those that still match it, each through the layout's remove, which
- * re-checks it where it was found, one after another. One that no
+ * re-checks it where it was found (`removeEach`). One that no
  * longer matches or moved on meanwhile is counted, not changed, and one the
  * layout refused is counted with the first refusal's why. One audit entry
  * names the search and the counts; `kept` are the ids an Undo restores,
@@ -50,12 +50,10 @@ export const removeFoundJobs = queueAction(
     const trash = dashboardTrashWrite(access);
     const matching = new Set(await stillMatching(connection, search, 'live', [...new Set(jobs.map((job) => job.id))]));
     const reached = jobs.filter((job) => matching.has(job.id));
-    // One at a time: a Laravel job is looked up near where the page saw it (REMOVALS_IN_FLIGHT says why).
     const removals = await removeEach(
       lineRepairOrThrow(repairs, 'remove'),
       reached.map(({ queue, id, near }) => ({ queue, id, seen: { near } })),
       trash,
-      1,
     );
     const removalOf = new Map(reached.map((job, index) => [job, removals[index]!]));
     const outcomes = jobs.map((job) => {

@@ -3,7 +3,7 @@ import { EVERY_MATCH_STATES, isRanged, type EveryMatchAction, type EveryMatchSte
 import type { TrashWrite } from '../shapes/trash';
 import { isAbsent, type LayoutCounts, type QueueLayout } from './adapter';
 import { FIND_CHUNK, statesOf, type FoundMatch } from './find-steps';
-import { REMOVALS_IN_FLIGHT, removeEach } from './line-repairs';
+import { removeEach } from './line-repairs';
 
 /**
  * Acting on every match of a search, however many there are: each step
@@ -82,7 +82,6 @@ function actionOrThrow(layout: Pick<QueueLayout, 'failedJobs' | 'lineRepairs'>, 
       remove,
       matches.map(({ queue, id, bytes, near }) => ({ queue, id, seen: { bytes, near } })),
       trash,
-      REMOVALS_IN_FLIGHT,
     );
     const refusals = outcomes.filter((outcome) => typeof outcome === 'object');
     return {

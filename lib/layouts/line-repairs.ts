@@ -1,5 +1,6 @@
 import { QueueError } from '../redis/errors';
 import { inFlight } from '../redis/in-flight';
+import { furthestPlaceFirst } from '../shapes/job-location';
 import type { TrashWrite } from '../shapes/trash';
 import { isAbsent, type Absent } from './adapter';
 import type { LineRepairName, LineRepairOffer, LineRepairs, SeenJob } from './pages';
@@ -37,31 +38,33 @@ export const READY_REMOVAL_REACH = 5000;
 export type RemovalOutcome = 'removed' | 'moved on' | { refused: string };
 
 /**
- * Removals of one batch kept in flight on the connection, where each job
- * comes with what its removal needs (its bytes, or an id): a batch costs a
+ * Removals of one batch kept in flight on the connection: a batch costs a
  * few round trips, not one a job. Another client's command may wait behind
  * as many scripts: 16 removals of 0.02–0.5 ms each (bench/list-removal.ts).
- * Jobs a removal must first look up near where a page saw them go one at a
- * time: Laravel's look-up walks a list in steps by place, and a removal
- * beside the job between two steps moves it past a step's edge.
+ * A Laravel job that a removal first looks up near where a page saw it is
+ * found while fewer than 25 removals nearer the tail land between two steps
+ * of its look-up (NEAR_SHIFT in lua/laravel/find-job-3.lua): started
+ * furthest seen place first, the removals alongside it move it 15 at most.
  */
 export const REMOVALS_IN_FLIGHT = 16;
 
 /**
- * `remove` of each of `jobs`, `limit` in flight at once, their outcomes in
- * the jobs' order. Each is still its own script that re-checks its job. A
- * job the layout refused (a key of the wrong type, a Laravel job too deep in
- * a long list, a yii2 lock kept) is refused on its own and the rest go on;
- * a Redis that cannot be reached ends the batch.
+ * `remove` of each of `jobs`, REMOVALS_IN_FLIGHT at once, furthest seen
+ * place first (`furthestPlaceFirst`: no removal moves the place a later one
+ * is looked up at), their outcomes in the jobs' order. Each is still its
+ * own script that re-checks its job. A job the layout refused (a key of
+ * the wrong type, a Laravel job too deep in a long list, a yii2 lock kept)
+ * is refused on its own and the rest go on; a Redis that cannot be reached
+ * ends the batch.
  */
-export function removeEach(
+export async function removeEach(
   remove: Exclude<LineRepairs['remove'], Absent>,
   jobs: readonly { queue: string; id: string; seen?: SeenJob }[],
   trash: TrashWrite | undefined,
-  limit: number,
 ): Promise<RemovalOutcome[]> {
-  return inFlight(jobs.length, limit, async (index): Promise<RemovalOutcome> => {
-    const { queue, id, seen } = jobs[index]!;
+  const order = furthestPlaceFirst(jobs.map((job, index) => ({ index, near: job.seen?.near })));
+  const outcomes = await inFlight(order.length, REMOVALS_IN_FLIGHT, async (turn): Promise<RemovalOutcome> => {
+    const { queue, id, seen } = jobs[order[turn]!.index]!;
     try {
       return (await remove(queue, id, trash, seen)) ? 'removed' : 'moved on';
     } catch (error) {
@@ -71,4 +74,6 @@ export function removeEach(
       throw error;
     }
   });
+  const outcomeOf = new Map(order.map(({ index }, turn) => [index, outcomes[turn]!]));
+  return jobs.map((_, index) => outcomeOf.get(index)!);
 }

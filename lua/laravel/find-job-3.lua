@@ -29,21 +29,25 @@
 
   Where the caller saw the job in the ready list (`nearFrom`, `nearIndex`:
   a page of the list counts from its head, Find from its tail), the list is
-  walked instead from NEAR_AFTER places nearer the tail than that place,
-  `limit` elements away from the tail, so that a job deeper than `limit` is
-  found where it was seen. That walk counts its place from the tail
-  (`position`, the places nearer the tail already read), which a pop does
-  not move: a push meanwhile moves the unread elements a place away, and
-  one read already is read again, but none is skipped; a pop of the job
-  itself is met by the second look. A job seen at head index h, and as
-  many pops since as the list then held before it (k), is now k places
-  further from the tail than LLEN - 1 - h tells; one seen at tail offset
-  t, with p pushes since, p places further. Either is found while k or p
-  is under `limit` - NEAR_AFTER. Where the caller saw it in a sorted set at
-  a score (`nearFrom` 'score': a delayed job's due second, a reservation's
-  end), each set's walk first reads the members at that score (up to
-  SAME_SCORE of them, within the step's budget), so that a job of a set
-  larger than `limit`, which ZSCAN reads in no order, is found.
+  walked instead outward from that place, counting places from the tail,
+  which a pop does not move: away from the tail from NEAR_AFTER places
+  nearer it than that place, then towards the tail from there, `limit`
+  elements each, so that a job deeper than `limit` is found where it was
+  seen. A job seen at head index h, and as many pops since as the list then
+  held before it (k), is now k places further from the tail than LLEN - 1 -
+  h tells; one seen at tail offset t, with p pushes since, p places
+  further: either is found while k or p is under `limit` - NEAR_AFTER.
+  Jobs removed between it and the tail move it nearer the tail: found while
+  fewer than `limit` + NEAR_AFTER were. Each step after the first goes on
+  from its last element read wherever that is now (`nearResume`), so that
+  fewer than NEAR_SHIFT pushes and removals nearer the tail between two
+  steps skip nothing; a pop of the job itself is met by the second look.
+
+  Where the caller saw it in a sorted set at a score (`nearFrom` 'score': a
+  delayed job's due second, a reservation's end), each set's walk first
+  reads the members at that score (up to SAME_SCORE of them, within the
+  step's budget), so that a job of a set larger than `limit`, which ZSCAN
+  reads in no order, is found.
 
   The needles are `"id":"{id}"` and `"uuid":"{id}"`, built by the caller from
   an id of letters, digits and dashes; inside `data.command` every quote is
@@ -60,11 +64,14 @@
   ARGV[5] byteBudget   bytes this step reads, about: it stops after the
                        batch that reaches them
   ARGV[6] structure    where the step starts: 1 the reserved set, 2 the
-                       delayed set, 3 the ready list, 4 the reserved set again
+                       delayed set, 3 the ready list (from its head, or near
+                       a place seen away from the tail), 4 the ready list
+                       near a place seen towards the tail, 5 the reserved
+                       set again
   ARGV[7] looked       elements of that structure the steps before read
   ARGV[8] position     the ready list: the anchor's index when it was read
-                       ('' at the start), or near a place seen, the places
-                       from the tail already read; a set: the ZSCAN cursor
+                       ('' at the start), or near a place seen, the place
+                       from the tail read next; a set: the ZSCAN cursor
                        ('' at the start)
   ARGV[9] anchor       the ready list: the last element read ('' at the start)
   ARGV[10] cut         '1' when a structure walked before was longer than `limit`
@@ -89,6 +96,7 @@ local idNeedle, uuidNeedle = ARGV[1], ARGV[2]
 local limit, budget, byteBudget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local structure, looked, position, anchor, cut = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10] == '1'
 local nearFrom, nearIndex, perElement = ARGV[11], tonumber(ARGV[12]), tonumber(ARGV[13]) or 0
+local seenInList = nearFrom == 'head' or nearFrom == 'tail'
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', reservedKey, 'zset', delayedKey, 'zset'})
 if wrongKey then return {ErrorCode.WrongKeyType, wrongKey} end
@@ -135,38 +143,91 @@ end
 -- step's budget ran out: `position` and `anchor` say where to go on) or
 -- 'done' (the structure is walked, or `limit` of it: then `cut`).
 
--- Places nearer the tail than where the job was seen that a walk near it reads too (a removal behind it moves it that way).
+-- Places nearer the tail than where the job was seen that the walk away from the tail reads too (a removal behind it moves it that way).
 local NEAR_AFTER = 100
 
--- The walk near a place seen, from the tail: `position` counts what it read.
-local function walkReadyNear()
+-- Places either side of where the last element read was that a step looks
+-- for it at, when it is no longer there: the pushes and removals nearer the
+-- tail in the moment between two steps of one look-up (16 removals in
+-- flight, lib/layouts/line-repairs.ts, move it 15).
+local NEAR_SHIFT = 25
+
+-- The list walked near a place seen counts its places from the tail (0 the
+-- tail), and reads either away from it (direction 1) or towards it (-1);
+-- `position` is the place it reads next. At a step after the first, it goes
+-- on from the last element read (`anchor`), wherever that is now: at its
+-- place still (LINDEX), or within NEAR_SHIFT of it (one LRANGE). Pushes and
+-- removals nearer the tail than the walk move what it has not read by as
+-- many places, and an offset alone would read some again or skip them. An
+-- anchor not found there was removed, or moved further: the walk then steps
+-- back as many places as it looked on each side, to read them again rather
+-- than skip them.
+local function nearResume(direction)
+  local next = tonumber(position)
+  if anchor == '' then return next end
+  local was = next - direction
+  local at = rcall('LINDEX', readyKey, -(was + 1))
+  if at then account(at) end
+  if at == anchor then return next end
+  -- Half the step's budget at most (fewer places of larger payloads), so that the walk goes on in the step.
+  local known = math.max(1, readCount > 0 and readBytes / readCount or perElement)
+  local shift = math.max(0, math.min(NEAR_SHIFT, math.floor(budget / 4), math.floor(byteBudget / (4 * known))))
+  local nearest = math.max(0, was - shift)
+  local window = rcall('LRANGE', readyKey, -(was + shift + 1), -(nearest + 1))
+  local found
+  for i = #window, 1, -1 do
+    account(window[i])
+    local place = nearest + #window - i
+    if window[i] == anchor and (not found or math.abs(place - was) < math.abs(found - was)) then found = place end
+  end
+  if found then return found + direction end
+  return math.max(0, next - direction * shift)
+end
+
+-- A walk near a place seen: away from the tail from NEAR_AFTER places
+-- nearer it than that place, then (structure READY_NEARER_TAIL) towards the
+-- tail from there, each at most `limit` elements. The place a job was seen
+-- at is found while fewer than `limit` - NEAR_AFTER jobs were pushed since,
+-- or fewer than `limit` + NEAR_AFTER removed nearer the tail.
+local function walkReadyNear(direction)
   local length = rcall('LLEN', readyKey)
-  local read = tonumber(position)
-  if not read then
+  local read
+  if position == '' then
     local seen = nearFrom == 'tail' and nearIndex or length - 1 - nearIndex
     read = math.max(0, seen - NEAR_AFTER)
+    if direction < 0 then read = read - 1 end
+  else
+    read = nearResume(direction)
   end
-  cut = cut or read > 0
+  -- Places past the list's head hold nothing to read.
+  if direction < 0 then read = math.min(read, length - 1) end
   while true do
+    if direction < 0 and read < 0 then return 'done' end
     if looked >= limit then
-      cut = cut or length > read
+      cut = cut or (direction > 0 and length > read) or (direction < 0 and read >= 0)
       return 'done'
     end
     if spent() then return 'spent' end
     local wanted = batchSize(limit - looked, budget)
-    local batch = rcall('LRANGE', readyKey, -(read + wanted), -(read + 1))
-    for i = #batch, 1, -1 do
+    if direction < 0 then wanted = math.min(wanted, read + 1) end
+    -- The places read, nearest the tail first: [read, read + wanted) away, [read - wanted + 1, read] towards it.
+    local nearest = direction > 0 and read or read - wanted + 1
+    local batch = rcall('LRANGE', readyKey, -(nearest + wanted), -(nearest + 1))
+    local first, last, stepBy = #batch, 1, -1
+    if direction < 0 then first, last, stepBy = 1, #batch, 1 end
+    for i = first, last, stepBy do
       account(batch[i])
-      if holds(batch[i]) then return 'found', length - 1 - (read + #batch - i), batch[i] end
+      if holds(batch[i]) then return 'found', length - 1 - (nearest + #batch - i), batch[i] end
     end
-    looked, read = looked + #batch, read + #batch
+    looked, read = looked + #batch, read + direction * #batch
+    if #batch > 0 then anchor = direction > 0 and batch[1] or batch[#batch] end
     position = tostring(read)
     if #batch < wanted then return 'done' end
   end
 end
 
 local function walkReady()
-  if nearFrom == 'head' or nearFrom == 'tail' then return walkReadyNear() end
+  if seenInList then return walkReadyNear(1) end
   local first = readyStart()
   while true do
     if looked >= limit then
@@ -231,12 +292,18 @@ end
 
 -- A walk begun by this very call reads every structure in it consistently: no second look.
 local wholeInOneCall = structure == 1 and looked == 0 and position == ''
-local PLACES = {{'reserved', reservedKey}, {'delayed', delayedKey}, {'ready', readyKey}, {'reserved', reservedKey}}
-local READY, SECOND_LOOK = 3, 4
+local PLACES = {{'reserved', reservedKey}, {'delayed', delayedKey}, {'ready', readyKey}, {'ready', readyKey}, {'reserved', reservedKey}}
+local READY, READY_NEARER_TAIL, SECOND_LOOK = 3, 4, 5
 while structure <= #PLACES and not (wholeInOneCall and structure == SECOND_LOOK) do
   local place = PLACES[structure]
-  local state, at, payload
-  if structure == READY then state, at, payload = walkReady() else state, at, payload = walkSet(place[2]) end
+  local state, at, payload = 'done', nil, nil
+  if structure == READY then
+    state, at, payload = walkReady()
+  elseif structure == READY_NEARER_TAIL then
+    if seenInList then state, at, payload = walkReadyNear(-1) end
+  else
+    state, at, payload = walkSet(place[2])
+  end
   if state == 'found' then return {place[1], at, payload, serverNow()} end
   if state == 'spent' then
     local size = readCount > 0 and math.ceil(readBytes / readCount) or perElement

@@ -314,7 +314,7 @@ describe('Find on Laravel', () => {
     expect((await finder.step(payloadQuery('s:6:"needle"', { states: ['delayed'] }), null)).matches[0]?.bytes).toBeUndefined();
   });
 
-  it('removes a ready job only near an end of a long list, from that end, and refuses one deeper, changing nothing', async () => {
+  it('removes a ready job only near an end of a long list, and refuses one deeper, changing nothing', async () => {
     const laravel = await openLaravel('long');
     const { layout, redis } = laravel;
     const payloadOf = await payloadCopies(laravel, 'long');

@@ -127,10 +127,10 @@ describe('Looking a Laravel job up by its id', () => {
     expect(await find('job2500', { from: 'tail', at: 4_999 })).toMatchObject({ place: 'ready', position: 1_000 });
 
     // Not within the walk's reach of that place: unsearched, and the page says where it looked.
-    expect(await find('job2500', { from: 'tail', at: 8_000 })).toMatchObject({ place: 'none', complete: false });
-    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', at: 8_000 })).toMatchObject({
+    expect(await find('job2500', { from: 'tail', at: 500 })).toMatchObject({ place: 'none', complete: false });
+    expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', at: 500 })).toMatchObject({
       status: 'unsearched',
-      statusText: expect.stringContaining('around place 8,001 from its tail'),
+      statusText: expect.stringContaining('up to 4,000 elements of its queue’s ready list around place 501 from its tail'),
     });
     // Found near a place, its page hands a repair the place it is at now.
     expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', at: 4_998 })).toMatchObject({
@@ -165,6 +165,53 @@ describe('Looking a Laravel job up by its id', () => {
       throw new Error('no answer in 20 steps');
     })();
     expect(found).toMatchObject({ place: 'ready', position: 2_200 });
+  });
+
+  it('finds a job that more than 100 removals nearer the tail moved past where the walk away from the tail starts, walking back towards the tail', async () => {
+    const laravel = await openLaravel('removed');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'removed');
+    const key = layout.keys.ready('removed');
+    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
+    // Seen 2,000 places from the tail; 300 removed nearer the tail since: 1,700 from it now, 200 nearer than the walk away from it starts.
+    await redis.rpop(key, 300);
+    const found = await findLaravelJob(layout.connection, layout.keys, 'removed', 'job2999', { from: 'tail', at: 2_000 });
+    expect(found).toMatchObject({ place: 'ready', position: 2_999 });
+    expect(found.place === 'ready' && found.payload.toString()).toBe(payloadOf(2_999));
+  });
+
+  it('goes on from its last element read wherever removals or pushes nearer the tail moved it between two steps, in either direction', async () => {
+    const laravel = await openLaravel('shifted');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'shifted');
+    const key = layout.keys.ready('shifted');
+    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
+    const near = { from: 'tail', at: 2_000 } as const;
+    const nearStep = (id: string, cursor: JobLookUpCursor) =>
+      lookUpStep(layout.connection, layout.keys, { queue: 'shifted', id, near }, cursor, { budget: 200, byteBudget: 256 * 1024 });
+    const walkOn = async (id: string, from: JobLookUpCursor) => {
+      let answer = await nearStep(id, from);
+      for (let steps = 0; answer.place === 'more' && steps < 40; steps++) answer = await nearStep(id, answer.next);
+      return answer;
+    };
+
+    // Away from the tail: places 1,900 to 2,099 read. 20 removed nearer the tail move job2894, unread at 2,105, to 2,085: an offset going on at 2,100 would skip it.
+    let cursor = JOB_LOOK_UP_START;
+    while (cursor.structure < 3 || cursor.looked === 0) cursor = nextOf(await nearStep('job2894', cursor));
+    expect(cursor).toMatchObject({ structure: 3, looked: 200, position: '2100' });
+    await redis.rpop(key, 20);
+    expect(await walkOn('job2894', cursor)).toMatchObject({ place: 'ready', position: 2_894 });
+
+    // Towards the tail: job2999, seen at 2,000, is at 1,695 after 285 more removed, unread once the step stops a few places further from the
+    // tail. 20 pushed move it past where that step stopped: an offset going on there would skip it.
+    await redis.rpop(key, 285);
+    cursor = JOB_LOOK_UP_START;
+    while (cursor.structure < 4 || cursor.looked === 0) cursor = nextOf(await nearStep('job2999', cursor));
+    expect(cursor.structure).toBe(4);
+    expect(Number(cursor.position)).toBeGreaterThanOrEqual(1_695);
+    expect(Number(cursor.position)).toBeLessThan(1_695 + 20);
+    await redis.rpush(key, ...Array.from({ length: 20 }, (_, i) => payloadOf(9_000 + i)));
+    expect(await walkOn('job2999', cursor)).toMatchObject({ place: 'ready', position: 2_999 });
   });
 
   it('looks first at the score a page saw a job at, so that one of a set larger than its bound, which ZSCAN reads in no order, is found in one step', async () => {

@@ -299,7 +299,8 @@ function searched(near: SeenPlace | undefined): string {
   if (near === undefined) return `the first ${limit} elements of its queue’s ready list, ${sets}`;
   if (near.from === 'score')
     return `the first ${limit} elements of its queue’s ready list, nor at score ${near.at} of its reserved and delayed sets, where it was seen, ${sets}`;
-  return `${limit} elements of its queue’s ready list around place ${(near.at + 1).toLocaleString('en-US')} from its ${near.from}, where it was seen, ${sets}`;
+  const around = (2 * JOB_SEARCH_LIMIT).toLocaleString('en-US');
+  return `up to ${around} elements of its queue’s ready list around place ${(near.at + 1).toLocaleString('en-US')} from its ${near.from}, where it was seen, ${sets}`;
 }
 
 function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: SeenPlace): JobSnapshot {
