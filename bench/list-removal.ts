@@ -11,7 +11,10 @@
  *   lua/marko/remove-5.lua): their worst case, the element just within
  *   reach of the head (a walk from the tail that misses, one from the head,
  *   the LREM); one near the tail; and the refusal of one half the list deep;
- * - `LRANGE` of one element half the list deep: the seek to an index.
+ * - `LRANGE` of one element half the list deep: the seek to an index;
+ * - two steps of a Laravel look-up near a place half the list deep
+ *   (lua/laravel/find-job-3.lua), the second after removals nearer the
+ *   tail, which makes it look for its last element read around its place.
  * Prints figures; asserts nothing.
  *
  * Run: npx tsx bench/list-removal.ts [--length 1000000] [--calls 20]
@@ -22,7 +25,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { READY_REMOVAL_REACH } from '../lib/layouts/line-repairs';
-import { remove as laravelRemove } from '../lib/layouts/laravel/scripts';
+import { JOB_SEARCH_LIMIT, LOOK_UP_STEP } from '../lib/layouts/laravel/pages';
+import { findJob, JOB_LOOK_UP_START, remove as laravelRemove, type JobLookUpCursor } from '../lib/layouts/laravel/scripts';
 import { remove as markoRemove } from '../lib/layouts/marko/scripts';
 import { trashArguments } from '../lib/layouts/trash';
 import { QueueError } from '../lib/redis/errors';
@@ -104,9 +108,36 @@ function cases(length: number): Case[] {
       run: (redis) => redis.lrange(LARAVEL.ready, half, half),
     },
     { name: `Laravel removal, ${formatCount(half)} from the head: refused`, command: 'eval', run: laravel(half) },
+    {
+      name: `Laravel look-up near a place ${formatCount(half)} deep: a first step, then one after 20 removals nearer the tail (it finds its last element read again)`,
+      command: 'eval',
+      run: async (redis) => {
+        const first = await lookUpNear(redis, half, JOB_LOOK_UP_START);
+        if (first.place !== 'more') throw new Error(`the first step answered ${first.place}`);
+        await redis.rpop(LARAVEL.ready, 20);
+        return lookUpNear(redis, half, first.next);
+      },
+    },
     { name: `marko removal, ${formatCount(READY_REMOVAL_REACH - 1)} from the head (its worst case)`, command: 'eval', run: marko(READY_REMOVAL_REACH - 1) },
     { name: `marko removal, ${formatCount(half)} from the head: refused`, command: 'eval', run: marko(half) },
   ];
+}
+
+/** One step of looking up a job no list holds, seen `at` places from the tail, as a job page's look-up takes it. */
+function lookUpNear(redis: Redis, at: number, cursor: JobLookUpCursor) {
+  return findJob.run(redis, {
+    ready: LARAVEL.ready,
+    reserved: LARAVEL.reserved,
+    delayed: LARAVEL.delayed,
+    idNeedle: '"id":"missing"',
+    uuidNeedle: '"uuid":"missing"',
+    limit: JOB_SEARCH_LIMIT,
+    ...LOOK_UP_STEP,
+    ...cursor,
+    cut: cursor.cut ? '1' : '0',
+    nearFrom: 'tail',
+    nearIndex: at,
+  });
 }
 
 async function timed(probe: RedisProbe, redis: Redis, subject: Case, calls: number): Promise<string[]> {

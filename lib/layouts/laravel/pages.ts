@@ -58,7 +58,7 @@ export const JOB_SEARCH_LIMIT = 2_000;
  * Redis for payloads of 1 KB (each becomes a Lua string), and a step of
  * large payloads stops once it has read this many bytes.
  */
-const LOOK_UP_STEP = { budget: 100, byteBudget: 128 * 1024 } as const;
+export const LOOK_UP_STEP = { budget: 100, byteBudget: 128 * 1024 } as const;
 
 /** Steps a look-up takes at most: 80 walk 2,000 payloads of 1 KB in each structure and the second look; a queue of payloads of megabytes is reported unsearched past this. */
 const LOOK_UP_MAX_STEPS = 200;
