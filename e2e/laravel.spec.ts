@@ -185,7 +185,8 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     page,
   }, testInfo) => {
     // 2,000 jobs ahead of two (copies of a real payload, each its own id), each pushed by the real driver.
-    await queue.redis.rpush(keys.ready('deep'), ...(await payloadCopies('deep'))('ahead', 0, JOB_SEARCH_LIMIT));
+    const copies = await payloadCopies('deep');
+    await queue.redis.rpush(keys.ready('deep'), ...copies('ahead', 0, JOB_SEARCH_LIMIT));
     const deep = new LaravelHarness(prefix, 'deep');
     const id = await deep.push('beyond');
     const next = await deep.push('beyond too');
@@ -242,6 +243,13 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expect(page.getByRole('status').filter({ hasText: `Job ${next} was removed from deep.` })).toBeVisible();
     expect(await readyIds()).toEqual([]);
     expect(await queue.redis.llen(keys.ready('deep'))).toBe(JOB_SEARCH_LIMIT);
+
+    // Its link, opened after it was removed from a list longer than the look-up reads around the place: unsearched, saying where it looked.
+    await queue.redis.rpush(keys.ready('deep'), ...copies('behind', 0, JOB_SEARCH_LIMIT + 200));
+    await page.goto(`/jobs/${next}?queue=deep&near=t1`);
+    await expect(where).toContainText(/unsearched: .*up to 4,000 elements of its queue’s ready list around place 2 from its tail, where it was seen/i);
+    await screenshots(page, testInfo, 'job page of a Laravel job not found around where it was seen');
+    await expectNoAxeViolations(page, 'job page of a Laravel job not found around where it was seen');
   });
 
   test('Remove on 400 matches found near the tail removes each, though every removal moves the places of those nearer the head', async ({ page }) => {
