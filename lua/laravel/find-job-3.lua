@@ -39,9 +39,11 @@
   further: either is found while k or p is under `limit` - NEAR_AFTER.
   Jobs removed between it and the tail move it nearer the tail: found while
   fewer than `limit` + NEAR_AFTER were. Each step after the first goes on
-  from its last element read wherever that is now (`nearResume`), so that
-  fewer than NEAR_SHIFT pushes and removals nearer the tail between two
-  steps skip nothing; a pop of the job itself is met by the second look.
+  from its last element read wherever that is now (`nearResume`), and the
+  walk towards the tail from the first element the walk away read
+  (`boundary`), so that fewer than NEAR_SHIFT pushes and removals nearer
+  the tail between two steps skip nothing; a pop of the job itself is met
+  by the second look.
 
   Where the caller saw it in a sorted set at a score (`nearFrom` 'score': a
   delayed job's due second, a reservation's end), each set's walk first
@@ -80,10 +82,13 @@
                        set; '' when it saw none
   ARGV[12] nearIndex   that place, 0 at the head (or the tail); or the score
   ARGV[13] perElement  bytes per element the steps before read (0: none yet)
+  ARGV[14] boundary    near a place seen: the first element the walk away
+                       from the tail read ('' until then), where the walk
+                       towards the tail goes on from
 
   Returns {'ready', index from the head, payload, now} or
   {'reserved' | 'delayed', score, payload, now} where it is found;
-  {'more', structure, looked, position, anchor, cut, perElement} when the
+  {'more', structure, looked, position, anchor, cut, perElement, boundary} when the
   step's budget ran out first; {'none', complete (1 when no structure was cut), now} once
   every structure is walked; or {ErrorCode, key}.
 ]]
@@ -96,6 +101,7 @@ local idNeedle, uuidNeedle = ARGV[1], ARGV[2]
 local limit, budget, byteBudget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local structure, looked, position, anchor, cut = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10] == '1'
 local nearFrom, nearIndex, perElement = ARGV[11], tonumber(ARGV[12]), tonumber(ARGV[13]) or 0
+local boundary = ARGV[14]
 local seenInList = nearFrom == 'head' or nearFrom == 'tail'
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', reservedKey, 'zset', delayedKey, 'zset'})
@@ -201,6 +207,7 @@ local function walkReadyNear(direction)
   end
   -- Places past the list's head hold nothing to read.
   if direction < 0 then read = math.min(read, length - 1) end
+  position = tostring(read)
   while true do
     if direction < 0 and read < 0 then return 'done' end
     if looked >= limit then
@@ -221,6 +228,7 @@ local function walkReadyNear(direction)
     end
     looked, read = looked + #batch, read + direction * #batch
     if #batch > 0 then anchor = direction > 0 and batch[1] or batch[#batch] end
+    if direction > 0 and boundary == '' and #batch > 0 then boundary = batch[#batch] end
     position = tostring(read)
     if #batch < wanted then return 'done' end
   end
@@ -307,8 +315,15 @@ while structure <= #PLACES and not (wholeInOneCall and structure == SECOND_LOOK)
   if state == 'found' then return {place[1], at, payload, serverNow()} end
   if state == 'spent' then
     local size = readCount > 0 and math.ceil(readBytes / readCount) or perElement
-    return {'more', structure, looked, position, anchor, cut and '1' or '0', size}
+    return {'more', structure, looked, position, anchor, cut and '1' or '0', size, boundary}
   end
-  structure, looked, position, anchor = structure + 1, 0, '', ''
+  if structure == READY and boundary ~= '' then
+    -- Towards the tail from the first element the walk away read, wherever
+    -- that is now: `looked` places nearer the tail than where that walk
+    -- stopped, unless removals among them moved it (nearResume finds it).
+    structure, looked, position, anchor, boundary = READY_NEARER_TAIL, 0, tostring(tonumber(position) - looked - 1), boundary, ''
+  else
+    structure, looked, position, anchor = structure + 1, 0, '', ''
+  end
 end
 return {'none', cut and 0 or 1, serverNow()}

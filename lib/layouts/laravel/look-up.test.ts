@@ -214,6 +214,29 @@ describe('Looking a Laravel job up by its id', () => {
     expect(await walkOn('job2999', cursor)).toMatchObject({ place: 'ready', position: 2_999 });
   });
 
+  it('walks towards the tail from the first element the walk away read, wherever pushes and removals moved it meanwhile', async () => {
+    const laravel = await openLaravel('between');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'between');
+    const key = layout.keys.ready('between');
+    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
+    const near = { from: 'tail', at: 2_000 } as const;
+    const nearStep = (cursor: JobLookUpCursor) =>
+      lookUpStep(layout.connection, layout.keys, { queue: 'between', id: 'job2999', near }, cursor, { budget: 200, byteBudget: 256 * 1024 });
+
+    // job2999, seen at 2,000, is at 1,899 after 101 removed nearer the tail: next to job2998, at 1,900, where the walk away from the tail starts.
+    await redis.rpop(key, 101);
+    const first = nextOf(await nearStep(JOB_LOOK_UP_START));
+    expect(first).toMatchObject({ structure: 3, looked: 200, position: '2100' });
+    expect(first.boundary.toString()).toBe(payloadOf(2_998));
+    // 20 pushed move both 20 places from the tail; 3 removed among those the walk read leave it 3 places nearer the tail than its count says.
+    await redis.rpush(key, ...Array.from({ length: 20 }, (_, i) => payloadOf(9_000 + i)));
+    for (const removed of [2_946, 2_947, 2_948]) await redis.lrem(key, 1, payloadOf(removed));
+    let answer = await nearStep(first);
+    for (let steps = 0; answer.place === 'more' && steps < 40; steps++) answer = await nearStep(answer.next);
+    expect(answer).toMatchObject({ place: 'ready', position: 2_996 });
+  });
+
   it('looks first at the score a page saw a job at, so that one of a set larger than its bound, which ZSCAN reads in no order, is found in one step', async () => {
     const laravel = await openLaravel('sets');
     const { layout, redis } = laravel;

@@ -18,9 +18,11 @@ export interface JobLookUpCursor {
   cut: boolean;
   /** bytes per payload the steps before read (0: none yet), so that a step's first read is sized for them */
   perElement: number;
+  /** near a place seen: the first payload the walk away from the tail read, where the walk towards it goes on from ('' until then) */
+  boundary: Buffer | string;
 }
 
-export const JOB_LOOK_UP_START: JobLookUpCursor = { structure: 1, looked: 0, position: '', anchor: '', cut: false, perElement: 0 };
+export const JOB_LOOK_UP_START: JobLookUpCursor = { structure: 1, looked: 0, position: '', anchor: '', cut: false, perElement: 0, boundary: '' };
 
 /** One step of a look-up: the answer, or where the next step starts. */
 export type JobLookUpStep = FoundLaravelJob | { place: 'more'; next: JobLookUpCursor };
@@ -28,11 +30,26 @@ export type JobLookUpStep = FoundLaravelJob | { place: 'more'; next: JobLookUpCu
 export const findJob = luaScript({
   file: 'laravel/find-job-3.lua',
   keys: ['ready', 'reserved', 'delayed'],
-  args: ['idNeedle', 'uuidNeedle', 'limit', 'budget', 'byteBudget', 'structure', 'looked', 'position', 'anchor', 'cut', 'nearFrom', 'nearIndex', 'perElement'],
-  // The payload's exact bytes: a repair hands them back to the script that removes or moves them; the anchor goes back as it was read.
+  args: [
+    'idNeedle',
+    'uuidNeedle',
+    'limit',
+    'budget',
+    'byteBudget',
+    'structure',
+    'looked',
+    'position',
+    'anchor',
+    'cut',
+    'nearFrom',
+    'nearIndex',
+    'perElement',
+    'boundary',
+  ],
+  // The payload's exact bytes: a repair hands them back to the script that removes or moves them; the anchor and boundary go back as they were read.
   bytes: true,
   reply: (reply): JobLookUpStep => {
-    const [place, at, third, fourth, fifth, sixth, seventh] = flatBytesReply(reply);
+    const [place, at, third, fourth, fifth, sixth, seventh, eighth] = flatBytesReply(reply);
     const name = String(place);
     if (name === 'more')
       return {
@@ -44,6 +61,7 @@ export const findJob = luaScript({
           anchor: fifth as Buffer,
           cut: String(sixth) === '1',
           perElement: Number(seventh),
+          boundary: eighth as Buffer,
         },
       };
     if (name === 'none') return { place: 'none', complete: Number(at) === 1, now: Number(third) };
