@@ -75,7 +75,7 @@ function useRemoveMatches(query: FindQuery) {
     const tally = (wanted: ListedOutcome) => [...outcomes.values()].filter((done) => done === wanted).length;
     const [removed, unmatched, movedOn, refused] = [tally('removed'), tally('no longer matched'), tally('moved on'), tally('not removed')];
     const summary = withUnmatched(
-      `Removed ${plural(removed, 'job')}${movedOn > 0 ? `, ${formatCount(movedOn)} had moved on` : ''}${refused > 0 ? `, ${formatCount(refused)} not removed (${why})` : ''}`,
+      `Removed ${plural(removed, 'job')}${movedOn > 0 ? `, ${formatCount(movedOn)} had moved on (search again to find them where they are now)` : ''}${refused > 0 ? `, ${formatCount(refused)} not removed (${why})` : ''}`,
       unmatched,
     );
     if (outcome.error) toast.error(outcome.handled > 0 ? `${outcome.error} (${summary} before that)` : outcome.error);

@@ -27,6 +27,25 @@ function nextOf(step: JobLookUpStep): JobLookUpCursor {
   return step.next;
 }
 
+/** A queue of 5,000 ready payloads (job0 at the head), looked up a step of 200 at a time where a page saw the job: 2,000 places from the tail. */
+async function seenNearTail(queue: string) {
+  const laravel = await openLaravel(queue);
+  const { layout, redis } = laravel;
+  const payloadOf = await payloadCopies(laravel, queue);
+  const key = layout.keys.ready(queue);
+  await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
+  const near = { from: 'tail', at: 2_000 } as const;
+  const nearStep = (id: string, cursor: JobLookUpCursor) =>
+    lookUpStep(layout.connection, layout.keys, { queue, id, near }, cursor, { budget: 200, byteBudget: 256 * 1024 });
+  /** The steps from `cursor` on, until one answers (40 at most). */
+  const walkOn = async (id: string, cursor: JobLookUpCursor) => {
+    let answer = await nearStep(id, cursor);
+    for (let steps = 0; answer.place === 'more' && steps < 40; steps++) answer = await nearStep(id, answer.next);
+    return answer;
+  };
+  return { layout, redis, key, payloadOf, near, nearStep, walkOn };
+}
+
 describe('Looking a Laravel job up by its id', () => {
   it('reads a bounded step at a time, and finds a job far down the ready list at its place with its exact bytes', async () => {
     const laravel = await openLaravel('deep');
@@ -140,15 +159,7 @@ describe('Looking a Laravel job up by its id', () => {
   });
 
   it('reads a bounded step at a time near a place, and skips no job when workers pop and push between two steps', async () => {
-    const laravel = await openLaravel('near');
-    const { layout, redis } = laravel;
-    const payloadOf = await payloadCopies(laravel, 'near');
-    const key = layout.keys.ready('near');
-    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
-    const near = { from: 'tail', at: 2_000 } as const;
-    const nearStep = (id: string, cursor: JobLookUpCursor) =>
-      lookUpStep(layout.connection, layout.keys, { queue: 'near', id, near }, cursor, { budget: 200, byteBudget: 256 * 1024 });
-
+    const { redis, key, payloadOf, nearStep, walkOn } = await seenNearTail('near');
     let cursor = JOB_LOOK_UP_START;
     for (let i = 0; i < 3 && cursor.structure < 3; i++) cursor = nextOf(await nearStep('job1000', cursor));
     // The sets are empty: the first step reads 200 of the list, nearest the tail first, from 100 places nearer the tail than the place seen.
@@ -156,44 +167,20 @@ describe('Looking a Laravel job up by its id', () => {
     // Pops move no place counted from the tail; pushes move the unread ones away from it, and the walk reads a few again.
     await redis.lpop(key, 500);
     await redis.rpush(key, ...Array.from({ length: 50 }, (_, i) => payloadOf(9_000 + i)));
-    const found = await (async () => {
-      for (let steps = 0; steps < 20; steps++) {
-        const answer = await nearStep('job2700', cursor);
-        if (answer.place !== 'more') return answer;
-        cursor = answer.next;
-      }
-      throw new Error('no answer in 20 steps');
-    })();
-    expect(found).toMatchObject({ place: 'ready', position: 2_200 });
+    expect(await walkOn('job2700', cursor)).toMatchObject({ place: 'ready', position: 2_200 });
   });
 
   it('finds a job that more than 100 removals nearer the tail moved past where the walk away from the tail starts, walking back towards the tail', async () => {
-    const laravel = await openLaravel('removed');
-    const { layout, redis } = laravel;
-    const payloadOf = await payloadCopies(laravel, 'removed');
-    const key = layout.keys.ready('removed');
-    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
+    const { layout, redis, key, payloadOf, near } = await seenNearTail('removed');
     // Seen 2,000 places from the tail; 300 removed nearer the tail since: 1,700 from it now, 200 nearer than the walk away from it starts.
     await redis.rpop(key, 300);
-    const found = await findLaravelJob(layout.connection, layout.keys, 'removed', 'job2999', { from: 'tail', at: 2_000 });
+    const found = await findLaravelJob(layout.connection, layout.keys, 'removed', 'job2999', near);
     expect(found).toMatchObject({ place: 'ready', position: 2_999 });
     expect(found.place === 'ready' && found.payload.toString()).toBe(payloadOf(2_999));
   });
 
   it('goes on from its last element read wherever removals or pushes nearer the tail moved it between two steps, in either direction', async () => {
-    const laravel = await openLaravel('shifted');
-    const { layout, redis } = laravel;
-    const payloadOf = await payloadCopies(laravel, 'shifted');
-    const key = layout.keys.ready('shifted');
-    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
-    const near = { from: 'tail', at: 2_000 } as const;
-    const nearStep = (id: string, cursor: JobLookUpCursor) =>
-      lookUpStep(layout.connection, layout.keys, { queue: 'shifted', id, near }, cursor, { budget: 200, byteBudget: 256 * 1024 });
-    const walkOn = async (id: string, from: JobLookUpCursor) => {
-      let answer = await nearStep(id, from);
-      for (let steps = 0; answer.place === 'more' && steps < 40; steps++) answer = await nearStep(id, answer.next);
-      return answer;
-    };
+    const { redis, key, payloadOf, nearStep, walkOn } = await seenNearTail('shifted');
 
     // Away from the tail: places 1,900 to 2,099 read. 20 removed nearer the tail move job2894, unread at 2,105, to 2,085: an offset going on at 2,100 would skip it.
     let cursor = JOB_LOOK_UP_START;
@@ -215,26 +202,17 @@ describe('Looking a Laravel job up by its id', () => {
   });
 
   it('walks towards the tail from the first element the walk away read, wherever pushes and removals moved it meanwhile', async () => {
-    const laravel = await openLaravel('between');
-    const { layout, redis } = laravel;
-    const payloadOf = await payloadCopies(laravel, 'between');
-    const key = layout.keys.ready('between');
-    await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
-    const near = { from: 'tail', at: 2_000 } as const;
-    const nearStep = (cursor: JobLookUpCursor) =>
-      lookUpStep(layout.connection, layout.keys, { queue: 'between', id: 'job2999', near }, cursor, { budget: 200, byteBudget: 256 * 1024 });
+    const { redis, key, payloadOf, nearStep, walkOn } = await seenNearTail('between');
 
     // job2999, seen at 2,000, is at 1,899 after 101 removed nearer the tail: next to job2998, at 1,900, where the walk away from the tail starts.
     await redis.rpop(key, 101);
-    const first = nextOf(await nearStep(JOB_LOOK_UP_START));
+    const first = nextOf(await nearStep('job2999', JOB_LOOK_UP_START));
     expect(first).toMatchObject({ structure: 3, looked: 200, position: '2100' });
     expect(first.boundary.toString()).toBe(payloadOf(2_998));
     // 20 pushed move both 20 places from the tail; 3 removed among those the walk read leave it 3 places nearer the tail than its count says.
     await redis.rpush(key, ...Array.from({ length: 20 }, (_, i) => payloadOf(9_000 + i)));
     for (const removed of [2_946, 2_947, 2_948]) await redis.lrem(key, 1, payloadOf(removed));
-    let answer = await nearStep(first);
-    for (let steps = 0; answer.place === 'more' && steps < 40; steps++) answer = await nearStep(answer.next);
-    expect(answer).toMatchObject({ place: 'ready', position: 2_996 });
+    expect(await walkOn('job2999', first)).toMatchObject({ place: 'ready', position: 2_996 });
   });
 
   it('looks first at the score a page saw a job at, so that one of a set larger than its bound, which ZSCAN reads in no order, is found in one step', async () => {
