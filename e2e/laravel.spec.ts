@@ -266,6 +266,42 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     expect(await queue.redis.lrange(keys.ready('many'), 0, -1)).toEqual(copies('other', 0, 50));
   });
 
+  test('Remove on a match pushed out of its look-up’s reach since the search changes nothing and says to search again, which finds it where it is', async ({
+    page,
+  }, testInfo) => {
+    const copies = await payloadCopies('aged');
+    await queue.redis.rpush(keys.ready('aged'), ...copies('needleaged', 0, 1), ...copies('before', 0, 10));
+    await showLaravel(page);
+    await page.goto('/find?text=needleaged&field=payload&queue=aged');
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('1 match. Done.');
+
+    // Producers push 2,000 more after the search: the match is 2,010 places from the tail, where it was seen at 10.
+    await queue.redis.rpush(keys.ready('aged'), ...copies('after', 0, JOB_SEARCH_LIMIT));
+    const removeIt = async () => {
+      await page.getByRole('button', { name: 'Remove 1 live…' }).click();
+      await page.getByRole('dialog', { name: 'Remove 1 job found?' }).getByRole('button', { name: 'Remove 1 job' }).click();
+    };
+    await removeIt();
+    await expect(page.getByRole('status').filter({ hasText: 'Removed 0 jobs, 1 had moved on (search again to find them where they are now)' })).toBeVisible();
+    const after = page
+      .getByRole('table', { name: 'Jobs found' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'needleaged0', exact: true }) })
+      .getByRole('cell')
+      .nth(2);
+    await expect(after).toHaveText('moved on');
+    expect(await queue.redis.llen(keys.ready('aged'))).toBe(JOB_SEARCH_LIMIT + 11);
+    await screenshots(page, testInfo, 'Find: a Laravel match that moved on since the search');
+    await expectNoAxeViolations(page, 'Find: a Laravel match that moved on since the search');
+
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('1 match. Done.');
+    await removeIt();
+    await expect(page.getByRole('status').filter({ hasText: 'Removed 1 job.' })).toBeVisible();
+    expect(await queue.redis.lrange(keys.ready('aged'), 0, 0)).toEqual(copies('before', 0, 1));
+    expect(await queue.redis.llen(keys.ready('aged'))).toBe(JOB_SEARCH_LIMIT + 10);
+  });
+
   test('a ready job deeper than a removal looks from both ends of a long list is not removed, from Find or its page, and says why', async ({
     page,
   }, testInfo) => {
