@@ -42,9 +42,10 @@ export type RemovalOutcome = 'removed' | 'moved on' | { refused: string };
  * few round trips, not one a job. Another client's command may wait behind
  * as many scripts: 16 removals of 0.02–0.5 ms each (bench/list-removal.ts).
  * A Laravel job that a removal first looks up near where a page saw it is
- * found while fewer than 25 removals nearer the tail land between two steps
- * of its look-up (NEAR_SHIFT in lua/laravel/find-job-3.lua): started
- * furthest seen place first, the removals alongside it move it 15 at most.
+ * found while fewer than 25 pushes and removals nearer the tail land
+ * between two steps of its look-up (NEAR_SHIFT in
+ * lua/laravel/find-job-3.lua): started furthest seen place first, the
+ * removals alongside it move it 15 at most.
  */
 export const REMOVALS_IN_FLIGHT = 16;
 
