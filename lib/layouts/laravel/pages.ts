@@ -60,7 +60,7 @@ export const JOB_SEARCH_LIMIT = 2_000;
  */
 export const LOOK_UP_STEP = { budget: 100, byteBudget: 128 * 1024 } as const;
 
-/** Steps a look-up takes at most: 80 walk 2,000 payloads of 1 KB in each structure and the second look; a queue of payloads of megabytes is reported unsearched past this. */
+/** Steps a look-up takes at most: 100 walk 2,000 payloads of 1 KB in each structure (the list twice, near a place seen) and the second look; a queue of payloads of megabytes is reported unsearched past this. */
 const LOOK_UP_MAX_STEPS = 200;
 
 /** Laravel's job ids: RedisQueue's 32 random letters and digits, or a UUID. Anything else is refused before it reaches a script. */
