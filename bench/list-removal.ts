@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { READY_REMOVAL_REACH } from '../lib/layouts/line-repairs';
-import { JOB_SEARCH_LIMIT, LOOK_UP_STEP } from '../lib/layouts/laravel/pages';
+import { lookUpArguments } from '../lib/layouts/laravel/pages';
 import { findJob, JOB_LOOK_UP_START, remove as laravelRemove, type JobLookUpCursor } from '../lib/layouts/laravel/scripts';
 import { remove as markoRemove } from '../lib/layouts/marko/scripts';
 import { trashArguments } from '../lib/layouts/trash';
@@ -125,19 +125,7 @@ function cases(length: number): Case[] {
 
 /** One step of looking up a job no list holds, seen `at` places from the tail, as a job page's look-up takes it. */
 function lookUpNear(redis: Redis, at: number, cursor: JobLookUpCursor) {
-  return findJob.run(redis, {
-    ready: LARAVEL.ready,
-    reserved: LARAVEL.reserved,
-    delayed: LARAVEL.delayed,
-    idNeedle: '"id":"missing"',
-    uuidNeedle: '"uuid":"missing"',
-    limit: JOB_SEARCH_LIMIT,
-    ...LOOK_UP_STEP,
-    ...cursor,
-    cut: cursor.cut ? '1' : '0',
-    nearFrom: 'tail',
-    nearIndex: at,
-  });
+  return findJob.run(redis, { ...LARAVEL, ...lookUpArguments({ id: 'missing', near: { from: 'tail', at } }, cursor) });
 }
 
 async function timed(probe: RedisProbe, redis: Redis, subject: Case, calls: number): Promise<string[]> {

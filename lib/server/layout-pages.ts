@@ -11,14 +11,18 @@ export const pageParams = z.object({
 
 /** Where a page saw a job in its queue (SeenPlace), as an action's input names it: a place in a list, or any score a set may hold (another producer may write one that is no whole second). */
 export const seenPlaceInput = z.union([
-  z.object({ from: z.enum(['head', 'tail']), at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+  z.object({
+    from: z.enum(['head', 'tail']),
+    at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    length: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
   z.object({ from: z.literal('score'), at: z.number().finite() }),
 ]);
 
 export const jobSnapshotParams = z.object({
   queue: z.string().min(1).max(1000).optional(),
   // Where a page saw the job in its queue's list (seenPlaceParam): a hint, so one that cannot be read is left out, not refused.
-  near: z.string().max(20).optional().transform(parseSeenPlace),
+  near: z.string().max(40).optional().transform(parseSeenPlace),
 });
 
 /** One page of a queue's line, for GET /api/queues/{queue} and the queue page's prefetch. */

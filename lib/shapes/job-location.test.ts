@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { furthestPlaceFirst, type SeenPlace } from './job-location';
+import { furthestPlaceFirst, parseSeenPlace, seenPlaceParam, type SeenPlace } from './job-location';
 
 describe('furthestPlaceFirst', () => {
   it('puts the jobs seen in a list furthest from the end their place counts from first, and the rest after them as they were', () => {
@@ -12,5 +12,19 @@ describe('furthestPlaceFirst', () => {
       seen('head 40', { from: 'head', at: 40 }),
     ]);
     expect(order.map((item) => item.id)).toEqual(['tail 150', 'head 40', 'tail 3', 'set', 'nowhere']);
+  });
+});
+
+describe('a seen place as a URL parameter', () => {
+  it('reads back what it wrote, with a list’s length where it was known, and nothing else', () => {
+    const places: SeenPlace[] = [
+      { from: 'tail', at: 10, length: 2_011 },
+      { from: 'head', at: 0, length: 1 },
+      { from: 'tail', at: 3 },
+      { from: 'score', at: -1_700_000_000 },
+    ];
+    for (const place of places) expect(parseSeenPlace(seenPlaceParam(place))).toEqual(place);
+    expect(seenPlaceParam({ from: 'tail', at: 10, length: 2_011 })).toBe('t10of2011');
+    for (const text of ['s5of9', 't-1', 'tof9', 't5of', 'x5', 't1234567890123456', undefined]) expect(parseSeenPlace(text)).toBeUndefined();
   });
 });

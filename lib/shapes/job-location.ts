@@ -4,27 +4,32 @@
  * look there first, so that a job deeper than its look-up's bound is found:
  * in the list of waiting jobs, its index `at` (0 first) from the head (the
  * end workers take jobs from: a page of the line, the job page) or from the
- * tail (the end pushes append to: Find walks lists from there); or in a
- * sorted set (delayed, reserved), its score `at`.
+ * tail (the end pushes append to: Find walks lists from there), with the
+ * list's `length` then where the page read it (a look-up then tells how
+ * far pushes or pops since moved the place); or in a sorted set (delayed,
+ * reserved), its score `at`.
  */
 export interface SeenPlace {
   from: 'head' | 'tail' | 'score';
   at: number;
+  length?: number;
 }
 
 const PARAM_PREFIXES = { head: 'h', tail: 't', score: 's' } as const;
 
-/** A SeenPlace as a URL's `near` parameter: `h`, `t` or `s`, then the number. */
+/** A SeenPlace as a URL's `near` parameter: `h`, `t` or `s`, then the number, then `of` and the list's length where it is known (`t10of2011`). */
 export function seenPlaceParam(place: SeenPlace): string {
-  return `${PARAM_PREFIXES[place.from]}${place.at}`;
+  const length = place.from !== 'score' && place.length !== undefined ? `of${place.length}` : '';
+  return `${PARAM_PREFIXES[place.from]}${place.at}${length}`;
 }
 
 /** A `near` parameter (seenPlaceParam) read back; undefined for anything else. */
 export function parseSeenPlace(text: string | undefined): SeenPlace | undefined {
-  const match = text === undefined ? null : /^(?:([ht])(\d{1,15})|s(-?\d{1,15}))$/.exec(text);
+  const match = text === undefined ? null : /^(?:([ht])(\d{1,15})(?:of(\d{1,15}))?|s(-?\d{1,15}))$/.exec(text);
   if (match === null) return undefined;
-  if (match[3] !== undefined) return { from: 'score', at: Number(match[3]) };
-  return { from: match[1] === 'h' ? 'head' : 'tail', at: Number(match[2]) };
+  if (match[4] !== undefined) return { from: 'score', at: Number(match[4]) };
+  const place = { from: match[1] === 'h' ? 'head' : 'tail', at: Number(match[2]) } as const;
+  return match[3] === undefined ? place : { ...place, length: Number(match[3]) };
 }
 
 /**

@@ -33,10 +33,14 @@
   which a pop does not move: away from the tail from NEAR_AFTER places
   nearer it than that place, then towards the tail from there, `limit`
   elements each, so that a job deeper than `limit` is found where it was
-  seen. A job seen at head index h, and as many pops since as the list then
-  held before it (k), is now k places further from the tail than LLEN - 1 -
-  h tells; one seen at tail offset t, with p pushes since, p places
-  further: either is found while k or p is under `limit` - NEAR_AFTER.
+  seen. A place counted from the tail moves with pushes alone (a pop moves
+  none); where the caller read the list's length with the place
+  (`nearLength`), a list longer now had at least as many pushes since, and
+  the place is counted that much further from the tail. The pushes that
+  pops balanced since are not seen: a job is found while they are under
+  `limit` - NEAR_AFTER. Without the length, a place seen from the head is
+  counted from the list's length now, which is off by the pops since, and
+  one seen from the tail by the pushes since.
   Jobs removed between it and the tail move it nearer the tail: found while
   fewer than `limit` + NEAR_AFTER were. Each step after the first goes on
   from its last element read wherever that is now (`nearResume`), and the
@@ -85,8 +89,10 @@
   ARGV[14] boundary    near a place seen: the first element the walk away
                        from the tail read ('' until then), where the walk
                        towards the tail goes on from
+  ARGV[15] nearLength  the ready list's length where the caller saw the
+                       job in it ('' when not known)
 
-  Returns {'ready', index from the head, payload, now} or
+  Returns {'ready', index from the head, payload, now, the list's length} or
   {'reserved' | 'delayed', score, payload, now} where it is found;
   {'more', structure, looked, position, anchor, cut, perElement, boundary} when the
   step's budget ran out first; {'none', complete (1 when no structure was cut), now} once
@@ -101,7 +107,7 @@ local idNeedle, uuidNeedle = ARGV[1], ARGV[2]
 local limit, budget, byteBudget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local structure, looked, position, anchor, cut = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10] == '1'
 local nearFrom, nearIndex, perElement = ARGV[11], tonumber(ARGV[12]), tonumber(ARGV[13]) or 0
-local boundary = ARGV[14]
+local boundary, nearLength = ARGV[14], tonumber(ARGV[15])
 local seenInList = nearFrom == 'head' or nearFrom == 'tail'
 
 local wrongKey = firstWrongTypedKey({readyKey, 'list', reservedKey, 'zset', delayedKey, 'zset'})
@@ -190,17 +196,25 @@ local function nearResume(direction)
   return math.max(0, next - direction * shift)
 end
 
+-- The place from the tail the job was seen at, moved by the pushes since
+-- that the list's length tells (`nearLength`), where it is known.
+local function seenFromTail(length)
+  if not nearLength then return nearFrom == 'tail' and nearIndex or length - 1 - nearIndex end
+  local seen = nearFrom == 'tail' and nearIndex or nearLength - 1 - nearIndex
+  return seen + math.max(0, length - nearLength)
+end
+
 -- A walk near a place seen: away from the tail from NEAR_AFTER places
 -- nearer it than that place, then (structure READY_NEARER_TAIL) towards the
 -- tail from there, each at most `limit` elements. The place a job was seen
--- at is found while fewer than `limit` - NEAR_AFTER jobs were pushed since,
--- or fewer than `limit` + NEAR_AFTER removed nearer the tail.
+-- at is found while fewer than `limit` - NEAR_AFTER pushes since were not
+-- told by the list's growth, or fewer than `limit` + NEAR_AFTER jobs were
+-- removed nearer the tail.
 local function walkReadyNear(direction)
   local length = rcall('LLEN', readyKey)
   local read
   if position == '' then
-    local seen = nearFrom == 'tail' and nearIndex or length - 1 - nearIndex
-    read = math.max(0, seen - NEAR_AFTER)
+    read = math.max(0, seenFromTail(length) - NEAR_AFTER)
     if direction < 0 then read = read - 1 end
   else
     read = nearResume(direction)
@@ -312,7 +326,11 @@ while structure <= #PLACES and not (wholeInOneCall and structure == SECOND_LOOK)
   else
     state, at, payload = walkSet(place[2])
   end
-  if state == 'found' then return {place[1], at, payload, serverNow()} end
+  if state == 'found' then
+    local reply = {place[1], at, payload, serverNow()}
+    if structure == READY or structure == READY_NEARER_TAIL then reply[5] = rcall('LLEN', readyKey) end
+    return reply
+  end
   if state == 'spent' then
     local size = readCount > 0 and math.ceil(readBytes / readCount) or perElement
     return {'more', structure, looked, position, anchor, cut and '1' or '0', size, boundary}

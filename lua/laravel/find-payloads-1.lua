@@ -53,9 +53,9 @@
   next chunk by them), value is the id, the decoded name, or the payload's
   bytes around the match, and whole the payload ('' when not asked for or
   longer), and place where it was found, as the job page's `near` names it
-  (lib/shapes/job-location.ts): `t` and its index from a list's tail, or
-  `s` and its score in a set (the job page looks it up there,
-  lua/laravel/find-job-3.lua);
+  (lib/shapes/job-location.ts): `t` and its index from a list's tail, `of`
+  and the list's length (`t10of2011`), or `s` and its score in a set (the
+  job page looks it up there, lua/laravel/find-job-3.lua);
   or {ErrorCode, key} when KEYS[1] is of another type.
 ]]
 local rcall = redis.call
@@ -154,11 +154,13 @@ local bytesRead = 0
 for _, payload in ipairs(members) do bytesRead = bytesRead + #payload end
 local reply = {nextPosition, read, bytesRead}
 -- Where the i-th member is: its index from the list's tail (findChunkOf
--- reads members head to tail, the last `position` places from the tail), or
--- its score.
+-- reads members head to tail, the last `position` places from the tail)
+-- and the list's length now, read once, at the first match; or its score.
+local listLength
 local function placeOf(i)
-  if kind == 'list' then return 't' .. ((tonumber(position) or 0) + #members - i) end
-  return 's' .. scores[i]
+  if kind ~= 'list' then return 's' .. scores[i] end
+  listLength = listLength or rcall('LLEN', index)
+  return 't' .. ((tonumber(position) or 0) + #members - i) .. 'of' .. listLength
 end
 
 local function hit(i, jobId, name, matched, value)

@@ -95,8 +95,8 @@ describe('Find on Laravel', () => {
       [ready, 'ready'],
     ] as const) {
       const { matches } = await findAll(finder, { ...payloadQuery(id), field: 'any' });
-      // The ready job is one place from the list's tail (the job pushed after it, `noise`, is at the tail); a set's member is at its score.
-      const near = { near: state === 'ready' ? { from: 'tail', at: 1 } : { from: 'score', at: expect.any(Number) } };
+      // The ready job is one place from the tail of the list of two (the job pushed after it, `noise`, is at the tail); a set's member is at its score.
+      const near = { near: state === 'ready' ? { from: 'tail', at: 1, length: 2 } : { from: 'score', at: expect.any(Number) } };
       expect(matches).toEqual([{ id, queue: 'mail', state, name: expect.any(String), field: 'id', snippet: { before: '', match: id, after: '' }, ...near }]);
       // The job page opens it by that id, where Find found it.
       const snapshot = await present(laravel.layout.jobSnapshot).read(id, 'mail', matches[0]!.near);
@@ -270,9 +270,9 @@ describe('Find on Laravel', () => {
     await redis.rpush(layout.keys.ready('far'), ...Array.from({ length: JOB_SEARCH_LIMIT + 1_000 }, (_, i) => payloadOf(i, i === deep)));
     await redis.zadd(layout.keys.delayed('far'), 4102444800, payloadOf(9_000, true));
     const { matches } = await findAll(finderOf(laravel), payloadQuery('s:6:"needle"'));
-    // 499 places from the tail; a set's member at its score.
+    // 499 places from the tail, of a list of 3,000; a set's member at its score.
     expect(matches.map(({ id, state, near }) => ({ id, state, near }))).toEqual([
-      { id: `job${deep}`, state: 'ready', near: { from: 'tail', at: 499 } },
+      { id: `job${deep}`, state: 'ready', near: { from: 'tail', at: 499, length: JOB_SEARCH_LIMIT + 1_000 } },
       { id: 'job9000', state: 'delayed', near: { from: 'score', at: 4102444800 } },
     ]);
     const [found] = matches;

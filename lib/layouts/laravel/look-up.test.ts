@@ -154,8 +154,27 @@ describe('Looking a Laravel job up by its id', () => {
     // Found near a place, its page hands a repair the place it is at now.
     expect(await present(layout.jobSnapshot).read('job2500', 'long', { from: 'tail', at: 4_998 })).toMatchObject({
       status: 'placed',
-      near: { from: 'head', at: 1_000 },
+      near: { from: 'head', at: 1_000, length: 5_999 },
     });
+  });
+
+  it('counts a place seen with its list’s length further from the tail by as much as the list grew since, from the tail or the head', async () => {
+    const laravel = await openLaravel('grown');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'grown');
+    const key = layout.keys.ready('grown');
+    await redis.rpush(key, ...Array.from({ length: 6_000 }, (_, i) => payloadOf(i)));
+    const find = (id: string, near: SeenPlace) => findLaravelJob(layout.connection, layout.keys, 'grown', id, near);
+
+    // Seen 500 places from the tail of 6,000 (Find); 3,000 pushed since: 3,500 from the tail now, beyond the walk around 500.
+    await redis.rpush(key, ...Array.from({ length: 3_000 }, (_, i) => payloadOf(10_000 + i)));
+    expect(await find('job5499', { from: 'tail', at: 500 })).toMatchObject({ place: 'none', complete: false });
+    expect(await find('job5499', { from: 'tail', at: 500, length: 6_000 })).toMatchObject({ place: 'ready', position: 5_499, length: 9_000 });
+
+    // Seen at head index 4,000 of 9,000 (the line's page); 3,000 popped since: 4,999 from the tail still, where the list's length now puts 1,999.
+    await redis.lpop(key, 3_000);
+    expect(await find('job4000', { from: 'head', at: 4_000 })).toMatchObject({ place: 'none', complete: false });
+    expect(await find('job4000', { from: 'head', at: 4_000, length: 9_000 })).toMatchObject({ place: 'ready', position: 1_000, length: 6_000 });
   });
 
   it('reads a bounded step at a time near a place, and skips no job when workers pop and push between two steps', async () => {

@@ -108,26 +108,39 @@ export interface LookedFor {
 export function lookUpStep(
   connection: RedisConnection,
   keys: LaravelKeys,
-  { queue, id, near }: LookedFor,
+  { queue, ...lookedFor }: LookedFor,
   cursor: JobLookUpCursor,
-  { budget, byteBudget }: { budget: number; byteBudget: number } = LOOK_UP_STEP,
+  budgets: LookUpBudgets = LOOK_UP_STEP,
 ): Promise<JobLookUpStep> {
   return connection.attempt(() =>
     findJob.run(connection.redis, {
       ready: keys.ready(queue),
       reserved: keys.reserved(queue),
       delayed: keys.delayed(queue),
-      idNeedle: `"id":"${id}"`,
-      uuidNeedle: `"uuid":"${id}"`,
-      limit: JOB_SEARCH_LIMIT,
-      budget,
-      byteBudget,
-      ...cursor,
-      cut: cursor.cut ? '1' : '0',
-      nearFrom: near?.from ?? '',
-      nearIndex: near?.at ?? 0,
+      ...lookUpArguments(lookedFor, cursor, budgets),
     }),
   );
+}
+
+interface LookUpBudgets {
+  budget: number;
+  byteBudget: number;
+}
+
+/** find-job-3.lua's arguments for one step of looking `for` a job from `cursor` (lookUpStep; the bench gives its own keys). */
+export function lookUpArguments({ id, near }: Omit<LookedFor, 'queue'>, cursor: JobLookUpCursor, { budget, byteBudget }: LookUpBudgets = LOOK_UP_STEP) {
+  return {
+    idNeedle: `"id":"${id}"`,
+    uuidNeedle: `"uuid":"${id}"`,
+    limit: JOB_SEARCH_LIMIT,
+    budget,
+    byteBudget,
+    ...cursor,
+    cut: cursor.cut ? '1' : '0',
+    nearFrom: near?.from ?? '',
+    nearIndex: near?.at ?? 0,
+    nearLength: near?.from === 'score' ? '' : (near?.length ?? ''),
+  };
 }
 
 export const NO_ID = 'the payload names no id: it is shown but cannot be opened or repaired';
@@ -180,7 +193,7 @@ export function laravelJobLine(connection: RedisConnection, keys: LaravelKeys, q
             description: LINE_DESCRIPTION,
             total,
             offset,
-            rows: payloads.map((bytes, i) => ({ place: offset + i + 1, ...rowOf(bytes), near: { from: 'head', at: offset + i } })),
+            rows: payloads.map((bytes, i) => ({ place: offset + i + 1, ...rowOf(bytes), near: { from: 'head', at: offset + i, length: total } })),
           },
         ],
       };
@@ -326,7 +339,7 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: Se
     priority: null,
     name: payload.name,
     message: messageOf(found.payload, payload),
-    near: found.place === 'ready' ? { from: 'head', at: found.position } : { from: 'score', at: found.score },
+    near: found.place === 'ready' ? { from: 'head', at: found.position, length: found.length } : { from: 'score', at: found.score },
   };
 }
 

@@ -47,8 +47,10 @@ describe('Laravel’s RedisQueue, run for real (Debian’s Laravel 8.83, phpredi
     expect(written).toHaveLength(4);
 
     const line = await present(layout.jobLine).read('default', { page: 1 });
-    // Each row says where it is, for its page and repairs to look there.
-    expect(line.sections[0]!.rows).toEqual([{ place: 1, id: c, name: 'HarnessJob', attempts: 0, priority: null, note: null, near: { from: 'head', at: 0 } }]);
+    // Each row says where it is, and in a list how long, for its page and repairs to look there.
+    expect(line.sections[0]!.rows).toEqual([
+      { place: 1, id: c, name: 'HarnessJob', attempts: 0, priority: null, note: null, near: { from: 'head', at: 0, length: 1 } },
+    ]);
 
     const reservations = await present(layout.expiringReservations).read({ queue: 'default', page: 1 });
     expect(reservations.queues[0]).toMatchObject({ total: 2, live: 1, expired: 1 });

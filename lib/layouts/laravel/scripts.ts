@@ -5,7 +5,7 @@ import { restoredJobsReply } from '../trash';
 
 /** Where find-job-3.lua found a job, with the payload's exact bytes; or that it did not, and whether it looked everywhere. */
 export type FoundLaravelJob =
-  | { place: 'ready'; position: number; payload: Buffer; now: number }
+  | { place: 'ready'; position: number; payload: Buffer; now: number; length: number }
   | { place: 'delayed' | 'reserved'; score: number; payload: Buffer; now: number }
   | { place: 'none'; complete: boolean; now: number };
 
@@ -45,6 +45,7 @@ export const findJob = luaScript({
     'nearIndex',
     'perElement',
     'boundary',
+    'nearLength',
   ],
   // The payload's exact bytes: a repair hands them back to the script that removes or moves them; the anchor and boundary go back as they were read.
   bytes: true,
@@ -66,7 +67,7 @@ export const findJob = luaScript({
       };
     if (name === 'none') return { place: 'none', complete: Number(at) === 1, now: Number(third) };
     const now = Number(fourth);
-    if (name === 'ready') return { place: 'ready', position: Number(at), payload: third as Buffer, now };
+    if (name === 'ready') return { place: 'ready', position: Number(at), payload: third as Buffer, now, length: Number(fifth) };
     return { place: name === 'delayed' ? 'delayed' : 'reserved', score: Number(String(at)), payload: third as Buffer, now };
   },
 });
