@@ -6,6 +6,7 @@ import { HORIZON_FAILED, HorizonKeys } from '@/lib/layouts/laravel/horizon';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { JOB_SEARCH_LIMIT } from '@/lib/layouts/laravel/pages';
 import { READY_REMOVAL_REACH } from '@/lib/layouts/line-repairs';
+import { PAGE_ROWS } from '@/lib/layouts/pages';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import { horizonCountsFinished, horizonFails } from '@/lib/layouts/laravel/test-horizon';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
@@ -184,6 +185,8 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
   test('a job beyond what the job page searches from the head says so and links to Find, whose row opens it where it was found; Remove there and on the line takes it', async ({
     page,
   }, testInfo) => {
+    // Three pages, each screenshotted and checked with axe in four views: 25 to 35 s here, beyond the default 30.
+    test.slow();
     // 2,000 jobs ahead of two (copies of a real payload, each its own id), each pushed by the real driver.
     const copies = await payloadCopies('deep');
     await queue.redis.rpush(keys.ready('deep'), ...copies('ahead', 0, JOB_SEARCH_LIMIT));
@@ -307,6 +310,8 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
   test('a ready job deeper than a removal looks from both ends of a long list is not removed, from Find or its page, and says why', async ({
     page,
   }, testInfo) => {
+    // Three pages, each screenshotted and checked with axe in four views.
+    test.slow();
     // A list longer than twice the reach: one needle in its middle, one at its tail, each pushed by the real driver.
     const fillers = await payloadCopies('long');
     const long = new LaravelHarness(prefix, 'long');
@@ -339,17 +344,31 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await screenshots(page, testInfo, 'Find: a Laravel job too deep in a long list is not removed');
     await expectNoAxeViolations(page, 'Find: a Laravel job too deep in a long list is not removed');
 
-    // Its page, opened from Find where it was found, reads it; Remove there says why it cannot, and changes nothing.
+    // Its page, opened from Find where it was found, reads it and says why it offers no Remove, as its row on the line does.
+    const beyondReach = /a removal looks for a job among the 5,000 nearest either end of its list/;
     await found.getByRole('link', { name: middle }).click();
     await expect(page.getByRole('region', { name: 'Where it is now' })).toContainText(
       `ready at place ${(READY_REMOVAL_REACH + 1_001).toLocaleString('en')} of the ready list`,
     );
-    await page.getByRole('button', { name: `Remove job… ${middle} on long` }).click();
-    await page
-      .getByRole('dialog', { name: `Remove job ${middle}?` })
-      .getByRole('button', { name: `Remove job ${middle}` })
-      .click();
-    await expect(page.getByText(/The job is not near either end of .*long.*nothing was changed/)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Remove it' })).toContainText(beyondReach);
+    await expect(page.getByRole('button', { name: /^Remove job…/ })).toHaveCount(0);
+    await screenshots(page, testInfo, 'job page of a Laravel job too deep in a long list to remove');
+    await expectNoAxeViolations(page, 'job page of a Laravel job too deep in a long list to remove');
+
+    await page.goto(`/queues/long?page=${Math.ceil((READY_REMOVAL_REACH + 1_001) / PAGE_ROWS)}`);
+    const rowOf = (id: string) =>
+      page
+        .getByRole('table', { name: 'Next jobs to run' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: id }) });
+    await expect(rowOf(middle)).toContainText('Too deep to remove yet');
+    await expect(page.getByRole('note').filter({ hasText: 'Too deep to remove yet' })).toContainText(beyondReach);
+    await expect(page.getByRole('button', { name: /^Remove job…/ })).toHaveCount(0);
+    await screenshots(page, testInfo, 'the line of a long Laravel queue where no row can be removed yet');
+    await expectNoAxeViolations(page, 'the line of a long Laravel queue where no row can be removed yet');
+    await page.goto('/queues/long');
+    await expect(page.getByRole('button', { name: /^Remove job…/ })).toHaveCount(PAGE_ROWS);
+    await expect(page.getByRole('note').filter({ hasText: 'Too deep to remove yet' })).toHaveCount(0);
     expect(await queue.redis.llen(keys.ready('long'))).toBe(length - 1);
   });
 

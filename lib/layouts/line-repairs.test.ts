@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueError } from '../redis/errors';
-import { REMOVALS_IN_FLIGHT, removeEach } from './line-repairs';
+import { READY_REMOVAL_REACH, REMOVALS_IN_FLIGHT, removeEach, unremovableAt } from './line-repairs';
 import type { SeenPlace } from '../shapes/job-location';
 
 describe('removeEach', () => {
@@ -36,5 +36,14 @@ describe('removeEach', () => {
     const jobs = Array.from({ length: 50 }, (_, i) => ({ queue: 'mail', id: `job${i}` }));
     await expect(removeEach(remove, jobs, undefined)).rejects.toThrow('Redis is not answering.');
     expect(most).toBe(REMOVALS_IN_FLIGHT);
+  });
+});
+
+describe('unremovableAt', () => {
+  it('says why only for a job further than the reach from both ends of its list', () => {
+    const length = 4 * READY_REMOVAL_REACH;
+    for (const index of [0, READY_REMOVAL_REACH - 1, length - READY_REMOVAL_REACH, length - 1]) expect(unremovableAt(index, length)).toEqual({});
+    for (const index of [READY_REMOVAL_REACH, length - READY_REMOVAL_REACH - 1])
+      expect(unremovableAt(index, length)).toEqual({ unremovable: expect.stringMatching(/^a removal looks for a job among the 5,000 nearest either end/) });
   });
 });

@@ -34,6 +34,18 @@ export function lineRepairOrThrow<Name extends LineRepairName>(repairs: LineRepa
  */
 export const READY_REMOVAL_REACH = 5000;
 
+const BEYOND_REMOVAL_REACH = `a removal looks for a job among the ${READY_REMOVAL_REACH.toLocaleString('en-US')} nearest either end of its list, since walking further in a list this long would hold Redis for milliseconds: it can be removed once the workers bring it that near the front`;
+
+/**
+ * Why a removal would refuse the job at `index` of a ready list of `length`
+ * (from either end: it looks as far from each), as a row's or a job page's
+ * `unremovable`, which pages say in place of a Remove the script refuses;
+ * nothing where a removal reaches the job.
+ */
+export function unremovableAt(index: number, length: number): { unremovable?: string } {
+  return index < READY_REMOVAL_REACH || length - 1 - index < READY_REMOVAL_REACH ? {} : { unremovable: BEYOND_REMOVAL_REACH };
+}
+
 /** What a removal did to one job: removed, no longer where it was seen (moved on), or refused, saying why (a phrase). */
 export type RemovalOutcome = 'removed' | 'moved on' | { refused: string };
 

@@ -305,7 +305,11 @@ function RemoveJob({ snapshot }: { snapshot: JobSnapshot }) {
       title="Remove it"
       description="Takes the job out wherever it is, as the driver’s own remove does; kept in the trash where QueueLens keeps one for this layout."
     >
-      <RemoveJobButton queue={snapshot.queue} id={snapshot.id} near={snapshot.near} leaveTo={queueHref(snapshot.queue)} />
+      {snapshot.unremovable === undefined ? (
+        <RemoveJobButton queue={snapshot.queue} id={snapshot.id} near={snapshot.near} leaveTo={queueHref(snapshot.queue)} />
+      ) : (
+        <p className="text-sm">Not yet: {snapshot.unremovable}.</p>
+      )}
     </Section>
   );
 }

@@ -72,6 +72,19 @@ interface LineChanges {
   runNow: boolean;
 }
 
+const TOO_DEEP = 'Too deep to remove yet';
+
+/** Above a page of rows some of which are too deep in a long list to remove: why, once (each such row says TOO_DEEP). */
+function TooDeepNote({ section }: { section: LineSection }) {
+  const why = section.rows.find((row) => row.unremovable !== undefined)?.unremovable;
+  if (why === undefined) return null;
+  return (
+    <Note title={TOO_DEEP}>
+      <p>{why.charAt(0).toUpperCase() + why.slice(1)}.</p>
+    </Note>
+  );
+}
+
 function SectionTable({ line, section, changes }: { line: JobLine; section: LineSection; changes: LineChanges }) {
   const prioritized = section.rows.some((row) => row.priority !== null);
   const timed = section.rows.some((row) => row.ttr !== undefined);
@@ -120,7 +133,16 @@ function SectionTable({ line, section, changes }: { line: JobLine; section: Line
           )}
           {enqueued && <Cell label="Enqueued">{row.enqueuedAt !== undefined && <UtcMoment seconds={row.enqueuedAt / 1000} now={line.now} />}</Cell>}
           {/* An id that is not exact names no job a script could find. */}
-          {changes.remove && <Cell label="Actions">{row.idNote === undefined && <RemoveJobButton queue={line.queue} id={row.id} near={row.near} />}</Cell>}
+          {changes.remove && (
+            <Cell label="Actions">
+              {row.idNote === undefined &&
+                (row.unremovable === undefined ? (
+                  <RemoveJobButton queue={line.queue} id={row.id} near={row.near} />
+                ) : (
+                  <span className="text-xs text-zinc-600 dark:text-zinc-400">{TOO_DEEP}</span>
+                ))}
+            </Cell>
+          )}
         </tr>
       ))}
     </DataTable>
@@ -218,6 +240,7 @@ function LineBody({
       {line.sections.map((section, index) => (
         <Section key={section.title} title={section.title} description={section.description}>
           {index === 0 && line.notInLineYet && <NotInLineYetNote queue={line.queue} notInLineYet={line.notInLineYet} />}
+          {changes.remove && <TooDeepNote section={section} />}
           {section.rows.length > 0 ? (
             <SectionTable line={line} section={section} changes={changes} />
           ) : (

@@ -3,7 +3,7 @@ import type { FindQuery } from '../../shapes/find';
 import type { TrashWrite } from '../../shapes/trash';
 import { isAbsent } from '../adapter';
 import { FIND_CHUNK, FIRST_CHUNK } from '../find-steps';
-import type { JobFinder } from '../pages';
+import { PAGE_ROWS, type JobFinder } from '../pages';
 import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
 import { JOB_SEARCH_LIMIT, NO_ID } from './pages';
@@ -341,8 +341,17 @@ describe('Find on Laravel', () => {
     const remove = present(present(layout.lineRepairs).remove);
     const seen = (await findAll(finderOf(laravel), payloadQuery('s:6:"needle"'))).matches[0]!;
     await expect(remove('long', seen.id, undefined, { near: seen.near })).rejects.toThrow(/not near either end/);
+    // Its page and its row on the line say why in place of a Remove; a row near the head offers it.
+    const beyondReach = expect.stringContaining('a removal looks for a job among the 5,000 nearest either end of its list');
+    const snapshots = present(layout.jobSnapshot);
+    expect(await snapshots.read(seen.id, 'long', seen.near)).toMatchObject({ status: 'placed', unremovable: beyondReach });
+    const line = present(layout.jobLine);
+    const rowsOfPage = async (page: number) => (await line.read('long', { page })).sections[0]!.rows;
+    expect((await rowsOfPage(Math.floor((middle - 1) / PAGE_ROWS) + 1)).find((row) => row.id === seen.id)).toMatchObject({ unremovable: beyondReach });
+    expect((await rowsOfPage(1)).filter((row) => row.unremovable !== undefined)).toEqual([]);
     // Once the workers bring it within reach of the head, it goes.
     await redis.ltrim(ready, middle - READY_REMOVAL_REACH, -1);
+    expect(await snapshots.read(seen.id, 'long', seen.near)).not.toHaveProperty('unremovable');
     expect(await remove('long', seen.id, undefined, { near: seen.near })).toBe(true);
     expect(await redis.lpos(ready, payloadOf(middle, true))).toBeNull();
   });

@@ -4,6 +4,7 @@ import type { RedisConnection } from '../../redis/connection';
 import { toDisplayValue } from '../../shapes/display-text';
 import type { SeenPlace } from '../../shapes/job-location';
 import { assertListQueueKnown, findQueues } from '../list-queues';
+import { unremovableAt } from '../line-repairs';
 import {
   PAGE_ROWS,
   type DueTimelineReader,
@@ -193,7 +194,12 @@ export function laravelJobLine(connection: RedisConnection, keys: LaravelKeys, q
             description: LINE_DESCRIPTION,
             total,
             offset,
-            rows: payloads.map((bytes, i) => ({ place: offset + i + 1, ...rowOf(bytes), near: { from: 'head', at: offset + i, length: total } })),
+            rows: payloads.map((bytes, i) => ({
+              place: offset + i + 1,
+              ...rowOf(bytes),
+              near: { from: 'head', at: offset + i, length: total },
+              ...unremovableAt(offset + i, total),
+            })),
           },
         ],
       };
@@ -339,7 +345,9 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: Se
     priority: null,
     name: payload.name,
     message: messageOf(found.payload, payload),
-    near: found.place === 'ready' ? { from: 'head', at: found.position, length: found.length } : { from: 'score', at: found.score },
+    ...(found.place === 'ready'
+      ? { near: { from: 'head', at: found.position, length: found.length }, ...unremovableAt(found.position, found.length) }
+      : { near: { from: 'score', at: found.score } }),
   };
 }
 

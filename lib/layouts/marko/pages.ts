@@ -15,6 +15,7 @@ import { MARKO_RETRY, type MarkoFailedJobs, type MarkoFailedRow } from './failed
 import { retryOfFailedJob } from '../adapter';
 import type { MarkoKeys } from './keys';
 import { assertListQueueKnown, findQueues } from '../list-queues';
+import { unremovableAt } from '../line-repairs';
 import {
   PLACE_SEARCH_LIMIT,
   readMarkoDelayedTimeline,
@@ -73,7 +74,7 @@ export function markoJobLine(connection: RedisConnection, keys: MarkoKeys, named
             description: LINE_DESCRIPTION,
             total: ready.total,
             offset: ready.offset,
-            rows: ready.jobs.map((job) => ({ place: job.position + 1, ...rowOf(job) })),
+            rows: ready.jobs.map((job) => ({ place: job.position + 1, ...rowOf(job), ...unremovableAt(job.position, ready.total) })),
           },
         ],
       };

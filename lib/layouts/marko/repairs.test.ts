@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineRepairOffer, lineRepairOrThrow, READY_REMOVAL_REACH } from '../line-repairs';
-import type { LineRepairs } from '../pages';
+import { PAGE_ROWS, type JobLineReader, type LineRepairs } from '../pages';
 import { MARKO_MOVES_DUE_JOBS } from './absent';
 import { MAIL_JOB, present, testMarkoFactory } from './test-layout';
 
@@ -42,6 +42,13 @@ describe('marko’s line repairs, with a worker popping the way marko’s pop do
 
     await expect(remove('mail', middle)).rejects.toThrow(/not near either end of .*mail.*nothing was changed/);
     expect(await redis.llen(ready)).toBe(length);
+    // Its row on the line says why in place of a Remove; a row near an end offers it.
+    const line = present<JobLineReader>(layout.jobLine);
+    const rowsAround = async (index: number) => (await line.read('mail', { page: Math.floor(index / PAGE_ROWS) + 1 })).sections[0]!.rows;
+    expect((await rowsAround(READY_REMOVAL_REACH + 1_001)).find((row) => row.id === middle)).toMatchObject({
+      unremovable: expect.stringContaining('a removal looks for a job among the 5,000 nearest either end of its list'),
+    });
+    expect((await rowsAround(0)).filter((row) => row.unremovable !== undefined)).toEqual([]);
     expect(await redis.exists(keys.job(middle))).toBe(1);
     for (const id of [nearHead, nearTail, delayed]) expect(await remove('mail', id)).toBe(true);
     expect(await redis.llen(ready)).toBe(length - 2);

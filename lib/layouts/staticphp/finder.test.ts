@@ -194,7 +194,8 @@ describe('Find on StaticPHP', () => {
     const done = await actOnEveryMatch(layout, 'retry', payloadQuery('bulk-order-'));
     expect(done).toMatchObject({ matched: 450, acted: 450, movedOn: 0, refused: 0 });
     expect(done.steps).toBeGreaterThanOrEqual(2);
-    expect(done.looked).toBe(failing);
+    // Every failed job looked at; ZSCAN may give a member twice when the retries shrink the set and Redis rehashes it meanwhile (471 seen once).
+    expect(done.looked).toBeGreaterThanOrEqual(failing);
     expect((await queue.redis.zrange(queue.keys.failed, '0', '-1')).sort()).toEqual(unmatched.sort());
     // Each retried job is in line once, as the driver's retry puts it: attempts back to 0.
     const inLine: string[] = [];

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { QueueError } from '../../redis/errors';
 import { testQueueFactory } from '../staticphp/test-redis';
 import { isAbsent, type QueueLayout } from '../adapter';
-import type { DueTimelineReader, ExpiringReservationsReader, JobLineReader, JobSnapshotReader } from '../pages';
+import { PAGE_ROWS, type DueTimelineReader, type ExpiringReservationsReader, type JobLineReader, type JobSnapshotReader } from '../pages';
+import { READY_REMOVAL_REACH } from '../line-repairs';
 import { snapshotsOrThrow } from '../test-pages';
 import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
 import { staticphpLayout } from '../staticphp/layout';
@@ -42,6 +43,25 @@ async function fixtureLayout(name: 'stock' | 'ng-strict') {
 }
 
 describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
+  it('stock: a row too deep in a long waiting list for a removal to reach says why in place of Remove; a row near an end does not', async () => {
+    const { queue, keys, channel, line, cleanup } = await fixtureLayout('stock');
+    try {
+      // The fixture's line, its tail (job 7) next to run, in the middle of a list longer than twice the reach.
+      const fillers = (side: string) => Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, i) => `${side}-${i}`);
+      await queue.redis.lpush(keys.waiting, ...fillers('head'));
+      await queue.redis.rpush(keys.waiting, ...fillers('tail'));
+      const rowsOfPage = async (page: number) => (await line.read(channel, { page })).sections[0]!.rows;
+      const deep = await rowsOfPage((READY_REMOVAL_REACH + 1_000) / PAGE_ROWS + 1);
+      expect(deep[0]).toMatchObject({
+        id: '7',
+        unremovable: expect.stringContaining('a removal looks for a job among the 5,000 nearest either end of its list'),
+      });
+      expect((await rowsOfPage(1)).filter((row) => row.unremovable !== undefined)).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+
   for (const name of ['stock', 'ng-strict'] as const) {
     it(`${name}: the line lists the waiting jobs in the order the driver pops them, 25 a page`, async () => {
       const { queue, keys, channel, expected, driver, line, cleanup } = await fixtureLayout(name);

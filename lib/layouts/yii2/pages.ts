@@ -17,6 +17,7 @@ import {
 import type { Yii2NgSettings } from '../settings';
 import type { Yii2Keys } from './keys';
 import type { Yii2Driver } from './layout';
+import { unremovableAt } from '../line-repairs';
 import { ngSettingsFor, readRunOrder, ROW_COPY_LIMIT_BYTES, type Yii2JobSummary, type Yii2LinePage, type Yii2NotInLineYet } from './line';
 import { NO_TTR_PREFIX, type Yii2Message } from './message';
 import type { JobCopies } from '../adapter';
@@ -45,13 +46,15 @@ function noteOf(summary: Yii2JobSummary): string | null {
   return null;
 }
 
-function sectionOf(page: Yii2LinePage, title: string, description: string): LineSection {
+/** A section of the line; `listed`: its ids are a list (the stock waiting list), which a removal reaches only near its ends. */
+function sectionOf(page: Yii2LinePage, title: string, description: string, listed: boolean): LineSection {
   return {
     title,
     description,
     total: page.total,
     offset: page.offset,
     rows: page.rows.map((row) => ({
+      ...(listed && unremovableAt(row.place - 1, page.total)),
       place: row.place,
       id: row.id,
       name: row.className,
@@ -105,7 +108,7 @@ export function yii2JobLine(connection: RedisConnection, channelKeys: ChannelKey
         takeoverLimit: PAGE_ROWS,
       });
       const settings = ngSettingsFor(driver, ng);
-      const sections = [sectionOf(order.line, 'Next jobs to run', LINE_DESCRIPTION[driver])];
+      const sections = [sectionOf(order.line, 'Next jobs to run', LINE_DESCRIPTION[driver], driver === 'yii2')];
       if (order.takeover !== null && order.takeover.total > 0) {
         const batch = (settings?.batchSize ?? 0).toLocaleString('en-US');
         sections.push(
@@ -113,6 +116,7 @@ export function yii2JobLine(connection: RedisConnection, channelKeys: ChannelKey
             order.takeover,
             'Taken over from the stock list next',
             `Ids still in the stock waiting list: each reserve moves up to ${batch} of them, tail first, into the prioritized set at their priority.`,
+            true,
           ),
         );
       }
