@@ -345,7 +345,7 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
     await expectNoAxeViolations(page, 'Find: a Laravel job too deep in a long list is not removed');
 
     // Its page, opened from Find where it was found, reads it and says why it offers no Remove, as its row on the line does.
-    const beyondReach = /a removal looks for a job among the 5,000 nearest either end of its list/;
+    const beyondReach = /a removal looks for a job among the 5,000 nearest either end of its list/i;
     await found.getByRole('link', { name: middle }).click();
     await expect(page.getByRole('region', { name: 'Where it is now' })).toContainText(
       `ready at place ${(READY_REMOVAL_REACH + 1_001).toLocaleString('en')} of the ready list`,
