@@ -34,7 +34,8 @@ export function lineRepairOrThrow<Name extends LineRepairName>(repairs: LineRepa
  */
 export const READY_REMOVAL_REACH = 5000;
 
-const BEYOND_REMOVAL_REACH = `a removal looks for a job among the ${READY_REMOVAL_REACH.toLocaleString('en-US')} nearest either end of its list, since walking further in a list this long would hold Redis for milliseconds: it can be removed once the workers bring it that near the front`;
+const REACH = READY_REMOVAL_REACH.toLocaleString('en-US');
+const BEYOND_REMOVAL_REACH = `a removal looks for a job among the ${REACH} nearest either end of its list, since walking further in a list this long would hold Redis for milliseconds: a job this deep can be removed once the workers bring it within ${REACH} of the front`;
 
 /**
  * Why a removal would refuse the job at `index` of a ready list of `length`

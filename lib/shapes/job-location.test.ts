@@ -13,6 +13,15 @@ describe('furthestPlaceFirst', () => {
     ]);
     expect(order.map((item) => item.id)).toEqual(['tail 150', 'head 40', 'tail 3', 'set', 'nowhere']);
   });
+
+  it('counts a place seen from the head from the tail, where its list’s length is known', () => {
+    const order = furthestPlaceFirst([
+      { id: 'tail 100', near: { from: 'tail', at: 100 } },
+      { id: 'head 0 of 50', near: { from: 'head', at: 0, length: 50 } },
+      { id: 'head 10 of 1,000', near: { from: 'head', at: 10, length: 1_000 } },
+    ] as const);
+    expect(order.map((item) => item.id)).toEqual(['head 10 of 1,000', 'tail 100', 'head 0 of 50']);
+  });
 });
 
 describe('a seen place as a URL parameter', () => {

@@ -34,14 +34,20 @@ export function parseSeenPlace(text: string | undefined): SeenPlace | undefined 
 
 /**
  * `items` in an order in which removing each moves no later one's seen
- * place: those seen in a list furthest from the end their place counts
- * from first (a removal moves only the places counted across it), the rest
- * as they were, after them.
+ * place: those seen in a list furthest from its tail first (a removal moves
+ * only the places from the tail it is nearer the tail than, and Laravel's
+ * look-up counts from the tail), the rest as they were, after them. A place
+ * seen from the head is counted from the tail by its list's length; one
+ * seen without it (an old link) by its place from the head.
  */
 export function furthestPlaceFirst<Item extends { near?: SeenPlace | undefined }>(items: readonly Item[]): Item[] {
   const inList = (item: Item) => item.near !== undefined && item.near.from !== 'score';
-  const listed = items.filter(inList).sort((a, b) => b.near!.at - a.near!.at);
+  const listed = items.filter(inList).sort((a, b) => placeFromTail(b.near!) - placeFromTail(a.near!));
   return [...listed, ...items.filter((item) => !inList(item))];
+}
+
+function placeFromTail({ from, at, length }: SeenPlace): number {
+  return from === 'head' && length !== undefined ? length - 1 - at : at;
 }
 
 /** Where a job is now, read from the structures that hold ids, not only from its hash. */
