@@ -18,6 +18,7 @@ import { Pager } from '@/components/ui/pager';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { sentence } from '@/components/ui/sentence';
 import { GlossaryLink } from '@/components/glossary/glossary-link';
 import {
   PAGE_ROWS,
@@ -81,11 +82,6 @@ function ParkingWarning({ hazard }: { hazard: NonNullable<ReservationsByHolder['
       </p>
     </Note>
   );
-}
-
-/** A clause as the start of a sentence. */
-function sentence(clause: string): string {
-  return clause.charAt(0).toUpperCase() + clause.slice(1);
 }
 
 function ClaimDetail({ claim }: { claim: Claim }) {

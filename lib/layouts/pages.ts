@@ -58,7 +58,7 @@ export interface LineJob extends SeenRow {
   enqueuedAt?: number;
   /** why the id is shown but neither linked nor acted on (a StaticPHP id past 2^53); left out when it can be */
   idNote?: string;
-  /** why Remove is not offered on it: it is too deep in a long list for a removal to reach (beyondRemovalReach); left out where it can be removed */
+  /** why Remove is not offered on it: it is too deep in a long list for a removal to reach (unremovableAt); left out where it can be removed */
   unremovable?: string;
 }
 
@@ -404,7 +404,7 @@ export interface JobSnapshot {
   lastId?: number;
   /** set where the job was found by searching its queue's structures (Laravel): where it is, for a repair to look there first (SeenJob.near) */
   near?: SeenPlace;
-  /** why Remove is not offered on it, where the layout can tell now: it is too deep in a long list for a removal to reach (beyondRemovalReach) */
+  /** why Remove is not offered on it, where the layout can tell now: it is too deep in a long list for a removal to reach (unremovableAt) */
   unremovable?: string;
 }
 

@@ -12,6 +12,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Note } from '@/components/ui/note';
 import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
+import { sentence } from '@/components/ui/sentence';
 import { isJobIdAcrossQueues, type JobHash, type JobIdAcrossQueues, type JobSnapshot, type LineRepairOffer } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { PushJob } from '../../queues/[queue]/push-job';
@@ -218,10 +219,7 @@ function FailedSnapshot({ snapshot, failed }: { snapshot: JobSnapshot; failed: N
         )
       ) : (
         <>
-          <p className="text-sm">
-            {failed.retry.why.charAt(0).toUpperCase() + failed.retry.why.slice(1)}. For the same reason its payload cannot be edited here. Retry it where the
-            application runs:
-          </p>
+          <p className="text-sm">{sentence(failed.retry.why)}. For the same reason its payload cannot be edited here. Retry it where the application runs:</p>
           <div className="flex flex-wrap items-center gap-3">
             <code className="rounded bg-zinc-100 px-2 py-1 font-mono text-xs [overflow-wrap:anywhere] dark:bg-zinc-800">{failed.retry.command}</code>
             <CopyButton text={failed.retry.command} label="Copy retry command" />
@@ -280,7 +278,7 @@ function CopyOfJob({ snapshot, copies }: { snapshot: JobSnapshot; copies: string
   if (copies !== null) {
     return (
       <Section title="Run a copy">
-        <p className="text-sm">{copies.charAt(0).toUpperCase() + copies.slice(1)}.</p>
+        <p className="text-sm">{sentence(copies)}.</p>
       </Section>
     );
   }

@@ -22,6 +22,7 @@ import { Note } from '@/components/ui/note';
 import { EmptyList, Section } from '@/components/ui/section';
 import { Stat } from '@/components/ui/stat';
 import { Cell, DataTable, HeaderCell } from '@/components/ui/table';
+import { sentence } from '@/components/ui/sentence';
 import { PAGE_ROWS, type JobLine, type LineRepairOffer, type LineSection, type NotInLineYet } from '@/lib/layouts/pages';
 import { jobLineQuery } from '@/lib/queries/layout-pages';
 import type { HistoryRange } from '@/lib/queries/throughput';
@@ -80,7 +81,7 @@ function TooDeepNote({ section }: { section: LineSection }) {
   if (why === undefined) return null;
   return (
     <Note title={TOO_DEEP}>
-      <p>{why.charAt(0).toUpperCase() + why.slice(1)}.</p>
+      <p>{sentence(why)}.</p>
     </Note>
   );
 }
