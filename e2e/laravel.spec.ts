@@ -399,13 +399,16 @@ test.describe('a Laravel connection, its jobs written by the real Illuminate\\Qu
   });
 
   test('Move due jobs now does what the pop’s migrate does, for a queue no worker pops; the real pop then runs each once', async ({ page }) => {
-    const due = [await laravel.later(-20), await laravel.later(-10)];
+    // A queue of its own: a failure before this test runs beforeAll again, which pushes more onto default.
+    const billing = new LaravelHarness(prefix, 'billing');
+    const later = await billing.later(3600);
+    const due = [await billing.later(-20), await billing.later(-10)];
     await showLaravel(page);
-    await page.goto('/queues/default/delayed');
-    await page.getByRole('button', { name: 'Move due jobs now of default' }).click();
-    await expect(page.getByText('The due jobs of default are in the line')).toBeVisible();
-    expect(await queue.redis.zcard(keys.delayed('default'))).toBe(1);
-    expect((await laravel.drain()).map((job) => job.id)).toEqual(due);
+    await page.goto('/queues/billing/delayed');
+    await page.getByRole('button', { name: 'Move due jobs now of billing' }).click();
+    await expect(page.getByText('The due jobs of billing are in the line')).toBeVisible();
+    expect(await queue.redis.zrange(keys.delayed('billing'), '0', '-1')).toEqual([expect.stringContaining(`"id":"${later}"`)]);
+    expect((await billing.drain()).map((job) => job.id)).toEqual(due);
   });
 
   test('the overview marks a queue nobody pops, each mark linking to the Laravel page that repairs it', async ({ page }) => {

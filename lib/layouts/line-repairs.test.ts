@@ -4,7 +4,7 @@ import { READY_REMOVAL_REACH, REMOVALS_IN_FLIGHT, removeEach, unremovableAt } fr
 import type { SeenPlace } from '../shapes/job-location';
 
 describe('removeEach', () => {
-  it('starts the removals furthest seen place first, and answers each job in the order given, a refusal its own', async () => {
+  it('starts the removals furthest seen place first, a place from the head counted from the tail by its list’s length, and answers each job in the order given, a refusal its own', async () => {
     const started: string[] = [];
     // A layout's remove as its callers see it: refuses job "stuck", finds job "gone" gone, removes the rest.
     const remove = async (_queue: string, id: string) => {
@@ -16,11 +16,18 @@ describe('removeEach', () => {
     const job = (id: string, near?: SeenPlace) => ({ queue: 'mail', id, seen: { near } });
     const outcomes = await removeEach(
       remove,
-      [job('tail 3', { from: 'tail', at: 3 }), job('gone'), job('stuck', { from: 'tail', at: 40 }), job('tail 900', { from: 'tail', at: 900 })],
+      [
+        job('tail 3', { from: 'tail', at: 3 }),
+        job('gone'),
+        job('stuck', { from: 'tail', at: 40 }),
+        job('head 10 of 1000', { from: 'head', at: 10, length: 1_000 }),
+        job('tail 900', { from: 'tail', at: 900 }),
+      ],
       undefined,
     );
-    expect(started).toEqual(['tail 900', 'stuck', 'tail 3', 'gone']);
-    expect(outcomes).toEqual(['removed', 'moved on', { refused: 'the job is not near either end of queues:mail' }, 'removed']);
+    // Place 10 from the head of 1,000 is 989 from the tail: further than 900.
+    expect(started).toEqual(['head 10 of 1000', 'tail 900', 'stuck', 'tail 3', 'gone']);
+    expect(outcomes).toEqual(['removed', 'moved on', { refused: 'the job is not near either end of queues:mail' }, 'removed', 'removed']);
   });
 
   it('keeps REMOVALS_IN_FLIGHT removals in flight at once, and a Redis that cannot be reached ends the batch', async () => {

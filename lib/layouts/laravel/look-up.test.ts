@@ -27,6 +27,17 @@ function nextOf(step: JobLookUpStep): JobLookUpCursor {
   return step.next;
 }
 
+/** A queue of 6,000 ready payloads (job0 at the head), and a look-up of its jobs, near where a page saw one where given. */
+async function longList(queue: string) {
+  const laravel = await openLaravel(queue);
+  const { layout, redis } = laravel;
+  const payloadOf = await payloadCopies(laravel, queue);
+  const key = layout.keys.ready(queue);
+  await redis.rpush(key, ...Array.from({ length: 6_000 }, (_, i) => payloadOf(i)));
+  const find = (id: string, near?: SeenPlace) => findLaravelJob(layout.connection, layout.keys, queue, id, near);
+  return { layout, redis, key, payloadOf, find };
+}
+
 /** A queue of 5,000 ready payloads (job0 at the head), looked up a step of 200 at a time where a page saw the job: 2,000 places from the tail. */
 async function seenNearTail(queue: string) {
   const laravel = await openLaravel(queue);
@@ -124,12 +135,7 @@ describe('Looking a Laravel job up by its id', () => {
   });
 
   it('finds a job deeper than its bound near where a page saw it, from the head or the tail, after pops and pushes moved it', async () => {
-    const laravel = await openLaravel('long');
-    const { layout, redis } = laravel;
-    const payloadOf = await payloadCopies(laravel, 'long');
-    const key = layout.keys.ready('long');
-    await redis.rpush(key, ...Array.from({ length: 6_000 }, (_, i) => payloadOf(i)));
-    const find = (id: string, near?: SeenPlace) => findLaravelJob(layout.connection, layout.keys, 'long', id, near);
+    const { layout, redis, key, payloadOf, find } = await longList('long');
     expect(await find('job4000')).toMatchObject({ place: 'none', complete: false });
 
     // Seen at head index 4,000 (the line's page); 1,500 popped since: it is at 2,500 now, and the walk from the tail reads around where it must be.
@@ -159,12 +165,7 @@ describe('Looking a Laravel job up by its id', () => {
   });
 
   it('counts a place seen with its list’s length further from the tail by as much as the list grew since, from the tail or the head', async () => {
-    const laravel = await openLaravel('grown');
-    const { layout, redis } = laravel;
-    const payloadOf = await payloadCopies(laravel, 'grown');
-    const key = layout.keys.ready('grown');
-    await redis.rpush(key, ...Array.from({ length: 6_000 }, (_, i) => payloadOf(i)));
-    const find = (id: string, near: SeenPlace) => findLaravelJob(layout.connection, layout.keys, 'grown', id, near);
+    const { redis, key, payloadOf, find } = await longList('grown');
 
     // Seen 500 places from the tail of 6,000 (Find); 3,000 pushed since: 3,500 from the tail now, beyond the walk around 500.
     await redis.rpush(key, ...Array.from({ length: 3_000 }, (_, i) => payloadOf(10_000 + i)));

@@ -62,6 +62,27 @@ describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
     }
   });
 
+  it('ng: a row too deep in a long stock list still to be taken over says why in place of Remove; a row near an end does not', async () => {
+    const { queue, keys, channel, line, cleanup } = await fixtureLayout('ng-strict');
+    try {
+      // Ids left in the stock waiting list, which ng takes over tail first: a list longer than twice the reach, no message behind any.
+      const fillers = (side: string) => Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, i) => `${side}-${i}`);
+      await queue.redis.lpush(keys.waiting, ...fillers('head'));
+      await queue.redis.rpush(keys.waiting, ...fillers('tail'));
+      const takeoverOfPage = async (page: number) => (await line.read(channel, { page })).sections[1]!;
+      const deep = await takeoverOfPage((READY_REMOVAL_REACH + 1_000) / PAGE_ROWS + 1);
+      expect(deep.title).toBe('Taken over from the stock list next');
+      expect(deep.rows[0]).toMatchObject({
+        id: 'head-0',
+        place: READY_REMOVAL_REACH + 1_001,
+        unremovable: expect.stringContaining('a removal looks for a job among the 5,000 nearest either end of its list'),
+      });
+      expect((await takeoverOfPage(1)).rows.filter((row) => row.unremovable !== undefined)).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+
   for (const name of ['stock', 'ng-strict'] as const) {
     it(`${name}: the line lists the waiting jobs in the order the driver pops them, 25 a page`, async () => {
       const { queue, keys, channel, expected, driver, line, cleanup } = await fixtureLayout(name);
