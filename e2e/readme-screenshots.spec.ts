@@ -5,17 +5,21 @@ import { jobHref, reservationsHref } from '@/lib/routes';
 import { Worker } from '@/lib/worker/worker';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 import { e2eSecrets } from './support';
+import { foundStates } from './find-page';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // README.md shows these two files; every e2e run writes them again, so they show the pages as they are.
-const SCREENSHOTS = { overview: 'docs/screenshots/overview.png', repair: 'docs/screenshots/repair.png' };
+const SCREENSHOTS = { overview: 'docs/screenshots/overview.png', repair: 'docs/screenshots/repair.png', find: 'docs/screenshots/find.png' };
 const VIEWPORT = { width: 1280, height: 800 };
+/** The customer whose jobs the Find picture finds. */
+const CUSTOMER = 'acme-42';
 
 /**
  * The README's pictures: the overview of a few queues with a worker's
- * throughput, and a repair (failing a job whose worker died, from the
- * reservations page). Queue names a reader would use, not the specs' random
+ * throughput, a repair (failing a job whose worker died, from the
+ * reservations page), and Find with one customer's jobs in three states
+ * and three queues. Queue names a reader would use, not the specs' random
  * ones: the run's prefix is its own, so nothing else has these names.
  */
 test.describe('README screenshots', () => {
@@ -33,7 +37,7 @@ test.describe('README screenshots', () => {
     },
   );
 
-  test('the overview and a repair, written to docs/screenshots', async ({ page, request }) => {
+  test('the overview, a repair and Find, written to docs/screenshots', async ({ page, request }) => {
     const [emails, webhooks, imports, reports, exports] = ['emails', 'webhooks', 'imports', 'reports', 'exports'].map((name) => keys.fixedQueueName(name)) as [
       string,
       string,
@@ -49,12 +53,25 @@ test.describe('README screenshots', () => {
         options: { priority: n % 4 === 0 ? 5 : 0 },
       })),
     );
-    await queue.pushMany(Array.from({ length: 12 }, (_, n) => ({ queue: webhooks, name: 'webhook.deliver', payload: { n } })));
+    // No worker runs the webhooks: the one for the customer Find looks for stays in line.
     await queue.pushMany(
-      Array.from({ length: 6 }, (_, n) => ({ queue: reports, name: 'report.build', payload: { n }, options: { delaySeconds: 600 + n * 900 } })),
+      Array.from({ length: 12 }, (_, n) => ({ queue: webhooks, name: 'webhook.deliver', payload: { n, customer: n === 5 ? CUSTOMER : `customer-${n}` } })),
     );
     await queue.pushMany(
-      Array.from({ length: 8 }, (_, n) => ({ queue: imports, name: 'import.csv', payload: { file: `batch-${n}.csv` }, options: { maxAttempts: 1 } })),
+      Array.from({ length: 6 }, (_, n) => ({
+        queue: reports,
+        name: 'report.build',
+        payload: { customer: n === 2 ? CUSTOMER : `customer-${n}`, month: '2026-11' },
+        options: { delaySeconds: 600 + n * 900 },
+      })),
+    );
+    await queue.pushMany(
+      Array.from({ length: 8 }, (_, n) => ({
+        queue: imports,
+        name: 'import.csv',
+        payload: { file: `batch-${n}.csv`, customer: n === 3 ? CUSTOMER : `customer-${n}` },
+        options: { maxAttempts: 1 },
+      })),
     );
     const stuck = await queue.push(exports, 'export.orders', { month: '2026-11' });
     await queue.reserve([exports], 'worker-3.internal:4242', 1);
@@ -108,5 +125,10 @@ test.describe('README screenshots', () => {
     await page.screenshot({ path: SCREENSHOTS.repair });
     await dialog.getByRole('button', { name: `Fail job ${stuck}` }).click();
     await expect(page.getByText(`Job ${stuck} failed; it is in the failed list.`)).toBeVisible();
+
+    // "Where are this customer's jobs?": one waiting, one delayed, one failed.
+    await page.goto(`/find?text=${CUSTOMER}&field=payload`);
+    expect(Object.values(await foundStates(page)).sort()).toEqual(['delayed', 'failed', 'ready']);
+    await page.screenshot({ path: SCREENSHOTS.find });
   });
 });
