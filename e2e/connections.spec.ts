@@ -4,7 +4,10 @@ import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { settingsFromEnv } from '@/lib/redis/config';
 import { jobHref } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
-import { ARCHIVE_CONNECTION } from './support';
+import { ARCHIVE_CONNECTION, LARAVEL_CONNECTION } from './support';
+import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
+import { LaravelKeys } from '@/lib/layouts/laravel/keys';
+import { screenshots } from './layout-pages';
 
 test.describe('several connections', () => {
   test.describe.configure({ mode: 'serial' });
@@ -39,6 +42,41 @@ test.describe('several connections', () => {
     // Pages opened later in this browser show the archive too.
     await page.goto('/failed');
     await expect(page.getByText('archived failure')).toBeVisible();
+  });
+
+  test('Go to job asks the other connections for an application’s id this one holds no job with, and opens the job on the one that does', async ({
+    page,
+  }, testInfo) => {
+    requireRealLaravel();
+    // A job the real Laravel driver pushed onto a queue of its own, its id 32 random letters and digits.
+    const laravelQueue = `elsewhere-${Date.now()}`;
+    const id = await new LaravelHarness(LARAVEL_CONNECTION.prefix(), laravelQueue).push('found elsewhere');
+    const keys = new LaravelKeys(LARAVEL_CONNECTION.prefix());
+    try {
+      await page.goto('/');
+      const box = page.getByRole('textbox', { name: 'Go to job' });
+      await box.fill(id);
+      await box.press('Enter');
+      await expect(box).toHaveAccessibleDescription(
+        `No job ${id} here: this connection numbers its jobs. Another connection holds one: Open on ${LARAVEL_CONNECTION.label} · ${laravelQueue}`,
+      );
+      await screenshots(page, testInfo, 'Go to job: an id another connection holds');
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page
+        .getByRole('list', { name: `Other connections holding a job ${id}` })
+        .getByRole('button', { name: `Open on ${LARAVEL_CONNECTION.label} · ${laravelQueue}` })
+        .click();
+      await expect(page).toHaveURL(new RegExp(`/jobs/${id}\\?queue=${laravelQueue}$`));
+      await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue(LARAVEL_CONNECTION.name);
+      await expect(page.getByRole('region', { name: 'Its data' })).toContainText('found elsewhere');
+
+      // An id no connection holds: said as before, having asked them.
+      await box.fill(`${id}x`);
+      await box.press('Enter');
+      await expect(box).toHaveAccessibleDescription(new RegExp(`^No job ${id}x in any queue of this connection \\(looked in .*${laravelQueue}.*\\)\\.$`));
+    } finally {
+      await archive.redis.del(keys.ready(laravelQueue), keys.notify(laravelQueue));
+    }
   });
 
   test('a read-only connection leaves out its controls and refuses changes sent anyway; the job stays failed', async ({ page }) => {

@@ -5,9 +5,12 @@ import type { Route } from 'next';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { switchConnection } from '@/app/actions';
 import { isJobIdAcrossQueues } from '@/lib/layouts/pages';
+import { fetchApi } from '@/lib/queries/api';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { jobHref, jobOfQueueHref, parseJobId, parseJobIdText } from '@/lib/routes';
+import { namesOneJobAnywhere, type JobElsewhere, type JobElsewhereHolder } from '@/lib/shapes/job-elsewhere';
 
 /**
  * How the connection's layout numbers its jobs: by one counter across the
@@ -17,8 +20,26 @@ import { jobHref, jobOfQueueHref, parseJobId, parseJobIdText } from '@/lib/route
  */
 export type JobIds = 'numbered' | 'text';
 
-/** What a lookup found: the page to open, the queues to pick from, or why there is none. */
-type Found = { open: Route } | { pick: { id: string; holders: string[] } } | { problem: string };
+/**
+ * What a lookup found: the page to open, the queues to pick from, or why
+ * there is none; `notHere` when this connection holds no job with the id
+ * (another may: `lookElsewhere`).
+ */
+type Found = { open: Route } | { pick: { id: string; holders: string[] } } | { problem: string; notHere?: NotHere };
+
+/** An id this connection holds no job with, and what to say of it beside the other connections that hold one. */
+interface NotHere {
+  id: string;
+  /** said above them, where it is not the problem itself */
+  here?: string;
+}
+
+/** Why no job of this connection answers to an id, and the other connections that hold one. */
+interface Elsewhere {
+  problem: string;
+  id: string;
+  holders: JobElsewhereHolder[];
+}
 
 function unanswered(id: string, error: string | null | undefined): Found {
   return { problem: `Cannot look up job ${id}: ${error ?? 'no answer'}` };
@@ -31,19 +52,23 @@ function unanswered(id: string, error: string | null | undefined): Found {
  */
 async function findJob(queryClient: QueryClient, text: string, ids: JobIds): Promise<Found> {
   const id = ids === 'numbered' ? (parseJobId(text) === null ? null : text) : parseJobIdText(text);
-  if (id === null)
+  if (id === null) {
+    // An application's id (marko's, Laravel's) typed on a connection that numbers its jobs may be another connection's.
+    const textId = parseJobIdText(text);
     return {
       problem:
         ids === 'numbered'
           ? 'A job id is a whole number above 0.'
           : 'A job id is a whole number above 0, or the letters, digits and -_.: of an application’s id.',
+      ...(textId !== null && { notHere: { id: textId, here: `No job ${textId} here: this connection numbers its jobs.` } }),
     };
+  }
   const snapshot = await queryClient.fetchQuery(jobSnapshotQuery(id));
   const answer = snapshot.data;
   if (answer === undefined) return unanswered(id, snapshot.error);
   if (isJobIdAcrossQueues(answer)) {
     return answer.holders.length === 0
-      ? { problem: `No job ${id} in any queue of this connection (looked in ${answer.searched.join(', ')}).` }
+      ? { problem: `No job ${id} in any queue of this connection (looked in ${answer.searched.join(', ')}).`, notHere: { id } }
       : { pick: { id, holders: answer.holders } };
   }
   if (answer.status === 'gone') {
@@ -55,11 +80,24 @@ async function findJob(queryClient: QueryClient, text: string, ids: JobIds): Pro
           Number(id) > lastId
             ? `No job ${id}: no such job was ever pushed (the highest id so far is ${lastId}).`
             : `Job ${id} is gone: it finished or was forgotten.`,
+        notHere: { id },
       };
-    return { problem: `No job ${id}${answer.queue === '' ? '' : ` in ${answer.queue}`}: ${answer.statusText}.` };
+    return { problem: `No job ${id}${answer.queue === '' ? '' : ` in ${answer.queue}`}: ${answer.statusText}.`, notHere: { id } };
   }
   // Numbered ids name one job on the whole connection: its address needs no queue.
   return { open: ids === 'numbered' ? jobHref(id) : jobOfQueueHref(id, answer.queue) };
+}
+
+/**
+ * Where a job this connection does not hold is: the other connections
+ * holding one, or the problem alone (naming those that could not say).
+ */
+async function lookElsewhere(problem: string, { id, here }: NotHere): Promise<Elsewhere | { problem: string }> {
+  const answer = await fetchApi<JobElsewhere>(`/api/jobs/${encodeURIComponent(id)}/elsewhere`).catch(() => null);
+  if (answer === null || !answer.ok) return { problem };
+  const { holders, unanswered: unasked } = answer.data;
+  if (holders.length > 0) return { problem: here ?? problem, id, holders };
+  return { problem: unasked.length === 0 ? problem : `${problem} ${unasked.join(', ')} could not be asked.` };
 }
 
 /**
@@ -67,7 +105,8 @@ async function findJob(queryClient: QueryClient, text: string, ids: JobIds): Pro
  * the job found it; a job that is gone or never existed is said here
  * instead of opening a page with nothing on it, and an id that several of
  * the connection's queues hold (yii2 counts ids per channel) lists them to
- * pick from.
+ * pick from. An id this connection holds no job with is asked of the
+ * others, and those that hold one are offered, each opening the job there.
  */
 export function GoToJob({ ids }: { ids: JobIds }) {
   const router = useRouter();
@@ -78,6 +117,7 @@ export function GoToJob({ ids }: { ids: JobIds }) {
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState<string | null>(null);
   const [pick, setPick] = useState<{ id: string; holders: string[] } | null>(null);
+  const [elsewhere, setElsewhere] = useState<Elsewhere | null>(null);
   // Only the newest lookup answers: an older one that comes back later would tell about an id no longer typed.
   const lookupCount = useRef(0);
 
@@ -91,16 +131,19 @@ export function GoToJob({ ids }: { ids: JobIds }) {
     const mine = ++lookupCount.current;
     setError(null);
     setPick(null);
+    setElsewhere(null);
     setChecking(typed);
-    let found: Found;
+    let found: Found | Elsewhere;
     try {
       found = await findJob(queryClient, typed, ids);
+      if ('notHere' in found && found.notHere !== undefined && namesOneJobAnywhere(found.notHere.id)) found = await lookElsewhere(found.problem, found.notHere);
     } catch (failure) {
       found = unanswered(typed, failure instanceof Error ? failure.message : undefined);
     }
     if (mine !== lookupCount.current) return;
     setChecking(null);
-    if ('problem' in found) setError(found.problem);
+    if ('holders' in found) setElsewhere(found);
+    else if ('problem' in found) setError(found.problem);
     else if ('pick' in found) setPick(found.pick);
     else {
       setText('');
@@ -124,6 +167,7 @@ export function GoToJob({ ids }: { ids: JobIds }) {
           setText(event.target.value);
           setError(null);
           setPick(null);
+          setElsewhere(null);
           setChecking(null);
           lookupCount.current++;
         }}
@@ -142,7 +186,7 @@ export function GoToJob({ ids }: { ids: JobIds }) {
         id={errorId}
         aria-live="polite"
         className={
-          error === null && pick === null
+          error === null && pick === null && elsewhere === null
             ? 'sr-only'
             : // Below the box: on its own line while the header wraps, over the page once it is one line.
               `w-full rounded-md border bg-white px-2 py-1 text-xs lg:absolute lg:top-full lg:left-0 lg:z-10 lg:mt-1 lg:w-auto lg:whitespace-nowrap lg:shadow-md dark:bg-zinc-900 ${
@@ -152,7 +196,20 @@ export function GoToJob({ ids }: { ids: JobIds }) {
               }`
         }
       >
-        {error ?? (pick !== null ? <QueuesToPick {...pick} onPick={() => setPick(null)} /> : checking === null ? null : `Looking for job ${checking}…`)}
+        {error ??
+          (pick !== null ? (
+            <QueuesToPick {...pick} onPick={() => setPick(null)} />
+          ) : elsewhere !== null ? (
+            <OtherConnections
+              {...elsewhere}
+              onFailed={(why) => {
+                setElsewhere(null);
+                setError(why);
+              }}
+            />
+          ) : checking === null ? null : (
+            `Looking for job ${checking}…`
+          ))}
       </div>
     </form>
   );
@@ -177,6 +234,41 @@ function QueuesToPick({ id, holders, onPick }: { id: string; holders: string[]; 
             </Link>
           </li>
         ))}
+      </ul>
+    </>
+  );
+}
+
+/** An id other connections hold: one button per job, which switches to its connection and opens it there. */
+function OtherConnections({ problem, id, holders, onFailed }: Elsewhere & { onFailed: (why: string) => void }) {
+  const [opening, setOpening] = useState(false);
+  const open = async (connection: string, href: string) => {
+    setOpening(true);
+    const switched = await switchConnection(connection).catch(() => ({ ok: false as const, error: 'Cannot reach the QueueLens server.' }));
+    // A whole load, as the header's switcher does, so that nothing on screen mixes two connections.
+    if (switched.ok) window.location.assign(href);
+    else onFailed(switched.error);
+  };
+  return (
+    <>
+      <p>{problem}</p>
+      <p className="mt-1">{holders.length === 1 ? 'Another connection holds one:' : `${holders.length} other connections hold one:`}</p>
+      <ul aria-label={`Other connections holding a job ${id}`} className="mt-1 space-y-0.5">
+        {holders.flatMap(({ connection, label, jobs }) =>
+          jobs.map(({ queue, href }) => (
+            <li key={`${connection} ${href}`}>
+              <button
+                type="button"
+                disabled={opening}
+                onClick={() => void open(connection, href)}
+                className="text-left text-blue-700 underline-offset-2 hover:underline disabled:opacity-60 dark:text-blue-400 [overflow-wrap:anywhere]"
+              >
+                Open on {label}
+                {queue !== null && <span className="font-mono"> · {queue}</span>}
+              </button>
+            </li>
+          )),
+        )}
       </ul>
     </>
   );
