@@ -90,14 +90,16 @@ async function findJob(queryClient: QueryClient, text: string, ids: JobIds): Pro
 
 /**
  * Where a job this connection does not hold is: the other connections
- * holding one, or the problem alone (naming those that could not say).
+ * holding one, or the problem alone (naming those that could not say,
+ * where the id is of this connection's form).
  */
 async function lookElsewhere(problem: string, { id, here }: NotHere): Promise<Elsewhere | { problem: string }> {
   const answer = await fetchApi<JobElsewhere>(`/api/jobs/${encodeURIComponent(id)}/elsewhere`).catch(() => null);
   if (answer === null || !answer.ok) return { problem };
   const { holders, unanswered: unasked } = answer.data;
   if (holders.length > 0) return { problem: here ?? problem, id, holders };
-  return { problem: unasked.length === 0 ? problem : `${problem} ${unasked.join(', ')} could not be asked.` };
+  // An id not of this connection's form is told as such: the connections that could not say are news only about one it could hold.
+  return { problem: unasked.length === 0 || here !== undefined ? problem : `${problem} ${unasked.join(', ')} could not be asked.` };
 }
 
 /**
