@@ -8,6 +8,7 @@ import { ARCHIVE_CONNECTION, LARAVEL_CONNECTION, REDIS_DOWN_CONNECTIONS } from '
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { screenshots } from './layout-pages';
+import { expectNoAxeViolations } from './axe';
 
 test.describe('several connections', () => {
   test.describe.configure({ mode: 'serial' });
@@ -60,6 +61,7 @@ test.describe('several connections', () => {
       await expect(box).toHaveAccessibleDescription(new RegExp(`^No job ${id} here: this connection numbers its jobs\\. Another connection holds one:`));
       const offered = page.getByRole('list', { name: `Other connections holding a job ${id}` }).getByRole('button');
       await expect(offered).toHaveText([`Open on ${LARAVEL_CONNECTION.label} · ${laravelQueue}`]);
+      await expectNoAxeViolations(page, 'Go to job: an id another connection holds');
       await screenshots(page, testInfo, 'Go to job: an id another connection holds');
       await page.setViewportSize({ width: 1400, height: 900 });
       await offered.click();
