@@ -45,7 +45,7 @@ test.describe('several connections', () => {
     await expect(page.getByText('archived failure')).toBeVisible();
   });
 
-  test('Go to job asks the other connections for an application’s id this one holds no job with, and opens the job on the one that does', async ({
+  test('Go to job, and a job link, ask the other connections for an application’s id this one holds no job with, and open the job on the one that does', async ({
     page,
   }, testInfo) => {
     requireRealLaravel();
@@ -78,6 +78,19 @@ test.describe('several connections', () => {
           `^No job ${id}x in any queue of this connection \\(looked in .*${laravelQueue}.*\\)\\. ${yii2Down.label}, ${markoDown.label} could not be asked\\.$`,
         ),
       );
+
+      // Its link, opened in a browser showing another connection (a colleague's): that connection takes no such id, and the page offers the one that holds it.
+      await page.getByRole('combobox', { name: 'Redis' }).selectOption('default');
+      await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue('default');
+      await page.goto(`/jobs/${id}?queue=${laravelQueue}`);
+      await expect(page.getByRole('heading', { name: 'Not a job id' })).toBeVisible();
+      const fromLink = page.getByRole('list', { name: `Other connections holding a job ${id}` }).getByRole('button');
+      await expect(fromLink).toHaveText([`Open on ${LARAVEL_CONNECTION.label} · ${laravelQueue}`]);
+      await screenshots(page, testInfo, 'a job link of another connection');
+      await expectNoAxeViolations(page, 'a job link of another connection');
+      await fromLink.click();
+      await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue(LARAVEL_CONNECTION.name);
+      await expect(page.getByRole('region', { name: 'Its data' })).toContainText('found elsewhere');
     } finally {
       await archive.redis.del(keys.ready(laravelQueue), keys.notify(laravelQueue));
     }

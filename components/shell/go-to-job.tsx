@@ -5,12 +5,11 @@ import type { Route } from 'next';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { switchConnection } from '@/app/actions';
 import { isJobIdAcrossQueues } from '@/lib/layouts/pages';
-import { fetchApi } from '@/lib/queries/api';
-import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
+import { jobElsewhereQuery, jobSnapshotQuery } from '@/lib/queries/layout-pages';
+import { OtherConnections } from '@/components/jobs/job-elsewhere';
 import { jobHref, jobOfQueueHref, parseJobId, parseJobIdText } from '@/lib/routes';
-import { namesOneJobAnywhere, type JobElsewhere, type JobElsewhereHolder } from '@/lib/shapes/job-elsewhere';
+import { namesOneJobAnywhere, type JobElsewhereHolder } from '@/lib/shapes/job-elsewhere';
 
 /**
  * How the connection's layout numbers its jobs: by one counter across the
@@ -93,8 +92,8 @@ async function findJob(queryClient: QueryClient, text: string, ids: JobIds): Pro
  * holding one, or the problem alone (naming those that could not say,
  * where the id is of this connection's form).
  */
-async function lookElsewhere(problem: string, { id, here }: NotHere): Promise<Elsewhere | { problem: string }> {
-  const answer = await fetchApi<JobElsewhere>(`/api/jobs/${encodeURIComponent(id)}/elsewhere`).catch(() => null);
+async function lookElsewhere(queryClient: QueryClient, problem: string, { id, here }: NotHere): Promise<Elsewhere | { problem: string }> {
+  const answer = await queryClient.fetchQuery(jobElsewhereQuery(id)).catch(() => null);
   if (answer === null || !answer.ok) return { problem };
   const { holders, unanswered: unasked } = answer.data;
   if (holders.length > 0) return { problem: here ?? problem, id, holders };
@@ -138,7 +137,8 @@ export function GoToJob({ ids }: { ids: JobIds }) {
     let found: Found | Elsewhere;
     try {
       found = await findJob(queryClient, typed, ids);
-      if ('notHere' in found && found.notHere !== undefined && namesOneJobAnywhere(found.notHere.id)) found = await lookElsewhere(found.problem, found.notHere);
+      if ('notHere' in found && found.notHere !== undefined && namesOneJobAnywhere(found.notHere.id))
+        found = await lookElsewhere(queryClient, found.problem, found.notHere);
     } catch (failure) {
       found = unanswered(typed, failure instanceof Error ? failure.message : undefined);
     }
@@ -202,13 +202,17 @@ export function GoToJob({ ids }: { ids: JobIds }) {
           (pick !== null ? (
             <QueuesToPick {...pick} onPick={() => setPick(null)} />
           ) : elsewhere !== null ? (
-            <OtherConnections
-              {...elsewhere}
-              onFailed={(why) => {
-                setElsewhere(null);
-                setError(why);
-              }}
-            />
+            <>
+              <p>{elsewhere.problem}</p>
+              <OtherConnections
+                id={elsewhere.id}
+                holders={elsewhere.holders}
+                onFailed={(why) => {
+                  setElsewhere(null);
+                  setError(why);
+                }}
+              />
+            </>
           ) : checking === null ? null : (
             `Looking for job ${checking}…`
           ))}
@@ -236,41 +240,6 @@ function QueuesToPick({ id, holders, onPick }: { id: string; holders: string[]; 
             </Link>
           </li>
         ))}
-      </ul>
-    </>
-  );
-}
-
-/** An id other connections hold: one button per job, which switches to its connection and opens it there. */
-function OtherConnections({ problem, id, holders, onFailed }: Elsewhere & { onFailed: (why: string) => void }) {
-  const [opening, setOpening] = useState(false);
-  const open = async (connection: string, href: string) => {
-    setOpening(true);
-    const switched = await switchConnection(connection).catch(() => ({ ok: false as const, error: 'Cannot reach the QueueLens server.' }));
-    // A whole load, as the header's switcher does, so that nothing on screen mixes two connections.
-    if (switched.ok) window.location.assign(href);
-    else onFailed(switched.error);
-  };
-  return (
-    <>
-      <p>{problem}</p>
-      <p className="mt-1">{holders.length === 1 ? 'Another connection holds one:' : `${holders.length} other connections hold one:`}</p>
-      <ul aria-label={`Other connections holding a job ${id}`} className="mt-1 space-y-0.5">
-        {holders.flatMap(({ connection, label, jobs }) =>
-          jobs.map(({ queue, href }) => (
-            <li key={`${connection} ${href}`}>
-              <button
-                type="button"
-                disabled={opening}
-                onClick={() => void open(connection, href)}
-                className="text-left text-blue-700 underline-offset-2 hover:underline disabled:opacity-60 dark:text-blue-400 [overflow-wrap:anywhere]"
-              >
-                Open on {label}
-                {queue !== null && <span className="font-mono"> · {queue}</span>}
-              </button>
-            </li>
-          )),
-        )}
       </ul>
     </>
   );

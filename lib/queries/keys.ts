@@ -21,6 +21,7 @@ export const queryKeys = {
   jobs: {
     all: ['jobs'] as const,
     snapshot: (id: string, queue: string, near: string) => ['jobs', 'snapshot', id, queue, near] as const,
+    elsewhere: (id: string) => ['jobs', 'elsewhere', id] as const,
   },
   reservations: {
     all: ['reservations'] as const,

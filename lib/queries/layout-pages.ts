@@ -1,5 +1,8 @@
 import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '../layouts/pages';
 import { seenPlaceParam, type SeenPlace } from '../shapes/job-location';
+import { queryOptions } from '@tanstack/react-query';
+import type { JobElsewhere } from '../shapes/job-elsewhere';
+import { fetchApi } from './api';
 import { queryKeys } from './keys';
 import { liveQueryOptions } from './live';
 
@@ -28,4 +31,14 @@ export function jobSnapshotQuery(id: string, queue?: string, near?: SeenPlace) {
     queryKeys.jobs.snapshot(id, queue ?? '', nearParam ?? ''),
     `/api/jobs/${id}${search({ queue, near: nearParam })}`,
   );
+}
+
+/** GET /api/jobs/{id}/elsewhere: the other connections holding a job with an application's id (JobElsewhere); asked once a page needs it, not polled. */
+export function jobElsewhereQuery(id: string) {
+  return queryOptions({
+    queryKey: queryKeys.jobs.elsewhere(id),
+    queryFn: ({ signal }) => fetchApi<JobElsewhere>(`/api/jobs/${encodeURIComponent(id)}/elsewhere`, signal),
+    staleTime: 5_000,
+    retry: false,
+  });
 }

@@ -9,6 +9,7 @@ import { ChangeControls, useChangePermission } from '@/components/shell/change-p
 import { LiveErrorBanner } from '@/components/live/live-error-banner';
 import { useLiveQuery } from '@/components/live/use-live-query';
 import { CopyButton } from '@/components/ui/copy-button';
+import { JobElsewhereOffer } from '@/components/jobs/job-elsewhere';
 import { Note } from '@/components/ui/note';
 import { UtcMoment } from '@/components/ui/moment';
 import { Section } from '@/components/ui/section';
@@ -17,7 +18,7 @@ import { isJobIdAcrossQueues, type JobHash, type JobIdAcrossQueues, type JobSnap
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { PushJob } from '../../queues/[queue]/push-job';
 import { RemoveJobButton } from '../../queues/[queue]/remove-job-button';
-import { failedHref, findSearchHref, jobOfQueueHref, overviewHref, queueHref, reservationOfJobHref } from '@/lib/routes';
+import { failedHref, findSearchHref, jobOfQueueHref, overviewHref, parseJobIdText, queueHref, reservationOfJobHref } from '@/lib/routes';
 import { ReservationActions } from '@/app/reservations/reservation-actions';
 import { FailedJobActions } from './failed-job-actions';
 import { describeUnrunnablePayload } from '@/lib/shapes/job-payload';
@@ -343,6 +344,7 @@ function QueuesHolding({ across }: { across: JobIdAcrossQueues }) {
         <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400 [overflow-wrap:anywhere]">
           Looked in {searched.join(', ')}: it finished, was removed, or was never pushed.
         </p>
+        <JobElsewhereOffer id={id} />
       </div>
     );
   }
@@ -445,6 +447,7 @@ export function JobView({
             {snapshot.queue === '' ? `No job ${id} on this connection.` : `Job ${id} is not in ${snapshot.queue}.`}
           </p>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{snapshot.statusText}.</p>
+          <JobElsewhereOffer id={id} />
         </div>
       ) : snapshot.status === 'unsearched' && snapshot.message === null ? (
         <UnsearchedJob snapshot={snapshot} />
@@ -470,6 +473,8 @@ export function NotAJobId({ segment, rule }: { segment: string; rule: string }) 
       <p className="text-sm text-zinc-600 dark:text-zinc-400 [overflow-wrap:anywhere]">
         “<span className="font-mono">{segment}</span>” is not a job id: {rule}. Type one in “Go to job” above, or open a job from its queue.
       </p>
+      {/* Another connection's id, in a link pasted from a tab that showed that connection. */}
+      {parseJobIdText(segment) !== null && <JobElsewhereOffer id={segment} />}
     </div>
   );
 }
