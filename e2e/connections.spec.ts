@@ -58,7 +58,9 @@ test.describe('several connections', () => {
       const box = page.getByRole('textbox', { name: 'Go to job' });
       await box.fill(id);
       await box.press('Enter');
-      await expect(box).toHaveAccessibleDescription(new RegExp(`^No job ${id} here: this connection numbers its jobs\\. Another connection holds one:`));
+      await expect(box).toHaveAccessibleDescription(
+        new RegExp(`^No job ${id} here: this connection numbers its jobs\\. Another connection holds a job with this id:`),
+      );
       const offered = page.getByRole('list', { name: `Other connections holding a job ${id}` }).getByRole('button');
       await expect(offered).toHaveText([`Open on ${LARAVEL_CONNECTION.label} · ${laravelQueue}`]);
       await expectNoAxeViolations(page, 'Go to job: an id another connection holds');

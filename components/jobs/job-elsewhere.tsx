@@ -26,7 +26,7 @@ export function OtherConnections({ id, holders, onFailed }: { id: string; holder
   };
   return (
     <>
-      <p>{holders.length === 1 ? 'Another connection holds one:' : `${holders.length} other connections hold one:`}</p>
+      <p>{holders.length === 1 ? 'Another connection holds a job with this id:' : `${holders.length} other connections hold a job with this id:`}</p>
       <ul aria-label={`Other connections holding a job ${id}`} className="mt-1 space-y-0.5">
         {holders.flatMap(({ connection, label, jobs }) =>
           jobs.map(({ queue, href }) => (
