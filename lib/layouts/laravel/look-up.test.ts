@@ -27,24 +27,20 @@ function nextOf(step: JobLookUpStep): JobLookUpCursor {
   return step.next;
 }
 
-/** A queue of 6,000 ready payloads (job0 at the head), and a look-up of its jobs, near where a page saw one where given. */
-async function longList(queue: string) {
+/** A queue of `length` ready payloads (job0 at the head), and a look-up of its jobs, near where a page saw one where given. */
+async function longList(queue: string, length = 6_000) {
   const laravel = await openLaravel(queue);
   const { layout, redis } = laravel;
   const payloadOf = await payloadCopies(laravel, queue);
   const key = layout.keys.ready(queue);
-  await redis.rpush(key, ...Array.from({ length: 6_000 }, (_, i) => payloadOf(i)));
+  await redis.rpush(key, ...Array.from({ length }, (_, i) => payloadOf(i)));
   const find = (id: string, near?: SeenPlace) => findLaravelJob(layout.connection, layout.keys, queue, id, near);
   return { layout, redis, key, payloadOf, find };
 }
 
 /** A queue of 5,000 ready payloads (job0 at the head), looked up a step of 200 at a time where a page saw the job: 2,000 places from the tail. */
 async function seenNearTail(queue: string) {
-  const laravel = await openLaravel(queue);
-  const { layout, redis } = laravel;
-  const payloadOf = await payloadCopies(laravel, queue);
-  const key = layout.keys.ready(queue);
-  await redis.rpush(key, ...Array.from({ length: 5_000 }, (_, i) => payloadOf(i)));
+  const { layout, redis, key, payloadOf } = await longList(queue, 5_000);
   const near = { from: 'tail', at: 2_000 } as const;
   const nearStep = (id: string, cursor: JobLookUpCursor) =>
     lookUpStep(layout.connection, layout.keys, { queue, id, near }, cursor, { budget: 200, byteBudget: 256 * 1024 });

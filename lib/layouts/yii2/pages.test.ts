@@ -43,45 +43,32 @@ async function fixtureLayout(name: 'stock' | 'ng-strict') {
 }
 
 describe('the yii2 layout’s pages, on what the real drivers wrote', () => {
-  it('stock: a row too deep in a long waiting list for a removal to reach says why in place of Remove; a row near an end does not', async () => {
-    const { queue, keys, channel, line, cleanup } = await fixtureLayout('stock');
-    try {
-      // The fixture's line, its tail (job 7) next to run, in the middle of a list longer than twice the reach.
-      const fillers = (side: string) => Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, i) => `${side}-${i}`);
-      await queue.redis.lpush(keys.waiting, ...fillers('head'));
-      await queue.redis.rpush(keys.waiting, ...fillers('tail'));
-      const rowsOfPage = async (page: number) => (await line.read(channel, { page })).sections[0]!.rows;
-      const deep = await rowsOfPage((READY_REMOVAL_REACH + 1_000) / PAGE_ROWS + 1);
-      expect(deep[0]).toMatchObject({
-        id: '7',
-        unremovable: expect.stringContaining('a removal looks for a job among the 5,000 nearest either end of its list'),
-      });
-      expect((await rowsOfPage(1)).filter((row) => row.unremovable !== undefined)).toEqual([]);
-    } finally {
-      await cleanup();
-    }
-  });
-
-  it('ng: a row too deep in a long stock list still to be taken over says why in place of Remove; a row near an end does not', async () => {
-    const { queue, keys, channel, line, cleanup } = await fixtureLayout('ng-strict');
-    try {
-      // Ids left in the stock waiting list, which ng takes over tail first: a list longer than twice the reach, no message behind any.
-      const fillers = (side: string) => Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, i) => `${side}-${i}`);
-      await queue.redis.lpush(keys.waiting, ...fillers('head'));
-      await queue.redis.rpush(keys.waiting, ...fillers('tail'));
-      const takeoverOfPage = async (page: number) => (await line.read(channel, { page })).sections[1]!;
-      const deep = await takeoverOfPage((READY_REMOVAL_REACH + 1_000) / PAGE_ROWS + 1);
-      expect(deep.title).toBe('Taken over from the stock list next');
-      expect(deep.rows[0]).toMatchObject({
-        id: 'head-0',
-        place: READY_REMOVAL_REACH + 1_001,
-        unremovable: expect.stringContaining('a removal looks for a job among the 5,000 nearest either end of its list'),
-      });
-      expect((await takeoverOfPage(1)).rows.filter((row) => row.unremovable !== undefined)).toEqual([]);
-    } finally {
-      await cleanup();
-    }
-  });
+  // The stock waiting list, where stock's line is and ng's ids still to be taken over (tail first): the fixture's stock line (job 7 next to run), ng's none.
+  for (const { name, section, title, deepest } of [
+    { name: 'stock', section: 0, title: 'Next jobs to run', deepest: '7' },
+    { name: 'ng-strict', section: 1, title: 'Taken over from the stock list next', deepest: 'head-0' },
+  ] as const) {
+    it(`${name}: a row too deep in a long stock waiting list for a removal to reach says why in place of Remove; a row near an end does not`, async () => {
+      const { queue, keys, channel, line, cleanup } = await fixtureLayout(name);
+      try {
+        // Ids either side of what the fixture left there, no message behind any: a list longer than twice the reach.
+        const fillers = (side: string) => Array.from({ length: READY_REMOVAL_REACH + 1_000 }, (_, i) => `${side}-${i}`);
+        await queue.redis.lpush(keys.waiting, ...fillers('head'));
+        await queue.redis.rpush(keys.waiting, ...fillers('tail'));
+        const sectionOfPage = async (page: number) => (await line.read(channel, { page })).sections[section]!;
+        const deep = await sectionOfPage((READY_REMOVAL_REACH + 1_000) / PAGE_ROWS + 1);
+        expect(deep.title).toBe(title);
+        expect(deep.rows[0]).toMatchObject({
+          id: deepest,
+          place: READY_REMOVAL_REACH + 1_001,
+          unremovable: expect.stringContaining('a removal looks for a job among the 5,000 nearest either end of its list'),
+        });
+        expect((await sectionOfPage(1)).rows.filter((row) => row.unremovable !== undefined)).toEqual([]);
+      } finally {
+        await cleanup();
+      }
+    });
+  }
 
   for (const name of ['stock', 'ng-strict'] as const) {
     it(`${name}: the line lists the waiting jobs in the order the driver pops them, 25 a page`, async () => {
