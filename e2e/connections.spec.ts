@@ -45,7 +45,7 @@ test.describe('several connections', () => {
     await expect(page.getByText('archived failure')).toBeVisible();
   });
 
-  test('Go to job, and a job link, ask the other connections for an application’s id this one holds no job with, and open the job on the one that does', async ({
+  test('Go to job, a job link and Find by id ask the other connections for an application’s id this one holds no job with, and open the job on the one that does', async ({
     page,
   }, testInfo) => {
     requireRealLaravel();
@@ -93,6 +93,16 @@ test.describe('several connections', () => {
       await fromLink.click();
       await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue(LARAVEL_CONNECTION.name);
       await expect(page.getByRole('region', { name: 'Its data' })).toContainText('found elsewhere');
+
+      // Find by its id on the StaticPHP connection: no match here, and the same offer under the empty list.
+      await page.getByRole('combobox', { name: 'Redis' }).selectOption('default');
+      await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue('default');
+      await page.goto(`/find?text=${id}&field=id`);
+      await expect(page.getByText(`No job matches “${id}”.`)).toBeVisible();
+      await expect(page.getByRole('list', { name: `Other connections holding a job ${id}` }).getByRole('button')).toHaveText([
+        `Open on ${LARAVEL_CONNECTION.label} · ${laravelQueue}`,
+      ]);
+      await expectNoAxeViolations(page, 'Find: an id another connection holds');
     } finally {
       await archive.redis.del(keys.ready(laravelQueue), keys.notify(laravelQueue));
     }

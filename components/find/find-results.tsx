@@ -6,7 +6,8 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { formatCount, plural } from '@/components/ui/format-count';
 import { EmptyList } from '@/components/ui/section';
 import { Absent, Cell, DataTable, HeaderCell } from '@/components/ui/table';
-import { jobOfQueueHref } from '@/lib/routes';
+import { jobOfQueueHref, parseJobIdText } from '@/lib/routes';
+import { JobElsewhereOffer } from '@/components/jobs/job-elsewhere';
 import { FIND_MATCH_CAP, type FindMatch, type FindQuery, type FindState, type FindTimes } from '@/lib/shapes/find';
 import { EveryMatchActions } from './every-match-actions';
 import { matchKey, MatchActions, type MatchOffers } from './match-actions';
@@ -127,10 +128,14 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
       {search.matches.length === 0 ? (
         !search.running &&
         search.error === null && (
-          <EmptyList>
-            No job matches “{query.text}”{query.ignoreCase ? ' in any case' : ''}
-            {search.stopped ? ' in the part looked at' : ''}.
-          </EmptyList>
+          <>
+            <EmptyList>
+              No job matches “{query.text}”{query.ignoreCase ? ' in any case' : ''}
+              {search.stopped ? ' in the part looked at' : ''}.
+            </EmptyList>
+            {/* An id no job of this connection has may be another connection's (a link pasted from a colleague's tab). */}
+            {search.done && (query.field === 'id' || query.field === 'any') && parseJobIdText(query.text) !== null && <JobElsewhereOffer id={query.text} />}
+          </>
         )
       ) : (
         <DataTable
