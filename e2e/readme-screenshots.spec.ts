@@ -9,7 +9,7 @@ import { foundStates } from './find-page';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-// README.md shows these two files; every e2e run writes them again, so they show the pages as they are.
+// README.md shows these files; every e2e run writes them again, so they show the pages as they are.
 const SCREENSHOTS = { overview: 'docs/screenshots/overview.png', repair: 'docs/screenshots/repair.png', find: 'docs/screenshots/find.png' };
 const VIEWPORT = { width: 1280, height: 800 };
 /** The customer whose jobs the Find picture finds. */

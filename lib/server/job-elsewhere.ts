@@ -52,10 +52,10 @@ async function holdersOn(connection: Connection, id: string): Promise<Answer> {
     if (isAbsent(snapshots)) return { none: true };
     const read = await snapshots.read(id);
     if (isJobNotFound(read)) return { none: true };
-    // StaticPHP numbers its jobs across the connection: the id alone names one.
+    // StaticPHP numbers its jobs across the connection, and a record no queue names (a failed one) is found without one: the id alone opens it.
     const numbered = absentCapabilityOf(connection.layout, 'jobHashFields') === null;
-    const queues = isJobIdAcrossQueues(read) ? read.holders : [read.queue];
-    const jobs = numbered ? [{ queue: null, href: jobHref(id) }] : queues.map((queue) => ({ queue, href: jobOfQueueHref(id, queue) }));
+    const jobOf = (queue: string) => (numbered || queue === '' ? { queue: null, href: jobHref(id) } : { queue, href: jobOfQueueHref(id, queue) });
+    const jobs = isJobIdAcrossQueues(read) ? read.holders.map(jobOf) : [jobOf(read.queue)];
     return { holder: { connection: connection.name, label: connection.label, jobs } };
   } catch (error) {
     if (error instanceof QueueError && !error.unreachable) return { none: true };

@@ -1,7 +1,8 @@
 /**
- * Where else a job id is, for "Go to job" when the connection a tab shows
- * holds no job with it (an id that namesOneJobAnywhere): the other connections that do, each with a page
- * per job (one per queue where its queues count their own ids), and those
+ * Where else a job id is (one that namesOneJobAnywhere), for "Go to job",
+ * the job page and Find when the connection a tab shows holds no job with
+ * it: the other connections that do, each with a page per job (one per
+ * queue holding it, where the layout looks an id up by queue), and those
  * that could not say.
  */
 export interface JobElsewhere {
