@@ -133,8 +133,8 @@ export function FindResults({ query, offers, times }: { query: FindQuery; offers
               No job matches “{query.text}”{query.ignoreCase ? ' in any case' : ''}
               {search.stopped ? ' in the part looked at' : ''}.
             </EmptyList>
-            {/* An id no job of this connection has may be another connection's (a link pasted from a colleague's tab). */}
-            {search.done && (query.field === 'id' || query.field === 'any') && parseJobIdText(query.text) !== null && <JobElsewhereOffer id={query.text} />}
+            {/* An id no job of this connection has may be another connection's. Asked for a search by id only: a word searched anywhere would cost every other connection a look-up. */}
+            {search.done && query.field === 'id' && parseJobIdText(query.text) !== null && <JobElsewhereOffer id={query.text} />}
           </>
         )
       ) : (
