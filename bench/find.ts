@@ -22,14 +22,18 @@
  *    and then as many calls of a script of fixed cost (the search's median
  *    call), timed the same way: what goes over 2 ms on this machine
  *    whatever a script does;
- * 4. StaticPHP: every failed match of the name forgotten, then every
+ * 4. "Go to job" with an id no job has (the layout's job look-up without
+ *    a queue, as a miss on another connection asks it too): ms, median of
+ *    --rounds alone; its calls and the longest; the other viewer's
+ *    overview read while it runs again;
+ * 5. StaticPHP: every failed match of the name forgotten, then every
  *    failed match of the error (the rest) retried, as Find's "… every
  *    match" run does it (lib/layouts/every-match.ts, one step after another;
  *    the served app adds a request and an audit entry a step), while a
  *    worker reserves and completes jobs; then every job accounted for once;
  *    marko: every failed match of the name forgotten and every live one
  *    removed, while a worker that follows marko's pop runs;
- * 5. yii2 (the stock driver): every live match of the name removed the same
+ * 6. yii2 (the stock driver): every live match of the name removed the same
  *    way, while a stock worker reserves and acknowledges jobs of every
  *    channel in turn (taking each channel's moving_lock at every reserve
  *    that finds it free); then every job found accounted for. Laravel: the
@@ -39,7 +43,7 @@
  *
  * Run: npx tsx bench/find.ts [--jobs 100000] [--queues 50] [--rounds 3] [--layout staticphp --layout yii2 …]
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -147,6 +151,7 @@ interface Subject {
   name: LayoutName;
   plan: SeedPlan;
   seedSeconds: number;
+  layout: QueueLayout;
   finder: JobFinder;
   /** Redis connection the searches use (named bench-find) */
   searching: Redis;
@@ -199,7 +204,7 @@ async function connectionOf(redis: PrivateRedis, name: LayoutName, clientName: s
   return connection;
 }
 
-async function staticphpSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { queue: RedisQueue; layout: QueueLayout }> {
+async function staticphpSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { queue: RedisQueue }> {
   const plan = findSeedPlan(jobs, queues, FAILED_SHARE);
   const settings = readSettings({ hostname: '127.0.0.1', port: redis.port, database: DATABASE.staticphp, prefix: PREFIX.staticphp, group: 'workers' });
   const [queue, viewerQueue] = [await RedisQueue.connect(settings), await RedisQueue.connect(settings)];
@@ -238,7 +243,7 @@ async function staticphpSubject(redis: PrivateRedis, jobs: number, queues: numbe
   };
 }
 
-async function yii2Subject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { layout: QueueLayout }> {
+async function yii2Subject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
   const plan = findSeedPlan(jobs, queues, 0);
   const [connection, viewerConnection] = [await connectionOf(redis, 'yii2', 'bench-find'), await connectionOf(redis, 'yii2', 'bench-viewer')];
   const { seconds } = await timed(() => seedYii2(connection.redis, plan));
@@ -262,7 +267,7 @@ async function yii2Subject(redis: PrivateRedis, jobs: number, queues: number): P
   };
 }
 
-async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { layout: QueueLayout }> {
+async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
   const plan = findSeedPlan(jobs, queues, FAILED_SHARE);
   const [connection, viewerConnection] = [await connectionOf(redis, 'marko', 'bench-find'), await connectionOf(redis, 'marko', 'bench-viewer')];
   const { seconds } = await timed(() => seedMarko(connection.redis, PREFIX.marko, plan));
@@ -294,7 +299,7 @@ async function markoSubject(redis: PrivateRedis, jobs: number, queues: number): 
   };
 }
 
-async function laravelSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject & { layout: QueueLayout }> {
+async function laravelSubject(redis: PrivateRedis, jobs: number, queues: number): Promise<Subject> {
   const plan = findSeedPlan(jobs, queues, 0);
   const [connection, viewerConnection] = [await connectionOf(redis, 'laravel', 'bench-find'), await connectionOf(redis, 'laravel', 'bench-viewer')];
   const templateClient = redis.connect(0);
@@ -655,6 +660,73 @@ async function measure(probe: RedisProbe, subject: Subject, rounds: number): Pro
   return figures;
 }
 
+/** An id of each layout's form that no seeded job has: a whole number past every one counted, else an application's random id. */
+const MISSING_ID: Record<LayoutName, () => string> = {
+  staticphp: () => '999999999',
+  yii2: () => '999999999',
+  marko: () => randomUUID(),
+  laravel: () => randomBytes(16).toString('hex'),
+};
+
+/** "Go to job" with an id no job has, as a miss on another connection asks it too (lib/server/job-elsewhere.ts). */
+interface LookUpFigures {
+  ms: Spread;
+  slow: SlowCalls;
+  viewerAlone: Spread;
+  viewerDuring: Spread;
+}
+
+/**
+ * The layout's job look-up without a queue, for an id it does not hold:
+ * `rounds` times alone; as many again back to back while another viewer
+ * reads the overview (in this process, as a served app's requests share
+ * one); then once with every call timed.
+ */
+async function lookUpMiss(admin: Redis, subject: Subject, rounds: number): Promise<LookUpFigures | null> {
+  const snapshots = subject.layout.jobSnapshot;
+  if (isAbsent(snapshots)) return null;
+  const id = MISSING_ID[subject.name]();
+  const lookUp = () => snapshots.read(id);
+  await lookUp();
+  const durations: number[] = [];
+  for (let round = 0; round < rounds; round++) durations.push(await durationOf(lookUp));
+  const lookUps = (async () => {
+    for (let round = 0; round < rounds; round++) await lookUp();
+  })();
+  const viewerDuring = await viewerWhile(subject.overview, lookUps);
+  const viewerAlone = await viewerWhile(
+    subject.overview,
+    sleep(
+      Math.max(
+        2_000,
+        durations.reduce((sum, value) => sum + value, 0),
+      ),
+    ),
+  );
+  const slow = await slowCallsDuring(admin, 'bench-find', lookUp);
+  return { ms: spreadOf(durations), slow, viewerAlone: spreadOf(viewerAlone), viewerDuring: spreadOf(viewerDuring) };
+}
+
+function lookUpTable(name: LayoutName, queues: number, figures: LookUpFigures): string {
+  return markdownTable(
+    ['layout', 'queues', 'look-up ms (median)', 'calls', 'longest call µs', 'calls over 1 ms', 'viewer alone ms', 'viewer during ms', 'during ÷ alone'],
+    'lrrrrrrrr',
+    [
+      [
+        name,
+        formatCount(queues),
+        ms(figures.ms.medianMs),
+        formatCount(figures.slow.sent),
+        formatCount(figures.slow.longestMicros),
+        formatCount(figures.slow.over1ms),
+        ms(figures.viewerAlone.medianMs),
+        ms(figures.viewerDuring.medianMs),
+        `${(figures.viewerDuring.medianMs / figures.viewerAlone.medianMs).toFixed(2)}×`,
+      ],
+    ],
+  );
+}
+
 /**
  * Acting on every failed match of two searches (StaticPHP) as Find's page does it, one `everyMatchStep` after
  * another, while a worker runs: forget every failed match of the name, then retry every failed match of the
@@ -771,7 +843,7 @@ async function whileAWorkerRuns<T>(takeOne: () => Promise<void>, work: () => Pro
 /** Counts one more run of `key` in `ran`. */
 const countRun = (ran: Map<string, number>, key: string) => ran.set(key, (ran.get(key) ?? 0) + 1);
 
-async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject & { queue: RedisQueue; layout: QueueLayout }): Promise<ActingFigures> {
+async function actOnMatches(redis: PrivateRedis, admin: Redis, subject: Subject & { queue: RedisQueue }): Promise<ActingFigures> {
   const [byName, byError] = [query(NAME_TEXT, 'name', ['failed']), query(ERROR_TEXT, 'error', ['failed'])];
   const toForget = await foundIds(subject.finder, byName);
   const forgetting = new Set(toForget);
@@ -888,7 +960,7 @@ interface MarkoActingFigures {
   removal: RemovalAccount;
 }
 
-async function actOnMarko(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<MarkoActingFigures> {
+async function actOnMarko(redis: PrivateRedis, admin: Redis, subject: Subject): Promise<MarkoActingFigures> {
   const [failedByName, liveByName] = [query(NAME_TEXT, 'name', ['failed']), query(NAME_TEXT, 'name', ['ready', 'delayed', 'reserved'])];
   const [forgetting, removing] = [await foundJobs(subject.finder, failedByName), await foundJobs(subject.finder, liveByName)];
   // marko's ids are uuids, one job each across queues.
@@ -950,7 +1022,7 @@ interface RemovalFigures {
  * acknowledges jobs of every channel in turn, taking each channel's
  * moving_lock at every reserve that finds it free; and the accounting after.
  */
-async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<RemovalFigures> {
+async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject): Promise<RemovalFigures> {
   const byName = query(NAME_TEXT, 'name');
   const found = await foundJobs(subject.finder, byName);
   // yii2 counts ids per channel.
@@ -1000,7 +1072,7 @@ async function removeOnYii2(redis: PrivateRedis, admin: Redis, subject: Subject 
  * Laravel job has no key of its own: one still there is one the search
  * still finds.
  */
-async function removeOnLaravel(redis: PrivateRedis, admin: Redis, subject: Subject & { layout: QueueLayout }): Promise<RemovalFigures> {
+async function removeOnLaravel(redis: PrivateRedis, admin: Redis, subject: Subject): Promise<RemovalFigures> {
   const byName = query(NAME_TEXT, 'name');
   const found = await foundIds(subject.finder, byName);
   const stopFile = join(mkdtempSync(join(tmpdir(), 'bench-find-laravel-')), 'stop');
@@ -1201,6 +1273,11 @@ async function main(): Promise<void> {
           workLines(figures),
           '',
         );
+        const lookUp = await lookUpMiss(admin, subject, rounds);
+        if (lookUp !== null) {
+          console.log(`  ${name}: look-up of an id no job has: ${JSON.stringify(lookUp)}; load ${loads()}`);
+          reports.push('Go to job with an id no job has (the job look-up without a queue):\n', lookUpTable(name, queues, lookUp), '');
+        }
         const acting = ACTING[name];
         if (acting !== undefined) {
           const { figures: done, report } = await acting(redis, admin, subject);

@@ -124,8 +124,18 @@ interface FindCursor {
   n?: number;
 }
 
-/** Parts a step may pass over unread (empty queues, unwanted states) before it answers with no matches, so that one step stays bounded. */
+/** Parts a step may pass over unread (unwanted states, the end of a queue's parts) before it answers, so that one step stays bounded. */
 const SKIPS_PER_STEP = 50;
+
+/**
+ * Chunks one step reads at most. A step goes on into the next part after a
+ * chunk that ended its part with no match, until it has read a chunk's
+ * worth of jobs: a connection of 10,000 small queues is then walked in
+ * about one step per chunk's worth, not one request per queue and state.
+ * Each chunk is still one bounded call of its own, other clients served
+ * between them.
+ */
+export const CHUNKS_PER_STEP = 32;
 
 function encodeCursor(cursor: FindCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
@@ -199,27 +209,30 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     const parts = await partsAt(plan, cursor);
     if (parts[cursor.p]?.byOffset === true) cursor.at = String(Math.max(0, Number(cursor.at) - taken));
   }
-  let queues: string[] | null = null;
-  for (let skipped = 0; skipped < SKIPS_PER_STEP; skipped++) {
+  const stepStartedAt = cursor.looked;
+  let skipped = 0;
+  for (let chunks = 0; skipped < SKIPS_PER_STEP && chunks < CHUNKS_PER_STEP;) {
     const parts = await partsAt(plan, cursor);
     const part = parts[cursor.p];
     if (part === undefined) {
-      if (cursor.q === null) return { matches: [], looked: cursor.looked, about: cursor.about, cursor: null };
-      queues ??= await queuesOf(plan, query);
-      const current = cursor.q;
-      Object.assign(cursor, { q: queues.find((queue) => queue > current) ?? null, p: 0, at: '', k: undefined });
+      if (cursor.q === null) return { matches: [], looked: cursor.looked, about: Math.max(cursor.about, cursor.looked), cursor: null };
+      Object.assign(cursor, { q: queueAfter(await queuesOf(plan, query), cursor.q), p: 0, at: '', k: undefined });
+      skipped++;
       continue;
     }
     if (!wanted(part)) {
       Object.assign(cursor, { p: cursor.p + 1, at: '' });
+      skipped++;
       continue;
     }
     const chunk = await plan.readChunk(part, cursor.at, query, states, options, cursor.n);
-    const looked = cursor.looked + chunk.looked;
-    const next = chunk.next === null ? { ...cursor, p: cursor.p + 1, at: '', looked, n: chunk.size } : { ...cursor, at: chunk.next, looked, n: chunk.size };
-    return { matches: chunk.matches, looked, about: Math.max(cursor.about, looked), cursor: encodeCursor(next) };
+    chunks++;
+    Object.assign(cursor, chunk.next === null ? { p: cursor.p + 1, at: '' } : { at: chunk.next }, { looked: cursor.looked + chunk.looked, n: chunk.size });
+    // A step's matches are of its last chunk alone, so that `taken` (what acting on them took out) moves that chunk's part only.
+    const full = chunk.matches.length > 0 || chunk.next !== null || cursor.looked - stepStartedAt >= chunk.size;
+    if (full) return { matches: chunk.matches, looked: cursor.looked, about: Math.max(cursor.about, cursor.looked), cursor: encodeCursor(cursor) };
   }
-  return { matches: [], looked: cursor.looked, about: cursor.about, cursor: encodeCursor(cursor) };
+  return { matches: [], looked: cursor.looked, about: Math.max(cursor.about, cursor.looked), cursor: encodeCursor(cursor) };
 }
 
 /** About how many jobs a search scoped to `query`'s queue and `states` looks at, from the layout's figures. */
@@ -243,9 +256,41 @@ async function partsAt(plan: FindPlan, cursor: FindCursor): Promise<FindPart[]> 
   return remembered.partsOf(cursor.q, cursor.k);
 }
 
-async function queuesOf(plan: FindPlan, query: FindQuery): Promise<string[]> {
-  const queues = query.queue === null ? await plan.queues() : [query.queue];
-  return [...new Set(queues)].sort();
+/**
+ * How long the steps of every search on a plan walk one reading of its
+ * queues: a connection of 10,000 queues would otherwise list (on Laravel,
+ * SCAN) and sort them all again at the end of each queue's walk. A queue
+ * added meanwhile is walked once a later reading lists it, when the walk
+ * has not passed its name.
+ */
+const QUEUE_LIST_KEEP_MS = 5_000;
+
+const queueLists = new WeakMap<FindPlan, { readAt: number; queues: Promise<readonly string[]> }>();
+
+/** The queues a search walks, in the order it walks them: the one it is scoped to, else the plan's, as read at most QUEUE_LIST_KEEP_MS ago. */
+function queuesOf(plan: FindPlan, query: FindQuery): Promise<readonly string[]> {
+  if (query.queue !== null) return Promise.resolve([query.queue]);
+  const kept = queueLists.get(plan);
+  if (kept !== undefined && Date.now() - kept.readAt < QUEUE_LIST_KEEP_MS) return kept.queues;
+  const queues = plan.queues().then((names) => [...new Set(names)].sort());
+  queueLists.set(plan, { readAt: Date.now(), queues });
+  // A reading that failed is not kept: the next step reads again.
+  queues.catch(() => {
+    if (queueLists.get(plan)?.queues === queues) queueLists.delete(plan);
+  });
+  return queues;
+}
+
+/** The first of `sorted` after `current` (which need not be among them any more), by binary search; null past the last. */
+function queueAfter(sorted: readonly string[], current: string): string | null {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! > current) high = middle;
+    else low = middle + 1;
+  }
+  return sorted[low] ?? null;
 }
 
 /**

@@ -7,7 +7,8 @@ import { QueueError } from '@/lib/redis/errors';
 import { jobHref, jobOfQueueHref } from '@/lib/routes';
 import { namesOneJobAnywhere, type JobElsewhere, type JobElsewhereHolder } from '@/lib/shapes/job-elsewhere';
 import { authenticate } from './access';
-import { capabilityOf, chooseConnection, connections, getLayout, type ReadResult } from './queue';
+import { jobSnapshotKey } from './layout-pages';
+import { capabilityOf, chooseConnection, connections, getLayout, sharedReadOn, type ReadResult } from './queue';
 
 /** How long another connection may take to say whether it holds the job: one slower than that is named as unanswered, not waited for. */
 const ELSEWHERE_ANSWER_MS = 2_000;
@@ -50,7 +51,8 @@ async function holdersOn(connection: Connection, id: string): Promise<Answer> {
   try {
     const snapshots = capabilityOf(await getLayout(connection), 'jobSnapshot');
     if (isAbsent(snapshots)) return { none: true };
-    const read = await snapshots.read(id);
+    // The same look-up as that connection's own "Go to job" for this id: tabs asking at once (an id pasted in an incident channel) cost it one.
+    const read = await sharedReadOn(connection, jobSnapshotKey(id), () => snapshots.read(id));
     if (isJobNotFound(read)) return { none: true };
     // StaticPHP numbers its jobs across the connection, and a record no queue names (a failed one) is found without one: the id alone opens it.
     const numbered = absentCapabilityOf(connection.layout, 'jobHashFields') === null;

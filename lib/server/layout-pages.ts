@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import type { SharedReadKey } from '@/lib/dashboard/shared-reads';
 import type { DueTimeline, JobIdAcrossQueues, JobLine, JobSnapshot } from '@/lib/layouts/pages';
 import { seenPlaceParam, parseSeenPlace, type SeenPlace } from '@/lib/shapes/job-location';
 import { readCapability, readLargeValues, type HeldRead, type ReadResult } from './queue';
@@ -37,13 +38,12 @@ export function readDueTimelinePage(queue: string): Promise<ReadResult<DueTimeli
 
 /** One job by its id (of `queue`, looked for `near` where a page saw it; without a queue, looked up in each of the connection's queues), for GET /api/jobs/{id}, the job page's prefetch and "Go to job". */
 export function readJobSnapshotPage(id: string, queue?: string, near?: SeenPlace): Promise<ReadResult<JobSnapshot | JobIdAcrossQueues>> {
-  const nearKey = near === undefined ? '' : seenPlaceParam(near);
-  return readCapability('jobSnapshot', (snapshot) => snapshot.read(id, queue, queue === undefined ? undefined : near), [
-    'job-snapshot',
-    id,
-    queue ?? '',
-    nearKey,
-  ]);
+  return readCapability('jobSnapshot', (snapshot) => snapshot.read(id, queue, queue === undefined ? undefined : near), jobSnapshotKey(id, queue, near));
+}
+
+/** What a job look-up is shared by: the same look-up asked by another tab, or by another connection's "Go to job" (lib/server/job-elsewhere.ts), is one read. */
+export function jobSnapshotKey(id: string, queue?: string, near?: SeenPlace): SharedReadKey {
+  return ['job-snapshot', id, queue ?? '', queue === undefined || near === undefined ? '' : seenPlaceParam(near)];
 }
 
 /** The whole stored bytes of one field of a job hash, for GET /api/jobs/{id}/fields/{field}: a large read held until released; null when the job or the field is gone. */

@@ -77,6 +77,15 @@ async function acceptedSnapshotAgeMs(): Promise<number> {
 }
 
 /**
+ * `load()`, shared with the other requests for `key` on `connection` (as
+ * readRedis' `shared` is): for a read of a connection other than the one
+ * the request chose, which readRedis does not make (lib/server/job-elsewhere.ts).
+ */
+export async function sharedReadOn<T>(connection: Connection, key: SharedReadKey, load: () => Promise<T>): Promise<T> {
+  return sharedReads().read(connection.name, key, await acceptedSnapshotAgeMs(), load);
+}
+
+/**
  * After a change made through the dashboard on `connection`: drops every
  * snapshot of it and reads its ticks again (the overview's figures,
  * lib/dashboard/latest-tick.ts): those of the `touched` queues and the
@@ -330,7 +339,7 @@ async function readConnection<T>(read: (connection: Connection, access: Access) 
   const { connection } = choice;
   const readNow = () => read(connection, allowed.access);
   try {
-    return { ok: true, data: await (shared === undefined ? readNow() : sharedReads().read(connection.name, shared, await acceptedSnapshotAgeMs(), readNow)) };
+    return { ok: true, data: await (shared === undefined ? readNow() : sharedReadOn(connection, shared, readNow)) };
   } catch (error) {
     if (error instanceof LayoutLacks) return { ok: false, error: error.message, status: 501 };
     if (error instanceof TooManyLargeReads) return { ok: false, error: error.message, status: 429, retryAfterSeconds: LARGE_READ_RETRY_AFTER_SECONDS };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FindQuery } from '../../shapes/find';
 import type { TrashWrite } from '../../shapes/trash';
 import { isAbsent } from '../adapter';
-import { FIND_CHUNK, FIRST_CHUNK } from '../find-steps';
+import { CHUNKS_PER_STEP, FIND_CHUNK, FIRST_CHUNK } from '../find-steps';
 import { PAGE_ROWS, type JobFinder } from '../pages';
 import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
@@ -11,6 +11,7 @@ import { readLaravelPayload } from './payload';
 import { LaravelHarness } from './php-harness';
 import { READY_REMOVAL_REACH } from '../line-repairs';
 import { present, testLaravelFactory } from './test-laravel';
+import { watchCommands } from '../../redis/test-commands';
 
 const openLaravel = testLaravelFactory();
 
@@ -160,6 +161,35 @@ describe('Find on Laravel', () => {
     const scoped = await findAll(finder, payloadQuery(ORDER, { queue: 'other' }));
     expect(scoped.matches.map(({ id, queue }) => ({ id, queue }))).toEqual([{ id: elsewhere, queue: 'other' }]);
     expect(scoped.looked).toBe(2);
+  });
+
+  it('lists the queues once for a search over many, and reads many small queues a step, each once and in order', async () => {
+    const laravel = await openLaravel('q00');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'q00');
+    const names = Array.from({ length: 60 }, (_, n) => `q${String(n).padStart(2, '0')}`);
+    for (const [n, name] of names.entries()) await redis.rpush(layout.keys.ready(name), payloadOf(n, n % 20 === 7));
+    const commands = watchCommands(redis);
+    const finder = finderOf(laravel);
+
+    let step = await finder.step(payloadQuery('needle'), null);
+    const scansOfOneListing = commands.sent('scan');
+    expect(scansOfOneListing).toBeGreaterThan(0);
+    const matches = [...step.matches];
+    let steps = 1;
+    for (; step.cursor !== null; steps++) {
+      step = await finder.step(payloadQuery('needle'), step.cursor);
+      matches.push(...step.matches);
+    }
+    expect(matches.map(({ id, queue }) => `${queue} ${id}`)).toEqual(['q07 job7', 'q27 job27', 'q47 job47']);
+    expect(step.looked).toBe(60);
+    // 180 parts (a list and two sets a queue), most of them empty: a step goes on past each that ends with no match, and stops at one with.
+    expect(steps).toBeLessThanOrEqual(3 + Math.ceil(180 / CHUNKS_PER_STEP));
+    // Listing again at the end of each queue's walk would SCAN the database 60 times over.
+    expect(commands.sent('scan')).toBe(scansOfOneListing);
+
+    expect(await actOnEveryMatch(layout, 'remove', payloadQuery('needle'))).toMatchObject({ looked: 60, matched: 3, acted: 3 });
+    expect((await findAll(finder, payloadQuery('hay'))).matches).toHaveLength(57);
   });
 
   it('lists a member that is no JSON, or names no usable id, by its bytes, with why it cannot be opened; and finds what another producer escaped', async () => {

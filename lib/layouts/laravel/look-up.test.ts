@@ -3,6 +3,7 @@ import { findLaravelJob, JOB_SEARCH_LIMIT, lookUpStep } from './pages';
 import { JOB_LOOK_UP_START, type JobLookUpCursor, type JobLookUpStep } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
 import type { SeenPlace } from '../../shapes/job-location';
+import { watchCommands } from '../../redis/test-commands';
 
 const openLaravel = testLaravelFactory();
 
@@ -113,6 +114,21 @@ describe('Looking a Laravel job up by its id', () => {
     await redis.zadd(layout.keys.reserved('popped'), 4_102_444_800, payloadOf(500).replace('"attempts":0', '"attempts":1'));
     while (looking.place === 'more') looking = await step(laravel, 'popped', 'job500', looking.next);
     expect(looking).toMatchObject({ place: 'reserved', score: 4_102_444_800 });
+  });
+
+  it('looks an id up in every queue, sixteen queues at a time, and lists each queue holding it', async () => {
+    const laravel = await openLaravel('q0');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'q0');
+    const names = Array.from({ length: 40 }, (_, n) => `q${n}`);
+    for (const [n, name] of names.entries()) await redis.rpush(layout.keys.ready(name), payloadOf(n));
+    // One payload pushed onto two queues: its id is in both.
+    for (const name of ['q7', 'q33']) await redis.rpush(layout.keys.ready(name), payloadOf(9_999));
+    const scripts = watchCommands(redis, ['evalsha', 'eval']);
+
+    expect(await present(layout.jobSnapshot).read('job9999')).toEqual({ id: 'job9999', holders: ['q33', 'q7'], searched: [...names].sort() });
+    expect(scripts.mostPending()).toBe(16);
+    expect(await present(layout.jobSnapshot).read('job21')).toMatchObject({ status: 'placed', queue: 'q21', places: [{ state: 'ready' }] });
   });
 
   it('looks at a small queue whole in one step, and says unsearched where a structure is longer than it looks', async () => {

@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+
+/** What a test reads of the commands a client sent from the moment it began watching. */
+export interface WatchedCommands {
+  /** how many commands named one of `names` (lower case, e.g. 'scan') it sent */
+  sent(...names: string[]): number;
+  /** the most commands named one of `pendingOf` it had sent and not yet had answered, at any moment */
+  mostPending(): number;
+}
+
+/**
+ * Watches the commands `redis` sends (ioredis' sendCommand, which every
+ * command, pipelined or not, goes through), counting them by name and
+ * keeping how many of `pendingOf` were in flight at once. Redis still
+ * answers each one: nothing is changed on the way.
+ */
+export function watchCommands(redis: Pick<Redis, 'sendCommand'>, pendingOf: readonly string[] = []): WatchedCommands {
+  const send = redis.sendCommand.bind(redis);
+  const counts = new Map<string, number>();
+  let pending = 0;
+  let most = 0;
+  redis.sendCommand = (...sent: Parameters<Redis['sendCommand']>) => {
+    const [command] = sent;
+    counts.set(command.name, (counts.get(command.name) ?? 0) + 1);
+    if (pendingOf.includes(command.name)) {
+      most = Math.max(most, ++pending);
+      const settled = () => void pending--;
+      command.promise.then(settled, settled);
+    }
+    return send(...sent);
+  };
+  return {
+    sent: (...names) => names.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0),
+    mostPending: () => most,
+  };
+}
