@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findLaravelJob, JOB_SEARCH_LIMIT, lookUpStep } from './pages';
+import { findLaravelJob, JOB_SEARCH_LIMIT, lookUpStep, QUEUES_LOOKED_IN_AT_ONCE } from './pages';
 import { JOB_LOOK_UP_START, type JobLookUpCursor, type JobLookUpStep } from './scripts';
 import { present, testLaravelFactory } from './test-laravel';
 import type { SeenPlace } from '../../shapes/job-location';
@@ -116,7 +116,7 @@ describe('Looking a Laravel job up by its id', () => {
     expect(looking).toMatchObject({ place: 'reserved', score: 4_102_444_800 });
   });
 
-  it('looks an id up in every queue, sixteen queues at a time, and lists each queue holding it', async () => {
+  it('looks an id up in every queue, a few queues at a time, and lists each queue holding it', async () => {
     const laravel = await openLaravel('q0');
     const { layout, redis } = laravel;
     const payloadOf = await payloadCopies(laravel, 'q0');
@@ -127,7 +127,7 @@ describe('Looking a Laravel job up by its id', () => {
     const scripts = watchCommands(redis, ['evalsha', 'eval']);
 
     expect(await present(layout.jobSnapshot).read('job9999')).toEqual({ id: 'job9999', holders: ['q33', 'q7'], searched: [...names].sort() });
-    expect(scripts.mostPending()).toBe(16);
+    expect(scripts.mostPending()).toBe(QUEUES_LOOKED_IN_AT_ONCE);
     expect(await present(layout.jobSnapshot).read('job21')).toMatchObject({ status: 'placed', queue: 'q21', places: [{ state: 'ready' }] });
   });
 
