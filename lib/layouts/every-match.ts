@@ -17,8 +17,8 @@ import { removeEach } from './line-repairs';
  * offset is told how many left it (`taken`), so none is skipped.
  */
 
-/** Find chunks one step reads at most, so that a sparse search is not one server call (and one audit entry) per 200 jobs looked at. */
-const CHUNKS_PER_STEP = 10;
+/** Find steps one step takes at most (each a chunk's worth of jobs, lib/layouts/find-steps.ts), so that a sparse search is not one server call (and one audit entry) per 200 jobs looked at. */
+const FIND_STEPS_PER_STEP = 10;
 
 /**
  * About the most jobs one step acts on: it stops after the chunk that brings
@@ -98,7 +98,7 @@ function actionOrThrow(layout: Pick<QueueLayout, 'failedJobs' | 'lineRepairs'>, 
  * One step of doing `action` to every job `query` finds in the states the
  * action acts on, from `from.cursor` (null: the start, which tells "about M"
  * from `from.counts` where the caller holds them) and `from.taken` (the
- * step before's): up to CHUNKS_PER_STEP find chunks, or fewer once a chunk's
+ * step before's): up to FIND_STEPS_PER_STEP find steps, or fewer once a chunk's
  * worth of jobs was acted on. The caller repeats it with the cursor and
  * `taken` it returns until the cursor is null.
  */
@@ -133,7 +133,7 @@ export async function everyMatchStep(
     queues: [],
   };
   const queues = new Set<string>();
-  for (let chunk = 0; chunk < CHUNKS_PER_STEP; chunk++) {
+  for (let findSteps = 0; findSteps < FIND_STEPS_PER_STEP; findSteps++) {
     // The matches' bytes, where the layout keeps a job as one value: a removal takes them as the step read them.
     const step = await finder.step(scoped, total.cursor, total.taken, { bytes: action === 'remove', counts: from.counts });
     // A step finds only the states asked for; checked again, as a job in another state is never this action's.
