@@ -195,7 +195,7 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
   const states = statesOf(query, plan.states, plan.times);
   const wanted = (part: FindPart) => part.states.some((state) => states.includes(state));
   const start = async (): Promise<FindCursor> => {
-    const queues = await queuesOf(plan, query);
+    const queues = await queuesOf(plan, query, true);
     const about = aboutFromCounts(options.counts ?? (await plan.counts()), query, states);
     return { q: queues[0] ?? null, p: 0, at: '', looked: 0, about, r: rangeKey(query.range) };
   };
@@ -257,28 +257,35 @@ async function partsAt(plan: FindPlan, cursor: FindCursor): Promise<FindPart[]> 
 }
 
 /**
- * How long the steps of every search on a plan walk one reading of its
- * queues: a connection of 10,000 queues would otherwise list (on Laravel,
- * SCAN) and sort them all again at the end of each queue's walk. A queue
- * added meanwhile is walked once a later reading lists it, when the walk
- * has not passed its name.
+ * How long the later steps of the searches on a plan walk one reading of
+ * its queues: a connection of 10,000 queues would otherwise list (on
+ * Laravel, SCAN) and sort them all again at the end of each queue's walk.
+ * A search's first step reads them afresh (or joins a reading under way),
+ * so a queue made just before it is walked; one added during a search is
+ * walked once a later reading lists it, when the walk has not passed its
+ * name.
  */
 const QUEUE_LIST_KEEP_MS = 5_000;
 
-const queueLists = new WeakMap<FindPlan, { readAt: number; queues: Promise<readonly string[]> }>();
+const queueLists = new WeakMap<FindPlan, { readAt: number; settled: boolean; queues: Promise<readonly string[]> }>();
 
-/** The queues a search walks, in the order it walks them: the one it is scoped to, else the plan's, as read at most QUEUE_LIST_KEEP_MS ago. */
-function queuesOf(plan: FindPlan, query: FindQuery): Promise<readonly string[]> {
+/**
+ * The queues a search walks, in the order it walks them: the one it is
+ * scoped to, else the plan's, as read at most QUEUE_LIST_KEEP_MS ago, or
+ * afresh for a search's first step (`fresh`).
+ */
+function queuesOf(plan: FindPlan, query: FindQuery, fresh = false): Promise<readonly string[]> {
   if (query.queue !== null) return Promise.resolve([query.queue]);
   const kept = queueLists.get(plan);
-  if (kept !== undefined && Date.now() - kept.readAt < QUEUE_LIST_KEEP_MS) return kept.queues;
-  const queues = plan.queues().then((names) => [...new Set(names)].sort());
-  queueLists.set(plan, { readAt: Date.now(), queues });
-  // A reading that failed is not kept: the next step reads again.
-  queues.catch(() => {
-    if (queueLists.get(plan)?.queues === queues) queueLists.delete(plan);
-  });
-  return queues;
+  if (kept !== undefined && (!kept.settled || (!fresh && Date.now() - kept.readAt < QUEUE_LIST_KEEP_MS))) return kept.queues;
+  const reading = { readAt: Date.now(), settled: false, queues: plan.queues().then((names) => [...new Set(names)].sort()) };
+  queueLists.set(plan, reading);
+  reading.queues.then(
+    () => (reading.settled = true),
+    // A reading that failed is not kept: the next step reads again.
+    () => queueLists.get(plan) === reading && queueLists.delete(plan),
+  );
+  return reading.queues;
 }
 
 /** The first of `sorted` after `current` (which need not be among them any more), by binary search; null past the last. */

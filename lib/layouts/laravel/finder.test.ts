@@ -190,6 +190,9 @@ describe('Find on Laravel', () => {
 
     expect(await actOnEveryMatch(layout, 'remove', payloadQuery('needle'))).toMatchObject({ looked: 60, matched: 3, acted: 3 });
     expect((await findAll(finder, payloadQuery('hay'))).matches).toHaveLength(57);
+    // A queue made just now is walked by the next search: its first step lists the queues again.
+    await redis.rpush(layout.keys.ready('q60'), payloadOf(60, true));
+    expect((await findAll(finder, payloadQuery('needle'))).matches.map(({ id, queue }) => `${queue} ${id}`)).toEqual(['q60 job60']);
   });
 
   it('lists a member that is no JSON, or names no usable id, by its bytes, with why it cannot be opened; and finds what another producer escaped', async () => {
