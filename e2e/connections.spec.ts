@@ -2,6 +2,7 @@ import { expect, test } from './test';
 import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { settingsFromEnv } from '@/lib/redis/config';
+import { isCluster } from '@/lib/redis/client';
 import { jobHref } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { ARCHIVE_CONNECTION, LARAVEL_CONNECTION, REDIS_DOWN_CONNECTIONS } from './support';
@@ -105,6 +106,46 @@ test.describe('several connections', () => {
       await expectNoAxeViolations(page, 'Find: an id another connection holds');
     } finally {
       await archive.redis.del(keys.ready(laravelQueue), keys.notify(laravelQueue));
+    }
+  });
+
+  test('tabs asking the other connections for one id at once cost each of them one look-up', async ({ page }) => {
+    requireRealLaravel();
+    // Queues on the Laravel connection, so that its look-up of an id without a queue sends a script per queue and structure.
+    const queues = [1, 2, 3].map((n) => `shared-ask-${Date.now()}-${n}`);
+    for (const queue of queues) await new LaravelHarness(LARAVEL_CONNECTION.prefix(), queue).push('shared ask');
+    const keys = new LaravelKeys(LARAVEL_CONNECTION.prefix());
+    // MONITOR shows every command Redis runs, in order: a look-up's scripts name the id asked for.
+    if (isCluster(archive.redis)) throw new Error('MONITOR watches one Redis: the e2e Redis is no cluster');
+    const monitor = await archive.redis.monitor();
+    const seen: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.join(' ')));
+    const commandsNaming = async (text: string) => {
+      // A marker sent after the answers: once MONITOR shows it, it has shown every command run before it.
+      const marker = `marker-${text}`;
+      await archive.redis.echo(marker);
+      await expect.poll(() => seen.some((command) => command.includes(marker))).toBe(true);
+      return seen.filter((command) => command.includes(text) && !command.includes(marker)).length;
+    };
+    const ask = async (id: string) => {
+      const response = await page.request.get(`/api/jobs/${id}/elsewhere`);
+      expect(response.status()).toBe(200);
+      expect((await response.json()).data.holders).toEqual([]);
+    };
+    try {
+      await page.goto('/');
+      const alone = `lone${Date.now()}${'x'.repeat(16)}`;
+      await ask(alone);
+      const oneLookUp = await commandsNaming(alone);
+      expect(oneLookUp).toBeGreaterThanOrEqual(queues.length);
+
+      // Ten tabs asking for another id at once: the Laravel connection looks it up once, not ten times.
+      const together = `many${Date.now()}${'y'.repeat(16)}`;
+      await Promise.all(Array.from({ length: 10 }, () => ask(together)));
+      expect(await commandsNaming(together)).toBe(oneLookUp);
+    } finally {
+      monitor.disconnect();
+      await archive.redis.del(...queues.flatMap((queue) => [keys.ready(queue), keys.notify(queue)]));
     }
   });
 

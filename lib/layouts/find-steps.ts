@@ -106,6 +106,38 @@ export interface FindPlan {
     options: FindStepOptions,
     size: number | undefined,
   ): Promise<FindChunk>;
+  /**
+   * Where given, a step that has read a part to its end with no match reads
+   * the small parts after it several in one round trip: a Laravel
+   * connection of 10,000 small queues is then walked a few round trips a
+   * step, not a call for each queue and state. Left out, parts are read one
+   * call each.
+   */
+  readonly together?: PartsReadTogether;
+}
+
+/** How a layout reads several small parts at once (FindPlan.together). */
+export interface PartsReadTogether {
+  /**
+   * What reading each part whole costs now, one round trip: its ids, and
+   * its weight in a chunk's ids (more than its ids where its jobs are larger
+   * than the chunk budget's bytes allow for).
+   */
+  sizes(parts: readonly FindPart[]): Promise<{ ids: number; weight: number }[]>;
+  /**
+   * Each part from its start, `counts[i]` ids, one round trip, each sized for
+   * the next chunk from `size` as readChunk sizes it; in each part's place
+   * its chunk, or the error reading it met (thrown when the walk reaches
+   * that part).
+   */
+  read(
+    parts: readonly FindPart[],
+    counts: readonly number[],
+    query: FindQuery,
+    states: readonly FindState[],
+    options: FindStepOptions,
+    size: number | undefined,
+  ): Promise<(FindChunk | Error)[]>;
 }
 
 /** Where a search is: a queue (by name) and its part, or a shared part; the position in it; and the progress so far. */
@@ -136,6 +168,13 @@ const SKIPS_PER_STEP = 50;
  * between them.
  */
 export const CHUNKS_PER_STEP = 32;
+
+/**
+ * Parts one round trip reads at most (FindPlan.together). Redis runs a
+ * round trip's calls one after another, other clients waiting, so the
+ * parts read together weigh no more than what is left of the step's chunk.
+ */
+export const PARTS_READ_AT_ONCE = 16;
 
 function encodeCursor(cursor: FindCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
@@ -210,12 +249,49 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     if (parts[cursor.p]?.byOffset === true) cursor.at = String(Math.max(0, Number(cursor.at) - taken));
   }
   const stepStartedAt = cursor.looked;
+  const progress = () => ({ looked: cursor.looked, about: Math.max(cursor.about, cursor.looked) });
+  // Moves the cursor past `chunk`: the step it ends, or null to read on.
+  const after = (chunk: FindChunk): FoundStep | null => {
+    Object.assign(cursor, chunk.next === null ? { p: cursor.p + 1, at: '' } : { at: chunk.next }, { looked: cursor.looked + chunk.looked, n: chunk.size });
+    // A step's matches are of its last chunk alone, so that `taken` (what acting on them took out) moves that chunk's part only.
+    const full = chunk.matches.length > 0 || chunk.next !== null || cursor.looked - stepStartedAt >= chunk.size;
+    return full ? { matches: chunk.matches, ...progress(), cursor: encodeCursor(cursor) } : null;
+  };
   let skipped = 0;
   for (let chunks = 0; skipped < SKIPS_PER_STEP && chunks < CHUNKS_PER_STEP;) {
+    if (chunks > 0 && cursor.at === '' && plan.together !== undefined) {
+      // The chunk before ended its part with no match, with some of the step's chunk left: the parts after it that fit in what is left are read at once.
+      const fitting = await partsThatFit(plan, plan.together, query, cursor, wanted, {
+        limit: Math.min(PARTS_READ_AT_ONCE, CHUNKS_PER_STEP - chunks),
+        skipsLeft: SKIPS_PER_STEP - skipped,
+        weightLeft: (cursor.n ?? FIRST_CHUNK) - (cursor.looked - stepStartedAt),
+      });
+      if (fitting.length > 1) {
+        const read = await plan.together.read(
+          fitting.map(({ part }) => part),
+          // One more than the part holds: a list read to its end only knows it ended when it reads fewer than it asked for.
+          fitting.map(({ ids }) => ids + 1),
+          query,
+          states,
+          options,
+          cursor.n,
+        );
+        for (const [index, { q, p, k, skips }] of fitting.entries()) {
+          skipped += skips;
+          Object.assign(cursor, { q, p, at: '', k });
+          const chunk = read[index]!;
+          if (chunk instanceof Error) throw chunk;
+          chunks++;
+          const step = after(chunk);
+          if (step !== null) return step;
+        }
+        continue;
+      }
+    }
     const parts = await partsAt(plan, cursor);
     const part = parts[cursor.p];
     if (part === undefined) {
-      if (cursor.q === null) return { matches: [], looked: cursor.looked, about: Math.max(cursor.about, cursor.looked), cursor: null };
+      if (cursor.q === null) return { matches: [], ...progress(), cursor: null };
       Object.assign(cursor, { q: queueAfter(await queuesOf(plan, query), cursor.q), p: 0, at: '', k: undefined });
       skipped++;
       continue;
@@ -227,12 +303,61 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     }
     const chunk = await plan.readChunk(part, cursor.at, query, states, options, cursor.n);
     chunks++;
-    Object.assign(cursor, chunk.next === null ? { p: cursor.p + 1, at: '' } : { at: chunk.next }, { looked: cursor.looked + chunk.looked, n: chunk.size });
-    // A step's matches are of its last chunk alone, so that `taken` (what acting on them took out) moves that chunk's part only.
-    const full = chunk.matches.length > 0 || chunk.next !== null || cursor.looked - stepStartedAt >= chunk.size;
-    if (full) return { matches: chunk.matches, looked: cursor.looked, about: Math.max(cursor.about, cursor.looked), cursor: encodeCursor(cursor) };
+    const step = after(chunk);
+    if (step !== null) return step;
   }
-  return { matches: [], looked: cursor.looked, about: Math.max(cursor.about, cursor.looked), cursor: encodeCursor(cursor) };
+  return { matches: [], ...progress(), cursor: encodeCursor(cursor) };
+}
+
+/** A wanted part ahead of a cursor: where the cursor stands to read it, how many parts it passes over on the way, and its ids. */
+interface PartAhead {
+  q: string | null;
+  p: number;
+  k: string[] | undefined;
+  part: FindPart;
+  skips: number;
+  ids: number;
+}
+
+/**
+ * The wanted parts from `cursor` (at the start of a part) on, as the step's
+ * walk would come to them, that together weigh no more than `weightLeft`:
+ * at most `limit` of them, passing over at most `skipsLeft` parts on the
+ * way (an unwanted one, the end of a queue's). The cursor is not moved.
+ */
+async function partsThatFit(
+  plan: FindPlan,
+  together: PartsReadTogether,
+  query: FindQuery,
+  cursor: FindCursor,
+  wanted: (part: FindPart) => boolean,
+  { limit, skipsLeft, weightLeft }: { limit: number; skipsLeft: number; weightLeft: number },
+): Promise<PartAhead[]> {
+  const walk = { ...cursor };
+  const ahead: Omit<PartAhead, 'ids'>[] = [];
+  for (let skips = 0; ahead.length < limit && skips < skipsLeft;) {
+    const part = (await partsAt(plan, walk))[walk.p];
+    if (part !== undefined && wanted(part)) {
+      ahead.push({ q: walk.q, p: walk.p, k: walk.k, part, skips });
+      skipsLeft -= skips;
+      skips = 0;
+      walk.p++;
+      continue;
+    }
+    if (part === undefined && walk.q === null) break;
+    Object.assign(walk, part === undefined ? { q: queueAfter(await queuesOf(plan, query), walk.q!), p: 0, k: undefined } : { p: walk.p + 1 });
+    skips++;
+  }
+  if (ahead.length < 2) return [];
+  const sizes = await together.sizes(ahead.map(({ part }) => part));
+  const fitting: PartAhead[] = [];
+  for (const [index, item] of ahead.entries()) {
+    const { ids, weight } = sizes[index]!;
+    if (weight > weightLeft) break;
+    weightLeft -= weight;
+    fitting.push({ ...item, ids });
+  }
+  return fitting;
 }
 
 /** About how many jobs a search scoped to `query`'s queue and `states` looks at, from the layout's figures. */
@@ -362,9 +487,16 @@ export type ChunkRead = Omit<FindChunk, 'size'> & { bytes: number };
  * by the bytes it read.
  */
 export async function readSizedChunk(budget: ChunkBudget, size: number | undefined, read: (count: number) => Promise<ChunkRead>): Promise<FindChunk> {
-  const count = chunkCount(budget, size);
-  const { bytes, ...chunk } = await read(count);
-  return { ...chunk, size: nextChunkSize(budget, count, chunk.looked, bytes) };
+  return sizedChunk(budget, size, await read(chunkCount(budget, size)));
+}
+
+/**
+ * `read` as a chunk sized for the next one by the bytes it read, or `size`
+ * again (as the chunk before sized it) when it read none: a chunk of fewer
+ * ids (FindPlan.together) sizes the next as a whole one would.
+ */
+export function sizedChunk(budget: ChunkBudget, size: number | undefined, { bytes, ...chunk }: ChunkRead): FindChunk {
+  return { ...chunk, size: nextChunkSize(budget, chunkCount(budget, size), chunk.looked, bytes) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FindQuery } from '../../shapes/find';
 import type { TrashWrite } from '../../shapes/trash';
 import { isAbsent } from '../adapter';
-import { CHUNKS_PER_STEP, FIND_CHUNK, FIRST_CHUNK } from '../find-steps';
+import { CHUNKS_PER_STEP, FIND_CHUNK, FIRST_CHUNK, PARTS_READ_AT_ONCE } from '../find-steps';
 import { PAGE_ROWS, type JobFinder } from '../pages';
 import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
@@ -14,6 +14,9 @@ import { present, testLaravelFactory } from './test-laravel';
 import { watchCommands } from '../../redis/test-commands';
 
 const openLaravel = testLaravelFactory();
+
+/** Counts a step is handed, as the served app's sampler hands its own: the step reads none. */
+const NO_COUNTS = { queues: [], failed: null };
 
 type Laravel = Awaited<ReturnType<typeof openLaravel>>;
 
@@ -169,10 +172,11 @@ describe('Find on Laravel', () => {
     const payloadOf = await payloadCopies(laravel, 'q00');
     const names = Array.from({ length: 60 }, (_, n) => `q${String(n).padStart(2, '0')}`);
     for (const [n, name] of names.entries()) await redis.rpush(layout.keys.ready(name), payloadOf(n, n % 20 === 7));
-    const commands = watchCommands(redis);
+    const commands = watchCommands(redis, ['evalsha', 'eval']);
     const finder = finderOf(laravel);
 
-    let step = await finder.step(payloadQuery('needle'), null);
+    // The counts a served app's sampler holds, so that the first step reads none (their read is a script a queue, all at once).
+    let step = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });
     const scansOfOneListing = commands.sent('scan');
     expect(scansOfOneListing).toBeGreaterThan(0);
     const matches = [...step.matches];
@@ -187,6 +191,8 @@ describe('Find on Laravel', () => {
     expect(steps).toBeLessThanOrEqual(3 + Math.ceil(180 / CHUNKS_PER_STEP));
     // Listing again at the end of each queue's walk would SCAN the database 60 times over.
     expect(commands.sent('scan')).toBe(scansOfOneListing);
+    // The parts after one read to its end are read several in one round trip.
+    expect(commands.mostPending()).toBe(PARTS_READ_AT_ONCE);
 
     expect(await actOnEveryMatch(layout, 'remove', payloadQuery('needle'))).toMatchObject({ looked: 60, matched: 3, acted: 3 });
     expect((await findAll(finder, payloadQuery('hay'))).matches).toHaveLength(57);
@@ -267,6 +273,32 @@ describe('Find on Laravel', () => {
       ['Popped4', 'Popped'],
     ]);
     expect(matches.map(({ id, name }) => [id, name]).sort()).toEqual(read.map(({ id, name }) => [id, name]).sort());
+  });
+
+  it('reads small queues several in one round trip, and stops at a key of another type only where the walk reaches it, after the matches before it', async () => {
+    const laravel = await openLaravel('a');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'a');
+    await redis.rpush(layout.keys.ready('a'), payloadOf(0, false));
+    await redis.rpush(layout.keys.ready('b'), payloadOf(1, true));
+    await redis.rpush(layout.keys.ready('c'), payloadOf(2, false));
+    await redis.set(layout.keys.delayed('c'), 'not a sorted set');
+    const commands = watchCommands(redis, ['evalsha', 'eval']);
+    const finder = finderOf(laravel);
+
+    // a's ready list, read alone, ends with no match; the six small parts after it are read in one round trip. c's delayed set, whose size
+    // cannot be read, would be read alone.
+    const first = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });
+    expect(commands.mostPending()).toBe(6);
+    expect(first.matches.map(({ id, queue }) => `${queue} ${id}`)).toEqual(['b job1']);
+    expect(first.looked).toBe(2);
+    let cursor = first.cursor;
+    const wrongType = `The key ${layout.keys.delayed('c')} holds the wrong Redis type`;
+    await expect(
+      (async () => {
+        for (let steps = 0; cursor !== null && steps < 10; steps++) cursor = (await finder.step(payloadQuery('needle'), cursor)).cursor;
+      })(),
+    ).rejects.toThrow(wrongType);
   });
 
   it('refuses a queue key of another type with its name', async () => {

@@ -1,12 +1,15 @@
 import type { RedisConnection } from '../../redis/connection';
-import type { FindState } from '../../shapes/find';
+import { settlePipeline } from '../../redis/pipeline';
+import type { FindQuery, FindState } from '../../shapes/find';
 import { readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
 import {
   findStep,
   readSizedChunk,
+  sizedChunk,
   VALUES_CHUNK_BUDGET,
   SNIPPET_BYTES,
   snippetOf,
+  type ChunkRead,
   type FindChunk,
   type FindPart,
   type FindPlan,
@@ -170,7 +173,7 @@ function readHorizonChunk(
   horizon: HorizonKeys,
   part: FindPart,
   position: string,
-  query: Parameters<FindPlan['readChunk']>[2],
+  query: FindQuery,
   states: readonly FindState[],
   size: number | undefined,
 ): Promise<FindChunk> {
@@ -183,51 +186,111 @@ function horizonJobs(horizon: HorizonKeys) {
   return { jobPrefix: horizon.prefix, fields, reading: HORIZON_READING };
 }
 
-/** One chunk of one queue's ready list, delayed or reserved set (lua/laravel/find-payloads-1.lua). */
-async function readQueueChunk(
+/** The call of lua/laravel/find-payloads-1.lua over `count` ids of one queue's ready list, delayed or reserved set from `position`. */
+function payloadsCall(keys: LaravelKeys, part: FindPart, position: string, query: FindQuery, options: FindStepOptions, count: number) {
+  const structure = STRUCTURES[part.kind as LaravelState];
+  return {
+    index: structure.keyOf(keys, part.key),
+    kind: structure.kind,
+    position,
+    count,
+    field: query.field,
+    window: SNIPPET_BYTES,
+    id: isLaravelJobId(query.text) ? query.text : '',
+    text: query.text,
+    ignoreCase: query.ignoreCase ? 1 : 0,
+    ...timeArgs(part, query),
+    wholeUpTo: options.bytes === true ? WHOLE_PAYLOAD_BYTES : 0,
+    spellings: jsonSpellings(query.text),
+  };
+}
+
+/** What one call over `part` read, its hits as the user reads them. */
+function payloadsRead(reply: ReturnType<typeof findPayloads.reply>, part: FindPart, query: FindQuery): ChunkRead {
+  const needle = needleOf(query);
+  return {
+    matches: reply.rows.flatMap((hit) => matchOf(hit, part.key, part.kind as LaravelState, needle) ?? []),
+    looked: reply.looked,
+    next: reply.next === '' ? null : reply.next,
+    bytes: reply.bytes,
+  };
+}
+
+/** One chunk of one queue's ready list, delayed or reserved set. */
+function readQueueChunk(
   connection: RedisConnection,
   keys: LaravelKeys,
   part: FindPart,
   position: string,
-  query: Parameters<FindPlan['readChunk']>[2],
+  query: FindQuery,
   options: FindStepOptions,
   size: number | undefined,
 ): Promise<FindChunk> {
-  const state = part.kind as LaravelState;
-  const structure = STRUCTURES[state];
   return readSizedChunk(VALUES_CHUNK_BUDGET, size, async (count) => {
-    const reply = await connection.attempt(() =>
-      findPayloads.run(connection.redis, {
-        index: structure.keyOf(keys, part.key),
-        kind: structure.kind,
-        position,
-        count,
-        field: query.field,
-        window: SNIPPET_BYTES,
-        id: isLaravelJobId(query.text) ? query.text : '',
-        text: query.text,
-        ignoreCase: query.ignoreCase ? 1 : 0,
-        ...timeArgs(part, query),
-        wholeUpTo: options.bytes === true ? WHOLE_PAYLOAD_BYTES : 0,
-        spellings: jsonSpellings(query.text),
-      }),
-    );
-    const needle = needleOf(query);
-    return {
-      matches: reply.rows.flatMap((hit) => matchOf(hit, part.key, state, needle) ?? []),
-      looked: reply.looked,
-      next: reply.next === '' ? null : reply.next,
-      bytes: reply.bytes,
-    };
+    const reply = await connection.attempt(() => findPayloads.run(connection.redis, payloadsCall(keys, part, position, query, options, count)));
+    return payloadsRead(reply, part, query);
   });
+}
+
+/** The size of a part read on its own, never with others. */
+const READ_ALONE = { ids: 0, weight: Infinity };
+
+/**
+ * What reading each of `parts` whole costs (PartsReadTogether.sizes): its
+ * length, and its bytes as MEMORY USAGE estimates them in ids of a chunk
+ * (VALUES_CHUNK_BUDGET), one round trip. Horizon's failed list, and a
+ * structure whose size cannot be read (a key of another type, MEMORY
+ * refused), are read alone.
+ */
+async function queuePartSizes(connection: RedisConnection, keys: LaravelKeys, parts: readonly FindPart[]): Promise<{ ids: number; weight: number }[]> {
+  const structures = parts.map((part) => ({ part, structure: STRUCTURES[part.kind as LaravelState] as (typeof STRUCTURES)[LaravelState] | undefined }));
+  const pipeline = connection.redis.pipeline();
+  for (const { part, structure } of structures) {
+    if (structure === undefined) continue;
+    const key = structure.keyOf(keys, part.key);
+    (structure.kind === 'list' ? pipeline.llen(key) : pipeline.zcard(key)).memory('USAGE', key, 'SAMPLES', 5);
+  }
+  const replies = await connection.attempt(() => settlePipeline(pipeline));
+  return structures.map(({ structure }) => {
+    if (structure === undefined) return READ_ALONE;
+    const [ids, bytes] = replies.splice(0, 2);
+    if (typeof ids !== 'number' || !(typeof bytes === 'number' || bytes === null)) return READ_ALONE;
+    return { ids, weight: Math.max(ids, Math.ceil(((bytes ?? 0) * VALUES_CHUNK_BUDGET.max) / VALUES_CHUNK_BUDGET.bytes)) };
+  });
+}
+
+/** Several queues' structures from their start, `counts[i]` ids each, in one round trip (PartsReadTogether.read); each one's error in its place. */
+async function readQueuePartsTogether(
+  connection: RedisConnection,
+  keys: LaravelKeys,
+  parts: readonly FindPart[],
+  counts: readonly number[],
+  query: FindQuery,
+  options: FindStepOptions,
+  size: number | undefined,
+): Promise<(FindChunk | Error)[]> {
+  const pipeline = connection.redis.pipeline();
+  for (const [index, part] of parts.entries()) findPayloads.queue(pipeline, payloadsCall(keys, part, '', query, options, counts[index]!));
+  const replies = await connection.attempt(() => settlePipeline(pipeline));
+  return Promise.all(
+    replies.map((raw, index) =>
+      connection
+        .attempt(async () => {
+          if (raw instanceof Error) throw raw;
+          return sizedChunk(VALUES_CHUNK_BUDGET, size, payloadsRead(findPayloads.reply(raw), parts[index]!, query));
+        })
+        .catch((error: Error) => error),
+    ),
+  );
 }
 
 /** The part of a search that walks Horizon's failed list. */
 const HORIZON_FAILED_KIND = 'horizon-failed';
 
 /**
- * Find on Laravel: each queue's ready list, delayed and reserved sets, one
- * chunk of one of them per step (lua/laravel/find-payloads-1.lua). A job is
+ * Find on Laravel: each queue's ready list, delayed and reserved sets, a
+ * chunk of one of them a call (lua/laravel/find-payloads-1.lua), the first
+ * chunks of small ones several a round trip (FindPlan.together). A job is
  * its payload, so it is matched where it is, as its JSON spells the text,
  * and shown as the job page reads it; its id is the one the job page and
  * the repairs find it by (`id`, else `uuid`). Where Horizon's prefix is
@@ -261,6 +324,10 @@ export function laravelFinder(
       horizon !== null && part.kind === HORIZON_FAILED_KIND
         ? readHorizonChunk(connection, horizon, part, position, query, states, size)
         : readQueueChunk(connection, keys, part, position, query, options, size),
+    together: {
+      sizes: (parts) => queuePartSizes(connection, keys, parts),
+      read: (parts, counts, query, _states, options, size) => readQueuePartsTogether(connection, keys, parts, counts, query, options, size),
+    },
   };
   return {
     states: plan.states,

@@ -42,11 +42,13 @@ export interface LaravelQueues {
 }
 
 export function laravelQueues(connection: RedisConnection, keys: LaravelKeys, named: readonly string[] | null): LaravelQueues {
+  // Find asks `known` at every chunk: a connection may name 10,000 queues.
+  const namedSet = named === null ? null : new Set(named);
   return {
     names: async () => named ?? (await connection.attempt(() => findQueues(connection.redis, keys))).names,
     assertExists: (queue) => assertListQueueKnown(connection, keys, named, queue, 'Laravel'),
     known: (queue) => {
-      if (named !== null && !named.includes(queue)) throw new QueueError(`This connection reads no Laravel queue named ${queue}`, { invalidRequest: true });
+      if (namedSet !== null && !namedSet.has(queue)) throw new QueueError(`This connection reads no Laravel queue named ${queue}`, { invalidRequest: true });
       return queue;
     },
   };
