@@ -49,6 +49,8 @@ test.describe('several connections', () => {
   test('Go to job, a job link and Find by id ask the other connections for an application’s id this one holds no job with, and open the job on the one that does', async ({
     page,
   }, testInfo) => {
+    // Three pages, each screenshotted and checked with axe in four views: 26 to 32 s here, beyond the default 30.
+    test.slow();
     requireRealLaravel();
     // A job the real Laravel driver pushed onto a queue of its own, its id 32 random letters and digits.
     const laravelQueue = `elsewhere-${Date.now()}`;
