@@ -111,12 +111,19 @@ test.describe('several connections', () => {
     }
   });
 
-  test('tabs asking the other connections for one id at once cost each of them one look-up', async ({ page }) => {
-    requireRealLaravel();
-    // Queues on the Laravel connection, so that its look-up of an id without a queue sends a script per queue and structure.
-    const queues = [1, 2, 3].map((n) => `shared-ask-${Date.now()}-${n}`);
-    for (const queue of queues) await new LaravelHarness(LARAVEL_CONNECTION.prefix(), queue).push('shared ask');
+  test('tabs asking the other connections for one id at once share each one’s look-up', async ({ page }) => {
+    // 400 queues of one job on the Laravel connection: its look-up of an id without a queue sends a script per queue and structure, 8 queues
+    // at a time, long enough for asks sent together to arrive while it is under way.
+    const stamp = Date.now();
+    const queues = Array.from({ length: 400 }, (_, n) => `shared-ask-${stamp}-${n}`);
     const keys = new LaravelKeys(LARAVEL_CONNECTION.prefix());
+    const pushing = archive.redis.pipeline();
+    for (const [n, queue] of queues.entries()) {
+      pushing.rpush(
+        keys.ready(queue),
+        JSON.stringify({ uuid: `uuid-${n}`, displayName: 'SharedAsk', data: { commandName: 'SharedAsk' }, id: `job${n}`, attempts: 0 }),
+      );
+    }
     // MONITOR shows every command Redis runs, in order: a look-up's scripts name the id asked for.
     if (isCluster(archive.redis)) throw new Error('MONITOR watches one Redis: the e2e Redis is no cluster');
     const monitor = await archive.redis.monitor();
@@ -135,19 +142,21 @@ test.describe('several connections', () => {
       expect((await response.json()).data.holders).toEqual([]);
     };
     try {
+      await pushing.exec();
       await page.goto('/');
-      const alone = `lone${Date.now()}${'x'.repeat(16)}`;
+      const alone = `lone${stamp}${'x'.repeat(16)}`;
       await ask(alone);
       const oneLookUp = await commandsNaming(alone);
       expect(oneLookUp).toBeGreaterThanOrEqual(queues.length);
 
-      // Ten tabs asking for another id at once: the Laravel connection looks it up once, not ten times.
-      const together = `many${Date.now()}${'y'.repeat(16)}`;
+      // Ten tabs asking for another id at once: those that arrive while a look-up of it is under way wait for its answer instead of
+      // looking again (one arriving after it ended looks afresh, which on a loaded machine may be one of the ten), not ten look-ups.
+      const together = `many${stamp}${'y'.repeat(16)}`;
       await Promise.all(Array.from({ length: 10 }, () => ask(together)));
-      expect(await commandsNaming(together)).toBe(oneLookUp);
+      expect(await commandsNaming(together)).toBeLessThanOrEqual(2 * oneLookUp);
     } finally {
       monitor.disconnect();
-      await archive.redis.del(...queues.flatMap((queue) => [keys.ready(queue), keys.notify(queue)]));
+      await archive.redis.del(...queues.map((queue) => keys.ready(queue)));
     }
   });
 
