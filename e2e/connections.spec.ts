@@ -149,9 +149,9 @@ test.describe('several connections', () => {
       const oneLookUp = await commandsNaming(alone);
       expect(oneLookUp).toBeGreaterThanOrEqual(queues.length);
 
-      // Ten tabs asking for another id at once: those that arrive while a look-up of it is under way wait for its answer instead of
-      // looking again; one arriving after it ended looks afresh. Here the ten cost two look-ups (they do not all reach the server while
-      // the first is under way): at most two, not ten (ten without the sharing).
+      // Ten tabs asking for another id at once: an ask takes the answer of a look-up under way, or of one that started after the ask
+      // arrived. The first look-up starts with the first ask; an ask that arrived after that start looks again, and every ask after takes
+      // that second answer. So at most two, where ten asks without the sharing cost ten (here, ten and twenty asks: two in every run).
       const together = `many${stamp}${'y'.repeat(16)}`;
       await Promise.all(Array.from({ length: 10 }, () => ask(together)));
       expect(await commandsNaming(together)).toBeLessThanOrEqual(2 * oneLookUp);

@@ -288,16 +288,10 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
         continue;
       }
     }
-    const parts = await partsAt(plan, cursor);
-    const part = parts[cursor.p];
-    if (part === undefined) {
-      if (cursor.q === null) return { matches: [], ...progress(), cursor: null };
-      Object.assign(cursor, { q: queueAfter(await queuesOf(plan, query), cursor.q), p: 0, at: '', k: undefined });
-      skipped++;
-      continue;
-    }
-    if (!wanted(part)) {
-      Object.assign(cursor, { p: cursor.p + 1, at: '' });
+    const part = (await partsAt(plan, cursor))[cursor.p];
+    if (part === undefined && cursor.q === null) return { matches: [], ...progress(), cursor: null };
+    if (part === undefined || !wanted(part)) {
+      await passOver(plan, query, cursor, part);
       skipped++;
       continue;
     }
@@ -307,6 +301,16 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     if (step !== null) return step;
   }
   return { matches: [], ...progress(), cursor: encodeCursor(cursor) };
+}
+
+/**
+ * Moves `cursor` past a part the walk does not read: an unwanted `part` to
+ * the next part of its queue; the end of a queue's parts (`part`
+ * undefined) to the next queue's first, or to the shared parts after the last.
+ */
+async function passOver(plan: FindPlan, query: FindQuery, cursor: FindCursor, part: FindPart | undefined): Promise<void> {
+  const next = part === undefined ? { q: queueAfter(await queuesOf(plan, query), cursor.q!), p: 0, k: undefined } : { p: cursor.p + 1 };
+  Object.assign(cursor, next, { at: '' });
 }
 
 /** A wanted part ahead of a cursor: where the cursor stands to read it, how many parts it passes over on the way, and its ids. */
@@ -345,7 +349,7 @@ async function partsThatFit(
       continue;
     }
     if (part === undefined && walk.q === null) break;
-    Object.assign(walk, part === undefined ? { q: queueAfter(await queuesOf(plan, query), walk.q!), p: 0, k: undefined } : { p: walk.p + 1 });
+    await passOver(plan, query, walk, part);
     skips++;
   }
   if (ahead.length < 2) return [];
