@@ -151,8 +151,8 @@ test.describe('several connections', () => {
 
       // Ten tabs asking for another id at once: an ask takes the answer of a look-up under way, or of one that started after the ask
       // arrived. The first look-up starts with the first ask; an ask that arrived after that start and comes to it once it has ended
-      // looks again, and every ask after takes that second answer. So at most two, where ten asks without the sharing cost ten (here, ten
-      // and twenty asks: two in every run).
+      // looks again; so does any ask that arrived after the second started and comes to it once it has ended. Ten sent at once arrive
+      // within a few tens of ms: two look-ups in every run here (and for twenty), where ten asks without the sharing cost ten.
       const together = `many${stamp}${'y'.repeat(16)}`;
       await Promise.all(Array.from({ length: 10 }, () => ask(together)));
       expect(await commandsNaming(together)).toBeLessThanOrEqual(2 * oneLookUp);
