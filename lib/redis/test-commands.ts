@@ -8,13 +8,20 @@ export interface WatchedCommands {
   mostPending(): number;
 }
 
+type SentCommand = Parameters<Redis['sendCommand']>[0];
+
 /**
  * Watches the commands `redis` sends (ioredis' sendCommand, which every
  * command, pipelined or not, goes through), counting them by name and
  * keeping how many of `pendingOf` were in flight at once. Redis still
- * answers each one: nothing is changed on the way.
+ * answers each one: nothing is changed on the way. `afterSent` is called
+ * with each command once it is sent: what it sends on `redis` runs after it.
  */
-export function watchCommands(redis: Pick<Redis, 'sendCommand'>, pendingOf: readonly string[] = []): WatchedCommands {
+export function watchCommands(
+  redis: Pick<Redis, 'sendCommand'>,
+  pendingOf: readonly string[] = [],
+  afterSent: (command: SentCommand) => void = () => {},
+): WatchedCommands {
   const send = redis.sendCommand.bind(redis);
   const counts = new Map<string, number>();
   let pending = 0;
@@ -27,7 +34,9 @@ export function watchCommands(redis: Pick<Redis, 'sendCommand'>, pendingOf: read
       const settled = () => void pending--;
       command.promise.then(settled, settled);
     }
-    return send(...sent);
+    const sending = send(...sent);
+    afterSent(command);
+    return sending;
   };
   return {
     sent: (...names) => names.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0),

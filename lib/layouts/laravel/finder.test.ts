@@ -301,6 +301,27 @@ describe('Find on Laravel', () => {
     ).rejects.toThrow(wrongType);
   });
 
+  it('holds the error of a part read together that changed type after its size was read, until the walk reaches it', async () => {
+    const laravel = await openLaravel('a');
+    const { layout, redis } = laravel;
+    const payloadOf = await payloadCopies(laravel, 'a');
+    await redis.rpush(layout.keys.ready('a'), payloadOf(0, false));
+    await redis.rpush(layout.keys.ready('b'), payloadOf(1, true));
+    await redis.rpush(layout.keys.ready('c'), payloadOf(2, false));
+    const changing = layout.keys.delayed('c');
+    // Right after the round trip that reads the parts' sizes, and before the one that reads them, c's delayed set becomes a string.
+    watchCommands(redis, [], (command) => {
+      // Once its size is answered: a command sent while the pipeline is being built would be written before the pipeline.
+      if (command.name === 'memory' && command.args.map(String).includes(changing)) void command.promise.then(() => redis.set(changing, 'not a sorted set'));
+    });
+    const finder = finderOf(laravel);
+
+    const first = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });
+    expect(first.matches.map(({ id, queue }) => `${queue} ${id}`)).toEqual(['b job1']);
+    expect(await redis.type(changing)).toBe('string');
+    await expect(finder.step(payloadQuery('needle'), first.cursor)).rejects.toThrow(`The key ${changing} holds the wrong Redis type`);
+  });
+
   it('refuses a queue key of another type with its name', async () => {
     const laravel = await openLaravel('mail');
     await laravel.laravel.push('order-12345');
