@@ -113,12 +113,16 @@ test.describe('the overview with thousands of queues', () => {
     const busiest = tenants[1500]!;
     await queue.push(busiest, 'e2e.tenant', {});
     await queue.push(busiest, 'e2e.tenant', {});
-    // Pushed behind QueueLens's back: the overview shows them from the sampler's next tick.
+    // Pushed behind QueueLens's back: the overview shows them from the sampler's next tick, a read of every one of these 2,000 queues,
+    // which on this 2-core machine under CI once took longer than the default 5 s to show them.
     await expect
-      .poll(async () => {
-        await page.goto('/?sort=pending');
-        return (await rowNames(page))[STALLED];
-      })
+      .poll(
+        async () => {
+          await page.goto('/?sort=pending');
+          return (await rowNames(page))[STALLED];
+        },
+        { timeout: 20_000 },
+      )
       .toBe(busiest);
     await expect(page.getByRole('combobox', { name: 'Then order by' })).toHaveValue('pending');
     expect((await rowNames(page)).slice(0, STALLED)).toEqual(stalled);
