@@ -1,8 +1,19 @@
 import type { RedisConnection } from '../redis/connection';
 import { flatBytesReply, luaScript, replyRows } from '../redis/lua-script';
 import { isRanged, type FindMatch, type FindQuery, type FindState } from '../shapes/find';
-import { FIND_JOBS_CHUNK, JOBS_CHUNK_BUDGET, readSizedChunk, SNIPPET_BYTES, snippetOf, type ChunkRead, type FindChunk, type FindPart } from './find-steps';
+import {
+  FIND_JOBS_CHUNK,
+  JOBS_CHUNK_BUDGET,
+  readSizedChunk,
+  SNIPPET_BYTES,
+  snippetOf,
+  type ChunkRead,
+  type FindChunk,
+  type FindPart,
+  type PartsReadTogether,
+} from './find-steps';
 import { needleOf, type FindNeedle } from './find-text';
+import { indexSizes, readInOneRoundTrip, type CountedIndex } from './find-together';
 
 /**
  * The reply every layout's find-step script gives: where the next step
@@ -125,38 +136,51 @@ interface JobsRead {
   time: ReturnType<typeof timeArgs>;
 }
 
-/** One call of lua/shared/find-in-jobs-2.lua over `count` ids, its hits read as the layout reads them. */
-async function findInJobsOnce(connection: RedisConnection, options: JobsReading, read: JobsRead, query: FindQuery, count: number): Promise<ChunkRead> {
-  const needle = needleOf(query);
+/** The arguments of one call of lua/shared/find-in-jobs-2.lua over `count` ids. */
+function findInJobsCall(options: JobsReading, read: JobsRead, query: FindQuery, needle: FindNeedle, count: number) {
   const { fields, reading } = options;
   const patterns = query.ignoreCase ? (reading.caseFoldedPatterns?.(needle.bytes) ?? null) : null;
   const texts = [needle.bytes, ...(patterns === null ? reading.spellings(needle.bytes) : [])];
-  const reply = await connection.attempt(() =>
-    findInJobs.run(connection.redis, {
-      index: read.index,
-      records: options.records ?? read.index,
-      kind: read.kind,
-      position: read.position,
-      count,
-      jobPrefix: options.jobPrefix,
-      state: read.state,
-      states: `,${read.states.join(',')},`,
-      onlyQueue: query.queue ?? '',
-      field: query.field,
-      window: SNIPPET_BYTES,
-      queueField: fields.queue,
-      nameField: fields.name,
-      payloadField: fields.payload,
-      errorFields: fields.errors.join(','),
-      reservedField: fields.reserved,
-      ignoreCase: query.ignoreCase ? 1 : 0,
-      ...read.time,
-      texts: texts.length,
-      needles: [...texts, ...(patterns ?? [])],
-    }),
-  );
-  const matches = reply.rows.flatMap((hit) => reading.matchOf(hit, needle) ?? []);
+  return {
+    index: read.index,
+    records: options.records ?? read.index,
+    kind: read.kind,
+    position: read.position,
+    count,
+    jobPrefix: options.jobPrefix,
+    state: read.state,
+    states: `,${read.states.join(',')},`,
+    onlyQueue: query.queue ?? '',
+    field: query.field,
+    window: SNIPPET_BYTES,
+    queueField: fields.queue,
+    nameField: fields.name,
+    payloadField: fields.payload,
+    errorFields: fields.errors.join(','),
+    reservedField: fields.reserved,
+    ignoreCase: query.ignoreCase ? 1 : 0,
+    ...read.time,
+    texts: texts.length,
+    needles: [...texts, ...(patterns ?? [])],
+  };
+}
+
+/** What one call read, its hits as the layout reads them. */
+function findInJobsRead(reply: ReturnType<typeof findInJobs.reply>, options: JobsReading, needle: FindNeedle): ChunkRead {
+  const matches = reply.rows.flatMap((hit) => options.reading.matchOf(hit, needle) ?? []);
   return { matches, looked: reply.looked, next: reply.next === '' ? null : reply.next, bytes: reply.bytes };
+}
+
+/** One call of lua/shared/find-in-jobs-2.lua over `count` ids, its hits read as the layout reads them. */
+async function findInJobsOnce(connection: RedisConnection, options: JobsReading, read: JobsRead, query: FindQuery, count: number): Promise<ChunkRead> {
+  const needle = needleOf(query);
+  const reply = await connection.attempt(() => findInJobs.run(connection.redis, findInJobsCall(options, read, query, needle, count)));
+  return findInJobsRead(reply, options, needle);
+}
+
+/** Where a part's read starts from: its start, or `position` in it. */
+function jobsRead(part: FindPart, position: string, query: FindQuery, states: readonly FindState[]): JobsRead {
+  return { index: part.key, kind: part.kind, position, state: part.states[0]!, states, time: timeArgs(part, query) };
 }
 
 /** One chunk of `part` through lua/shared/find-in-jobs-2.lua, of `size` ids as the chunk before sized it (FindPlan.readChunk). */
@@ -169,8 +193,42 @@ export function readJobsChunk(
   states: readonly FindState[],
   size: number | undefined,
 ): Promise<FindChunk> {
-  const read = { index: part.key, kind: part.kind, position, state: part.states[0]!, states, time: timeArgs(part, query) };
-  return readSizedChunk(JOBS_CHUNK_BUDGET, size, (count) => findInJobsOnce(connection, options, read, query, count));
+  return readSizedChunk(JOBS_CHUNK_BUDGET, size, (count) => findInJobsOnce(connection, options, jobsRead(part, position, query, states), query, count));
+}
+
+/** How an index of ids is counted, by its part's kind; a part of another kind (records) is read alone. */
+const INDEX_LENGTH: Partial<Record<string, CountedIndex['length']>> = { stream: 'xlen', list: 'llen', zset: 'zcard' };
+
+/**
+ * Small parts read several a round trip (FindPlan.together) where each
+ * job is read from its hash: a part weighs its index's length. What a
+ * job's hash holds is not known before it is read, as for the first chunk
+ * of any part (sized as the chunk before it was).
+ */
+export function jobsPartsTogether(connection: RedisConnection, options: JobsReading): PartsReadTogether {
+  return {
+    sizes: (parts) =>
+      indexSizes(
+        connection,
+        parts.map((part) => {
+          const length = INDEX_LENGTH[part.kind];
+          return length === undefined ? null : { length, key: part.key };
+        }),
+        JOBS_CHUNK_BUDGET,
+        false,
+      ),
+    read: (parts, counts, query, states, _options, size) => {
+      const needle = needleOf(query);
+      return readInOneRoundTrip(
+        connection,
+        JOBS_CHUNK_BUDGET,
+        size,
+        (pipeline) =>
+          parts.forEach((part, index) => findInJobs.queue(pipeline, findInJobsCall(options, jobsRead(part, '', query, states), query, needle, counts[index]!))),
+        (reply) => findInJobsRead(findInJobs.reply(reply), options, needle),
+      );
+    },
+  };
 }
 
 /**

@@ -86,11 +86,15 @@ export interface FindPlan {
    * `read` asks once, when the walk comes to the queue, and the cursor
    * keeps the answer, from which `partsOf` builds the parts at every later
    * step of that queue without asking again. The parts also stay in place
-   * for the queue's walk: a level added meanwhile moves no `p`. Left out
-   * where `partsOf` asks Redis nothing.
+   * for the queue's walk: a level added meanwhile moves no `p`.
+   * `readAhead` reads several queues in one round trip, for parts read
+   * together (`together`) across queues: each queue it could read, one it
+   * could not being read alone when the walk comes to it (its error then
+   * thrown there). Left out where `partsOf` asks Redis nothing.
    */
   readonly remembered?: {
     read(queue: string): Promise<string[]>;
+    readAhead(queues: readonly string[]): Promise<Map<string, string[]>>;
     partsOf(queue: string, remembered: readonly string[]): FindPart[];
   };
   /** parts over every queue (a failed set whose entries name their queue) */
@@ -257,11 +261,17 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
     const full = chunk.matches.length > 0 || chunk.next !== null || cursor.looked - stepStartedAt >= chunk.size;
     return full ? { matches: chunk.matches, ...progress(), cursor: encodeCursor(cursor) } : null;
   };
+  // What FindPlan.remembered read ahead in this step, for the parts read together.
+  const readAhead = new Map<string, string[]>();
+  // Whether the last chunk read its part whole, from its start: the parts after a small one are most likely small too.
+  let readWhole = false;
   let skipped = 0;
   for (let chunks = 0; skipped < SKIPS_PER_STEP && chunks < CHUNKS_PER_STEP;) {
-    if (chunks > 0 && cursor.at === '' && plan.together !== undefined) {
-      // The chunk before ended its part with no match, with some of the step's chunk left: the parts after it that fit in what is left are read at once.
-      const fitting = await partsThatFit(plan, plan.together, query, cursor, wanted, {
+    if (readWhole && cursor.at === '' && plan.together !== undefined) {
+      // The chunk before read a small part whole with no match, with some of the step's chunk left: the parts after it that fit in what
+      // is left are read at once. After a large part (read over several chunks) the next is most likely large too, and asking the
+      // sizes would cost a round trip for nothing: it is read alone.
+      const fitting = await partsThatFit(plan, plan.together, query, cursor, wanted, readAhead, {
         limit: Math.min(PARTS_READ_AT_ONCE, CHUNKS_PER_STEP - chunks),
         skipsLeft: SKIPS_PER_STEP - skipped,
         weightLeft: (cursor.n ?? FIRST_CHUNK) - (cursor.looked - stepStartedAt),
@@ -285,6 +295,7 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
           const step = after(chunk);
           if (step !== null) return step;
         }
+        readWhole = true;
         continue;
       }
     }
@@ -295,6 +306,7 @@ export async function findStep(plan: FindPlan, query: FindQuery, cursorText: str
       skipped++;
       continue;
     }
+    readWhole = cursor.at === '';
     const chunk = await plan.readChunk(part, cursor.at, query, states, options, cursor.n);
     chunks++;
     const step = after(chunk);
@@ -327,7 +339,8 @@ interface PartAhead {
  * The wanted parts from `cursor` (at the start of a part) on, as the step's
  * walk would come to them, that together weigh no more than `weightLeft`:
  * at most `limit` of them, passing over at most `skipsLeft` parts on the
- * way (an unwanted one, the end of a queue's). The cursor is not moved.
+ * way (an unwanted one, the end of a queue's), and entering only queues
+ * whose FindPlan.remembered is in `readAhead`. The cursor is not moved.
  */
 async function partsThatFit(
   plan: FindPlan,
@@ -335,11 +348,18 @@ async function partsThatFit(
   query: FindQuery,
   cursor: FindCursor,
   wanted: (part: FindPart) => boolean,
+  readAhead: Map<string, string[]>,
   { limit, skipsLeft, weightLeft }: { limit: number; skipsLeft: number; weightLeft: number },
 ): Promise<PartAhead[]> {
   const walk = { ...cursor };
+  await readRememberedAhead(plan, query, cursor.q, limit, readAhead);
   const ahead: Omit<PartAhead, 'ids'>[] = [];
   for (let skips = 0; ahead.length < limit && skips < skipsLeft;) {
+    if (plan.remembered !== undefined && walk.q !== null && walk.k === undefined) {
+      walk.k = readAhead.get(walk.q);
+      // Not read ahead (it could not be, or lies further): the walk reads it alone when it comes to it, its error thrown there.
+      if (walk.k === undefined) break;
+    }
     const part = (await partsAt(plan, walk))[walk.p];
     if (part !== undefined && wanted(part)) {
       ahead.push({ q: walk.q, p: walk.p, k: walk.k, part, skips });
@@ -362,6 +382,21 @@ async function partsThatFit(
     fitting.push({ ...item, ids });
   }
   return fitting;
+}
+
+/**
+ * Reads into `readAhead` what FindPlan.remembered holds of the `count`
+ * queues after `queue` that it lacks, in one round trip: a walk ahead
+ * of `count` parts enters no more queues (each has a part at least).
+ * Nothing where the plan remembers nothing, or past the last queue.
+ */
+async function readRememberedAhead(plan: FindPlan, query: FindQuery, queue: string | null, count: number, readAhead: Map<string, string[]>): Promise<void> {
+  if (plan.remembered === undefined || queue === null) return;
+  const sorted = await queuesOf(plan, query);
+  const from = indexAfter(sorted, queue);
+  const unread = sorted.slice(from, from + count).filter((name) => !readAhead.has(name));
+  if (unread.length === 0) return;
+  for (const [name, remembered] of await plan.remembered.readAhead(unread)) readAhead.set(name, remembered);
 }
 
 /** About how many jobs a search scoped to `query`'s queue and `states` looks at, from the layout's figures. */
@@ -417,8 +452,13 @@ function queuesOf(plan: FindPlan, query: FindQuery, fresh = false): Promise<read
   return reading.queues;
 }
 
-/** The first of `sorted` after `current` (which need not be among them any more), by binary search; null past the last. */
+/** The first of `sorted` after `current` (which need not be among them any more); null past the last. */
 function queueAfter(sorted: readonly string[], current: string): string | null {
+  return sorted[indexAfter(sorted, current)] ?? null;
+}
+
+/** Where the first of `sorted` after `current` is, by binary search: `sorted.length` past the last. */
+function indexAfter(sorted: readonly string[], current: string): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -426,7 +466,7 @@ function queueAfter(sorted: readonly string[], current: string): string | null {
     if (sorted[middle]! > current) high = middle;
     else low = middle + 1;
   }
-  return sorted[low] ?? null;
+  return low;
 }
 
 /**

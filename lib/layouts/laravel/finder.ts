@@ -1,11 +1,9 @@
 import type { RedisConnection } from '../../redis/connection';
-import { settlePipeline } from '../../redis/pipeline';
 import type { FindQuery, FindState } from '../../shapes/find';
 import { readJobsChunk, stillMatchingJobs, timeArgs, type HitReading } from '../find-in-jobs';
 import {
   findStep,
   readSizedChunk,
-  sizedChunk,
   VALUES_CHUNK_BUDGET,
   SNIPPET_BYTES,
   snippetOf,
@@ -17,6 +15,7 @@ import {
   type FoundMatch,
 } from '../find-steps';
 import { needleOf, type FindNeedle } from '../find-text';
+import { indexSizes, readInOneRoundTrip } from '../find-together';
 import type { JobFinder } from '../pages';
 import type { LaravelCounts } from './counts';
 import type { HorizonKeys } from './horizon';
@@ -232,56 +231,17 @@ function readQueueChunk(
   });
 }
 
-/** The size of a part read on its own, never with others. */
-const READ_ALONE = { ids: 0, weight: Infinity };
-
 /**
  * What reading each of `parts` whole costs (PartsReadTogether.sizes): its
- * length, and its bytes as MEMORY USAGE estimates them in ids of a chunk
- * (VALUES_CHUNK_BUDGET), one round trip. Horizon's failed list, and a
- * structure whose size cannot be read (a key of another type, MEMORY
- * refused), are read alone.
+ * length and its payloads' bytes. Horizon's failed list is read alone.
  */
-async function queuePartSizes(connection: RedisConnection, keys: LaravelKeys, parts: readonly FindPart[]): Promise<{ ids: number; weight: number }[]> {
-  const structures = parts.map((part) => ({ part, structure: STRUCTURES[part.kind as LaravelState] as (typeof STRUCTURES)[LaravelState] | undefined }));
-  const pipeline = connection.redis.pipeline();
-  for (const { part, structure } of structures) {
-    if (structure === undefined) continue;
-    const key = structure.keyOf(keys, part.key);
-    (structure.kind === 'list' ? pipeline.llen(key) : pipeline.zcard(key)).memory('USAGE', key, 'SAMPLES', 5);
-  }
-  const replies = await connection.attempt(() => settlePipeline(pipeline));
-  return structures.map(({ structure }) => {
-    if (structure === undefined) return READ_ALONE;
-    const [ids, bytes] = replies.splice(0, 2);
-    if (typeof ids !== 'number' || !(typeof bytes === 'number' || bytes === null)) return READ_ALONE;
-    return { ids, weight: Math.max(ids, Math.ceil(((bytes ?? 0) * VALUES_CHUNK_BUDGET.max) / VALUES_CHUNK_BUDGET.bytes)) };
+function queuePartSizes(connection: RedisConnection, keys: LaravelKeys, parts: readonly FindPart[]): Promise<{ ids: number; weight: number }[]> {
+  const indexes = parts.map((part) => {
+    const structure = STRUCTURES[part.kind as LaravelState] as (typeof STRUCTURES)[LaravelState] | undefined;
+    if (structure === undefined) return null;
+    return { length: structure.kind === 'list' ? ('llen' as const) : ('zcard' as const), key: structure.keyOf(keys, part.key) };
   });
-}
-
-/** Several queues' structures from their start, `counts[i]` ids each, in one round trip (PartsReadTogether.read); each one's error in its place. */
-async function readQueuePartsTogether(
-  connection: RedisConnection,
-  keys: LaravelKeys,
-  parts: readonly FindPart[],
-  counts: readonly number[],
-  query: FindQuery,
-  options: FindStepOptions,
-  size: number | undefined,
-): Promise<(FindChunk | Error)[]> {
-  const pipeline = connection.redis.pipeline();
-  for (const [index, part] of parts.entries()) findPayloads.queue(pipeline, payloadsCall(keys, part, '', query, options, counts[index]!));
-  const replies = await connection.attempt(() => settlePipeline(pipeline));
-  return Promise.all(
-    replies.map((raw, index) =>
-      connection
-        .attempt(async () => {
-          if (raw instanceof Error) throw raw;
-          return sizedChunk(VALUES_CHUNK_BUDGET, size, payloadsRead(findPayloads.reply(raw), parts[index]!, query));
-        })
-        .catch((error: Error) => error),
-    ),
-  );
+  return indexSizes(connection, indexes, VALUES_CHUNK_BUDGET, true);
 }
 
 /** The part of a search that walks Horizon's failed list. */
@@ -326,7 +286,14 @@ export function laravelFinder(
         : readQueueChunk(connection, keys, part, position, query, options, size),
     together: {
       sizes: (parts) => queuePartSizes(connection, keys, parts),
-      read: (parts, counts, query, _states, options, size) => readQueuePartsTogether(connection, keys, parts, counts, query, options, size),
+      read: (parts, counts, query, _states, options, size) =>
+        readInOneRoundTrip(
+          connection,
+          VALUES_CHUNK_BUDGET,
+          size,
+          (pipeline) => parts.forEach((part, index) => findPayloads.queue(pipeline, payloadsCall(keys, part, '', query, options, counts[index]!))),
+          (reply, index) => payloadsRead(findPayloads.reply(reply), parts[index]!, query),
+        ),
     },
   };
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIND_JOBS_CHUNK } from '../find-steps';
+import { CHUNKS_PER_STEP, FIND_JOBS_CHUNK, PARTS_READ_AT_ONCE } from '../find-steps';
+import { watchCommands } from '../../redis/test-commands';
 import { everyMatchStep } from '../every-match';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { base64CaseFoldedPatterns, base64Spellings } from './finder';
@@ -13,6 +14,9 @@ function finderOf(layout: Pick<QueueLayout, 'finder'>): JobFinder {
 }
 
 const openMarko = testMarkoFactory();
+
+/** Counts a caller holds, naming no queue: a step reads none of its own. */
+const NO_COUNTS = { queues: [], failed: null };
 
 describe('Find on marko', () => {
   it('finds a job by a piece of its signed payload, decoded, in each state: ready, delayed, reserved and failed', async () => {
@@ -152,6 +156,48 @@ describe('Find on marko', () => {
     const ranMatching = ran.filter((id) => matching.includes(id));
     expect(ranMatching.length).toBeGreaterThan(0);
     expect(removed + ranMatching.length).toBe(matching.length);
+  });
+
+  it('reads many small queues several a round trip, each job once and in order', async () => {
+    const { layout, worker, redis } = await openMarko();
+    const names = Array.from({ length: 40 }, (_, n) => `q${String(n).padStart(2, '0')}`);
+    for (const [n, name] of names.entries())
+      await worker.push(name, { className: 'App\\Jobs\\Noise', data: { tag: n % 20 === 7 ? `needle-${n}` : `hay-${n}` } });
+    const scripts = watchCommands(redis, ['evalsha', 'eval']);
+    const finder = finderOf(layout);
+
+    // The counts a served app's sampler holds, so that the first step reads none (their read is a script a queue, all at once).
+    let step = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });
+    const matches = [...step.matches];
+    let steps = 1;
+    for (; step.cursor !== null; steps++) {
+      step = await finder.step(payloadQuery('needle'), step.cursor);
+      matches.push(...step.matches);
+    }
+    expect(matches.map((match) => match.queue)).toEqual(['q07', 'q27']);
+    expect(step.looked).toBe(40);
+    // 120 parts (a list and two sets a queue): a step goes on past each that ends with no match, several parts a round trip.
+    expect(steps).toBeLessThanOrEqual(2 + Math.ceil(120 / CHUNKS_PER_STEP));
+    expect(scripts.mostPending()).toBe(PARTS_READ_AT_ONCE);
+  });
+
+  it('holds the error of a part read together until the walk reaches it: a set that changed type after its size was read', async () => {
+    const { layout, worker, redis, keys } = await openMarko();
+    for (const name of ['a', 'b', 'c']) await worker.push(name, { className: 'App\\Jobs\\Noise', data: { tag: name === 'b' ? 'needle' : 'hay' } });
+    const changing = keys.delayed('c');
+    // Right after the round trip that reads the parts' sizes, and before the one that reads them, c's delayed set becomes a string.
+    let changed = false;
+    watchCommands(redis, [], (command) => {
+      if (changed || command.name !== 'zcard' || !command.args.map(String).includes(changing)) return;
+      changed = true;
+      void command.promise.then(() => redis.set(changing, 'not a sorted set'));
+    });
+    const finder = finderOf(layout);
+
+    // a's ready list is read alone and ends with no match; the parts after it are read in one round trip, c's delayed set among them.
+    const first = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });
+    expect(first.matches.map((match) => match.queue)).toEqual(['b']);
+    await expect(finder.step(payloadQuery('needle'), first.cursor)).rejects.toThrow(/type|WRONGTYPE/i);
   });
 
   it('re-checks the jobs a search listed before an action: a failed record written again with another exception no longer matches', async () => {

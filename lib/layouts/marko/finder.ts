@@ -1,6 +1,6 @@
 import type { RedisConnection } from '../../redis/connection';
 import { isRanged } from '../../shapes/find';
-import { readJobsChunk, stillMatchingJobs, type FindHit, type HitReading } from '../find-in-jobs';
+import { jobsPartsTogether, readJobsChunk, stillMatchingJobs, type FindHit, type HitReading } from '../find-in-jobs';
 import { findStep, snippetOf, type FindPlan } from '../find-steps';
 import { asciiCased } from '../find-text';
 import type { JobFinder } from '../pages';
@@ -109,6 +109,8 @@ export function markoFinder(
       if (!isRanged(query.range)) return readJobsChunk(connection, records, part, position, query, states, size);
       return readJobsChunk(connection, indexedRecords, { ...part, key: keys.failedIndex, kind: 'indexed-records' }, position, query, states, size);
     },
+    // The failed records (kind 'records') are read alone.
+    together: jobsPartsTogether(connection, jobs),
   };
   return {
     states: plan.states,

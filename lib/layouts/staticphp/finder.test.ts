@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isAbsent } from '../adapter';
 import { readJobsChunk, type HitReading } from '../find-in-jobs';
-import { FIND_JOBS_CHUNK, FIRST_CHUNK, JOBS_CHUNK_BUDGET } from '../find-steps';
+import { CHUNKS_PER_STEP, FIND_JOBS_CHUNK, FIRST_CHUNK, JOBS_CHUNK_BUDGET, PARTS_READ_AT_ONCE } from '../find-steps';
+import { watchCommands } from '../../redis/test-commands';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { staticphpLayout } from './layout';
 import { testQueueFactory } from './test-redis';
@@ -155,6 +156,52 @@ describe('Find on StaticPHP', () => {
     } finally {
       levels.mockRestore();
     }
+  });
+
+  it('reads many small queues several a round trip, their levels asked together, each job once and in order', async () => {
+    const { queue, finder } = await openFinder();
+    const names = Array.from({ length: 60 }, (_, n) => `q${String(n).padStart(2, '0')}`);
+    await queue.pushMany(names.map((name, n) => ({ queue: name, name: 'App\\Jobs\\Noise', payload: { tag: n % 20 === 7 ? `needle-${n}` : `hay-${n}` } })));
+    const scripts = watchCommands(queue.redis, ['evalsha', 'eval']);
+    const levels = watchCommands(queue.redis, ['zrange']);
+
+    const { matches, steps, looked } = await findAll(finder, payloadQuery('needle'));
+    expect(matches.map((match) => match.queue)).toEqual(['q07', 'q27', 'q47']);
+    expect(looked).toBe(60);
+    // 120 parts (a stream and a delayed set a queue): a step goes on past each that ends with no match, several parts a round trip.
+    expect(steps).toBeLessThanOrEqual(3 + Math.ceil(120 / CHUNKS_PER_STEP));
+    expect(scripts.mostPending()).toBe(PARTS_READ_AT_ONCE);
+    // The queues' levels are asked for as many at once; a queue's again only by a later step that looks ahead where an earlier one did.
+    expect(levels.mostPending()).toBe(PARTS_READ_AT_ONCE);
+    expect(levels.sent('zrange')).toBeLessThanOrEqual(names.length + PARTS_READ_AT_ONCE * steps);
+  });
+
+  it('asks no sizes of the parts after one read over several chunks: the next is most likely as large, and is read alone', async () => {
+    const { queue, finder } = await openFinder();
+    await queue.pushMany(Array.from({ length: FIND_JOBS_CHUNK * 2 }, (_, i) => ({ queue: 'big', name: 'App\\Jobs\\Noise', payload: { tag: `hay-${i}` } })));
+    // Watched after the first step, which reads the counts (the failed set's ZCARD among them).
+    let step = await finder.step(payloadQuery('needle'), null);
+    const commands = watchCommands(queue.redis);
+    while (step.cursor !== null) step = await finder.step(payloadQuery('needle'), step.cursor);
+
+    expect(step.looked).toBe(FIND_JOBS_CHUNK * 2);
+    // The stream's last chunk is followed by its delayed set and the failed set, read one by one. The delayed set, read whole from its
+    // start, would look ahead, but only the failed set is after it.
+    expect(commands.sent('xlen', 'zcard')).toBe(0);
+  });
+
+  it('reads a queue whose levels cannot be read alone, when the walk comes to it: the match before it is found, then its error', async () => {
+    const { queue, finder } = await openFinder();
+    await queue.push('a', 'App\\Jobs\\Noise', { tag: 'hay-a' });
+    await queue.push('b', 'App\\Jobs\\Noise', { tag: 'needle-b' });
+    await queue.push('c', 'App\\Jobs\\Noise', { tag: 'hay-c' });
+    await queue.redis.del(queue.keys.levels('c'));
+    await queue.redis.set(queue.keys.levels('c'), 'not a sorted set');
+
+    // a's stream is read alone and ends with no match; b's parts are read together; c, whose levels the look-ahead could not read, is not.
+    const first = await finder.step(payloadQuery('needle'), null, 0, { counts: { queues: [], failed: null } });
+    expect(first.matches.map((match) => match.queue)).toEqual(['b']);
+    await expect(finder.step(payloadQuery('needle'), first.cursor)).rejects.toThrow(/type|WRONGTYPE/i);
   });
 
   it('matches bytes that are no UTF-8 byte for byte and shows them escaped; refuses a cursor it did not write', async () => {

@@ -1,5 +1,6 @@
+import { settlePipeline } from '../../redis/pipeline';
 import type { LayoutCounts } from '../adapter';
-import { PLAIN_READING, readJobsChunk, stillMatchingJobs } from '../find-in-jobs';
+import { jobsPartsTogether, PLAIN_READING, readJobsChunk, stillMatchingJobs } from '../find-in-jobs';
 import { findStep, type FindPart, type FindPlan } from '../find-steps';
 import type { JobFinder } from '../pages';
 import type { RedisQueue } from './redis-queue';
@@ -22,6 +23,13 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
     reading: PLAIN_READING,
   };
   const levelsOf = (name: string) => queue.attempt(() => queue.redis.zrange(queue.keys.levels(name), '0', '-1'));
+  // Several queues' levels in one round trip; a queue whose levels cannot be read is left out, read alone when the walk comes to it.
+  const levelsAhead = async (names: readonly string[]) => {
+    const pipeline = queue.redis.pipeline();
+    for (const name of names) pipeline.zrange(queue.keys.levels(name), '0', '-1');
+    const replies = await queue.attempt(() => settlePipeline(pipeline));
+    return new Map(names.flatMap((name, index) => (Array.isArray(replies[index]) ? [[name, replies[index] as string[]] as const] : [])));
+  };
   const partsOf = (name: string, levels: readonly string[]): FindPart[] => [
     ...levels.map((level) => ({ states: ['ready', 'reserved'] as const, key: queue.keys.stream(name, level), kind: 'stream', timeScale: 1 })),
     { states: ['delayed'], key: queue.keys.delayed(name), kind: 'zset', timeScale: 1000 },
@@ -32,10 +40,11 @@ export function staticphpFinder(queue: RedisQueue, counts: () => Promise<LayoutC
     queues: () => queue.attempt(() => queue.queueNames()),
     partsOf: async (name) => partsOf(name, await levelsOf(name)),
     // A queue's levels are asked once, when the walk comes to it, not with each step.
-    remembered: { read: levelsOf, partsOf },
+    remembered: { read: levelsOf, readAhead: levelsAhead, partsOf },
     sharedParts: [{ states: ['failed'], key: queue.keys.failed, kind: 'zset', timeScale: 1000 }],
     counts,
     readChunk: (part, position, query, states, _options, size) => readJobsChunk(queue, options, part, position, query, states, size),
+    together: jobsPartsTogether(queue, options),
   };
   return {
     states: plan.states,

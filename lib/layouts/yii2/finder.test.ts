@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIND_CHUNK } from '../find-steps';
+import { CHUNKS_PER_STEP, FIND_CHUNK, PARTS_READ_AT_ONCE } from '../find-steps';
+import { watchCommands } from '../../redis/test-commands';
+import { deleteKeysUnder } from '../../redis/scan-keys';
+import { Yii2Keys } from './keys';
 import { isAbsent } from '../adapter';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { yii2Layout } from './layout';
@@ -76,6 +79,34 @@ describe.each(['yii2', 'yii2-ng'] as const)('Find on %s', (driver) => {
   it('ignores the case of ASCII letters in a decoded message only when asked', async () => {
     const { channel, finder } = await openFinder(driver);
     await expectIgnoreCaseRules(finder, (text) => driverPush(channel, phpMessage(text)));
+  });
+
+  it('reads many small channels several a round trip, each message once and in order', async () => {
+    const { queue, channel: first } = await openFinder(driver);
+    const names = Array.from({ length: 40 }, (_, n) => `${first}-q${String(n).padStart(2, '0')}`);
+    for (const name of names) cleanups.push(() => deleteKeysUnder(queue.redis, `${name}.`));
+    const ng = DEFAULT_YII2_NG_SETTINGS;
+    const layout = yii2Layout(queue, driver === 'yii2' ? { layout: 'yii2', channels: names } : { layout: 'yii2-ng', channels: names, ng });
+    for (const [n, name] of names.entries()) {
+      await driverPush({ connection: queue, driver, keys: new Yii2Keys(name), ng }, phpMessage(n % 20 === 7 ? `needle-${n}` : `hay-${n}`));
+    }
+    if (isAbsent(layout.finder)) throw new Error(layout.finder.absent);
+    const finder = layout.finder;
+    const scripts = watchCommands(queue.redis, ['evalsha', 'eval']);
+
+    // The counts a served app's sampler holds, so that the first step reads none.
+    let step = await finder.step(payloadQuery('needle'), null, 0, { counts: { queues: [], failed: null } });
+    const matches = [...step.matches];
+    let steps = 1;
+    for (; step.cursor !== null; steps++) {
+      step = await finder.step(payloadQuery('needle'), step.cursor);
+      matches.push(...step.matches);
+    }
+    expect(matches.map((match) => match.queue)).toEqual([names[7], names[27]]);
+    expect(step.looked).toBe(40);
+    // A step goes on past each channel that ends with no match, several channels a round trip.
+    expect(steps).toBeLessThanOrEqual(2 + Math.ceil(40 / CHUNKS_PER_STEP));
+    expect(scripts.mostPending()).toBe(PARTS_READ_AT_ONCE);
   });
 
   it('reads a bounded chunk of the messages per step and resumes from the cursor', async () => {

@@ -3,7 +3,8 @@ import { luaScript } from '../../redis/lua-script';
 import type { FindMatch, FindQuery, FindState } from '../../shapes/find';
 import type { LayoutCounts } from '../adapter';
 import { findChunkReply } from '../find-in-jobs';
-import { findStep, readSizedChunk, SNIPPET_BYTES, snippetOf, VALUES_CHUNK_BUDGET, type FindPlan } from '../find-steps';
+import { findStep, readSizedChunk, SNIPPET_BYTES, snippetOf, VALUES_CHUNK_BUDGET, type ChunkRead, type FindPart, type FindPlan } from '../find-steps';
+import { indexSizes, readInOneRoundTrip } from '../find-together';
 import { indexOfNeedle, needleOf, type FindNeedle } from '../find-text';
 import type { JobFinder } from '../pages';
 import type { Yii2Keys } from './keys';
@@ -93,46 +94,73 @@ function matchOf(row: ReturnType<typeof findMessages.reply>['rows'][number], que
   return (wants('name') ? found('name', Buffer.from(name, 'utf8')) : null) ?? (wants('payload') ? found('payload', readableBody(message)) : null);
 }
 
+/** The arguments of one call of find-messages over a channel from `position` ('' to start), `count` messages. */
+function messagesCall(keys: Yii2Keys, position: string, query: FindQuery, states: readonly FindState[], count: number) {
+  return {
+    ...keys.byName,
+    cursor: position === '' ? '0' : position,
+    count,
+    limit: MESSAGE_BYTES,
+    states: `,${states.join(',')},`,
+    timeFrom: String(query.range?.from ?? ''),
+    timeUntil: String(query.range?.until ?? ''),
+    ...messageFilter(query),
+  };
+}
+
+/** What one call over a channel read, its messages decoded and matched as the job page reads them. */
+function messagesRead(reply: ReturnType<typeof findMessages.reply>, part: FindPart, query: FindQuery): ChunkRead {
+  const needle = needleOf(query);
+  return {
+    matches: reply.rows.flatMap((row) => matchOf(row, part.key, query, needle) ?? []),
+    looked: reply.looked,
+    next: reply.next === '0' ? null : reply.next,
+    bytes: reply.bytes,
+  };
+}
+
 /**
  * Find on yii2 (stock and ng): each channel's `.messages` hash, every
  * message decoded as the job page decodes it, its state from the indexes.
  * yii2 keeps no failed jobs.
  */
-export function yii2Finder(connection: RedisConnection, keysOf: readonly Yii2Keys[], counts: () => Promise<LayoutCounts>): JobFinder {
+export function yii2Finder(connection: RedisConnection, channels: readonly Yii2Keys[], counts: () => Promise<LayoutCounts>): JobFinder {
+  const byChannel = new Map(channels.map((keys) => [keys.channel, keys]));
+  const keysOf = (part: FindPart) => byChannel.get(part.key)!;
   const plan: FindPlan = {
     states: ['ready', 'delayed', 'reserved'],
     // Neither driver records when a message was pushed: a waiting one has no time.
     times: { delayed: 'when it is due', reserved: 'when its reservation expires' },
-    queues: async () => keysOf.map((keys) => keys.channel),
+    queues: async () => channels.map((keys) => keys.channel),
     partsOf: async (channel) => {
-      const keys = keysOf.find((candidate) => candidate.channel === channel);
+      const keys = byChannel.get(channel);
       return keys ? [{ states: ['ready', 'delayed', 'reserved'], key: channel, kind: 'messages', timeScale: 1000 }] : [];
     },
     sharedParts: [],
     counts,
     readChunk: (part, position, query, states, _options, size) =>
       readSizedChunk(VALUES_CHUNK_BUDGET, size, async (count) => {
-        const keys = keysOf.find((candidate) => candidate.channel === part.key)!;
-        const reply = await connection.attempt(() =>
-          findMessages.run(connection.redis, {
-            ...keys.byName,
-            cursor: position === '' ? '0' : position,
-            count,
-            limit: MESSAGE_BYTES,
-            states: `,${states.join(',')},`,
-            timeFrom: String(query.range?.from ?? ''),
-            timeUntil: String(query.range?.until ?? ''),
-            ...messageFilter(query),
-          }),
-        );
-        const needle = needleOf(query);
-        return {
-          matches: reply.rows.flatMap((row) => matchOf(row, part.key, query, needle) ?? []),
-          looked: reply.looked,
-          next: reply.next === '0' ? null : reply.next,
-          bytes: reply.bytes,
-        };
+        const reply = await connection.attempt(() => findMessages.run(connection.redis, messagesCall(keysOf(part), position, query, states, count)));
+        return messagesRead(reply, part, query);
       }),
+    // Small channels several a round trip: each weighs its messages, by count and by MEMORY USAGE.
+    together: {
+      sizes: (parts) =>
+        indexSizes(
+          connection,
+          parts.map((part) => ({ length: 'hlen', key: keysOf(part).messages })),
+          VALUES_CHUNK_BUDGET,
+          true,
+        ),
+      read: (parts, counts, query, states, _options, size) =>
+        readInOneRoundTrip(
+          connection,
+          VALUES_CHUNK_BUDGET,
+          size,
+          (pipeline) => parts.forEach((part, index) => findMessages.queue(pipeline, messagesCall(keysOf(part), '', query, states, counts[index]!))),
+          (reply, index) => messagesRead(findMessages.reply(reply), parts[index]!, query),
+        ),
+    },
   };
   return {
     states: plan.states,

@@ -1,5 +1,5 @@
 import { QueueError } from '../../redis/errors';
-import { execPipeline } from '../../redis/pipeline';
+import { settledPipelines } from '../../redis/pipeline';
 import type { RedisConnection } from '../../redis/connection';
 import {
   PAGE_ROWS,
@@ -254,12 +254,18 @@ function messageOf(message: Yii2Message): JobMessage {
   };
 }
 
-/** The channels whose messages hold `id`: one HEXISTS per channel, in one pipeline. */
+/**
+ * The channels whose messages hold `id`: one HEXISTS per channel, pipelined
+ * a bounded number a round trip, so that over 10,000 channels another
+ * client's reads (the overview's) are served between them.
+ */
 async function channelsHolding(connection: RedisConnection, channels: readonly string[], channelKeys: ChannelKeys, id: string): Promise<string[]> {
   return connection.attempt(async () => {
-    const pipeline = connection.redis.pipeline();
-    for (const channel of channels) pipeline.hexists(channelKeys(channel).messages, id);
-    const replies = await execPipeline(pipeline);
+    const replies = await settledPipelines(connection.redis, channels.length, (pipeline, index) =>
+      pipeline.hexists(channelKeys(channels[index]!).messages, id),
+    );
+    const refused = replies.find((reply) => reply instanceof Error);
+    if (refused !== undefined) throw refused;
     return channels.filter((_, index) => replies[index] === 1);
   });
 }
