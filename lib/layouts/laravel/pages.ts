@@ -359,9 +359,10 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: Se
  * together (about one round trip for them all), and no more than this many
  * wait in Redis ahead of other clients' commands. Another viewer's overview
  * read during a look-up over 50 queues of 2,000 jobs took 2.29× its time
- * at 16, 1.44× at 8; over 10,000 queues, all at once, 1.65× (docs/benchmarks.md).
+ * at 16, 1.33–1.93× at 8 (four runs), 1.13× and 1.29× at 4, the look-up no
+ * slower on two cores; over 10,000 queues, all at once, 1.65× (docs/benchmarks.md).
  */
-export const QUEUES_LOOKED_IN_AT_ONCE = 8;
+export const QUEUES_LOOKED_IN_AT_ONCE = 4;
 
 /**
  * A job by its id: found in its queue's structures, else, where Horizon is
