@@ -43,3 +43,18 @@ export function watchCommands(
     mostPending: () => most,
   };
 }
+
+/**
+ * Runs `then` once, right after Redis answers the first `name` command
+ * naming `key` that `redis` sends: a change made between two round trips
+ * of the code under test. A command sent while a pipeline is being built
+ * would be written before that pipeline, so `then` waits for the answer.
+ */
+export function onceAnswered(redis: Pick<Redis, 'sendCommand'>, name: string, key: string, then: () => Promise<unknown>): void {
+  let done = false;
+  watchCommands(redis, [], (command) => {
+    if (done || command.name !== name || !command.args.map(String).includes(key)) return;
+    done = true;
+    void command.promise.then(then);
+  });
+}

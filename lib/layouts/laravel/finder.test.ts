@@ -11,7 +11,7 @@ import { readLaravelPayload } from './payload';
 import { LaravelHarness } from './php-harness';
 import { READY_REMOVAL_REACH } from '../line-repairs';
 import { present, testLaravelFactory } from './test-laravel';
-import { watchCommands } from '../../redis/test-commands';
+import { onceAnswered, watchCommands } from '../../redis/test-commands';
 
 const openLaravel = testLaravelFactory();
 
@@ -275,13 +275,17 @@ describe('Find on Laravel', () => {
     expect(matches.map(({ id, name }) => [id, name]).sort()).toEqual(read.map(({ id, name }) => [id, name]).sort());
   });
 
-  it('reads small queues several in one round trip, and stops at a key of another type only where the walk reaches it, after the matches before it', async () => {
+  /** Queues a, b and c of one ready job each, b's the only one holding "needle". */
+  async function threeSmallQueues() {
     const laravel = await openLaravel('a');
-    const { layout, redis } = laravel;
     const payloadOf = await payloadCopies(laravel, 'a');
-    await redis.rpush(layout.keys.ready('a'), payloadOf(0, false));
-    await redis.rpush(layout.keys.ready('b'), payloadOf(1, true));
-    await redis.rpush(layout.keys.ready('c'), payloadOf(2, false));
+    for (const [n, queue] of ['a', 'b', 'c'].entries()) await laravel.redis.rpush(laravel.layout.keys.ready(queue), payloadOf(n, queue === 'b'));
+    return laravel;
+  }
+
+  it('reads small queues several in one round trip, and stops at a key of another type only where the walk reaches it, after the matches before it', async () => {
+    const laravel = await threeSmallQueues();
+    const { layout, redis } = laravel;
     await redis.set(layout.keys.delayed('c'), 'not a sorted set');
     const commands = watchCommands(redis, ['evalsha', 'eval']);
     const finder = finderOf(laravel);
@@ -302,18 +306,11 @@ describe('Find on Laravel', () => {
   });
 
   it('holds the error of a part read together that changed type after its size was read, until the walk reaches it', async () => {
-    const laravel = await openLaravel('a');
+    const laravel = await threeSmallQueues();
     const { layout, redis } = laravel;
-    const payloadOf = await payloadCopies(laravel, 'a');
-    await redis.rpush(layout.keys.ready('a'), payloadOf(0, false));
-    await redis.rpush(layout.keys.ready('b'), payloadOf(1, true));
-    await redis.rpush(layout.keys.ready('c'), payloadOf(2, false));
     const changing = layout.keys.delayed('c');
     // Right after the round trip that reads the parts' sizes, and before the one that reads them, c's delayed set becomes a string.
-    watchCommands(redis, [], (command) => {
-      // Once its size is answered: a command sent while the pipeline is being built would be written before the pipeline.
-      if (command.name === 'memory' && command.args.map(String).includes(changing)) void command.promise.then(() => redis.set(changing, 'not a sorted set'));
-    });
+    onceAnswered(redis, 'memory', changing, () => redis.set(changing, 'not a sorted set'));
     const finder = finderOf(laravel);
 
     const first = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNKS_PER_STEP, FIND_JOBS_CHUNK, PARTS_READ_AT_ONCE } from '../find-steps';
-import { watchCommands } from '../../redis/test-commands';
+import { onceAnswered, watchCommands } from '../../redis/test-commands';
 import { everyMatchStep } from '../every-match';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { base64CaseFoldedPatterns, base64Spellings } from './finder';
@@ -186,12 +186,7 @@ describe('Find on marko', () => {
     for (const name of ['a', 'b', 'c']) await worker.push(name, { className: 'App\\Jobs\\Noise', data: { tag: name === 'b' ? 'needle' : 'hay' } });
     const changing = keys.delayed('c');
     // Right after the round trip that reads the parts' sizes, and before the one that reads them, c's delayed set becomes a string.
-    let changed = false;
-    watchCommands(redis, [], (command) => {
-      if (changed || command.name !== 'zcard' || !command.args.map(String).includes(changing)) return;
-      changed = true;
-      void command.promise.then(() => redis.set(changing, 'not a sorted set'));
-    });
+    onceAnswered(redis, 'zcard', changing, () => redis.set(changing, 'not a sorted set'));
     const finder = finderOf(layout);
 
     // a's ready list is read alone and ends with no match; the parts after it are read in one round trip, c's delayed set among them.
