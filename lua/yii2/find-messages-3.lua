@@ -21,7 +21,8 @@
   writes again (escapes, spaces and numbers change), the caller's `anchor`:
   a piece of the text that any JSON spelling of it holds as it is ('' when
   the text has none: every JSON message is sent). The states and the range
-  are looked up only for the messages that could match.
+  are looked up only for the messages that could match, one ZMSCORE a set
+  for them all.
 
   KEYS[1] <ch>.messages    hash, id -> "<ttr>;<serialized job>"
   KEYS[2] <ch>.reserved    sorted set
@@ -75,29 +76,50 @@ local function couldMatch(id, head)
   return anchorMatcher == nil or firstMatchIn(head, anchorMatcher) ~= nil
 end
 
+-- Each of `ids`' scores in `set` (false where it has none), ZMSCORE a
+-- thousand ids at a time: one call for a chunk's candidates rather than one
+-- each, and no more than unpack takes at once.
+local function scoresIn(set, ids)
+  local scores = {}
+  for from = 1, #ids, 1000 do
+    local batch = rcall('ZMSCORE', set, unpack(ids, from, math.min(#ids, from + 999)))
+    for i = 1, #batch do scores[from + i - 1] = batch[i] end
+  end
+  return scores
+end
+
 local scan = rcall('HSCAN', messages, cursor, 'COUNT', count)
 local entries = scan[2]
 local reply = {scan[1], #entries / 2, 0}
-for i = 2, #entries, 2 do reply[3] = reply[3] + #entries[i] end
+-- The messages that could match: their ids, and their heads cut to `limit`.
+local ids, heads, lengths = {}, {}, {}
 for i = 1, #entries, 2 do
   local id, message = entries[i], entries[i + 1]
+  reply[3] = reply[3] + #message
   local head = #message > limit and string.sub(message, 1, limit) or message
   if couldMatch(id, head) then
-    local state = 'ready'
-    local score = rcall('ZSCORE', reserved, id)
-    if score then
-      state = 'reserved'
-    else
-      score = rcall('ZSCORE', delayed, id)
-      if score then state = 'delayed' end
-    end
-    local timely = not inTime or (score and inTime(score))
-    if timely and string.find(states, ',' .. state .. ',', 1, true) then
-      reply[#reply + 1] = id
-      reply[#reply + 1] = state
-      reply[#reply + 1] = #message
-      reply[#reply + 1] = head
-    end
+    ids[#ids + 1] = id
+    heads[#ids] = head
+    lengths[#ids] = #message
+  end
+end
+if #ids == 0 then return reply end
+
+local reservedScores, delayedScores = scoresIn(reserved, ids), scoresIn(delayed, ids)
+for n, id in ipairs(ids) do
+  local state, score = 'ready', reservedScores[n]
+  if score then
+    state = 'reserved'
+  else
+    score = delayedScores[n]
+    if score then state = 'delayed' end
+  end
+  local timely = not inTime or (score and inTime(score))
+  if timely and string.find(states, ',' .. state .. ',', 1, true) then
+    reply[#reply + 1] = id
+    reply[#reply + 1] = state
+    reply[#reply + 1] = lengths[n]
+    reply[#reply + 1] = heads[n]
   end
 end
 return reply

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { isAbsent } from '../adapter';
 import { readJobsChunk, type HitReading } from '../find-in-jobs';
 import { CHUNKS_PER_STEP, FIND_JOBS_CHUNK, FIRST_CHUNK, JOBS_CHUNK_BUDGET, PARTS_READ_AT_ONCE } from '../find-steps';
+import type { FindStep } from '../../shapes/find';
 import { watchCommands } from '../../redis/test-commands';
 import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
 import { staticphpLayout } from './layout';
@@ -163,16 +164,24 @@ describe('Find on StaticPHP', () => {
     const names = Array.from({ length: 60 }, (_, n) => `q${String(n).padStart(2, '0')}`);
     await queue.pushMany(names.map((name, n) => ({ queue: name, name: 'App\\Jobs\\Noise', payload: { tag: n % 20 === 7 ? `needle-${n}` : `hay-${n}` } })));
     const scripts = watchCommands(queue.redis, ['evalsha', 'eval']);
-    const levels = watchCommands(queue.redis, ['zrange']);
-
-    const { matches, steps, looked } = await findAll(finder, payloadQuery('needle'));
+    let levelsAskedThisStep: string[] = [];
+    const levelsAskedTwiceInAStep: string[] = [];
+    const levels = watchCommands(queue.redis, ['zrange'], (command) => {
+      if (command.name !== 'zrange') return;
+      const key = String(command.args[0]);
+      if (levelsAskedThisStep.includes(key)) levelsAskedTwiceInAStep.push(key);
+      levelsAskedThisStep.push(key);
+    });
+    const findingThenNewStep = (finding: Promise<FindStep>) => finding.finally(() => (levelsAskedThisStep = []));
+    const { matches, steps, looked } = await findAll({ ...finder, step: (...args) => findingThenNewStep(finder.step(...args)) }, payloadQuery('needle'));
     expect(matches.map((match) => match.queue)).toEqual(['q07', 'q27', 'q47']);
     expect(looked).toBe(60);
     // 120 parts (a stream and a delayed set a queue): a step goes on past each that ends with no match, several parts a round trip.
     expect(steps).toBeLessThanOrEqual(3 + Math.ceil(120 / CHUNKS_PER_STEP));
     expect(scripts.mostPending()).toBe(PARTS_READ_AT_ONCE);
-    // The queues' levels are asked for as many at once; a queue's again only by a later step that looks ahead where an earlier one did.
+    // The queues' levels are asked for as many at once, and kept for the step: a queue's again only by a later step that looks ahead where an earlier one did.
     expect(levels.mostPending()).toBe(PARTS_READ_AT_ONCE);
+    expect(levelsAskedTwiceInAStep).toEqual([]);
     expect(levels.sent('zrange')).toBeLessThanOrEqual(names.length + PARTS_READ_AT_ONCE * steps);
   });
 

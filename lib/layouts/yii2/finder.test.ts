@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNKS_PER_STEP, FIND_CHUNK, PARTS_READ_AT_ONCE } from '../find-steps';
 import { watchCommands } from '../../redis/test-commands';
@@ -9,9 +10,11 @@ import { yii2Layout } from './layout';
 import { testChannelFactory } from './test-channel';
 import { driverPush, driverReserve } from './test-drivers';
 import { DEFAULT_YII2_NG_SETTINGS } from '../settings';
-import { findMessages, jsonAnchor } from './finder';
+import { findMessages, jsonAnchor, messageFilter } from './finder';
+import { privateServers } from '../../redis/test-servers';
 
 const openChannel = testChannelFactory();
+const servers = privateServers();
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -184,6 +187,41 @@ describe('the messages find-messages-3.lua sends to be decoded', () => {
     expect(await sent({ id: '', every: '0', text: 'déjà', anchor: jsonAnchor('déjà') })).toHaveLength(2); // the PHP one, and the JSON one (no anchor: é may be \u00e9)
     expect(await sent({ id: '', every: '0', text: 'hay-7', anchor: jsonAnchor('hay-7') })).toHaveLength(1);
     expect(await sent({ id: php, every: '0', text: '', anchor: '' })).toEqual([php]);
+  });
+
+  it('tells the state of more candidates than one ZMSCORE takes, where HSCAN answers a small hash whole', async () => {
+    // A hash under hash-max-listpack-entries is answered whole by one HSCAN: raised as an operator may, 9,000 candidates come at once.
+    const { port } = await servers.redis({ extra: ['--hash-max-listpack-entries', '10000'] });
+    const redis = new Redis({ port, host: '127.0.0.1' });
+    try {
+      const keys = new Yii2Keys('big');
+      const ids = Array.from({ length: 9_000 }, (_, n) => String(n + 1));
+      await redis.hset(keys.messages, Object.fromEntries(ids.map((id) => [id, phpMessage(`order-${id}`)])));
+      await redis.zadd(keys.reserved, 1, '1', 1, '8999');
+      await redis.zadd(keys.delayed, 2, '2', 2, '9000');
+      const { rows } = await findMessages.run(redis, {
+        ...keys.byName,
+        cursor: '0',
+        count: FIND_CHUNK,
+        limit: 65536,
+        states: ',ready,delayed,reserved,',
+        timeFrom: '',
+        timeUntil: '',
+        ...messageFilter(payloadQuery('order-')),
+      });
+      expect(rows).toHaveLength(9_000);
+      const stateOf = Object.fromEntries(rows.map((row) => [row.id, row.state]));
+      expect([stateOf['1'], stateOf['8999'], stateOf['2'], stateOf['9000'], stateOf['3'], stateOf['4500']]).toEqual([
+        'reserved',
+        'reserved',
+        'delayed',
+        'delayed',
+        'ready',
+        'ready',
+      ]);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('takes as the JSON anchor the longest run of characters JSON writes as they are, not a number', () => {

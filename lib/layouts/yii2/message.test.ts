@@ -49,9 +49,10 @@ describe('decodeMessage on what the real drivers stored', () => {
 
 describe('decodeMessage on what no driver should have stored', () => {
   it('says a message has no TTR prefix, and still shows what is there', () => {
-    for (const text of ['O:8:"stdClass":0:{}', '0;N;', 'abc;N;', ';N;', '300N;']) {
+    for (const text of ['O:8:"stdClass":0:{}', '0;N;', '030;N;', 'abc;N;', ';N;', '300N;', `${'9'.repeat(21)};N;`]) {
       expect(decode(Buffer.from(text)).ttrError, text).toBe(NO_TTR_PREFIX);
     }
+    expect(decode(Buffer.from(`${'9'.repeat(20)};N;`))).toMatchObject({ ttr: 1e20, ttrError: null, bodyOffset: 21 });
     expect(decode(Buffer.from('O:8:"stdClass":0:{}'))).toMatchObject({ ttr: null, className: 'stdClass', bodyOffset: 0, body: { serializer: 'php' } });
   });
 

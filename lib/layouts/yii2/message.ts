@@ -35,8 +35,6 @@ export interface Yii2Message {
   editableBody: string | null;
 }
 
-/** Both drivers split a message at its first `;` and need a whole positive number before it. */
-const TTR_PREFIX = /^([1-9][0-9]*);/;
 /** A TTR has a few digits; a longer run before the first `;` is no TTR. */
 const MAX_TTR_DIGITS = 20;
 /** Bytes of a body shown as hex or text when it is neither PHP nor JSON. */
@@ -52,7 +50,8 @@ export const NO_TTR_PREFIX =
 
 function sniff(body: Uint8Array): Yii2Serializer {
   if (IGBINARY_HEADER.every((byte, i) => body[i] === byte)) return 'igbinary';
-  const start = String.fromCharCode(...body.subarray(0, 2));
+  // Two bytes as text, without spreading a view: this runs for every message a search decodes.
+  const start = String.fromCharCode(body[0] ?? 0, body[1] ?? 0);
   if (PHP_START.test(start)) return 'php';
   if (body[0] === 0x7b) return 'json';
   return 'unknown';
@@ -104,9 +103,21 @@ interface Framing {
   serializer: Yii2Serializer;
 }
 
+/**
+ * The TTR prefix's digits, undefined when there is none: both drivers split
+ * a message at its first `;` and need a whole positive number before it
+ * (`^[1-9][0-9]*;`). Read from the bytes, not from a copy as text: this runs
+ * for every message a search decodes.
+ */
+function ttrDigits(bytes: Uint8Array): string | undefined {
+  let end = 0;
+  while (end < bytes.length && end <= MAX_TTR_DIGITS && bytes[end]! >= 0x30 && bytes[end]! <= 0x39) end++;
+  if (end === 0 || end > MAX_TTR_DIGITS || bytes[end] !== 0x3b || bytes[0] === 0x30) return undefined;
+  return String.fromCharCode(...bytes.subarray(0, end));
+}
+
 function framingOf(bytes: Uint8Array): Framing {
-  const head = String.fromCharCode(...bytes.subarray(0, MAX_TTR_DIGITS + 1));
-  const ttrText = TTR_PREFIX.exec(head)?.[1];
+  const ttrText = ttrDigits(bytes);
   // Without a prefix the whole value is sniffed: an operator sees what is there.
   const bodyStart = ttrText === undefined ? 0 : ttrText.length + 1;
   const body = bytes.subarray(bodyStart);
