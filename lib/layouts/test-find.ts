@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { EveryMatchAction, EveryMatchStep, FindMatch, FindQuery, FindRange, FindState } from '../shapes/find';
 import type { QueueLayout } from './adapter';
 import { everyMatchStep } from './every-match';
+import type { FindStepOptions } from './find-steps';
 import type { JobFinder } from './pages';
 
 /** A query of the text in payloads, case-sensitive, every queue and state unless given. */
@@ -9,12 +10,19 @@ export function payloadQuery(text: string, scope: Partial<FindQuery> = {}): Find
   return { text, field: 'payload', queue: null, states: [], ignoreCase: false, ...scope };
 }
 
-/** Every step of `query` to the end: the matches, the steps taken, and the last step's progress. */
-export async function findAll(finder: JobFinder, query: FindQuery): Promise<{ matches: FindMatch[]; steps: number; looked: number; about: number }> {
+/** Counts a caller holds, naming no queue: given to a search's first step, as a served app gives its sampler's, the step reads none of its own. */
+export const NO_COUNTS = { queues: [], failed: null };
+
+/** Every step of `query` to the end, the first given `firstOptions`: the matches, the steps taken, and the last step's progress. */
+export async function findAll(
+  finder: JobFinder,
+  query: FindQuery,
+  firstOptions: FindStepOptions = {},
+): Promise<{ matches: FindMatch[]; steps: number; looked: number; about: number }> {
   const matches: FindMatch[] = [];
   let cursor: string | null = null;
   for (let steps = 1; ; steps++) {
-    const step = await finder.step(query, cursor);
+    const step = await finder.step(query, cursor, 0, cursor === null ? firstOptions : {});
     matches.push(...step.matches);
     if (step.cursor === null) return { matches, steps, looked: step.looked, about: step.about };
     if (steps > 10_000) throw new Error('the search does not end');

@@ -4,7 +4,7 @@ import type { TrashWrite } from '../../shapes/trash';
 import { isAbsent } from '../adapter';
 import { CHUNKS_PER_STEP, FIND_CHUNK, FIRST_CHUNK, PARTS_READ_AT_ONCE } from '../find-steps';
 import { PAGE_ROWS, type JobFinder } from '../pages';
-import { actOnEveryMatch, expectIgnoreCaseRules, findAll, payloadQuery, statesById } from '../test-find';
+import { actOnEveryMatch, expectIgnoreCaseRules, findAll, NO_COUNTS, payloadQuery, statesById } from '../test-find';
 import { jsonSpellings, readableJson } from './finder';
 import { JOB_SEARCH_LIMIT, NO_ID } from './pages';
 import { readLaravelPayload } from './payload';
@@ -14,9 +14,6 @@ import { present, testLaravelFactory } from './test-laravel';
 import { onceAnswered, watchCommands } from '../../redis/test-commands';
 
 const openLaravel = testLaravelFactory();
-
-/** Counts a step is handed, as the served app's sampler hands its own: the step reads none. */
-const NO_COUNTS = { queues: [], failed: null };
 
 type Laravel = Awaited<ReturnType<typeof openLaravel>>;
 

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { CHUNKS_PER_STEP, FIND_JOBS_CHUNK, PARTS_READ_AT_ONCE } from '../find-steps';
 import { onceAnswered, watchCommands } from '../../redis/test-commands';
 import { everyMatchStep } from '../every-match';
-import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
+import {
+  actOnEveryMatch,
+  expectIgnoreCaseRules,
+  expectRangeRules,
+  findAll,
+  HOUR,
+  NO_COUNTS,
+  NOON,
+  payloadQuery,
+  statesById,
+  type PlacedJob,
+} from '../test-find';
 import { base64CaseFoldedPatterns, base64Spellings } from './finder';
 import { isAbsent, type QueueLayout } from '../adapter';
 import type { JobFinder } from '../pages';
@@ -14,9 +25,6 @@ function finderOf(layout: Pick<QueueLayout, 'finder'>): JobFinder {
 }
 
 const openMarko = testMarkoFactory();
-
-/** Counts a caller holds, naming no queue: a step reads none of its own. */
-const NO_COUNTS = { queues: [], failed: null };
 
 describe('Find on marko', () => {
   it('finds a job by a piece of its signed payload, decoded, in each state: ready, delayed, reserved and failed', async () => {
@@ -167,15 +175,9 @@ describe('Find on marko', () => {
     const finder = finderOf(layout);
 
     // The counts a served app's sampler holds, so that the first step reads none (their read is a script a queue, all at once).
-    let step = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });
-    const matches = [...step.matches];
-    let steps = 1;
-    for (; step.cursor !== null; steps++) {
-      step = await finder.step(payloadQuery('needle'), step.cursor);
-      matches.push(...step.matches);
-    }
+    const { matches, steps, looked } = await findAll(finder, payloadQuery('needle'), { counts: NO_COUNTS });
     expect(matches.map((match) => match.queue)).toEqual(['q07', 'q27']);
-    expect(step.looked).toBe(40);
+    expect(looked).toBe(40);
     // 120 parts (a list and two sets a queue): a step goes on past each that ends with no match, several parts a round trip.
     expect(steps).toBeLessThanOrEqual(2 + Math.ceil(120 / CHUNKS_PER_STEP));
     expect(scripts.mostPending()).toBe(PARTS_READ_AT_ONCE);

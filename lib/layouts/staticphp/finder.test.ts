@@ -4,7 +4,18 @@ import { readJobsChunk, type HitReading } from '../find-in-jobs';
 import { CHUNKS_PER_STEP, FIND_JOBS_CHUNK, FIRST_CHUNK, JOBS_CHUNK_BUDGET, PARTS_READ_AT_ONCE } from '../find-steps';
 import type { FindStep } from '../../shapes/find';
 import { watchCommands } from '../../redis/test-commands';
-import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
+import {
+  actOnEveryMatch,
+  expectIgnoreCaseRules,
+  expectRangeRules,
+  findAll,
+  HOUR,
+  NO_COUNTS,
+  NOON,
+  payloadQuery,
+  statesById,
+  type PlacedJob,
+} from '../test-find';
 import { staticphpLayout } from './layout';
 import { testQueueFactory } from './test-redis';
 
@@ -208,7 +219,7 @@ describe('Find on StaticPHP', () => {
     await queue.redis.set(queue.keys.levels('c'), 'not a sorted set');
 
     // a's stream is read alone and ends with no match; b's parts are read together; c, whose levels the look-ahead could not read, is not.
-    const first = await finder.step(payloadQuery('needle'), null, 0, { counts: { queues: [], failed: null } });
+    const first = await finder.step(payloadQuery('needle'), null, 0, { counts: NO_COUNTS });
     expect(first.matches.map((match) => match.queue)).toEqual(['b']);
     await expect(finder.step(payloadQuery('needle'), first.cursor)).rejects.toThrow(/type|WRONGTYPE/i);
   });

@@ -5,7 +5,18 @@ import { watchCommands } from '../../redis/test-commands';
 import { deleteKeysUnder } from '../../redis/scan-keys';
 import { Yii2Keys } from './keys';
 import { isAbsent } from '../adapter';
-import { actOnEveryMatch, expectIgnoreCaseRules, expectRangeRules, findAll, HOUR, NOON, payloadQuery, statesById, type PlacedJob } from '../test-find';
+import {
+  actOnEveryMatch,
+  expectIgnoreCaseRules,
+  expectRangeRules,
+  findAll,
+  HOUR,
+  NO_COUNTS,
+  NOON,
+  payloadQuery,
+  statesById,
+  type PlacedJob,
+} from '../test-find';
 import { yii2Layout } from './layout';
 import { testChannelFactory } from './test-channel';
 import { driverPush, driverReserve } from './test-drivers';
@@ -98,15 +109,9 @@ describe.each(['yii2', 'yii2-ng'] as const)('Find on %s', (driver) => {
     const scripts = watchCommands(queue.redis, ['evalsha', 'eval']);
 
     // The counts a served app's sampler holds, so that the first step reads none.
-    let step = await finder.step(payloadQuery('needle'), null, 0, { counts: { queues: [], failed: null } });
-    const matches = [...step.matches];
-    let steps = 1;
-    for (; step.cursor !== null; steps++) {
-      step = await finder.step(payloadQuery('needle'), step.cursor);
-      matches.push(...step.matches);
-    }
+    const { matches, steps, looked } = await findAll(finder, payloadQuery('needle'), { counts: NO_COUNTS });
     expect(matches.map((match) => match.queue)).toEqual([names[7], names[27]]);
-    expect(step.looked).toBe(40);
+    expect(looked).toBe(40);
     // A step goes on past each channel that ends with no match, several channels a round trip.
     expect(steps).toBeLessThanOrEqual(2 + Math.ceil(40 / CHUNKS_PER_STEP));
     expect(scripts.mostPending()).toBe(PARTS_READ_AT_ONCE);
