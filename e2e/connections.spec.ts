@@ -2,7 +2,6 @@ import { expect, test } from './test';
 import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { settingsFromEnv } from '@/lib/redis/config';
-import { isCluster } from '@/lib/redis/client';
 import { jobHref } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { ARCHIVE_CONNECTION, LARAVEL_CONNECTION, REDIS_DOWN_CONNECTIONS } from './support';
@@ -10,6 +9,7 @@ import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-ha
 import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { screenshots } from './layout-pages';
 import { expectNoAxeViolations } from './axe';
+import { RedisMonitor } from './redis-monitor';
 
 test.describe('several connections', () => {
   test.describe.configure({ mode: 'serial' });
@@ -125,10 +125,8 @@ test.describe('several connections', () => {
       );
     }
     // MONITOR shows every command Redis runs, in order: a look-up's scripts name the id asked for.
-    if (isCluster(archive.redis)) throw new Error('MONITOR watches one Redis: the e2e Redis is no cluster');
-    const monitor = await archive.redis.monitor();
-    const seen: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.join(' ')));
+    const monitor = await RedisMonitor.start(settingsFromEnv());
+    const seen = monitor.lines;
     const commandsNaming = async (text: string) => {
       // A marker sent after the answers: once MONITOR shows it, it has shown every command run before it.
       const marker = `marker-${text}`;
@@ -157,7 +155,7 @@ test.describe('several connections', () => {
       await Promise.all(Array.from({ length: 10 }, () => ask(together)));
       expect(await commandsNaming(together)).toBeLessThanOrEqual(2 * oneLookUp);
     } finally {
-      monitor.disconnect();
+      monitor.stop();
       await archive.redis.del(...queues.map((queue) => keys.ready(queue)));
     }
   });
