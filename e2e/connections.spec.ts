@@ -111,6 +111,53 @@ test.describe('several connections', () => {
     }
   });
 
+  test('a search’s address names its connection: opened in a browser showing another, it says so, and runs where the operator chooses', async ({
+    page,
+  }, testInfo) => {
+    const redis = page.getByRole('combobox', { name: 'Redis' });
+    const found = page.getByRole('table', { name: 'Jobs found' });
+    await page.goto('/');
+    await redis.selectOption(ARCHIVE_CONNECTION.name);
+    await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
+    // An address without a connection (an older link) is sent on to one naming the connection shown, then runs.
+    await page.goto(`/find?text=${encodeURIComponent('archived failure')}&field=error`);
+    await expect(page).toHaveURL(/\/find\?text=archived\+failure&field=error&connection=archive$/);
+    await expect(found.getByRole('link', { name: String(archivedId), exact: true })).toBeVisible();
+    const address = page.url();
+
+    // A colleague's browser, showing the default connection: the search does not run there, and the note says where it was made.
+    await redis.selectOption('default');
+    await expect(redis).toHaveValue('default');
+    await page.goto(address);
+    const note = page.getByRole('note', { name: `This search is on ${ARCHIVE_CONNECTION.label}` });
+    await expect(note).toContainText('This browser shows E2E queues, so the search has not run.');
+    await expect(page.getByRole('status', { name: 'Search progress' })).toHaveCount(0);
+    await expect(page.getByRole('searchbox', { name: 'Text' })).toHaveValue('archived failure');
+    await expectNoAxeViolations(page, 'Find: a search made on another connection');
+    await screenshots(page, testInfo, 'Find: a search made on another connection');
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // Searching this connection instead: the same search, naming it, finds nothing here.
+    await note.getByRole('link', { name: 'Search E2E queues instead' }).click();
+    await expect(page).toHaveURL(/\/find\?text=archived\+failure&field=error&connection=default$/);
+    await expect(page.getByText('No job matches “archived failure”.')).toBeVisible();
+
+    // Switching: the browser shows the archive, and the search runs there.
+    await page.goto(address);
+    await note.getByRole('button', { name: `Switch to ${ARCHIVE_CONNECTION.label} and search` }).click();
+    await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
+    await expect(found.getByRole('link', { name: String(archivedId), exact: true })).toBeVisible();
+    await expect(page.getByRole('note', { name: /^This search is on/ })).toHaveCount(0);
+
+    // A connection this QueueLens does not have: said, with the way to search the one shown.
+    await page.goto(address.replace('connection=archive', 'connection=gone%3Cb%3E'));
+    const unknown = page.getByRole('note', { name: 'This search names a connection QueueLens does not have' });
+    await expect(unknown).toContainText('Its address names “gone<b>”; this browser shows Archive.');
+    await unknown.getByRole('link', { name: 'Search Archive instead' }).click();
+    await expect(page).toHaveURL(/connection=archive$/);
+    await expect(found.getByRole('link', { name: String(archivedId), exact: true })).toBeVisible();
+  });
+
   test('tabs asking the other connections for one id at once share each one’s look-up', async ({ page }) => {
     // 400 queues of one job on the Laravel connection: its look-up of an id without a queue sends a script per queue and structure, 8 queues
     // at a time, long enough for asks sent together to arrive while it is under way.

@@ -114,7 +114,7 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await screenshots(page, testInfo, 'failed page of a marko connection, filtered by error');
     // The same error looked for in every state, on Find: still only the one failed job.
     await page.getByRole('link', { name: 'Look in every state, not only failed' }).click();
-    await expect(page).toHaveURL(/\/find\?text=SMTP\+refused\+%2342&field=error$/);
+    await expect(page).toHaveURL(new RegExp(`/find\\?text=SMTP\\+refused\\+%2342&field=error&connection=${MARKO_CONNECTION.name}$`));
     await expect(page.getByRole('status', { name: 'Search progress' })).toContainText('Done.');
     await expect(page.getByRole('table', { name: 'Jobs found' }).getByRole('row')).toHaveCount(2);
     await expect(page.getByRole('table', { name: 'Jobs found' }).getByRole('link', { name: ids[42]!, exact: true })).toBeVisible();

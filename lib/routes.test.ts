@@ -90,4 +90,10 @@ describe('findSearchHref', () => {
     expect(findSearchHref({ ...search, range: { from: null, until: noon + 30_000 } })).toBe('/find?text=timeout&field=error&until=2026-12-05T12%3A00%3A30Z');
     expect(findSearchHref({ ...search, range: { from: null, until: null } })).toBe('/find?text=timeout&field=error');
   });
+
+  it('names the connection searched last, when it is given', () => {
+    const search = { text: 'acme-42', field: 'any', queue: 'mail', states: [] };
+    expect(findSearchHref({ ...search, connection: 'eu west' })).toBe('/find?text=acme-42&queue=mail&connection=eu+west');
+    expect(findSearchHref(search)).toBe('/find?text=acme-42&queue=mail');
+  });
 });

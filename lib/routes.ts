@@ -167,7 +167,12 @@ export interface FindSearchFields {
   ignoreCase?: boolean;
   /** a time range, Unix ms, either open */
   range?: FindRange;
+  /** the connection searched, so that a colleague whose browser shows another one is told so rather than shown no match */
+  connection?: string;
 }
+
+/** The parameter of a search's address that names the connection it searched. */
+export const FIND_CONNECTION_PARAM = 'connection';
 
 /** A search as the Find page's address and GET /api/find read it (lib/server/find.ts), defaults left out. */
 export function findSearchParams(search: FindSearchFields): URLSearchParams {
@@ -178,10 +183,11 @@ export function findSearchParams(search: FindSearchFields): URLSearchParams {
   if (search.ignoreCase === true) params.set('case', 'ignore');
   if (search.range?.from != null) params.set('from', findTimeText(search.range.from));
   if (search.range?.until != null) params.set('until', findTimeText(search.range.until));
+  if (search.connection !== undefined) params.set(FIND_CONNECTION_PARAM, search.connection);
   return params;
 }
 
-/** A search on the Find page, as an address a colleague can open: the same text, field, queue, states, case rule and time range. */
+/** A search on the Find page, as an address a colleague can open: the same text, field, queue, states, case rule, time range and connection. */
 export function findSearchHref(search: FindSearchFields): Route {
   return `${findHref}?${findSearchParams(search)}` as Route;
 }

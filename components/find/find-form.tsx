@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useId, useSyncExternalStore } from 'react';
 import { QueuePickerField } from '@/components/queues/queue-picker';
 import { FILTER_INPUT, FilterField } from '@/components/ui/url-filter-form';
+import { getTabConnection } from '@/lib/queries/tab-connection';
 import { findSearchHref } from '@/lib/routes';
 import {
   describeRangeScope,
@@ -104,6 +105,7 @@ export function FindForm({
             states: form.getAll('states').map(String),
             ignoreCase: form.get('case') === 'ignore',
             range,
+            connection: getTabConnection(),
           }),
         );
       }}

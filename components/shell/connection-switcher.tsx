@@ -21,8 +21,7 @@ const LAYOUT_NOTE = 'rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 dar
  */
 export function ConnectionSwitcher({ current, choices }: { current: string; choices: readonly ConnectionChoice[] }) {
   const id = useId();
-  const toast = useToast();
-  const [switching, setSwitching] = useState(false);
+  const { switching, switchTo } = useConnectionSwitch();
   const shown = choices.find((choice) => choice.name === current);
   if (choices.length < 2) {
     return (
@@ -32,16 +31,6 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
       </p>
     );
   }
-  const change = async (name: string) => {
-    setSwitching(true);
-    const result = await switchConnection(name).catch(() => ({ ok: false as const, error: 'Cannot reach the QueueLens server.' }));
-    if (result.ok) {
-      window.location.reload();
-      return;
-    }
-    setSwitching(false);
-    toast.error(result.error);
-  };
   return (
     <p className="flex min-w-0 max-w-full items-center gap-2 text-sm">
       <label htmlFor={id} className="text-zinc-600 dark:text-zinc-400">
@@ -51,7 +40,7 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
         id={id}
         value={current}
         disabled={switching}
-        onChange={(event) => void change(event.target.value)}
+        onChange={(event) => void switchTo(event.target.value)}
         className="min-w-0 max-w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-800"
       >
         {choices.map((choice) => (
@@ -63,4 +52,24 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
       </select>
     </p>
   );
+}
+
+/**
+ * Switches this browser to another connection and reloads the page, so the
+ * same address shows it; a refusal is a toast and the page stays as it is.
+ */
+export function useConnectionSwitch() {
+  const toast = useToast();
+  const [switching, setSwitching] = useState(false);
+  const switchTo = async (name: string) => {
+    setSwitching(true);
+    const result = await switchConnection(name).catch(() => ({ ok: false as const, error: 'Cannot reach the QueueLens server.' }));
+    if (result.ok) {
+      window.location.reload();
+      return;
+    }
+    setSwitching(false);
+    toast.error(result.error);
+  };
+  return { switching, switchTo };
 }
