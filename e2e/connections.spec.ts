@@ -70,7 +70,7 @@ test.describe('several connections', () => {
       await screenshots(page, testInfo, 'Go to job: an id another connection holds');
       await page.setViewportSize({ width: 1400, height: 900 });
       await offered.click();
-      await expect(page).toHaveURL(new RegExp(`/jobs/${id}\\?queue=${laravelQueue}$`));
+      await expect(page).toHaveURL(new RegExp(`/jobs/${id}\\?queue=${laravelQueue}&connection=${LARAVEL_CONNECTION.name}$`));
       await expect(page.getByRole('combobox', { name: 'Redis' })).toHaveValue(LARAVEL_CONNECTION.name);
       await expect(page.getByRole('region', { name: 'Its data' })).toContainText('found elsewhere');
 
@@ -156,6 +156,40 @@ test.describe('several connections', () => {
     await unknown.getByRole('link', { name: 'Search Archive instead' }).click();
     await expect(page).toHaveURL(/connection=archive$/);
     await expect(found.getByRole('link', { name: String(archivedId), exact: true })).toBeVisible();
+  });
+
+  test('a job’s address names its connection: in a browser showing another, whose job of that id is another one, it says so instead', async ({
+    page,
+  }, testInfo) => {
+    const redis = page.getByRole('combobox', { name: 'Redis' });
+    await page.goto('/');
+    await redis.selectOption(ARCHIVE_CONNECTION.name);
+    await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
+    // Opened from a link that names no connection, the address comes to name the one shown, in place.
+    await page.goto(jobHref(archivedId));
+    await expect(page.getByText('archived failure').first()).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/jobs/${archivedId}\\?connection=archive$`));
+    const address = page.url();
+
+    await redis.selectOption('default');
+    await expect(redis).toHaveValue('default');
+    await page.goto(address);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Job ${archivedId}`);
+    const note = page.getByRole('note', { name: `This job link is on ${ARCHIVE_CONNECTION.label}` });
+    await expect(note).toContainText(`This browser shows E2E queues, whose job ${archivedId} may be another job, so it is not shown.`);
+    await expect(page.getByText('archived failure')).toHaveCount(0);
+    await expectNoAxeViolations(page, 'a job link made on another connection');
+    await screenshots(page, testInfo, 'a job link made on another connection');
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    await note.getByRole('link', { name: `Open job ${archivedId} on E2E queues instead` }).click();
+    await expect(page).toHaveURL(new RegExp(`/jobs/${archivedId}\\?connection=default$`));
+    await expect(page.getByRole('note', { name: /^This job link is on/ })).toHaveCount(0);
+
+    await page.goto(address);
+    await note.getByRole('button', { name: `Switch to ${ARCHIVE_CONNECTION.label} and open it` }).click();
+    await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
+    await expect(page.getByText('archived failure').first()).toBeVisible();
   });
 
   test('tabs asking the other connections for one id at once share each one’s look-up', async ({ page }) => {

@@ -282,7 +282,7 @@ test.describe('the header', () => {
 
     await box.fill(` ${kept} `);
     await box.press('Enter');
-    await expect(page).toHaveURL(new RegExp(`/jobs/${kept}$`));
+    await expect(page).toHaveURL(new RegExp(`/jobs/${kept}\\?connection=default$`));
     await expect(page.getByRole('heading', { level: 1 })).toContainText(String(kept));
   });
 

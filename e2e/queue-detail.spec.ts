@@ -118,7 +118,7 @@ test.describe('queue page', () => {
     );
 
     await next.getByRole('link', { name: `#${a}` }).click();
-    await expect(page).toHaveURL(new RegExp(`/jobs/${a}$`));
+    await expect(page).toHaveURL(new RegExp(`/jobs/${a}\\?connection=default$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Job ${a}`);
   });
 

@@ -107,7 +107,7 @@ test.describe('a connection of two redis-ng channels', () => {
 
     await box.fill('2');
     await box.press('Enter');
-    await expect(page).toHaveURL(new RegExp(`/jobs/2\\?queue=${encodeURIComponent(second)}$`));
+    await expect(page).toHaveURL(new RegExp(`/jobs/2\\?queue=${encodeURIComponent(second)}&connection=${YII2_PAIR_CONNECTION.name}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Job 2');
     await expect(page.getByRole('link', { name: new RegExp(`Queue ${second}$`) })).toBeVisible();
 
@@ -122,7 +122,7 @@ test.describe('a connection of two redis-ng channels', () => {
     await screenshots(page, testInfo, 'Go to job: an id two channels hold');
     await page.setViewportSize({ width: 1400, height: 900 });
     await picks.getByRole('link', { name: first, exact: true }).click();
-    await expect(page).toHaveURL(new RegExp(`/jobs/1\\?queue=${encodeURIComponent(first)}$`));
+    await expect(page).toHaveURL(new RegExp(`/jobs/1\\?queue=${encodeURIComponent(first)}&connection=${YII2_PAIR_CONNECTION.name}$`));
     await expect(page.getByRole('heading', { name: 'Where it is now' })).toBeVisible();
 
     // The job page without ?queue= asks which channel, and one without the id says so.

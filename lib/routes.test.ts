@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   failedOfQueueHref,
   findEveryStateHref,
+  addressOn,
   findSearchHref,
   jobFieldDownloadHref,
   parseJobId,
@@ -95,5 +96,12 @@ describe('findSearchHref', () => {
     const search = { text: 'acme-42', field: 'any', queue: 'mail', states: [] };
     expect(findSearchHref({ ...search, connection: 'eu west' })).toBe('/find?text=acme-42&queue=mail&connection=eu+west');
     expect(findSearchHref(search)).toBe('/find?text=acme-42&queue=mail');
+  });
+});
+
+describe('addressOn', () => {
+  it('keeps each single-valued parameter and names the connection last, in place of any named before', () => {
+    expect(addressOn('/jobs/7', { queue: 'mail', near: 'tail:3', connection: 'old' }, 'eu west')).toBe('/jobs/7?queue=mail&near=tail%3A3&connection=eu+west');
+    expect(addressOn('/find', { text: 'a&b', states: ['x', 'y'], gone: undefined }, 'default')).toBe('/find?text=a%26b&connection=default');
   });
 });

@@ -156,6 +156,23 @@ export function singleSearchParams(params: PageSearchParams): { get(name: string
   };
 }
 
+/**
+ * The parameter of a job's or a search's address that names the connection
+ * it is on: ids and searches mean another job on another connection, so a
+ * link passed to a colleague whose browser shows another one says so.
+ */
+export const CONNECTION_PARAM = 'connection';
+
+/** The page at `path` with the single-valued `params` of its address, `CONNECTION_PARAM` naming `connection`. */
+export function addressOn(path: string, params: PageSearchParams, connection: string): Route {
+  const address = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && name !== CONNECTION_PARAM) address.set(name, value);
+  }
+  address.set(CONNECTION_PARAM, connection);
+  return `${path}?${address}` as Route;
+}
+
 export const findHref = '/find' as Route;
 
 /** What a search's address names; a search that leaves out ignoreCase is case-sensitive. */
@@ -171,9 +188,6 @@ export interface FindSearchFields {
   connection?: string;
 }
 
-/** The parameter of a search's address that names the connection it searched. */
-export const FIND_CONNECTION_PARAM = 'connection';
-
 /** A search as the Find page's address and GET /api/find read it (lib/server/find.ts), defaults left out. */
 export function findSearchParams(search: FindSearchFields): URLSearchParams {
   const params = new URLSearchParams({ text: search.text });
@@ -183,7 +197,7 @@ export function findSearchParams(search: FindSearchFields): URLSearchParams {
   if (search.ignoreCase === true) params.set('case', 'ignore');
   if (search.range?.from != null) params.set('from', findTimeText(search.range.from));
   if (search.range?.until != null) params.set('until', findTimeText(search.range.until));
-  if (search.connection !== undefined) params.set(FIND_CONNECTION_PARAM, search.connection);
+  if (search.connection !== undefined) params.set(CONNECTION_PARAM, search.connection);
   return params;
 }
 

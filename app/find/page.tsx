@@ -1,15 +1,14 @@
 import type { Metadata } from 'next';
-import { redirect } from 'next/navigation';
-import type { ReactNode } from 'react';
 import { FindForm } from '@/components/find/find-form';
 import { FindResults } from '@/components/find/find-results';
 import type { MatchOffers } from '@/components/find/match-actions';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { SearchElsewhere } from '@/components/find/search-elsewhere';
-import { FIND_CONNECTION_PARAM, findSearchHref, singleSearchParams, type PageSearchParams } from '@/lib/routes';
+import { AddressedElsewhere, NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
+import { addressOn, findHref, singleSearchParams, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
 import { FIND_PARAMS_RULE, findParams, findQueryOfParams, readFindScope } from '@/lib/server/find';
 import { readFailedRetry } from '@/lib/server/failed';
-import { absentCapability, chooseConnection, connections, offeredLineRepairs } from '@/lib/server/queue';
+import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { describeRangeScope, isRanged, rangeScope, type FindQuery } from '@/lib/shapes/find';
 
 export const dynamic = 'force-dynamic';
@@ -32,30 +31,14 @@ function queryFromParams(params: PageSearchParams): FindQuery | null | { error: 
   return findQueryOfParams(parsed.data).query;
 }
 
-/**
- * What to say instead of running `query` when its address names another
- * connection than this browser's; null to run it here. An address that names
- * none (an older one) is sent on to one naming this connection, so that the
- * address bar can be passed to a colleague.
- */
-async function searchElsewhere(params: PageSearchParams, query: FindQuery): Promise<ReactNode> {
-  const here = await chooseConnection();
-  if (!here.ok) return null;
-  const hereHref = findSearchHref({ ...query, connection: here.connection.name });
-  const named = singleSearchParams(params).get(FIND_CONNECTION_PARAM);
-  if (named === null) redirect(hereHref);
-  if (named === here.connection.name) return null;
-  const label = connections().find((connection) => connection.name === named)?.label ?? null;
-  return <SearchElsewhere searched={{ name: named, label }} here={here.connection.label} hereHref={hereHref} />;
-}
-
 export default async function FindPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const lacks = await absentCapability('finder');
   if (lacks !== null) return <LayoutLacks title="Find" sentence={lacks} />;
   const params = await searchParams;
   const named = queryFromParams(params);
   const query = named !== null && 'error' in named ? null : named;
-  const elsewhere = query === null ? null : await searchElsewhere(params, query);
+  const address = query === null ? null : await addressedConnection(params);
+  const elsewhere = address?.elsewhere ?? null;
   const [scope, retry, unforgotten, repairs] = await Promise.all([readFindScope(), readFailedRetry(), absentCapability('failedJobs'), offeredLineRepairs()]);
   // The form says what a range applies to on this layout; the page adds a word only when this search's states record no time at all.
   const searchScope = query !== null && isRanged(query.range) && scope.ok ? rangeScope(query, scope.data.states, scope.data.times) : null;
@@ -83,7 +66,17 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
           {describeRangeScope(searchScope)}
         </p>
       )}
-      {elsewhere}
+      {address !== null && !address.named && <NameConnectionInAddress connection={address.here.name} />}
+      {address !== null && elsewhere !== null && (
+        <AddressedElsewhere
+          what="This search"
+          elsewhere={elsewhere}
+          here={address.here.label}
+          because="so the search has not run"
+          then="search"
+          hereLink={{ href: addressOn(findHref, params, address.here.name), text: `Search ${address.here.label} instead` }}
+        />
+      )}
       {query !== null && elsewhere === null && <FindResults query={query} offers={offers} times={scope.ok ? scope.data.times : null} />}
     </div>
   );

@@ -1,4 +1,5 @@
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { AddressedElsewhere, NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
@@ -6,7 +7,8 @@ import { notFound } from 'next/navigation';
 import { isJobNotFound } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { parseJobId, parseJobIdText } from '@/lib/routes';
+import { addressOn, jobHref, parseJobId, parseJobIdText, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
 import { jobSnapshotParams, readJobSnapshotPage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { JobView, NotAJobId } from './job-view';
@@ -16,7 +18,7 @@ export const dynamic = 'force-dynamic';
 
 interface Props {
   params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<PageSearchParams>;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -28,16 +30,48 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const NUMBERED_ID_RULE = 'a job id is a whole number above 0';
 const TEXT_ID_RULE = 'a job id is a whole number above 0, or the letters, digits and -_.: of an application’s id';
 
-/** One job by its id (decimal, or text such as marko’s UUIDs), when the connection's layout reads jobs by id. */
+/**
+ * One job by its id (decimal, or text such as marko’s UUIDs), when the
+ * connection's layout reads jobs by id; when its address names another
+ * connection than this browser's, only that: the same id there is most
+ * likely another job.
+ */
 export default async function JobPage({ params, searchParams }: Props) {
-  const segment = (await params).id;
+  const [segment, search] = await Promise.all([params.then(({ id }) => id), searchParams]);
+  const address = await addressedConnection(search);
+  if (address?.elsewhere) {
+    const { here, elsewhere } = address;
+    return (
+      <div className="space-y-5">
+        <h1 className="text-2xl font-semibold tracking-tight">Job {segment}</h1>
+        <AddressedElsewhere
+          what="This job link"
+          elsewhere={elsewhere}
+          here={here.label}
+          because={`whose job ${segment} may be another job, so it is not shown`}
+          then="open it"
+          hereLink={{ href: addressOn(jobHref(segment), search, here.name), text: `Open job ${segment} on ${here.label} instead` }}
+        />
+      </div>
+    );
+  }
+  return (
+    <>
+      {address !== null && !address.named && <NameConnectionInAddress connection={address.here.name} />}
+      {await theJob(segment, search)}
+    </>
+  );
+}
+
+/** The job itself, or why it cannot be shown. */
+async function theJob(segment: string, searchParams: PageSearchParams) {
   // Known without Redis: a layout whose jobs are numbered hashes takes whole numbers only.
   const numbered = (await absentCapability('jobHashFields')) === null;
   const id = numbered ? (parseJobId(segment) === null ? null : segment) : parseJobIdText(segment);
   if (id === null) return <NotAJobId segment={segment} rule={numbered ? NUMBERED_ID_RULE : TEXT_ID_RULE} />;
   const lacks = await absentCapability('jobSnapshot');
   if (lacks !== null) return <LayoutLacks title={`Job ${id}`} sentence={lacks} />;
-  const { queue, near } = jobSnapshotParams.safeParse(await searchParams).data ?? {};
+  const { queue, near } = jobSnapshotParams.safeParse(searchParams).data ?? {};
   const [read, repairs, unpushed, uncopied] = await Promise.all([
     readJobSnapshotPage(id, queue, near),
     offeredLineRepairs(),
