@@ -151,8 +151,8 @@ test.describe('several connections', () => {
 
     // A connection this QueueLens does not have: said, with the way to search the one shown.
     await page.goto(address.replace('connection=archive', 'connection=gone%3Cb%3E'));
-    const unknown = page.getByRole('note', { name: 'This search names a connection QueueLens does not have' });
-    await expect(unknown).toContainText('Its address names “gone<b>”; this browser shows Archive.');
+    const unknown = page.getByRole('note', { name: 'This search’s address names a connection QueueLens does not have' });
+    await expect(unknown).toContainText('It names “gone<b>”; this browser shows Archive.');
     await unknown.getByRole('link', { name: 'Search Archive instead' }).click();
     await expect(page).toHaveURL(/connection=archive$/);
     await expect(found.getByRole('link', { name: String(archivedId), exact: true })).toBeVisible();
@@ -175,7 +175,7 @@ test.describe('several connections', () => {
     await expect(redis).toHaveValue('default');
     await page.goto(address);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Job ${archivedId}`);
-    const note = page.getByRole('note', { name: `This job link is on ${ARCHIVE_CONNECTION.label}` });
+    const note = page.getByRole('note', { name: `This job is on ${ARCHIVE_CONNECTION.label}` });
     await expect(note).toContainText(`This browser shows E2E queues, whose job ${archivedId} may be another job, so it is not shown.`);
     await expect(page.getByText('archived failure')).toHaveCount(0);
     await expectNoAxeViolations(page, 'a job link made on another connection');
@@ -184,7 +184,7 @@ test.describe('several connections', () => {
 
     await note.getByRole('link', { name: `Open job ${archivedId} on E2E queues instead` }).click();
     await expect(page).toHaveURL(new RegExp(`/jobs/${archivedId}\\?connection=default$`));
-    await expect(page.getByRole('note', { name: /^This job link is on/ })).toHaveCount(0);
+    await expect(page.getByRole('note', { name: /^This job is on/ })).toHaveCount(0);
 
     await page.goto(address);
     await note.getByRole('button', { name: `Switch to ${ARCHIVE_CONNECTION.label} and open it` }).click();

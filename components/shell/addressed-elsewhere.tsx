@@ -8,7 +8,7 @@ import { Note } from '@/components/ui/note';
 import { CONNECTION_PARAM } from '@/lib/routes';
 
 interface AddressedElsewhereProps {
-  /** what the address is, as a sentence starts: "This search", "This job link" */
+  /** what the address shows, as a sentence starts: "This search", "This job" */
   what: string;
   /** the connection it names: its label null when QueueLens has none of that name */
   elsewhere: { name: string; label: string | null };
@@ -37,9 +37,9 @@ export function AddressedElsewhere({ what, elsewhere, here, because, then, hereL
   );
   if (elsewhere.label === null) {
     return (
-      <Note title={`${what} names a connection QueueLens does not have`}>
+      <Note title={`${what}’s address names a connection QueueLens does not have`}>
         <p>
-          Its address names “{elsewhere.name}”; this browser shows {here}. {instead}
+          It names “{elsewhere.name}”; this browser shows {here}. {instead}
         </p>
       </Note>
     );

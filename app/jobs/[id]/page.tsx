@@ -45,7 +45,7 @@ export default async function JobPage({ params, searchParams }: Props) {
       <div className="space-y-5">
         <h1 className="text-2xl font-semibold tracking-tight">Job {segment}</h1>
         <AddressedElsewhere
-          what="This job link"
+          what="This job"
           elsewhere={elsewhere}
           here={here.label}
           because={`whose job ${segment} may be another job, so it is not shown`}
