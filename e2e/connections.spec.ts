@@ -114,6 +114,8 @@ test.describe('several connections', () => {
   test('a search’s address names its connection: opened in a browser showing another, it says so, and runs where the operator chooses', async ({
     page,
   }, testInfo) => {
+    // Several pages, one screenshotted and checked with axe in four views: 16 to 22 s here, a margin of the default 30 that a slow run could use up.
+    test.slow();
     const redis = page.getByRole('combobox', { name: 'Redis' });
     const found = page.getByRole('table', { name: 'Jobs found' });
     await page.goto('/');
@@ -161,6 +163,8 @@ test.describe('several connections', () => {
   test('a job’s address names its connection: in a browser showing another, whose job of that id is another one, it says so instead', async ({
     page,
   }, testInfo) => {
+    // Several pages, one screenshotted and checked with axe in four views: 16 to 22 s here, a margin of the default 30 that a slow run could use up.
+    test.slow();
     const redis = page.getByRole('combobox', { name: 'Redis' });
     await page.goto('/');
     await redis.selectOption(ARCHIVE_CONNECTION.name);
