@@ -121,7 +121,7 @@ test.describe('several connections', () => {
     await page.goto('/');
     await redis.selectOption(ARCHIVE_CONNECTION.name);
     await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
-    // An address without a connection (an older link) is sent on to one naming the connection shown, then runs.
+    // An address without a connection (an older link) runs on the connection shown, and the page then names that connection in the address, in place.
     await page.goto(`/find?text=${encodeURIComponent('archived failure')}&field=error`);
     await expect(page).toHaveURL(/\/find\?text=archived\+failure&field=error&connection=archive$/);
     await expect(found.getByRole('link', { name: String(archivedId), exact: true })).toBeVisible();
