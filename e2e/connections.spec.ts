@@ -2,7 +2,7 @@ import { expect, test } from './test';
 import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { settingsFromEnv } from '@/lib/redis/config';
-import { jobHref } from '@/lib/routes';
+import { delayedOfQueueHref, failedOfQueueHref, jobHref, queueHref, reservationsOfQueueHref, withConnection } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { ARCHIVE_CONNECTION, LARAVEL_CONNECTION, REDIS_DOWN_CONNECTIONS } from './support';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
@@ -194,6 +194,65 @@ test.describe('several connections', () => {
     await note.getByRole('button', { name: `Switch to ${ARCHIVE_CONNECTION.label} and open it` }).click();
     await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
     await expect(page.getByText('archived failure').first()).toBeVisible();
+  });
+
+  test('an alert’s link names its connection: the failed list, a queue, its delayed jobs and the reservations, opened in a browser showing another, say so instead', async ({
+    page,
+  }, testInfo) => {
+    // One page screenshotted and checked with axe in four views, and three more opened: a slow test's time, as the two above.
+    test.slow();
+    const redis = page.getByRole('combobox', { name: 'Redis' });
+    await page.goto('/');
+    await expect(redis).toHaveValue('default');
+    // The link an alert of the archive's would carry (lib/dashboard/alert-sender.ts: withConnection).
+    const failedThere = withConnection(failedOfQueueHref(archivedQueue), ARCHIVE_CONNECTION.name);
+    await page.goto(failedThere);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Failed jobs');
+    const note = page.getByRole('note', { name: `This list is on ${ARCHIVE_CONNECTION.label}` });
+    await expect(note).toContainText('This browser shows E2E queues, whose failed jobs are others, so they are not shown.');
+    await expect(page.getByText('archived failure')).toHaveCount(0);
+    await expectNoAxeViolations(page, 'an alert’s link to another connection’s failed jobs');
+    await screenshots(page, testInfo, 'an alert’s link to another connection’s failed jobs');
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // The same list here: this connection's failed jobs of that queue (none), the address naming it.
+    await note.getByRole('link', { name: 'Show the failed jobs of E2E queues instead' }).click();
+    await expect(page).toHaveURL(new RegExp(`/failed\\?queue=${archivedQueue}&connection=default$`));
+    await expect(page.getByRole('note', { name: /^This list is on/ })).toHaveCount(0);
+
+    // The queue, its delayed jobs and the reservations say the same, each in its own words.
+    const elsewhere = [
+      {
+        href: queueHref(archivedQueue),
+        heading: `Queue ${archivedQueue}`,
+        what: 'This queue',
+        because: 'whose queue of that name is another queue, so it is not shown',
+      },
+      {
+        href: delayedOfQueueHref(archivedQueue),
+        heading: `Delayed jobs of ${archivedQueue}`,
+        what: 'This list',
+        because: 'whose queue of that name is another queue, so its delayed jobs are not shown',
+      },
+      {
+        href: reservationsOfQueueHref(archivedQueue),
+        heading: 'Reservations',
+        what: 'This list',
+        because: 'whose reservations are others, so they are not shown',
+      },
+    ];
+    for (const { href, heading, what, because } of elsewhere) {
+      await page.goto(withConnection(href, ARCHIVE_CONNECTION.name));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole('note', { name: `${what} is on ${ARCHIVE_CONNECTION.label}` })).toContainText(`This browser shows E2E queues, ${because}.`);
+    }
+
+    // Switching: the browser shows the archive, and the failed list there holds the job.
+    await page.goto(failedThere);
+    await note.getByRole('button', { name: `Switch to ${ARCHIVE_CONNECTION.label} and open it` }).click();
+    await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
+    await expect(page.getByText('archived failure').first()).toBeVisible();
+    await expect(page.getByRole('note', { name: /^This list is on/ })).toHaveCount(0);
   });
 
   test('tabs asking the other connections for one id at once share each one’s look-up', async ({ page }) => {

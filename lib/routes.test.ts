@@ -3,6 +3,7 @@ import {
   failedOfQueueHref,
   findEveryStateHref,
   addressOn,
+  withConnection,
   findSearchHref,
   jobFieldDownloadHref,
   parseJobId,
@@ -103,5 +104,13 @@ describe('addressOn', () => {
   it('keeps each single-valued parameter and names the connection last, in place of any named before', () => {
     expect(addressOn('/jobs/7', { queue: 'mail', near: 'tail:3', connection: 'old' }, 'eu west')).toBe('/jobs/7?queue=mail&near=tail%3A3&connection=eu+west');
     expect(addressOn('/find', { text: 'a&b', states: ['x', 'y'], gone: undefined }, 'default')).toBe('/find?text=a%26b&connection=default');
+  });
+});
+
+describe('withConnection', () => {
+  it('names the connection after the query, in place of one named before, and keeps the path’s escapes and the fragment', () => {
+    expect(withConnection(failedOfQueueHref('<b>mail</b>'), 'eu')).toBe('/failed?queue=%3Cb%3Email%3C%2Fb%3E&connection=eu');
+    expect(withConnection(queueHref('a/b c'), 'eu west')).toBe(`${queueHref('a/b c')}?connection=eu+west`);
+    expect(withConnection('/jobs/7?connection=old&queue=mail#field-error', 'new')).toBe('/jobs/7?queue=mail&connection=new#field-error');
   });
 });

@@ -157,9 +157,10 @@ export function singleSearchParams(params: PageSearchParams): { get(name: string
 }
 
 /**
- * The parameter of a job's or a search's address that names the connection
- * it is on: ids and searches mean another job on another connection, so a
- * link passed to a colleague whose browser shows another one says so.
+ * The parameter of an address that names the connection it is on: a job's,
+ * a search's, and an alert's link. Ids, queue names and searches mean other
+ * jobs on another connection, so a link passed to a colleague whose browser
+ * shows another one says so.
  */
 export const CONNECTION_PARAM = 'connection';
 
@@ -171,6 +172,14 @@ export function addressOn(path: string, params: PageSearchParams, connection: st
   }
   address.set(CONNECTION_PARAM, connection);
   return `${path}?${address}` as Route;
+}
+
+/** `href` (a path, its query and fragment) with `CONNECTION_PARAM` naming `connection`, in place of any it named before. */
+export function withConnection(href: string, connection: string): Route {
+  const address = new URL(href, 'http://queuelens.invalid');
+  address.searchParams.delete(CONNECTION_PARAM);
+  address.searchParams.append(CONNECTION_PARAM, connection);
+  return `${address.pathname}${address.search}${address.hash}` as Route;
 }
 
 export const findHref = '/find' as Route;

@@ -3,9 +3,12 @@ import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { getQueryClient } from '@/lib/queries/query-client';
+import { reservationsHref, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
 import { reservationsQuery, reservationsScopeFromParams } from '@/lib/queries/reservations';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readReservationsPage } from '@/lib/server/reservations';
+import { shownElsewhere } from '@/app/shown-elsewhere';
 import { ReservationsView } from './reservations-view';
 
 // Read from Redis on every request; a cached page would show claims that have moved on.
@@ -13,8 +16,16 @@ export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'Reservations · QueueLens' };
 
-export default async function ReservationsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ReservationsPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
+  const elsewhere = shownElsewhere(await addressedConnection(params), params, {
+    title: 'Reservations',
+    what: 'This list',
+    because: 'whose reservations are others, so they are not shown',
+    path: reservationsHref,
+    instead: (here) => `Show the reservations of ${here} instead`,
+  });
+  if (elsewhere !== null) return elsewhere;
   const scope = reservationsScopeFromParams({
     get: (name) => {
       const value = params[name];

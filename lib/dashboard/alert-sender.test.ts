@@ -141,7 +141,7 @@ describe('AlertSender', () => {
       mark: 'failing',
       title: 'Failing',
       detail: '1 failures',
-      url: 'https://queues.example.com/ql/failed?queue=mail',
+      url: 'https://queues.example.com/ql/failed?queue=mail&connection=main',
     });
   });
 
@@ -176,7 +176,7 @@ describe('AlertSender', () => {
     });
     const byPath = new Map(hook.received.map(({ path, body }) => [path, body]));
     expect(byPath.get('/slack')).toEqual({
-      text: '*Failing: &lt;b&gt;mail&lt;/b&gt; on main*\n1 failures\n<https://q.example.com/failed?queue=%3Cb%3Email%3C%2Fb%3E|See its failed jobs>',
+      text: '*Failing: &lt;b&gt;mail&lt;/b&gt; on main*\n1 failures\n<https://q.example.com/failed?queue=%3Cb%3Email%3C%2Fb%3E&amp;connection=main|See its failed jobs>',
     });
     expect(byPath.get('/teams')).toMatchObject({
       type: 'message',
@@ -186,7 +186,7 @@ describe('AlertSender', () => {
           content: {
             type: 'AdaptiveCard',
             body: [{ text: 'Failing: <b>mail</b> on main' }, { text: '1 failures' }],
-            actions: [{ type: 'Action.OpenUrl', url: 'https://q.example.com/failed?queue=%3Cb%3Email%3C%2Fb%3E' }],
+            actions: [{ type: 'Action.OpenUrl', url: 'https://q.example.com/failed?queue=%3Cb%3Email%3C%2Fb%3E&connection=main' }],
           },
         },
       ],

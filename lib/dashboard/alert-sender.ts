@@ -6,6 +6,7 @@ import type { Connection } from './connections';
 import { alertKeys, dashboardKeys, type AlertKeys } from './keys';
 import { holdLease } from './lease';
 import type { QueueMark } from './marks';
+import { withConnection } from '../routes';
 import {
   dueNotices,
   markField,
@@ -101,7 +102,8 @@ export class AlertSender {
       kind: due.kind,
       state: due.state,
       text,
-      url: noticeUrl(this.options.publicUrl, text.href),
+      // The link names its connection: opened in a browser showing another, the page says so rather than showing that one's queue of the same name.
+      url: noticeUrl(this.options.publicUrl, withConnection(text.href, this.options.connection.name)),
       at: now,
     };
   }

@@ -205,7 +205,8 @@ export function noticeBody(format: WebhookFormat, notice: Notice): unknown {
         at: new Date(notice.at * 1000).toISOString(),
       };
     case 'slack':
-      return { text: `*${slackEscape(headline(notice))}*\n${slackEscape(detail)}\n<${notice.url}|${slackEscape(notice.text.action)}>` };
+      // The link escaped too: its query's & is markup to Slack, which reads &amp; back as & (as it writes links in the messages it returns).
+      return { text: `*${slackEscape(headline(notice))}*\n${slackEscape(detail)}\n<${slackEscape(notice.url)}|${slackEscape(notice.text.action)}>` };
     case 'teams':
       return {
         type: 'message',

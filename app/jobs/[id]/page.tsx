@@ -1,5 +1,5 @@
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { AddressedElsewhere, NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
+import { NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
@@ -7,10 +7,11 @@ import { notFound } from 'next/navigation';
 import { isJobNotFound } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { addressOn, jobHref, parseJobId, parseJobIdText, type PageSearchParams } from '@/lib/routes';
+import { jobHref, parseJobId, parseJobIdText, type PageSearchParams } from '@/lib/routes';
 import { addressedConnection } from '@/lib/server/addressed-connection';
 import { jobSnapshotParams, readJobSnapshotPage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
+import { shownElsewhere } from '@/app/shown-elsewhere';
 import { JobView, NotAJobId } from './job-view';
 
 // Read from Redis on every request; a cached page would show a stale job.
@@ -39,22 +40,14 @@ const TEXT_ID_RULE = 'a job id is a whole number above 0, or the letters, digits
 export default async function JobPage({ params, searchParams }: Props) {
   const [segment, search] = await Promise.all([params.then(({ id }) => id), searchParams]);
   const address = await addressedConnection(search);
-  if (address?.elsewhere) {
-    const { here, elsewhere } = address;
-    return (
-      <div className="space-y-5">
-        <h1 className="text-2xl font-semibold tracking-tight">Job {segment}</h1>
-        <AddressedElsewhere
-          what="This job"
-          elsewhere={elsewhere}
-          here={here.label}
-          because={`whose job ${segment} may be another job, so it is not shown`}
-          then="open it"
-          hereLink={{ href: addressOn(jobHref(segment), search, here.name), text: `Open job ${segment} on ${here.label} instead` }}
-        />
-      </div>
-    );
-  }
+  const elsewhere = shownElsewhere(address, search, {
+    title: `Job ${segment}`,
+    what: 'This job',
+    because: `whose job ${segment} may be another job, so it is not shown`,
+    path: jobHref(segment),
+    instead: (here) => `Open job ${segment} on ${here} instead`,
+  });
+  if (elsewhere !== null) return elsewhere;
   return (
     <>
       {address !== null && !address.named && <NameConnectionInAddress connection={address.here.name} />}

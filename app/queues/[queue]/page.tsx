@@ -8,11 +8,13 @@ import { dueTimelineQuery, jobLineQuery } from '@/lib/queries/layout-pages';
 import { chartRangeFromParam, queueHistoryQuery } from '@/lib/queries/throughput';
 import { overviewQuery, queueTriageRequest } from '@/lib/queries/overview';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
+import { queueFromMetadataParam, queueFromSegment, queueHref, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
 import { pageParams, readDueTimelinePage, readJobLinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readOverview } from '@/lib/server/overview';
 import { readQueueHistory } from '@/lib/server/throughput';
+import { shownElsewhere } from '@/app/shown-elsewhere';
 import { JobLineView } from './job-line-view';
 
 // Read from Redis on every request; a cached page would show a stale queue.
@@ -20,7 +22,7 @@ export const dynamic = 'force-dynamic';
 
 interface Props {
   params: Promise<{ queue: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<PageSearchParams>;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -35,6 +37,14 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const chartRange = chartRangeFromParam(typeof query.range === 'string' ? query.range : null);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
+  const elsewhere = shownElsewhere(await addressedConnection(query), query, {
+    title: `Queue ${name}`,
+    what: 'This queue',
+    because: 'whose queue of that name is another queue, so it is not shown',
+    path: queueHref(name),
+    instead: (here) => `Open ${name} on ${here} instead`,
+  });
+  if (elsewhere !== null) return elsewhere;
   const page = pageParams.safeParse(query).data?.page ?? 1;
   const [lacks, unsampled, undelayed, unpushed, repairs] = await Promise.all([
     absentCapability('jobLine'),

@@ -4,7 +4,9 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { queueFromMetadataParam, queueFromSegment } from '@/lib/routes';
+import { delayedOfQueueHref, queueFromMetadataParam, queueFromSegment, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
+import { shownElsewhere } from '@/app/shown-elsewhere';
 import { readDueTimelinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { NotAQueueName } from '@/components/queues/queue-heading';
@@ -15,16 +17,25 @@ export const dynamic = 'force-dynamic';
 
 interface Props {
   params: Promise<{ queue: string }>;
+  searchParams: Promise<PageSearchParams>;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Delayed jobs of ${queueFromMetadataParam((await params).queue)} · QueueLens` };
 }
 
-export default async function DelayedPage({ params }: Props) {
-  const segment = (await params).queue;
+export default async function DelayedPage({ params, searchParams }: Props) {
+  const [segment, query] = await Promise.all([params.then(({ queue }) => queue), searchParams]);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
+  const elsewhere = shownElsewhere(await addressedConnection(query), query, {
+    title: `Delayed jobs of ${name}`,
+    what: 'This list',
+    because: 'whose queue of that name is another queue, so its delayed jobs are not shown',
+    path: delayedOfQueueHref(name),
+    instead: (here) => `Show the delayed jobs of ${name} on ${here} instead`,
+  });
+  if (elsewhere !== null) return elsewhere;
   const lacks = await absentCapability('dueTimeline');
   if (lacks !== null) return <LayoutLacks title={`Delayed jobs of ${name}`} sentence={lacks} />;
   const queryClient = getQueryClient();
