@@ -213,7 +213,7 @@ test.describe('access', () => {
     await expect(page.getByText('That secret is not right.')).toBeVisible();
     await page.getByLabel('Secret').fill(e2eSecrets().viewer);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/reservations\?x=1$/);
+    await expect(page).toHaveURL(/\/reservations\?x=1&connection=default$/);
     // Signed in without a name, the header names the role once.
     await expect(page.getByRole('banner').getByText('viewer', { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -89,7 +89,7 @@ test.describe('delayed timeline', () => {
     await expect(compact).toContainText('3 due in the next hour · 8 delayed in all');
     await expect(bars(page, 'Coming due in the next hour').nth(0)).toHaveAccessibleName('in the next 5 min: 2 jobs');
     await compact.getByRole('link', { name: 'Whole delayed timeline' }).click();
-    await expect(page).toHaveURL(new RegExp(`/delayed$`));
+    await expect(page).toHaveURL(/\/delayed\?connection=default$/);
     await expect(stat(page, 'Due, not moved')).toContainText('2');
 
     await page.emulateMedia({ colorScheme: 'dark' });

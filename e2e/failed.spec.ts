@@ -53,7 +53,7 @@ test.describe('failed jobs', () => {
     await testInfo.attach('failed page', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
 
     await page.getByRole('link', { name: 'Older' }).click();
-    await expect(page).toHaveURL(/\/failed\?page=2$/);
+    await expect(page).toHaveURL(/\/failed\?page=2&connection=default$/);
     await expect(rowIds(page)).toHaveText(ids.slice(70, 95).reverse().map(String));
     await page.getByRole('link', { name: 'Oldest' }).click();
     await expect(rowIds(page)).toHaveText(ids.slice(0, 20).reverse().map(String));
@@ -159,7 +159,7 @@ test.describe('failed jobs', () => {
     await page.goto('/failed');
     await page.getByLabel('Job name contains').fill('REPORT');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page).toHaveURL(/\/failed\?name=REPORT$/);
+    await expect(page).toHaveURL(/\/failed\?name=REPORT&connection=default$/);
     await expect(page.getByText('Searched 33 of 33 failed jobs, 3 matches')).toBeVisible();
     await expect(rowIds(page)).toHaveCount(3);
 

@@ -210,7 +210,7 @@ test.describe('job page', () => {
 
     await expect(toast(page, `Forgot job ${id}`)).toBeVisible();
     // Back on the failed list it came from, with the Undo (e2e/trash.spec.ts presses it).
-    await expect(page).toHaveURL(/\/failed$/);
+    await expect(page).toHaveURL(/\/failed\?connection=default$/);
     expect(await queue.redis.exists(queue.keys.job(id))).toBe(0);
     expect(await queue.redis.zscore(queue.keys.failed, String(id))).toBeNull();
   });

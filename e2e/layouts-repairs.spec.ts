@@ -120,7 +120,7 @@ test.describe('repairing a redis-ng channel from its pages', () => {
     await dialog.getByRole('button', { name: 'Remove job 7' }).click();
     const removed = page.getByRole('status').filter({ hasText: `Job 7 was removed from ${channel}. Kept in the Trash.` });
     await expect(removed).toBeVisible();
-    await expect(page).toHaveURL(new RegExp(`/queues/${encodeURIComponent(channel)}$`));
+    await expect(page).toHaveURL(new RegExp(`/queues/${encodeURIComponent(channel)}\\?connection=${YII2_CONNECTIONS.ng.name}$`));
     expect(await queue.redis.hexists(keys.messages, '7')).toBe(0);
     expect(await queue.redis.zscore(keys.prioritized, '7')).toBeNull();
 

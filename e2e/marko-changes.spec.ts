@@ -102,7 +102,7 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await screenshots(page, testInfo, 'failed page of a marko connection, two selected');
 
     await page.getByRole('link', { name: 'Older' }).click();
-    await expect(page).toHaveURL(/\/failed\?page=2$/);
+    await expect(page).toHaveURL(new RegExp(`/failed\\?page=2&connection=${MARKO_CONNECTION.name}$`));
     await expect(rowIds(page)).toHaveText(newestFirst.slice(25, 50));
     await expect(page.getByText('Showing 26–50 of 62 failed jobs, newest first')).toBeVisible();
 
@@ -142,7 +142,7 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     expect(await queue.redis.hexists(keys.failedJobs, ids[42]!)).toBe(1);
     await failed.getByRole('button', { name: 'Forget…' }).click();
     await dialog.getByRole('button', { name: `Forget job ${ids[42]}` }).click();
-    await expect(page).toHaveURL(/\/failed$/);
+    await expect(page).toHaveURL(new RegExp(`/failed\\?connection=${MARKO_CONNECTION.name}$`));
     await expect(page.getByText('Showing 1–25 of 61 failed jobs, newest first')).toBeVisible();
     const record = await queue.redis.hgetBuffer(keys.failedJobs, ids[42]!);
     expect(record).toBeNull();
@@ -269,7 +269,7 @@ test.describe('a marko connection’s failed jobs and repairs', () => {
     await removal.getByRole('button', { name: `Remove job ${doomed}` }).click();
     const removed = page.getByRole('status').filter({ hasText: `Job ${doomed} was removed from mail. Kept in the Trash.` });
     await expect(removed).toBeVisible();
-    await expect(page).toHaveURL(/\/queues\/mail$/);
+    await expect(page).toHaveURL(new RegExp(`/queues/mail\\?connection=${MARKO_CONNECTION.name}$`));
     expect(await queue.redis.exists(keys.job(doomed))).toBe(0);
     expect(await queue.redis.lrange(keys.ready('mail'), 0, -1)).not.toContain(doomed);
 

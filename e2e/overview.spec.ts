@@ -316,14 +316,14 @@ test.describe('the header', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await page.evaluate(() => ((window as { kept?: true }).kept = true));
     await nav.getByRole('link', { name: 'Failed' }).click();
-    await expect(page).toHaveURL(/\/failed$/);
+    await expect(page).toHaveURL(/\/failed\?connection=default$/);
     await expect(nav.getByRole('link', { name: 'Failed' })).toHaveAttribute('aria-current', 'page');
     expect(await keptWindow()).toBe(true);
 
     // As in the moments before hydration ends: no mark yet.
     await page.evaluate((attribute) => document.documentElement.removeAttribute(attribute), HYDRATED_ATTRIBUTE);
     await nav.getByRole('link', { name: 'Reservations' }).click();
-    await expect(page).toHaveURL(/\/reservations$/);
+    await expect(page).toHaveURL(/\/reservations\?connection=default$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Reservations' })).toBeVisible();
     expect(await keptWindow()).toBe(false);
   });

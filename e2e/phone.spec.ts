@@ -54,7 +54,7 @@ test.describe('a phone, 390 px', () => {
     await menu.click();
     await expect(menu).toHaveAttribute('aria-expanded', 'true');
     await header.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Failed' }).click();
-    await expect(page).toHaveURL(/\/failed$/);
+    await expect(page).toHaveURL(/\/failed\?connection=default$/);
     // The next page starts with the menu closed.
     await expect(header.getByRole('navigation', { name: 'Main' })).toBeHidden();
     await expect(menu).toHaveAttribute('aria-expanded', 'false');

@@ -197,7 +197,7 @@ test.describe('queue page', () => {
 
     await page.getByRole('table', { name: 'Jobs per queue' }).getByRole('link', { name, exact: true }).click();
 
-    await expect(page).toHaveURL(new RegExp(`${queueHref(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    await expect(page).toHaveURL(new RegExp(`${queueHref(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?connection=default$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Queue ${name}`);
     await expect(page).toHaveTitle(`Queue ${name} · QueueLens`);
     const next = table(page, 'Next jobs to run');

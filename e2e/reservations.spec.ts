@@ -24,7 +24,7 @@ test.describe('reservations page', () => {
   test('says so when no job is reserved', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reservations' }).click();
-    await expect(page).toHaveURL(/\/reservations$/);
+    await expect(page).toHaveURL(/\/reservations\?connection=default$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reservations');
     await expect(page.getByText('No job is reserved.')).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
@@ -160,7 +160,7 @@ test.describe('reservations page', () => {
     await expect(picker.getByRole('option')).toContainText(['All queues', busy, quiet]);
     await picker.selectOption(busy);
     await filter.getByRole('button', { name: 'Show' }).click();
-    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}`);
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&connection=default`);
 
     const pager = page.getByRole('navigation', { name: 'Pages of reservations', exact: true });
     const table = holderTable(page, 'pager-host:1');
@@ -172,12 +172,12 @@ test.describe('reservations page', () => {
     await expect(page.getByRole('link', { name: `#${quietId}`, exact: true })).toHaveCount(0);
 
     await pager.getByRole('link', { name: 'Next' }).click();
-    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=2`);
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=2&connection=default`);
     await expect(pager).toContainText('Reservations 26–50 of 55, page 2 of 3');
     await expect(table.getByRole('link', { name: `#${ids[25]}`, exact: true })).toBeVisible();
     await pager.getByRole('link', { name: 'Last' }).focus();
     await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=3`);
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(busy)}&page=3&connection=default`);
     await expect(pager).toContainText('Reservations 51–55 of 55, page 3 of 3');
     await expect(table.getByRole('row')).toHaveCount(6);
     for (const id of ids.slice(50)) await expect(table.getByRole('link', { name: `#${id}`, exact: true })).toBeVisible();
@@ -199,13 +199,13 @@ test.describe('reservations page', () => {
 
     await picker.selectOption(quiet);
     await filter.getByRole('button', { name: 'Show' }).click();
-    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(quiet)}`);
+    await expect(page).toHaveURL(`/reservations?queue=${encodeURIComponent(quiet)}&connection=default`);
     await expect(holderTable(page, 'quiet-host:2').getByRole('link', { name: `#${quietId}`, exact: true })).toBeVisible();
     await expect(table).toHaveCount(0);
     await expect(pager).toHaveCount(0);
 
     await filter.getByRole('button', { name: 'Clear filter' }).click();
-    await expect(page).toHaveURL(/\/reservations$/);
+    await expect(page).toHaveURL(/\/reservations\?connection=default$/);
     await expect(picker).toHaveValue('');
 
     await page.goto('/reservations?queue=no-such-queue');

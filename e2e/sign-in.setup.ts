@@ -7,7 +7,7 @@ setup('signs in as an operator through the form', async ({ page }) => {
   await page.getByLabel('Secret').fill(e2eSecrets().operator);
   await page.getByLabel(/Your name/).fill('e2e operator');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/failed$/);
+  await expect(page).toHaveURL(/\/failed\?connection=default$/);
   await expect(page.getByText('e2e operator · operator')).toBeVisible();
   await page.context().storageState({ path: OPERATOR_STATE });
 });

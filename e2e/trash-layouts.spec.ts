@@ -241,7 +241,7 @@ test.describe('forget and remove, restore from the Trash page, and the layout’
             .getByRole('button', { name: `Forget job ${id}` })
             .click();
           await expect(toast(page, `Forgot job ${id}. Kept in the Trash.`)).toBeVisible();
-          await expect(page).toHaveURL(/\/failed$/);
+          await expect(page).toHaveURL(new RegExp(`/failed\\?connection=${layout.connection}$`));
           expect(await layout.failedRecord!(id)).not.toEqual(failedBefore);
         }
 

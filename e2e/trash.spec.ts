@@ -73,7 +73,7 @@ test.describe('the trash', () => {
       .getByRole('dialog', { name: `Forget job ${id}?` })
       .getByRole('button', { name: `Forget job ${id}` })
       .click();
-    await expect(page).toHaveURL(/\/failed$/);
+    await expect(page).toHaveURL(/\/failed\?connection=default$/);
     await toast(page, `Forgot job ${id}`).getByRole('button', { name: 'Undo' }).click();
     await expect(toast(page, 'Restored 1 job')).toBeVisible();
     expect(await failedJobBytes(queue, id!)).toEqual(before);

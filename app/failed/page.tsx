@@ -4,7 +4,7 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { failedHref, singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { addressedConnection } from '@/lib/server/addressed-connection';
-import { shownElsewhere } from '@/app/shown-elsewhere';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 import { FailedJobs } from '@/components/failed/failed-jobs';
 import { FAILED_PAGE_SIZE, failedPageQuery, filterFromParams, isFiltered } from '@/lib/queries/failed';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -16,7 +16,8 @@ export const metadata: Metadata = { title: 'Failed jobs · QueueLens' };
 
 export default async function FailedPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
-  const elsewhere = shownElsewhere(await addressedConnection(params), params, {
+  const address = await addressedConnection(params);
+  const elsewhere = shownElsewhere(address, params, {
     title: 'Failed jobs',
     what: 'This list',
     because: 'whose failed jobs are others, so they are not shown',
@@ -41,6 +42,7 @@ export default async function FailedPage({ searchParams }: { searchParams: Promi
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
+      <ConnectionNamedInAddress address={address} />
       {/* Unreadable (Redis away): QueueLens's own retry is offered, and refused with the reason if the layout turns out to lack it. */}
       <FailedJobs
         filter={filter}

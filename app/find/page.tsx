@@ -3,7 +3,8 @@ import { FindForm } from '@/components/find/find-form';
 import { FindResults } from '@/components/find/find-results';
 import type { MatchOffers } from '@/components/find/match-actions';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { AddressedElsewhere, NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
+import { AddressedElsewhere } from '@/components/shell/addressed-elsewhere';
+import { ConnectionNamedInAddress } from '@/app/connection-in-address';
 import { addressOn, findHref, singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { addressedConnection } from '@/lib/server/addressed-connection';
 import { FIND_PARAMS_RULE, findParams, findQueryOfParams, readFindScope } from '@/lib/server/find';
@@ -66,7 +67,7 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
           {describeRangeScope(searchScope)}
         </p>
       )}
-      {address !== null && !address.named && <NameConnectionInAddress connection={address.here.name} />}
+      <ConnectionNamedInAddress address={address} />
       {address !== null && elsewhere !== null && (
         <AddressedElsewhere
           what="This search"

@@ -8,7 +8,7 @@ import { addressedConnection } from '@/lib/server/addressed-connection';
 import { reservationsQuery, reservationsScopeFromParams } from '@/lib/queries/reservations';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readReservationsPage } from '@/lib/server/reservations';
-import { shownElsewhere } from '@/app/shown-elsewhere';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 import { ReservationsView } from './reservations-view';
 
 // Read from Redis on every request; a cached page would show claims that have moved on.
@@ -18,7 +18,8 @@ export const metadata: Metadata = { title: 'Reservations · QueueLens' };
 
 export default async function ReservationsPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
-  const elsewhere = shownElsewhere(await addressedConnection(params), params, {
+  const address = await addressedConnection(params);
+  const elsewhere = shownElsewhere(address, params, {
     title: 'Reservations',
     what: 'This list',
     because: 'whose reservations are others, so they are not shown',
@@ -42,6 +43,7 @@ export default async function ReservationsPage({ searchParams }: { searchParams:
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
+      <ConnectionNamedInAddress address={address} />
       <ReservationsView scope={scope} repairs={{ line, claims }} />
     </HydrationBoundary>
   );

@@ -1,5 +1,4 @@
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
 import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
@@ -11,7 +10,7 @@ import { jobHref, parseJobId, parseJobIdText, type PageSearchParams } from '@/li
 import { addressedConnection } from '@/lib/server/addressed-connection';
 import { jobSnapshotParams, readJobSnapshotPage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
-import { shownElsewhere } from '@/app/shown-elsewhere';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 import { JobView, NotAJobId } from './job-view';
 
 // Read from Redis on every request; a cached page would show a stale job.
@@ -50,7 +49,7 @@ export default async function JobPage({ params, searchParams }: Props) {
   if (elsewhere !== null) return elsewhere;
   return (
     <>
-      {address !== null && !address.named && <NameConnectionInAddress connection={address.here.name} />}
+      <ConnectionNamedInAddress address={address} />
       {await theJob(segment, search)}
     </>
   );

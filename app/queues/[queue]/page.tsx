@@ -14,7 +14,7 @@ import { pageParams, readDueTimelinePage, readJobLinePage } from '@/lib/server/l
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readOverview } from '@/lib/server/overview';
 import { readQueueHistory } from '@/lib/server/throughput';
-import { shownElsewhere } from '@/app/shown-elsewhere';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 import { JobLineView } from './job-line-view';
 
 // Read from Redis on every request; a cached page would show a stale queue.
@@ -37,7 +37,8 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const chartRange = chartRangeFromParam(typeof query.range === 'string' ? query.range : null);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
-  const elsewhere = shownElsewhere(await addressedConnection(query), query, {
+  const address = await addressedConnection(query);
+  const elsewhere = shownElsewhere(address, query, {
     title: `Queue ${name}`,
     what: 'This queue',
     because: 'whose queue of that name is another queue, so it is not shown',
@@ -67,6 +68,7 @@ export default async function QueuePage({ params, searchParams }: Props) {
   if (!line.ok && line.status === 404) notFound();
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
+      <ConnectionNamedInAddress address={address} />
       <JobLineView
         name={name}
         page={page}

@@ -6,7 +6,7 @@ import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { delayedOfQueueHref, queueFromMetadataParam, queueFromSegment, type PageSearchParams } from '@/lib/routes';
 import { addressedConnection } from '@/lib/server/addressed-connection';
-import { shownElsewhere } from '@/app/shown-elsewhere';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 import { readDueTimelinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { NotAQueueName } from '@/components/queues/queue-heading';
@@ -28,7 +28,8 @@ export default async function DelayedPage({ params, searchParams }: Props) {
   const [segment, query] = await Promise.all([params.then(({ queue }) => queue), searchParams]);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
-  const elsewhere = shownElsewhere(await addressedConnection(query), query, {
+  const address = await addressedConnection(query);
+  const elsewhere = shownElsewhere(address, query, {
     title: `Delayed jobs of ${name}`,
     what: 'This list',
     because: 'whose queue of that name is another queue, so its delayed jobs are not shown',
@@ -42,6 +43,7 @@ export default async function DelayedPage({ params, searchParams }: Props) {
   const [repairs] = await Promise.all([offeredLineRepairs(), prefetchLiveQuery(queryClient, dueTimelineQuery(name), () => readDueTimelinePage(name))]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
+      <ConnectionNamedInAddress address={address} />
       <DueTimelineView name={name} repairs={repairs} />
     </HydrationBoundary>
   );

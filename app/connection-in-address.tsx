@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AddressedElsewhere } from '@/components/shell/addressed-elsewhere';
+import { AddressedElsewhere, NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
 import { addressOn, type PageSearchParams } from '@/lib/routes';
 import type { AddressedConnection } from '@/lib/server/addressed-connection';
 
@@ -38,4 +38,9 @@ export function shownElsewhere(address: AddressedConnection | null, params: Page
       />
     </div>
   );
+}
+
+/** Names the connection shown in an address that names none (an older link, or one made within the tab), once the page is shown. */
+export function ConnectionNamedInAddress({ address }: { address: AddressedConnection | null }) {
+  return address !== null && !address.named ? <NameConnectionInAddress connection={address.here.name} /> : null;
 }
