@@ -2,7 +2,7 @@ import { expect, test } from './test';
 import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { settingsFromEnv } from '@/lib/redis/config';
-import { delayedOfQueueHref, failedOfQueueHref, jobHref, queueHref, reservationsOfQueueHref, withConnection } from '@/lib/routes';
+import { delayedOfQueueHref, failedOfQueueHref, jobHref, layoutKeyHref, queueHref, reservationsOfQueueHref, withConnection } from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { ARCHIVE_CONNECTION, LARAVEL_CONNECTION, REDIS_DOWN_CONNECTIONS } from './support';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
@@ -196,7 +196,7 @@ test.describe('several connections', () => {
     await expect(page.getByText('archived failure').first()).toBeVisible();
   });
 
-  test('an alert’s link names its connection: the failed list, a queue, its delayed jobs and the reservations, opened in a browser showing another, say so instead', async ({
+  test('an alert’s link names its connection: the failed list, a queue, its delayed jobs, the reservations and a key, opened in a browser showing another, say so instead', async ({
     page,
   }, testInfo) => {
     // One page screenshotted and checked with axe in four views, and three more opened: a slow test's time, as the two above.
@@ -220,7 +220,7 @@ test.describe('several connections', () => {
     await expect(page).toHaveURL(new RegExp(`/failed\\?queue=${archivedQueue}&connection=default$`));
     await expect(page.getByRole('note', { name: /^This list is on/ })).toHaveCount(0);
 
-    // The queue, its delayed jobs and the reservations say the same, each in its own words.
+    // The queue, its delayed jobs, the reservations and a key's contents say the same, each in its own words.
     const elsewhere = [
       {
         href: queueHref(archivedQueue),
@@ -239,6 +239,12 @@ test.describe('several connections', () => {
         heading: 'Reservations',
         what: 'This list',
         because: 'whose reservations are others, so they are not shown',
+      },
+      {
+        href: layoutKeyHref(`${archivedQueue}:key`),
+        heading: `Key ${archivedQueue}:key`,
+        what: 'This key',
+        because: 'whose key of that name holds something else, if anything, so it is not shown',
       },
     ];
     for (const { href, heading, what, because } of elsewhere) {

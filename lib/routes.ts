@@ -113,9 +113,12 @@ export function keyContentsSearch(address: string | KeyAddress, cursor = ''): UR
   return params;
 }
 
+/** The page of one key's contents, which its address names (layoutKeyHref). */
+export const layoutKeyPath = '/layout/key';
+
 /** One key's contents, a page at a time from `cursor`. */
 export function layoutKeyHref(address: string | KeyAddress, cursor = ''): Route {
-  return `/layout/key?${keyContentsSearch(address, cursor)}` as Route;
+  return `${layoutKeyPath}?${keyContentsSearch(address, cursor)}` as Route;
 }
 
 /** The whole stored value of one field of a job, as a download (app/api/jobs/[id]/fields/[field]). */
