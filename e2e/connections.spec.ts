@@ -174,6 +174,12 @@ test.describe('several connections', () => {
     await expect(page.getByText('archived failure').first()).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/jobs/${archivedId}\\?connection=archive$`));
     const address = page.url();
+    // Back to an address named in place shows its page again: the entry keeps what the router needs to show it.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Failed' }).click();
+    await expect(page).toHaveURL(/\/failed\?connection=archive$/);
+    await page.goBack();
+    await expect(page).toHaveURL(address);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Job ${archivedId}`);
 
     await redis.selectOption('default');
     await expect(redis).toHaveValue('default');

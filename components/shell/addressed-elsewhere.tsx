@@ -70,7 +70,10 @@ export function NameConnectionInAddress({ connection }: { connection: string }) 
     const address = new URL(window.location.href);
     if (address.searchParams.has(CONNECTION_PARAM)) return;
     address.searchParams.set(CONNECTION_PARAM, connection);
-    window.history.replaceState(null, '', address);
+    // A turn later: on a page's first load this runs before the router's own effect has wrapped replaceState to keep
+    // its state in the entry, and an entry without it is one Back comes to and does not show (the address changes, the page stays).
+    const naming = setTimeout(() => window.history.replaceState(null, '', address));
+    return () => clearTimeout(naming);
   });
   return null;
 }
