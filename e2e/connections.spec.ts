@@ -205,7 +205,7 @@ test.describe('several connections', () => {
   test('an alert’s link names its connection: the failed list, a queue, its delayed jobs, the reservations and a key, opened in a browser showing another, say so instead', async ({
     page,
   }, testInfo) => {
-    // One page screenshotted and checked with axe in four views, and three more opened: a slow test's time, as the two above.
+    // One page screenshotted and checked with axe in four views, and four more opened: a slow test's time, as the two above.
     test.slow();
     const redis = page.getByRole('combobox', { name: 'Redis' });
     await page.goto('/');

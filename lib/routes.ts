@@ -161,9 +161,9 @@ export function singleSearchParams(params: PageSearchParams): { get(name: string
 
 /**
  * The parameter of an address that names the connection it is on: a job's,
- * a search's, and an alert's link. Ids, queue names and searches mean other
- * jobs on another connection, so a link passed to a colleague whose browser
- * shows another one says so.
+ * a search's, a queue's and its lists', a key's, and an alert's link. Ids,
+ * queue and key names and searches mean other things on another connection,
+ * so a link passed to a colleague whose browser shows another one says so.
  */
 export const CONNECTION_PARAM = 'connection';
 
