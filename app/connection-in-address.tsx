@@ -4,8 +4,8 @@ import { addressOn, type PageSearchParams } from '@/lib/routes';
 import type { AddressedConnection } from '@/lib/server/addressed-connection';
 
 interface ElsewhereWording {
-  /** the page's heading, kept above the note */
-  title: string;
+  /** the page's heading, kept above the note (a name in it in the page's own monospace) */
+  title: ReactNode;
   /** what the address shows, as a sentence starts: "This job", "This queue" */
   what: string;
   /** why it is not shown, after "This browser shows <here>, " */

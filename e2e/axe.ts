@@ -16,8 +16,8 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22
  * axe runs in the page itself (legacy mode): its default opens a blank tab
  * for every run to gather cross-origin frames' results, and QueueLens's
  * pages have no frames. The same rules find the same violations (tried on a
- * page with seven kinds), in 1.4 s a run here where the default took 3.1 s;
- * the suite runs axe about 380 times.
+ * page with seven kinds), in 1.4 s a run here where the default took 3.1 s,
+ * and the suite runs axe hundreds of times.
  */
 export async function axeViolations(page: Page, include?: string): Promise<string[]> {
   await expect(page).toHaveTitle(/\S/);

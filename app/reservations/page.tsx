@@ -3,7 +3,7 @@ import { absentCapability, offeredLineRepairs } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { getQueryClient } from '@/lib/queries/query-client';
-import { reservationsHref, type PageSearchParams } from '@/lib/routes';
+import { reservationsHref, singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { addressedConnection } from '@/lib/server/addressed-connection';
 import { reservationsQuery, reservationsScopeFromParams } from '@/lib/queries/reservations';
 import { prefetchLiveQuery } from '@/lib/server/live';
@@ -27,12 +27,7 @@ export default async function ReservationsPage({ searchParams }: { searchParams:
     instead: (here) => `Show the reservations of ${here} instead`,
   });
   if (elsewhere !== null) return elsewhere;
-  const scope = reservationsScopeFromParams({
-    get: (name) => {
-      const value = params[name];
-      return typeof value === 'string' ? value : null;
-    },
-  });
+  const scope = reservationsScopeFromParams(singleSearchParams(params));
   const lacks = await absentCapability('expiringReservations');
   if (lacks !== null) return <LayoutLacks title="Reservations" sentence={lacks} />;
   const queryClient = getQueryClient();

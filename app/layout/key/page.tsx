@@ -29,7 +29,11 @@ export default async function KeyContentsPage({ searchParams }: Props) {
   const address = raw === undefined ? { key: name!, raw: null } : keyAddressOf(Buffer.from(raw, 'base64url'));
   const connection = await addressedConnection(search);
   const elsewhere = shownElsewhere(connection, search, {
-    title: `Key ${address.key}`,
+    title: (
+      <>
+        Key <span className="font-mono">{address.key}</span>
+      </>
+    ),
     what: 'This key',
     because: 'whose key of that name holds something else, if anything, so it is not shown',
     path: layoutKeyPath,

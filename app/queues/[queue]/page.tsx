@@ -39,7 +39,11 @@ export default async function QueuePage({ params, searchParams }: Props) {
   if (name === null) return <NotAQueueName segment={segment} />;
   const address = await addressedConnection(query);
   const elsewhere = shownElsewhere(address, query, {
-    title: `Queue ${name}`,
+    title: (
+      <>
+        Queue <span className="font-mono">{name}</span>
+      </>
+    ),
     what: 'This queue',
     because: 'whose queue of that name is another queue, so it is not shown',
     path: queueHref(name),

@@ -30,7 +30,11 @@ export default async function DelayedPage({ params, searchParams }: Props) {
   if (name === null) return <NotAQueueName segment={segment} />;
   const address = await addressedConnection(query);
   const elsewhere = shownElsewhere(address, query, {
-    title: `Delayed jobs of ${name}`,
+    title: (
+      <>
+        Delayed jobs of <span className="font-mono">{name}</span>
+      </>
+    ),
     what: 'This list',
     because: 'whose queue of that name is another queue, so its delayed jobs are not shown',
     path: delayedOfQueueHref(name),
