@@ -548,7 +548,7 @@ export function sizedChunk(budget: ChunkBudget, size: number | undefined, { byte
  * (StaticPHP, marko, Horizon's failed jobs): with payloads of a few KB, a
  * quarter of a millisecond of Redis, so that a step stays under 2 ms even
  * when Redis collects its Lua garbage in it, and another reader waits
- * behind less. Measured in bench/find.ts (docs/benchmarks.md, Find): 100 a
+ * behind less. Measured in bench/find.ts (docs/benchmarks-history.md, Find): 100 a
  * chunk passed 1 ms in 31–398 calls a pass and 2 ms in up to 8, and slowed
  * another viewer up to 1.9×; 50 passes 1 ms in 0–14 and 2 ms in 0–2, the
  * viewer at most 1.13×, for a pass 20–40 % longer.
@@ -559,7 +559,7 @@ export const FIND_JOBS_CHUNK = 50;
  * Chunks where the script reads each job's hash (FIND_JOBS_CHUNK): 50 jobs
  * of up to about 650 bytes of the fields Find reads (a live job of the
  * benchmark's 68, a failed one with its trace 438), fewer of larger ones, a
- * job of megabytes alone. Measured (docs/benchmarks.md, Find): 16 KiB, which
+ * job of megabytes alone. Measured (docs/benchmarks-history.md, Find): 16 KiB, which
  * read the benchmark's failed jobs 37 a chunk, made no fewer calls over
  * 2 ms at a million jobs, in more calls.
  */

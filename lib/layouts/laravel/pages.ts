@@ -360,7 +360,7 @@ function snapshotOf(id: string, queue: string, found: FoundLaravelJob, near?: Se
  * wait in Redis ahead of other clients' commands. Another viewer's overview
  * read during a look-up over 50 queues of 2,000 jobs took 2.29× its time
  * at 16, 1.33–1.93× at 8 (four runs), 1.13× and 1.29× at 4, the look-up no
- * slower on two cores; over 10,000 queues, all at once, 1.65× (docs/benchmarks.md).
+ * slower on two cores; over 10,000 queues, all at once, 1.65× (docs/benchmarks-history.md, Find).
  */
 export const QUEUES_LOOKED_IN_AT_ONCE = 4;
 
