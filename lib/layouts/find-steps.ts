@@ -545,13 +545,13 @@ export function sizedChunk(budget: ChunkBudget, size: number | undefined, { byte
 
 /**
  * Ids one chunk reads at most where the script reads each job's hash too
- * (StaticPHP, marko, Horizon's failed jobs): with payloads of a few KB, a
- * quarter of a millisecond of Redis, so that a step stays under 2 ms even
- * when Redis collects its Lua garbage in it, and another reader waits
- * behind less. Measured in bench/find.ts (docs/benchmarks-history.md, Find): 100 a
- * chunk passed 1 ms in 31–398 calls a pass and 2 ms in up to 8, and slowed
- * another viewer up to 1.9×; 50 passes 1 ms in 0–14 and 2 ms in 0–2, the
- * viewer at most 1.13×, for a pass 20–40 % longer.
+ * (StaticPHP, marko, Horizon's failed jobs): about 0.4 ms of Redis a call
+ * (the median in bench/find.ts), so that a step stays well under 2 ms and
+ * another reader waits behind less. Measured in bench/find.ts
+ * (docs/benchmarks-history.md, Find): 100 a chunk passed 1 ms in 31–398
+ * calls a pass and 2 ms in up to 8, and slowed another viewer up to 1.9×;
+ * 50 passes 1 ms in 0–14 and 2 ms in 0–2, the viewer at most 1.13×, for a
+ * pass 20–40 % longer.
  */
 export const FIND_JOBS_CHUNK = 50;
 
