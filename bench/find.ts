@@ -463,10 +463,14 @@ const SCRIPTS_BY_SHA = new Map(
     ]),
 );
 
+/** Whether a logged call ran a script: EVALSHA, or the EVAL ioredis sends where Redis has not the script yet. */
+function isScriptCall(command: string): boolean {
+  return /^eval(sha)?$/i.test(command);
+}
+
 function describeCall(args: readonly string[]): string {
   const [command = '?', first = ''] = args;
-  if (command.toLowerCase() === 'evalsha') return `EVALSHA ${SCRIPTS_BY_SHA.get(first) ?? first.slice(0, 8)}`;
-  return command.toUpperCase();
+  return isScriptCall(command) ? `${command.toUpperCase()} ${SCRIPTS_BY_SHA.get(first) ?? first.slice(0, 8)}` : command.toUpperCase();
 }
 
 /** One SLOWLOG entry as Redis 7 gives it: id, unix time, µs, arguments, client address, client name. */
@@ -476,7 +480,7 @@ type SlowlogEntry = [number, number, number, string[], string?, string?];
 interface SlowCalls {
   /** calls the client sent (scripts and plain commands) */
   sent: number;
-  /** of them, script calls (EVALSHA) */
+  /** of them, script calls (isScriptCall) */
   scripts: number;
   /** commands its scripts ran inside them (SLOWLOG logs those too, from the client `?:0`) */
   inScripts: number;
@@ -515,7 +519,7 @@ async function slowCallsDuring(admin: Redis, client: string, body: () => Promise
       }
       if (clientName !== client) continue;
       calls.sent += 1;
-      if (/^eval/i.test(args[0] ?? '')) {
+      if (isScriptCall(args[0] ?? '')) {
         calls.scripts += 1;
         durations.push(micros);
       }

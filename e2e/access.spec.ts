@@ -9,7 +9,7 @@ import { scanKeysUnder } from '@/lib/redis/scan-keys';
 import { readAuditPage } from '@/lib/dashboard/audit-log';
 import { dashboardKeys } from '@/lib/dashboard/keys';
 import { delayedOfQueueHref, jobHref } from '@/lib/routes';
-import { APP_PORT, UNREACHABLE_APP_PORT, e2eDashboardPrefix, e2eSecrets } from './support';
+import { APP_PORT, UNREACHABLE_APP_PORT, e2eDashboardPrefix, e2eSecrets, overviewAddress } from './support';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { SpecKeys, withSpecKeys } from './spec-keys';
 const SESSION_COOKIE = 'queuelens-session';
@@ -87,7 +87,7 @@ async function signedInCookie(browser: Browser, secret: string, { port = APP_POR
   await page.getByLabel('Secret').fill(secret);
   if (name !== '') await page.getByLabel(/Your name/).fill(name);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(`http://127.0.0.1:${port}/`);
+  await expect(page).toHaveURL(overviewAddress(`http://127.0.0.1:${port}`));
   const cookie = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE);
   await context.close();
   if (!cookie) throw new Error('no session cookie after signing in');
@@ -227,7 +227,7 @@ test.describe('access', () => {
       await page.goto(`/login?next=${encodeURIComponent(next)}`);
       await page.getByLabel('Secret').fill(e2eSecrets().viewer);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page).toHaveURL(`${ORIGIN}/`);
+      await expect(page).toHaveURL(overviewAddress(ORIGIN));
       await page.context().clearCookies();
     }
   });
@@ -364,7 +364,7 @@ test.describe('access', () => {
     await page.goto(`${ORIGIN}/login`);
     await page.getByLabel('Secret').fill(e2eSecrets().operator);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(`${ORIGIN}/`);
+    await expect(page).toHaveURL(overviewAddress(ORIGIN));
     const copied = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE)!;
     const cookie = `${SESSION_COOKIE}=${copied.value}`;
     expect((await request.get(`${ORIGIN}/api/overview`, { headers: { cookie } })).status()).toBe(200);

@@ -39,7 +39,7 @@ test.describe('alert silences', () => {
   test('an operator silences a queue’s failing mark from the alerts page, it is audited, and lifts it again', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
-    await expect(page).toHaveURL(/\/alerts$/);
+    await expect(page).toHaveURL(/\/alerts\?connection=default$/);
     await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
 
     const row = marksTable(page)
@@ -119,7 +119,7 @@ test.describe('alert silences', () => {
       await page.getByLabel('Secret').fill(e2eSecrets().viewer);
       await page.getByLabel(/Your name/).fill('e2e viewer');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page).toHaveURL(/\/alerts$/);
+      await expect(page).toHaveURL(/\/alerts\?connection=default$/);
       await expect(page.getByText(/Only an operator can silence a mark, and you are signed in as a viewer\./)).toBeVisible();
       const row = marksTable(page)
         .getByRole('row')

@@ -2,7 +2,20 @@ import { expect, test } from './test';
 import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
 import { settingsFromEnv } from '@/lib/redis/config';
-import { delayedOfQueueHref, failedOfQueueHref, jobHref, layoutKeyHref, queueHref, reservationsOfQueueHref, withConnection } from '@/lib/routes';
+import {
+  alertsHref,
+  delayedOfQueueHref,
+  doctorHref,
+  failedOfQueueHref,
+  jobHref,
+  layoutHref,
+  layoutKeyHref,
+  overviewHref,
+  queueHref,
+  reservationsOfQueueHref,
+  trashHref,
+  withConnection,
+} from '@/lib/routes';
 import { ORIGIN, postAction, serverActions } from './server-actions';
 import { ARCHIVE_CONNECTION, LARAVEL_CONNECTION, REDIS_DOWN_CONNECTIONS } from './support';
 import { LaravelHarness, requireRealLaravel } from '@/lib/layouts/laravel/php-harness';
@@ -265,6 +278,58 @@ test.describe('several connections', () => {
     await expect(redis).toHaveValue(ARCHIVE_CONNECTION.name);
     await expect(page.getByText('archived failure').first()).toBeVisible();
     await expect(page.getByRole('note', { name: /^This list is on/ })).toHaveCount(0);
+  });
+
+  test('the overview, the doctor, the keys, the trash and the alerts name their connection in the address; opened in a browser showing another, they say so, and the header’s switch shows a page on the one chosen', async ({
+    page,
+  }, testInfo) => {
+    // One page screenshotted and checked with axe in four views, and six more opened: a slow test's time, as the ones above.
+    test.slow();
+    const redis = page.getByRole('combobox', { name: 'Redis' });
+    const archiveName = ARCHIVE_CONNECTION.name;
+    await page.goto(overviewHref);
+    await expect(redis).toHaveValue('default');
+    await expect(page).toHaveURL(/\/\?connection=default$/);
+
+    const wholeConnection = [
+      { href: doctorHref, heading: 'Doctor', what: 'This check', because: 'whose keys are others, so it is not run here' },
+      { href: layoutHref, heading: 'Keys', what: 'This key table', because: 'whose keys are others, so they are not shown' },
+      { href: trashHref, heading: 'Trash', what: 'This trash', because: 'whose forgotten jobs are others, so they are not shown' },
+      { href: alertsHref, heading: 'Alerts', what: 'This alerts page', because: 'whose marks and silences are others, so they are not shown' },
+    ];
+    for (const { href, heading, what, because } of wholeConnection) {
+      await page.goto(withConnection(href, archiveName));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole('note', { name: `${what} is on ${ARCHIVE_CONNECTION.label}` })).toContainText(`This browser shows E2E queues, ${because}.`);
+      await expect(page.getByRole('button', { name: /^Run check$|^Restore/ })).toHaveCount(0);
+    }
+
+    await page.goto(withConnection(overviewHref, archiveName));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Queues');
+    const note = page.getByRole('note', { name: `This overview is on ${ARCHIVE_CONNECTION.label}` });
+    await expect(note).toContainText('This browser shows E2E queues, whose queues are others, so they are not shown.');
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoAxeViolations(page, 'an overview link made on another connection');
+    await screenshots(page, testInfo, 'an overview link made on another connection');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await note.getByRole('link', { name: 'Show the queues of E2E queues instead' }).click();
+    await expect(page).toHaveURL(/\/\?connection=default$/);
+    await expect(page.getByRole('note', { name: /^This overview is on/ })).toHaveCount(0);
+
+    // The header's switch on a page whose address names the connection shown: the same page on the one chosen, its address naming that one.
+    await page.goto(withConnection(overviewHref, 'default'));
+    await expect(page.getByRole('link', { name: archivedQueue, exact: true })).toHaveCount(0);
+    await redis.selectOption(archiveName);
+    await expect(page).toHaveURL(new RegExp(`/\\?connection=${archiveName}$`));
+    await expect(redis).toHaveValue(archiveName);
+    await expect(page.getByRole('link', { name: archivedQueue, exact: true })).toBeVisible();
+    await expect(page.getByRole('note', { name: /^This overview is on/ })).toHaveCount(0);
+    await page.goto(withConnection(trashHref, archiveName));
+    await redis.selectOption('default');
+    await expect(page).toHaveURL(new RegExp(`${trashHref}\\?connection=default$`));
+    await expect(redis).toHaveValue('default');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trash');
+    await expect(page.getByRole('note', { name: /^This trash is on/ })).toHaveCount(0);
   });
 
   test('tabs asking the other connections for one id at once share each one’s look-up', async ({ page }) => {

@@ -17,7 +17,7 @@ test.describe('doctor page', () => {
 
     await page.goto('/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Doctor' }).click();
-    await expect(page).toHaveURL(doctorHref);
+    await expect(page).toHaveURL(new RegExp(`${doctorHref}\\?connection=default$`));
     await page.getByRole('button', { name: 'Run check' }).click();
 
     const group = page.getByRole('region', { name: /Payloads that are not JSON \(1\)/ });

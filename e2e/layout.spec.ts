@@ -34,7 +34,7 @@ test.describe('key layout page', () => {
 
     await page.goto('/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
-    await expect(page).toHaveURL(new RegExp(`${layoutHref}$`));
+    await expect(page).toHaveURL(new RegExp(`${layoutHref}\\?connection=default$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Keys');
 
     const keysTable = table(page, 'Queue keys');

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from './test';
-import { APP_PORT, e2eDashboardPrefix, e2ePrefix } from './support';
+import { APP_PORT, e2eDashboardPrefix, e2ePrefix, overviewAddress } from './support';
 
 /** A fourth server of our own, started and stopped by these tests as an operator would. */
 const OPS_PORT = APP_PORT + 3;
@@ -157,7 +157,7 @@ test.describe('a server that made its own secret, behind a trusted proxy', () =>
     const page = await context.newPage();
     await page.goto(link);
     await page.getByRole('button', { name: 'Sign in as operator' }).click();
-    await expect(page).toHaveURL(`${base}/`);
+    await expect(page).toHaveURL(overviewAddress(base));
     await expect(page.getByText('operator (login link) · operator')).toBeVisible();
     const again = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const second = await again.newPage();
@@ -206,7 +206,7 @@ test.describe('a server that made its own secret, behind a trusted proxy', () =>
     const guesser = await signIn(null);
     await expect(guesser.page.getByText(/Too many wrong secrets\. Try again in \d+ s\./)).toBeVisible();
     const colleague = await signIn('203.0.113.5');
-    await expect(colleague.page).toHaveURL(`${base}/`);
+    await expect(colleague.page).toHaveURL(overviewAddress(base));
     await Promise.all([guesser.context.close(), colleague.context.close()]);
   });
 

@@ -263,7 +263,7 @@ test.describe('the header', () => {
     await box.press('Enter');
     await expect(box).toHaveAttribute('aria-invalid', 'true');
     await expect(box).toHaveAccessibleDescription('A job id is a whole number above 0.');
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/\?connection=default$/);
 
     await box.fill('0');
     await page.getByRole('button', { name: 'Go' }).click();
@@ -273,12 +273,12 @@ test.describe('the header', () => {
     await box.fill(String(highest + 1000));
     await box.press('Enter');
     await expect(box).toHaveAccessibleDescription(`No job ${highest + 1000}: no such job was ever pushed (the highest id so far is ${highest}).`);
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/\?connection=default$/);
 
     await box.fill(String(finished));
     await box.press('Enter');
     await expect(box).toHaveAccessibleDescription(`Job ${finished} is gone: it finished or was forgotten.`);
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/\?connection=default$/);
 
     await box.fill(` ${kept} `);
     await box.press('Enter');

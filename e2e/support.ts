@@ -49,6 +49,15 @@ export function withUtcMoment(pattern: string): RegExp {
   return new RegExp(pattern.replace('{moment}', String.raw`(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d UTC`));
 }
 
+/**
+ * The overview's address at `origin` (any local one when left out), as a
+ * sign-in lands on it: before the page has named the connection it shows in
+ * the address, and after (NameConnectionInAddress).
+ */
+export function overviewAddress(origin = 'http://127.0.0.1:\\d+'): RegExp {
+  return new RegExp(`^${origin.replaceAll('.', '\\.')}/(\\?connection=[^&]+)?$`);
+}
+
 /** The tests write and delete keys: refuse any Redis but a local one. */
 export function assertLocalRedis(): void {
   const { hostname } = settingsFromEnv();

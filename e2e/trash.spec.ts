@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { jobHref, trashHref } from '@/lib/routes';
-import { connectE2eQueue, e2eDashboardPrefix, e2eSecrets } from './support';
+import { connectE2eQueue, e2eDashboardPrefix, e2eSecrets, overviewAddress } from './support';
 import { deleteKeysButSessions } from './spec-keys';
 import { axeViolations, expectNoAxeViolations } from './axe';
 import { screenshots } from './layout-pages';
@@ -126,7 +126,7 @@ test.describe('the trash', () => {
     await queue.forgetFailedIds([ids[1]!], { ...trash, who: 'second operator' });
     await page.goto('/');
     await page.getByRole('navigation').getByRole('link', { name: 'Trash' }).click();
-    await expect(page).toHaveURL(new RegExp(`${trashHref}$`));
+    await expect(page).toHaveURL(new RegExp(`${trashHref}\\?connection=default$`));
     const table = page.getByRole('table', { name: 'Trashed jobs' });
     await expect(table.getByRole('rowheader')).toHaveText([String(ids[1]), String(ids[0])]);
     await expect(table).toContainText('first operator (cli)');
@@ -136,7 +136,7 @@ test.describe('the trash', () => {
     const filter = page.getByRole('search', { name: 'Filter the trash' });
     await filter.getByLabel('By (operator name contains)').fill('first');
     await filter.getByRole('button', { name: 'Show' }).click();
-    await expect(page).toHaveURL(new RegExp(`${trashHref}\\?who=first$`));
+    await expect(page).toHaveURL(new RegExp(`${trashHref}\\?who=first&connection=default$`));
     await expect(table.getByRole('rowheader')).toHaveText([String(ids[0])]);
     await filter.getByLabel('Taken from').selectOption('ready');
     await filter.getByRole('button', { name: 'Show' }).click();
@@ -186,7 +186,7 @@ test.describe('the trash', () => {
     await page.goto('/login');
     await page.getByLabel('Secret').fill(e2eSecrets().viewer);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(overviewAddress());
     await page.goto(trashHref);
     await expect(page.getByRole('table', { name: 'Trashed jobs' }).getByRole('rowheader')).toHaveText([String(id)]);
     await expect(page.getByRole('button', { name: `Restore job ${id}` })).toHaveCount(0);

@@ -4,7 +4,7 @@ import { queuesTable, rowNames } from './overview-table';
 import type { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { writeWaitingJob } from './backdated-job';
 import { SpecKeys, withSpecKeys } from './spec-keys';
-import { e2eSecrets } from './support';
+import { e2eSecrets, overviewAddress } from './support';
 
 /** How long the unattended queue's job has waited, the stuck claim has been past its deadline and the delayed job has been due: well past the default minute. */
 const LONG_AGO_SECONDS = 600;
@@ -251,7 +251,7 @@ test.describe('one clock, one name, an icon', () => {
       await page.goto('/');
       await page.getByLabel('Secret').fill(e2eSecrets().operator);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page).toHaveURL(/\/$/);
+      await expect(page).toHaveURL(overviewAddress());
       // The role alone, where a name would be followed by it.
       await expect(
         page

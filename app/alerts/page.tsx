@@ -11,20 +11,33 @@ import { Cell, DataTable, HeaderCell, RowHeaderCell } from '@/components/ui/tabl
 import type { AlertsPage as AlertsData } from '@/lib/server/alerts';
 import { authenticate } from '@/lib/server/access';
 import { readAlertsPage } from '@/lib/server/alerts';
-import { alertsHref } from '@/lib/routes';
+import { alertsHref, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 
 // Read on every request: the marks, silences and notices change by the tick.
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Alerts · QueueLens' };
 
 /** The marks of the tab's connection now, their silences, the alerts sent lately and where they go; operators silence a mark here. */
-export default async function AlertsPage() {
+export default async function AlertsPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const current = await authenticate();
   if (!current.ok) redirect(`/login?next=${encodeURIComponent(alertsHref)}`);
+  const params = await searchParams;
+  const address = await addressedConnection(params);
+  const elsewhere = shownElsewhere(address, params, {
+    title: 'Alerts',
+    what: 'This alerts page',
+    because: 'whose marks and silences are others, so they are not shown',
+    path: alertsHref,
+    instead: (here) => `Show the alerts of ${here} instead`,
+  });
+  if (elsewhere !== null) return elsewhere;
   const read = await readAlertsPage();
   const canSilence = current.access.role === 'operator';
   return (
     <div className="space-y-8">
+      <ConnectionNamedInAddress address={address} />
       <h1 className="text-2xl font-semibold">Alerts</h1>
       {!read.ok ? (
         <Callout title="Cannot read the alerts" tone="error" role="alert">

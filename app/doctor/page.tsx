@@ -1,7 +1,10 @@
 import type { Metadata } from 'next';
 import { DoctorPanel } from '@/components/doctor/doctor-panel';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
+import { doctorHref, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
 import { absentCapability, readLayout } from '@/lib/server/queue';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 
 export const metadata: Metadata = { title: 'Doctor · QueueLens' };
 
@@ -15,8 +18,23 @@ async function describeCheck(): Promise<string> {
   return `Checks ${covers} for what its driver should never leave behind: jobs no index holds, ids in two places or whose job is gone, keys of the wrong type and the rest of the layout’s own checks. It reads in small bounded steps, so it is safe beside live workers (where the driver changes a job in several commands, a suspect is read again a few seconds later, so a step may take that long); each repair is the layout’s own script, which checks again before it changes anything.`;
 }
 
-export default async function DoctorPage() {
+export default async function DoctorPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const params = await searchParams;
+  const address = await addressedConnection(params);
+  const elsewhere = shownElsewhere(address, params, {
+    title: 'Doctor',
+    what: 'This check',
+    because: 'whose keys are others, so it is not run here',
+    path: doctorHref,
+    instead: (here) => `Check ${here} instead`,
+  });
+  if (elsewhere !== null) return elsewhere;
   const lacks = await absentCapability('doctor');
   if (lacks !== null) return <LayoutLacks title="Doctor" sentence={lacks} />;
-  return <DoctorPanel description={await describeCheck()} />;
+  return (
+    <>
+      <ConnectionNamedInAddress address={address} />
+      <DoctorPanel description={await describeCheck()} />
+    </>
+  );
 }

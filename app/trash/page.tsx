@@ -6,10 +6,12 @@ import { formatBytes } from '@/components/key-layout/format-bytes';
 import { Note } from '@/components/ui/note';
 import { trashSettingsFromEnv } from '@/lib/dashboard/trash-settings';
 import { pageWindow } from '@/lib/queries/page-window';
-import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
+import { singleSearchParams, trashHref, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection } from '@/lib/server/addressed-connection';
 import { absentCapability } from '@/lib/server/queue';
 import { readTrash } from '@/lib/server/trash';
 import { trashFilterOf, trashQuery } from '@/lib/shapes/trash';
+import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
 
 export const metadata: Metadata = { title: 'Trash · QueueLens' };
 
@@ -24,15 +26,26 @@ function askedPage(text: string | null): number {
 }
 
 export default async function TrashPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const search = await searchParams;
+  const address = await addressedConnection(search);
+  const elsewhere = shownElsewhere(address, search, {
+    title: 'Trash',
+    what: 'This trash',
+    because: 'whose forgotten jobs are others, so they are not shown',
+    path: trashHref,
+    instead: (here) => `Show the trash of ${here} instead`,
+  });
+  if (elsewhere !== null) return elsewhere;
   const lacks = await absentCapability('trash');
   if (lacks !== null) return <LayoutLacks title="Trash" sentence={lacks} />;
   const settings = trashSettingsFromEnv();
-  const params = singleSearchParams(await searchParams);
+  const params = singleSearchParams(search);
   const asked = askedPage(params.get('page'));
   const filter = trashFilterOf(params);
   const read = await readTrash((asked - 1) * TRASH_PAGE_SIZE, TRASH_PAGE_SIZE, filter);
   return (
     <div className="space-y-4">
+      <ConnectionNamedInAddress address={address} />
       <h1 className="text-2xl font-semibold tracking-tight">Trash</h1>
       {settings.keepSeconds === 0 ? (
         <Note title="The trash is off">

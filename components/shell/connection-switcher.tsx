@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import { switchConnection } from '@/app/actions';
 import { useToast } from '@/components/ui/toaster';
+import { withConnection } from '@/lib/routes';
 
 export interface ConnectionChoice {
   name: string;
@@ -16,7 +17,7 @@ const LAYOUT_NOTE = 'rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 dar
 
 /**
  * Which Redis the pages show, and the choice of another when there are
- * several. Switching reloads the page, so nothing on screen mixes two
+ * several. Switching loads the page again, so nothing on screen mixes two
  * connections.
  */
 export function ConnectionSwitcher({ current, choices }: { current: string; choices: readonly ConnectionChoice[] }) {
@@ -55,8 +56,11 @@ export function ConnectionSwitcher({ current, choices }: { current: string; choi
 }
 
 /**
- * Switches this browser to another connection and reloads the page, so the
- * same address shows it; a refusal is a toast and the page stays as it is.
+ * Switches this browser to another connection and loads the page again,
+ * its address naming the connection switched to: the same page shows it,
+ * where the address it had (naming the one switched from) would show a
+ * note that the page is on another connection. A refusal is a toast and
+ * the page stays as it is.
  */
 export function useConnectionSwitch() {
   const toast = useToast();
@@ -65,7 +69,11 @@ export function useConnectionSwitch() {
     setSwitching(true);
     const result = await switchConnection(name).catch(() => ({ ok: false as const, error: 'Cannot reach the QueueLens server.' }));
     if (result.ok) {
-      window.location.reload();
+      const { pathname, search, hash } = window.location;
+      const address = withConnection(`${pathname}${search}${hash}`, name);
+      // An address that names it already: a replace by the same address with a fragment would only scroll.
+      if (address === `${pathname}${search}${hash}`) window.location.reload();
+      else window.location.replace(address);
       return;
     }
     setSwitching(false);
