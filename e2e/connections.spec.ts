@@ -294,7 +294,7 @@ test.describe('several connections', () => {
     const wholeConnection = [
       { href: doctorHref, heading: 'Doctor', what: 'This check', because: 'whose keys are others, so it is not run here' },
       { href: layoutHref, heading: 'Keys', what: 'This key table', because: 'whose keys are others, so they are not shown' },
-      { href: trashHref, heading: 'Trash', what: 'This trash', because: 'whose forgotten jobs are others, so they are not shown' },
+      { href: trashHref, heading: 'Trash', what: 'This trash', because: 'whose forgotten and removed jobs are others, so they are not shown' },
       { href: alertsHref, heading: 'Alerts', what: 'This alerts page', because: 'whose marks and silences are others, so they are not shown' },
     ];
     for (const { href, heading, what, because } of wholeConnection) {

@@ -31,7 +31,7 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
   const elsewhere = shownElsewhere(address, search, {
     title: 'Trash',
     what: 'This trash',
-    because: 'whose forgotten jobs are others, so they are not shown',
+    because: 'whose forgotten and removed jobs are others, so they are not shown',
     path: trashHref,
     instead: (here) => `Show the trash of ${here} instead`,
   });
