@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { AddressedElsewhere, NameConnectionInAddress } from '@/components/shell/addressed-elsewhere';
-import { addressOn, type PageSearchParams } from '@/lib/routes';
-import type { AddressedConnection } from '@/lib/server/addressed-connection';
+import { addressOn, alertsHref, doctorHref, failedHref, layoutHref, overviewHref, reservationsHref, trashHref, type PageSearchParams } from '@/lib/routes';
+import { addressedConnection, type AddressedConnection } from '@/lib/server/addressed-connection';
 
 interface ElsewhereWording {
   /** the page's heading, kept above the note (a name in it in the page's own monospace) */
@@ -16,13 +16,76 @@ interface ElsewhereWording {
   instead: (here: string) => string;
 }
 
+/** The words of the pages about one list or check of the whole connection, which take no name from their address. */
+export const CONNECTION_PAGES = {
+  overview: {
+    title: 'Queues',
+    what: 'This overview',
+    because: 'whose queues are others, so they are not shown',
+    path: overviewHref,
+    instead: (here) => `Show the queues of ${here} instead`,
+  },
+  failed: {
+    title: 'Failed jobs',
+    what: 'This list',
+    because: 'whose failed jobs are others, so they are not shown',
+    path: failedHref,
+    instead: (here) => `Show the failed jobs of ${here} instead`,
+  },
+  reservations: {
+    title: 'Reservations',
+    what: 'This list',
+    because: 'whose reservations are others, so they are not shown',
+    path: reservationsHref,
+    instead: (here) => `Show the reservations of ${here} instead`,
+  },
+  doctor: {
+    title: 'Doctor',
+    what: 'This check',
+    because: 'whose keys are others, so it is not run here',
+    path: doctorHref,
+    instead: (here) => `Check ${here} instead`,
+  },
+  keys: {
+    title: 'Keys',
+    what: 'This key table',
+    because: 'whose keys are others, so they are not shown',
+    path: layoutHref,
+    instead: (here) => `Show the keys of ${here} instead`,
+  },
+  trash: {
+    title: 'Trash',
+    what: 'This trash',
+    because: 'whose forgotten and removed jobs are others, so they are not shown',
+    path: trashHref,
+    instead: (here) => `Show the trash of ${here} instead`,
+  },
+  alerts: {
+    title: 'Alerts',
+    what: 'This alerts page',
+    because: 'whose marks and silences are others, so they are not shown',
+    path: alertsHref,
+    instead: (here) => `Show the alerts of ${here} instead`,
+  },
+} satisfies Record<string, ElsewhereWording>;
+
 /**
- * What a page shows in its place when its address (an alert's link, a job's
- * address passed on) names another connection than the one this browser
- * shows: its heading and a note offering to switch, or to open the same page
- * here. Null when the page may be shown.
+ * The connection a page's address names, and what the page shows in its
+ * place when that is another than the one this browser shows (an alert's
+ * link, a colleague's address): its heading and a note offering to switch,
+ * or to open the same page here. `elsewhere` is null when the page may be
+ * shown; it then names the connection in its address
+ * (ConnectionNamedInAddress) where the address named none.
  */
-export function shownElsewhere(address: AddressedConnection | null, params: PageSearchParams, wording: ElsewhereWording): ReactNode | null {
+export async function addressedPage(
+  params: PageSearchParams,
+  wording: ElsewhereWording,
+): Promise<{ address: AddressedConnection | null; elsewhere: ReactNode | null }> {
+  const address = await addressedConnection(params);
+  return { address, elsewhere: shownElsewhere(address, params, wording) };
+}
+
+function shownElsewhere(address: AddressedConnection | null, params: PageSearchParams, wording: ElsewhereWording): ReactNode | null {
   if (address?.elsewhere == null) return null;
   const { here, elsewhere } = address;
   return (

@@ -12,8 +12,7 @@ import type { AlertsPage as AlertsData } from '@/lib/server/alerts';
 import { authenticate } from '@/lib/server/access';
 import { readAlertsPage } from '@/lib/server/alerts';
 import { alertsHref, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { addressedPage, CONNECTION_PAGES, ConnectionNamedInAddress } from '@/app/connection-in-address';
 
 // Read on every request: the marks, silences and notices change by the tick.
 export const dynamic = 'force-dynamic';
@@ -24,14 +23,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   const current = await authenticate();
   if (!current.ok) redirect(`/login?next=${encodeURIComponent(alertsHref)}`);
   const params = await searchParams;
-  const address = await addressedConnection(params);
-  const elsewhere = shownElsewhere(address, params, {
-    title: 'Alerts',
-    what: 'This alerts page',
-    because: 'whose marks and silences are others, so they are not shown',
-    path: alertsHref,
-    instead: (here) => `Show the alerts of ${here} instead`,
-  });
+  const { address, elsewhere } = await addressedPage(params, CONNECTION_PAGES.alerts);
   if (elsewhere !== null) return elsewhere;
   const read = await readAlertsPage();
   const canSilence = current.access.role === 'operator';

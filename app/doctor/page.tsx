@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
 import { DoctorPanel } from '@/components/doctor/doctor-panel';
 import { LayoutLacks } from '@/components/layouts/layout-lacks';
-import { doctorHref, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
+import type { PageSearchParams } from '@/lib/routes';
 import { absentCapability, readLayout } from '@/lib/server/queue';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { addressedPage, CONNECTION_PAGES, ConnectionNamedInAddress } from '@/app/connection-in-address';
 
 export const metadata: Metadata = { title: 'Doctor · QueueLens' };
 
@@ -20,14 +19,7 @@ async function describeCheck(): Promise<string> {
 
 export default async function DoctorPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
-  const address = await addressedConnection(params);
-  const elsewhere = shownElsewhere(address, params, {
-    title: 'Doctor',
-    what: 'This check',
-    because: 'whose keys are others, so it is not run here',
-    path: doctorHref,
-    instead: (here) => `Check ${here} instead`,
-  });
+  const { address, elsewhere } = await addressedPage(params, CONNECTION_PAGES.doctor);
   if (elsewhere !== null) return elsewhere;
   const lacks = await absentCapability('doctor');
   if (lacks !== null) return <LayoutLacks title="Doctor" sentence={lacks} />;

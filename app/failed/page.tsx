@@ -2,9 +2,8 @@ import { LayoutLacks } from '@/components/layouts/layout-lacks';
 import { absentCapability } from '@/lib/server/queue';
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { failedHref, singleSearchParams, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
+import { addressedPage, CONNECTION_PAGES, ConnectionNamedInAddress } from '@/app/connection-in-address';
 import { FailedJobs } from '@/components/failed/failed-jobs';
 import { FAILED_PAGE_SIZE, failedPageQuery, filterFromParams, isFiltered } from '@/lib/queries/failed';
 import { getQueryClient } from '@/lib/queries/query-client';
@@ -16,14 +15,7 @@ export const metadata: Metadata = { title: 'Failed jobs · QueueLens' };
 
 export default async function FailedPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
-  const address = await addressedConnection(params);
-  const elsewhere = shownElsewhere(address, params, {
-    title: 'Failed jobs',
-    what: 'This list',
-    because: 'whose failed jobs are others, so they are not shown',
-    path: failedHref,
-    instead: (here) => `Show the failed jobs of ${here} instead`,
-  });
+  const { address, elsewhere } = await addressedPage(params, CONNECTION_PAGES.failed);
   if (elsewhere !== null) return elsewhere;
   const lacks = (await absentCapability('failedPages')) ?? (await absentCapability('failedJobs'));
   if (lacks !== null) return <LayoutLacks title={'Failed jobs'} sentence={lacks} />;

@@ -6,9 +6,8 @@ import { keyTableQuery } from '@/lib/queries/key-layout';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { readKeyTablePage } from '@/lib/server/key-layout';
 import { prefetchLiveQuery } from '@/lib/server/live';
-import { layoutHref, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import type { PageSearchParams } from '@/lib/routes';
+import { addressedPage, CONNECTION_PAGES, ConnectionNamedInAddress } from '@/app/connection-in-address';
 import { KeysView } from './keys-view';
 
 // Read from Redis on every request; a cached page would show stale types and sizes.
@@ -18,14 +17,7 @@ export const metadata: Metadata = { title: 'Keys · QueueLens' };
 
 export default async function LayoutPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
-  const address = await addressedConnection(params);
-  const elsewhere = shownElsewhere(address, params, {
-    title: 'Keys',
-    what: 'This key table',
-    because: 'whose keys are others, so they are not shown',
-    path: layoutHref,
-    instead: (here) => `Show the keys of ${here} instead`,
-  });
+  const { address, elsewhere } = await addressedPage(params, CONNECTION_PAGES.keys);
   if (elsewhere !== null) return elsewhere;
   const lacks = await absentCapability('keyTable');
   if (lacks !== null) return <LayoutLacks title="Keys" sentence={lacks} />;

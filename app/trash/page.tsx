@@ -6,12 +6,11 @@ import { formatBytes } from '@/components/key-layout/format-bytes';
 import { Note } from '@/components/ui/note';
 import { trashSettingsFromEnv } from '@/lib/dashboard/trash-settings';
 import { pageWindow } from '@/lib/queries/page-window';
-import { singleSearchParams, trashHref, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
+import { singleSearchParams, type PageSearchParams } from '@/lib/routes';
 import { absentCapability } from '@/lib/server/queue';
 import { readTrash } from '@/lib/server/trash';
 import { trashFilterOf, trashQuery } from '@/lib/shapes/trash';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { addressedPage, CONNECTION_PAGES, ConnectionNamedInAddress } from '@/app/connection-in-address';
 
 export const metadata: Metadata = { title: 'Trash · QueueLens' };
 
@@ -27,14 +26,7 @@ function askedPage(text: string | null): number {
 
 export default async function TrashPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const search = await searchParams;
-  const address = await addressedConnection(search);
-  const elsewhere = shownElsewhere(address, search, {
-    title: 'Trash',
-    what: 'This trash',
-    because: 'whose forgotten and removed jobs are others, so they are not shown',
-    path: trashHref,
-    instead: (here) => `Show the trash of ${here} instead`,
-  });
+  const { address, elsewhere } = await addressedPage(search, CONNECTION_PAGES.trash);
   if (elsewhere !== null) return elsewhere;
   const lacks = await absentCapability('trash');
   if (lacks !== null) return <LayoutLacks title="Trash" sentence={lacks} />;

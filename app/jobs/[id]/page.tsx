@@ -7,10 +7,9 @@ import { isJobNotFound } from '@/lib/layouts/pages';
 import { jobSnapshotQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { jobHref, parseJobId, parseJobIdText, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
 import { jobSnapshotParams, readJobSnapshotPage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { addressedPage, ConnectionNamedInAddress } from '@/app/connection-in-address';
 import { JobView, NotAJobId } from './job-view';
 
 // Read from Redis on every request; a cached page would show a stale job.
@@ -38,8 +37,7 @@ const TEXT_ID_RULE = 'a job id is a whole number above 0, or the letters, digits
  */
 export default async function JobPage({ params, searchParams }: Props) {
   const [segment, search] = await Promise.all([params.then(({ id }) => id), searchParams]);
-  const address = await addressedConnection(search);
-  const elsewhere = shownElsewhere(address, search, {
+  const { address, elsewhere } = await addressedPage(search, {
     title: `Job ${segment}`,
     what: 'This job',
     because: `whose job ${segment} may be another job, so it is not shown`,

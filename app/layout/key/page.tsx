@@ -6,9 +6,8 @@ import { keyAddressOf } from '@/lib/layouts/key-layout';
 import { keyContentsQuery } from '@/lib/queries/key-layout';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { keyContentsParams, readKeyContentsPage } from '@/lib/server/key-layout';
-import { addressedConnection } from '@/lib/server/addressed-connection';
 import { layoutKeyPath, type PageSearchParams } from '@/lib/routes';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { addressedPage, ConnectionNamedInAddress } from '@/app/connection-in-address';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { KeyContentsView, NotAKeyAddress } from './key-contents-view';
 
@@ -27,8 +26,7 @@ export default async function KeyContentsPage({ searchParams }: Props) {
   if (!params.success) return <NotAKeyAddress />;
   const { name, raw, cursor } = params.data;
   const address = raw === undefined ? { key: name!, raw: null } : keyAddressOf(Buffer.from(raw, 'base64url'));
-  const connection = await addressedConnection(search);
-  const elsewhere = shownElsewhere(connection, search, {
+  const { address: connection, elsewhere } = await addressedPage(search, {
     title: (
       <>
         Key <span className="font-mono">{address.key}</span>

@@ -9,12 +9,11 @@ import { chartRangeFromParam, queueHistoryQuery } from '@/lib/queries/throughput
 import { overviewQuery, queueTriageRequest } from '@/lib/queries/overview';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { queueFromMetadataParam, queueFromSegment, queueHref, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
 import { pageParams, readDueTimelinePage, readJobLinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { readOverview } from '@/lib/server/overview';
 import { readQueueHistory } from '@/lib/server/throughput';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { addressedPage, ConnectionNamedInAddress } from '@/app/connection-in-address';
 import { JobLineView } from './job-line-view';
 
 // Read from Redis on every request; a cached page would show a stale queue.
@@ -37,8 +36,7 @@ export default async function QueuePage({ params, searchParams }: Props) {
   const chartRange = chartRangeFromParam(typeof query.range === 'string' ? query.range : null);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
-  const address = await addressedConnection(query);
-  const elsewhere = shownElsewhere(address, query, {
+  const { address, elsewhere } = await addressedPage(query, {
     title: (
       <>
         Queue <span className="font-mono">{name}</span>

@@ -5,8 +5,7 @@ import type { Metadata } from 'next';
 import { dueTimelineQuery } from '@/lib/queries/layout-pages';
 import { getQueryClient } from '@/lib/queries/query-client';
 import { delayedOfQueueHref, queueFromMetadataParam, queueFromSegment, type PageSearchParams } from '@/lib/routes';
-import { addressedConnection } from '@/lib/server/addressed-connection';
-import { ConnectionNamedInAddress, shownElsewhere } from '@/app/connection-in-address';
+import { addressedPage, ConnectionNamedInAddress } from '@/app/connection-in-address';
 import { readDueTimelinePage } from '@/lib/server/layout-pages';
 import { prefetchLiveQuery } from '@/lib/server/live';
 import { NotAQueueName } from '@/components/queues/queue-heading';
@@ -28,8 +27,7 @@ export default async function DelayedPage({ params, searchParams }: Props) {
   const [segment, query] = await Promise.all([params.then(({ queue }) => queue), searchParams]);
   const name = queueFromSegment(segment);
   if (name === null) return <NotAQueueName segment={segment} />;
-  const address = await addressedConnection(query);
-  const elsewhere = shownElsewhere(address, query, {
+  const { address, elsewhere } = await addressedPage(query, {
     title: (
       <>
         Delayed jobs of <span className="font-mono">{name}</span>
