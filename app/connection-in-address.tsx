@@ -16,7 +16,11 @@ interface ElsewhereWording {
   instead: (here: string) => string;
 }
 
-/** The words of the pages about one list or check of the whole connection, which take no name from their address. */
+/**
+ * What the pages of a whole connection's list or check (an address with no
+ * name or id of its own) say in their place when their address names
+ * another connection.
+ */
 export const CONNECTION_PAGES = {
   overview: {
     title: 'Queues',
