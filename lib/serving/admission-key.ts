@@ -10,13 +10,14 @@ import { requestUrl } from './api-gate';
  * line), never a wrong answer: each request is still answered for its own URL.
  */
 const QUERY_PARAMETERS_READ: readonly { path: RegExp; reads: readonly string[] }[] = [
-  { path: /^\/(api\/overview)?$/, reads: ['q', 'sort', 'page'] },
+  { path: /^\/$/, reads: ['q', 'sort', 'page', 'connection'] },
+  { path: /^\/api\/overview$/, reads: ['q', 'sort', 'page'] },
   { path: /^\/api\/audit$/, reads: ['before', 'limit', 'action', 'who', 'role', 'result', 'text'] },
   { path: /^\/api\/failed$/, reads: ['offset', 'limit'] },
   { path: /^\/api\/failed\/search$/, reads: ['offset', 'queue', 'name', 'error'] },
   { path: /^\/api\/find$/, reads: ['text', 'field', 'queue', 'states', 'cursor'] },
   { path: /^\/find$/, reads: ['text', 'field', 'queue', 'states', 'cursor', 'connection'] },
-  { path: /^\/api\/jobs\/[^/]+$/, reads: ['queue'] },
+  { path: /^\/api\/jobs\/[^/]+$/, reads: ['queue', 'near'] },
   { path: /^\/api\/layout\/(table\/)?census$/, reads: ['cursor'] },
   { path: /^\/api\/layout\/key$/, reads: ['name', 'raw', 'cursor'] },
   { path: /^\/layout\/key$/, reads: ['name', 'raw', 'cursor', 'connection'] },
@@ -26,10 +27,11 @@ const QUERY_PARAMETERS_READ: readonly { path: RegExp; reads: readonly string[] }
   { path: /^\/reservations$/, reads: ['page', 'queue', 'connection'] },
   { path: /^\/audit$/, reads: ['action', 'text', 'result'] },
   { path: /^\/failed$/, reads: ['queue', 'name', 'error', 'page', 'connection'] },
-  { path: /^\/jobs\/[^/]+$/, reads: ['queue', 'connection'] },
+  { path: /^\/jobs\/[^/]+$/, reads: ['queue', 'near', 'connection'] },
   { path: /^\/queues\/[^/]+$/, reads: ['range', 'page', 'connection'] },
   { path: /^\/queues\/[^/]+\/delayed$/, reads: ['connection'] },
-  { path: /^\/trash$/, reads: ['page'] },
+  { path: /^\/trash$/, reads: ['page', 'queue', 'from', 'who', 'connection'] },
+  { path: /^\/(doctor|layout|alerts)$/, reads: ['connection'] },
 ];
 
 /**
