@@ -17,8 +17,8 @@ interface ElsewhereWording {
 }
 
 /**
- * What the pages of a whole connection's list or check (an address with no
- * name or id of its own) say in their place when their address names
+ * What the pages of a whole connection's list or check (whose heading names
+ * no job, queue or key) say in their place when their address names
  * another connection.
  */
 export const CONNECTION_PAGES = {
@@ -78,8 +78,8 @@ export const CONNECTION_PAGES = {
  * place when that is another than the one this browser shows (an alert's
  * link, a colleague's address): its heading and a note offering to switch,
  * or to open the same page here. `elsewhere` is null when the page may be
- * shown; it then names the connection in its address
- * (ConnectionNamedInAddress) where the address named none.
+ * shown; the page then renders ConnectionNamedInAddress, which names the
+ * connection in an address that named none.
  */
 export async function addressedPage(
   params: PageSearchParams,
