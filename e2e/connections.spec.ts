@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { RedisQueue } from '@/lib/layouts/staticphp/redis-queue';
 import { deleteKeysUnder } from '@/lib/redis/scan-keys';
@@ -23,6 +24,24 @@ import { LaravelKeys } from '@/lib/layouts/laravel/keys';
 import { screenshots } from './layout-pages';
 import { expectNoAxeViolations } from './axe';
 import { RedisMonitor } from './redis-monitor';
+
+/** A page of the archive's, as its address names it, and the words it says in its place in a browser showing the default connection. */
+interface ShownElsewhere {
+  href: string;
+  heading: string;
+  what: string;
+  because: string;
+}
+
+/** Opens each of `pages` naming the archive in its address: its heading stays, and the note stands in for the page and its actions. */
+async function expectShownElsewhere(page: Page, pages: readonly ShownElsewhere[]): Promise<void> {
+  for (const { href, heading, what, because } of pages) {
+    await page.goto(withConnection(href, ARCHIVE_CONNECTION.name));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+    await expect(page.getByRole('note', { name: `${what} is on ${ARCHIVE_CONNECTION.label}` })).toContainText(`This browser shows E2E queues, ${because}.`);
+    await expect(page.getByRole('button', { name: /^Run check$|^Restore|^Retry|^Forget/ })).toHaveCount(0);
+  }
+}
 
 test.describe('several connections', () => {
   test.describe.configure({ mode: 'serial' });
@@ -240,7 +259,7 @@ test.describe('several connections', () => {
     await expect(page.getByRole('note', { name: /^This list is on/ })).toHaveCount(0);
 
     // The queue, its delayed jobs, the reservations and a key's contents say the same, each in its own words.
-    const elsewhere = [
+    await expectShownElsewhere(page, [
       {
         href: queueHref(archivedQueue),
         heading: `Queue ${archivedQueue}`,
@@ -265,12 +284,7 @@ test.describe('several connections', () => {
         what: 'This key',
         because: 'whose key of that name holds something else, if anything, so it is not shown',
       },
-    ];
-    for (const { href, heading, what, because } of elsewhere) {
-      await page.goto(withConnection(href, ARCHIVE_CONNECTION.name));
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
-      await expect(page.getByRole('note', { name: `${what} is on ${ARCHIVE_CONNECTION.label}` })).toContainText(`This browser shows E2E queues, ${because}.`);
-    }
+    ]);
 
     // Switching: the browser shows the archive, and the failed list there holds the job.
     await page.goto(failedThere);
@@ -291,18 +305,12 @@ test.describe('several connections', () => {
     await expect(redis).toHaveValue('default');
     await expect(page).toHaveURL(/\/\?connection=default$/);
 
-    const wholeConnection = [
+    await expectShownElsewhere(page, [
       { href: doctorHref, heading: 'Doctor', what: 'This check', because: 'whose keys are others, so it is not run here' },
       { href: layoutHref, heading: 'Keys', what: 'This key table', because: 'whose keys are others, so they are not shown' },
       { href: trashHref, heading: 'Trash', what: 'This trash', because: 'whose forgotten and removed jobs are others, so they are not shown' },
       { href: alertsHref, heading: 'Alerts', what: 'This alerts page', because: 'whose marks and silences are others, so they are not shown' },
-    ];
-    for (const { href, heading, what, because } of wholeConnection) {
-      await page.goto(withConnection(href, archiveName));
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
-      await expect(page.getByRole('note', { name: `${what} is on ${ARCHIVE_CONNECTION.label}` })).toContainText(`This browser shows E2E queues, ${because}.`);
-      await expect(page.getByRole('button', { name: /^Run check$|^Restore/ })).toHaveCount(0);
-    }
+    ]);
 
     await page.goto(withConnection(overviewHref, archiveName));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Queues');
